@@ -1,0 +1,90 @@
+import { useEffect } from 'react'
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteLoaderData,
+  type LinksFunction,
+} from 'react-router'
+import { toast, Toaster } from 'sonner'
+import type { Route } from './+types/root'
+import stylesheet from './app.css?url'
+import { NotFoundView } from './components/not-found-view.tsx'
+import { readFlash } from './lib/flash.server.ts'
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const settings = await context.services.settings.get()
+  const { flash, clear } = await readFlash(request)
+  const user = context.user
+  return data(
+    {
+      user: user ? { email: user.email, name: user.profile.fullName ?? user.name, role: user.profile.role } : null,
+      flash,
+      theme: settings.theme,
+      siteName: settings.siteName,
+      googleEnabled: context.services.site.googleEnabled,
+      contactEmail: context.services.site.contactEmail,
+      cspNonce: context.cspNonce,
+    },
+    { headers: clear ? { 'Set-Cookie': clear } : undefined },
+  )
+}
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>('root')
+  const theme = root?.theme ?? 'dark'
+  const nonce = root?.cspNonce
+  return (
+    <html lang="en" className={theme === 'light' ? 'light' : theme}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <Toaster hotkey={['altKey', 'KeyT']} containerAriaLabel="Notifications" visibleToasts={3} duration={4000} richColors theme={theme} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  const { flash } = useLoaderData<typeof loader>()
+  useEffect(() => {
+    if (!flash) return
+    const show = flash.type === 'error' ? toast.error : flash.type === 'success' ? toast.success : toast
+    show(flash.title, { description: flash.description })
+  }, [flash])
+  return <Outlet />
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundView />
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : null
+  return (
+    <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
+      <p className="text-muted-foreground">
+        {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong on our side. Please try again.'}
+      </p>
+      {detail ? <pre className="max-w-full overflow-x-auto rounded-md bg-muted p-4 text-left text-xs">{detail}</pre> : null}
+      <a className="text-primary underline" href="/">
+        Return to Home
+      </a>
+    </main>
+  )
+}

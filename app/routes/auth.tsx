@@ -1,0 +1,144 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
+import { data, Form, Link, redirect, useActionData, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router'
+import { toast } from 'sonner'
+import type { Route } from './+types/auth'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { withCookies } from '#app/lib/response-headers.ts'
+import type { loader as rootLoader } from '#app/root.tsx'
+import { loginSchema, registerSchema } from '#common/auth.ts'
+import { AppError } from '#common/errors.ts'
+
+export function loader({ context }: Route.LoaderArgs) {
+  if (context.user) throw redirect('/dashboard')
+  return null
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData()
+  const signingUp = formData.get('intent') === 'signup'
+  const submission = parseWithZod(formData, { schema: signingUp ? registerSchema : loginSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 })
+  }
+  const caller = { headers: request.headers, ip: context.clientIp }
+  try {
+    if (signingUp) {
+      await context.services.auth.register(submission.value, caller)
+      const flash = await flashHeader({ type: 'success', title: 'Account created successfully!', description: 'Please log in with your email and password.' })
+      return redirect('/auth?registered=1', { headers: withCookies([flash]) })
+    }
+    const session = await context.services.auth.login(submission.value, caller)
+    const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
+    return redirect('/dashboard', { headers: withCookies([...session.setCookies, flash]) })
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ['password'] }), error: error.message }, { status: error.status })
+  }
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Log In or Sign Up | Aether' },
+  { name: 'description', content: 'Sign in to Aether or create a free account.' },
+  { name: 'robots', content: 'noindex,follow' },
+]
+
+export default function AuthPage() {
+  const [searchParams] = useSearchParams()
+  const signingUp = searchParams.get('mode') === 'signup'
+  const registered = searchParams.get('registered') === '1'
+  const actionData = useActionData<typeof action>()
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth') === true
+  const root = useRouteLoaderData<typeof rootLoader>('root')
+  const schema = signingUp ? registerSchema : loginSchema
+
+  const [form, fields] = useForm({
+    id: signingUp ? 'sign-up' : 'sign-in',
+    lastResult: navigation.state === 'idle' ? actionData?.result : undefined,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  })
+
+  useEffect(() => {
+    if (actionData?.error) toast.error('Authentication error', { description: actionData.error })
+  }, [actionData])
+
+  async function continueWithGoogle() {
+    if (!root?.googleEnabled) {
+      toast('Coming Soon', { description: 'Google sign-in is coming soon. Please use your email and password for now.' })
+      return
+    }
+    const response = await fetch('/api/identity/sign-in/social', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ provider: 'google', callbackURL: '/dashboard' }),
+    })
+    const body = (await response.json().catch(() => null)) as { url?: string; message?: string } | null
+    if (response.ok && body?.url) window.location.assign(body.url)
+    else toast.error('Authentication error', { description: body?.message ?? 'Google sign-in failed. Please try again.' })
+  }
+
+  return (
+    <main className="mx-auto flex min-h-[calc(100vh-4rem)] max-w-md flex-col justify-center px-4 py-16">
+      <Card>
+        <CardHeader className="text-center">
+          <h1 className="text-2xl font-semibold tracking-tight">{signingUp ? 'Create your account' : 'Sign in to Aether'}</h1>
+          <CardDescription>{signingUp ? 'Start automating for free.' : 'Log in to your Aether account.'}</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-6">
+          {registered && !signingUp ? (
+            <p role="status" className="rounded-md border border-primary/40 bg-accent p-3 text-sm text-accent-foreground">
+              Your account is ready. Please log in with your email and password.
+            </p>
+          ) : null}
+          <Form method="post" className="space-y-4" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value={signingUp ? 'signup' : 'signin'} />
+            <div className="space-y-2">
+              <Label htmlFor={fields.email.id}>Email</Label>
+              <Input {...getInputProps(fields.email, { type: 'email' })} autoComplete="email" placeholder="you@example.com" />
+              <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+            </div>
+            <div className="space-y-2">
+              <Label htmlFor={fields.password.id}>Password</Label>
+              <Input {...getInputProps(fields.password, { type: 'password' })} autoComplete={signingUp ? 'new-password' : 'current-password'} />
+              <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+            </div>
+            <FieldError id={form.errorId} errors={form.errors} />
+            <Button type="submit" className="w-full" disabled={busy}>
+              {busy ? 'Please wait' : signingUp ? 'Create Account' : 'Sign In'}
+            </Button>
+          </Form>
+          <div className="relative text-center text-xs uppercase text-muted-foreground">
+            <span className="bg-card px-2">or</span>
+          </div>
+          <Button type="button" variant="outline" className="w-full" onClick={() => void continueWithGoogle()}>
+            Continue with Google
+          </Button>
+          <p className="text-center text-sm text-muted-foreground">
+            {signingUp ? 'Already have an account? ' : "Don't have an account? "}
+            <Link to={signingUp ? '/auth' : '/auth?mode=signup'} replace className="font-medium text-primary hover:underline">
+              {signingUp ? 'Sign in' : 'Create one'}
+            </Link>
+          </p>
+        </CardContent>
+      </Card>
+    </main>
+  )
+}
+
+function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null
+  return (
+    <p id={id} className="text-sm text-destructive">
+      {errors[0]}
+    </p>
+  )
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod'
+
+export const PASSWORD_MIN_LENGTH = 8
+export const PASSWORD_MAX_LENGTH = 128
+
+export const emailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email must be at most 254 characters.')
+  .pipe(z.email('Please enter a valid email address.'))
+  .transform((email) => email.toLowerCase())
+
+export const newPasswordSchema = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`)
+
+export const fullNameSchema = z
+  .string()
+  .trim()
+  .min(2, 'Name must be at least 2 characters.')
+  .max(100, 'Name must be at most 100 characters.')
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  // No length rule on sign-in beyond the upper bound: the rule is enforced when a password is set.
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
+})
+export type LoginInput = z.infer<typeof loginSchema>
+
+export const registerSchema = z.object({
+  email: emailSchema,
+  password: newPasswordSchema,
+  fullName: fullNameSchema.optional(),
+})
+export type RegisterInput = z.infer<typeof registerSchema>
+
+export const profileUpdateSchema = z
+  .object({
+    fullName: fullNameSchema.optional(),
+    avatarUrl: z
+      .url({ protocol: /^https?$/, error: 'Avatar URL must be an http or https address.' })
+      .max(2048, 'Avatar URL must be at most 2048 characters.')
+      .nullable()
+      .optional(),
+  })
+  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined, {
+    message: 'Nothing to update: send fullName or avatarUrl.',
+  })
+export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: newPasswordSchema,
+})
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>
+
+export const ROLES = ['user', 'admin'] as const
+export type Role = (typeof ROLES)[number]

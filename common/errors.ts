@@ -1,0 +1,57 @@
+/** A broken business rule, with the HTTP status and the message a client may read. */
+export class AppError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
+    message: string,
+    readonly code: string,
+    readonly issues?: { path: string; message: string }[],
+  ) {
+    super(message)
+    this.name = new.target.name
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, issues?: { path: string; message: string }[]) {
+    super(400, message, 'VALIDATION_ERROR', issues)
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(message = 'You must be signed in.') {
+    super(401, message, 'UNAUTHORIZED')
+  }
+}
+
+export class Forbidden extends AppError {
+  constructor(message = 'You do not have permission to do this.') {
+    super(403, message, 'FORBIDDEN')
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(message = 'Not found') {
+    super(404, message, 'NOT_FOUND')
+  }
+}
+
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super(409, message, 'CONFLICT')
+  }
+}
+
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message, 'RATE_LIMITED')
+  }
+}
+
+export class ServiceUnavailable extends AppError {
+  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
+    super(503, message, 'SERVICE_UNAVAILABLE')
+  }
+}

@@ -1,0 +1,48 @@
+import { bodyLimit } from 'hono/body-limit'
+import type { Database } from './db/client.ts'
+import { renderApiDocs } from './features/docs/api-docs-page.ts'
+import { createAuthApi } from './features/auth/auth.api.ts'
+import { createHealthApi } from './features/health/health.api.ts'
+import { apiRateLimit } from './http/api-rate-limit.ts'
+import { createRouter } from './http/openapi.ts'
+import type { Services } from './services.ts'
+
+const MAX_JSON_BODY_BYTES = 1024 * 1024
+
+/** Everything under /api: the spec's own-API contract, Better Auth's endpoints, health and docs. */
+export function createApi(deps: { services: Services; database: Pick<Database, 'kind' | 'ping'> }) {
+  const { services, database } = deps
+  const api = createRouter()
+
+  api.route('/health', createHealthApi(database))
+
+  api.use(
+    bodyLimit({
+      maxSize: MAX_JSON_BODY_BYTES,
+      onError: (c) => c.json({ message: 'Request body is too large (the limit is 1 MB).', code: 'PAYLOAD_TOO_LARGE' }, 413),
+    }),
+  )
+  api.use(apiRateLimit(services.rateLimits, services.settings))
+
+  // Better Auth's own endpoints (OAuth callbacks, e-mail links) under its base path.
+  api.on(['GET', 'POST'], '/identity/*', (c) => services.betterAuth.handler(c.req.raw))
+
+  api.route('/auth', createAuthApi(services.auth))
+
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
+  api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })
+  const documentConfig = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Aether API',
+      version: '1.0.0',
+      description: 'The API used by the Aether web app, browser extension and desktop apps.',
+    },
+    servers: [{ url: '/api' }],
+  }
+  api.doc31('/openapi.json', documentConfig)
+  api.get('/docs', (c) => c.html(renderApiDocs(api.getOpenAPI31Document(documentConfig) as unknown as Parameters<typeof renderApiDocs>[0])))
+
+  api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
+  return api
+}

@@ -1,0 +1,48 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import { compress } from 'hono/compress'
+import { createApi } from './api.ts'
+import type { Database } from './db/client.ts'
+import type { Env } from './env.ts'
+import type { AppEnv } from './http/app-env.ts'
+import { clientIp } from './http/client-ip.ts'
+import { errorHandler } from './http/error-handler.ts'
+import { requestLogger } from './http/request-logger.ts'
+import { sameOriginGuard } from './http/same-origin.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { resolveSession } from './http/session.ts'
+import type { Logger } from './logger.ts'
+import type { Services } from './services.ts'
+
+export interface AppDeps {
+  env: Pick<Env, 'isProduction' | 'TRUST_PROXY' | 'PUBLIC_URL'>
+  logger: Logger
+  database: Pick<Database, 'kind' | 'ping'>
+  services: Services
+  /** Serves built client files (production); in development Vite does it before us. */
+  assets?: MiddlewareHandler<AppEnv>
+  /** Renders every non-API path with React Router. */
+  pages?: MiddlewareHandler<AppEnv>
+}
+
+/** The one Hono app: middleware, then /api, then the React Router pages. */
+export function createApp(deps: AppDeps) {
+  const { env, logger, services } = deps
+  const app = new Hono<AppEnv>()
+
+  app.use(requestLogger(logger))
+  app.use(securityHeaders({ isProduction: env.isProduction }))
+  if (deps.assets) app.use(deps.assets)
+  if (env.isProduction) app.use(compress())
+  app.use(clientIp({ trustProxy: env.TRUST_PROXY }))
+  app.use(sameOriginGuard(env.PUBLIC_URL))
+  app.use(resolveSession(services.auth))
+
+  app.route('/api', createApi({ services, database: deps.database }))
+  if (deps.pages) app.all('*', deps.pages)
+
+  app.onError(errorHandler(logger))
+  app.notFound((c) => c.text('Not found', 404))
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,93 @@
+import { betterAuth } from 'better-auth'
+import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { bearer } from 'better-auth/plugins'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#common/auth.ts'
+import type { Db } from './db/client.ts'
+import { accounts, authRateLimits, sessions, users, verifications } from './db/schema/index.ts'
+import type { Env } from './env.ts'
+import { hashPassword, verifyPassword } from './password-hashing.ts'
+
+export const AUTH_BASE_PATH = '/api/identity'
+export const SESSION_COOKIE_NAME = 'auth_session'
+/** Our own proxy-aware client address, set on every request before Better Auth sees it. */
+export const CLIENT_IP_HEADER = 'x-aether-client-ip'
+
+const DAY = 24 * 60 * 60
+export const SESSION_IDLE_SECONDS = 7 * DAY
+export const SESSION_REFRESH_SECONDS = DAY
+export const SESSION_ABSOLUTE_SECONDS = 30 * DAY
+
+export interface AuthHooks {
+  onUserCreated(user: { id: string; name: string }): Promise<void>
+}
+
+export function createAuth(options: {
+  db: Db
+  env: Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled'>
+  secret: string
+  hooks: AuthHooks
+}) {
+  const { db, env, secret, hooks } = options
+  return betterAuth({
+    appName: 'Aether',
+    baseURL: env.PUBLIC_URL,
+    basePath: AUTH_BASE_PATH,
+    secret,
+    trustedOrigins: [env.PUBLIC_URL],
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: authRateLimits },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: false,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      password: { hash: hashPassword, verify: verifyPassword },
+      revokeSessionsOnPasswordReset: true,
+    },
+    socialProviders: env.googleEnabled
+      ? { google: { clientId: env.GOOGLE_CLIENT_ID ?? '', clientSecret: env.GOOGLE_CLIENT_SECRET ?? '' } }
+      : undefined,
+    session: {
+      expiresIn: SESSION_IDLE_SECONDS,
+      updateAge: SESSION_REFRESH_SECONDS,
+      cookieCache: { enabled: false },
+    },
+    // Better Auth's own limiter guards its endpoints under AUTH_BASE_PATH; our /api routes use
+    // rate-limit.service.ts. Both keep their counters in PostgreSQL.
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      modelName: 'rateLimit',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: 60, max: 10 },
+        '/sign-up/email': { window: 300, max: 5 },
+        '/change-password': { window: 300, max: 10 },
+      },
+    },
+    advanced: {
+      // The spec's cookie policy names the session cookie auth_session, so no __Secure- prefix;
+      // the Secure attribute is still set in production.
+      useSecureCookies: false,
+      defaultCookieAttributes: { secure: env.isProduction, sameSite: 'lax', httpOnly: true },
+      cookies: { session_token: { name: SESSION_COOKIE_NAME } },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await hooks.onUserCreated({ id: user.id, name: user.name })
+          },
+        },
+      },
+    },
+    plugins: [bearer()],
+  })
+}
+
+export type Auth = ReturnType<typeof createAuth>

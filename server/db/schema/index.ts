@@ -1,0 +1,6 @@
+export * from './auth.ts'
+export * from './profiles.ts'
+export * from './plans.ts'
+export * from './settings.ts'
+export * from './content.ts'
+export * from './rate-limits.ts'

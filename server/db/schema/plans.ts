@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm'
+import { boolean, check, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+
+export const subscriptionPlans = pgTable(
+  'subscription_plans',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    slug: text().notNull().unique(),
+    price: numeric({ precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+    creditsPerMonth: integer().notNull().default(0),
+    description: text().notNull().default(''),
+    features: jsonb().$type<string[]>().notNull().default([]),
+    highlighted: boolean().notNull().default(false),
+    sortOrder: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('subscription_plans_price_check', sql`${table.price} >= 0`),
+    check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
+  ],
+)

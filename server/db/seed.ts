@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto'
+import { count } from 'drizzle-orm'
+import type { Logger } from '#server/logger.ts'
+import type { Services } from '#server/services.ts'
+import type { Db } from './client.ts'
+import { blogPosts, serviceInquiries, subscriptionPlans, users } from './schema/index.ts'
+import { DEFAULT_PLANS, DEMO_INQUIRIES, demoPosts } from './seed-content.ts'
+
+export interface SeedOptions {
+  demo: boolean
+  adminEmail: string
+  adminPassword?: string
+  memberEmail: string
+  memberPassword?: string
+}
+
+/**
+ * Idempotent. Reference data (settings row, the three plans) is written whenever it is missing;
+ * demo accounts and content only into a database that has no users yet.
+ */
+export async function seed(db: Db, services: Services, logger: Logger, options: SeedOptions): Promise<void> {
+  await services.settings.ensureRow()
+  const [plans] = await db.select({ n: count() }).from(subscriptionPlans)
+  if (!plans?.n) {
+    await db.insert(subscriptionPlans).values(DEFAULT_PLANS).onConflictDoNothing()
+    logger.info('seed: created the Free, Pro and Business plans')
+  }
+
+  if (!options.demo) return
+  const [existingUsers] = await db.select({ n: count() }).from(users)
+  if (existingUsers?.n) return
+
+  const admin = await createAccount(services, options.adminEmail, options.adminPassword, 'Alex Morgan')
+  await services.profiles.setRole(admin.id, 'admin')
+  const member = await createAccount(services, options.memberEmail, options.memberPassword, 'Demo Member')
+
+  const now = new Date()
+  await db.insert(blogPosts).values(demoPosts(now).map((post) => ({ ...post, authorId: admin.id }))).onConflictDoNothing()
+  await db.insert(serviceInquiries).values(DEMO_INQUIRIES)
+
+  logger.info('seed: demo content created (4 blog posts, 3 service inquiries)')
+  announce(logger, 'admin', options.adminEmail, admin.generatedPassword)
+  announce(logger, 'member', options.memberEmail, member.generatedPassword)
+}
+
+async function createAccount(services: Services, email: string, password: string | undefined, name: string) {
+  const generatedPassword = password ? undefined : randomBytes(12).toString('base64url')
+  const result = await services.betterAuth.api.signUpEmail({
+    body: { email, password: password ?? generatedPassword ?? '', name },
+  })
+  // Demo accounts need no e-mail round trip.
+  await services.betterAuth.$context.then((ctx) => ctx.internalAdapter.updateUser(result.user.id, { emailVerified: true }))
+  return { id: result.user.id, generatedPassword }
+}
+
+function announce(logger: Logger, role: string, email: string, generatedPassword: string | undefined) {
+  if (generatedPassword) {
+    logger.warn(`Demo ${role} login: ${email} / ${generatedPassword} (generated; shown only this once)`)
+  } else {
+    logger.info(`Demo ${role} login: ${email} with the password from SEED_${role.toUpperCase()}_PASSWORD`)
+  }
+}

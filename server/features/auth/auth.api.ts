@@ -1,0 +1,107 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from '#common/auth.ts'
+import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import { requireUser } from '#server/http/guards.ts'
+import type { AuthService } from './auth.service.ts'
+import { toUserDto, userSchema } from './auth.dto.ts'
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true as const })
+const dataOf = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema: z.object({ data: schema }) } },
+})
+
+const register = createRoute({
+  method: 'post',
+  path: '/register',
+  tags: ['Auth'],
+  summary: 'Create an account (then sign in with /auth/login)',
+  request: { body: json(registerSchema) },
+  responses: { 201: dataOf(z.object({ user: userSchema }), 'Account created'), ...errorResponses(400, 409, 429) },
+})
+
+const login = createRoute({
+  method: 'post',
+  path: '/login',
+  tags: ['Auth'],
+  summary: 'Sign in: returns a bearer token and also sets the auth_session cookie',
+  request: { body: json(loginSchema) },
+  responses: {
+    200: dataOf(z.object({ token: z.string(), user: userSchema }), 'Signed in'),
+    ...errorResponses(400, 401, 429),
+  },
+})
+
+const logout = createRoute({
+  method: 'post',
+  path: '/logout',
+  tags: ['Auth'],
+  summary: 'Sign out: ends the session on the server and clears the cookie',
+  security: bearerSecurity,
+  responses: { 200: dataOf(z.object({ success: z.boolean() }), 'Signed out') },
+})
+
+const me = createRoute({
+  method: 'get',
+  path: '/me',
+  tags: ['Auth'],
+  summary: 'The signed-in user and profile',
+  security: bearerSecurity,
+  responses: { 200: dataOf(userSchema, 'The current user'), ...errorResponses(401) },
+})
+
+const updateProfile = createRoute({
+  method: 'put',
+  path: '/profile',
+  tags: ['Auth'],
+  summary: 'Update your name or avatar',
+  security: bearerSecurity,
+  request: { body: json(profileUpdateSchema) },
+  responses: { 200: dataOf(userSchema, 'The updated user'), ...errorResponses(400, 401) },
+})
+
+const changePassword = createRoute({
+  method: 'put',
+  path: '/change-password',
+  tags: ['Auth'],
+  summary: 'Change your password: every session ends and a new token is returned',
+  security: bearerSecurity,
+  request: { body: json(changePasswordSchema) },
+  responses: {
+    200: dataOf(z.object({ token: z.string().nullable() }), 'Password changed'),
+    ...errorResponses(400, 401, 429),
+  },
+})
+
+export function createAuthApi(authService: AuthService) {
+  return createRouter()
+    .openapi(register, async (c) => {
+      const user = await authService.register(c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
+      return c.json({ data: { user: toUserDto(user) } }, 201)
+    })
+    .openapi(login, async (c) => {
+      const result = await authService.login(c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
+      for (const cookie of result.setCookies) c.header('Set-Cookie', cookie, { append: true })
+      return c.json({ data: { token: result.token, user: toUserDto(result.user) } }, 200)
+    })
+    .openapi(logout, async (c) => {
+      const cookies = await authService.logout({ headers: c.req.raw.headers, ip: c.get('clientIp') })
+      for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true })
+      return c.json({ data: { success: true } }, 200)
+    })
+    .openapi(me, (c) => {
+      const user = requireUser(c)
+      return c.json({ data: toUserDto(user) }, 200)
+    })
+    .openapi(updateProfile, async (c) => {
+      const user = requireUser(c)
+      const profile = await authService.updateProfile(user.id, c.req.valid('json'))
+      return c.json({ data: toUserDto({ ...user, profile }) }, 200)
+    })
+    .openapi(changePassword, async (c) => {
+      const user = requireUser(c)
+      const result = await authService.changePassword(user.id, c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
+      for (const cookie of result.setCookies) c.header('Set-Cookie', cookie, { append: true })
+      return c.json({ data: { token: result.token } }, 200)
+    })
+}

@@ -1,0 +1,162 @@
+import { eq } from 'drizzle-orm'
+import { APIError } from 'better-auth/api'
+import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
+import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, type Auth } from '#server/auth.ts'
+import type { Db } from '#server/db/client.ts'
+import { sessions, users } from '#server/db/schema/index.ts'
+import { Conflict, NotFound, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
+import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
+import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
+import { FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
+
+/** Who is asking: the request headers (cookie or bearer token) and the client's address. */
+export interface Caller {
+  headers: Headers
+  ip: string
+}
+
+export interface SessionUser {
+  id: string
+  email: string
+  emailVerified: boolean
+  name: string
+  sessionId: string
+  profile: Profile
+}
+
+export interface CurrentSession {
+  user: SessionUser | null
+  /** Set-Cookie values to pass on: a refreshed or cleared session cookie. */
+  setCookies: string[]
+}
+
+const INVALID_CREDENTIALS = 'Invalid email or password'
+
+export function createAuthService(deps: { auth: Auth; db: Db; profiles: ProfileService; rateLimits: RateLimitService }) {
+  const { auth, db, profiles, rateLimits } = deps
+
+  async function loadUser(userId: string, sessionId: string, fallbackName: string): Promise<SessionUser | null> {
+    const [user] = await db.select().from(users).where(eq(users.id, userId))
+    if (!user) return null
+    // The spec inserts a profile when one is missing; so do we.
+    const profile = (await profiles.get(user.id)) ?? (await profiles.createFor(user.id, fallbackName))
+    return { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, sessionId, profile }
+  }
+
+  return {
+    async register(input: RegisterInput, caller: Caller): Promise<{ id: string; email: string; profile: Profile }> {
+      await rateLimits.consume(`sign-up:ip:${caller.ip}`, SIGN_UP_PER_IP)
+      const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email))
+      if (existing) throw new Conflict('An account with this email already exists.')
+      try {
+        const result = await auth.api.signUpEmail({
+          body: { email: input.email, password: input.password, name: input.fullName ?? '' },
+          headers: caller.headers,
+        })
+        const profile = (await profiles.get(result.user.id)) ?? (await profiles.createFor(result.user.id, input.fullName ?? null))
+        return { id: result.user.id, email: result.user.email, profile }
+      } catch (error) {
+        throw translateAuthError(error)
+      }
+    },
+
+    async login(input: LoginInput, caller: Caller) {
+      await rateLimits.consume(`sign-in:ip:${caller.ip}`, SIGN_IN_PER_IP)
+      const accountKey = `sign-in-failures:email:${input.email}`
+      await rateLimits.assertBelow(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
+      try {
+        const { headers, response } = await auth.api.signInEmail({
+          body: { email: input.email, password: input.password },
+          headers: caller.headers,
+          returnHeaders: true,
+        })
+        await rateLimits.reset(accountKey)
+        const user = await loadUser(response.user.id, '', response.user.name)
+        if (!user) throw new Unauthorized(INVALID_CREDENTIALS)
+        return { token: response.token, user, setCookies: headers.getSetCookie() }
+      } catch (error) {
+        if (error instanceof APIError && error.statusCode === 401) {
+          await rateLimits.hit(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
+          throw new Unauthorized(INVALID_CREDENTIALS)
+        }
+        throw translateAuthError(error)
+      }
+    },
+
+    /** Ends the session on the server and returns the cookie that clears it in the browser. */
+    async logout(caller: Caller): Promise<string[]> {
+      try {
+        const { headers } = await auth.api.signOut({ headers: caller.headers, returnHeaders: true })
+        return headers.getSetCookie()
+      } catch {
+        return [expiredSessionCookie()]
+      }
+    },
+
+    /**
+     * The signed-in user, if any. Better Auth slides the idle timeout; we add the absolute
+     * lifetime: a session older than SESSION_ABSOLUTE_SECONDS is deleted, whatever its activity.
+     */
+    async currentSession(headers: Headers): Promise<CurrentSession> {
+      if (!headers.get('cookie')?.includes(SESSION_COOKIE_NAME) && !headers.get('authorization')) {
+        return { user: null, setCookies: [] }
+      }
+      const result = await auth.api.getSession({ headers, returnHeaders: true }).catch(() => null)
+      const found = result?.response
+      const setCookies = result?.headers.getSetCookie() ?? []
+      if (!found) return { user: null, setCookies }
+      const ageSeconds = (Date.now() - new Date(found.session.createdAt).getTime()) / 1000
+      if (ageSeconds > SESSION_ABSOLUTE_SECONDS) {
+        await db.delete(sessions).where(eq(sessions.id, found.session.id))
+        return { user: null, setCookies: [expiredSessionCookie()] }
+      }
+      const user = await loadUser(found.session.userId, found.session.id, found.user.name)
+      return { user, setCookies }
+    },
+
+    async updateProfile(userId: string, input: ProfileUpdateInput): Promise<Profile> {
+      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl })
+      if (!profile) throw new NotFound('Profile not found')
+      return profile
+    },
+
+    /** Changes the password and ends every session; the caller gets a fresh one. */
+    async changePassword(userId: string, input: ChangePasswordInput, caller: Caller) {
+      await rateLimits.consume(`password-change:user:${userId}`, PASSWORD_CHANGE_PER_USER)
+      if (input.currentPassword === input.newPassword) {
+        throw new ValidationError('newPassword: The new password must be different from the current one.', [
+          { path: 'newPassword', message: 'The new password must be different from the current one.' },
+        ])
+      }
+      try {
+        const { headers, response } = await auth.api.changePassword({
+          body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
+          headers: caller.headers,
+          returnHeaders: true,
+        })
+        return { token: response.token, setCookies: headers.getSetCookie() }
+      } catch (error) {
+        if (error instanceof APIError && (error.statusCode === 400 || error.statusCode === 401)) {
+          const message = error.body?.code === 'INVALID_PASSWORD' ? 'Current password is incorrect.' : (error.body?.message ?? 'Password change failed.')
+          throw new ValidationError(`currentPassword: ${message}`, [{ path: 'currentPassword', message }])
+        }
+        throw translateAuthError(error)
+      }
+    },
+  }
+}
+
+function expiredSessionCookie(): string {
+  return `${SESSION_COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`
+}
+
+function translateAuthError(error: unknown): unknown {
+  if (!(error instanceof APIError)) return error
+  const message = error.body?.message ?? 'Authentication failed'
+  if (error.statusCode === 401) return new Unauthorized(message)
+  if (error.statusCode === 422 || error.statusCode === 409) return new Conflict(message)
+  if (error.statusCode === 429) return new RateLimited(message, 60)
+  return new ValidationError(message)
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

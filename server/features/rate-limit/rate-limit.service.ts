@@ -1,0 +1,84 @@
+import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { rateLimits } from '#server/db/schema/index.ts'
+import { RateLimited } from '#common/errors.ts'
+
+export interface RateLimitRule {
+  limit: number
+  windowSeconds: number
+  message: string
+}
+
+export interface RateLimitResult {
+  count: number
+  limit: number
+  remaining: number
+  resetSeconds: number
+}
+
+/**
+ * Fixed-window counters in PostgreSQL, so every server process shares them.
+ * One upsert per check: it either opens a new window or increments the current one.
+ */
+export function createRateLimitService(db: Db) {
+  async function hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const window = sql.raw(`interval '${Math.floor(rule.windowSeconds)} seconds'`)
+    const expired = sql`${rateLimits.windowStart} <= now() - ${window}`
+    const [row] = await db
+      .insert(rateLimits)
+      .values({ key, count: 1, windowStart: sql`now()` })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+          windowStart: sql`case when ${expired} then now() else ${rateLimits.windowStart} end`,
+        },
+      })
+      .returning({
+        count: rateLimits.count,
+        resetSeconds: sql<number>`greatest(1, ceil(extract(epoch from (${rateLimits.windowStart} + ${window} - now()))))::int`,
+      })
+    const count = row?.count ?? 1
+    return {
+      count,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - count),
+      resetSeconds: row?.resetSeconds ?? rule.windowSeconds,
+    }
+  }
+
+  return {
+    hit,
+
+    /** Counts one attempt and throws RateLimited once the window's limit is passed. */
+    async consume(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+      const result = await hit(key, rule)
+      if (result.count > rule.limit) throw new RateLimited(rule.message, result.resetSeconds)
+      return result
+    },
+
+    /** Checks a counter without counting: throws when it is already over its limit. */
+    async assertBelow(key: string, rule: RateLimitRule): Promise<void> {
+      const window = sql.raw(`interval '${Math.floor(rule.windowSeconds)} seconds'`)
+      const [row] = await db
+        .select({
+          count: rateLimits.count,
+          reset: sql<number>`greatest(1, ceil(extract(epoch from (${rateLimits.windowStart} + ${window} - now()))))::int`,
+        })
+        .from(rateLimits)
+        .where(and(eq(rateLimits.key, key), gt(rateLimits.windowStart, sql`now() - ${window}`)))
+      if (row && row.count >= rule.limit) throw new RateLimited(rule.message, Number(row.reset))
+    },
+
+    async reset(key: string): Promise<void> {
+      await db.delete(rateLimits).where(eq(rateLimits.key, key))
+    },
+
+    /** Deletes counters whose window ended long ago. */
+    async prune(olderThanSeconds = 86_400): Promise<void> {
+      await db.delete(rateLimits).where(lt(rateLimits.windowStart, sql`now() - ${sql.raw(`interval '${Math.floor(olderThanSeconds)} seconds'`)}`))
+    },
+  }
+}
+
+export type RateLimitService = ReturnType<typeof createRateLimitService>

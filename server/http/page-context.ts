@@ -1,0 +1,15 @@
+import type { SessionUser } from '#server/features/auth/auth.service.ts'
+import type { Services } from '#server/services.ts'
+
+/** What every loader and action receives as `context`: the services and the caller. */
+export type PageContext = {
+  services: Services
+  user: SessionUser | null
+  cspNonce: string
+  clientIp: string
+  publicUrl: string
+}
+
+declare module 'react-router' {
+  interface AppLoadContext extends PageContext {}
+}

@@ -1,0 +1,102 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import path from 'node:path'
+import { getRequestListener } from '@hono/node-server'
+import type { ServerBuild } from 'react-router'
+import type { ViteDevServer } from 'vite'
+import { createApp } from './app.ts'
+import { resolveAuthSecret } from './auth-secret.ts'
+import { openDatabase } from './db/client.ts'
+import { seed } from './db/seed.ts'
+import { EnvError, loadEnv } from './env.ts'
+import { pages } from './http/pages.ts'
+import { staticAssets } from './http/static-assets.ts'
+import { createLogger } from './logger.ts'
+import { createServices } from './services.ts'
+
+const SHUTDOWN_GRACE_MS = 10_000
+const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
+
+/** Boot: environment -> database (migrated, seeded) -> services -> HTTP server. */
+export async function startServer(options: { vite?: ViteDevServer } = {}) {
+  const started = performance.now()
+  let env
+  try {
+    env = loadEnv()
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(env)
+  const database = await openDatabase(
+    env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }
+      : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') },
+  )
+  await database.migrate()
+  logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
+
+  const services = createServices({ db: database.db, env, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
+  await seed(database.db, services, logger, {
+    demo: env.SEED_DEMO,
+    adminEmail: env.SEED_ADMIN_EMAIL,
+    adminPassword: env.SEED_ADMIN_PASSWORD,
+    memberEmail: env.SEED_MEMBER_EMAIL,
+    memberPassword: env.SEED_MEMBER_PASSWORD,
+  })
+  if (!env.googleEnabled) logger.info('Google sign-in is off (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET unset): the button shows "Coming Soon"')
+
+  const vite = options.vite
+  const getBuild = vite
+    ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+    : () => import('virtual:react-router/server-build') as Promise<ServerBuild>
+  const app = createApp({
+    env,
+    logger,
+    database,
+    services,
+    assets: vite ? undefined : staticAssets(path.resolve('build/client')),
+    pages: pages({ getBuild, mode: env.isProduction ? 'production' : 'development', services, publicUrl: env.PUBLIC_URL }),
+  })
+
+  const listener = getRequestListener(app.fetch)
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (vite) vite.middlewares(req, res, () => void listener(req, res))
+    else void listener(req, res)
+  })
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve))
+  logger.info(
+    { url: env.PUBLIC_URL, port: env.PORT, host: env.HOST, startupMs: Math.round(performance.now() - started) },
+    `Aether is running at ${env.PUBLIC_URL}`,
+  )
+
+  const pruneTimer = setInterval(() => void services.rateLimits.prune().catch(() => {}), RATE_LIMIT_PRUNE_MS)
+  pruneTimer.unref()
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests')
+    clearInterval(pruneTimer)
+    const force = setTimeout(() => {
+      logger.warn('shutdown grace period over; closing remaining connections')
+      server.closeAllConnections()
+    }, SHUTDOWN_GRACE_MS)
+    force.unref()
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeIdleConnections()
+    })
+    await vite?.close()
+    await database.close()
+    logger.info('stopped')
+    logger.flush()
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  return { server, app }
+}
