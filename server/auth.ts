@@ -5,6 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#common/auth.ts'
 import type { Db } from './db/client.ts'
 import { accounts, authRateLimits, sessions, users, verifications } from './db/schema/index.ts'
 import type { Env } from './env.ts'
+import type { Logger } from './logger.ts'
 import { hashPassword, verifyPassword } from './password-hashing.ts'
 
 export const AUTH_BASE_PATH = '/api/identity'
@@ -26,8 +27,9 @@ export function createAuth(options: {
   env: Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled'>
   secret: string
   hooks: AuthHooks
+  logger: Logger
 }) {
-  const { db, env, secret, hooks } = options
+  const { db, env, secret, hooks, logger } = options
   return betterAuth({
     appName: 'Aether',
     baseURL: env.PUBLIC_URL,
@@ -35,6 +37,12 @@ export function createAuth(options: {
     secret,
     trustedOrigins: [env.PUBLIC_URL],
     telemetry: { enabled: false },
+    logger: {
+      log: (level, message, ...args) => {
+        const log = level === 'error' ? logger.error : level === 'warn' ? logger.warn : level === 'info' ? logger.info : logger.debug
+        log.call(logger, { source: 'better-auth', details: args.length ? args : undefined }, message)
+      },
+    },
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: authRateLimits },

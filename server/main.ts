@@ -38,7 +38,7 @@ export async function startServer(options: { vite?: ViteDevServer } = {}) {
   await database.migrate()
   logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
 
-  const services = createServices({ db: database.db, env, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
+  const services = createServices({ db: database.db, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
   await seed(database.db, services, logger, {
     demo: env.SEED_DEMO,
     adminEmail: env.SEED_ADMIN_EMAIL,

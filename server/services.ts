@@ -1,6 +1,7 @@
 import { createAuth } from './auth.ts'
 import type { Db } from './db/client.ts'
 import type { Env } from './env.ts'
+import type { Logger } from './logger.ts'
 import { createAuthService } from './features/auth/auth.service.ts'
 import { createPlanService } from './features/plans/plan.service.ts'
 import { createProfileService } from './features/profiles/profile.service.ts'
@@ -10,8 +11,8 @@ import { createSettingsService } from './features/settings/settings.service.ts'
 export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'CONTACT_EMAIL'>
 
 /** Builds every service once; pages (through router context) and the API both use these. */
-export function createServices(options: { db: Db; env: ServicesEnv; authSecret: string }) {
-  const { db, env, authSecret } = options
+export function createServices(options: { db: Db; env: ServicesEnv; authSecret: string; logger: Logger }) {
+  const { db, env, authSecret, logger } = options
   const settings = createSettingsService(db)
   const profiles = createProfileService(db, settings)
   const rateLimits = createRateLimitService(db)
@@ -20,6 +21,7 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
     db,
     env,
     secret: authSecret,
+    logger,
     hooks: {
       onUserCreated: async (user) => {
         await profiles.createFor(user.id, user.name || null)

@@ -1,0 +1,81 @@
+import pino from 'pino'
+import { createApp } from '#server/app.ts'
+import { seed } from '#server/db/seed.ts'
+import { createServices } from '#server/services.ts'
+import { openTestDatabase } from './test-database.ts'
+
+export const TEST_PUBLIC_URL = 'http://localhost:3000'
+
+export interface TestAppOptions {
+  /** Requests per minute per client for the general API limit (the app's default is 60). */
+  apiRateLimit?: number
+  googleEnabled?: boolean
+}
+
+/**
+ * The real app (every middleware and service) on a fresh database, called in-process with
+ * app.request(). Client addresses come from X-Forwarded-For, so a test can act as several
+ * clients: pass { ip } to the request helpers.
+ */
+export async function createTestApp(options: TestAppOptions = {}) {
+  const database = await openTestDatabase()
+  const env = {
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    isProduction: false,
+    TRUST_PROXY: true,
+    GOOGLE_CLIENT_ID: options.googleEnabled ? 'test-client-id' : undefined,
+    GOOGLE_CLIENT_SECRET: options.googleEnabled ? 'test-client-secret' : undefined,
+    googleEnabled: Boolean(options.googleEnabled),
+    CONTACT_EMAIL: 'hello@aether.test',
+  }
+  const logger = pino({ level: 'silent' })
+  const services = createServices({ db: database.db, env, logger, authSecret: 'test-secret-that-is-long-enough-0123456789' })
+  await seed(database.db, services, logger, { demo: false, adminEmail: 'admin@aether.test', memberEmail: 'member@aether.test' })
+  const defaults = await services.settings.get()
+  await services.settings.update({ ...defaults, apiRateLimit: options.apiRateLimit ?? 1000 })
+  const app = createApp({ env, logger, database, services })
+
+  let nextIp = 1
+  const freshIp = () => `198.51.100.${nextIp++ % 250}`
+
+  async function request(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; ip?: string; token?: string; cookie?: string } = {}) {
+    const headers = new Headers(init.headers)
+    headers.set('x-forwarded-for', init.ip ?? '203.0.113.10')
+    if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json')
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`)
+    if (init.cookie) headers.set('cookie', init.cookie)
+    const response = await app.request(path, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    })
+    return response
+  }
+
+  /** Registers and signs in a user; returns the bearer token, session cookie and user. */
+  async function signUp(input: { email?: string; password?: string; fullName?: string; role?: 'user' | 'admin' } = {}) {
+    const email = input.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`
+    const password = input.password ?? 'correct-horse-battery'
+    const ip = freshIp()
+    const registered = await request('/api/auth/register', { body: { email, password, fullName: input.fullName }, ip })
+    if (registered.status !== 201) throw new Error(`sign-up failed: ${registered.status} ${await registered.text()}`)
+    const { data } = (await registered.json()) as { data: { user: { id: string } } }
+    if (input.role === 'admin') await services.profiles.setRole(data.user.id, 'admin')
+    const login = await request('/api/auth/login', { body: { email, password }, ip })
+    if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`)
+    const body = (await login.json()) as { data: { token: string; user: { id: string; email: string } } }
+    const cookie = sessionCookie(login)
+    return { email, password, id: body.data.user.id, token: body.data.token, cookie }
+  }
+
+  return { app, database, db: database.db, services, request, signUp, freshIp, close: () => database.close() }
+}
+
+/** The auth_session cookie from a response, as a Cookie request header value. */
+export function sessionCookie(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('auth_session='))
+  if (!cookie) throw new Error('no auth_session cookie was set')
+  return cookie.split(';')[0] ?? ''
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { openDatabase, type Database } from '#server/db/client.ts'
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a brand-new
+ * database on the PostgreSQL server named by TEST_DATABASE_URL (or DATABASE_URL), dropped again
+ * on close.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL
+  if (!serverUrl) {
+    const database = await openDatabase({ kind: 'pglite' })
+    await database.migrate()
+    return database
+  }
+  const name = `aether_test_${Date.now()}_${randomBytes(4).toString('hex')}`
+  await adminQuery(serverUrl, `create database "${name}"`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolMax: 5 })
+  await database.migrate()
+  return {
+    ...database,
+    close: async () => {
+      await database.close()
+      await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`)
+    },
+  }
+}
+
+async function adminQuery(serverUrl: string, statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  try {
+    await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
