@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 /**
- * Production requires AUTH_SECRET (env.ts refuses to start without it). Elsewhere a random
- * secret is made once and kept in the data folder, so sessions survive restarts and no secret
- * is ever a fixed default.
+ * AUTH_SECRET when configured (env.ts requires it in production on PostgreSQL). Otherwise a
+ * random secret is made once and kept in the data folder, so sessions survive restarts and no
+ * secret is ever a fixed default.
  */
 export function resolveAuthSecret(configured: string | undefined, dataDir: string): string {
   if (configured) return configured

@@ -43,8 +43,10 @@ const envSchema = z
     googleEnabled: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
   }))
   .superRefine((env, ctx) => {
-    if (env.isProduction && !env.AUTH_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production' })
+    // Several processes on one PostgreSQL must share the secret; with the embedded database there
+    // is one process, and a random secret kept in DATA_DIR (auth-secret.ts) is as strong.
+    if (env.isProduction && env.DATABASE_URL && !env.AUTH_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production with DATABASE_URL' })
     }
   })
 

@@ -5,7 +5,7 @@ import { data, Form, Link, redirect, useActionData, useNavigation, useRouteLoade
 import { toast } from 'sonner'
 import type { Route } from './+types/auth'
 import { Button } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Card, CardContent, CardDescription, CardHeader } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { flashHeader } from '#app/lib/flash.server.ts'

@@ -11,5 +11,6 @@ export type PageContext = {
 }
 
 declare module 'react-router' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- module augmentation
   interface AppLoadContext extends PageContext {}
 }
