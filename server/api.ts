@@ -3,6 +3,7 @@ import type { Database } from './db/client.ts'
 import { renderApiDocs } from './features/docs/api-docs-page.ts'
 import { createAuthApi } from './features/auth/auth.api.ts'
 import { createHealthApi } from './features/health/health.api.ts'
+import { createUsersApi } from './features/users/users.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
@@ -28,6 +29,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.on(['GET', 'POST'], '/identity/*', (c) => services.betterAuth.handler(c.req.raw))
 
   api.route('/auth', createAuthApi(services.auth))
+  api.route('/users', createUsersApi(services.users))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
   api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })

@@ -7,6 +7,7 @@ import { createPlanService } from './features/plans/plan.service.ts'
 import { createProfileService } from './features/profiles/profile.service.ts'
 import { createRateLimitService } from './features/rate-limit/rate-limit.service.ts'
 import { createSettingsService } from './features/settings/settings.service.ts'
+import { createUserService } from './features/users/user.service.ts'
 
 export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'CONTACT_EMAIL'>
 
@@ -17,6 +18,7 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
   const profiles = createProfileService(db, settings)
   const rateLimits = createRateLimitService(db)
   const plans = createPlanService(db)
+  const users = createUserService(db)
   const betterAuth = createAuth({
     db,
     env,
@@ -30,7 +32,7 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
   })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits })
   const site = { contactEmail: env.CONTACT_EMAIL, googleEnabled: env.googleEnabled }
-  return { auth, betterAuth, settings, profiles, rateLimits, plans, site }
+  return { auth, betterAuth, settings, profiles, rateLimits, plans, users, site }
 }
 
 export type Services = ReturnType<typeof createServices>

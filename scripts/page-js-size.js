@@ -1,0 +1,20 @@
+// Prints the gzipped size of the JavaScript a page loads (its module scripts and modulepreloads).
+// usage: node scripts/page-js-size.js http://localhost:3000 /auth /
+import { gzipSync } from 'node:zlib'
+
+const [base = 'http://localhost:3000', ...paths] = process.argv.slice(2)
+for (const path of paths.length ? paths : ['/']) {
+  const html = await (await fetch(new URL(path, base))).text()
+  const urls = new Set()
+  for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1])
+  for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1])
+  for (const match of html.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1])
+  let raw = 0
+  let gzip = 0
+  for (const url of urls) {
+    const body = Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())
+    raw += body.length
+    gzip += gzipSync(body, { level: 9 }).length
+  }
+  console.log(`${path}: ${urls.size} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzipped`)
+}

@@ -1,0 +1,89 @@
+import { and, count, desc, eq, ilike, max, or, type SQL } from 'drizzle-orm'
+import type { Page, PaginationQuery } from '#common/pagination.ts'
+import type { Role } from '#common/auth.ts'
+import type { Db } from '#server/db/client.ts'
+import { profiles, sessions, users } from '#server/db/schema/index.ts'
+
+export interface UserListItem {
+  id: string
+  email: string
+  emailVerified: boolean
+  createdAt: Date
+  lastSignInAt: Date | null
+  profile: typeof profiles.$inferSelect
+}
+
+export interface UserListQuery extends PaginationQuery {
+  role?: Role
+  search?: string
+}
+
+export function createUserService(db: Db) {
+  const lastSignIn = db
+    .select({ userId: sessions.userId, at: max(sessions.createdAt).as('last_sign_in_at') })
+    .from(sessions)
+    .groupBy(sessions.userId)
+    .as('last_sign_in')
+
+  function filters(query: { role?: Role; search?: string }): SQL | undefined {
+    const conditions: SQL[] = []
+    if (query.role) conditions.push(eq(profiles.role, query.role))
+    if (query.search) {
+      const pattern = `%${query.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+      const match = or(ilike(users.email, pattern), ilike(profiles.fullName, pattern))
+      if (match) conditions.push(match)
+    }
+    return conditions.length ? and(...conditions) : undefined
+  }
+
+  return {
+    async list(query: UserListQuery): Promise<Page<UserListItem>> {
+      const where = filters(query)
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select({ user: users, profile: profiles, lastSignInAt: lastSignIn.at })
+          .from(users)
+          .innerJoin(profiles, eq(profiles.id, users.id))
+          .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
+          .where(where)
+          .orderBy(desc(users.createdAt), desc(users.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(users).innerJoin(profiles, eq(profiles.id, users.id)).where(where),
+      ])
+      return {
+        items: rows.map((row) => ({
+          id: row.user.id,
+          email: row.user.email,
+          emailVerified: row.user.emailVerified,
+          createdAt: row.user.createdAt,
+          lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
+          profile: row.profile,
+        })),
+        total: totals?.total ?? 0,
+        page: query.page,
+        limit: query.limit,
+      }
+    },
+
+    async get(id: string): Promise<UserListItem | null> {
+      const [row] = await db
+        .select({ user: users, profile: profiles, lastSignInAt: lastSignIn.at })
+        .from(users)
+        .innerJoin(profiles, eq(profiles.id, users.id))
+        .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
+        .where(eq(users.id, id))
+      if (!row) return null
+      return {
+        id: row.user.id,
+        email: row.user.email,
+        emailVerified: row.user.emailVerified,
+        createdAt: row.user.createdAt,
+        lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
+        profile: row.profile,
+      }
+    },
+  }
+}
+
+export type UserService = ReturnType<typeof createUserService>
