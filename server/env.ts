@@ -35,6 +35,7 @@ const envSchema = z
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
     CONTACT_EMAIL: z.email().default('hello@aether.test'),
+    EXTENSION_URL: z.url({ protocol: /^https?$/ }).default('https://chromewebstore.google.com/search/Aether'),
   })
   .transform((env) => ({
     ...env,

@@ -9,7 +9,7 @@ import { createRateLimitService } from './features/rate-limit/rate-limit.service
 import { createSettingsService } from './features/settings/settings.service.ts'
 import { createUserService } from './features/users/user.service.ts'
 
-export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'CONTACT_EMAIL'>
+export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'CONTACT_EMAIL' | 'EXTENSION_URL'>
 
 /** Builds every service once; pages (through router context) and the API both use these. */
 export function createServices(options: { db: Db; env: ServicesEnv; authSecret: string; logger: Logger }) {
@@ -31,7 +31,7 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
     },
   })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits })
-  const site = { contactEmail: env.CONTACT_EMAIL, googleEnabled: env.googleEnabled }
+  const site = { contactEmail: env.CONTACT_EMAIL, extensionUrl: env.EXTENSION_URL, googleEnabled: env.googleEnabled }
   return { auth, betterAuth, settings, profiles, rateLimits, plans, users, site }
 }
 

@@ -13,13 +13,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     name: user.profile.fullName ?? user.name,
     planName: plan?.name ?? 'Free',
     credits: user.profile.credits,
+    extensionUrl: context.services.site.extensionUrl,
   }
 }
 
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Aether' }, { name: 'robots', content: 'noindex' }]
 
 export default function Dashboard() {
-  const { name, planName, credits } = useLoaderData<typeof loader>()
+  const { name, planName, credits, extensionUrl } = useLoaderData<typeof loader>()
   return (
     <main className="space-y-8">
       <header>
@@ -57,9 +58,9 @@ export default function Dashboard() {
           </CardHeader>
           <CardContent>
             <Button asChild>
-              <Link to="/contact">
+              <a href={extensionUrl} target="_blank" rel="noopener noreferrer">
                 <Download /> Create New Automation
-              </Link>
+              </a>
             </Button>
           </CardContent>
         </Card>

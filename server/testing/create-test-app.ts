@@ -27,6 +27,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     GOOGLE_CLIENT_SECRET: options.googleEnabled ? 'test-client-secret' : undefined,
     googleEnabled: Boolean(options.googleEnabled),
     CONTACT_EMAIL: 'hello@aether.test',
+    EXTENSION_URL: 'https://chromewebstore.google.com/search/Aether',
   }
   const logger = pino({ level: 'silent' })
   const services = createServices({ db: database.db, env, logger, authSecret: 'test-secret-that-is-long-enough-0123456789' })
