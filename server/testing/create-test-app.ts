@@ -19,16 +19,7 @@ export interface TestAppOptions {
  */
 export async function createTestApp(options: TestAppOptions = {}) {
   const database = await openTestDatabase()
-  const env = {
-    PUBLIC_URL: TEST_PUBLIC_URL,
-    isProduction: false,
-    TRUST_PROXY: true,
-    GOOGLE_CLIENT_ID: options.googleEnabled ? 'test-client-id' : undefined,
-    GOOGLE_CLIENT_SECRET: options.googleEnabled ? 'test-client-secret' : undefined,
-    googleEnabled: Boolean(options.googleEnabled),
-    CONTACT_EMAIL: 'hello@aether.test',
-    EXTENSION_URL: 'https://chromewebstore.google.com/search/Aether',
-  }
+  const env = testEnv(options)
   const logger = pino({ level: 'silent' })
   const services = createServices({ db: database.db, env, logger, authSecret: 'test-secret-that-is-long-enough-0123456789' })
   await seed(database.db, services, logger, { demo: false, adminEmail: 'admin@aether.test', memberEmail: 'member@aether.test' })
@@ -70,6 +61,20 @@ export async function createTestApp(options: TestAppOptions = {}) {
   }
 
   return { app, database, db: database.db, services, request, signUp, freshIp, close: () => database.close() }
+}
+
+/** The configuration the test app runs with (everything createServices and createApp read). */
+export function testEnv(options: { googleEnabled?: boolean; isProduction?: boolean } = {}) {
+  return {
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    isProduction: options.isProduction ?? false,
+    TRUST_PROXY: true,
+    GOOGLE_CLIENT_ID: options.googleEnabled ? 'test-client-id' : undefined,
+    GOOGLE_CLIENT_SECRET: options.googleEnabled ? 'test-client-secret' : undefined,
+    googleEnabled: Boolean(options.googleEnabled),
+    CONTACT_EMAIL: 'hello@aether.test',
+    EXTENSION_URL: 'https://chromewebstore.google.com/search/Aether',
+  }
 }
 
 /** The auth_session cookie from a response, as a Cookie request header value. */
