@@ -52,14 +52,7 @@ export function createUserService(db: Db) {
         db.select({ total: count() }).from(users).innerJoin(profiles, eq(profiles.id, users.id)).where(where),
       ])
       return {
-        items: rows.map((row) => ({
-          id: row.user.id,
-          email: row.user.email,
-          emailVerified: row.user.emailVerified,
-          createdAt: row.user.createdAt,
-          lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
-          profile: row.profile,
-        })),
+        items: rows.map(toListItem),
         total: totals?.total ?? 0,
         page: query.page,
         limit: query.limit,
@@ -73,16 +66,19 @@ export function createUserService(db: Db) {
         .innerJoin(profiles, eq(profiles.id, users.id))
         .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
         .where(eq(users.id, id))
-      if (!row) return null
-      return {
-        id: row.user.id,
-        email: row.user.email,
-        emailVerified: row.user.emailVerified,
-        createdAt: row.user.createdAt,
-        lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
-        profile: row.profile,
-      }
+      return row ? toListItem(row) : null
     },
+  }
+}
+
+function toListItem(row: { user: typeof users.$inferSelect; profile: typeof profiles.$inferSelect; lastSignInAt: Date | string | null }): UserListItem {
+  return {
+    id: row.user.id,
+    email: row.user.email,
+    emailVerified: row.user.emailVerified,
+    createdAt: row.user.createdAt,
+    lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
+    profile: row.profile,
   }
 }
 
