@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import path from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import type { ServerBuild } from 'react-router'
@@ -17,7 +17,7 @@ const SHUTDOWN_GRACE_MS = 10_000
 const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
 
 /** Boot: environment -> database (migrated, seeded) -> services -> HTTP server. */
-export async function startServer(options: { vite?: ViteDevServer } = {}) {
+export async function startServer(options: { server: Server; vite?: ViteDevServer }) {
   const started = performance.now()
   let env
   try {
@@ -62,7 +62,8 @@ export async function startServer(options: { vite?: ViteDevServer } = {}) {
   })
 
   const listener = getRequestListener(app.fetch)
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = options.server
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (vite) vite.middlewares(req, res, () => void listener(req, res))
     else void listener(req, res)
   })
