@@ -1,0 +1,7 @@
+// Shared by playwright.config.ts (which seeds these accounts) and the specs. Test-only values:
+// the server never has a default password; the suite passes these through SEED_* variables.
+export const PORT = 3210
+export const BASE_URL = `http://localhost:${PORT}`
+
+export const ADMIN = { email: 'admin@aether.test', password: 'e2e-Admin-passw0rd!' } as const
+export const MEMBER = { email: 'member@aether.test', password: 'e2e-Member-passw0rd!' } as const

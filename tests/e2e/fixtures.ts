@@ -1,0 +1,88 @@
+import { test as base, expect, type Page } from '@playwright/test'
+import { ADMIN, BASE_URL, MEMBER } from './credentials.ts'
+
+export { expect }
+export { ADMIN, BASE_URL, MEMBER } from './credentials.ts'
+
+export interface Credentials {
+  readonly email: string
+  readonly password: string
+}
+
+/**
+ * Every console error, uncaught page error and Content-Security-Policy violation fails the test
+ * that caused it. A test that provokes an error on purpose (a 404 document, a refused sign-in)
+ * names the exact message it expects with `consoleErrors.allow(/.../)`; nothing else passes.
+ */
+export interface ConsoleErrors {
+  allow(pattern: RegExp): void
+  /** Chromium's own 'Failed to load resource' line for one expected HTTP error status on one path. */
+  allowHttpStatus(status: number, pathname: string): void
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+  consoleErrors: [
+    async ({ context }, use) => {
+      const allowed: RegExp[] = []
+      const seen: string[] = []
+      // Chromium (156) reports CSP violations in DevTools' Issues panel, not as console messages,
+      // so the page turns each one into a console error that the listener below collects.
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline content'} (${event.sourceFile}:${event.lineNumber})`)
+        })
+      })
+      context.on('console', (message) => {
+        if (message.type() !== 'error') return
+        const location = message.location()
+        seen.push(`console.error: ${message.text()}${location.url ? ` (at ${location.url}:${location.lineNumber})` : ''}`)
+      })
+      context.on('weberror', (webError) => {
+        const error = webError.error()
+        seen.push(`pageerror: ${error.stack ?? error.message}`)
+      })
+      await use({
+        allow: (pattern) => void allowed.push(pattern),
+        allowHttpStatus: (status, pathname) =>
+          void allowed.push(
+            new RegExp(`^console\\.error: Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\(at ${escapeRegExp(BASE_URL + pathname)}:`),
+          ),
+      })
+      // A round trip to each page delivers any console event still in flight before we judge.
+      await Promise.all(context.pages().map((page) => page.evaluate(() => 0).catch(() => 0)))
+      const unexpected = seen.filter((text) => !allowed.some((pattern) => pattern.test(text)))
+      expect(unexpected, 'the pages logged errors to the console').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+/** Navigates and waits until React has hydrated the page, so clicks reach the client router. */
+export async function gotoHydrated(page: Page, url: string) {
+  const response = await page.goto(url)
+  await page.waitForFunction(() => {
+    const main = document.querySelector('main')
+    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'))
+  })
+  return response
+}
+
+/** Signs in through the /auth form, like a person, and waits for the dashboard. */
+export async function signIn(page: Page, user: Credentials) {
+  await gotoHydrated(page, '/auth')
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await expect(page).toHaveURL('/dashboard')
+  await expect(page.getByRole('heading', { name: 'Automation History' })).toBeVisible()
+}
+
+export const signInAsAdmin = (page: Page) => signIn(page, ADMIN)
+export const signInAsMember = (page: Page) => signIn(page, MEMBER)
+
+/** A fresh address per call, so a retried test never collides with its earlier attempt. */
+export function uniqueEmail(prefix = 'visitor') {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@aether.test`
+}
