@@ -1,4 +1,5 @@
 import { bodyLimit } from 'hono/body-limit'
+import { PUBLIC_AUTH_ENDPOINTS } from './auth.ts'
 import type { Database } from './db/client.ts'
 import { renderApiDocs } from './features/docs/api-docs-page.ts'
 import { createAuthApi } from './features/auth/auth.api.ts'
@@ -25,8 +26,10 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   )
   api.use(apiRateLimit(services.rateLimits, services.settings))
 
-  // Better Auth's own endpoints (OAuth callbacks, e-mail links) under its base path.
-  api.on(['GET', 'POST'], '/identity/*', (c) => services.betterAuth.handler(c.req.raw))
+  // The few Better Auth endpoints the browser needs (see PUBLIC_AUTH_ENDPOINTS).
+  for (const endpoint of PUBLIC_AUTH_ENDPOINTS) {
+    api.on(endpoint.method, `/identity${endpoint.path}`, (c) => services.betterAuth.handler(c.req.raw))
+  }
 
   api.route('/auth', createAuthApi(services.auth))
   api.route('/users', createUsersApi(services.users))

@@ -9,6 +9,15 @@ import type { Logger } from './logger.ts'
 import { hashPassword, verifyPassword } from './password-hashing.ts'
 
 export const AUTH_BASE_PATH = '/api/identity'
+/**
+ * The only Better Auth endpoints reachable from outside: Google sign-in and its callback.
+ * E-mail sign-in, sign-up and password changes go through /api/auth and the /auth page, where
+ * our validation and rate limits apply; exposing Better Auth's copies would bypass them.
+ */
+export const PUBLIC_AUTH_ENDPOINTS: { method: 'GET' | 'POST'; path: string }[] = [
+  { method: 'POST', path: '/sign-in/social' },
+  { method: 'GET', path: '/callback/:provider' },
+]
 export const SESSION_COOKIE_NAME = 'auth_session'
 /** Our own proxy-aware client address, set on every request before Better Auth sees it. */
 export const CLIENT_IP_HEADER = 'x-aether-client-ip'
@@ -63,19 +72,14 @@ export function createAuth(options: {
       updateAge: SESSION_REFRESH_SECONDS,
       cookieCache: { enabled: false },
     },
-    // Better Auth's own limiter guards its endpoints under AUTH_BASE_PATH; our /api routes use
-    // rate-limit.service.ts. Both keep their counters in PostgreSQL.
+    // Better Auth's own limiter guards the endpoints we expose (PUBLIC_AUTH_ENDPOINTS); our /api
+    // routes use rate-limit.service.ts. Both keep their counters in PostgreSQL.
     rateLimit: {
       enabled: true,
       storage: 'database',
       modelName: 'rateLimit',
       window: 60,
       max: 100,
-      customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
-        '/sign-up/email': { window: 300, max: 5 },
-        '/change-password': { window: 300, max: 10 },
-      },
     },
     advanced: {
       // The spec's cookie policy names the session cookie auth_session, so no __Secure- prefix;

@@ -8,11 +8,13 @@ import type { AppEnv } from './app-env.ts'
  * Works out the client's address once (from the socket, or from X-Forwarded-For behind a
  * trusted proxy), counts IPv6 clients per /64 network, and hands the result to Better Auth
  * through our own header so that every rate limit sees the same client.
+ * A proxy appends the address it saw to whatever the client sent, so only the right-most
+ * X-Forwarded-For entry can be trusted; the ones left of it are the client's to invent.
  */
 export function clientIp(options: { trustProxy: boolean }) {
   return createMiddleware<AppEnv>(async (c, next) => {
     let address = ''
-    if (options.trustProxy) address = c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ?? ''
+    if (options.trustProxy) address = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim() ?? ''
     if (!address) {
       try {
         address = getConnInfo(c).remote.address ?? ''

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest'
+import { EnvError, loadEnv } from './env.ts'
+
+const SECRET = 'x'.repeat(32)
+
+function envError(source: Record<string, string | undefined>): EnvError {
+  try {
+    loadEnv(source)
+  } catch (error) {
+    if (error instanceof EnvError) return error
+    throw error
+  }
+  throw new Error(`loadEnv accepted ${JSON.stringify(source)}`)
+}
+
+describe('loadEnv', () => {
+  it('has working defaults for an empty environment', () => {
+    const env = loadEnv({})
+    expect(env.NODE_ENV).toBe('development')
+    expect(env.PORT).toBe(3000)
+    expect(env.HOST).toBe('0.0.0.0')
+    expect(env.DATA_DIR).toBe('./data')
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.PUBLIC_URL).toBe('http://localhost:3000')
+    expect(env.isProduction).toBe(false)
+    expect(env.TRUST_PROXY).toBe(false)
+    expect(env.SEED_DEMO).toBe(true)
+    expect(env.LOG_LEVEL).toBe('info')
+    expect(env.AUTH_SECRET).toBeUndefined()
+    expect(env.SEED_ADMIN_PASSWORD).toBeUndefined()
+    expect(env.SEED_MEMBER_PASSWORD).toBeUndefined()
+    expect(env.googleEnabled).toBe(false)
+    expect(env.EXTENSION_URL).toMatch(/^https:\/\//)
+  })
+
+  it('reads every value it is given', () => {
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/aether',
+      PUBLIC_URL: 'https://aether.example.com/',
+      DATABASE_URL: 'postgresql://user:pw@db:5432/aether',
+      AUTH_SECRET: SECRET,
+      TRUST_PROXY: 'true',
+      SEED_DEMO: 'false',
+      SEED_ADMIN_EMAIL: 'boss@example.com',
+      SEED_ADMIN_PASSWORD: 'admin-password',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    })
+    expect(env.PORT).toBe(8080)
+    expect(env.HOST).toBe('127.0.0.1')
+    expect(env.DATA_DIR).toBe('/var/lib/aether')
+    // A trailing slash is dropped so URLs can be joined.
+    expect(env.PUBLIC_URL).toBe('https://aether.example.com')
+    expect(env.DATABASE_URL).toBe('postgresql://user:pw@db:5432/aether')
+    expect(env.isProduction).toBe(true)
+    expect(env.TRUST_PROXY).toBe(true)
+    expect(env.SEED_DEMO).toBe(false)
+    expect(env.SEED_ADMIN_EMAIL).toBe('boss@example.com')
+    expect(env.SEED_ADMIN_PASSWORD).toBe('admin-password')
+    expect(env.googleEnabled).toBe(true)
+  })
+
+  it('derives PUBLIC_URL from PORT when it is unset', () => {
+    expect(loadEnv({ PORT: '4321' }).PUBLIC_URL).toBe('http://localhost:4321')
+  })
+
+  it('treats empty strings as unset', () => {
+    const env = loadEnv({ DATABASE_URL: '', AUTH_SECRET: '', SEED_ADMIN_PASSWORD: '  ', GOOGLE_CLIENT_ID: '' })
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.AUTH_SECRET).toBeUndefined()
+    expect(env.SEED_ADMIN_PASSWORD).toBeUndefined()
+    expect(env.GOOGLE_CLIENT_ID).toBeUndefined()
+  })
+
+  it('accepts postgres:// as well as postgresql://', () => {
+    expect(loadEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' }).DATABASE_URL).toBe(
+      'postgres://postgres@127.0.0.1:5432/test',
+    )
+  })
+
+  it('parses the boolean spellings', () => {
+    for (const yes of ['true', '1', 'yes']) expect(loadEnv({ SEED_DEMO: yes }).SEED_DEMO).toBe(true)
+    for (const no of ['false', '0', 'no']) expect(loadEnv({ SEED_DEMO: no }).SEED_DEMO).toBe(false)
+  })
+
+  it('turns Google on only with both the client id and the secret', () => {
+    expect(loadEnv({ GOOGLE_CLIENT_ID: 'id' }).googleEnabled).toBe(false)
+    expect(loadEnv({ GOOGLE_CLIENT_SECRET: 'secret' }).googleEnabled).toBe(false)
+  })
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '0'],
+    ['PORT', '70000'],
+    ['PORT', '3.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SEED_DEMO', 'maybe'],
+    ['TRUST_PROXY', 'sometimes'],
+    ['NODE_ENV', 'staging'],
+    ['LOG_LEVEL', 'verbose'],
+    ['PUBLIC_URL', 'not a url'],
+    ['SEED_ADMIN_EMAIL', 'not-an-email'],
+    ['SEED_MEMBER_EMAIL', 'not-an-email'],
+    ['SEED_ADMIN_PASSWORD', 'short'],
+    ['SEED_MEMBER_PASSWORD', 'a'.repeat(129)],
+    ['AUTH_SECRET', 'too-short'],
+    ['DATABASE_POOL_MAX', '0'],
+    ['EXTENSION_URL', 'javascript:alert(1)'],
+    ['EXTENSION_URL', 'not a url'],
+  ])('refuses %s=%s with an EnvError naming the variable', (name, value) => {
+    const error = envError({ [name]: value })
+    expect(error).toBeInstanceOf(Error)
+    expect(error.message).toContain(name)
+    // One line per problem, starting with the variable's name.
+    expect(error.message).toMatch(new RegExp(`^\\s+${name}: `, 'm'))
+  })
+
+  it('names every wrong variable at once', () => {
+    const error = envError({ PORT: 'abc', SEED_DEMO: 'maybe' })
+    expect(error.message).toContain('PORT')
+    expect(error.message).toContain('SEED_DEMO')
+  })
+
+  it('requires AUTH_SECRET in production with DATABASE_URL', () => {
+    const error = envError({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/aether' })
+    expect(error.message).toContain('AUTH_SECRET')
+    expect(loadEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/aether', AUTH_SECRET: SECRET }).AUTH_SECRET).toBe(SECRET)
+  })
+
+  it('does not require AUTH_SECRET in development, or in production on the embedded database', () => {
+    expect(loadEnv({ DATABASE_URL: 'postgres://db/aether' }).AUTH_SECRET).toBeUndefined()
+    expect(loadEnv({ NODE_ENV: 'production' }).isProduction).toBe(true)
+  })
+})

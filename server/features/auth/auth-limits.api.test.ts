@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => {
+  await t.close()
+})
+
+let ipSeq = 0
+/** Addresses of our own (outside the harness's freshIp range), one per call. */
+const uniqueIp = (): string => {
+  ipSeq++
+  return `100.64.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`
+}
+
+const login = (email: string, password: string, ip: string) => t.request('/api/auth/login', { body: { email, password }, ip })
+const register = (email: string, ip: string, password = 'a-good-password') =>
+  t.request('/api/auth/register', { body: { email, password }, ip })
+
+async function expectRateLimited(response: Response, messagePattern: RegExp) {
+  expect(response.status).toBe(429)
+  expect(response.headers.get('content-type')).toMatch(/application\/json/)
+  const body = (await response.json()) as { message: string }
+  expect(body.message).toMatch(messagePattern)
+  const retryAfter = Number(response.headers.get('retry-after'))
+  expect(Number.isInteger(retryAfter)).toBe(true)
+  expect(retryAfter).toBeGreaterThan(0)
+  return { body, retryAfter }
+}
+
+describe('the rules', () => {
+  it('are the documented numbers', () => {
+    expect(SIGN_IN_PER_IP).toMatchObject({ limit: 30, windowSeconds: 600 })
+    expect(FAILED_SIGN_IN_PER_ACCOUNT).toMatchObject({ limit: 10, windowSeconds: 900 })
+    expect(SIGN_UP_PER_IP).toMatchObject({ limit: 10, windowSeconds: 3600 })
+    expect(PASSWORD_CHANGE_PER_USER).toMatchObject({ limit: 10, windowSeconds: 900 })
+  })
+})
+
+describe('sign-in per address: 30 per 10 minutes', () => {
+  it('answers the 31st attempt from one address with 429, JSON {message} and Retry-After', async () => {
+    const user = await t.signUp({ password: 'per-ip-password' })
+    const ip = '203.0.113.31'
+    // 29 failures spread over different (unknown) accounts, so no per-account lock interferes, plus one success.
+    for (let i = 0; i < 29; i++) {
+      const response = await login(`nobody-${i}@example.com`, 'wrong-password', ip)
+      expect(response.status, `attempt ${i + 1}`).toBe(401)
+    }
+    expect((await login(user.email, 'per-ip-password', ip)).status).toBe(200)
+
+    // The 31st is refused even with the right password.
+    const refused = await login(user.email, 'per-ip-password', ip)
+    const { body, retryAfter } = await expectRateLimited(refused, /sign-in attempts from your network/i)
+    expect(body.message).toBe(SIGN_IN_PER_IP.message)
+    expect(retryAfter).toBeLessThanOrEqual(600)
+    expect(retryAfter).toBeGreaterThan(500)
+
+    // Another address is unaffected.
+    expect((await login(user.email, 'per-ip-password', '203.0.113.32')).status).toBe(200)
+  })
+})
+
+describe('failed sign-ins per account: 10 per 15 minutes', () => {
+  it('locks the e-mail after 10 failures, from any address, while other accounts still sign in', async () => {
+    const victim = await t.signUp({ password: 'victim-password' })
+    const bystander = await t.signUp({ password: 'bystander-password' })
+    for (let i = 0; i < 10; i++) {
+      expect((await login(victim.email, 'wrong-password', uniqueIp())).status, `failure ${i + 1}`).toBe(401)
+    }
+    // The right password from a brand-new address is refused too: the account is locked.
+    const locked = await login(victim.email, 'victim-password', uniqueIp())
+    const { body, retryAfter } = await expectRateLimited(locked, /failed sign-in attempts for this account/i)
+    expect(body.message).toBe(FAILED_SIGN_IN_PER_ACCOUNT.message)
+    expect(retryAfter).toBeLessThanOrEqual(900)
+    expect(retryAfter).toBeGreaterThan(800)
+    // The lock follows the normalised e-mail.
+    expect((await login(victim.email.toUpperCase(), 'victim-password', uniqueIp())).status).toBe(429)
+
+    expect((await login(bystander.email, 'bystander-password', uniqueIp())).status).toBe(200)
+  })
+
+  it('a successful sign-in resets the failure counter', async () => {
+    const user = await t.signUp({ password: 'reset-password' })
+    for (let i = 0; i < 9; i++) expect((await login(user.email, 'wrong-password', uniqueIp())).status).toBe(401)
+    expect((await login(user.email, 'reset-password', uniqueIp())).status).toBe(200)
+    // Without the reset, this failure would be the 10th and lock the account.
+    expect((await login(user.email, 'wrong-password', uniqueIp())).status).toBe(401)
+    expect((await login(user.email, 'reset-password', uniqueIp())).status).toBe(200)
+  })
+
+  it('counts failures for unknown e-mails too (no account enumeration through the lock)', async () => {
+    for (let i = 0; i < 10; i++) expect((await login('ghost@example.com', 'wrong-password', uniqueIp())).status).toBe(401)
+    await expectRateLimited(await login('ghost@example.com', 'wrong-password', uniqueIp()), /failed sign-in attempts/i)
+  })
+})
+
+describe('sign-up per address: 10 per hour', () => {
+  it('answers the 11th registration from one address with 429 and Retry-After; other addresses still register', async () => {
+    const ip = '203.0.113.77'
+    for (let i = 0; i < 10; i++) {
+      const response = await register(`signup-${i}@example.com`, ip)
+      expect(response.status, `registration ${i + 1}`).toBe(201)
+    }
+    const refused = await register('signup-10@example.com', ip)
+    const { body, retryAfter } = await expectRateLimited(refused, /accounts created from your network/i)
+    expect(body.message).toBe(SIGN_UP_PER_IP.message)
+    expect(retryAfter).toBeLessThanOrEqual(3600)
+    expect(retryAfter).toBeGreaterThan(3500)
+    // The refused account was not created.
+    expect((await register('signup-10@example.com', '203.0.113.78')).status).toBe(201)
+  })
+
+  it('counts refused registrations (duplicate e-mails) against the address too', async () => {
+    const ip = '203.0.113.79'
+    await t.signUp({ email: 'dup@example.com' })
+    for (let i = 0; i < 10; i++) expect((await register('dup@example.com', ip)).status).toBe(409)
+    expect((await register('fresh-after-dups@example.com', ip)).status).toBe(429)
+  })
+})
+
+describe('IPv6 clients are counted per /64', () => {
+  it('sign-up: addresses in one /64 share a budget; another /64 does not', async () => {
+    for (let i = 0; i < 10; i++) {
+      const ip = `2001:db8:aaaa:1::${(i + 1).toString(16)}`
+      expect((await register(`v6-${i}@example.com`, ip)).status).toBe(201)
+    }
+    expect((await register('v6-refused@example.com', '2001:db8:aaaa:1:ffff:ffff:ffff:fffe')).status).toBe(429)
+    expect((await register('v6-other-net@example.com', '2001:db8:aaaa:2::1')).status).toBe(201)
+  })
+})
+
+describe('password change per user: 10 per 15 minutes', () => {
+  it('refuses the 11th attempt with 429 even with the right current password; other users are unaffected', async () => {
+    const user = await t.signUp({ password: 'current-password' })
+    const change = (token: string, currentPassword: string) =>
+      t.request('/api/auth/change-password', {
+        method: 'PUT',
+        token,
+        body: { currentPassword, newPassword: 'next-password-1' },
+        ip: uniqueIp(),
+      })
+    for (let i = 0; i < 10; i++) expect((await change(user.token, `wrong-current-${i}`)).status, `attempt ${i + 1}`).toBe(400)
+    const { body } = await expectRateLimited(await change(user.token, 'current-password'), /password change attempts/i)
+    expect(body.message).toBe(PASSWORD_CHANGE_PER_USER.message)
+    // The password is unchanged.
+    expect((await login(user.email, 'current-password', uniqueIp())).status).toBe(200)
+
+    const other = await t.signUp({ password: 'other-current' })
+    const response = await t.request('/api/auth/change-password', {
+      method: 'PUT',
+      token: other.token,
+      body: { currentPassword: 'other-current', newPassword: 'other-next-1' },
+      ip: uniqueIp(),
+    })
+    expect(response.status).toBe(200)
+  })
+})

@@ -1,0 +1,69 @@
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { Conflict, Forbidden, NotFound, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
+import type { AppEnv } from './app-env.ts'
+import { errorHandler } from './error-handler.ts'
+
+function appThrowing(error: unknown) {
+  const logged: { level: number; msg: string; err?: { message?: string } }[] = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as (typeof logged)[number]) })
+  const app = new Hono<AppEnv>()
+  app.get('/', () => {
+    throw error
+  })
+  app.onError(errorHandler(logger))
+  return { request: () => app.request('/'), logged }
+}
+
+describe('errorHandler', () => {
+  it.each([
+    [new ValidationError('email: bad'), 400, 'VALIDATION_ERROR'],
+    [new Unauthorized(), 401, 'UNAUTHORIZED'],
+    [new Forbidden(), 403, 'FORBIDDEN'],
+    [new NotFound(), 404, 'NOT_FOUND'],
+    [new Conflict('taken'), 409, 'CONFLICT'],
+  ])('answers %s with its status, message and code', async (error, status, code) => {
+    const response = await appThrowing(error).request()
+    expect(response.status).toBe(status)
+    expect(await response.json()).toEqual({ message: error.message, code })
+  })
+
+  it('includes the issues of a validation error', async () => {
+    const response = await appThrowing(new ValidationError('email: bad', [{ path: 'email', message: 'bad' }])).request()
+    expect(await response.json()).toMatchObject({ issues: [{ path: 'email', message: 'bad' }] })
+  })
+
+  it('adds Retry-After to a 429', async () => {
+    const response = await appThrowing(new RateLimited('slow down', 42)).request()
+    expect(response.status).toBe(429)
+    expect(response.headers.get('retry-after')).toBe('42')
+    expect(await response.json()).toMatchObject({ message: 'slow down', code: 'RATE_LIMITED' })
+  })
+
+  it('turns HTTP exceptions (bad JSON, 413, 415) into JSON', async () => {
+    const bad = await appThrowing(new HTTPException(400, { message: 'Malformed JSON in request body' })).request()
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toMatchObject({ message: 'Malformed JSON in request body' })
+    const big = await appThrowing(new HTTPException(413)).request()
+    expect(big.status).toBe(413)
+    expect(await big.json()).toMatchObject({ message: expect.stringMatching(/too large/i), code: 'PAYLOAD_TOO_LARGE' })
+    const type = await appThrowing(new HTTPException(415, { message: 'Unsupported Media Type' })).request()
+    expect(type.status).toBe(415)
+    expect(await type.json()).toMatchObject({ message: expect.stringMatching(/json/i), code: 'UNSUPPORTED_MEDIA_TYPE' })
+  })
+
+  it('answers an unexpected error with a generic 500, logs it once, and leaks no detail', async () => {
+    const { request, logged } = appThrowing(new Error('password=hunter2 at db.internal:5432'))
+    const response = await request()
+    expect(response.status).toBe(500)
+    const text = await response.text()
+    expect(text).not.toContain('hunter2')
+    expect(text).not.toContain('db.internal')
+    expect(JSON.parse(text)).toMatchObject({ message: expect.any(String), code: 'INTERNAL_ERROR' })
+    const errors = logged.filter((entry) => entry.level >= 50)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.err?.message).toContain('hunter2')
+  })
+})
