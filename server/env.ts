@@ -36,6 +36,20 @@ const envSchema = z
     GOOGLE_CLIENT_SECRET: optionalString,
     CONTACT_EMAIL: z.email().default('hello@aether.test'),
     EXTENSION_URL: z.url({ protocol: /^https?$/ }).default('https://chromewebstore.google.com/search/Aether'),
+    // Site facts (common/site.ts has the defaults).
+    SUPPORT_EMAIL: z.email().optional(),
+    FOUNDER_NAME: optionalString.pipe(z.string().max(100).optional()),
+    FREELANCER_PROFILE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SCRAPER_STORE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SOCIAL_TWITTER_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SOCIAL_LINKEDIN_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SOCIAL_GITHUB_URL: z.url({ protocol: /^https?$/ }).optional(),
+    POLICY_LAST_UPDATED: z.iso.date({ error: 'must be a date like 2026-01-31' }).optional(),
+    ANALYTICS_ID: optionalString.pipe(z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXXXXX').optional()),
+    // Mail: without SMTP_URL, mail is logged and kept in the mail_outbox table only.
+    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+    MAIL_FROM: z.string().trim().min(3).default('Aether <no-reply@aether.test>'),
+    OWNER_EMAIL: z.email().optional(),
   })
   .transform((env) => ({
     ...env,

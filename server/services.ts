@@ -8,8 +8,13 @@ import { createProfileService } from './features/profiles/profile.service.ts'
 import { createRateLimitService } from './features/rate-limit/rate-limit.service.ts'
 import { createSettingsService } from './features/settings/settings.service.ts'
 import { createUserService } from './features/users/user.service.ts'
+import { createInquiryService } from './features/inquiries/inquiry.service.ts'
+import { createMailer } from './features/mail/mailer.ts'
+import { siteConfigFromEnv, type SiteEnv } from './site-config.ts'
 
-export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'CONTACT_EMAIL' | 'EXTENSION_URL'>
+export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'MAIL_FROM'> &
+  Partial<Pick<Env, 'SMTP_URL' | 'OWNER_EMAIL'>> &
+  Partial<SiteEnv>
 
 /** Builds every service once; pages (through router context) and the API both use these. */
 export function createServices(options: { db: Db; env: ServicesEnv; authSecret: string; logger: Logger }) {
@@ -31,8 +36,11 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
     },
   })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits })
-  const site = { contactEmail: env.CONTACT_EMAIL, extensionUrl: env.EXTENSION_URL, googleEnabled: env.googleEnabled }
-  return { auth, betterAuth, settings, profiles, rateLimits, plans, users, site }
+  const site = siteConfigFromEnv(env)
+  const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
+  const inquiries = createInquiryService({ db, mailer, rateLimits, ownerEmail: env.OWNER_EMAIL ?? site.contactEmail, publicUrl: env.PUBLIC_URL })
+  const features = { googleSignIn: env.googleEnabled }
+  return { auth, betterAuth, settings, profiles, rateLimits, plans, users, inquiries, mailer, site, features }
 }
 
 export type Services = ReturnType<typeof createServices>

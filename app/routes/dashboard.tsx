@@ -13,7 +13,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     name: user.profile.fullName ?? user.name,
     planName: plan?.name ?? 'Free',
     credits: user.profile.credits,
-    extensionUrl: context.services.site.extensionUrl,
+    extensionUrl: context.services.site.links.extension,
   }
 }
 

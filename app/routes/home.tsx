@@ -3,12 +3,18 @@ import { Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Aether — AI-powered browser and desktop automation' },
-  { name: 'description', content: 'Automate repetitive tasks with AI-powered tools that save time.' },
-]
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo(
+    {
+      title: 'Aether — AI-powered browser and desktop automation',
+      description: 'Automate repetitive tasks with AI-powered tools that save time: browser extensions, desktop apps and smart workflows.',
+      path: '/',
+    },
+    seoSite(matches),
+  )
 
 const CARDS = [
   { icon: MonitorSmartphone, title: 'Chrome Extensions & Desktop Apps', text: 'Automate work in your browser and on your desktop.' },

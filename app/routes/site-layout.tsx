@@ -11,7 +11,7 @@ export default function SiteLayout() {
       <div className="pt-16">
         <Outlet />
       </div>
-      <SiteFooter contactEmail={root?.contactEmail ?? ''} />
+      <SiteFooter contactEmail={root?.site.contactEmail ?? ''} />
     </>
   )
 }

@@ -74,6 +74,7 @@ export function testEnv(options: { googleEnabled?: boolean; isProduction?: boole
     googleEnabled: Boolean(options.googleEnabled),
     CONTACT_EMAIL: 'hello@aether.test',
     EXTENSION_URL: 'https://chromewebstore.google.com/search/Aether',
+    MAIL_FROM: 'Aether <no-reply@aether.test>',
   }
 }
 

@@ -36,6 +36,8 @@ export const serviceInquiries = pgTable(
     name: text().notNull(),
     email: text().notNull(),
     projectType: text({ enum: ['data-scraping', 'process-automation', 'custom-tools', 'other'] }).notNull(),
+    /** Set by the contact page's form, whose inquiries have project type 'other'. */
+    subject: text(),
     message: text().notNull(),
     processed: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

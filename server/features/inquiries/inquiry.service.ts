@@ -1,0 +1,99 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
+import { HONEYPOT_FIELD, PROJECT_TYPE_LABELS, type ContactMessageInput, type InquiryInput } from '#common/inquiries.ts'
+import type { Page, PaginationQuery } from '#common/pagination.ts'
+import { NotFound, ValidationError } from '#common/errors.ts'
+import type { Db } from '#server/db/client.ts'
+import { serviceInquiries } from '#server/db/schema/index.ts'
+import type { Mailer } from '#server/features/mail/mailer.ts'
+import type { RateLimitRule, RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
+
+export type Inquiry = typeof serviceInquiries.$inferSelect
+
+export const INQUIRIES_PER_IP: RateLimitRule = {
+  limit: 5,
+  windowSeconds: 10 * 60,
+  message: 'You have sent several messages in a short time. Please wait 10 minutes before sending another.',
+}
+
+export interface InquiryListQuery extends PaginationQuery {
+  processed?: boolean
+  search?: string
+}
+
+export function createInquiryService(deps: { db: Db; mailer: Mailer; rateLimits: RateLimitService; ownerEmail: string; publicUrl: string }) {
+  const { db, mailer, rateLimits, ownerEmail, publicUrl } = deps
+
+  async function store(values: typeof serviceInquiries.$inferInsert, honeypot: string | undefined, ip: string): Promise<Inquiry> {
+    // A filled honeypot is a bot: refuse before counting or storing anything.
+    if (honeypot) throw new ValidationError("Your inquiry couldn't be sent. Please try again later.", [{ path: HONEYPOT_FIELD, message: 'must be empty' }])
+    await rateLimits.consume(`inquiry:ip:${ip}`, INQUIRIES_PER_IP)
+    const [row] = await db.insert(serviceInquiries).values(values).returning()
+    if (!row) throw new Error('inquiry insert returned nothing')
+    await mailer.send({
+      to: ownerEmail,
+      subject: `New ${PROJECT_TYPE_LABELS[row.projectType]} inquiry from ${row.name}`,
+      text: [
+        `Name: ${row.name}`,
+        `Email: ${row.email}`,
+        `Project type: ${PROJECT_TYPE_LABELS[row.projectType]}`,
+        row.subject ? `Subject: ${row.subject}` : null,
+        '',
+        row.message,
+        '',
+        `Inbox: ${publicUrl}/admin?tab=inquiries`,
+      ]
+        .filter((line) => line !== null)
+        .join('\n'),
+    })
+    return row
+  }
+
+  return {
+    submit(input: InquiryInput, client: { ip: string }) {
+      return store({ name: input.name, email: input.email, projectType: input.projectType, message: input.message }, input[HONEYPOT_FIELD], client.ip)
+    },
+
+    submitContactMessage(input: ContactMessageInput, client: { ip: string }) {
+      return store(
+        { name: input.name, email: input.email, projectType: 'other', subject: input.subject || null, message: input.message },
+        input[HONEYPOT_FIELD],
+        client.ip,
+      )
+    },
+
+    async list(query: InquiryListQuery): Promise<Page<Inquiry>> {
+      const conditions: SQL[] = []
+      if (query.processed !== undefined) conditions.push(eq(serviceInquiries.processed, query.processed))
+      if (query.search) {
+        const pattern = `%${query.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+        const match = or(ilike(serviceInquiries.name, pattern), ilike(serviceInquiries.email, pattern), ilike(serviceInquiries.message, pattern))
+        if (match) conditions.push(match)
+      }
+      const where = conditions.length ? and(...conditions) : undefined
+      const [items, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(serviceInquiries)
+          .where(where)
+          .orderBy(desc(serviceInquiries.createdAt), desc(serviceInquiries.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(serviceInquiries).where(where),
+      ])
+      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    async setProcessed(id: string, processed: boolean): Promise<Inquiry> {
+      const [row] = await db.update(serviceInquiries).set({ processed }).where(eq(serviceInquiries.id, id)).returning()
+      if (!row) throw new NotFound('Inquiry not found')
+      return row
+    },
+
+    async remove(id: string): Promise<void> {
+      const deleted = await db.delete(serviceInquiries).where(eq(serviceInquiries.id, id)).returning({ id: serviceInquiries.id })
+      if (!deleted.length) throw new NotFound('Inquiry not found')
+    },
+  }
+}
+
+export type InquiryService = ReturnType<typeof createInquiryService>
