@@ -15,17 +15,23 @@ import { toast, Toaster } from 'sonner'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { NotFoundView } from './components/not-found-view.tsx'
+import { CookieConsentBanner } from './components/preferences/cookie-consent.tsx'
 import { readFlash } from './lib/flash.server.ts'
+import { readConsent, readTheme } from './lib/preferences.server.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = await context.services.settings.get()
   const { flash, clear } = await readFlash(request)
   const user = context.user
+  const analyticsId = context.services.site.analyticsId
+  const consent = analyticsId ? await readConsent(request) : null
   return data(
     {
       user: user ? { email: user.email, name: user.profile.fullName ?? user.name, role: user.profile.role } : null,
       flash,
-      theme: settings.theme,
+      // The visitor's own choice, else the admin's default (System Settings).
+      theme: (await readTheme(request)) ?? settings.theme,
+      analytics: analyticsId ? { id: analyticsId, consent } : null,
       siteName: settings.siteName,
       googleEnabled: context.services.features.googleSignIn,
       site: context.services.site,
@@ -55,11 +61,24 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
+        {root?.analytics && !root.analytics.consent ? <CookieConsentBanner /> : null}
+        {root?.analytics?.consent === 'accepted' ? <Analytics id={root.analytics.id} nonce={nonce} /> : null}
         <Toaster hotkey={['altKey', 'KeyT']} containerAriaLabel="Notifications" visibleToasts={3} duration={4000} richColors theme={theme} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
+  )
+}
+
+/** Google Analytics, loaded only after the visitor accepted analytics cookies. */
+function Analytics({ id, nonce }: { id: string; nonce?: string }) {
+  const config = `window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag('js',new Date());gtag('config',${JSON.stringify(id)});`
+  return (
+    <>
+      <script async nonce={nonce} src={`https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`} />
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: config }} />
+    </>
   )
 }
 

@@ -9,5 +9,6 @@ export default [
   ]),
   route('admin', 'routes/admin.tsx'),
   route('sign-out', 'routes/sign-out.tsx'),
+  route('preferences', 'routes/preferences.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

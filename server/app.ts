@@ -14,7 +14,7 @@ import type { Logger } from './logger.ts'
 import type { Services } from './services.ts'
 
 export interface AppDeps {
-  env: Pick<Env, 'isProduction' | 'TRUST_PROXY' | 'PUBLIC_URL'>
+  env: Pick<Env, 'isProduction' | 'TRUST_PROXY' | 'PUBLIC_URL'> & Partial<Pick<Env, 'ANALYTICS_ID'>>
   logger: Logger
   database: Pick<Database, 'kind' | 'ping'>
   services: Services
@@ -30,7 +30,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>()
 
   app.use(requestLogger(logger))
-  app.use(securityHeaders({ isProduction: env.isProduction }))
+  app.use(securityHeaders({ isProduction: env.isProduction, analytics: Boolean(env.ANALYTICS_ID) }))
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compress())
   app.use(clientIp({ trustProxy: env.TRUST_PROXY }))

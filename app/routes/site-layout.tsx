@@ -7,7 +7,7 @@ export default function SiteLayout() {
   const root = useRouteLoaderData<typeof rootLoader>('root')
   return (
     <>
-      <SiteHeader signedIn={Boolean(root?.user)} />
+      <SiteHeader signedIn={Boolean(root?.user)} theme={root?.theme ?? 'dark'} />
       <div className="pt-16">
         <Outlet />
       </div>

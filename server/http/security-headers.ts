@@ -6,13 +6,13 @@ import type { AppEnv } from './app-env.ts'
  * Security headers on every response. Pages get a per-request nonce that React Router puts on
  * its inline scripts, so script-src needs no 'unsafe-inline' in production.
  */
-export function securityHeaders(options: { isProduction: boolean }) {
+export function securityHeaders(options: { isProduction: boolean; analytics?: boolean }) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const nonce = randomBytes(16).toString('base64')
     c.set('cspNonce', nonce)
     await next()
     const headers = c.res.headers
-    headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, options.isProduction))
+    headers.set('Content-Security-Policy', contentSecurityPolicy(nonce, options.isProduction, options.analytics ?? false))
     headers.set('X-Content-Type-Options', 'nosniff')
     headers.set('X-Frame-Options', 'DENY')
     headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
@@ -22,16 +22,22 @@ export function securityHeaders(options: { isProduction: boolean }) {
   })
 }
 
-function contentSecurityPolicy(nonce: string, isProduction: boolean): string {
+// Google Analytics, allowed only when an analytics id is configured (and then loaded only after consent).
+const ANALYTICS_SCRIPT = 'https://www.googletagmanager.com'
+const ANALYTICS_CONNECT = 'https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com'
+
+function contentSecurityPolicy(nonce: string, isProduction: boolean, analytics: boolean): string {
+  const script = [`'self'`, `'nonce-${nonce}'`, isProduction ? '' : `'unsafe-eval'`, analytics ? ANALYTICS_SCRIPT : '']
+  const connect = [`'self'`, isProduction ? '' : 'ws: wss:', analytics ? ANALYTICS_CONNECT : '']
   const directives = [
     "default-src 'self'",
     // Vite's dev server injects its own inline scripts and evaluates modules; production does not.
-    isProduction ? `script-src 'self' 'nonce-${nonce}'` : `script-src 'self' 'nonce-${nonce}' 'unsafe-eval'`,
+    `script-src ${script.filter(Boolean).join(' ')}`,
     // Radix and sonner set inline style attributes.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    analytics ? "img-src 'self' data: blob: https://*.google-analytics.com https://*.googletagmanager.com" : "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    isProduction ? "connect-src 'self'" : "connect-src 'self' ws: wss:",
+    `connect-src ${connect.filter(Boolean).join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -1,7 +1,9 @@
 import { Menu, X, Zap } from 'lucide-react'
 import { useState } from 'react'
 import { Form, Link } from 'react-router'
+import { ThemeSwitch } from '#app/components/preferences/theme-switch.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import type { Theme } from '#common/settings.ts'
 
 const NAV_LINKS = [
   { to: '/', label: 'Home' },
@@ -11,7 +13,7 @@ const NAV_LINKS = [
   { to: '/services', label: 'Services' },
 ]
 
-export function SiteHeader({ signedIn }: { signedIn: boolean }) {
+export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Theme }) {
   const [open, setOpen] = useState(false)
   const close = () => setOpen(false)
   return (
@@ -29,7 +31,11 @@ export function SiteHeader({ signedIn }: { signedIn: boolean }) {
           ))}
         </nav>
         <div className="hidden items-center gap-2 md:flex">
+          <ThemeSwitch theme={theme} />
           <AccountActions signedIn={signedIn} onNavigate={close} />
+        </div>
+        <div className="md:hidden">
+          <ThemeSwitch theme={theme} />
         </div>
         <Button
           variant="ghost"
