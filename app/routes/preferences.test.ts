@@ -8,7 +8,7 @@ function post(fields: Record<string, string>, cookie?: string) {
     body,
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
   })
-  return action({ request, params: {}, context: {} as never, unstable_pattern: '/preferences' } as Parameters<typeof action>[0])
+  return action({ request, params: {}, context: {} } as unknown as Parameters<typeof action>[0])
 }
 
 async function asResponse(result: unknown): Promise<Response> {
