@@ -1,0 +1,549 @@
+// Page benchmark (issue 3, Quality): Lighthouse scores, gzipped JS per page, and requests per
+// second of the production server next to nginx serving the same HTML. See README, "Benchmarks".
+//
+//   npm run bench:pages [-- --build --runs 3 --duration 10 --connections 10 ...]
+//
+// It starts its own production server (fresh temporary DATA_DIR, demo seed) on a free loopback
+// port and stops it at the end; it never takes the build lock itself (run it under
+// `flock /tmp/aether-e2e.lock` when others build into the same build/).
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { randomBytes } from 'node:crypto'
+import { pageJsSize } from './bench/js-size.mjs'
+import { findNginx, nginxVersion, startNginx } from './bench/nginx.mjs'
+import { freePort, run, stopChild, tail, waitForHttp } from './bench/processes.mjs'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+const USAGE = `usage: npm run bench:pages -- [options]
+  --build                 build even when build/ exists (default: only when missing)
+  --skip-lighthouse       no Lighthouse runs
+  --skip-throughput       no autocannon / nginx runs
+  --runs <n>              Lighthouse runs per page and form factor; the median by performance is kept (1)
+  --lh-timeout <s>        time limit of one Lighthouse run (120)
+  --connections <n>       autocannon connections (10)
+  --duration <s>          autocannon seconds per target (10)
+  --warmup <s>            unmeasured autocannon seconds before each target (2)
+  --nginx-workers <n>     nginx worker_processes (1: one core, like our one Node process)
+  --encoding <value>      Accept-Encoding of the load test ("gzip, deflate, br"; "identity" for none)
+  --help
+environment: CHROME_PATH (default /usr/bin/chromium), NGINX_PATH (default /usr/sbin/nginx)`
+
+const TARGETS = { mobilePerformance: 95, otherCategories: 100, homeJsKb: 120 }
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      build: { type: 'boolean', default: false },
+      'skip-lighthouse': { type: 'boolean', default: false },
+      'skip-throughput': { type: 'boolean', default: false },
+      runs: { type: 'string', default: '1' },
+      'lh-timeout': { type: 'string', default: '120' },
+      connections: { type: 'string', default: '10' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      'nginx-workers': { type: 'string', default: '1' },
+      encoding: { type: 'string', default: 'gzip, deflate, br' },
+      help: { type: 'boolean', default: false },
+    },
+  })
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  const integer = (name, min, max) => {
+    const value = Number(values[name])
+    if (!Number.isInteger(value) || value < min || value > max) {
+      console.error(`--${name} must be a whole number from ${min} to ${max}\n\n${USAGE}`)
+      process.exit(2)
+    }
+    return value
+  }
+  return {
+    build: values.build,
+    lighthouse: !values['skip-lighthouse'],
+    throughput: !values['skip-throughput'],
+    runs: integer('runs', 1, 9),
+    lhTimeoutMs: integer('lh-timeout', 20, 600) * 1000,
+    connections: integer('connections', 1, 1000),
+    duration: integer('duration', 1, 300),
+    warmup: integer('warmup', 0, 60),
+    nginxWorkers: integer('nginx-workers', 1, 64),
+    encoding: values.encoding,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up: whatever happens, stop what we started (by PID) and remove the temporary folders.
+
+const cleanups = []
+let cleaning
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) {
+      try {
+        await step()
+      } catch (error) {
+        console.error(`clean-up: ${error.message}`)
+      }
+    }
+  })()
+  return cleaning
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the server and nginx, removing temporary files`)
+    cleanup().finally(() => process.exit(130))
+  })
+}
+
+function tempDir(prefix) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function ensureBuild(force) {
+  const built = existsSync(path.join(ROOT, 'build/server/index.js')) && existsSync(path.join(ROOT, 'build/client'))
+  if (built && !force) {
+    console.log('build/ exists: using it (--build to rebuild)')
+    return
+  }
+  console.log(force ? 'building (--build)…' : 'build/ is missing: building…')
+  await run('npm', ['run', 'build'], { cwd: ROOT, timeoutMs: 15 * 60_000 })
+}
+
+async function startAppServer(dataDir) {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, ['server.js'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '', // always the fresh embedded database, whatever .env says
+      AUTH_SECRET: randomBytes(32).toString('base64url'),
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+    },
+  })
+  cleanups.push(() => stopChild(child, { signals: ['SIGTERM'], graceMs: 10_000 }))
+  const log = tail(child.stderr)
+  const out = tail(child.stdout)
+  try {
+    await waitForHttp(`${base}/api/health`, { child, timeoutMs: 120_000 })
+  } catch (error) {
+    throw new Error(`the production server did not start: ${error.message}\n${out.text}${log.text}`)
+  }
+  return { base, child, port }
+}
+
+function findSlug(value, depth = 0) {
+  if (depth > 4 || value == null || typeof value !== 'object') return null
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const slug = typeof item?.slug === 'string' ? item.slug : findSlug(item, depth + 1)
+      if (slug) return slug
+    }
+    return null
+  }
+  for (const key of ['data', 'posts', 'items', 'results']) {
+    const slug = findSlug(value[key], depth + 1)
+    if (slug) return slug
+  }
+  return null
+}
+
+async function ok(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(15_000) })
+    return response.ok
+  } catch {
+    return false
+  }
+}
+
+/** One published post's path: /api/blog?limit=1 if it exists, else the first /blog/… link of /blog. */
+async function pickPost(base) {
+  try {
+    const response = await fetch(`${base}/api/blog?limit=1`, { signal: AbortSignal.timeout(15_000) })
+    if (response.ok) {
+      const slug = findSlug(await response.json())
+      if (slug) {
+        const candidate = `/blog/${encodeURIComponent(slug)}`
+        if (await ok(`${base}${candidate}`)) return { path: candidate, source: '/api/blog?limit=1' }
+      }
+    }
+  } catch {
+    // fall back to the page
+  }
+  try {
+    const response = await fetch(`${base}/blog`, { signal: AbortSignal.timeout(15_000) })
+    if (response.ok) {
+      const html = await response.text()
+      for (const match of html.matchAll(/href="(\/blog\/[^"?#]+)"/g)) {
+        const candidate = match[1]
+        if (/^\/blog\/(rss\.xml|page\/)/.test(candidate)) continue
+        if (await ok(`${base}${candidate}`)) return { path: candidate, source: '/blog links' }
+      }
+    }
+  } catch {
+    // no post
+  }
+  return null
+}
+
+function chromiumVersion(chromePath) {
+  const output = spawnSync(chromePath, ['--version'], { encoding: 'utf8', timeout: 10_000 }).stdout ?? ''
+  return output.match(/(\d+\.\d+\.\d+\.\d+)/)?.[1] ?? (output.trim() || null)
+}
+
+function median(runs) {
+  const sorted = [...runs].sort((a, b) => (a.scores.performance ?? -1) - (b.scores.performance ?? -1))
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+const kb = (bytes) => (bytes == null ? '–' : (bytes / 1024).toFixed(1))
+const cell = (value) => (value == null ? '–' : String(value))
+
+function table(headers, rows) {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => cell(row[i]).length)))
+  const line = (row) => row.map((value, i) => (i === 0 ? cell(value).padEnd(widths[i]) : cell(value).padStart(widths[i]))).join('  ')
+  console.log(line(headers))
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
+  for (const row of rows) console.log(line(row))
+}
+
+function mark(pass) {
+  return pass ? 'ok  ' : 'MISS'
+}
+
+function printTargets(result) {
+  console.log('\nTargets (informative, the run does not fail on them)')
+  for (const entry of result.lighthouse) {
+    if (!entry.scores) continue
+    if (entry.formFactor === 'mobile') {
+      const perf = entry.scores.performance
+      console.log(
+        `  ${mark(perf >= TARGETS.mobilePerformance)} ${entry.page} mobile performance ${perf} (target ≥ ${TARGETS.mobilePerformance})`,
+      )
+    }
+    for (const id of ['accessibility', 'best-practices', 'seo']) {
+      const score = entry.scores[id]
+      if (score < TARGETS.otherCategories) {
+        const failing = entry.failing.filter((audit) => audit.startsWith(`${id}:`)).map((audit) => audit.split(':')[1])
+        console.log(`  MISS ${entry.page} ${entry.formFactor} ${id} ${score} (target 100): ${failing.join(', ') || '?'}`)
+      }
+    }
+  }
+  const all100 = result.lighthouse
+    .filter((entry) => entry.scores)
+    .every((entry) => ['accessibility', 'best-practices', 'seo'].every((id) => entry.scores[id] >= TARGETS.otherCategories))
+  if (all100 && result.lighthouse.some((entry) => entry.scores)) console.log('  ok   accessibility, best-practices, seo: 100 everywhere')
+  const home = result.js.find((entry) => entry.path === '/')
+  if (home?.gzipBytes != null) {
+    console.log(
+      `  ${mark(home.gzipBytes / 1024 <= TARGETS.homeJsKb)} JS for / ${kb(home.gzipBytes)} KB gzipped (target ≤ ${TARGETS.homeJsKb} KB)`,
+    )
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const opts = options()
+  const started = new Date()
+  const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium'
+  if (opts.lighthouse && !existsSync(chromePath)) {
+    throw new Error(
+      `Chromium not found at ${chromePath}. Install it with \`apt-get install chromium\`, set CHROME_PATH, or pass --skip-lighthouse.`,
+    )
+  }
+  const nginxBinary = opts.throughput ? findNginx() : null
+  if (opts.throughput && !nginxBinary) {
+    console.warn('nginx not found: install it with `apt-get install -y nginx` (or set NGINX_PATH). Measuring our server only.')
+  }
+
+  await ensureBuild(opts.build)
+
+  const temp = tempDir('aether-bench-')
+  console.log('starting the production server (fresh temporary DATA_DIR, SEED_DEMO=true)…')
+  const server = await startAppServer(path.join(temp, 'data'))
+  console.log(`server ${server.base} (PID ${server.child.pid})`)
+
+  const post = await pickPost(server.base)
+  if (post) console.log(`post: ${post.path} (from ${post.source})`)
+  else console.warn('no published post found: the post page is skipped')
+  const candidates = [
+    { name: 'home', path: '/' },
+    { name: 'services', path: '/services' },
+    { name: 'blog', path: '/blog' },
+    ...(post ? [{ name: 'post', path: post.path }] : []),
+  ]
+  // A page that does not answer 200 yet (the site is being built) is reported and skipped.
+  const pages = []
+  const skipped = []
+  for (const page of candidates) {
+    const status = await fetch(`${server.base}${page.path}`, { signal: AbortSignal.timeout(15_000) })
+      .then((response) => response.status)
+      .catch((error) => error.message)
+    if (status === 200) pages.push(page)
+    else {
+      skipped.push({ ...page, status })
+      console.warn(`skipping ${page.path}: it answered ${status}`)
+    }
+  }
+  if (!pages.length) throw new Error('no page answered 200')
+
+  const readVersion = (name) => {
+    try {
+      return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version
+    } catch {
+      return null
+    }
+  }
+  const result = {
+    startedAt: started.toISOString(),
+    finishedAt: null,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
+      loadAverageStart: os.loadavg().map((value) => Number(value.toFixed(2))),
+      loadAverageEnd: null,
+      platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    },
+    versions: {
+      node: process.version,
+      lighthouse: readVersion('lighthouse'),
+      autocannon: readVersion('autocannon'),
+      chromium: opts.lighthouse ? chromiumVersion(chromePath) : null,
+      nginx: nginxBinary ? nginxVersion(nginxBinary) : null,
+    },
+    options: { ...opts },
+    targets: TARGETS,
+    server: server.base,
+    pages,
+    skipped,
+    js: [],
+    lighthouse: [],
+    throughput: [],
+    errors: [],
+  }
+
+  // Gzipped JavaScript per page.
+  for (const page of pages) {
+    try {
+      result.js.push({ page: page.name, path: page.path, ...(await pageJsSize(server.base, page.path)) })
+    } catch (error) {
+      result.errors.push(`js ${page.path}: ${error.message}`)
+      result.js.push({ page: page.name, path: page.path, error: error.message })
+    }
+  }
+
+  // Lighthouse, mobile then desktop, each in a fresh Chromium.
+  if (opts.lighthouse) {
+    const { runLighthouse, summarize, killChromes } = await import('./bench/lighthouse.mjs')
+    cleanups.push(async () => killChromes())
+    let index = 0
+    for (const formFactor of ['mobile', 'desktop']) {
+      for (const page of pages) {
+        const runs = []
+        const errors = []
+        for (let n = 1; n <= opts.runs; n++) {
+          const label = `${page.name} ${formFactor}${opts.runs > 1 ? ` ${n}/${opts.runs}` : ''}`
+          process.stdout.write(`lighthouse ${label}… `)
+          const t0 = Date.now()
+          try {
+            const lhr = await runLighthouse(`${server.base}${page.path}`, {
+              formFactor,
+              chromePath,
+              timeoutMs: opts.lhTimeoutMs,
+              profileDir: path.join(temp, `chrome-${index++}`),
+            })
+            const summary = summarize(lhr)
+            runs.push(summary)
+            console.log(`perf ${summary.scores.performance} (${((Date.now() - t0) / 1000).toFixed(0)} s)`)
+            if (summary.external.length) console.warn(`  requested outside loopback: ${summary.external.join(', ')}`)
+          } catch (error) {
+            console.log(`failed: ${error.message}`)
+            errors.push(error.message)
+            result.errors.push(`lighthouse ${label}: ${error.message}`)
+          }
+        }
+        const best = runs.length ? median(runs) : null
+        result.lighthouse.push({
+          page: page.name,
+          path: page.path,
+          formFactor,
+          scores: best?.scores ?? null,
+          metrics: best?.metrics ?? null,
+          failing: best?.failing ?? [],
+          performanceHints: best?.performanceHints ?? [],
+          external: best?.external ?? [],
+          warnings: best?.warnings ?? [],
+          benchmarkIndex: best?.benchmarkIndex ?? null,
+          performanceRuns: runs.map((entry) => entry.scores.performance),
+          errors,
+        })
+      }
+    }
+  }
+
+  // Throughput: our server next to nginx serving a saved copy of the same HTML.
+  if (opts.throughput) {
+    const autocannonOptions = {
+      connections: opts.connections,
+      headers: opts.encoding === 'identity' ? {} : { 'accept-encoding': opts.encoding },
+    }
+    const targets = pages.filter((page) => page.name === 'home' || page.name === 'post')
+    let nginx = null
+    if (nginxBinary) {
+      try {
+        const html = {}
+        for (const page of targets) {
+          const response = await fetch(`${server.base}${page.path}`, { signal: AbortSignal.timeout(15_000) })
+          html[page.path] = await response.text()
+        }
+        const nginxDir = tempDir('aether-bench-nginx-')
+        nginx = await startNginx({
+          binary: nginxBinary,
+          dir: nginxDir,
+          port: await freePort(),
+          workers: opts.nginxWorkers,
+          pages: html,
+        })
+        cleanups.push(() => nginx.stop())
+        console.log(`nginx ${nginx.url} (PID ${nginx.child.pid}, ${opts.nginxWorkers} worker${opts.nginxWorkers > 1 ? 's' : ''})`)
+      } catch (error) {
+        result.errors.push(`nginx: ${error.message}`)
+        console.error(`nginx did not start, measuring our server only: ${error.message}`)
+      }
+    }
+    const { measure } = await import('./bench/throughput.mjs')
+    const load = async (url) => {
+      if (opts.warmup > 0) await measure(url, { ...autocannonOptions, duration: opts.warmup })
+      return measure(url, { ...autocannonOptions, duration: opts.duration })
+    }
+    for (const page of targets) {
+      const entry = { page: page.name, path: page.path, ours: null, nginx: null, ratio: null }
+      try {
+        process.stdout.write(`autocannon ${page.name} ours (${opts.connections} connections, ${opts.duration} s)… `)
+        entry.ours = await load(`${server.base}${page.path}`)
+        console.log(`${entry.ours.requestsPerSecond} req/s`)
+        if (nginx) {
+          process.stdout.write(`autocannon ${page.name} nginx… `)
+          entry.nginx = await load(`${nginx.url}${page.path}`)
+          console.log(`${entry.nginx.requestsPerSecond} req/s`)
+          entry.ratio = entry.nginx.requestsPerSecond
+            ? Number((entry.ours.requestsPerSecond / entry.nginx.requestsPerSecond).toFixed(3))
+            : null
+        }
+        for (const [who, measured] of [
+          ['ours', entry.ours],
+          ['nginx', entry.nginx],
+        ]) {
+          if (measured && (measured.non2xx || measured.errors || measured.timeouts)) {
+            result.errors.push(
+              `throughput ${page.name} ${who}: ${measured.non2xx} non-2xx, ${measured.errors} errors, ${measured.timeouts} timeouts`,
+            )
+          }
+        }
+      } catch (error) {
+        console.log(`failed: ${error.message}`)
+        result.errors.push(`throughput ${page.name}: ${error.message}`)
+      }
+      result.throughput.push(entry)
+    }
+  }
+
+  result.finishedAt = new Date().toISOString()
+  result.machine.loadAverageEnd = os.loadavg().map((value) => Number(value.toFixed(2)))
+
+  // Save, then print.
+  const outDir = path.join(ROOT, 'bench-results')
+  mkdirSync(outDir, { recursive: true })
+  const file = path.join(outDir, `pages-${started.toISOString().replace(/[:.]/g, '-')}.json`)
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
+
+  console.log(
+    `\nMachine: ${result.machine.cpus} CPUs (${result.machine.cpuModel}), load average ${result.machine.loadAverageStart.join(' ')} at start, ${result.machine.loadAverageEnd.join(' ')} at end`,
+  )
+  console.log(
+    `Node ${result.versions.node}, Lighthouse ${result.versions.lighthouse}, Chromium ${result.versions.chromium ?? '–'}, nginx ${result.versions.nginx ?? '–'}, autocannon ${result.versions.autocannon}`,
+  )
+  if (result.lighthouse.length) {
+    console.log(`\nLighthouse${opts.runs > 1 ? ` (median of ${opts.runs} runs by performance)` : ''}: scores 0-100, times in ms`)
+    table(
+      ['page', 'form', 'perf', 'a11y', 'bp', 'seo', 'FCP', 'LCP', 'TBT', 'CLS', 'SI'],
+      result.lighthouse.map((entry) => [
+        entry.page,
+        entry.formFactor,
+        entry.scores?.performance,
+        entry.scores?.accessibility,
+        entry.scores?.['best-practices'],
+        entry.scores?.seo,
+        entry.metrics?.fcp,
+        entry.metrics?.lcp,
+        entry.metrics?.tbt,
+        entry.metrics?.cls,
+        entry.metrics?.si,
+      ]),
+    )
+  }
+  console.log('\nJavaScript per page (module scripts + modulepreloads), KB')
+  table(
+    ['page', 'path', 'files', 'raw', 'gzip -9', 'HTML gzip'],
+    result.js.map((entry) => [entry.page, entry.path, entry.files, kb(entry.rawBytes), kb(entry.gzipBytes), kb(entry.htmlGzipBytes)]),
+  )
+  if (result.throughput.length) {
+    console.log(
+      `\nThroughput: autocannon, ${opts.connections} connection${opts.connections > 1 ? 's' : ''}, ${opts.duration} s, Accept-Encoding: ${opts.encoding}${result.versions.nginx ? `; nginx serves the same HTML (gzip_static, ${opts.nginxWorkers} worker${opts.nginxWorkers > 1 ? 's' : ''})` : ''}`,
+    )
+    table(
+      ['page', 'ours req/s', 'avg ms', 'p99 ms', 'nginx req/s', 'avg ms', 'ours/nginx'],
+      result.throughput.map((entry) => [
+        entry.page,
+        entry.ours?.requestsPerSecond,
+        entry.ours?.latencyMs.average,
+        entry.ours?.latencyMs.p99,
+        entry.nginx?.requestsPerSecond,
+        entry.nginx?.latencyMs.average,
+        entry.ratio == null ? null : `${(entry.ratio * 100).toFixed(1)}%`,
+      ]),
+    )
+  }
+  printTargets(result)
+  for (const page of skipped) console.log(`  skipped ${page.path} (answered ${page.status})`)
+  if (!post) console.log('  skipped the post page: no published post found')
+  if (result.errors.length) {
+    console.log('\nProblems during the run:')
+    for (const error of result.errors) console.log(`  - ${error}`)
+  }
+  console.log(`\nSaved ${path.relative(ROOT, file)}`)
+  return result.errors.length ? 1 : 0
+}
+
+let code = 1
+try {
+  code = await main()
+} catch (error) {
+  console.error(`\nbench:pages failed: ${error.message}`)
+} finally {
+  await cleanup()
+}
+process.exit(code)
