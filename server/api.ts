@@ -6,6 +6,7 @@ import { createAuthApi } from './features/auth/auth.api.ts'
 import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
 import { createInquiriesApi } from './features/inquiries/inquiries.api.ts'
+import { createBlogApi } from './features/blog/blog.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
@@ -35,6 +36,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/auth', createAuthApi(services.auth))
   api.route('/users', createUsersApi(services.users))
   api.route('/contact', createInquiriesApi(services.inquiries))
+  api.route('/blog', createBlogApi(services.blog))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
   api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })

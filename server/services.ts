@@ -10,6 +10,7 @@ import { createSettingsService } from './features/settings/settings.service.ts'
 import { createUserService } from './features/users/user.service.ts'
 import { createInquiryService } from './features/inquiries/inquiry.service.ts'
 import { createMailer } from './features/mail/mailer.ts'
+import { createBlogService } from './features/blog/blog.service.ts'
 import { siteConfigFromEnv, type SiteEnv } from './site-config.ts'
 
 export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'MAIL_FROM'> &
@@ -40,7 +41,7 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
   const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
   const inquiries = createInquiryService({ db, mailer, rateLimits, ownerEmail: env.OWNER_EMAIL ?? site.contactEmail, publicUrl: env.PUBLIC_URL })
   const features = { googleSignIn: env.googleEnabled }
-  return { auth, betterAuth, settings, profiles, rateLimits, plans, users, inquiries, mailer, site, features }
+  return { auth, betterAuth, settings, profiles, rateLimits, plans, users, inquiries, mailer, site, features, blog: createBlogService(db) }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -125,7 +125,16 @@ A recorded click on \`#submit-button-3\` fails the day the site is redesigned.
 
 - It describes each target by its **meaning** ("the Submit button of the order form"), not only its selector.
 - When a selector stops matching, it finds the element with the same meaning.
-- It tells you what it changed, so you stay in control.`,
+- It tells you what it changed, so you stay in control.
+
+| Target described by | Survives a redesign |
+| --- | --- |
+| Selector only | No |
+| Selector and meaning | Yes |
+
+New to Aether? Start with [your first automation](/blog/automate-your-browser-in-10-minutes) or read about [selectors on MDN](https://developer.mozilla.org/en-US/docs/Web/CSS/CSS_selectors).
+
+Links in posts are checked before they are shown: this [Unsafe link](javascript:alert(1)) does nothing.`,
     },
     {
       title: 'Desktop Automation: What Is Coming Next',

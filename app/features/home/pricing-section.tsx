@@ -1,0 +1,121 @@
+import { Check } from 'lucide-react'
+import { Form, Link } from 'react-router'
+import { toast } from 'sonner'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { cn } from '#app/lib/cn.ts'
+import { SectionHeading } from './section-heading.tsx'
+
+export interface PricingPlan {
+  slug: string
+  name: string
+  price: number
+  description: string
+  features: string[]
+  highlighted: boolean
+}
+
+/** '$29', '$9.50'; the free plan reads 'Free'. */
+function formatPrice(price: number): string {
+  if (price === 0) return 'Free'
+  return `$${Number.isInteger(price) ? price : price.toFixed(2)}`
+}
+
+export function PricingSection({ plans, signedIn, currentPlan }: { plans: PricingPlan[]; signedIn: boolean; currentPlan: string | null }) {
+  return (
+    <section id="pricing" aria-labelledby="pricing-heading" className="scroll-mt-20 border-t bg-muted/30 py-24">
+      <div className="mx-auto max-w-6xl px-4 sm:px-6">
+        <SectionHeading
+          id="pricing-heading"
+          eyebrow="Pricing"
+          title="Simple plans that grow with you"
+          intro="Start free. Upgrade when automation becomes part of your day. Cancel any time."
+        />
+        <div className="mt-12 grid items-start gap-6 md:grid-cols-3">
+          {plans.map((plan) => (
+            <article
+              key={plan.slug}
+              aria-labelledby={`plan-${plan.slug}`}
+              className={cn(
+                'relative flex h-full flex-col rounded-lg border bg-card p-6 text-card-foreground',
+                plan.highlighted && 'border-primary shadow-lg shadow-primary/10 ring-1 ring-primary',
+              )}
+            >
+              {plan.highlighted ? <Badge className="absolute -top-3 left-1/2 -translate-x-1/2">Most Popular</Badge> : null}
+              <h3 id={`plan-${plan.slug}`} className="text-lg font-semibold">
+                {plan.name}
+              </h3>
+              <p className="mt-4 flex items-baseline gap-1">
+                <span className="text-4xl font-bold tracking-tight">{formatPrice(plan.price)}</span>
+                {plan.price > 0 ? <span className="text-muted-foreground">/month</span> : null}
+              </p>
+              <p className="mt-3 text-sm text-muted-foreground">{plan.description}</p>
+              <ul className="mt-6 flex-1 space-y-2 text-sm">
+                {plan.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+              <div className="mt-8">
+                <PlanAction plan={plan} signedIn={signedIn} current={plan.slug === currentPlan} />
+              </div>
+            </article>
+          ))}
+        </div>
+        <div className="mx-auto mt-10 flex max-w-3xl flex-col items-center justify-between gap-4 rounded-lg border bg-card p-6 text-center sm:flex-row sm:text-left">
+          <div>
+            <h3 className="font-semibold">Need a custom plan for your enterprise?</h3>
+            <p className="mt-1 text-sm text-muted-foreground">Volume pricing, custom integrations and dedicated support for larger teams.</p>
+          </div>
+          <Button asChild variant="outline">
+            <Link to="/contact">Contact Sales</Link>
+          </Button>
+        </div>
+      </div>
+    </section>
+  )
+}
+
+/**
+ * Spec section 4: a visitor signs in first; the Free plan takes a member to the dashboard; a paid
+ * plan opens checkout — until the billing issue wires the payment provider, the spec's notice.
+ */
+function PlanAction({ plan, signedIn, current }: { plan: PricingPlan; signedIn: boolean; current: boolean }) {
+  const variant = plan.highlighted ? 'default' : 'outline'
+  const label = plan.price === 0 ? 'Get Started' : `Choose ${plan.name}`
+  if (!signedIn) {
+    return (
+      <Button asChild variant={variant} className="w-full">
+        <Link to="/auth">{label}</Link>
+      </Button>
+    )
+  }
+  if (plan.price === 0) {
+    return (
+      <Form method="post" action="/select-free-plan">
+        <Button type="submit" variant={variant} className="w-full">
+          {label}
+        </Button>
+      </Form>
+    )
+  }
+  if (current) {
+    return (
+      <Button asChild variant="outline" className="w-full">
+        <Link to="/billing">Manage Plan</Link>
+      </Button>
+    )
+  }
+  return (
+    <Button
+      type="button"
+      variant={variant}
+      className="w-full"
+      onClick={() => toast.error('Checkout Not Available', { description: 'Our payment system is currently being set up. Please try again later.' })}
+    >
+      {label}
+    </Button>
+  )
+}

@@ -1,0 +1,167 @@
+import { Form, Link } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import type { SiteConfig } from '#common/site.ts'
+import type { LegalSection } from './legal-page.tsx'
+
+export const COOKIES_SUMMARY =
+  'This policy explains what cookies are, which ones Aether uses and why, and how you can control them. Analytics cookies are only ever set with your consent.'
+
+export interface CookieRow {
+  name: string
+  category: 'Essential' | 'Functionality' | 'Analytics'
+  purpose: string
+  duration: string
+  provider: string
+}
+
+export const COOKIE_LIST: CookieRow[] = [
+  { name: 'auth_session', category: 'Essential', purpose: 'Keeps you signed in to your account (the authenticated session).', duration: 'Session', provider: 'Aether' },
+  { name: 'aether_flash', category: 'Functionality', purpose: 'Shows a one-time notice after an action, such as a confirmation message.', duration: '1 minute', provider: 'Aether' },
+  { name: 'aether_theme', category: 'Functionality', purpose: 'Remembers your colour scheme: light, dark or system.', duration: '1 year', provider: 'Aether' },
+  { name: 'aether_consent', category: 'Functionality', purpose: 'Remembers whether you accepted or rejected analytics cookies.', duration: '1 year', provider: 'Aether' },
+  { name: '_ga', category: 'Analytics', purpose: 'Google Analytics: distinguishes unique users. Set only with your consent.', duration: '2 years', provider: 'Google' },
+  { name: '_gid', category: 'Analytics', purpose: 'Google Analytics: distinguishes users for daily statistics. Set only with your consent.', duration: '24 hours', provider: 'Google' },
+]
+
+export function cookiesSections(site: SiteConfig): LegalSection[] {
+  const analyticsEnabled = Boolean(site.analyticsId)
+  return [
+    {
+      id: 'what-are-cookies',
+      title: 'What Are Cookies',
+      content: (
+        <p>
+          Cookies are small text files that a website stores in your browser. They let the site remember information between pages and visits, such as whether you
+          are signed in or which colour scheme you prefer. Cookies set by the site you visit are first-party cookies; cookies set by another service are third-party
+          cookies.
+        </p>
+      ),
+    },
+    {
+      id: 'how-we-use-cookies',
+      title: 'How We Use Cookies',
+      content: (
+        <>
+          <h3>Essential cookies</h3>
+          <p>Needed for the Service to work, for example to keep you signed in and protect your session. They cannot be switched off.</p>
+          <h3>Analytical and performance cookies</h3>
+          <p>
+            Help us understand how visitors use the site so we can improve it. We use Google Analytics for this, and only when analytics is enabled on the site and
+            you have accepted these cookies.
+          </p>
+          <h3>Functionality cookies</h3>
+          <p>Remember your choices, such as your colour scheme and your cookie decision, and show one-time notices after an action.</p>
+          <h3>Targeting cookies</h3>
+          <p>We do not use targeting or advertising cookies. If that ever changes, we will ask for your consent first and update this policy.</p>
+        </>
+      ),
+    },
+    {
+      id: 'third-party-cookies',
+      title: 'Third-Party Cookies',
+      content: (
+        <p>
+          The only third-party cookies on our site are Google Analytics’ <code>_ga</code> and <code>_gid</code>, and only after you accept them. When you buy a
+          subscription, our payment provider’s checkout may set its own cookies to process the payment securely; those are governed by the provider’s cookie
+          policy.
+        </p>
+      ),
+    },
+    {
+      id: 'your-choices',
+      title: 'Your Choices',
+      content: (
+        <>
+          {analyticsEnabled ? (
+            <>
+              <p>
+                When you first visit, a banner asks whether you accept analytics cookies. Until you accept, none are set. You can change your decision at any time
+                below; rejecting also removes analytics cookies already stored.
+              </p>
+              <Form method="post" action="/preferences" className="flex flex-wrap gap-3 pt-1">
+                <input type="hidden" name="returnTo" value="/cookies" />
+                <Button type="submit" name="consent" value="accepted" size="sm">
+                  Accept analytics cookies
+                </Button>
+                <Button type="submit" name="consent" value="rejected" variant="outline" size="sm">
+                  Reject analytics cookies
+                </Button>
+              </Form>
+            </>
+          ) : (
+            <p>
+              <strong>No analytics cookies are used on this site.</strong> Analytics is not enabled here, so you will not see a cookie banner and only the essential
+              and functionality cookies listed below are set.
+            </p>
+          )}
+          <p>
+            You can also block or delete cookies in your browser settings. Blocking essential cookies will stop you from signing in, and blocking functionality
+            cookies means your preferences are not remembered.
+          </p>
+        </>
+      ),
+    },
+    {
+      id: 'cookie-list',
+      title: 'Cookie List',
+      content: (
+        <div role="region" aria-label="Table of cookies" tabIndex={0} className="overflow-x-auto rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <caption className="sr-only">Cookies used on this site</caption>
+            <thead className="bg-muted text-foreground">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Name
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Category
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Purpose
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Duration
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  Provider
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {COOKIE_LIST.map((cookie) => (
+                <tr key={cookie.name} className="border-t align-top">
+                  <th scope="row" className="px-4 py-3 font-mono text-xs font-medium text-foreground">
+                    {cookie.name}
+                  </th>
+                  <td className="px-4 py-3">{cookie.category}</td>
+                  <td className="px-4 py-3">{cookie.purpose}</td>
+                  <td className="whitespace-nowrap px-4 py-3">{cookie.duration}</td>
+                  <td className="px-4 py-3">{cookie.provider}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ),
+    },
+    {
+      id: 'changes-to-this-policy',
+      title: 'Changes to This Policy',
+      content: (
+        <p>
+          We update this policy whenever we add, remove or change a cookie. The date at the top of the page shows the latest version. See also our{' '}
+          <Link to="/terms">Terms of Service</Link> and <Link to="/privacy">Privacy Policy</Link>.
+        </p>
+      ),
+    },
+    {
+      id: 'contact-us',
+      title: 'Contact Us',
+      content: (
+        <p>
+          Questions about cookies? E-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a> or use our <Link to="/contact">contact form</Link>.
+        </p>
+      ),
+    },
+  ]
+}

@@ -1,0 +1,44 @@
+import { useRouteLoaderData } from 'react-router'
+import type { Route } from './+types/acceptable-use'
+import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { ACCEPTABLE_USE_SUMMARY, acceptableUseSections } from '#app/features/legal/acceptable-use-content.tsx'
+import { LegalPage } from '#app/features/legal/legal-page.tsx'
+import { seo, seoSite } from '#app/lib/seo.ts'
+import type { loader as rootLoader } from '#app/root.tsx'
+import { defaultSiteConfig } from '#common/site.ts'
+
+export function loader({ context }: Route.LoaderArgs) {
+  return publicPageLoader(Boolean(context.user))
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo(
+    {
+      title: 'Acceptable Use Policy | Aether',
+      description: 'What you may and may not do with Aether and its automations, our content standards, how we enforce them and how to report misuse.',
+      path: '/acceptable-use',
+      keywords: ['acceptable use policy', 'Aether rules', 'automation policy', 'content standards', 'report abuse'],
+    },
+    seoSite(matches),
+  )
+
+export const headers: Route.HeadersFunction = publicPageHeaders
+
+const RELATED = [
+  { to: '/terms', label: 'Terms of Service' },
+  { to: '/privacy', label: 'Privacy Policy' },
+  { to: '/cookies', label: 'Cookie Policy' },
+]
+
+export default function AcceptableUsePage() {
+  const site = useRouteLoaderData<typeof rootLoader>('root')?.site ?? defaultSiteConfig
+  return (
+    <LegalPage
+      title="Acceptable Use Policy"
+      summary={ACCEPTABLE_USE_SUMMARY}
+      lastUpdated={site.policyDates.acceptableUse}
+      sections={acceptableUseSections(site)}
+      related={RELATED}
+    />
+  )
+}

@@ -1,0 +1,44 @@
+import { useRouteLoaderData } from 'react-router'
+import type { Route } from './+types/cookies'
+import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { COOKIES_SUMMARY, cookiesSections } from '#app/features/legal/cookies-content.tsx'
+import { LegalPage } from '#app/features/legal/legal-page.tsx'
+import { seo, seoSite } from '#app/lib/seo.ts'
+import type { loader as rootLoader } from '#app/root.tsx'
+import { defaultSiteConfig } from '#common/site.ts'
+
+export function loader({ context }: Route.LoaderArgs) {
+  return publicPageLoader(Boolean(context.user))
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo(
+    {
+      title: 'Cookie Policy | Aether',
+      description: 'The cookies Aether uses, what each one does and how long it lasts, and how to accept or reject analytics cookies.',
+      path: '/cookies',
+      keywords: ['cookie policy', 'Aether cookies', 'analytics cookies', 'cookie consent', 'privacy'],
+    },
+    seoSite(matches),
+  )
+
+export const headers: Route.HeadersFunction = publicPageHeaders
+
+const RELATED = [
+  { to: '/terms', label: 'Terms of Service' },
+  { to: '/privacy', label: 'Privacy Policy' },
+  { to: '/acceptable-use', label: 'Acceptable Use Policy' },
+]
+
+export default function CookiesPage() {
+  const site = useRouteLoaderData<typeof rootLoader>('root')?.site ?? defaultSiteConfig
+  return (
+    <LegalPage
+      title="Cookie Policy"
+      summary={COOKIES_SUMMARY}
+      lastUpdated={site.policyDates.cookies}
+      sections={cookiesSections(site)}
+      related={RELATED}
+    />
+  )
+}

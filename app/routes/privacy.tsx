@@ -1,0 +1,44 @@
+import { useRouteLoaderData } from 'react-router'
+import type { Route } from './+types/privacy'
+import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { PRIVACY_SUMMARY, privacySections } from '#app/features/legal/privacy-content.tsx'
+import { LegalPage } from '#app/features/legal/legal-page.tsx'
+import { seo, seoSite } from '#app/lib/seo.ts'
+import type { loader as rootLoader } from '#app/root.tsx'
+import { defaultSiteConfig } from '#common/site.ts'
+
+export function loader({ context }: Route.LoaderArgs) {
+  return publicPageLoader(Boolean(context.user))
+}
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  seo(
+    {
+      title: 'Privacy Policy | Aether',
+      description: 'How Aether collects, uses, protects and retains your personal data, and how to use your rights under the GDPR.',
+      path: '/privacy',
+      keywords: ['privacy policy', 'Aether privacy', 'personal data', 'GDPR', 'data security'],
+    },
+    seoSite(matches),
+  )
+
+export const headers: Route.HeadersFunction = publicPageHeaders
+
+const RELATED = [
+  { to: '/terms', label: 'Terms of Service' },
+  { to: '/cookies', label: 'Cookie Policy' },
+  { to: '/acceptable-use', label: 'Acceptable Use Policy' },
+]
+
+export default function PrivacyPage() {
+  const site = useRouteLoaderData<typeof rootLoader>('root')?.site ?? defaultSiteConfig
+  return (
+    <LegalPage
+      title="Privacy Policy"
+      summary={PRIVACY_SUMMARY}
+      lastUpdated={site.policyDates.privacy}
+      sections={privacySections(site)}
+      related={RELATED}
+    />
+  )
+}

@@ -1,0 +1,130 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { BLOG_STATUSES } from '#common/blog.ts'
+import { NotFound } from '#common/errors.ts'
+import { paginationQuerySchema } from '#common/pagination.ts'
+import { createRouter, errorResponses } from '#server/http/openapi.ts'
+import type { BlogPost, BlogService } from './blog.service.ts'
+
+// The spec's clients read both spellings of some fields (published_at and publishedAt, author
+// full_name and fullName), so a post carries both, like the profile DTO.
+const blogPostSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    slug: z.string(),
+    excerpt: z.string().nullable(),
+    content: z.string(),
+    status: z.enum(BLOG_STATUSES),
+    category: z.string().nullable(),
+    tags: z.array(z.string()),
+    featured: z.boolean(),
+    coverImageUrl: z.string().nullable(),
+    cover_image_url: z.string().nullable(),
+    publishedAt: z.string().nullable(),
+    published_at: z.string().nullable(),
+    createdAt: z.string(),
+    created_at: z.string(),
+    updatedAt: z.string(),
+    updated_at: z.string(),
+    author: z.object({ fullName: z.string().nullable(), full_name: z.string().nullable() }),
+  })
+  .openapi('BlogPost')
+
+export function toBlogPostDto(post: BlogPost): z.infer<typeof blogPostSchema> {
+  const publishedAt = post.publishedAt?.toISOString() ?? null
+  const createdAt = post.createdAt.toISOString()
+  const updatedAt = post.updatedAt.toISOString()
+  return {
+    id: post.id,
+    title: post.title,
+    slug: post.slug,
+    excerpt: post.excerpt,
+    content: post.content,
+    status: post.status,
+    category: post.category,
+    tags: post.tags,
+    featured: post.featured,
+    coverImageUrl: post.coverImageUrl,
+    cover_image_url: post.coverImageUrl,
+    publishedAt,
+    published_at: publishedAt,
+    createdAt,
+    created_at: createdAt,
+    updatedAt,
+    updated_at: updatedAt,
+    author: { fullName: post.authorName, full_name: post.authorName },
+  }
+}
+
+const listQuerySchema = paginationQuerySchema.extend({
+  status: z
+    .enum([...BLOG_STATUSES, 'all'], { error: 'status must be draft, published or all' })
+    .optional()
+    .openapi({ description: 'Admins only: draft, published or all (default published). Everyone else always gets published posts.' }),
+  category: z.string().trim().min(1).max(100).optional(),
+  featured: z
+    .enum(['true', 'false'], { error: 'featured must be true or false' })
+    .transform((value) => value === 'true')
+    .optional(),
+  tag: z.string().trim().min(1).max(100).optional(),
+})
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['Blog'],
+  summary: 'List blog posts: published ones, newest published first (admins may ask for drafts)',
+  request: { query: listQuerySchema },
+  responses: {
+    200: {
+      description: 'A page of posts',
+      content: {
+        'application/json': {
+          schema: z.object({ data: z.array(blogPostSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+        },
+      },
+    },
+    ...errorResponses(400),
+  },
+})
+
+const tags = createRoute({
+  method: 'get',
+  path: '/tags',
+  tags: ['Blog'],
+  summary: 'Every tag used by a published post, alphabetically',
+  responses: {
+    200: { description: 'The tags', content: { 'application/json': { schema: z.object({ data: z.array(z.string()) }) } } },
+  },
+})
+
+const getOne = createRoute({
+  method: 'get',
+  path: '/{slug}',
+  tags: ['Blog'],
+  summary: 'One published post by slug (drafts answer 404)',
+  request: { params: z.object({ slug: z.string().min(1).max(200) }) },
+  responses: {
+    200: { description: 'The post', content: { 'application/json': { schema: z.object({ data: blogPostSchema }) } } },
+    ...errorResponses(404),
+  },
+})
+
+export function createBlogApi(blog: BlogService) {
+  // /tags is registered before /{slug}, so it is never read as a slug.
+  return createRouter()
+    .openapi(list, async (c) => {
+      const { status, ...query } = c.req.valid('query')
+      const isAdmin = c.get('user')?.profile.role === 'admin'
+      // Drafts exist only for admins: anyone else asking for them still gets published posts.
+      const page =
+        isAdmin && status && status !== 'published' ? await blog.listAll({ ...query, status: status === 'all' ? undefined : status }) : await blog.listPublished(query)
+      return c.json({ data: page.items.map(toBlogPostDto), total: page.total, page: page.page, limit: page.limit }, 200)
+    })
+    .openapi(tags, async (c) => c.json({ data: await blog.listTags() }, 200))
+    .openapi(getOne, async (c) => {
+      const post = await blog.getPublishedBySlug(c.req.valid('param').slug)
+      if (!post) throw new NotFound('Post not found')
+      return c.json({ data: toBlogPostDto(post) }, 200)
+    })
+}
