@@ -5,7 +5,7 @@ import type { Route } from './+types/blog-post'
 import { Markdown } from '#app/components/markdown.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { jsonLdText } from '#app/lib/json-ld.ts'
-import { publicPageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
+import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { blogCoverUrl } from '#common/blog.ts'
@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         publishedLabel: post.publishedAt ? format(post.publishedAt, 'MMMM d, yyyy') : null,
       },
     },
-    { headers: { 'Cache-Control': publicPageCacheControl(request, context) } },
+    { headers: { 'Cache-Control': pageCacheControl(request, context, 'dynamic') } },
   )
 }
 

@@ -3,7 +3,7 @@ import { data, Link, useLoaderData } from 'react-router'
 import type { Route } from './+types/blog'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
-import { publicPageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
+import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import { BLOG_PAGE_SIZE, blogCoverUrl } from '#common/blog.ts'
 
@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         publishedLabel: post.publishedAt ? format(post.publishedAt, 'MMM d, yyyy') : null,
       })),
     },
-    { headers: { 'Cache-Control': publicPageCacheControl(request, context) } },
+    { headers: { 'Cache-Control': pageCacheControl(request, context, 'dynamic') } },
   )
 }
 

@@ -6,13 +6,13 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader } from '#app/components/ui/card.tsx'
 import { BENEFITS, CULTURE, FOUNDER_VISION, teamStatus } from '#app/features/company/careers-content.ts'
 import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
-import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 
-export function loader({ context }: Route.LoaderArgs) {
-  return publicPageLoader(Boolean(context.user))
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(null, request, context, 'static')
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

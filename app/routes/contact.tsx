@@ -9,7 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '#app/components/
 import { ContactForm } from '#app/features/company/contact-form.tsx'
 import { CONTACT_FAQ } from '#app/features/company/contact-faq.tsx'
 import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
-import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { PAGE_CACHE, publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
@@ -20,12 +20,12 @@ import { defaultSiteConfig } from '#common/site.ts'
 
 const FALLBACK_ERROR = "Your message couldn't be sent. Please try again later."
 
-export function loader({ context }: Route.LoaderArgs) {
-  return publicPageLoader(Boolean(context.user))
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(null, request, context, 'static')
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const noStore = { 'Cache-Control': 'no-store' }
+  const noStore = { 'Cache-Control': PAGE_CACHE.private }
   const submission = parseWithZod(await request.formData(), { schema: contactMessageSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), error: null }, { status: 400, headers: noStore })

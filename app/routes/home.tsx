@@ -6,21 +6,23 @@ import { Hero } from '#app/features/home/hero.tsx'
 import { Highlights } from '#app/features/home/highlights.tsx'
 import { HowItWorks } from '#app/features/home/how-it-works.tsx'
 import { organizationJsonLd } from '#app/features/home/organization-json-ld.ts'
-import { marketingData, marketingHeaders } from '#app/features/home/page-cache.ts'
+import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { PricingSection } from '#app/features/home/pricing-section.tsx'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const plans = await context.services.plans.list()
-  return marketingData(
+  return publicPageData(
     {
       plans: plans.map(({ slug, name, price, description, features, highlighted }) => ({ slug, name, price, description, features, highlighted })),
       signedIn: Boolean(context.user),
       currentPlan: context.user?.profile.subscriptionPlan ?? null,
       jsonLd: organizationJsonLd(context.services.site, context.publicUrl),
     },
-    Boolean(context.user),
+    request,
+    context,
+    'dynamic',
   )
 }
 
@@ -36,7 +38,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     seoSite(matches),
   )
 
-export const headers: Route.HeadersFunction = (args) => marketingHeaders(args)
+export const headers: Route.HeadersFunction = publicPageHeaders
 
 export default function Home() {
   const { plans, signedIn, currentPlan, jsonLd } = useLoaderData<typeof loader>()

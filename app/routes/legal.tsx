@@ -3,12 +3,12 @@ import { Link } from 'react-router'
 import type { Route } from './+types/legal'
 import { BackButton } from '#app/components/ui/back-button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '#app/components/ui/card.tsx'
-import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { LEGAL_DOCUMENTS } from '#app/features/legal/legal-documents.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 
-export function loader({ context }: Route.LoaderArgs) {
-  return publicPageLoader(Boolean(context.user))
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(null, request, context, 'static')
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,14 +1,14 @@
 import { useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/privacy'
-import { publicPageHeaders, publicPageLoader } from '#app/features/company/public-page-cache.ts'
+import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { PRIVACY_SUMMARY, privacySections } from '#app/features/legal/privacy-content.tsx'
 import { LegalPage } from '#app/features/legal/legal-page.tsx'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 
-export function loader({ context }: Route.LoaderArgs) {
-  return publicPageLoader(Boolean(context.user))
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(null, request, context, 'static')
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

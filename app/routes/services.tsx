@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { data, useActionData, useRouteLoaderData } from 'react-router'
 import { toast } from 'sonner'
 import type { Route } from './+types/services'
-import { marketingData, marketingHeaders } from '#app/features/home/page-cache.ts'
+import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { AboutMeCard } from '#app/features/services/about-me-card.tsx'
 import { InquiryForm } from '#app/features/services/inquiry-form.tsx'
 import { ServicesHero } from '#app/features/services/services-hero.tsx'
@@ -18,8 +18,8 @@ import { defaultSiteConfig } from '#common/site.ts'
 
 const FALLBACK_ERROR = "Your inquiry couldn't be sent. Please try again later."
 
-export function loader({ context }: Route.LoaderArgs) {
-  return marketingData(null, Boolean(context.user))
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(null, request, context, 'dynamic')
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -53,7 +53,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     seoSite(matches),
   )
 
-export const headers: Route.HeadersFunction = (args) => marketingHeaders(args)
+export const headers: Route.HeadersFunction = publicPageHeaders
 
 export default function ServicesPage() {
   const actionData = useActionData<typeof action>()

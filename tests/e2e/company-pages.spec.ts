@@ -313,7 +313,7 @@ test.describe('the contact form', () => {
       maxRedirects: 0,
     })
     expect(refused.status()).toBe(400)
-    expect(refused.headers()['cache-control']).toBe('no-store')
+    expect(refused.headers()['cache-control']).toBe('private, no-store')
     await context.close()
   })
 })
