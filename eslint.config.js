@@ -46,7 +46,12 @@ export default tseslint.config(
         'error',
         {
           paths: [zodThroughCommon],
-          patterns: [{ group: ['#server/*', '#app/*', 'node:*'], message: 'common/ holds pure schemas and constants: no server, app or Node imports.' }],
+          patterns: [
+            {
+              group: ['#server/*', '#app/*', 'node:*'],
+              message: 'common/ holds pure schemas and constants: no server, app or Node imports.',
+            },
+          ],
         },
       ],
     },

@@ -63,7 +63,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         {root?.analytics && !root.analytics.consent ? <CookieConsentBanner /> : null}
         {root?.analytics?.consent === 'accepted' ? <Analytics id={root.analytics.id} nonce={nonce} /> : null}
-        <Toaster hotkey={['altKey', 'KeyT']} containerAriaLabel="Notifications" visibleToasts={3} duration={4000} richColors theme={theme} />
+        <Toaster
+          hotkey={['altKey', 'KeyT']}
+          containerAriaLabel="Notifications"
+          visibleToasts={3}
+          duration={4000}
+          richColors
+          theme={theme}
+        />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

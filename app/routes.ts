@@ -1,7 +1,9 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes'
 
 export default [
-  layout('routes/site-layout.tsx', [index('routes/home.tsx'), route('auth', 'routes/auth.tsx'),
+  layout('routes/site-layout.tsx', [
+    index('routes/home.tsx'),
+    route('auth', 'routes/auth.tsx'),
     route('about', 'routes/about.tsx'),
     route('careers', 'routes/careers.tsx'),
     route('contact', 'routes/contact.tsx'),

@@ -30,7 +30,9 @@ export function wrapTitle(title: string, width = CHARS_PER_LINE, maxLines = MAX_
   let current = ''
   for (const word of words) {
     // A word longer than a line is broken into line-sized pieces.
-    const pieces = Array.from({ length: Math.ceil([...word].length / width) }, (_, i) => [...word].slice(i * width, (i + 1) * width).join(''))
+    const pieces = Array.from({ length: Math.ceil([...word].length / width) }, (_, i) =>
+      [...word].slice(i * width, (i + 1) * width).join(''),
+    )
     for (const piece of pieces) {
       if (!current) current = piece
       else if ([...current].length + 1 + [...piece].length <= width) current = `${current} ${piece}`
@@ -44,7 +46,10 @@ export function wrapTitle(title: string, width = CHARS_PER_LINE, maxLines = MAX_
   if (lines.length <= maxLines) return lines
   const kept = lines.slice(0, maxLines)
   const last = [...(kept[maxLines - 1] ?? '')]
-  kept[maxLines - 1] = `${last.slice(0, Math.max(0, width - 1)).join('').trimEnd()}…`
+  kept[maxLines - 1] = `${last
+    .slice(0, Math.max(0, width - 1))
+    .join('')
+    .trimEnd()}…`
   return kept
 }
 
@@ -68,9 +73,7 @@ export function renderBlogCoverSvg(title: string): string {
   const lines = wrapTitle(cleanTitle)
   const blockHeight = lines.length * LINE_HEIGHT
   const firstBaseline = Math.round((COVER_HEIGHT - blockHeight) / 2 + FONT_SIZE)
-  const text = lines
-    .map((line, i) => `<tspan x="48" y="${firstBaseline + i * LINE_HEIGHT}">${escapeXml(line)}</tspan>`)
-    .join('')
+  const text = lines.map((line, i) => `<tspan x="48" y="${firstBaseline + i * LINE_HEIGHT}">${escapeXml(line)}</tspan>`).join('')
   const label = escapeXml(cleanTitle)
   const { circle } = palette
   return [

@@ -2,7 +2,16 @@
 export const BLOG_STATUSES = ['draft', 'published'] as const
 export type BlogStatus = (typeof BLOG_STATUSES)[number]
 
-export const BLOG_CATEGORIES = ['Automation', 'Productivity', 'AI', 'Development', 'Case Study', 'Future of Work', 'Technology', 'Tutorial'] as const
+export const BLOG_CATEGORIES = [
+  'Automation',
+  'Productivity',
+  'AI',
+  'Development',
+  'Case Study',
+  'Future of Work',
+  'Technology',
+  'Tutorial',
+] as const
 
 /** Posts per page on /blog and the spec's default page size of GET /api/blog. */
 export const BLOG_PAGE_SIZE = 10

@@ -6,7 +6,16 @@ const ALLOWED_SCHEMES = new Set(['http', 'https', 'mailto', 'tel'])
 /** The harmless link an unsafe URL is replaced with. */
 export const UNSAFE_URL_REPLACEMENT = '#'
 
-const NAMED_ENTITIES: Record<string, string> = { colon: ':', tab: '\t', newline: '\n', lpar: '(', rpar: ')', sol: '/', amp: '&', nbsp: '\u00a0' }
+const NAMED_ENTITIES: Record<string, string> = {
+  colon: ':',
+  tab: '\t',
+  newline: '\n',
+  lpar: '(',
+  rpar: ')',
+  sol: '/',
+  amp: '&',
+  nbsp: '\u00a0',
+}
 
 /**
  * The URL as a browser would read its scheme: character references decoded (in case the text

@@ -22,7 +22,12 @@ const envSchema = z
       .trim()
       .optional()
       .transform((value) => (value ? value : undefined))
-      .pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional()),
+      .pipe(
+        z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+          .optional(),
+      ),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     TRUST_PROXY: booleanString.default(false),
@@ -45,9 +50,19 @@ const envSchema = z
     SOCIAL_LINKEDIN_URL: z.url({ protocol: /^https?$/ }).optional(),
     SOCIAL_GITHUB_URL: z.url({ protocol: /^https?$/ }).optional(),
     POLICY_LAST_UPDATED: z.iso.date({ error: 'must be a date like 2026-01-31' }).optional(),
-    ANALYTICS_ID: optionalString.pipe(z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXXXXX').optional()),
+    ANALYTICS_ID: optionalString.pipe(
+      z
+        .string()
+        .regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXXXXX')
+        .optional(),
+    ),
     // Mail: without SMTP_URL, mail is logged and kept in the mail_outbox table only.
-    SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+        .optional(),
+    ),
     MAIL_FROM: z.string().trim().min(3).default('Aether <no-reply@aether.test>'),
     OWNER_EMAIL: z.email().optional(),
   })

@@ -46,7 +46,8 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     memberEmail: env.SEED_MEMBER_EMAIL,
     memberPassword: env.SEED_MEMBER_PASSWORD,
   })
-  if (!env.googleEnabled) logger.info('Google sign-in is off (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET unset): the button shows "Coming Soon"')
+  if (!env.googleEnabled)
+    logger.info('Google sign-in is off (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET unset): the button shows "Coming Soon"')
 
   const vite = options.vite
   const getBuild = vite

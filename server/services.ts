@@ -13,7 +13,10 @@ import { createMailer } from './features/mail/mailer.ts'
 import { createBlogService } from './features/blog/blog.service.ts'
 import { siteConfigFromEnv, type SiteEnv } from './site-config.ts'
 
-export type ServicesEnv = Pick<Env, 'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'MAIL_FROM'> &
+export type ServicesEnv = Pick<
+  Env,
+  'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'MAIL_FROM'
+> &
   Partial<Pick<Env, 'SMTP_URL' | 'OWNER_EMAIL'>> &
   Partial<SiteEnv>
 
@@ -39,7 +42,13 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits })
   const site = siteConfigFromEnv(env)
   const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
-  const inquiries = createInquiryService({ db, mailer, rateLimits, ownerEmail: env.OWNER_EMAIL ?? site.contactEmail, publicUrl: env.PUBLIC_URL })
+  const inquiries = createInquiryService({
+    db,
+    mailer,
+    rateLimits,
+    ownerEmail: env.OWNER_EMAIL ?? site.contactEmail,
+    publicUrl: env.PUBLIC_URL,
+  })
   const features = { googleSignIn: env.googleEnabled }
   return { auth, betterAuth, settings, profiles, rateLimits, plans, users, inquiries, mailer, site, features, blog: createBlogService(db) }
 }

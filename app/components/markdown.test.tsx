@@ -6,7 +6,9 @@ const render = (source: string) => renderToStaticMarkup(<Markdown>{source}</Mark
 
 describe('Markdown', () => {
   it('renders headings, quotes, lists, code and tables, with a Markdown h1 demoted to h2', () => {
-    const html = render('# Big\n\n## Title\n\n> quoted\n\n- one\n- two\n\n1. first\n\n`inline`\n\n```js\nlet a = 1\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n')
+    const html = render(
+      '# Big\n\n## Title\n\n> quoted\n\n- one\n- two\n\n1. first\n\n`inline`\n\n```js\nlet a = 1\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |\n',
+    )
     expect(html).not.toContain('<h1')
     expect(html).toContain('>Big</h2>')
     expect(html).toContain('>Title</h2>')
@@ -29,8 +31,12 @@ describe('Markdown', () => {
     )
     expect(html).not.toMatch(/javascript|data:|vbscript/i)
     expect(html.match(/href="#"/g)).toHaveLength(6)
-    const links = render('[ext](https://example.com) [rel](/blog) [mail](mailto:a@example.com) [tel](tel:+1555) [anchor](#x) [query](?page=2)')
-    expect(links).toContain('href="https://example.com" class="font-medium text-primary underline underline-offset-4 hover:no-underline" target="_blank" rel="noopener noreferrer nofollow"')
+    const links = render(
+      '[ext](https://example.com) [rel](/blog) [mail](mailto:a@example.com) [tel](tel:+1555) [anchor](#x) [query](?page=2)',
+    )
+    expect(links).toContain(
+      'href="https://example.com" class="font-medium text-primary underline underline-offset-4 hover:no-underline" target="_blank" rel="noopener noreferrer nofollow"',
+    )
     expect(links).toMatch(/href="\/blog" class="[^"]*">rel/)
     expect(links).toContain('href="mailto:a@example.com"')
     expect(links).toContain('href="tel:+1555"')

@@ -41,10 +41,19 @@ const components: Components = {
   ul: ({ node: _node, ...props }) => <ul className="my-4 ml-6 list-disc space-y-2" {...props} />,
   ol: ({ node: _node, ...props }) => <ol className="my-4 ml-6 list-decimal space-y-2" {...props} />,
   li: ({ node: _node, ...props }) => <li className="leading-7" {...props} />,
-  blockquote: ({ node: _node, ...props }) => <blockquote className="my-6 border-l-4 border-primary/60 pl-4 italic text-muted-foreground" {...props} />,
+  blockquote: ({ node: _node, ...props }) => (
+    <blockquote className="my-6 border-l-4 border-primary/60 pl-4 text-muted-foreground italic" {...props} />
+  ),
   hr: ({ node: _node, ...props }) => <hr className="my-8 border-border" {...props} />,
-  pre: ({ node: _node, ...props }) => <pre className="my-6 overflow-x-auto rounded-lg border bg-muted p-4 text-sm leading-6 [&>code]:bg-transparent [&>code]:p-0" {...props} />,
-  code: ({ node: _node, className, ...props }) => <code className={cn('rounded bg-muted px-1.5 py-0.5 font-mono text-[0.9em]', className)} {...props} />,
+  pre: ({ node: _node, ...props }) => (
+    <pre
+      className="my-6 overflow-x-auto rounded-lg border bg-muted p-4 text-sm leading-6 [&>code]:bg-transparent [&>code]:p-0"
+      {...props}
+    />
+  ),
+  code: ({ node: _node, className, ...props }) => (
+    <code className={cn('rounded bg-muted px-1.5 py-0.5 font-mono text-[0.9em]', className)} {...props} />
+  ),
   table: ({ node: _node, ...props }) => (
     <div className="my-6 overflow-x-auto">
       <table className="w-full border-collapse text-sm" {...props} />
@@ -54,7 +63,11 @@ const components: Components = {
   th: ({ node: _node, ...props }) => <th className="border px-3 py-2 text-left font-semibold" {...props} />,
   td: ({ node: _node, ...props }) => <td className="border px-3 py-2 align-top" {...props} />,
   img: ({ node: _node, src, alt }) =>
-    typeof src === 'string' && src ? <img src={src} alt={alt ?? ''} loading="lazy" className="my-6 h-auto max-w-full rounded-lg" /> : <span>{alt}</span>,
+    typeof src === 'string' && src ? (
+      <img src={src} alt={alt ?? ''} loading="lazy" className="my-6 h-auto max-w-full rounded-lg" />
+    ) : (
+      <span>{alt}</span>
+    ),
 }
 
 export function Markdown({ children, className }: { children: string; className?: string }): React.ReactElement {

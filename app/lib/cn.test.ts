@@ -18,7 +18,9 @@ describe('cn', () => {
     expect(cn('flex flex-col gap-1.5', 'grid gap-4')).toBe('flex-col grid gap-4')
     expect(cn('max-w-2xl min-h-24', 'max-w-none')).toBe('min-h-24 max-w-none')
     expect(cn('shadow-sm', 'shadow-none')).toBe('shadow-none')
-    expect(cn('ring-2 ring-ring ring-offset-2 ring-offset-background', 'ring-0')).toBe('ring-ring ring-offset-2 ring-offset-background ring-0')
+    expect(cn('ring-2 ring-ring ring-offset-2 ring-offset-background', 'ring-0')).toBe(
+      'ring-ring ring-offset-2 ring-offset-background ring-0',
+    )
     expect(cn('-mt-2', 'mt-4')).toBe('mt-4')
   })
 

@@ -42,7 +42,9 @@ function conflictKey(name: string): string {
 
 const WORDS: Record<string, string> = {
   ...Object.fromEntries(
-    'block inline inline-block flex inline-flex grid inline-grid hidden contents table flow-root list-item'.split(' ').map((word) => [word, 'display']),
+    'block inline inline-block flex inline-flex grid inline-grid hidden contents table flow-root list-item'
+      .split(' ')
+      .map((word) => [word, 'display']),
   ),
   ...Object.fromEntries('static fixed absolute relative sticky'.split(' ').map((word) => [word, 'position'])),
   ...Object.fromEntries('visible invisible collapse'.split(' ').map((word) => [word, 'visibility'])),
@@ -81,7 +83,8 @@ function kind(utility: string): string {
       return /^(thin|extralight|light|normal|medium|semibold|bold|extrabold|black|\[\d)/.test(rest) ? 'font-weight' : 'font-family'
     case 'border':
       if (WIDTH.test(rest)) return 'border-w'
-      if (SIDE.test(second)) return parts.length === 2 || WIDTH.test(parts.slice(2).join('-')) ? `border-w-${second}` : `border-color-${second}`
+      if (SIDE.test(second))
+        return parts.length === 2 || WIDTH.test(parts.slice(2).join('-')) ? `border-w-${second}` : `border-color-${second}`
       if (/^(solid|dashed|dotted|double|hidden|none)$/.test(rest)) return 'border-style'
       return /^(collapse|separate|spacing)/.test(rest) ? utility : 'border-color'
     case 'ring':

@@ -21,7 +21,14 @@ const FONT_FILES = [
 type Font = { name: string; data: Buffer; weight: 500 | 700; style: 'normal' }
 let fonts: Promise<Font[]> | null = null
 function loadFonts(): Promise<Font[]> {
-  fonts ??= Promise.all(FONT_FILES.map(async ({ weight, file }) => ({ name: 'Inter', data: await readFile(require.resolve(file)), weight, style: 'normal' as const })))
+  fonts ??= Promise.all(
+    FONT_FILES.map(async ({ weight, file }) => ({
+      name: 'Inter',
+      data: await readFile(require.resolve(file)),
+      weight,
+      style: 'normal' as const,
+    })),
+  )
   return fonts
 }
 
@@ -31,7 +38,12 @@ const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>()
 export function normaliseOgTitle(raw: string | null | undefined, fallback: string): string {
   const chars = [...(raw ?? '').replace(/\s+/g, ' ').trim()]
   if (chars.length === 0) return fallback
-  return chars.length > MAX_TITLE_CHARS ? `${chars.slice(0, MAX_TITLE_CHARS - 1).join('').trimEnd()}…` : chars.join('')
+  return chars.length > MAX_TITLE_CHARS
+    ? `${chars
+        .slice(0, MAX_TITLE_CHARS - 1)
+        .join('')
+        .trimEnd()}…`
+    : chars.join('')
 }
 
 /** The PNG card for a title; the same title is rendered once and then served from memory. */

@@ -28,7 +28,9 @@ export function publicPageData<T>(value: T, request: Request, context: Pick<AppL
 export function publicPageHeaders({ loaderHeaders, parentHeaders, actionHeaders, errorHeaders }: HeadersArgs): Headers {
   const fromLoader = loaderHeaders.get('Cache-Control')
   const personal =
-    Boolean(errorHeaders) || actionHeaders.has('Cache-Control') || [loaderHeaders, parentHeaders, actionHeaders].some((headers) => headers.has('Set-Cookie'))
+    Boolean(errorHeaders) ||
+    actionHeaders.has('Cache-Control') ||
+    [loaderHeaders, parentHeaders, actionHeaders].some((headers) => headers.has('Set-Cookie'))
   const shared = !personal && (fromLoader === PAGE_CACHE.dynamic || fromLoader === PAGE_CACHE.static)
   const headers = new Headers({ 'Cache-Control': shared && fromLoader ? fromLoader : PAGE_CACHE.private })
   headers.set('Vary', 'Cookie')

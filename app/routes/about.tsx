@@ -3,13 +3,14 @@ import { Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/about'
 import { BackButton } from '#app/components/ui/back-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Card, CardDescription, CardHeader } from '#app/components/ui/card.tsx'
+import { Card } from '#app/components/ui/card.tsx'
 import { ABOUT_INTRO, ABOUT_MISSION, aboutStory, VALUES } from '#app/features/company/about-content.ts'
 import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
+import { IconCardGrid } from '#app/features/company/icon-card-grid.tsx'
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return publicPageData(null, request, context, 'static')
@@ -19,7 +20,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   seo(
     {
       title: 'About Aether | Our Story, Mission and Founder',
-      description: 'Aether is a one-person startup founded in 2022 that builds AI-powered browser and desktop automation. Read our story, mission and values.',
+      description:
+        'Aether is a one-person startup founded in 2022 that builds AI-powered browser and desktop automation. Read our story, mission and values.',
       path: '/about',
       keywords: ['about Aether', 'AI automation startup', 'founder', 'mission', 'company values'],
     },
@@ -35,10 +37,9 @@ export default function AboutPage() {
     <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-16">
       <BackButton />
       <section className="mt-8 text-center sm:mt-12">
-        <p className="text-sm font-medium uppercase tracking-widest text-primary">Since {site.foundedYear}</p>
+        <p className="text-sm font-medium tracking-widest text-primary uppercase">Since {site.foundedYear}</p>
         <h1 className="mx-auto mt-3 max-w-3xl text-4xl font-bold tracking-tight sm:text-5xl">
-          About{' '}
-          <span className="bg-gradient-to-r from-primary to-fuchsia-400 bg-clip-text text-transparent">{site.companyName}</span>
+          About <span className="bg-gradient-to-r from-primary to-fuchsia-400 bg-clip-text text-transparent">{site.companyName}</span>
         </h1>
         <p className="mx-auto mt-5 max-w-2xl text-lg text-muted-foreground">{ABOUT_INTRO}</p>
       </section>
@@ -70,19 +71,7 @@ export default function AboutPage() {
         <h2 id="our-values" className="text-2xl font-semibold tracking-tight">
           Our Values
         </h2>
-        <ul className="mt-6 grid gap-4 md:grid-cols-3">
-          {VALUES.map(({ icon: Icon, title, text }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <CardHeader>
-                  <Icon className="size-6 text-primary" aria-hidden="true" />
-                  <h3 className="mt-2 text-lg font-semibold leading-tight tracking-tight">{title}</h3>
-                  <CardDescription className="leading-6">{text}</CardDescription>
-                </CardHeader>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <IconCardGrid items={VALUES} />
       </section>
 
       <section aria-labelledby="meet-the-founder" className="mt-16">
@@ -108,7 +97,9 @@ export default function AboutPage() {
         <h2 id="work-with-us" className="text-2xl font-semibold tracking-tight">
           Have a question or an idea?
         </h2>
-        <p className="mx-auto mt-3 max-w-xl text-muted-foreground">Whether it is feedback, a partnership or a custom automation project, I read every message.</p>
+        <p className="mx-auto mt-3 max-w-xl text-muted-foreground">
+          Whether it is feedback, a partnership or a custom automation project, I read every message.
+        </p>
         <div className="mt-6 flex flex-wrap justify-center gap-3">
           <Button asChild size="lg">
             <Link to="/contact">

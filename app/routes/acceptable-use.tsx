@@ -15,7 +15,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   seo(
     {
       title: 'Acceptable Use Policy | Aether',
-      description: 'What you may and may not do with Aether and its automations, our content standards, how we enforce them and how to report misuse.',
+      description:
+        'What you may and may not do with Aether and its automations, our content standards, how we enforce them and how to report misuse.',
       path: '/acceptable-use',
       keywords: ['acceptable use policy', 'Aether rules', 'automation policy', 'content standards', 'report abuse'],
     },

@@ -13,6 +13,7 @@ import { withCookies } from '#app/lib/response-headers.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { loginSchema, registerSchema } from '#common/auth.ts'
 import { AppError } from '#common/errors.ts'
+import { FieldError } from '#app/components/forms/field-error.tsx'
 
 export function loader({ context }: Route.LoaderArgs) {
   if (context.user) throw redirect('/dashboard')
@@ -30,7 +31,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     if (signingUp) {
       await context.services.auth.register(submission.value, caller)
-      const flash = await flashHeader({ type: 'success', title: 'Account created successfully!', description: 'Please log in with your email and password.' })
+      const flash = await flashHeader({
+        type: 'success',
+        title: 'Account created successfully!',
+        description: 'Please log in with your email and password.',
+      })
       return redirect('/auth?registered=1', { headers: withCookies([flash]) })
     }
     const session = await context.services.auth.login(submission.value, caller)
@@ -38,7 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect('/dashboard', { headers: withCookies([...session.setCookies, flash]) })
   } catch (error) {
     if (!(error instanceof AppError)) throw error
-    return data({ result: submission.reply({ formErrors: [error.message], hideFields: ['password'] }), error: error.message }, { status: error.status })
+    return data(
+      { result: submission.reply({ formErrors: [error.message], hideFields: ['password'] }), error: error.message },
+      { status: error.status },
+    )
   }
 }
 
@@ -108,7 +116,10 @@ export default function AuthPage() {
             </div>
             <div className="space-y-2">
               <Label htmlFor={fields.password.id}>Password</Label>
-              <Input {...getInputProps(fields.password, { type: 'password' })} autoComplete={signingUp ? 'new-password' : 'current-password'} />
+              <Input
+                {...getInputProps(fields.password, { type: 'password' })}
+                autoComplete={signingUp ? 'new-password' : 'current-password'}
+              />
               <FieldError id={fields.password.errorId} errors={fields.password.errors} />
             </div>
             <FieldError id={form.errorId} errors={form.errors} />
@@ -116,7 +127,7 @@ export default function AuthPage() {
               {busy ? 'Please wait' : signingUp ? 'Create Account' : 'Sign In'}
             </Button>
           </Form>
-          <div className="relative text-center text-xs uppercase text-muted-foreground">
+          <div className="relative text-center text-xs text-muted-foreground uppercase">
             <span className="bg-card px-2">or</span>
           </div>
           <Button type="button" variant="outline" className="w-full" onClick={() => void continueWithGoogle()}>
@@ -131,14 +142,5 @@ export default function AuthPage() {
         </CardContent>
       </Card>
     </main>
-  )
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null
-  return (
-    <p id={id} className="text-sm text-destructive">
-      {errors[0]}
-    </p>
   )
 }

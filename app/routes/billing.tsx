@@ -55,7 +55,9 @@ export default function BillingPage() {
                     variant={isCurrent ? 'outline' : 'default'}
                     disabled={isCurrent}
                     onClick={() =>
-                      toast.error('Checkout Not Available', { description: 'Our payment system is currently being set up. Please try again later.' })
+                      toast.error('Checkout Not Available', {
+                        description: 'Our payment system is currently being set up. Please try again later.',
+                      })
                     }
                   >
                     {isCurrent ? 'Current Plan' : 'Upgrade'}

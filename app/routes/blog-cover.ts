@@ -5,7 +5,8 @@ import { renderBlogCoverSvg } from '#common/blog-cover.ts'
 export async function loader({ params, context }: Route.LoaderArgs) {
   const match = /^(.+)\.svg$/.exec(params.file)
   const title = match?.[1] ? await context.services.blog.getPublishedTitle(match[1]) : null
-  if (!title) return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+  if (!title)
+    return new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
   return new Response(renderBlogCoverSvg(title), {
     headers: {
       'Content-Type': 'image/svg+xml; charset=utf-8',

@@ -76,7 +76,13 @@ export default function BlogPost() {
     <main>
       <script type="application/ld+json" nonce={root?.cspNonce} dangerouslySetInnerHTML={{ __html: jsonLdText(structuredData) }} />
       <article>
-        <img src={post.coverUrl} alt={`Cover image for ${post.title}`} width={1200} height={400} className="h-[300px] w-full object-cover md:h-[400px]" />
+        <img
+          src={post.coverUrl}
+          alt={`Cover image for ${post.title}`}
+          width={1200}
+          height={400}
+          className="h-[300px] w-full object-cover md:h-[400px]"
+        />
         <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
           <Link to="/blog" className="inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-foreground">
             <ArrowLeft className="size-4" aria-hidden="true" /> Back to Blog
@@ -89,7 +95,7 @@ export default function BlogPost() {
               {post.publishedAt && post.publishedLabel ? <time dateTime={post.publishedAt}>{post.publishedLabel}</time> : 'Recently'}
             </span>
           </div>
-          {post.excerpt ? <p className="mt-6 text-lg italic text-muted-foreground">{post.excerpt}</p> : null}
+          {post.excerpt ? <p className="mt-6 text-lg text-muted-foreground italic">{post.excerpt}</p> : null}
           <Markdown className="mt-8">{post.content}</Markdown>
           <div className="mt-12 border-t pt-8">
             <Button asChild variant="outline">

@@ -51,7 +51,9 @@ export default function Blog() {
     <main className="mx-auto max-w-6xl px-4 py-12 sm:px-6 sm:py-16">
       <header className="mb-10 text-center">
         <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Blog</h1>
-        <p className="mx-auto mt-4 max-w-2xl text-lg text-muted-foreground">Explore articles, tutorials, and insights about our products and technology</p>
+        <p className="mx-auto mt-4 max-w-2xl text-lg text-muted-foreground">
+          Explore articles, tutorials, and insights about our products and technology
+        </p>
       </header>
       {posts.length === 0 ? (
         <p className="py-16 text-center text-muted-foreground">No published posts yet. Check back soon!</p>
@@ -61,12 +63,21 @@ export default function Blog() {
             <li key={post.id}>
               <Link
                 to={`/blog/${post.slug}`}
-                className="group block h-full rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background"
+                className="group block h-full rounded-lg focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none"
               >
                 <Card className="flex h-full flex-col overflow-hidden transition-shadow group-hover:shadow-lg">
-                  <img src={post.coverUrl} alt={`Cover image for ${post.title}`} width={600} height={400} loading="lazy" className="h-[200px] w-full object-cover" />
+                  <img
+                    src={post.coverUrl}
+                    alt={`Cover image for ${post.title}`}
+                    width={600}
+                    height={400}
+                    loading="lazy"
+                    className="h-[200px] w-full object-cover"
+                  />
                   <div className="flex flex-1 flex-col gap-3 p-6">
-                    <h2 className="line-clamp-2 text-xl font-semibold leading-tight tracking-tight group-hover:text-primary">{post.title}</h2>
+                    <h2 className="line-clamp-2 text-xl leading-tight font-semibold tracking-tight group-hover:text-primary">
+                      {post.title}
+                    </h2>
                     <p className="line-clamp-3 text-sm text-muted-foreground">{post.excerpt || 'Read this article to learn more...'}</p>
                     <div className="mt-auto flex items-center justify-between gap-2 pt-2 text-sm">
                       {post.publishedAt && post.publishedLabel ? (

@@ -3,13 +3,14 @@ import { Link, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/careers'
 import { BackButton } from '#app/components/ui/back-button.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader } from '#app/components/ui/card.tsx'
+import { Card, CardContent, CardHeader } from '#app/components/ui/card.tsx'
 import { BENEFITS, CULTURE, FOUNDER_VISION, teamStatus } from '#app/features/company/careers-content.ts'
 import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
+import { IconCardGrid } from '#app/features/company/icon-card-grid.tsx'
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return publicPageData(null, request, context, 'static')
@@ -19,7 +20,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   seo(
     {
       title: 'Careers at Aether | Company Culture and Benefits',
-      description: 'Aether is an early-stage, remote-first startup. Learn about our culture, the benefits we plan to offer and how to get in touch.',
+      description:
+        'Aether is an early-stage, remote-first startup. Learn about our culture, the benefits we plan to offer and how to get in touch.',
       path: '/careers',
       keywords: ['Aether careers', 'remote-first', 'startup jobs', 'company culture', 'benefits'],
     },
@@ -57,19 +59,7 @@ export default function CareersPage() {
         <h2 id="company-culture" className="text-2xl font-semibold tracking-tight">
           Company Culture
         </h2>
-        <ul className="mt-6 grid gap-4 md:grid-cols-3">
-          {CULTURE.map(({ icon: Icon, title, text }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <CardHeader>
-                  <Icon className="size-6 text-primary" aria-hidden="true" />
-                  <h3 className="mt-2 text-lg font-semibold leading-tight tracking-tight">{title}</h3>
-                  <CardDescription className="leading-6">{text}</CardDescription>
-                </CardHeader>
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <IconCardGrid items={CULTURE} />
       </section>
 
       <section aria-labelledby="future-benefits" className="mt-16">
@@ -83,7 +73,7 @@ export default function CareersPage() {
               <Card className="h-full">
                 <CardHeader className="flex-row items-center gap-3">
                   <Icon className="size-5 text-primary" aria-hidden="true" />
-                  <h3 className="text-lg font-semibold leading-tight tracking-tight">{title}</h3>
+                  <h3 className="text-lg leading-tight font-semibold tracking-tight">{title}</h3>
                 </CardHeader>
                 <CardContent>
                   <ul className="space-y-2 text-sm text-muted-foreground">
@@ -122,7 +112,9 @@ export default function CareersPage() {
         <h2 id="get-in-touch" className="text-2xl font-semibold tracking-tight">
           Interested in joining later?
         </h2>
-        <p className="mx-auto mt-3 max-w-xl text-muted-foreground">Tell us a little about yourself and what you would love to work on. We keep every message for when we start hiring.</p>
+        <p className="mx-auto mt-3 max-w-xl text-muted-foreground">
+          Tell us a little about yourself and what you would love to work on. We keep every message for when we start hiring.
+        </p>
         <Button asChild size="lg" className="mt-6">
           <Link to="/contact">
             <Mail aria-hidden="true" />

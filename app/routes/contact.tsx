@@ -49,7 +49,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   seo(
     {
       title: 'Contact Aether | Questions, Support and Feedback',
-      description: 'Send Aether a message and get a reply within 24 hours. Support Monday to Friday, 9am to 5pm CET, plus answers to common questions.',
+      description:
+        'Send Aether a message and get a reply within 24 hours. Support Monday to Friday, 9am to 5pm CET, plus answers to common questions.',
       path: '/contact',
       keywords: ['contact Aether', 'Aether support', 'customer support', 'free trial', 'money-back guarantee'],
     },
@@ -74,7 +75,9 @@ export default function ContactPage() {
       <BackButton />
       <header className="mt-6 max-w-2xl">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Contact Us</h1>
-        <p className="mt-4 text-muted-foreground">Questions about Aether, feedback, or an idea for a feature? Send a message and I&apos;ll get back to you within 24 hours.</p>
+        <p className="mt-4 text-muted-foreground">
+          Questions about Aether, feedback, or an idea for a feature? Send a message and I&apos;ll get back to you within 24 hours.
+        </p>
       </header>
 
       <div className="mt-10 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
@@ -127,8 +130,8 @@ export default function ContactPage() {
                 </div>
               </div>
               <p className="mt-4 text-sm leading-6 text-muted-foreground">
-                Every message lands in my inbox, not a ticket queue. With over {site.founder.yearsOfExperience} years of building automation, I&apos;m happy to help
-                with questions big and small.
+                Every message lands in my inbox, not a ticket queue. With over {site.founder.yearsOfExperience} years of building
+                automation, I&apos;m happy to help with questions big and small.
               </p>
               <Link to="/about" className="mt-3 inline-block text-sm font-medium text-primary underline-offset-4 hover:underline">
                 More about Aether
@@ -167,9 +170,12 @@ export default function ContactPage() {
         <div className="mt-6 divide-y rounded-lg border bg-card">
           {CONTACT_FAQ.map((item) => (
             <details key={item.question} className="group">
-              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-lg px-5 py-4 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-details-marker]:hidden">
+              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-lg px-5 py-4 font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&::-webkit-details-marker]:hidden">
                 {item.question}
-                <ChevronDown className="size-5 shrink-0 text-muted-foreground transition-transform group-open:rotate-180" aria-hidden="true" />
+                <ChevronDown
+                  className="size-5 shrink-0 text-muted-foreground transition-transform group-open:rotate-180"
+                  aria-hidden="true"
+                />
               </summary>
               <div className="px-5 pb-5 text-sm leading-6 text-muted-foreground">{item.answer}</div>
             </details>

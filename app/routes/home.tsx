@@ -15,7 +15,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const plans = await context.services.plans.list()
   return publicPageData(
     {
-      plans: plans.map(({ slug, name, price, description, features, highlighted }) => ({ slug, name, price, description, features, highlighted })),
+      plans: plans.map(({ slug, name, price, description, features, highlighted }) => ({
+        slug,
+        name,
+        price,
+        description,
+        features,
+        highlighted,
+      })),
       signedIn: Boolean(context.user),
       currentPlan: context.user?.profile.subscriptionPlan ?? null,
       jsonLd: organizationJsonLd(context.services.site, context.publicUrl),
@@ -33,7 +40,15 @@ export const meta: Route.MetaFunction = ({ matches }) =>
       description:
         'Automate repetitive tasks with AI-powered tools that save time: Chrome extensions, desktop apps and smart workflows for data entry, form submission and site navigation.',
       path: '/',
-      keywords: ['AI automation', 'browser automation', 'desktop automation', 'workflow automation', 'Chrome extension', 'no-code automation', 'Aether'],
+      keywords: [
+        'AI automation',
+        'browser automation',
+        'desktop automation',
+        'workflow automation',
+        'Chrome extension',
+        'no-code automation',
+        'Aether',
+      ],
     },
     seoSite(matches),
   )

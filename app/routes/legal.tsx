@@ -31,7 +31,8 @@ export default function LegalIndexPage() {
       <header className="mt-6 max-w-2xl">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Legal Information</h1>
         <p className="mt-4 text-muted-foreground">
-          The policies that govern how you use Aether and how we handle your data. We keep them short and plain, and we tell you when they change.
+          The policies that govern how you use Aether and how we handle your data. We keep them short and plain, and we tell you when they
+          change.
         </p>
       </header>
       <ul className="mt-10 grid gap-4 sm:grid-cols-2">
@@ -42,12 +43,15 @@ export default function LegalIndexPage() {
                 <span className="flex size-10 items-center justify-center rounded-md bg-accent text-accent-foreground">
                   <Icon className="size-5" aria-hidden="true" />
                 </span>
-                <h2 className="mt-3 text-lg font-semibold leading-tight tracking-tight">{title}</h2>
+                <h2 className="mt-3 text-lg leading-tight font-semibold tracking-tight">{title}</h2>
                 <CardDescription>{description}</CardDescription>
               </CardHeader>
               <CardContent className="flex-1" />
               <CardFooter>
-                <Link to={path} className="inline-flex items-center gap-1.5 text-sm font-medium text-primary underline-offset-4 hover:underline">
+                <Link
+                  to={path}
+                  className="inline-flex items-center gap-1.5 text-sm font-medium text-primary underline-offset-4 hover:underline"
+                >
                   Read More<span className="sr-only"> about the {title}</span>
                   <ArrowRight className="size-4" aria-hidden="true" />
                 </Link>

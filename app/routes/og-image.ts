@@ -6,5 +6,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { siteName } = await context.services.settings.get()
   const title = normaliseOgTitle(new URL(request.url).searchParams.get('title'), siteName)
   const png = await renderOgImage(title, siteName)
-  return new Response(png, { headers: { 'Content-Type': 'image/png', 'Content-Length': String(png.byteLength), 'Cache-Control': 'public, max-age=86400' } })
+  return new Response(png, {
+    headers: { 'Content-Type': 'image/png', 'Content-Length': String(png.byteLength), 'Cache-Control': 'public, max-age=86400' },
+  })
 }

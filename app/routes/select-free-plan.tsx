@@ -18,7 +18,11 @@ export async function action({ context }: Route.ActionArgs) {
     // Plans change only through billing (checkout, webhook or an admin): a paying member keeps theirs.
     const plans = await context.services.plans.list()
     const name = plans.find((plan) => plan.slug === current)?.name ?? current
-    const flash = await flashHeader({ type: 'info', title: `You are on the ${name} plan`, description: 'Plan changes are made on the Billing page.' })
+    const flash = await flashHeader({
+      type: 'info',
+      title: `You are on the ${name} plan`,
+      description: 'Plan changes are made on the Billing page.',
+    })
     return redirect('/dashboard', { headers: withCookies([flash]) })
   }
   const flash = await flashHeader({

@@ -33,10 +33,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof AppError)) {
       console.error(error)
-      return data({ result: submission.reply({ formErrors: [FALLBACK_ERROR] }), sent: false, error: FALLBACK_ERROR }, { status: 500, headers: noStore })
+      return data(
+        { result: submission.reply({ formErrors: [FALLBACK_ERROR] }), sent: false, error: FALLBACK_ERROR },
+        { status: 500, headers: noStore },
+      )
     }
     const headers = error instanceof RateLimited ? { ...noStore, 'Retry-After': String(error.retryAfterSeconds) } : noStore
-    return data({ result: submission.reply({ formErrors: [error.message] }), sent: false, error: error.message }, { status: error.status, headers })
+    return data(
+      { result: submission.reply({ formErrors: [error.message] }), sent: false, error: error.message },
+      { status: error.status, headers },
+    )
   }
   return data({ result: submission.reply({ resetForm: true }), sent: true, error: null }, { headers: noStore })
 }
@@ -48,7 +54,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
       description:
         'Hire an automation specialist for web scraping, process automation and custom tools. $35/hour or a fixed price by scope; a reply within 24 hours.',
       path: '/services',
-      keywords: ['automation services', 'web scraping services', 'process automation', 'custom automation tools', 'browser extension development', 'Aether'],
+      keywords: [
+        'automation services',
+        'web scraping services',
+        'process automation',
+        'custom automation tools',
+        'browser extension development',
+        'Aether',
+      ],
     },
     seoSite(matches),
   )

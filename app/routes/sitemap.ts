@@ -1,7 +1,19 @@
 import type { Route } from './+types/sitemap'
 import { escapeXml } from '#common/xml.ts'
 
-const PUBLIC_PAGES = ['/', '/services', '/about', '/blog', '/careers', '/contact', '/legal', '/terms', '/privacy', '/cookies', '/acceptable-use']
+const PUBLIC_PAGES = [
+  '/',
+  '/services',
+  '/about',
+  '/blog',
+  '/careers',
+  '/contact',
+  '/legal',
+  '/terms',
+  '/privacy',
+  '/cookies',
+  '/acceptable-use',
+]
 
 // GET /sitemap.xml: every public page and every published post (with its last change).
 export async function loader({ context }: Route.LoaderArgs) {

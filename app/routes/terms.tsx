@@ -15,7 +15,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   seo(
     {
       title: 'Terms of Service | Aether',
-      description: 'Aether Terms of Service: accounts, subscriptions and billing, the 14-day free trial, the 30-day money-back guarantee, refunds and liability.',
+      description:
+        'Aether Terms of Service: accounts, subscriptions and billing, the 14-day free trial, the 30-day money-back guarantee, refunds and liability.',
       path: '/terms',
       keywords: ['terms of service', 'Aether terms', 'refund policy', 'money-back guarantee', 'subscription billing'],
     },

@@ -23,9 +23,7 @@ export interface Database {
   close(): Promise<void>
 }
 
-export type DatabaseOptions =
-  | { kind: 'pglite'; dataDir?: string }
-  | { kind: 'postgres'; url: string; poolMax?: number }
+export type DatabaseOptions = { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string; poolMax?: number }
 
 const migrationsFolder = path.resolve(process.cwd(), 'server/db/migrations')
 

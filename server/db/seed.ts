@@ -35,7 +35,10 @@ export async function seed(db: Db, services: Services, logger: Logger, options: 
   const member = await createAccount(services, options.memberEmail, options.memberPassword, 'Demo Member')
 
   const now = new Date()
-  await db.insert(blogPosts).values(demoPosts(now).map((post) => ({ ...post, authorId: admin.id }))).onConflictDoNothing()
+  await db
+    .insert(blogPosts)
+    .values(demoPosts(now).map((post) => ({ ...post, authorId: admin.id })))
+    .onConflictDoNothing()
   await db.insert(serviceInquiries).values(DEMO_INQUIRIES)
 
   logger.info('seed: demo content created (4 blog posts, 3 service inquiries)')

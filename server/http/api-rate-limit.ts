@@ -14,7 +14,10 @@ export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsSer
     c.header('X-RateLimit-Limit', String(limit))
     c.header('X-RateLimit-Remaining', String(result.remaining))
     if (result.count > limit) {
-      throw new RateLimited(`Too many requests: the limit is ${limit} per minute. Please retry in ${result.resetSeconds} seconds.`, result.resetSeconds)
+      throw new RateLimited(
+        `Too many requests: the limit is ${limit} per minute. Please retry in ${result.resetSeconds} seconds.`,
+        result.resetSeconds,
+      )
     }
     await next()
   })

@@ -19,7 +19,10 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
           : status === 415
             ? 'Send the request body as JSON (Content-Type: application/json).'
             : error.message || 'Bad request'
-      return c.json({ message, code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST' }, status)
+      return c.json(
+        { message, code: status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST' },
+        status,
+      )
     }
     logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error')
     return c.json({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' }, 500)

@@ -5,7 +5,12 @@ import type { AppEnv } from './app-env.ts'
 import type { PageContext } from './page-context.ts'
 
 /** Hands every non-API request to React Router, with the services and caller as load context. */
-export function pages(options: { getBuild: () => Promise<ServerBuild>; mode: 'development' | 'production'; services: Services; publicUrl: string }) {
+export function pages(options: {
+  getBuild: () => Promise<ServerBuild>
+  mode: 'development' | 'production'
+  services: Services
+  publicUrl: string
+}) {
   let cached: { build: ServerBuild; handle: ReturnType<typeof createRequestHandler> } | null = null
   return createMiddleware<AppEnv>(async (c) => {
     const build = await options.getBuild()

@@ -41,7 +41,12 @@ export function staticAssets(clientDir: string) {
     const asset = assets.get(c.req.path)
     if (!asset) return next()
     const accepts = c.req.header('accept-encoding') ?? ''
-    const encoded = accepts.includes('br') && asset.br ? { body: asset.br, encoding: 'br' } : accepts.includes('gzip') && asset.gzip ? { body: asset.gzip, encoding: 'gzip' } : null
+    const encoded =
+      accepts.includes('br') && asset.br
+        ? { body: asset.br, encoding: 'br' }
+        : accepts.includes('gzip') && asset.gzip
+          ? { body: asset.gzip, encoding: 'gzip' }
+          : null
     const headers = new Headers({
       'Content-Type': asset.type,
       'Cache-Control': asset.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',

@@ -30,7 +30,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
   let nextIp = 1
   const freshIp = () => `198.51.100.${nextIp++ % 250}`
 
-  async function request(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; ip?: string; token?: string; cookie?: string } = {}) {
+  async function request(
+    path: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string>; ip?: string; token?: string; cookie?: string } = {},
+  ) {
     const headers = new Headers(init.headers)
     headers.set('x-forwarded-for', init.ip ?? '203.0.113.10')
     if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json')

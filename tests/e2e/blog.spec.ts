@@ -2,7 +2,11 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, gotoHydrated, signInAsMember, test } from './fixtures.ts'
 
 // The seeded demo posts (server/db/seed-content.ts): three published, one draft.
-const PUBLISHED = ['Automate Your Browser in 10 Minutes', 'Five Workflows Every Small Team Should Automate', 'How AI Makes Recorded Automations Robust']
+const PUBLISHED = [
+  'Automate Your Browser in 10 Minutes',
+  'Five Workflows Every Small Team Should Automate',
+  'How AI Makes Recorded Automations Robust',
+]
 const DRAFT = { title: 'Desktop Automation: What Is Coming Next', slug: 'desktop-automation-what-is-coming-next' }
 
 test('/blog lists the published posts, newest first, and never the draft', async ({ page }) => {
@@ -36,7 +40,10 @@ test('a post renders its Markdown: headings, lists, quotes, code and tables', as
   await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
   await expect(page.getByText('Alex Morgan')).toBeVisible()
   await expect(page.getByText(/^Published: [A-Z][a-z]+ \d{1,2}, \d{4}$/)).toBeVisible()
-  await expect(page.getByText('Record a routine once, let Aether repeat it for you: a step-by-step first automation.')).toHaveCSS('font-style', 'italic')
+  await expect(page.getByText('Record a routine once, let Aether repeat it for you: a step-by-step first automation.')).toHaveCSS(
+    'font-style',
+    'italic',
+  )
   const content = page.locator('article')
   await expect(content.getByRole('heading', { level: 2, name: 'Why start with the browser?' })).toBeVisible()
   await expect(content.locator('ol > li')).toHaveCount(3)
@@ -85,13 +92,21 @@ test('the server HTML carries the meta tags, JSON-LD and cache headers without J
   const html = await response.text()
   expect(html).toContain('<title>Automate Your Browser in 10 Minutes | Aether Blog</title>')
   expect(html).toContain('<meta property="og:type" content="article"/>')
-  expect(html).toContain('<meta name="description" content="Record a routine once, let Aether repeat it for you: a step-by-step first automation."/>')
+  expect(html).toContain(
+    '<meta name="description" content="Record a routine once, let Aether repeat it for you: a step-by-step first automation."/>',
+  )
   expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+\/blog\/automate-your-browser-in-10-minutes"\/>/)
   expect(html).toMatch(/<meta property="og:url" content="http:\/\/localhost:\d+\/blog\/automate-your-browser-in-10-minutes"\/>/)
-  expect(html).toMatch(/<meta property="og:image" content="http:\/\/localhost:\d+\/og\.png\?title=Automate%20Your%20Browser%20in%2010%20Minutes"\/>/)
+  expect(html).toMatch(
+    /<meta property="og:image" content="http:\/\/localhost:\d+\/og\.png\?title=Automate%20Your%20Browser%20in%2010%20Minutes"\/>/,
+  )
   expect(html).toContain('<h2 class="mt-10 mb-4 text-2xl font-semibold tracking-tight">Why start with the browser?</h2>')
   const jsonLd = /<script type="application\/ld\+json" nonce="[^"]+">(.*?)<\/script>/.exec(html)?.[1]
-  expect(JSON.parse(jsonLd ?? 'null')).toMatchObject({ '@type': 'BlogPosting', headline: 'Automate Your Browser in 10 Minutes', author: { name: 'Alex Morgan' } })
+  expect(JSON.parse(jsonLd ?? 'null')).toMatchObject({
+    '@type': 'BlogPosting',
+    headline: 'Automate Your Browser in 10 Minutes',
+    author: { name: 'Alex Morgan' },
+  })
 
   const list = await request.get('/blog')
   expect(list.headers()['cache-control']).toBe('public, max-age=60, s-maxage=300')
@@ -114,7 +129,19 @@ test('sitemap.xml, robots.txt and the RSS feed are served with absolute URLs', a
   expect(sitemap.headers()['content-type']).toMatch(/^application\/xml/)
   const xml = await sitemap.text()
   expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/)
-  for (const path of ['/', '/services', '/about', '/blog', '/careers', '/contact', '/legal', '/terms', '/privacy', '/cookies', '/acceptable-use']) {
+  for (const path of [
+    '/',
+    '/services',
+    '/about',
+    '/blog',
+    '/careers',
+    '/contact',
+    '/legal',
+    '/terms',
+    '/privacy',
+    '/cookies',
+    '/acceptable-use',
+  ]) {
     expect(xml).toContain(`<loc>${baseURL}${path}</loc>`)
   }
   expect(xml).toMatch(new RegExp(`<loc>${baseURL}/blog/automate-your-browser-in-10-minutes</loc><lastmod>\\d{4}-\\d\\d-\\d\\dT`))
@@ -124,7 +151,8 @@ test('sitemap.xml, robots.txt and the RSS feed are served with absolute URLs', a
   expect(robots.headers()['content-type']).toMatch(/^text\/plain/)
   const text = await robots.text()
   expect(text).toContain('User-agent: *\nAllow: /\n')
-  for (const path of ['/dashboard', '/settings', '/billing', '/admin', '/diagnostics', '/api/']) expect(text).toContain(`Disallow: ${path}\n`)
+  for (const path of ['/dashboard', '/settings', '/billing', '/admin', '/diagnostics', '/api/'])
+    expect(text).toContain(`Disallow: ${path}\n`)
   expect(text).toContain(`Sitemap: ${baseURL}/sitemap.xml`)
 
   const rss = await request.get('/blog/rss.xml')
@@ -169,7 +197,9 @@ test.describe('on a 360px screen', () => {
         await expect(page.locator('html')).toHaveClass(theme)
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
         const results = await new AxeBuilder({ page }).analyze()
-        const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+        const summary = results.violations.map(
+          (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        )
         expect(summary, `axe-core violations on ${path} (${theme})`).toEqual([])
       }
     }

@@ -29,7 +29,14 @@ const POLICIES: PublicPage[] = [
       'Changes to Terms',
       'Contact Information',
     ],
-    texts: ['14-day free trial', '30-day money-back guarantee', 'considered case by case', 'generally not refunded for partial months', 'prorated refund', 'renew automatically'],
+    texts: [
+      '14-day free trial',
+      '30-day money-back guarantee',
+      'considered case by case',
+      'generally not refunded for partial months',
+      'prorated refund',
+      'renew automatically',
+    ],
     links: [
       ['Privacy Policy', '/privacy'],
       ['Cookie Policy', '/cookies'],
@@ -39,7 +46,17 @@ const POLICIES: PublicPage[] = [
   {
     path: '/privacy',
     h1: 'Privacy Policy',
-    headings: ['Introduction', 'Data We Collect', 'How We Use Your Data', 'Data Security', 'Data Retention', 'Your Legal Rights', 'Cookies', 'Changes to This Policy', 'Contact Us'],
+    headings: [
+      'Introduction',
+      'Data We Collect',
+      'How We Use Your Data',
+      'Data Security',
+      'Data Retention',
+      'Your Legal Rights',
+      'Cookies',
+      'Changes to This Policy',
+      'Contact Us',
+    ],
     texts: ['Identity data:', 'Contact data:', 'Technical data:', 'Usage data:'],
     links: [
       ['Terms of Service', '/terms'],
@@ -49,7 +66,19 @@ const POLICIES: PublicPage[] = [
   {
     path: '/cookies',
     h1: 'Cookie Policy',
-    headings: ['What Are Cookies', 'How We Use Cookies', 'Essential cookies', 'Analytical and performance cookies', 'Functionality cookies', 'Targeting cookies', 'Third-Party Cookies', 'Your Choices', 'Cookie List', 'Changes to This Policy', 'Contact Us'],
+    headings: [
+      'What Are Cookies',
+      'How We Use Cookies',
+      'Essential cookies',
+      'Analytical and performance cookies',
+      'Functionality cookies',
+      'Targeting cookies',
+      'Third-Party Cookies',
+      'Your Choices',
+      'Cookie List',
+      'Changes to This Policy',
+      'Contact Us',
+    ],
     // The suite runs without an analytics id.
     texts: ['No analytics cookies are used on this site.'],
     links: [
@@ -60,7 +89,14 @@ const POLICIES: PublicPage[] = [
   {
     path: '/acceptable-use',
     h1: 'Acceptable Use Policy',
-    headings: ['Prohibited Activities', 'Content Standards', 'Monitoring and Enforcement', 'Reporting Violations', 'Changes to This Policy', 'Contact Us'],
+    headings: [
+      'Prohibited Activities',
+      'Content Standards',
+      'Monitoring and Enforcement',
+      'Reporting Violations',
+      'Changes to This Policy',
+      'Contact Us',
+    ],
     texts: [],
     links: [
       ['Terms of Service', '/terms'],
@@ -73,7 +109,16 @@ const PAGES: PublicPage[] = [
   {
     path: '/about',
     h1: 'About Aether',
-    headings: ['Our Story', 'Our Mission', 'Our Values', 'User-Centered Design', 'Continuous Innovation', 'Ethical AI', 'Meet the Founder', 'Alex Morgan'],
+    headings: [
+      'Our Story',
+      'Our Mission',
+      'Our Values',
+      'User-Centered Design',
+      'Continuous Innovation',
+      'Ethical AI',
+      'Meet the Founder',
+      'Alex Morgan',
+    ],
     texts: ['Aether started in 2022 as a one-person startup.', 'Founder & Lead Engineer', /over 10 years/i],
     links: [
       ['Get in Touch', '/contact'],
@@ -116,7 +161,13 @@ const PAGES: PublicPage[] = [
     path: '/contact',
     h1: 'Contact Us',
     headings: ['Send a Message', 'Contact Information', 'Meet the Founder', 'Browser Extension', 'Frequently Asked Questions'],
-    texts: ['Monday - Friday: 9am - 5pm CET', 'What is Aether?', 'Is there a free trial?', 'What is your refund policy?', 'Is my data secure?'],
+    texts: [
+      'Monday - Friday: 9am - 5pm CET',
+      'What is Aether?',
+      'Is there a free trial?',
+      'What is your refund policy?',
+      'Is my data secure?',
+    ],
     links: [
       ['hello@aether.test', 'mailto:hello@aether.test'],
       ['Back to Home', '/'],
@@ -141,7 +192,9 @@ const PAGES: PublicPage[] = [
 
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
-  const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  )
   expect(summary, 'axe-core violations').toEqual([])
 }
 
@@ -186,7 +239,9 @@ test.describe('company and legal pages', () => {
     for (const policy of POLICIES) {
       await page.goto(policy.path)
       const updated = page.getByText(/^Last updated:/)
-      await expect(updated).toHaveText(/^Last updated: (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/)
+      await expect(updated).toHaveText(
+        /^Last updated: (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}$/,
+      )
       const iso = await updated.locator('time').getAttribute('datetime')
       expect(iso).toMatch(/^\d{4}-\d{2}-\d{2}$/)
       const [year, month, day] = (iso ?? '').split('-').map(Number)

@@ -31,7 +31,9 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
       // so the page turns each one into a console error that the listener below collects.
       await context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
-          console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline content'} (${event.sourceFile}:${event.lineNumber})`)
+          console.error(
+            `CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline content'} (${event.sourceFile}:${event.lineNumber})`,
+          )
         })
       })
       context.on('console', (message) => {
@@ -47,7 +49,9 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
         allow: (pattern) => void allowed.push(pattern),
         allowHttpStatus: (status, pathname) =>
           void allowed.push(
-            new RegExp(`^console\\.error: Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\(at ${escapeRegExp(BASE_URL + pathname)}:`),
+            new RegExp(
+              `^console\\.error: Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\(at ${escapeRegExp(BASE_URL + pathname)}:`,
+            ),
           ),
       })
       // A round trip to each page delivers any console event still in flight before we judge.

@@ -10,11 +10,14 @@ import path from 'node:path'
 import { expect, gotoHydrated, MEMBER, signIn, test, uniqueEmail } from './fixtures.ts'
 
 const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ })
-const planCard = (page: Page, name: string) => page.locator('#pricing article').filter({ has: page.getByRole('heading', { name, exact: true }) })
+const planCard = (page: Page, name: string) =>
+  page.locator('#pricing article').filter({ has: page.getByRole('heading', { name, exact: true }) })
 
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
+  expect(
+    results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+  ).toEqual([])
 }
 
 async function useLightTheme(page: Page) {
@@ -37,7 +40,14 @@ test.describe('home page', () => {
     }
 
     const features = page.locator('#features li')
-    const featureNames = ['Browser Automation', 'AI Task Handler', 'Desktop App Integration', 'Custom Scripting Support', 'Cloud Sync & Session Restore', 'User-Friendly Dashboard']
+    const featureNames = [
+      'Browser Automation',
+      'AI Task Handler',
+      'Desktop App Integration',
+      'Custom Scripting Support',
+      'Cloud Sync & Session Restore',
+      'User-Friendly Dashboard',
+    ]
     await expect(features).toHaveCount(6)
     for (const [index, name] of featureNames.entries()) {
       await expect(features.nth(index)).toContainText(`0${index + 1}`)
@@ -50,14 +60,29 @@ test.describe('home page', () => {
       await expect(steps.nth(index)).toContainText(String(index + 1))
       await expect(steps.nth(index).getByRole('heading', { level: 3 })).toHaveText(name)
     }
-    await expect(page.locator('#how-it-works').getByRole('link', { name: 'Start Your First Automation' })).toHaveAttribute('href', '/auth?mode=signup')
+    await expect(page.locator('#how-it-works').getByRole('link', { name: 'Start Your First Automation' })).toHaveAttribute(
+      'href',
+      '/auth?mode=signup',
+    )
 
     await expect(page.getByRole('heading', { level: 2, name: 'Start Automating Now' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Get Started for Free' })).toHaveAttribute('href', '/auth?mode=signup')
 
     // Footer: every page and anchor of the spec, and the contact address.
     const footer = page.locator('footer')
-    for (const href of ['/about', '/blog', '/careers', '/contact', '/legal', '/privacy', '/terms', '/cookies', '/acceptable-use', '/#features', '/#pricing']) {
+    for (const href of [
+      '/about',
+      '/blog',
+      '/careers',
+      '/contact',
+      '/legal',
+      '/privacy',
+      '/terms',
+      '/cookies',
+      '/acceptable-use',
+      '/#features',
+      '/#pricing',
+    ]) {
       await expect(footer.locator(`a[href="${href}"]`)).toHaveCount(1)
     }
     await expect(footer.locator('a[href^="mailto:"]')).toHaveCount(1)
@@ -100,7 +125,9 @@ test.describe('home page', () => {
 
     // It opens again, from the start.
     await watch.click()
-    await expect(page.getByRole('dialog', { name: 'See Aether in action' }).getByRole('heading', { name: 'Step 1: Record Your Actions' })).toBeVisible()
+    await expect(
+      page.getByRole('dialog', { name: 'See Aether in action' }).getByRole('heading', { name: 'Step 1: Record Your Actions' }),
+    ).toBeVisible()
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
     await expect(page.getByRole('dialog')).toHaveCount(0)
   })
@@ -177,16 +204,19 @@ test.describe('services page', () => {
     await expect(projectType).toHaveValue('data-scraping')
     await expect(projectType.locator('option')).toHaveText(['Data Scraping', 'Process Automation', 'Custom Tools', 'Other'])
     await expect(page.getByRole('tab', { name: 'Data Scraping' })).toHaveAttribute('aria-selected', 'true')
-    for (const name of ['Web Scraping', 'Data Monitoring', 'API Integration']) await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
+    for (const name of ['Web Scraping', 'Data Monitoring', 'API Integration'])
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
 
     await page.getByRole('tab', { name: 'Process Automation' }).click()
     await expect(page.getByRole('tab', { name: 'Process Automation' })).toHaveAttribute('aria-selected', 'true')
-    for (const name of ['Workflow Automation', 'System Integration', 'Data Processing']) await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
+    for (const name of ['Workflow Automation', 'System Integration', 'Data Processing'])
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Web Scraping', exact: true })).toBeHidden()
     await expect(projectType).toHaveValue('process-automation')
 
     await page.getByRole('tab', { name: 'Custom Tools' }).click()
-    for (const name of ['Custom Scripts', 'Browser Extensions', 'Chat & Process Bots']) await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
+    for (const name of ['Custom Scripts', 'Browser Extensions', 'Chat & Process Bots'])
+      await expect(page.getByRole('heading', { name, exact: true })).toBeVisible()
     await expect(projectType).toHaveValue('custom-tools')
 
     // The arrow keys move between tabs too.
@@ -301,8 +331,15 @@ test.describe('the inquiry form on a server of its own', () => {
     await context.close()
   })
 
-  test("the 6th inquiry from one client within 10 minutes shows 'Something went wrong' with the rate-limit message", async ({ page, consoleErrors }) => {
-    consoleErrors.allow(new RegExp(`^console\\.error: Failed to load resource: the server responded with a status of 429 .*\\(at ${server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/services\\.data`))
+  test("the 6th inquiry from one client within 10 minutes shows 'Something went wrong' with the rate-limit message", async ({
+    page,
+    consoleErrors,
+  }) => {
+    consoleErrors.allow(
+      new RegExp(
+        `^console\\.error: Failed to load resource: the server responded with a status of 429 .*\\(at ${server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/services\\.data`,
+      ),
+    )
     // One was sent without JavaScript above; three more through the API (the allowance is the
     // address's, whatever the door), then the fifth and sixth through the form.
     for (let attempt = 2; attempt <= 4; attempt++) {
@@ -325,7 +362,9 @@ test.describe('the inquiry form on a server of its own', () => {
 
     await send('Burst 6')
     await expect(toasts(page).getByText('Something went wrong')).toBeVisible()
-    await expect(toasts(page).getByText('You have sent several messages in a short time. Please wait 10 minutes before sending another.')).toBeVisible()
+    await expect(
+      toasts(page).getByText('You have sent several messages in a short time. Please wait 10 minutes before sending another.'),
+    ).toBeVisible()
     // Nothing was lost: the visitor's text stays in place.
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Burst 6')
     await expect(page.getByRole('button', { name: 'Send Inquiry' })).toBeEnabled()

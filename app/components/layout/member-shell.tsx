@@ -17,7 +17,7 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
     )
   return (
     <div className="min-h-screen md:grid md:grid-cols-[240px_1fr]">
-      <aside className="border-b md:min-h-screen md:border-b-0 md:border-r">
+      <aside className="border-b md:min-h-screen md:border-r md:border-b-0">
         <div className="flex h-16 items-center gap-2 px-5 font-semibold">
           <Link to="/" className="flex items-center gap-2">
             <Zap className="size-5 text-primary" aria-hidden="true" />
@@ -38,7 +38,10 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
             </NavLink>
           ) : null}
           <Form method="post" action="/sign-out">
-            <button type="submit" className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-accent hover:text-foreground">
+            <button
+              type="submit"
+              className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-accent hover:text-foreground"
+            >
               <LogOut className="size-4" aria-hidden="true" />
               <span className="whitespace-nowrap">Sign Out</span>
             </button>

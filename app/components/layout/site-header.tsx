@@ -54,7 +54,11 @@ export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Them
           <ul className="flex flex-col py-2">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
-                <Link to={link.to} onClick={close} className="block rounded-md px-2 py-2.5 text-muted-foreground hover:bg-accent hover:text-foreground">
+                <Link
+                  to={link.to}
+                  onClick={close}
+                  className="block rounded-md px-2 py-2.5 text-muted-foreground hover:bg-accent hover:text-foreground"
+                >
                   {link.label}
                 </Link>
               </li>

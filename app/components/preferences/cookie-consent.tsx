@@ -27,8 +27,8 @@ export function CookieConsentBanner() {
       className="fixed inset-x-3 bottom-3 z-50 mx-auto max-w-2xl rounded-lg border bg-card p-4 text-sm text-card-foreground shadow-lg sm:inset-x-6"
     >
       <p>
-        We use essential cookies to keep you signed in. With your permission we also use analytics cookies (<code>_ga</code>, <code>_gid</code>)
-        to learn how the site is used. See our{' '}
+        We use essential cookies to keep you signed in. With your permission we also use analytics cookies (<code>_ga</code>,{' '}
+        <code>_gid</code>) to learn how the site is used. See our{' '}
         <Link to="/cookies" className="text-primary underline underline-offset-2">
           Cookie Policy
         </Link>

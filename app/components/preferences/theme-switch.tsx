@@ -27,7 +27,7 @@ export function ThemeSwitch({ theme }: { theme: Theme }) {
           aria-pressed={current === value}
           title={`${label} theme`}
           className={cn(
-            'inline-flex size-7 items-center justify-center rounded-full text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+            'inline-flex size-7 items-center justify-center rounded-full text-muted-foreground transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
             current === value && 'bg-accent text-accent-foreground',
           )}
         >

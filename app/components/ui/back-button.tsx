@@ -4,7 +4,15 @@ import { Link } from 'react-router'
 import { Button } from './button.tsx'
 
 /** The 'Back to Home' (or back-to-anywhere) button at the top of content pages. */
-export function BackButton({ to = '/', children = 'Back to Home', className }: { to?: string; children?: React.ReactNode; className?: string }) {
+export function BackButton({
+  to = '/',
+  children = 'Back to Home',
+  className,
+}: {
+  to?: string
+  children?: React.ReactNode
+  className?: string
+}) {
   return (
     <Button asChild variant="ghost" size="sm" className={className ?? '-ml-3'}>
       <Link to={to}>

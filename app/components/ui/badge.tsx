@@ -8,5 +8,10 @@ const VARIANTS = {
 } as const
 
 export function Badge({ className, variant = 'default', ...props }: React.ComponentProps<'span'> & { variant?: keyof typeof VARIANTS }) {
-  return <span className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', VARIANTS[variant], className)} {...props} />
+  return (
+    <span
+      className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', VARIANTS[variant], className)}
+      {...props}
+    />
+  )
 }

@@ -3,5 +3,5 @@ import type * as React from 'react'
 import { cn } from '#app/lib/cn.ts'
 
 export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
-  return <LabelPrimitive.Root className={cn('text-sm font-medium leading-none', className)} {...props} />
+  return <LabelPrimitive.Root className={cn('text-sm leading-none font-medium', className)} {...props} />
 }

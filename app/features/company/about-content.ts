@@ -6,7 +6,8 @@ export interface Value {
   text: string
 }
 
-export const ABOUT_INTRO = 'Aether builds AI-powered automation tools that give people back the hours they lose to repetitive work in the browser and on the desktop.'
+export const ABOUT_INTRO =
+  'Aether builds AI-powered automation tools that give people back the hours they lose to repetitive work in the browser and on the desktop.'
 
 /** Our Story: one paragraph each; the founding year comes from the site configuration. */
 export function aboutStory(foundedYear: number, founderName: string): string[] {

@@ -44,7 +44,11 @@ export const BENEFITS: BenefitGroup[] = [
   {
     icon: Rocket,
     title: 'Growth & Development',
-    items: ['Annual development budget for courses, books and conferences', 'Mentorship from experienced engineers', 'Time to explore new ideas'],
+    items: [
+      'Annual development budget for courses, books and conferences',
+      'Mentorship from experienced engineers',
+      'Time to explore new ideas',
+    ],
   },
   {
     icon: Users,

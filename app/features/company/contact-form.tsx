@@ -7,7 +7,9 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
-import { contactMessageSchema, HONEYPOT_FIELD, INQUIRY_LIMITS } from '#common/inquiries.ts'
+import { contactMessageSchema, INQUIRY_LIMITS } from '#common/inquiries.ts'
+import { FieldError } from '#app/components/forms/field-error.tsx'
+import { HoneypotField } from '#app/components/forms/honeypot-field.tsx'
 
 /**
  * The contact form. A plain POST form before hydration; after it, Conform validates each field
@@ -52,25 +54,12 @@ export function ContactForm({ lastResult }: { lastResult?: SubmissionResult<stri
           <span className="ml-auto text-xs text-muted-foreground">Up to {INQUIRY_LIMITS.message.toLocaleString('en-US')} characters</span>
         </div>
       </div>
-      {/* Bots fill every field; people never see this one. The server refuses a filled one. */}
-      <div className="sr-only" aria-hidden="true">
-        <label htmlFor="contact-honeypot">Leave this field empty</label>
-        <input id="contact-honeypot" type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
-      </div>
+      <HoneypotField id="contact-honeypot" />
       <FieldError id={form.errorId} errors={form.errors} />
       <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={busy}>
         <Send aria-hidden="true" />
         {busy ? 'Sending...' : 'Send Message'}
       </Button>
     </Form>
-  )
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null
-  return (
-    <p id={id} className="text-sm text-destructive">
-      {errors[0]}
-    </p>
   )
 }

@@ -9,7 +9,8 @@ export function CtaBanner({ startHref }: { startHref: string }) {
           Start Automating Now
         </h2>
         <p className="mx-auto mt-4 max-w-xl text-muted-foreground">
-          Hand your repetitive work to Aether. Start on the Free plan today; paid plans come with a 14-day free trial and a 30-day money-back guarantee.
+          Hand your repetitive work to Aether. Start on the Free plan today; paid plans come with a 14-day free trial and a 30-day
+          money-back guarantee.
         </p>
         <Button asChild size="lg" className="mt-8">
           <Link to={startHref}>Get Started for Free</Link>

@@ -75,7 +75,7 @@ export default function DemoDialog({
                 onClick={() => go(index)}
                 aria-current={index === step ? 'step' : undefined}
                 className={cn(
-                  'w-full rounded-md border px-2 py-1.5 text-left text-xs font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                  'w-full rounded-md border px-2 py-1.5 text-left text-xs font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
                   index === step ? 'border-primary bg-accent text-accent-foreground' : 'text-muted-foreground hover:text-foreground',
                 )}
               >

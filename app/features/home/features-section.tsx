@@ -25,7 +25,7 @@ export function FeaturesSection() {
               <span className="font-mono text-sm font-semibold text-primary" aria-hidden="true">
                 {String(index + 1).padStart(2, '0')}
               </span>
-              <h3 className="mt-3 text-lg font-semibold leading-tight">{title}</h3>
+              <h3 className="mt-3 text-lg leading-tight font-semibold">{title}</h3>
               <p className="mt-2 text-sm text-muted-foreground">{text}</p>
             </li>
           ))}

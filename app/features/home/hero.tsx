@@ -18,7 +18,7 @@ export function Hero({ startHref }: { startHref: string }) {
         aria-hidden="true"
         className="pointer-events-none absolute inset-x-0 -top-40 mx-auto h-96 max-w-4xl rounded-full bg-primary/20 blur-3xl"
       />
-      <div className="relative mx-auto max-w-6xl px-4 pb-16 pt-20 text-center sm:px-6 sm:pt-28">
+      <div className="relative mx-auto max-w-6xl px-4 pt-20 pb-16 text-center sm:px-6 sm:pt-28">
         <p className="mx-auto mb-6 w-fit rounded-full border bg-card px-3 py-1 text-xs font-medium text-muted-foreground">
           AI-powered browser and desktop automation
         </p>
@@ -27,8 +27,8 @@ export function Hero({ startHref }: { startHref: string }) {
           <span className="bg-linear-to-r from-primary to-fuchsia-400 bg-clip-text text-transparent">business workflows</span>
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-muted-foreground">
-          Record a task once and let AI run it for you. Browser extensions, desktop apps and smart workflows for data entry, form
-          submission and site navigation, managed from one dashboard.
+          Record a task once and let AI run it for you. Browser extensions, desktop apps and smart workflows for data entry, form submission
+          and site navigation, managed from one dashboard.
         </p>
         <div className="mt-10 flex flex-wrap justify-center gap-3">
           <Button asChild size="lg">

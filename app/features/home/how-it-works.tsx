@@ -23,7 +23,7 @@ export function HowItWorks({ startHref }: { startHref: string }) {
               >
                 {index + 1}
               </span>
-              <h3 className="mt-4 text-lg font-semibold leading-tight">{step.title}</h3>
+              <h3 className="mt-4 text-lg leading-tight font-semibold">{step.title}</h3>
               <p className="mt-2 text-sm text-muted-foreground">{step.text}</p>
             </li>
           ))}

@@ -38,7 +38,7 @@ export function PricingSection({ plans, signedIn, currentPlan }: { plans: Pricin
               aria-labelledby={`plan-${plan.slug}`}
               className={cn(
                 'relative flex h-full flex-col rounded-lg border bg-card p-6 text-card-foreground',
-                plan.highlighted && 'border-primary shadow-lg shadow-primary/10 ring-1 ring-primary',
+                plan.highlighted && 'border-primary shadow-lg ring-1 shadow-primary/10 ring-primary',
               )}
             >
               {plan.highlighted ? <Badge className="absolute -top-3 left-1/2 -translate-x-1/2">Most Popular</Badge> : null}
@@ -67,7 +67,9 @@ export function PricingSection({ plans, signedIn, currentPlan }: { plans: Pricin
         <div className="mx-auto mt-10 flex max-w-3xl flex-col items-center justify-between gap-4 rounded-lg border bg-card p-6 text-center sm:flex-row sm:text-left">
           <div>
             <h3 className="font-semibold">Need a custom plan for your enterprise?</h3>
-            <p className="mt-1 text-sm text-muted-foreground">Volume pricing, custom integrations and dedicated support for larger teams.</p>
+            <p className="mt-1 text-sm text-muted-foreground">
+              Volume pricing, custom integrations and dedicated support for larger teams.
+            </p>
           </div>
           <Button asChild variant="outline">
             <Link to="/contact">Contact Sales</Link>
@@ -113,7 +115,9 @@ function PlanAction({ plan, signedIn, current }: { plan: PricingPlan; signedIn: 
       type="button"
       variant={variant}
       className="w-full"
-      onClick={() => toast.error('Checkout Not Available', { description: 'Our payment system is currently being set up. Please try again later.' })}
+      onClick={() =>
+        toast.error('Checkout Not Available', { description: 'Our payment system is currently being set up. Please try again later.' })
+      }
     >
       {label}
     </Button>

@@ -15,12 +15,48 @@ export interface CookieRow {
 }
 
 export const COOKIE_LIST: CookieRow[] = [
-  { name: 'auth_session', category: 'Essential', purpose: 'Keeps you signed in to your account (the authenticated session).', duration: 'Session', provider: 'Aether' },
-  { name: 'aether_flash', category: 'Functionality', purpose: 'Shows a one-time notice after an action, such as a confirmation message.', duration: '1 minute', provider: 'Aether' },
-  { name: 'aether_theme', category: 'Functionality', purpose: 'Remembers your colour scheme: light, dark or system.', duration: '1 year', provider: 'Aether' },
-  { name: 'aether_consent', category: 'Functionality', purpose: 'Remembers whether you accepted or rejected analytics cookies.', duration: '1 year', provider: 'Aether' },
-  { name: '_ga', category: 'Analytics', purpose: 'Google Analytics: distinguishes unique users. Set only with your consent.', duration: '2 years', provider: 'Google' },
-  { name: '_gid', category: 'Analytics', purpose: 'Google Analytics: distinguishes users for daily statistics. Set only with your consent.', duration: '24 hours', provider: 'Google' },
+  {
+    name: 'auth_session',
+    category: 'Essential',
+    purpose: 'Keeps you signed in to your account (the authenticated session).',
+    duration: 'Session',
+    provider: 'Aether',
+  },
+  {
+    name: 'aether_flash',
+    category: 'Functionality',
+    purpose: 'Shows a one-time notice after an action, such as a confirmation message.',
+    duration: '1 minute',
+    provider: 'Aether',
+  },
+  {
+    name: 'aether_theme',
+    category: 'Functionality',
+    purpose: 'Remembers your colour scheme: light, dark or system.',
+    duration: '1 year',
+    provider: 'Aether',
+  },
+  {
+    name: 'aether_consent',
+    category: 'Functionality',
+    purpose: 'Remembers whether you accepted or rejected analytics cookies.',
+    duration: '1 year',
+    provider: 'Aether',
+  },
+  {
+    name: '_ga',
+    category: 'Analytics',
+    purpose: 'Google Analytics: distinguishes unique users. Set only with your consent.',
+    duration: '2 years',
+    provider: 'Google',
+  },
+  {
+    name: '_gid',
+    category: 'Analytics',
+    purpose: 'Google Analytics: distinguishes users for daily statistics. Set only with your consent.',
+    duration: '24 hours',
+    provider: 'Google',
+  },
 ]
 
 export function cookiesSections(site: SiteConfig): LegalSection[] {
@@ -31,9 +67,9 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
       title: 'What Are Cookies',
       content: (
         <p>
-          Cookies are small text files that a website stores in your browser. They let the site remember information between pages and visits, such as whether you
-          are signed in or which colour scheme you prefer. Cookies set by the site you visit are first-party cookies; cookies set by another service are third-party
-          cookies.
+          Cookies are small text files that a website stores in your browser. They let the site remember information between pages and
+          visits, such as whether you are signed in or which colour scheme you prefer. Cookies set by the site you visit are first-party
+          cookies; cookies set by another service are third-party cookies.
         </p>
       ),
     },
@@ -46,13 +82,15 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
           <p>Needed for the Service to work, for example to keep you signed in and protect your session. They cannot be switched off.</p>
           <h3>Analytical and performance cookies</h3>
           <p>
-            Help us understand how visitors use the site so we can improve it. We use Google Analytics for this, and only when analytics is enabled on the site and
-            you have accepted these cookies.
+            Help us understand how visitors use the site so we can improve it. We use Google Analytics for this, and only when analytics is
+            enabled on the site and you have accepted these cookies.
           </p>
           <h3>Functionality cookies</h3>
           <p>Remember your choices, such as your colour scheme and your cookie decision, and show one-time notices after an action.</p>
           <h3>Targeting cookies</h3>
-          <p>We do not use targeting or advertising cookies. If that ever changes, we will ask for your consent first and update this policy.</p>
+          <p>
+            We do not use targeting or advertising cookies. If that ever changes, we will ask for your consent first and update this policy.
+          </p>
         </>
       ),
     },
@@ -61,9 +99,9 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
       title: 'Third-Party Cookies',
       content: (
         <p>
-          The only third-party cookies on our site are Google Analytics’ <code>_ga</code> and <code>_gid</code>, and only after you accept them. When you buy a
-          subscription, our payment provider’s checkout may set its own cookies to process the payment securely; those are governed by the provider’s cookie
-          policy.
+          The only third-party cookies on our site are Google Analytics’ <code>_ga</code> and <code>_gid</code>, and only after you accept
+          them. When you buy a subscription, our payment provider’s checkout may set its own cookies to process the payment securely; those
+          are governed by the provider’s cookie policy.
         </p>
       ),
     },
@@ -75,8 +113,8 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
           {analyticsEnabled ? (
             <>
               <p>
-                When you first visit, a banner asks whether you accept analytics cookies. Until you accept, none are set. You can change your decision at any time
-                below; rejecting also removes analytics cookies already stored.
+                When you first visit, a banner asks whether you accept analytics cookies. Until you accept, none are set. You can change
+                your decision at any time below; rejecting also removes analytics cookies already stored.
               </p>
               <Form method="post" action="/preferences" className="flex flex-wrap gap-3 pt-1">
                 <input type="hidden" name="returnTo" value="/cookies" />
@@ -90,13 +128,13 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
             </>
           ) : (
             <p>
-              <strong>No analytics cookies are used on this site.</strong> Analytics is not enabled here, so you will not see a cookie banner and only the essential
-              and functionality cookies listed below are set.
+              <strong>No analytics cookies are used on this site.</strong> Analytics is not enabled here, so you will not see a cookie
+              banner and only the essential and functionality cookies listed below are set.
             </p>
           )}
           <p>
-            You can also block or delete cookies in your browser settings. Blocking essential cookies will stop you from signing in, and blocking functionality
-            cookies means your preferences are not remembered.
+            You can also block or delete cookies in your browser settings. Blocking essential cookies will stop you from signing in, and
+            blocking functionality cookies means your preferences are not remembered.
           </p>
         </>
       ),
@@ -105,7 +143,12 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
       id: 'cookie-list',
       title: 'Cookie List',
       content: (
-        <div role="region" aria-label="Table of cookies" tabIndex={0} className="overflow-x-auto rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <div
+          role="region"
+          aria-label="Table of cookies"
+          tabIndex={0}
+          className="overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
           <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Cookies used on this site</caption>
             <thead className="bg-muted text-foreground">
@@ -135,7 +178,7 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
                   </th>
                   <td className="px-4 py-3">{cookie.category}</td>
                   <td className="px-4 py-3">{cookie.purpose}</td>
-                  <td className="whitespace-nowrap px-4 py-3">{cookie.duration}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{cookie.duration}</td>
                   <td className="px-4 py-3">{cookie.provider}</td>
                 </tr>
               ))}
@@ -149,8 +192,8 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
       title: 'Changes to This Policy',
       content: (
         <p>
-          We update this policy whenever we add, remove or change a cookie. The date at the top of the page shows the latest version. See also our{' '}
-          <Link to="/terms">Terms of Service</Link> and <Link to="/privacy">Privacy Policy</Link>.
+          We update this policy whenever we add, remove or change a cookie. The date at the top of the page shows the latest version. See
+          also our <Link to="/terms">Terms of Service</Link> and <Link to="/privacy">Privacy Policy</Link>.
         </p>
       ),
     },
@@ -159,7 +202,8 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
       title: 'Contact Us',
       content: (
         <p>
-          Questions about cookies? E-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a> or use our <Link to="/contact">contact form</Link>.
+          Questions about cookies? E-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a> or use our{' '}
+          <Link to="/contact">contact form</Link>.
         </p>
       ),
     },

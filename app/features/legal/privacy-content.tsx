@@ -13,8 +13,9 @@ export function privacySections(site: SiteConfig): LegalSection[] {
       title: 'Introduction',
       content: (
         <p>
-          {company} respects your privacy. We collect only the data we need to run the Service, we never sell it, and we are open about how we use it. This policy
-          applies to our website, browser extension, desktop apps, dashboard and API. {company} is the controller of your personal data.
+          {company} respects your privacy. We collect only the data we need to run the Service, we never sell it, and we are open about how
+          we use it. This policy applies to our website, browser extension, desktop apps, dashboard and API. {company} is the controller of
+          your personal data.
         </p>
       ),
     },
@@ -32,14 +33,17 @@ export function privacySections(site: SiteConfig): LegalSection[] {
               <strong>Contact data:</strong> your e-mail address and anything you send us through the contact or inquiry forms.
             </li>
             <li>
-              <strong>Technical data:</strong> IP address, browser type and version, device and operating system, and log data such as access times.
+              <strong>Technical data:</strong> IP address, browser type and version, device and operating system, and log data such as
+              access times.
             </li>
             <li>
-              <strong>Usage data:</strong> how you use the Service, such as the automations you create and run, their status and the credits used.
+              <strong>Usage data:</strong> how you use the Service, such as the automations you create and run, their status and the credits
+              used.
             </li>
           </ul>
           <p>
-            Payments are handled by our payment provider. We receive a record of your subscription and payments, but never your full card number.
+            Payments are handled by our payment provider. We receive a record of your subscription and payments, but never your full card
+            number.
           </p>
         </>
       ),
@@ -63,9 +67,9 @@ export function privacySections(site: SiteConfig): LegalSection[] {
       title: 'Data Security',
       content: (
         <p>
-          All traffic to the Service is encrypted in transit. Passwords are stored only as strong one-way hashes, sessions use secure, HTTP-only cookies, and access to
-          production systems is restricted and logged. No system is perfectly secure, but if a breach affecting your data ever occurs we will inform you and the
-          relevant authority as the law requires.
+          All traffic to the Service is encrypted in transit. Passwords are stored only as strong one-way hashes, sessions use secure,
+          HTTP-only cookies, and access to production systems is restricted and logged. No system is perfectly secure, but if a breach
+          affecting your data ever occurs we will inform you and the relevant authority as the law requires.
         </p>
       ),
     },
@@ -74,9 +78,9 @@ export function privacySections(site: SiteConfig): LegalSection[] {
       title: 'Data Retention',
       content: (
         <p>
-          We keep your account data for as long as your account is active. When you delete your account we delete or anonymise your personal data within 30 days,
-          except records we must keep by law, such as invoices, which are retained for the statutory period (usually up to 10 years). Server logs are kept for no
-          longer than 90 days.
+          We keep your account data for as long as your account is active. When you delete your account we delete or anonymise your personal
+          data within 30 days, except records we must keep by law, such as invoices, which are retained for the statutory period (usually up
+          to 10 years). Server logs are kept for no longer than 90 days.
         </p>
       ),
     },
@@ -95,8 +99,8 @@ export function privacySections(site: SiteConfig): LegalSection[] {
             <li>withdraw consent at any time, where processing is based on consent.</li>
           </ul>
           <p>
-            To use any of these rights, e-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>. We answer within one month. You may also complain
-            to your local data protection authority.
+            To use any of these rights, e-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a>. We answer within one month.
+            You may also complain to your local data protection authority.
           </p>
         </>
       ),
@@ -106,8 +110,8 @@ export function privacySections(site: SiteConfig): LegalSection[] {
       title: 'Cookies',
       content: (
         <p>
-          We use a small number of cookies to keep you signed in and remember your preferences, and analytics cookies only if you accept them. Our{' '}
-          <Link to="/cookies">Cookie Policy</Link> lists every cookie and explains how to change your choice.
+          We use a small number of cookies to keep you signed in and remember your preferences, and analytics cookies only if you accept
+          them. Our <Link to="/cookies">Cookie Policy</Link> lists every cookie and explains how to change your choice.
         </p>
       ),
     },
@@ -116,8 +120,8 @@ export function privacySections(site: SiteConfig): LegalSection[] {
       title: 'Changes to This Policy',
       content: (
         <p>
-          We may update this policy as the Service evolves. The date at the top of the page shows the latest version, and we will tell you by e-mail or in the
-          dashboard about any significant change. See also our <Link to="/terms">Terms of Service</Link>.
+          We may update this policy as the Service evolves. The date at the top of the page shows the latest version, and we will tell you
+          by e-mail or in the dashboard about any significant change. See also our <Link to="/terms">Terms of Service</Link>.
         </p>
       ),
     },
@@ -126,7 +130,8 @@ export function privacySections(site: SiteConfig): LegalSection[] {
       title: 'Contact Us',
       content: (
         <p>
-          For any privacy question or request, e-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a> or use our <Link to="/contact">contact form</Link>.
+          For any privacy question or request, e-mail <a href={`mailto:${site.supportEmail}`}>{site.supportEmail}</a> or use our{' '}
+          <Link to="/contact">contact form</Link>.
         </p>
       ),
     },

@@ -30,11 +30,21 @@ export function AboutMeCard({ site }: { site: SiteConfig }) {
         </div>
       </dl>
       <div className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-        <a href={links.freelancerProfile} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-medium text-primary hover:underline">
+        <a
+          href={links.freelancerProfile}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-medium text-primary hover:underline"
+        >
           Freelancer profile <ExternalLink className="size-3.5" aria-hidden="true" />
           <span className="sr-only">(opens in a new tab)</span>
         </a>
-        <a href={links.scraperStore} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-medium text-primary hover:underline">
+        <a
+          href={links.scraperStore}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-medium text-primary hover:underline"
+        >
           Scraper store <ExternalLink className="size-3.5" aria-hidden="true" />
           <span className="sr-only">(opens in a new tab)</span>
         </a>

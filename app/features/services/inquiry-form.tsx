@@ -7,7 +7,9 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
-import { HONEYPOT_FIELD, inquiryInputSchema, PROJECT_TYPE_LABELS, PROJECT_TYPES, type ProjectType } from '#common/inquiries.ts'
+import { inquiryInputSchema, PROJECT_TYPE_LABELS, PROJECT_TYPES, type ProjectType } from '#common/inquiries.ts'
+import { FieldError } from '#app/components/forms/field-error.tsx'
+import { HoneypotField } from '#app/components/forms/honeypot-field.tsx'
 
 /**
  * 'Let's Discuss Your Project'. A plain POST form before hydration; after it, Conform checks each
@@ -70,28 +72,19 @@ export function InquiryForm({
       </div>
       <div className="space-y-2">
         <Label htmlFor={fields.message.id}>Project Details</Label>
-        <Textarea {...getTextareaProps(fields.message)} rows={5} placeholder="What should be automated, how often, and what data is involved?" />
+        <Textarea
+          {...getTextareaProps(fields.message)}
+          rows={5}
+          placeholder="What should be automated, how often, and what data is involved?"
+        />
         <FieldError id={fields.message.errorId} errors={fields.message.errors} />
       </div>
-      {/* Bots fill every field; people never see this one. The server refuses a filled one. */}
-      <div className="sr-only" aria-hidden="true">
-        <label htmlFor="service-inquiry-honeypot">Leave this field empty</label>
-        <input id="service-inquiry-honeypot" type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
-      </div>
+      <HoneypotField id="service-inquiry-honeypot" />
       <FieldError id={form.errorId} errors={form.errors} />
       <Button type="submit" size="lg" className="w-full" disabled={sending}>
         <Send aria-hidden="true" />
         {sending ? 'Sending...' : 'Send Inquiry'}
       </Button>
     </Form>
-  )
-}
-
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null
-  return (
-    <p id={id} className="text-sm text-destructive">
-      {errors[0]}
-    </p>
   )
 }

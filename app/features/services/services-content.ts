@@ -8,7 +8,12 @@ export const WHY_AUTOMATE = [
 ] as const
 
 /** The tabs under 'Services I Offer'; each tab's value is the project type it selects in the form. */
-export const SERVICE_TABS: { value: Exclude<ProjectType, 'other'>; label: string; intro: string; items: { title: string; text: string }[] }[] = [
+export const SERVICE_TABS: {
+  value: Exclude<ProjectType, 'other'>
+  label: string
+  intro: string
+  items: { title: string; text: string }[]
+}[] = [
   {
     value: 'data-scraping',
     label: 'Data Scraping',

@@ -11,9 +11,13 @@ afterAll(async () => {
 
 describe('POST /api/auth/register and /api/auth/login', () => {
   it('registers, signs in with a token and a cookie, and reads /me', async () => {
-    const registered = await t.request('/api/auth/register', { body: { email: 'Ada@Example.com', password: 'analytical-engine', fullName: 'Ada Lovelace' } })
+    const registered = await t.request('/api/auth/register', {
+      body: { email: 'Ada@Example.com', password: 'analytical-engine', fullName: 'Ada Lovelace' },
+    })
     expect(registered.status).toBe(201)
-    const created = (await registered.json()) as { data: { user: { email: string; profile: { credits: number; subscriptionPlan: string; role: string } } } }
+    const created = (await registered.json()) as {
+      data: { user: { email: string; profile: { credits: number; subscriptionPlan: string; role: string } } }
+    }
     expect(created.data.user.email).toBe('ada@example.com')
     expect(created.data.user.profile).toMatchObject({ credits: 5, subscriptionPlan: 'free', role: 'user' })
 
@@ -36,7 +40,10 @@ describe('POST /api/auth/register and /api/auth/login', () => {
   it('answers a wrong password and an unknown e-mail the same way', async () => {
     await t.signUp({ email: 'known@example.com', password: 'right-password' })
     const wrong = await t.request('/api/auth/login', { body: { email: 'known@example.com', password: 'wrong-password' }, ip: t.freshIp() })
-    const unknown = await t.request('/api/auth/login', { body: { email: 'nobody@example.com', password: 'wrong-password' }, ip: t.freshIp() })
+    const unknown = await t.request('/api/auth/login', {
+      body: { email: 'nobody@example.com', password: 'wrong-password' },
+      ip: t.freshIp(),
+    })
     expect(wrong.status).toBe(401)
     expect(unknown.status).toBe(401)
     expect(await wrong.json()).toEqual(await unknown.json())
@@ -53,7 +60,10 @@ describe('POST /api/auth/register and /api/auth/login', () => {
 
   it('refuses a second account with the same e-mail with 409', async () => {
     await t.signUp({ email: 'twice@example.com' })
-    const again = await t.request('/api/auth/register', { body: { email: 'twice@example.com', password: 'another-password' }, ip: t.freshIp() })
+    const again = await t.request('/api/auth/register', {
+      body: { email: 'twice@example.com', password: 'another-password' },
+      ip: t.freshIp(),
+    })
     expect(again.status).toBe(409)
   })
 

@@ -137,7 +137,8 @@ export function createAuthService(deps: { auth: Auth; db: Db; profiles: ProfileS
         return { token: response.token, setCookies: headers.getSetCookie() }
       } catch (error) {
         if (error instanceof APIError && (error.statusCode === 400 || error.statusCode === 401)) {
-          const message = error.body?.code === 'INVALID_PASSWORD' ? 'Current password is incorrect.' : (error.body?.message ?? 'Password change failed.')
+          const message =
+            error.body?.code === 'INVALID_PASSWORD' ? 'Current password is incorrect.' : (error.body?.message ?? 'Password change failed.')
           throw new ValidationError(`currentPassword: ${message}`, [{ path: 'currentPassword', message }])
         }
         throw translateAuthError(error)

@@ -23,10 +23,16 @@ function expectNoSession(response: Response) {
 describe('Better Auth endpoints under /api/identity', () => {
   it('e-mail sign-in is not reachable: a locked account gets no session there', async () => {
     const user = await t.signUp({ password: 'locked-password' })
-    for (let i = 0; i < 10; i++) await t.request('/api/auth/login', { body: { email: user.email, password: 'wrong-password' }, ip: t.freshIp() })
-    expect((await t.request('/api/auth/login', { body: { email: user.email, password: 'locked-password' }, ip: t.freshIp() })).status).toBe(429)
+    for (let i = 0; i < 10; i++)
+      await t.request('/api/auth/login', { body: { email: user.email, password: 'wrong-password' }, ip: t.freshIp() })
+    expect((await t.request('/api/auth/login', { body: { email: user.email, password: 'locked-password' }, ip: t.freshIp() })).status).toBe(
+      429,
+    )
 
-    const bypass = await t.request('/api/identity/sign-in/email', { body: { email: user.email, password: 'locked-password' }, ip: t.freshIp() })
+    const bypass = await t.request('/api/identity/sign-in/email', {
+      body: { email: user.email, password: 'locked-password' },
+      ip: t.freshIp(),
+    })
     expect(bypass.status).toBe(404)
     expectNoSession(bypass)
   })

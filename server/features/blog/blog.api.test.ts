@@ -9,7 +9,15 @@ let member: Awaited<ReturnType<TestApp['signUp']>>
 const DAY_MS = 24 * 60 * 60 * 1000
 const now = Date.now()
 
-type Post = { slug: string; title: string; status: string; tags: string[]; author: { fullName: string | null; full_name: string | null }; published_at: string | null; publishedAt: string | null }
+type Post = {
+  slug: string
+  title: string
+  status: string
+  tags: string[]
+  author: { fullName: string | null; full_name: string | null }
+  published_at: string | null
+  publishedAt: string | null
+}
 type ListBody = { data: Post[]; total: number; page: number; limit: number }
 
 beforeAll(async () => {
@@ -30,7 +38,14 @@ beforeAll(async () => {
       authorId: admin.id,
     })),
     { title: 'Secret draft', slug: 'secret-draft', content: 'not yet', status: 'draft' as const, tags: ['hidden-tag'], authorId: admin.id },
-    { title: 'Orphan post', slug: 'orphan', content: 'no author', status: 'published' as const, publishedAt: new Date(now - 100 * DAY_MS), tags: [] },
+    {
+      title: 'Orphan post',
+      slug: 'orphan',
+      content: 'no author',
+      status: 'published' as const,
+      publishedAt: new Date(now - 100 * DAY_MS),
+      tags: [],
+    },
   ])
 })
 afterAll(async () => {

@@ -118,7 +118,9 @@ export function createBlogApi(blog: BlogService) {
       const isAdmin = c.get('user')?.profile.role === 'admin'
       // Drafts exist only for admins: anyone else asking for them still gets published posts.
       const page =
-        isAdmin && status && status !== 'published' ? await blog.listAll({ ...query, status: status === 'all' ? undefined : status }) : await blog.listPublished(query)
+        isAdmin && status && status !== 'published'
+          ? await blog.listAll({ ...query, status: status === 'all' ? undefined : status })
+          : await blog.listPublished(query)
       return c.json({ data: page.items.map(toBlogPostDto), total: page.total, page: page.page, limit: page.limit }, 200)
     })
     .openapi(tags, async (c) => c.json({ data: await blog.listTags() }, 200))

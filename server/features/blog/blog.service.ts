@@ -85,14 +85,21 @@ export function createBlogService(db: Db) {
 
     /** Title of a published post, for its cover; null when missing or draft. */
     async getPublishedTitle(slug: string): Promise<string | null> {
-      const [row] = await db.select({ title: blogPosts.title }).from(blogPosts).where(and(eq(blogPosts.slug, slug), published))
+      const [row] = await db
+        .select({ title: blogPosts.title })
+        .from(blogPosts)
+        .where(and(eq(blogPosts.slug, slug), published))
       return row?.title ?? null
     },
 
     /** Every tag used by a published post, alphabetically. */
     async listTags(): Promise<string[]> {
       const tag = sql<string>`jsonb_array_elements_text(${blogPosts.tags})`
-      const rows = await db.selectDistinct({ tag }).from(blogPosts).where(published).orderBy(sql`1`)
+      const rows = await db
+        .selectDistinct({ tag })
+        .from(blogPosts)
+        .where(published)
+        .orderBy(sql`1`)
       return rows.map((row) => row.tag)
     },
 

@@ -38,7 +38,10 @@ describe('contact page messages', () => {
   })
 
   it('store no subject when none is given', async () => {
-    const row = await t.services.inquiries.submitContactMessage({ name: 'Fox', email: 'fox@example.com', subject: '', message: 'Hello' }, { ip: '198.51.100.202' })
+    const row = await t.services.inquiries.submitContactMessage(
+      { name: 'Fox', email: 'fox@example.com', subject: '', message: 'Hello' },
+      { ip: '198.51.100.202' },
+    )
     const [stored] = await t.db.select().from(serviceInquiries).where(eq(serviceInquiries.id, row.id))
     expect(stored).toMatchObject({ projectType: 'other', subject: null })
   })

@@ -18,7 +18,15 @@ afterAll(async () => {
 })
 
 type ErrorBody = { message: string; code?: string; issues?: { path: string; message: string }[] }
-type InquiryDto = { id: string; name: string; email: string; projectType: string; project_type: string; message: string; processed: boolean }
+type InquiryDto = {
+  id: string
+  name: string
+  email: string
+  projectType: string
+  project_type: string
+  message: string
+  processed: boolean
+}
 
 const valid = (overrides: Record<string, unknown> = {}) => ({
   name: 'Jane Client',
@@ -47,7 +55,13 @@ describe('POST /api/contact', () => {
     const response = await t.request('/api/contact', { body: valid({ name: 'Outbox Check' }), ip })
     expect(response.status).toBe(201)
     const { data } = (await response.json()) as { data: InquiryDto }
-    expect(data).toMatchObject({ name: 'Outbox Check', email: 'jane@example.com', projectType: 'process-automation', project_type: 'process-automation', processed: false })
+    expect(data).toMatchObject({
+      name: 'Outbox Check',
+      email: 'jane@example.com',
+      projectType: 'process-automation',
+      project_type: 'process-automation',
+      processed: false,
+    })
 
     const [stored] = await t.db.select().from(serviceInquiries).where(eq(serviceInquiries.id, data.id))
     expect(stored).toMatchObject({ name: 'Outbox Check', processed: false, projectType: 'process-automation' })
@@ -75,7 +89,11 @@ describe('POST /api/contact', () => {
     await expectFieldError(await post(valid({ email: undefined })), 'email', 'Email is required')
     await expectFieldError(await post(valid({ email: 'not-an-email' })), 'email', 'Please enter a valid email address.')
     await expectFieldError(await post(valid({ message: undefined })), 'message', 'Project details are required')
-    await expectFieldError(await post(valid({ message: 'x'.repeat(INQUIRY_LIMITS.message + 1) })), 'message', `at most ${INQUIRY_LIMITS.message}`)
+    await expectFieldError(
+      await post(valid({ message: 'x'.repeat(INQUIRY_LIMITS.message + 1) })),
+      'message',
+      `at most ${INQUIRY_LIMITS.message}`,
+    )
     await expectFieldError(await post(valid({ name: 'n'.repeat(INQUIRY_LIMITS.name + 1) })), 'name', `at most ${INQUIRY_LIMITS.name}`)
     await expectFieldError(await post(valid({ projectType: 'world-domination' })), 'projectType')
     expect(await storedCount()).toBe(before)
@@ -101,7 +119,9 @@ describe('POST /api/contact', () => {
     const retryAfter = Number(sixth.headers.get('Retry-After'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(600)
-    expect(((await sixth.json()) as ErrorBody).message).toBe('You have sent several messages in a short time. Please wait 10 minutes before sending another.')
+    expect(((await sixth.json()) as ErrorBody).message).toBe(
+      'You have sent several messages in a short time. Please wait 10 minutes before sending another.',
+    )
     expect(await storedCount()).toBe(before)
 
     const other = await t.request('/api/contact', { body: valid({ name: 'Someone else' }), ip: '192.0.2.78' })
@@ -149,16 +169,24 @@ describe('admin /api/contact', () => {
     expect(body.data).toHaveLength(2)
     expect(body.data[0]?.name).toBe('Admin List B')
 
-    const last = (await (await t.request(`/api/contact?page=${Math.ceil(total / 2)}&limit=2`, { token: admin.token })).json()) as { data: InquiryDto[] }
+    const last = (await (await t.request(`/api/contact?page=${Math.ceil(total / 2)}&limit=2`, { token: admin.token })).json()) as {
+      data: InquiryDto[]
+    }
     expect(last.data.length).toBeGreaterThan(0)
     expect((await t.request('/api/contact?limit=0', { token: admin.token })).status).toBe(400)
   })
 
   it('filters by processed', async () => {
-    const processed = (await (await t.request('/api/contact?processed=true&limit=100', { token: admin.token })).json()) as { data: InquiryDto[]; total: number }
+    const processed = (await (await t.request('/api/contact?processed=true&limit=100', { token: admin.token })).json()) as {
+      data: InquiryDto[]
+      total: number
+    }
     expect(processed.data.every((row) => row.processed)).toBe(true)
     expect(processed.data.map((row) => row.id)).toContain(ids[0])
-    const pending = (await (await t.request('/api/contact?processed=false&limit=100', { token: admin.token })).json()) as { data: InquiryDto[]; total: number }
+    const pending = (await (await t.request('/api/contact?processed=false&limit=100', { token: admin.token })).json()) as {
+      data: InquiryDto[]
+      total: number
+    }
     expect(pending.data.every((row) => !row.processed)).toBe(true)
     expect(pending.data.map((row) => row.id)).toContain(ids[1])
     expect(processed.total + pending.total).toBe(await storedCount())
@@ -174,7 +202,10 @@ describe('admin /api/contact', () => {
     expect(((await off.json()) as { data: InquiryDto }).data.processed).toBe(false)
     const [row] = await t.db.select().from(serviceInquiries).where(eq(serviceInquiries.id, id!))
     expect(row?.processed).toBe(false)
-    await expectFieldError(await t.request(`/api/contact/${id}`, { method: 'PUT', body: { processed: 'yes' }, token: admin.token }), 'processed')
+    await expectFieldError(
+      await t.request(`/api/contact/${id}`, { method: 'PUT', body: { processed: 'yes' }, token: admin.token }),
+      'processed',
+    )
   })
 
   it('DELETE removes the inquiry; a second DELETE is 404', async () => {
@@ -192,7 +223,10 @@ describe('admin /api/contact', () => {
     expect(put.status).toBe(404)
     expect(((await put.json()) as ErrorBody).message).toBe('Inquiry not found')
     expect((await t.request(`/api/contact/${unknown}`, { method: 'DELETE', token: admin.token })).status).toBe(404)
-    await expectFieldError(await t.request('/api/contact/not-a-uuid', { method: 'PUT', body: { processed: true }, token: admin.token }), 'id')
+    await expectFieldError(
+      await t.request('/api/contact/not-a-uuid', { method: 'PUT', body: { processed: true }, token: admin.token }),
+      'id',
+    )
     await expectFieldError(await t.request('/api/contact/not-a-uuid', { method: 'DELETE', token: admin.token }), 'id')
   })
 })

@@ -58,7 +58,11 @@ const list = createRoute({
   responses: {
     200: {
       description: 'A page of inquiries',
-      content: { 'application/json': { schema: z.object({ data: z.array(inquirySchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }) } },
+      content: {
+        'application/json': {
+          schema: z.object({ data: z.array(inquirySchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+        },
+      },
     },
     ...errorResponses(400, 401, 403),
   },

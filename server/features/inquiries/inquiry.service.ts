@@ -20,12 +20,21 @@ export interface InquiryListQuery extends PaginationQuery {
   search?: string
 }
 
-export function createInquiryService(deps: { db: Db; mailer: Mailer; rateLimits: RateLimitService; ownerEmail: string; publicUrl: string }) {
+export function createInquiryService(deps: {
+  db: Db
+  mailer: Mailer
+  rateLimits: RateLimitService
+  ownerEmail: string
+  publicUrl: string
+}) {
   const { db, mailer, rateLimits, ownerEmail, publicUrl } = deps
 
   async function store(values: typeof serviceInquiries.$inferInsert, honeypot: string | undefined, ip: string): Promise<Inquiry> {
     // A filled honeypot is a bot: refuse before counting or storing anything.
-    if (honeypot) throw new ValidationError("Your inquiry couldn't be sent. Please try again later.", [{ path: HONEYPOT_FIELD, message: 'must be empty' }])
+    if (honeypot)
+      throw new ValidationError("Your inquiry couldn't be sent. Please try again later.", [
+        { path: HONEYPOT_FIELD, message: 'must be empty' },
+      ])
     await rateLimits.consume(`inquiry:ip:${ip}`, INQUIRIES_PER_IP)
     const [row] = await db.insert(serviceInquiries).values(values).returning()
     if (!row) throw new Error('inquiry insert returned nothing')
@@ -50,7 +59,11 @@ export function createInquiryService(deps: { db: Db; mailer: Mailer; rateLimits:
 
   return {
     submit(input: InquiryInput, client: { ip: string }) {
-      return store({ name: input.name, email: input.email, projectType: input.projectType, message: input.message }, input[HONEYPOT_FIELD], client.ip)
+      return store(
+        { name: input.name, email: input.email, projectType: input.projectType, message: input.message },
+        input[HONEYPOT_FIELD],
+        client.ip,
+      )
     },
 
     submitContactMessage(input: ContactMessageInput, client: { ip: string }) {
@@ -66,7 +79,11 @@ export function createInquiryService(deps: { db: Db; mailer: Mailer; rateLimits:
       if (query.processed !== undefined) conditions.push(eq(serviceInquiries.processed, query.processed))
       if (query.search) {
         const pattern = `%${query.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-        const match = or(ilike(serviceInquiries.name, pattern), ilike(serviceInquiries.email, pattern), ilike(serviceInquiries.message, pattern))
+        const match = or(
+          ilike(serviceInquiries.name, pattern),
+          ilike(serviceInquiries.email, pattern),
+          ilike(serviceInquiries.message, pattern),
+        )
         if (match) conditions.push(match)
       }
       const where = conditions.length ? and(...conditions) : undefined

@@ -76,7 +76,9 @@ export function createRateLimitService(db: Db) {
 
     /** Deletes counters whose window ended long ago. */
     async prune(olderThanSeconds = 86_400): Promise<void> {
-      await db.delete(rateLimits).where(lt(rateLimits.windowStart, sql`now() - ${sql.raw(`interval '${Math.floor(olderThanSeconds)} seconds'`)}`))
+      await db
+        .delete(rateLimits)
+        .where(lt(rateLimits.windowStart, sql`now() - ${sql.raw(`interval '${Math.floor(olderThanSeconds)} seconds'`)}`))
     },
   }
 }

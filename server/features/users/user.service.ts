@@ -71,7 +71,11 @@ export function createUserService(db: Db) {
   }
 }
 
-function toListItem(row: { user: typeof users.$inferSelect; profile: typeof profiles.$inferSelect; lastSignInAt: Date | string | null }): UserListItem {
+function toListItem(row: {
+  user: typeof users.$inferSelect
+  profile: typeof profiles.$inferSelect
+  lastSignInAt: Date | string | null
+}): UserListItem {
   return {
     id: row.user.id,
     email: row.user.email,

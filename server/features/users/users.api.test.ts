@@ -15,7 +15,13 @@ afterAll(async () => {
   await t.close()
 })
 
-type ListBody = { data: { id: string; email: string; last_sign_in_at: string | null; profile: { role: string } }[]; users: unknown[]; total: number; page: number; limit: number }
+type ListBody = {
+  data: { id: string; email: string; last_sign_in_at: string | null; profile: { role: string } }[]
+  users: unknown[]
+  total: number
+  page: number
+  limit: number
+}
 
 describe('GET /api/users', () => {
   it('is refused to visitors (401) and members (403)', async () => {

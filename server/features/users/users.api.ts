@@ -50,7 +50,13 @@ const list = createRoute({
       description: 'A page of users',
       content: {
         'application/json': {
-          schema: z.object({ data: z.array(adminUserSchema), users: z.array(adminUserSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+          schema: z.object({
+            data: z.array(adminUserSchema),
+            users: z.array(adminUserSchema),
+            total: z.number().int(),
+            page: z.number().int(),
+            limit: z.number().int(),
+          }),
         },
       },
     },
