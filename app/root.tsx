@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react'
 import {
   data,
   isRouteErrorResponse,
@@ -11,12 +11,11 @@ import {
   useRouteLoaderData,
   type LinksFunction,
 } from 'react-router'
-import { toast, Toaster } from 'sonner'
 import type { Route } from './+types/root'
+import type { Theme } from '#common/settings.ts'
 import stylesheet from './app.css?url'
-import { NotFoundView } from './components/not-found-view.tsx'
-import { CookieConsentBanner } from './components/preferences/cookie-consent.tsx'
 import { readFlash } from './lib/flash.server.ts'
+import { toast } from './lib/toast.ts'
 import { readConsent, readTheme } from './lib/preferences.server.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -61,20 +60,39 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
-        {root?.analytics && !root.analytics.consent ? <CookieConsentBanner /> : null}
+        {root?.analytics && !root.analytics.consent ? (
+          <Suspense fallback={null}>
+            <CookieConsentBanner />
+          </Suspense>
+        ) : null}
         {root?.analytics?.consent === 'accepted' ? <Analytics id={root.analytics.id} nonce={nonce} /> : null}
-        <Toaster
-          hotkey={['altKey', 'KeyT']}
-          containerAriaLabel="Notifications"
-          visibleToasts={3}
-          duration={4000}
-          richColors
-          theme={theme}
-        />
+        <LazyToaster theme={theme} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
+  )
+}
+
+const Toaster = lazy(() => import('./components/toaster.tsx'))
+// Rarely shown, so kept out of every page's first JavaScript.
+const CookieConsentBanner = lazy(() =>
+  import('./components/preferences/cookie-consent.tsx').then((module) => ({ default: module.CookieConsentBanner })),
+)
+const NotFoundView = lazy(() => import('./components/not-found-view.tsx').then((module) => ({ default: module.NotFoundView })))
+
+/** The toaster arrives after hydration, so no page pays for it in its first JavaScript. */
+function LazyToaster({ theme }: { theme: Theme }) {
+  const hydrated = useSyncExternalStore(
+    () => () => {},
+    () => true,
+    () => false,
+  )
+  if (!hydrated) return null
+  return (
+    <Suspense fallback={null}>
+      <Toaster theme={theme} />
+    </Suspense>
   )
 }
 
@@ -100,7 +118,13 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundView />
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Suspense fallback={null}>
+        <NotFoundView />
+      </Suspense>
+    )
+  }
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : null
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">

@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router'
-import { toast } from 'sonner'
+import { toast } from '#app/lib/toast.ts'
 import type { Route } from './+types/billing'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'

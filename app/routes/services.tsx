@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useState } from 'react'
 import { data, useActionData, useRouteLoaderData } from 'react-router'
-import { toast } from 'sonner'
+import { toast } from '#app/lib/toast.ts'
 import type { Route } from './+types/services'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { AboutMeCard } from '#app/features/services/about-me-card.tsx'

@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react'
 import { Form, Link } from 'react-router'
-import { toast } from 'sonner'
+import { toast } from '#app/lib/toast.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { cn } from '#app/lib/cn.ts'
