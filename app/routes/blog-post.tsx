@@ -2,13 +2,13 @@ import { format } from 'date-fns'
 import { ArrowLeft } from 'lucide-react'
 import { data, isRouteErrorResponse, Link, useLoaderData, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/blog-post'
-import { Markdown } from '#app/components/markdown.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { jsonLdText } from '#app/lib/json-ld.ts'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { blogCoverUrl } from '#common/blog.ts'
+import { renderMarkdown } from '#app/lib/markdown.server.tsx'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const post = await context.services.blog.getPublishedBySlug(params.slug)
@@ -20,7 +20,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         title: post.title,
         slug: post.slug,
         excerpt: post.excerpt,
-        content: post.content,
+        contentHtml: renderMarkdown(post.content),
         category: post.category,
         tags: post.tags,
         coverUrl: blogCoverUrl(post),
@@ -96,7 +96,7 @@ export default function BlogPost() {
             </span>
           </div>
           {post.excerpt ? <p className="mt-6 text-lg text-muted-foreground italic">{post.excerpt}</p> : null}
-          <Markdown className="mt-8">{post.content}</Markdown>
+          <div className="mt-8" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
           <div className="mt-12 border-t pt-8">
             <Button asChild variant="outline">
               <Link to="/blog">
