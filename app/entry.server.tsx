@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
-import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
 
@@ -15,13 +14,16 @@ export default function handleRequest(
 ) {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
-    const userAgent = request.headers.get('user-agent')
-    // Crawlers get the whole document at once; people get the shell as soon as it is ready.
-    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
     const nonce = loadContext.cspNonce
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
-      [readyOption]() {
+      // Never move a finished part out of place to be swapped in by script (React does that for
+      // large Suspense boundaries): without JavaScript it would stay hidden.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+      // The whole document at once, for people and crawlers alike: lazily loaded parts (the
+      // services form, the consent banner) are then rendered in place, so the page works before
+      // and without JavaScript. No loader defers data, so nothing is gained by streaming a shell.
+      onAllReady() {
         shellRendered = true
         const body = new PassThrough()
         responseHeaders.set('Content-Type', 'text/html; charset=utf-8')

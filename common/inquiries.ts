@@ -1,16 +1,5 @@
 import { z } from './zod.ts'
-
-export const PROJECT_TYPES = ['data-scraping', 'process-automation', 'custom-tools', 'other'] as const
-export type ProjectType = (typeof PROJECT_TYPES)[number]
-
-export const PROJECT_TYPE_LABELS: Record<ProjectType, string> = {
-  'data-scraping': 'Data Scraping',
-  'process-automation': 'Process Automation',
-  'custom-tools': 'Custom Tools',
-  other: 'Other',
-}
-
-export const INQUIRY_LIMITS = { name: 120, email: 254, subject: 200, message: 5000 } as const
+import { HONEYPOT_FIELD, INQUIRY_LIMITS, PROJECT_TYPES } from './inquiry-fields.ts'
 
 const name = z
   .string({ error: 'Name is required' })
@@ -23,8 +12,6 @@ const email = z
   .min(1, 'Email is required')
   .max(INQUIRY_LIMITS.email, `Email must be at most ${INQUIRY_LIMITS.email} characters.`)
   .pipe(z.email('Please enter a valid email address.'))
-/** Hidden field that people never see and bots fill in. */
-export const HONEYPOT_FIELD = 'website'
 const honeypot = z.string().max(500).optional()
 
 /** The services page form and POST /api/contact. */

@@ -1,11 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { data, useActionData, useRouteLoaderData } from 'react-router'
 import { toast } from '#app/lib/toast.ts'
 import type { Route } from './+types/services'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { AboutMeCard } from '#app/features/services/about-me-card.tsx'
-import { InquiryForm } from '#app/features/services/inquiry-form.tsx'
 import { ServicesHero } from '#app/features/services/services-hero.tsx'
 import { ServicesPricingCard } from '#app/features/services/services-pricing-card.tsx'
 import { ServicesTabs } from '#app/features/services/services-tabs.tsx'
@@ -13,8 +12,13 @@ import { WhyAutomate } from '#app/features/services/why-automate.tsx'
 import { seo, seoSite } from '#app/lib/seo.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { AppError, RateLimited } from '#common/errors.ts'
-import { inquiryInputSchema, type ProjectType } from '#common/inquiries.ts'
+import { inquiryInputSchema } from '#common/inquiries.ts'
+import type { ProjectType } from '#common/inquiry-fields.ts'
 import { defaultSiteConfig } from '#common/site.ts'
+
+// The form's validation (zod + Conform) is the heaviest code on the page: it loads after the page
+// itself. The server renders the form, and before its code arrives it is a plain POST form.
+const InquiryForm = lazy(() => import('#app/features/services/inquiry-form.tsx').then((module) => ({ default: module.InquiryForm })))
 
 const FALLBACK_ERROR = "Your inquiry couldn't be sent. Please try again later."
 
@@ -100,7 +104,9 @@ export default function ServicesPage() {
           </h2>
           <p className="mt-2 text-sm text-muted-foreground">Tell me what you need. I&apos;ll get back to you within 24 hours.</p>
           <div className="mt-6">
-            <InquiryForm lastResult={actionData?.result} projectType={projectType} onProjectTypeChange={setProjectType} />
+            <Suspense fallback={null}>
+              <InquiryForm lastResult={actionData?.result} projectType={projectType} onProjectTypeChange={setProjectType} />
+            </Suspense>
           </div>
         </div>
       </section>

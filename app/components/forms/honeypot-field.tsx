@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from '#common/inquiries.ts'
+import { HONEYPOT_FIELD } from '#common/inquiry-fields.ts'
 
 /** Bots fill every field; people never see this one. The server refuses a filled one. */
 export function HoneypotField({ id }: { id: string }) {

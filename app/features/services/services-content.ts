@@ -1,4 +1,4 @@
-import type { ProjectType } from '#common/inquiries.ts'
+import type { ProjectType } from '#common/inquiry-fields.ts'
 
 export const WHY_AUTOMATE = [
   { title: 'Save Time', text: 'Hand hours of copying, clicking and checking to software that never gets tired.' },

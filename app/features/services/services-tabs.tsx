@@ -1,5 +1,5 @@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '#app/components/ui/tabs.tsx'
-import type { ProjectType } from '#common/inquiries.ts'
+import type { ProjectType } from '#common/inquiry-fields.ts'
 import { SERVICE_TABS } from './services-content.ts'
 
 /** 'Services I Offer'. Choosing a tab also sets the inquiry form's project type. */

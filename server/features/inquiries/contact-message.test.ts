@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '#common/errors.ts'
-import { HONEYPOT_FIELD } from '#common/inquiries.ts'
+import { HONEYPOT_FIELD } from '#common/inquiry-fields.ts'
 import { mailOutbox, serviceInquiries } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 

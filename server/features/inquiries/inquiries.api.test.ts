@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailOutbox, serviceInquiries } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { HONEYPOT_FIELD, INQUIRY_LIMITS } from '#common/inquiries.ts'
+import { HONEYPOT_FIELD, INQUIRY_LIMITS } from '#common/inquiry-fields.ts'
 
 let t: TestApp
 let admin: Awaited<ReturnType<TestApp['signUp']>>

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { inquiryInputSchema, inquiryUpdateSchema, PROJECT_TYPES } from '#common/inquiries.ts'
+import { inquiryInputSchema, inquiryUpdateSchema } from '#common/inquiries.ts'
+import { PROJECT_TYPES } from '#common/inquiry-fields.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { requireAdmin } from '#server/http/guards.ts'
 import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
-import { HONEYPOT_FIELD, PROJECT_TYPE_LABELS, type ContactMessageInput, type InquiryInput } from '#common/inquiries.ts'
+import type { ContactMessageInput, InquiryInput } from '#common/inquiries.ts'
+import { HONEYPOT_FIELD, PROJECT_TYPE_LABELS } from '#common/inquiry-fields.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
