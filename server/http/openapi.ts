@@ -37,4 +37,9 @@ export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429)[
   )
 }
 
+/** A required JSON request body: without `required`, a body of another content type would skip validation. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { content: { 'application/json': { schema } }, required: true as const }
+}
+
 export const bearerSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }]

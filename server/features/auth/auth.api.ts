@@ -1,11 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from '#common/auth.ts'
-import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import { requireUser } from '#server/http/guards.ts'
 import type { AuthService } from './auth.service.ts'
 import { toUserDto, userSchema } from './auth.dto.ts'
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true as const })
 const dataOf = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema: z.object({ data: schema }) } },
@@ -16,7 +15,7 @@ const register = createRoute({
   path: '/register',
   tags: ['Auth'],
   summary: 'Create an account (then sign in with /auth/login)',
-  request: { body: json(registerSchema) },
+  request: { body: jsonBody(registerSchema) },
   responses: { 201: dataOf(z.object({ user: userSchema }), 'Account created'), ...errorResponses(400, 409, 429) },
 })
 
@@ -25,7 +24,7 @@ const login = createRoute({
   path: '/login',
   tags: ['Auth'],
   summary: 'Sign in: returns a bearer token and also sets the auth_session cookie',
-  request: { body: json(loginSchema) },
+  request: { body: jsonBody(loginSchema) },
   responses: {
     200: dataOf(z.object({ token: z.string(), user: userSchema }), 'Signed in'),
     ...errorResponses(400, 401, 429),
@@ -56,7 +55,7 @@ const updateProfile = createRoute({
   tags: ['Auth'],
   summary: 'Update your name or avatar',
   security: bearerSecurity,
-  request: { body: json(profileUpdateSchema) },
+  request: { body: jsonBody(profileUpdateSchema) },
   responses: { 200: dataOf(userSchema, 'The updated user'), ...errorResponses(400, 401) },
 })
 
@@ -66,7 +65,7 @@ const changePassword = createRoute({
   tags: ['Auth'],
   summary: 'Change your password: every session ends and a new token is returned',
   security: bearerSecurity,
-  request: { body: json(changePasswordSchema) },
+  request: { body: jsonBody(changePasswordSchema) },
   responses: {
     200: dataOf(z.object({ token: z.string().nullable() }), 'Password changed'),
     ...errorResponses(400, 401, 429),

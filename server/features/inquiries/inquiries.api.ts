@@ -3,7 +3,7 @@ import { inquiryInputSchema, inquiryUpdateSchema } from '#common/inquiries.ts'
 import { PROJECT_TYPES } from '#common/inquiry-fields.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { Inquiry, InquiryService } from './inquiry.service.ts'
 
 const inquirySchema = z
@@ -26,7 +26,6 @@ function toInquiryDto(row: Inquiry): z.infer<typeof inquirySchema> {
   return { ...row, project_type: row.projectType, createdAt, created_at: createdAt }
 }
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } }, required: true as const })
 const idParam = z.object({ id: z.uuid({ error: 'id must be an inquiry id (UUID)' }) })
 
 const submit = createRoute({
@@ -34,7 +33,7 @@ const submit = createRoute({
   path: '/',
   tags: ['Service inquiries'],
   summary: 'Send a service inquiry (public; rate limited per address)',
-  request: { body: json(inquiryInputSchema) },
+  request: { body: jsonBody(inquiryInputSchema) },
   responses: {
     201: { description: 'Stored; the owner is notified', content: { 'application/json': { schema: z.object({ data: inquirySchema }) } } },
     ...errorResponses(400, 429),
@@ -75,7 +74,7 @@ const update = createRoute({
   tags: ['Service inquiries'],
   summary: 'Mark an inquiry processed or pending (admin)',
   security: bearerSecurity,
-  request: { params: idParam, body: json(inquiryUpdateSchema) },
+  request: { params: idParam, body: jsonBody(inquiryUpdateSchema) },
   responses: {
     200: { description: 'Updated', content: { 'application/json': { schema: z.object({ data: inquirySchema }) } } },
     ...errorResponses(400, 401, 403, 404),
