@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
-import { ADMIN, BASE_URL, MEMBER, PORT } from './tests/e2e/credentials.ts'
+import { ADMIN, BASE_URL, MEMBER, PORT, SANDBOX_PORT, SANDBOX_URL } from './tests/e2e/credentials.ts'
 
 // The end-to-end suite runs against the production build (`npm run test:e2e` builds first) on a
 // fresh embedded database per run. Playwright loads this file in the runner and again in every
@@ -46,20 +46,29 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  webServer: {
+  // Two copies of the production build: the default configuration (no payment provider: the
+  // spec's 'Checkout Not Available'), and one with the local payment sandbox for billing.spec.ts.
+  webServer: [
+    server({ port: PORT, url: BASE_URL, dataDir: path.join(dataDir, 'main') }),
+    server({ port: SANDBOX_PORT, url: SANDBOX_URL, dataDir: path.join(dataDir, 'sandbox'), env: { BILLING_SANDBOX: 'true' } }),
+  ],
+})
+
+function server(options: { port: number; url: string; dataDir: string; env?: Record<string, string> }) {
+  return {
     command: 'node server.js',
-    url: `${BASE_URL}/api/health`,
+    url: `${options.url}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
     env: {
       NODE_ENV: 'production',
-      PORT: String(PORT),
+      PORT: String(options.port),
       HOST: '127.0.0.1',
-      PUBLIC_URL: BASE_URL,
-      DATA_DIR: dataDir,
+      PUBLIC_URL: options.url,
+      DATA_DIR: options.dataDir,
       AUTH_SECRET: authSecret,
       SEED_DEMO: 'true',
       SEED_ADMIN_EMAIL: ADMIN.email,
@@ -67,6 +76,9 @@ export default defineConfig({
       SEED_MEMBER_EMAIL: MEMBER.email,
       SEED_MEMBER_PASSWORD: MEMBER.password,
       LOG_LEVEL: 'warn',
+      // Tests that create accounts through the API act as distinct clients (tests/e2e/accounts.ts).
+      TRUST_PROXY: 'true',
+      ...options.env,
     },
-  },
-})
+  }
+}

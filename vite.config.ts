@@ -4,10 +4,19 @@ import { defineConfig } from 'vite'
 
 // The server build bundles our whole Node server (server/main.ts), not only the page
 // renderer, so production runs one plain-JavaScript file (docs/decisions/002-hono-hosts-react-router.md).
+const SITE_CORE =
+  /node_modules[\\/](clsx|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared|icons[\\/](x|menu|zap|sun|moon|monitor)\.js))|app[\\/]lib[\\/](cn|toast|seo)\.ts|app[\\/]components[\\/](ui[\\/]button|layout[\\/]site-|preferences[\\/]theme-switch)|preload-helper/
+
 export default defineConfig(({ isSsrBuild }) => ({
   build: {
     target: 'es2022',
-    rollupOptions: isSsrBuild ? { input: './server/main.ts' } : undefined,
+    rollupOptions: isSsrBuild
+      ? { input: './server/main.ts' }
+      : {
+          // Small modules every public page loads go into one file: one gzip stream compresses
+          // them better than a dozen tiny ones (docs/decisions/008-page-weight.md).
+          output: { codeSplitting: { groups: [{ name: 'site-core', test: SITE_CORE }] } },
+        },
   },
   ssr: {
     external: ['@electric-sql/pglite', 'pg', '@node-rs/argon2', 'pino', 'pino-pretty'],

@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useRouteLoaderData,
   type LinksFunction,
 } from 'react-router'
@@ -46,8 +47,12 @@ export const links: LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
+/** Pages whose address carries a one-time token: no third-party script may see their URL. */
+const TOKEN_PAGES = ['/reset-password', '/confirm-email', '/verify-email']
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root')
+  const { pathname } = useLocation()
   const theme = root?.theme ?? 'dark'
   const nonce = root?.cspNonce
   return (
@@ -65,7 +70,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <CookieConsentBanner />
           </Suspense>
         ) : null}
-        {root?.analytics?.consent === 'accepted' ? <Analytics id={root.analytics.id} nonce={nonce} /> : null}
+        {root?.analytics?.consent === 'accepted' && !TOKEN_PAGES.includes(pathname) ? (
+          <Analytics id={root.analytics.id} nonce={nonce} />
+        ) : null}
         <LazyToaster theme={theme} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -20,3 +20,8 @@ export const BLOG_PAGE_SIZE = 10
 export function blogCoverUrl(post: { slug: string; coverImageUrl?: string | null }): string {
   return post.coverImageUrl || `/blog/covers/${encodeURIComponent(post.slug)}.svg`
 }
+
+/** Where an uploaded cover is served from; a post's cover URL must be one of ours. */
+export const COVER_UPLOAD_PATH = '/uploads/covers/'
+export const COVER_MAX_BYTES = 2 * 1024 * 1024
+export const COVER_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const

@@ -4,11 +4,23 @@ export const THEMES = ['light', 'dark', 'system'] as const
 export type Theme = (typeof THEMES)[number]
 
 export const appSettingsSchema = z.object({
-  siteName: z.string().trim().min(1, 'Site name is required').max(80),
-  description: z.string().trim().max(300),
-  defaultCredits: z.coerce.number().int().min(0).max(1_000_000),
+  siteName: z
+    .string({ error: 'Site name is required' })
+    .trim()
+    .min(1, 'Site name is required')
+    .max(60, 'Site name must be at most 60 characters.'),
+  description: z.string().trim().max(300, 'Description must be at most 300 characters.'),
+  defaultCredits: z.coerce
+    .number({ error: 'Default credits must be a number.' })
+    .int('Default credits must be a whole number.')
+    .min(0, 'Default credits cannot be negative.')
+    .max(1_000_000, 'Default credits must be at most 1,000,000.'),
   maintenanceMode: z.boolean(),
-  theme: z.enum(THEMES),
-  apiRateLimit: z.coerce.number().int().min(1).max(100_000),
+  theme: z.enum(THEMES, { error: 'Theme must be light, dark or system.' }),
+  apiRateLimit: z.coerce
+    .number({ error: 'API rate limit must be a number.' })
+    .int('API rate limit must be a whole number.')
+    .min(1, 'API rate limit must be between 1 and 10000 requests per minute.')
+    .max(10_000, 'API rate limit must be between 1 and 10000 requests per minute.'),
 })
 export type AppSettings = z.infer<typeof appSettingsSchema>

@@ -209,6 +209,11 @@ function chromiumVersion(chromePath) {
   return output.match(/(\d+\.\d+\.\d+\.\d+)/)?.[1] ?? (output.trim() || null)
 }
 
+function medianOf(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0
+}
+
 function median(runs) {
   const sorted = [...runs].sort((a, b) => (a.scores.performance ?? -1) - (b.scores.performance ?? -1))
   return sorted[Math.floor((sorted.length - 1) / 2)]
@@ -236,10 +241,10 @@ function printTargets(result) {
   console.log('\nTargets (informative, the run does not fail on them)')
   for (const entry of result.lighthouse) {
     if (!entry.scores) continue
-    if (entry.formFactor === 'mobile') {
+    if (entry.formFactor !== 'desktop') {
       const perf = entry.scores.performance
       console.log(
-        `  ${mark(perf >= TARGETS.mobilePerformance)} ${entry.page} mobile performance ${perf} (target ≥ ${TARGETS.mobilePerformance})`,
+        `  ${mark(perf >= TARGETS.mobilePerformance)} ${entry.page} ${entry.formFactor} performance ${perf} at ${entry.cpuSlowdownMultiplier}x CPU (target ≥ ${TARGETS.mobilePerformance})`,
       )
     }
     for (const id of ['accessibility', 'best-practices', 'seo']) {
@@ -357,11 +362,17 @@ async function main() {
 
   // Lighthouse, mobile then desktop, each in a fresh Chromium.
   if (opts.lighthouse) {
-    const { runLighthouse, summarize, killChromes } = await import('./bench/lighthouse.mjs')
+    const { runLighthouse, summarize, killChromes, calibratedCpuMultiplier } = await import('./bench/lighthouse.mjs')
     cleanups.push(async () => killChromes())
     let index = 0
-    for (const formFactor of ['mobile', 'desktop']) {
+    // 'mobile*': mobile again with the CPU slowdown calibrated to this machine (see lighthouse.mjs),
+    // from the median benchmarkIndex of the page's default mobile runs.
+    for (const formFactor of ['mobile', 'mobile*', 'desktop']) {
       for (const page of pages) {
+        const calibrated = formFactor === 'mobile*'
+        const mobileRuns = result.lighthouse.find((entry) => entry.page === page.name && entry.formFactor === 'mobile')
+        const cpuSlowdownMultiplier = calibrated ? calibratedCpuMultiplier(medianOf(mobileRuns?.benchmarkIndexes ?? [])) : undefined
+        if (calibrated && !mobileRuns?.benchmarkIndexes?.length) continue
         const runs = []
         const errors = []
         for (let n = 1; n <= opts.runs; n++) {
@@ -370,7 +381,8 @@ async function main() {
           const t0 = Date.now()
           try {
             const lhr = await runLighthouse(`${server.base}${page.path}`, {
-              formFactor,
+              formFactor: calibrated ? 'mobile' : formFactor,
+              cpuSlowdownMultiplier,
               chromePath,
               timeoutMs: opts.lhTimeoutMs,
               profileDir: path.join(temp, `chrome-${index++}`),
@@ -397,6 +409,8 @@ async function main() {
           external: best?.external ?? [],
           warnings: best?.warnings ?? [],
           benchmarkIndex: best?.benchmarkIndex ?? null,
+          benchmarkIndexes: runs.map((entry) => entry.benchmarkIndex).filter((value) => value != null),
+          cpuSlowdownMultiplier: cpuSlowdownMultiplier ?? (formFactor === 'desktop' ? 1 : 4),
           performanceRuns: runs.map((entry) => entry.scores.performance),
           errors,
         })
@@ -489,10 +503,12 @@ async function main() {
   if (result.lighthouse.length) {
     console.log(`\nLighthouse${opts.runs > 1 ? ` (median of ${opts.runs} runs by performance)` : ''}: scores 0-100, times in ms`)
     table(
-      ['page', 'form', 'perf', 'a11y', 'bp', 'seo', 'FCP', 'LCP', 'TBT', 'CLS', 'SI'],
+      ['page', 'form', 'CPU×', 'bench', 'perf', 'a11y', 'bp', 'seo', 'FCP', 'LCP', 'TBT', 'CLS', 'SI'],
       result.lighthouse.map((entry) => [
         entry.page,
         entry.formFactor,
+        entry.cpuSlowdownMultiplier,
+        entry.benchmarkIndex == null ? null : Math.round(entry.benchmarkIndex),
         entry.scores?.performance,
         entry.scores?.accessibility,
         entry.scores?.['best-practices'],

@@ -7,6 +7,13 @@ import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
 import { createInquiriesApi } from './features/inquiries/inquiries.api.ts'
 import { createBlogApi } from './features/blog/blog.api.ts'
+import { createWebhooksApi } from './features/billing/webhooks.api.ts'
+import { createMailApi } from './features/mail/mail.api.ts'
+import { createAiApi } from './features/ai/ai.api.ts'
+import { createAuditApi } from './features/audit/audit.api.ts'
+import { createEventsApi } from './features/events/events.api.ts'
+import { createSettingsApi } from './features/settings/settings.api.ts'
+import { createUploadsApi } from './features/uploads/uploads.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
@@ -20,12 +27,17 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
 
   api.route('/health', createHealthApi(database))
 
+  // Images have a limit of their own (2 MB), above the JSON one.
+  api.route('/uploads', createUploadsApi(services.uploads))
+
   api.use(
     bodyLimit({
       maxSize: MAX_JSON_BODY_BYTES,
       onError: (c) => c.json({ message: 'Request body is too large (the limit is 1 MB).', code: 'PAYLOAD_TOO_LARGE' }, 413),
     }),
   )
+  // Signed by the payment provider, whose deliveries must not count against a client's API limit.
+  api.route('/webhooks', createWebhooksApi(services.webhooks))
   api.use(apiRateLimit(services.rateLimits, services.settings))
 
   // The few Better Auth endpoints the browser needs (see PUBLIC_AUTH_ENDPOINTS).
@@ -34,9 +46,14 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   }
 
   api.route('/auth', createAuthApi(services.auth))
-  api.route('/users', createUsersApi(services.users))
+  api.route('/users', createUsersApi(services.users, services.userAdmin))
   api.route('/contact', createInquiriesApi(services.inquiries))
   api.route('/blog', createBlogApi(services.blog))
+  api.route('/mail', createMailApi(services.mailer))
+  api.route('/ai', createAiApi(services.aiDrafter))
+  api.route('/settings', createSettingsApi(services.settings))
+  api.route('/audit', createAuditApi(services.audit))
+  api.route('/events', createEventsApi(services.events))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
   api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })

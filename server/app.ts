@@ -9,6 +9,7 @@ import { errorHandler } from './http/error-handler.ts'
 import { requestLogger } from './http/request-logger.ts'
 import { sameOriginGuard } from './http/same-origin.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { maintenanceMode } from './http/maintenance.ts'
 import { resolveSession } from './http/session.ts'
 import type { Logger } from './logger.ts'
 import type { Services } from './services.ts'
@@ -30,12 +31,19 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>()
 
   app.use(requestLogger(logger))
-  app.use(securityHeaders({ isProduction: env.isProduction, analytics: Boolean(env.ANALYTICS_ID) }))
+  app.use(
+    securityHeaders({
+      isProduction: env.isProduction,
+      analytics: Boolean(env.ANALYTICS_ID),
+      paddle: services.billing.checkout?.kind === 'paddle',
+    }),
+  )
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compress())
   app.use(clientIp({ trustProxy: env.TRUST_PROXY }))
   app.use(sameOriginGuard(env.PUBLIC_URL))
   app.use(resolveSession(services.auth))
+  app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))
   if (deps.pages) app.all('*', deps.pages)

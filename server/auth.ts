@@ -7,6 +7,7 @@ import { accounts, authRateLimits, sessions, users, verifications } from './db/s
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'
 import { hashPassword, verifyPassword } from './password-hashing.ts'
+import { EMAIL_VERIFICATION_HOURS, PASSWORD_RESET_HOURS } from './features/auth/account-mail.ts'
 
 export const AUTH_BASE_PATH = '/api/identity'
 /**
@@ -29,6 +30,8 @@ export const SESSION_ABSOLUTE_SECONDS = 30 * DAY
 
 export interface AuthHooks {
   onUserCreated(user: { id: string; name: string }): Promise<void>
+  sendVerificationEmail(email: string, token: string): Promise<void>
+  sendResetPassword(email: string, token: string): Promise<void>
 }
 
 export function createAuth(options: {
@@ -63,6 +66,14 @@ export function createAuth(options: {
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       password: { hash: hashPassword, verify: verifyPassword },
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_HOURS * 3600,
+      sendResetPassword: ({ user, token }) => hooks.sendResetPassword(user.email, token),
+    },
+    // A link is sent at sign-up; signing in does not wait for it (the admin's Verified column reads it).
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: EMAIL_VERIFICATION_HOURS * 3600,
+      sendVerificationEmail: ({ user, token }) => hooks.sendVerificationEmail(user.email, token),
     },
     socialProviders: env.googleEnabled
       ? { google: { clientId: env.GOOGLE_CLIENT_ID ?? '', clientSecret: env.GOOGLE_CLIENT_SECRET ?? '' } }

@@ -134,4 +134,30 @@ describe('loadEnv', () => {
     expect(loadEnv({ DATABASE_URL: 'postgres://db/aether' }).AUTH_SECRET).toBeUndefined()
     expect(loadEnv({ NODE_ENV: 'production' }).isProduction).toBe(true)
   })
+
+  it('keeps the payment sandbox out of production, except on a loopback address', () => {
+    expect(loadEnv({ BILLING_SANDBOX: 'true' }).BILLING_SANDBOX).toBe(true)
+    const local = { NODE_ENV: 'production', BILLING_SANDBOX: 'true', HOST: '127.0.0.1' }
+    expect(loadEnv({ ...local, PUBLIC_URL: 'http://localhost:3210' }).BILLING_SANDBOX).toBe(true)
+    expect(loadEnv({ ...local, PUBLIC_URL: 'http://127.0.0.1:8080' }).BILLING_SANDBOX).toBe(true)
+    expect(loadEnv(local).BILLING_SANDBOX).toBe(true)
+    expect(envError({ ...local, PUBLIC_URL: 'https://aether.example' }).message).toMatch(/BILLING_SANDBOX: cannot be on in production/)
+    // Listening on every interface (the default HOST) is not local, whatever PUBLIC_URL says.
+    expect(envError({ NODE_ENV: 'production', BILLING_SANDBOX: 'true' }).message).toMatch(/BILLING_SANDBOX: cannot be on in production/)
+    expect(envError({ NODE_ENV: 'production', BILLING_SANDBOX: 'true', PUBLIC_URL: 'http://localhost:3000' }).message).toMatch(
+      /BILLING_SANDBOX/,
+    )
+  })
+
+  it('asks for the webhook secret with a Paddle token, and refuses the sandbox beside real Paddle', () => {
+    expect(envError({ PADDLE_CLIENT_TOKEN: 'test_token' }).message).toMatch(/PADDLE_WEBHOOK_SECRET: is required/)
+    expect(envError({ PADDLE_CLIENT_TOKEN: 'test_token', PADDLE_WEBHOOK_SECRET: 's', BILLING_SANDBOX: 'true' }).message).toMatch(
+      /BILLING_SANDBOX: cannot be on together with PADDLE_CLIENT_TOKEN/,
+    )
+    const env = loadEnv({ PADDLE_CLIENT_TOKEN: 'live_token', PADDLE_WEBHOOK_SECRET: 'secret', PADDLE_ENVIRONMENT: 'production' })
+    expect(env).toMatchObject({ PADDLE_CLIENT_TOKEN: 'live_token', PADDLE_WEBHOOK_SECRET: 'secret', PADDLE_ENVIRONMENT: 'production' })
+    expect(envError({ PADDLE_CLIENT_TOKEN: 'live_token', PADDLE_WEBHOOK_SECRET: 'secret' }).message).toMatch(
+      /PADDLE_ENVIRONMENT: is sandbox, but PADDLE_CLIENT_TOKEN is a production token/,
+    )
+  })
 })

@@ -65,6 +65,19 @@ const envSchema = z
     ),
     MAIL_FROM: z.string().trim().min(3).default('Aether <no-reply@aether.test>'),
     OWNER_EMAIL: z.email().optional(),
+    // Payments (Paddle Billing). Without a client token there is no checkout: the spec's
+    // 'Checkout Not Available'. BILLING_SANDBOX runs purchases locally (docs/decisions/010-payments.md).
+    PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+    PADDLE_CLIENT_TOKEN: optionalString,
+    PADDLE_API_KEY: optionalString,
+    PADDLE_WEBHOOK_SECRET: optionalString,
+    PADDLE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    BILLING_SANDBOX: booleanString.default(false),
+    // AI drafting: any OpenAI-compatible chat-completions endpoint. Unset: the offline drafter.
+    AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    AI_API_KEY: optionalString,
+    AI_MODEL: optionalString,
+    AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   })
   .transform((env) => ({
     ...env,
@@ -78,7 +91,50 @@ const envSchema = z
     if (env.isProduction && env.DATABASE_URL && !env.AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production with DATABASE_URL' })
     }
+    // The sandbox completes purchases without paying. A production build may use it only on a
+    // loopback address (tests, benchmarks, a local demo), never where customers can reach it.
+    if (env.BILLING_SANDBOX && env.isProduction && !(isLoopbackUrl(env.PUBLIC_URL) && isLoopbackHost(env.HOST))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BILLING_SANDBOX'],
+        message: 'cannot be on in production unless HOST and PUBLIC_URL are loopback addresses (e.g. HOST=127.0.0.1)',
+      })
+    }
+    if (env.AI_BASE_URL && !env.AI_MODEL) {
+      ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'is required with AI_BASE_URL' })
+    }
+    // Paddle's client tokens say which environment they belong to.
+    const tokenEnvironment = env.PADDLE_CLIENT_TOKEN?.startsWith('live_')
+      ? 'production'
+      : env.PADDLE_CLIENT_TOKEN?.startsWith('test_')
+        ? 'sandbox'
+        : null
+    if (tokenEnvironment && tokenEnvironment !== env.PADDLE_ENVIRONMENT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PADDLE_ENVIRONMENT'],
+        message: `is ${env.PADDLE_ENVIRONMENT}, but PADDLE_CLIENT_TOKEN is a ${tokenEnvironment} token`,
+      })
+    }
+    if (env.BILLING_SANDBOX && env.PADDLE_CLIENT_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['BILLING_SANDBOX'], message: 'cannot be on together with PADDLE_CLIENT_TOKEN: choose one' })
+    }
+    if (env.PADDLE_CLIENT_TOKEN && !env.PADDLE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PADDLE_WEBHOOK_SECRET'],
+        message: 'is required with PADDLE_CLIENT_TOKEN: plans change only through verified webhooks',
+      })
+    }
   })
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+function isLoopbackUrl(url: string): boolean {
+  return isLoopbackHost(new URL(url).hostname)
+}
 
 export type Env = z.infer<typeof envSchema>
 

@@ -38,7 +38,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   await database.migrate()
   logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
 
-  const services = createServices({ db: database.db, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
+  const services = createServices({ database, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
   await seed(database.db, services, logger, {
     demo: env.SEED_DEMO,
     adminEmail: env.SEED_ADMIN_EMAIL,
@@ -48,6 +48,8 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   })
   if (!env.googleEnabled)
     logger.info('Google sign-in is off (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET unset): the button shows "Coming Soon"')
+  if (services.aiDrafter.kind === 'offline') logger.info('AI drafting: offline drafter (AI_BASE_URL unset)')
+  else logger.info({ model: services.aiDrafter.model }, 'AI drafting: OpenAI-compatible endpoint')
 
   const vite = options.vite
   const getBuild = vite

@@ -1,8 +1,10 @@
 import { createAuth } from './auth.ts'
-import type { Db } from './db/client.ts'
+import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'
 import { createAuthService } from './features/auth/auth.service.ts'
+import { createAccountService } from './features/auth/account.service.ts'
+import { createAccountMail } from './features/auth/account-mail.ts'
 import { createPlanService } from './features/plans/plan.service.ts'
 import { createProfileService } from './features/profiles/profile.service.ts'
 import { createRateLimitService } from './features/rate-limit/rate-limit.service.ts'
@@ -11,23 +13,45 @@ import { createUserService } from './features/users/user.service.ts'
 import { createInquiryService } from './features/inquiries/inquiry.service.ts'
 import { createMailer } from './features/mail/mailer.ts'
 import { createBlogService } from './features/blog/blog.service.ts'
+import { createCreditService } from './features/credits/credit.service.ts'
 import { siteConfigFromEnv, type SiteEnv } from './site-config.ts'
+import { createBilling, type BillingEnv } from './features/billing/create-billing.ts'
+import { createDiagnosticsService } from './features/diagnostics/diagnostics.service.ts'
+import { createBlogDrafter } from './features/ai/blog-drafter.ts'
+import { createAuditService } from './features/audit/audit.service.ts'
+import { createEventBus } from './features/events/event-bus.ts'
+import { createUploadService } from './features/uploads/upload.service.ts'
+import { createUserAdminService } from './features/users/user-admin.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
   'PUBLIC_URL' | 'isProduction' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET' | 'googleEnabled' | 'MAIL_FROM'
 > &
   Partial<Pick<Env, 'SMTP_URL' | 'OWNER_EMAIL'>> &
-  Partial<SiteEnv>
+  Partial<SiteEnv> &
+  Partial<BillingEnv> &
+  Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>>
 
 /** Builds every service once; pages (through router context) and the API both use these. */
-export function createServices(options: { db: Db; env: ServicesEnv; authSecret: string; logger: Logger }) {
-  const { db, env, authSecret, logger } = options
-  const settings = createSettingsService(db)
-  const profiles = createProfileService(db, settings)
+export function createServices(options: {
+  database: Pick<Database, 'db' | 'kind' | 'location'>
+  env: ServicesEnv
+  authSecret: string
+  logger: Logger
+  /** How the payment sandbox reaches our webhook endpoint (tests pass the in-process app). */
+  deliverWebhook?: (request: Request) => Promise<Response>
+}) {
+  const { database, env, authSecret, logger } = options
+  const db = database.db
+  const audit = createAuditService(db)
+  const settings = createSettingsService(db, audit)
+  const credits = createCreditService(db)
+  const profiles = createProfileService(db, settings, credits)
   const rateLimits = createRateLimitService(db)
-  const plans = createPlanService(db)
+  const plans = createPlanService(db, audit)
   const users = createUserService(db)
+  const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
+  const accountMail = createAccountMail(mailer, env.PUBLIC_URL)
   const betterAuth = createAuth({
     db,
     env,
@@ -37,20 +61,57 @@ export function createServices(options: { db: Db; env: ServicesEnv; authSecret: 
       onUserCreated: async (user) => {
         await profiles.createFor(user.id, user.name || null)
       },
+      sendVerificationEmail: accountMail.verifyEmail,
+      sendResetPassword: accountMail.resetPassword,
     },
   })
-  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits })
+  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, logger })
+  const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail })
   const site = siteConfigFromEnv(env)
-  const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
+  const events = createEventBus()
   const inquiries = createInquiryService({
+    audit,
+    events,
     db,
     mailer,
     rateLimits,
     ownerEmail: env.OWNER_EMAIL ?? site.contactEmail,
     publicUrl: env.PUBLIC_URL,
   })
+  const { billing, webhooks } = createBilling({
+    db,
+    env,
+    plans,
+    credits,
+    logger,
+    checkoutSecret: authSecret,
+    deliverWebhook: options.deliverWebhook,
+  })
   const features = { googleSignIn: env.googleEnabled }
-  return { auth, betterAuth, settings, profiles, rateLimits, plans, users, inquiries, mailer, site, features, blog: createBlogService(db) }
+  return {
+    auth,
+    account,
+    betterAuth,
+    settings,
+    credits,
+    billing,
+    webhooks,
+    profiles,
+    rateLimits,
+    plans,
+    users,
+    inquiries,
+    mailer,
+    site,
+    features,
+    blog: createBlogService(db, audit),
+    diagnostics: createDiagnosticsService(database),
+    audit,
+    events,
+    uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
+    userAdmin: createUserAdminService({ db, auth: betterAuth, users, credits, audit, mailer }),
+    aiDrafter: createBlogDrafter({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS }),
+  }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -7,26 +7,27 @@ import { Card } from '#app/components/ui/card.tsx'
 import { ABOUT_INTRO, ABOUT_MISSION, aboutStory, VALUES } from '#app/features/company/about-content.ts'
 import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 import { IconCardGrid } from '#app/features/company/icon-card-grid.tsx'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'About Aether | Our Story, Mission and Founder',
+      title: (site) => `About ${site} | Our Story, Mission and Founder`,
       description:
         'Aether is a one-person startup founded in 2022 that builds AI-powered browser and desktop automation. Read our story, mission and values.',
       path: '/about',
       keywords: ['about Aether', 'AI automation startup', 'founder', 'mission', 'company values'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

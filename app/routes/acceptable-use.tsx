@@ -3,25 +3,26 @@ import type { Route } from './+types/acceptable-use'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { ACCEPTABLE_USE_SUMMARY, acceptableUseSections } from '#app/features/legal/acceptable-use-content.tsx'
 import { LegalPage } from '#app/features/legal/legal-page.tsx'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'Acceptable Use Policy | Aether',
+      title: (site) => `Acceptable Use Policy | ${site}`,
       description:
         'What you may and may not do with Aether and its automations, our content standards, how we enforce them and how to report misuse.',
       path: '/acceptable-use',
       keywords: ['acceptable use policy', 'Aether rules', 'automation policy', 'content standards', 'report abuse'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -1,59 +1,118 @@
-import { Link, useLoaderData, useSearchParams } from 'react-router'
+import { LoaderCircle, ShieldAlert } from 'lucide-react'
+import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLoaderData, useNavigation } from 'react-router'
 import type { Route } from './+types/admin'
 import { MemberShell } from '#app/components/layout/member-shell.tsx'
-import { requireAdminMember } from '#app/lib/guards.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireMember } from '#app/lib/guards.server.ts'
+import { withCookies } from '#app/lib/response-headers.ts'
 import { cn } from '#app/lib/cn.ts'
+import { privatePageMeta } from '#app/lib/seo.ts'
 
 const TABS = [
-  { id: 'users', label: 'Users Management' },
-  { id: 'blog', label: 'Blog Management' },
-  { id: 'inquiries', label: 'Service Inquiries' },
-  { id: 'subscriptions', label: 'Subscriptions' },
-  { id: 'settings', label: 'System Settings' },
+  { to: '/admin', label: 'Users Management', end: true },
+  { to: '/admin/blog', label: 'Blog Management' },
+  { to: '/admin/inquiries', label: 'Service Inquiries' },
+  { to: '/admin/subscriptions', label: 'Subscriptions' },
+  { to: '/admin/settings', label: 'System Settings' },
 ] as const
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireAdminMember(context)
-  const settings = await context.services.settings.get()
-  return { email: user.email, settings }
+const LEGACY_TABS: Record<string, string> = {
+  users: '/admin',
+  blog: '/admin/blog',
+  inquiries: '/admin/inquiries',
+  subscriptions: '/admin/subscriptions',
+  settings: '/admin/settings',
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireMember(context)
+  // The role check itself failed (the profile could not be read): the spec's toast, then /dashboard.
+  if (user.profileUnavailable) {
+    const flash = await flashHeader({
+      type: 'error',
+      title: 'Error checking admin status',
+      description: 'Your profile could not be read. Please try again.',
+    })
+    throw redirect('/dashboard', { headers: withCookies([flash]) })
+  }
+  if (user.profile.role !== 'admin') throw redirect('/dashboard')
+  const legacy = LEGACY_TABS[new URL(request.url).searchParams.get('tab') ?? '']
+  if (legacy && new URL(request.url).pathname === '/admin' && legacy !== '/admin') throw redirect(legacy)
+  return { email: user.email, unprocessed: await context.services.inquiries.unprocessedCount() }
 }
 
 export function headers() {
   return { 'Cache-Control': 'private, no-store' }
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Admin Panel | Aether' }, { name: 'robots', content: 'noindex' }]
+export const meta = privatePageMeta('Admin Panel')
 
-export default function AdminPage() {
-  const { email, settings } = useLoaderData<typeof loader>()
-  const [searchParams] = useSearchParams()
-  const active = TABS.find((tab) => tab.id === searchParams.get('tab'))?.id ?? 'users'
+export default function AdminLayout() {
+  const { email, unprocessed } = useLoaderData<typeof loader>()
+  const navigation = useNavigation()
+  const loading = navigation.state === 'loading' && navigation.location.pathname.startsWith('/admin')
   return (
     <MemberShell email={email} isAdmin>
       <main className="space-y-6">
         <h1 className="text-2xl font-semibold tracking-tight">Admin Panel</h1>
-        <nav aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-lg bg-muted p-1 sm:grid-cols-5">
+        <nav aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-lg bg-muted p-1 sm:grid-cols-3 lg:grid-cols-5">
           {TABS.map((tab) => (
-            <Link
-              key={tab.id}
-              to={`?tab=${tab.id}`}
-              aria-current={tab.id === active ? 'page' : undefined}
-              className={cn(
-                'rounded-md px-3 py-2 text-center text-sm font-medium',
-                tab.id === active ? 'bg-background shadow-sm' : 'text-muted-foreground hover:text-foreground',
-              )}
+            <NavLink
+              key={tab.to}
+              to={tab.to}
+              end={'end' in tab ? tab.end : false}
+              className={({ isActive }) =>
+                cn(
+                  'flex items-center justify-center gap-2 rounded-md px-3 py-2 text-center text-sm font-medium',
+                  isActive ? 'bg-background shadow-sm' : 'text-muted-foreground hover:text-foreground',
+                )
+              }
             >
               {tab.label}
-            </Link>
+              {tab.to === '/admin/inquiries' && unprocessed > 0 ? (
+                <span className="rounded-full bg-primary px-1.5 text-xs text-primary-foreground" aria-label={`${unprocessed} unprocessed`}>
+                  {unprocessed}
+                </span>
+              ) : null}
+            </NavLink>
           ))}
         </nav>
-        <section className="rounded-lg border p-6 text-sm text-muted-foreground">
-          <p>
-            Signed in as administrator <strong className="text-foreground">{email}</strong>. Site: {settings.siteName}; new users start with{' '}
-            {settings.defaultCredits} credits; API limit {settings.apiRateLimit} requests per minute.
-          </p>
-        </section>
+        <div className="relative" aria-busy={loading || undefined}>
+          {loading ? (
+            <div role="status" className="absolute inset-x-0 top-2 z-10 flex justify-center">
+              <LoaderCircle className="size-6 animate-spin text-primary motion-reduce:animate-none" aria-hidden="true" />
+              <span className="sr-only">Loading...</span>
+            </div>
+          ) : null}
+          <Outlet />
+        </div>
       </main>
     </MemberShell>
   )
+}
+
+/** The panel refuses non-admins itself too: a 403 from any admin action or loader lands here. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && (error.status === 403 || error.status === 401)) {
+    return (
+      <main className="mx-auto flex min-h-screen max-w-md items-center px-4">
+        <Card className="w-full">
+          <CardHeader>
+            <CardTitle level={2} className="flex items-center gap-2">
+              <ShieldAlert className="size-5 text-destructive" aria-hidden="true" /> Access Denied
+            </CardTitle>
+            <CardDescription>You don&apos;t have permission to access the admin panel.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild>
+              <Link to="/dashboard">Return to Dashboard</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      </main>
+    )
+  }
+  throw error
 }

@@ -14,6 +14,7 @@ import type { loader as rootLoader } from '#app/root.tsx'
 import { loginSchema, registerSchema } from '#common/auth.ts'
 import { AppError } from '#common/errors.ts'
 import { FieldError } from '#app/components/forms/field-error.tsx'
+import { siteNameOf } from '#app/lib/seo.ts'
 
 export function loader({ context }: Route.LoaderArgs) {
   if (context.user) throw redirect('/dashboard')
@@ -50,9 +51,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Log In or Sign Up | Aether' },
-  { name: 'description', content: 'Sign in to Aether or create a free account.' },
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: `Log In or Sign Up | ${siteNameOf(matches)}` },
+  { name: 'description', content: `Sign in to ${siteNameOf(matches)} or create a free account.` },
   { name: 'robots', content: 'noindex,follow' },
 ]
 
@@ -123,6 +124,13 @@ export default function AuthPage() {
               <FieldError id={fields.password.errorId} errors={fields.password.errors} />
             </div>
             <FieldError id={form.errorId} errors={form.errors} />
+            {signingUp ? null : (
+              <p className="text-right text-sm">
+                <Link to="/forgot-password" className="text-muted-foreground hover:text-foreground hover:underline">
+                  Forgot your password?
+                </Link>
+              </p>
+            )}
             <Button type="submit" className="w-full" disabled={busy}>
               {busy ? 'Please wait' : signingUp ? 'Create Account' : 'Sign In'}
             </Button>

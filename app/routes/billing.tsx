@@ -1,73 +1,141 @@
-import { useLoaderData } from 'react-router'
-import { toast } from '#app/lib/toast.ts'
+import { useEffect } from 'react'
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from 'react-router'
 import type { Route } from './+types/billing'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { BillingHistoryCard, CurrentPlanCard, PaymentMethodCard, type SubscriptionView } from '#app/features/billing/billing-summary.tsx'
+import { formatDate, formatMoney, paymentRows } from '#app/features/billing/billing-view.server.ts'
+import { PlanCards } from '#app/features/billing/plan-cards.tsx'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
+import { withCookies } from '#app/lib/response-headers.ts'
+import { toast } from '#app/lib/toast.ts'
+import { ValidationError } from '#common/errors.ts'
+import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const plans = await context.services.plans.list()
+  const { billing, plans: planService } = context.services
+  const [plans, subscription, recent, history] = await Promise.all([
+    planService.list(),
+    billing.currentSubscription(user.id),
+    billing.recentPayments(user.id, 5),
+    billing.payments(user.id, { page: 1, limit: 1 }),
+  ])
+  const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? 'Free'
+  const view: SubscriptionView | null = subscription
+    ? {
+        planName: planName(subscription.planSlug),
+        status: subscription.status,
+        nextRenewalLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
+        cancelAtLabel: subscription.cancelAt ? formatDate(subscription.cancelAt) : null,
+        endsLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
+        card: subscription.cardBrand && subscription.cardLast4 ? { brand: subscription.cardBrand, last4: subscription.cardLast4 } : null,
+        updatePaymentUrl: subscription.updatePaymentUrl,
+      }
+    : null
   return {
-    currentPlan: user.profile.subscriptionPlan,
+    planSlug: user.profile.subscriptionPlan,
+    planName: planName(user.profile.subscriptionPlan),
     credits: user.profile.credits,
-    plans: plans.map((plan) => ({ slug: plan.slug, name: plan.name, price: plan.price, features: plan.features })),
+    subscription: view,
+    plans: plans.map((plan) => ({
+      slug: plan.slug,
+      name: plan.name,
+      price: plan.price,
+      priceLabel: plan.price === 0 ? 'Free' : formatMoney(plan.price),
+      features: plan.features,
+      priceId: plan.paddlePriceId,
+    })),
+    payments: paymentRows(recent, plans),
+    paymentCount: history.total,
+    checkout: { client: billing.checkout, buyer: { id: user.id, email: user.email, token: billing.checkoutToken(user.id) } },
+    sandbox: billing.checkout?.kind === 'sandbox',
   }
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Billing | Aether' }, { name: 'robots', content: 'noindex' }]
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireMember(context)
+  const form = await request.formData()
+  const intent = String(form.get('intent'))
+  const { billing, plans } = context.services
+  const planName = async (slug: string) => (await plans.list()).find((plan) => plan.slug === slug)?.name ?? slug
+
+  const outcome = await attempt(async (): Promise<Flash> => {
+    if (intent === 'switch-to-free') {
+      const endsAt = await billing.cancelToFree(user.id)
+      return {
+        type: 'success',
+        title: 'Switch to Free scheduled',
+        description: endsAt
+          ? `You keep your plan until ${formatDate(endsAt)}, then move to Free.`
+          : 'You move to Free at the end of the paid period.',
+      }
+    }
+    if (intent === 'change-plan') {
+      const slug = String(form.get('plan') ?? '').slice(0, 100)
+      await billing.changePlan(user.id, slug)
+      const subscription = await billing.currentSubscription(user.id)
+      return subscription?.planSlug === slug
+        ? { type: 'success', title: 'Plan updated', description: `You are now on the ${await planName(slug)} plan.` }
+        : { type: 'success', title: 'Plan change requested', description: 'Your plan changes as soon as the payment provider confirms it.' }
+    }
+    if (intent === 'sandbox-end-period') {
+      const result = await billing.sandboxEndPeriod(user.id)
+      return result === 'canceled'
+        ? { type: 'info', title: 'Subscription ended', description: 'The paid period is over: you are on the Free plan.' }
+        : { type: 'success', title: 'Subscription renewed', description: 'A new month was charged and its credits added.' }
+    }
+    throw new ValidationError(`Unknown billing action: ${intent.slice(0, 40)}`)
+  })
+  if (!outcome.ok) return data({ error: outcome.error.message }, { status: outcome.error.status })
+  return redirect('/billing', { headers: withCookies([await flashHeader(outcome.value)]) })
+}
+
+export const meta = privatePageMeta('Billing')
 
 export default function BillingPage() {
-  const { currentPlan, credits, plans } = useLoaderData<typeof loader>()
-  const current = plans.find((plan) => plan.slug === currentPlan)
+  const { planSlug, planName, credits, subscription, plans, payments, paymentCount, checkout, sandbox } = useLoaderData<typeof loader>()
+  const actionData = useActionData<typeof action>()
+  useEffect(() => {
+    if (actionData?.error) toast.error('Error updating plan', { description: actionData.error })
+  }, [actionData])
+
   return (
     <main className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Billing</h1>
-      <Card>
-        <CardHeader>
-          <CardTitle>Current Plan</CardTitle>
-          <CardDescription>
-            {current?.name ?? 'Free'} · {credits} credits remaining
-          </CardDescription>
-        </CardHeader>
-      </Card>
+      <CurrentPlanCard planName={planName} credits={credits} subscription={subscription} />
       <section aria-labelledby="plans-heading" className="space-y-4">
         <h2 id="plans-heading" className="text-lg font-semibold">
           Available Plans
         </h2>
-        <div className="grid gap-4 md:grid-cols-3">
-          {plans.map((plan) => {
-            const isCurrent = plan.slug === currentPlan
-            return (
-              <Card key={plan.slug} className={isCurrent ? 'border-primary' : undefined}>
-                <CardHeader>
-                  <CardTitle>{plan.name}</CardTitle>
-                  <CardDescription>${plan.price}/month</CardDescription>
-                </CardHeader>
-                <CardContent className="space-y-4">
-                  <ul className="space-y-1 text-sm text-muted-foreground">
-                    {plan.features.map((feature) => (
-                      <li key={feature}>{feature}</li>
-                    ))}
-                  </ul>
-                  <Button
-                    className="w-full"
-                    variant={isCurrent ? 'outline' : 'default'}
-                    disabled={isCurrent}
-                    onClick={() =>
-                      toast.error('Checkout Not Available', {
-                        description: 'Our payment system is currently being set up. Please try again later.',
-                      })
-                    }
-                  >
-                    {isCurrent ? 'Current Plan' : 'Upgrade'}
-                  </Button>
-                </CardContent>
-              </Card>
-            )
-          })}
-        </div>
+        <PlanCards plans={plans} currentSlug={planSlug} subscription={subscription} checkout={checkout} />
       </section>
+      <PaymentMethodCard subscription={subscription} />
+      <BillingHistoryCard payments={payments} total={paymentCount} />
+      {sandbox && subscription ? <SandboxTools cancelScheduled={Boolean(subscription.cancelAtLabel)} /> : null}
     </main>
+  )
+}
+
+/** Only with BILLING_SANDBOX: moves time forward, as Paddle would at the end of the period. */
+function SandboxTools({ cancelScheduled }: { cancelScheduled: boolean }) {
+  const busy = useNavigation().formData?.get('intent') === 'sandbox-end-period'
+  return (
+    <Card className="border-dashed">
+      <CardHeader>
+        <CardTitle level={2}>Payment sandbox</CardTitle>
+        <CardDescription>Local testing only: no real payments are made.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post">
+          <input type="hidden" name="intent" value="sandbox-end-period" />
+          <Button type="submit" variant="outline" disabled={busy}>
+            {cancelScheduled ? 'End the billing period now' : 'Renew now (next billing period)'}
+          </Button>
+        </Form>
+      </CardContent>
+    </Card>
   )
 }

@@ -5,17 +5,31 @@ import type { Route } from './+types/blog-post'
 import { Button } from '#app/components/ui/button.tsx'
 import { jsonLdText } from '#app/lib/json-ld.ts'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { blogCoverUrl } from '#common/blog.ts'
 import { renderMarkdown } from '#app/lib/markdown.server.tsx'
+import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const post = await context.services.blog.getPublishedBySlug(params.slug)
   // Missing and draft posts look the same to readers: 404, rendered by the ErrorBoundary below.
   if (!post) throw data({ message: 'Post not found' }, { status: 404 })
+  const meta = await seo(
+    {
+      title: (site) => `${post.title} | ${site} Blog`,
+      description: post.excerpt || 'Read our latest blog post on Aether.',
+      path: `/blog/${post.slug}`,
+      type: 'article',
+      keywords: post.tags.length ? [...post.tags, 'Aether'] : undefined,
+      // The post's own card: its title without the site suffix.
+      image: `/og.png?title=${encodeURIComponent(post.title)}`,
+    },
+    context,
+  )
   return data(
     {
+      meta,
       post: {
         title: post.title,
         slug: post.slug,
@@ -35,21 +49,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   )
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  const post = loaderData?.post
-  if (!post) return [{ title: 'Blog Post Not Found | Aether' }, { name: 'robots', content: 'noindex' }]
-  return seo(
-    {
-      title: `${post.title} | Aether Blog`,
-      description: post.excerpt || 'Read our latest blog post on Aether.',
-      path: `/blog/${post.slug}`,
-      type: 'article',
-      keywords: post.tags.length ? [...post.tags, 'Aether'] : undefined,
-      image: `/og.png?title=${encodeURIComponent(post.title)}`,
-    },
-    seoSite(matches),
-  )
-}
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => loaderData?.meta ?? privatePageMeta('Blog Post Not Found')({ matches })
 
 export const headers = publicPageHeaders
 

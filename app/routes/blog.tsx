@@ -1,10 +1,11 @@
 import { format } from 'date-fns'
 import { data, Link, useLoaderData } from 'react-router'
 import type { Route } from './+types/blog'
+import { Pagination } from '#app/components/pagination.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { cn } from '#app/lib/cn.ts'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import { BLOG_PAGE_SIZE, blogCoverUrl } from '#common/blog.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -13,8 +14,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = await context.services.blog.listPublished({ page, limit: BLOG_PAGE_SIZE })
   // A page past the end is not a page.
   if (page > 1 && result.items.length === 0) throw data(null, { status: 404 })
+  const meta = await seo(
+    {
+      title: (site) => (page > 1 ? `Blog (page ${page}) | ${site}` : `Blog | ${site}`),
+      description: 'AI, technology, and innovation',
+      path: page > 1 ? `/blog?page=${page}` : '/blog',
+      keywords: ['Aether blog', 'AI', 'automation', 'technology', 'innovation', 'tutorials'],
+    },
+    context,
+  )
   return data(
     {
+      meta,
       page,
       pageCount: Math.max(1, Math.ceil(result.total / BLOG_PAGE_SIZE)),
       posts: result.items.map((post) => ({
@@ -32,16 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
-  seo(
-    {
-      title: loaderData && loaderData.page > 1 ? `Blog (page ${loaderData.page}) | Aether` : 'Blog | Aether',
-      description: 'AI, technology, and innovation',
-      path: loaderData && loaderData.page > 1 ? `/blog?page=${loaderData.page}` : '/blog',
-      keywords: ['Aether blog', 'AI', 'automation', 'technology', 'innovation', 'tutorials'],
-    },
-    seoSite(matches),
-  )
+export const meta = loaderMeta
 
 export const headers = publicPageHeaders
 
@@ -96,38 +98,7 @@ export default function Blog() {
           ))}
         </ul>
       )}
-      {pageCount > 1 ? <Pagination page={page} pageCount={pageCount} /> : null}
+      <Pagination page={page} pageCount={pageCount} href={(n) => (n === 1 ? '/blog' : `/blog?page=${n}`)} label="Blog pages" />
     </main>
-  )
-}
-
-function Pagination({ page, pageCount }: { page: number; pageCount: number }) {
-  const pages = Array.from({ length: pageCount }, (_, i) => i + 1)
-  const href = (n: number) => (n === 1 ? '/blog' : `/blog?page=${n}`)
-  const item = 'inline-flex h-10 min-w-10 items-center justify-center rounded-md border px-3 text-sm font-medium'
-  return (
-    <nav aria-label="Blog pages" className="mt-12 flex flex-wrap items-center justify-center gap-2">
-      {page > 1 ? (
-        <Link to={href(page - 1)} className={cn(item, 'hover:bg-accent')} rel="prev">
-          Previous
-        </Link>
-      ) : null}
-      {pages.map((n) => (
-        <Link
-          key={n}
-          to={href(n)}
-          aria-current={n === page ? 'page' : undefined}
-          aria-label={`Page ${n}`}
-          className={cn(item, n === page ? 'border-primary bg-primary text-primary-foreground' : 'hover:bg-accent')}
-        >
-          {n}
-        </Link>
-      ))}
-      {page < pageCount ? (
-        <Link to={href(page + 1)} className={cn(item, 'hover:bg-accent')} rel="next">
-          Next
-        </Link>
-      ) : null}
-    </nav>
   )
 }

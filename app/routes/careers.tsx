@@ -7,26 +7,27 @@ import { Card, CardContent, CardHeader } from '#app/components/ui/card.tsx'
 import { BENEFITS, CULTURE, FOUNDER_VISION, teamStatus } from '#app/features/company/careers-content.ts'
 import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 import { IconCardGrid } from '#app/features/company/icon-card-grid.tsx'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'Careers at Aether | Company Culture and Benefits',
+      title: (site) => `Careers at ${site} | Company Culture and Benefits`,
       description:
         'Aether is an early-stage, remote-first startup. Learn about our culture, the benefits we plan to offer and how to get in touch.',
       path: '/careers',
       keywords: ['Aether careers', 'remote-first', 'startup jobs', 'company culture', 'benefits'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

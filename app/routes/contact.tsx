@@ -12,7 +12,8 @@ import { FounderAvatar } from '#app/features/company/founder-avatar.tsx'
 import { PAGE_CACHE, publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { AppError, RateLimited } from '#common/errors.ts'
 import { contactMessageSchema } from '#common/inquiries.ts'
@@ -20,8 +21,18 @@ import { defaultSiteConfig } from '#common/site.ts'
 
 const FALLBACK_ERROR = "Your message couldn't be sent. Please try again later."
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
+    {
+      title: (site) => `Contact ${site} | Questions, Support and Feedback`,
+      description:
+        'Send Aether a message and get a reply within 24 hours. Support Monday to Friday, 9am to 5pm CET, plus answers to common questions.',
+      path: '/contact',
+      keywords: ['contact Aether', 'Aether support', 'customer support', 'free trial', 'money-back guarantee'],
+    },
+    context,
+  )
+  return publicPageData({ meta }, request, context, 'static')
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,17 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect('/contact', { headers: withCookies([flash], noStore) })
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
-    {
-      title: 'Contact Aether | Questions, Support and Feedback',
-      description:
-        'Send Aether a message and get a reply within 24 hours. Support Monday to Friday, 9am to 5pm CET, plus answers to common questions.',
-      path: '/contact',
-      keywords: ['contact Aether', 'Aether support', 'customer support', 'free trial', 'money-back guarantee'],
-    },
-    seoSite(matches),
-  )
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -3,24 +3,25 @@ import type { Route } from './+types/cookies'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { COOKIES_SUMMARY, cookiesSections } from '#app/features/legal/cookies-content.tsx'
 import { LegalPage } from '#app/features/legal/legal-page.tsx'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'Cookie Policy | Aether',
+      title: (site) => `Cookie Policy | ${site}`,
       description: 'The cookies Aether uses, what each one does and how long it lasts, and how to accept or reject analytics cookies.',
       path: '/cookies',
       keywords: ['cookie policy', 'Aether cookies', 'analytics cookies', 'cookie consent', 'privacy'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

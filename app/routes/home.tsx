@@ -8,37 +8,17 @@ import { HowItWorks } from '#app/features/home/how-it-works.tsx'
 import { organizationJsonLd } from '#app/features/home/organization-json-ld.ts'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { PricingSection } from '#app/features/home/pricing-section.tsx'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = context.user
   const plans = await context.services.plans.list()
-  return publicPageData(
+  const meta = await seo(
     {
-      plans: plans.map(({ slug, name, price, description, features, highlighted }) => ({
-        slug,
-        name,
-        price,
-        description,
-        features,
-        highlighted,
-      })),
-      signedIn: Boolean(context.user),
-      currentPlan: context.user?.profile.subscriptionPlan ?? null,
-      jsonLd: organizationJsonLd(context.services.site, context.publicUrl),
-    },
-    request,
-    context,
-    'dynamic',
-  )
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
-    {
-      title: 'Aether — AI-powered browser and desktop automation',
-      description:
-        'Automate repetitive tasks with AI-powered tools that save time: Chrome extensions, desktop apps and smart workflows for data entry, form submission and site navigation.',
+      title: (site) => `${site} — AI-powered browser and desktop automation`,
+      // The site description of System Settings.
       path: '/',
       keywords: [
         'AI automation',
@@ -50,15 +30,42 @@ export const meta: Route.MetaFunction = ({ matches }) =>
         'Aether',
       ],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData(
+    {
+      plans: plans.map(({ slug, name, price, description, features, highlighted, paddlePriceId }) => ({
+        slug,
+        name,
+        price,
+        description,
+        features,
+        highlighted,
+        priceId: paddlePriceId,
+      })),
+      currentPlan: user?.profile.subscriptionPlan ?? null,
+      subscribed: user ? Boolean(await context.services.billing.currentSubscription(user.id)) : false,
+      checkout: {
+        client: context.services.billing.checkout,
+        buyer: user ? { id: user.id, email: user.email, token: context.services.billing.checkoutToken(user.id) } : null,
+      },
+      jsonLd: organizationJsonLd(context.services.site, context.publicUrl),
+      meta,
+    },
+    request,
+    context,
+    'dynamic',
+  )
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 
 export default function Home() {
-  const { plans, signedIn, currentPlan, jsonLd } = useLoaderData<typeof loader>()
+  const { plans, currentPlan, subscribed, checkout, jsonLd } = useLoaderData<typeof loader>()
   const nonce = useRouteLoaderData<typeof rootLoader>('root')?.cspNonce
-  const startHref = signedIn ? '/dashboard' : '/auth?mode=signup'
+  const startHref = checkout.buyer ? '/dashboard' : '/auth?mode=signup'
   return (
     <main>
       <script type="application/ld+json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonLd }} />
@@ -66,7 +73,7 @@ export default function Home() {
       <Highlights />
       <FeaturesSection />
       <HowItWorks startHref={startHref} />
-      <PricingSection plans={plans} signedIn={signedIn} currentPlan={currentPlan} />
+      <PricingSection plans={plans} currentPlan={currentPlan} subscribed={subscribed} checkout={checkout} />
       <CtaBanner startHref={startHref} />
     </main>
   )

@@ -5,22 +5,23 @@ import { BackButton } from '#app/components/ui/back-button.tsx'
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '#app/components/ui/card.tsx'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { LEGAL_DOCUMENTS } from '#app/features/legal/legal-documents.ts'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'Legal Information | Aether',
+      title: (site) => `Legal Information | ${site}`,
       description: 'Aether’s Terms of Service, Privacy Policy, Cookie Policy and Acceptable Use Policy in one place.',
       path: '/legal',
       keywords: ['legal information', 'terms of service', 'privacy policy', 'cookie policy', 'acceptable use policy', 'Aether'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

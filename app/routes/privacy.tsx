@@ -3,24 +3,25 @@ import type { Route } from './+types/privacy'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { PRIVACY_SUMMARY, privacySections } from '#app/features/legal/privacy-content.tsx'
 import { LegalPage } from '#app/features/legal/legal-page.tsx'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'Privacy Policy | Aether',
+      title: (site) => `Privacy Policy | ${site}`,
       description: 'How Aether collects, uses, protects and retains your personal data, and how to use your rights under the GDPR.',
       path: '/privacy',
       keywords: ['privacy policy', 'Aether privacy', 'personal data', 'GDPR', 'data security'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

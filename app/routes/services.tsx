@@ -9,7 +9,8 @@ import { ServicesHero } from '#app/features/services/services-hero.tsx'
 import { ServicesPricingCard } from '#app/features/services/services-pricing-card.tsx'
 import { ServicesTabs } from '#app/features/services/services-tabs.tsx'
 import { WhyAutomate } from '#app/features/services/why-automate.tsx'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { AppError, RateLimited } from '#common/errors.ts'
 import { inquiryInputSchema } from '#common/inquiries.ts'
@@ -22,8 +23,25 @@ const InquiryForm = lazy(() => import('#app/features/services/inquiry-form.tsx')
 
 const FALLBACK_ERROR = "Your inquiry couldn't be sent. Please try again later."
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'dynamic')
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
+    {
+      title: (site) => `Custom Automation Services | Web Scraping, Workflows & Tools | ${site}`,
+      description:
+        'Hire an automation specialist for web scraping, process automation and custom tools. $35/hour or a fixed price by scope; a reply within 24 hours.',
+      path: '/services',
+      keywords: [
+        'automation services',
+        'web scraping services',
+        'process automation',
+        'custom automation tools',
+        'browser extension development',
+        'Aether',
+      ],
+    },
+    context,
+  )
+  return publicPageData({ meta }, request, context, 'dynamic')
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,24 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ result: submission.reply({ resetForm: true }), sent: true, error: null }, { headers: noStore })
 }
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
-    {
-      title: 'Custom Automation Services | Web Scraping, Workflows & Tools | Aether',
-      description:
-        'Hire an automation specialist for web scraping, process automation and custom tools. $35/hour or a fixed price by scope; a reply within 24 hours.',
-      path: '/services',
-      keywords: [
-        'automation services',
-        'web scraping services',
-        'process automation',
-        'custom automation tools',
-        'browser extension development',
-        'Aether',
-      ],
-    },
-    seoSite(matches),
-  )
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -1,74 +1,120 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, useActionData, useLoaderData, useNavigation } from 'react-router'
-import { toast } from '#app/lib/toast.ts'
-import { z } from '#common/zod.ts'
+import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/settings'
-import { Button } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { Input } from '#app/components/ui/input.tsx'
-import { Label } from '#app/components/ui/label.tsx'
+import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
+import { SecurityCard } from '#app/features/account/security-card.tsx'
+import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
-import { fullNameSchema } from '#common/auth.ts'
-
-const accountSchema = z.object({ fullName: fullNameSchema })
+import { withCookies } from '#app/lib/response-headers.ts'
+import { toast } from '#app/lib/toast.ts'
+import { accountSettingsSchema, passwordChangeFormSchema } from '#common/account.ts'
+import { privatePageMeta } from '#app/lib/seo.ts'
 
 export function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  return { email: user.email, fullName: user.profile.fullName ?? '' }
+  // A new key after every successful save remounts the forms with what is stored.
+  return { email: user.email, emailVerified: user.emailVerified, fullName: user.profile.fullName ?? '', formKey: Date.now() }
 }
+
+/** The error toasts of each form (spec section 8). */
+const ERROR_TITLES = {
+  account: 'Error updating settings',
+  'reset-password': 'Error sending reset email',
+  'change-password': 'Error changing password',
+  'resend-verification': 'Error sending verification email',
+} as const
+type Intent = keyof typeof ERROR_TITLES
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(context)
-  const submission = parseWithZod(await request.formData(), { schema: accountSchema })
-  if (submission.status !== 'success') return data({ result: submission.reply(), saved: false }, { status: 400 })
-  await context.services.auth.updateProfile(user.id, { fullName: submission.value.fullName })
-  return { result: submission.reply(), saved: true }
+  const formData = await request.formData()
+  const intent = String(formData.get('intent')) as Intent
+  const caller = { headers: request.headers, ip: context.clientIp }
+  const done = async (flash: Flash, cookies: string[] = []) =>
+    redirect('/settings', { headers: withCookies([...cookies, await flashHeader(flash)]) })
+
+  if (intent === 'account' || intent === 'change-password') {
+    const schema = intent === 'account' ? accountSettingsSchema : passwordChangeFormSchema
+    const submission = parseWithZod(formData, { schema })
+    if (submission.status !== 'success') {
+      return data({ intent, result: submission.reply({ hideFields: ['currentPassword', 'newPassword'] }), error: null }, { status: 400 })
+    }
+    const outcome = await attempt(async () => {
+      if (intent === 'change-password') {
+        const { currentPassword, newPassword } = submission.value as { currentPassword: string; newPassword: string }
+        return { cookies: (await context.services.auth.changePassword(user.id, { currentPassword, newPassword }, caller)).setCookies }
+      }
+      const { email, fullName } = submission.value as { email: string; fullName: string }
+      // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
+      if (email !== user.email) await context.services.account.requestEmailChange(user, email)
+      await context.services.auth.updateProfile(user.id, { fullName })
+      return { cookies: [], newEmail: email !== user.email ? email : null }
+    })
+    if (!outcome.ok) {
+      const error = outcome.error
+      const fieldErrors = Object.fromEntries((error.issues ?? []).map((issue) => [issue.path, [issue.message]]))
+      return data(
+        {
+          intent,
+          result: submission.reply({
+            formErrors: error.issues?.length ? [] : [error.message],
+            fieldErrors,
+            hideFields: ['currentPassword', 'newPassword'],
+          }),
+          error: error.issues?.[0]?.message ?? error.message,
+        },
+        { status: error.status },
+      )
+    }
+    if (intent === 'change-password') {
+      return done(
+        { type: 'success', title: 'Password changed', description: 'Your other sessions were signed out.' },
+        outcome.value.cookies,
+      )
+    }
+    const newEmail = 'newEmail' in outcome.value ? outcome.value.newEmail : null
+    return done({
+      type: 'success',
+      title: 'Settings updated',
+      description: newEmail ? `We sent a confirmation link to ${newEmail}. Your e-mail address changes when you follow it.` : undefined,
+    })
+  }
+
+  if (intent === 'reset-password' || intent === 'resend-verification') {
+    const outcome = await attempt(() =>
+      intent === 'reset-password'
+        ? context.services.account.requestPasswordReset(user.email, context.clientIp)
+        : context.services.account.resendVerification(user),
+    )
+    if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })
+    return done(
+      intent === 'reset-password'
+        ? { type: 'success', title: 'Password reset email sent', description: `Check ${user.email}: the link works once, for 1 hour.` }
+        : { type: 'success', title: 'Verification email sent', description: `Check ${user.email} and follow the link.` },
+    )
+  }
+  throw data('Unknown action', { status: 400 })
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Account Settings | Aether' }, { name: 'robots', content: 'noindex' }]
+export const meta = privatePageMeta('Account Settings')
 
 export default function SettingsPage() {
-  const { email, fullName } = useLoaderData<typeof loader>()
+  const { email, emailVerified, fullName, formKey } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
-  const navigation = useNavigation()
-  const [form, fields] = useForm({
-    lastResult: navigation.state === 'idle' ? actionData?.result : undefined,
-    constraint: getZodConstraint(accountSchema),
-    defaultValue: { fullName },
-    shouldValidate: 'onBlur',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountSchema }),
-  })
   useEffect(() => {
-    if (actionData?.saved) toast.success('Settings updated')
+    if (actionData?.error) toast.error(ERROR_TITLES[actionData.intent], { description: actionData.error })
   }, [actionData])
+  const resultFor = (intent: Intent) => (actionData?.intent === intent ? (actionData.result ?? undefined) : undefined)
 
   return (
     <main className="max-w-2xl space-y-6">
-      <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
-      <Card>
-        <CardHeader>
-          <CardTitle>Profile</CardTitle>
-          <CardDescription>How you appear in Aether.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Form method="post" className="space-y-4" {...getFormProps(form)}>
-            <div className="space-y-2">
-              <Label htmlFor="email">Email Address</Label>
-              <Input id="email" type="email" value={email} readOnly aria-readonly="true" />
-            </div>
-            <div className="space-y-2">
-              <Label htmlFor={fields.fullName.id}>Full Name</Label>
-              <Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
-              {fields.fullName.errors?.[0] ? <p className="text-sm text-destructive">{fields.fullName.errors[0]}</p> : null}
-            </div>
-            <Button type="submit" disabled={navigation.state === 'submitting'}>
-              Save Changes
-            </Button>
-          </Form>
-        </CardContent>
-      </Card>
+      <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+      {emailVerified ? null : <VerificationNotice email={email} />}
+      <AccountSettingsForm key={`account-${formKey}`} email={email} fullName={fullName} lastResult={resultFor('account')} />
+      <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />
     </main>
   )
 }

@@ -3,25 +3,26 @@ import type { Route } from './+types/terms'
 import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { TERMS_SUMMARY, termsSections } from '#app/features/legal/terms-content.tsx'
 import { LegalPage } from '#app/features/legal/legal-page.tsx'
-import { seo, seoSite } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return publicPageData(null, request, context, 'static')
-}
-
-export const meta: Route.MetaFunction = ({ matches }) =>
-  seo(
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const meta = await seo(
     {
-      title: 'Terms of Service | Aether',
+      title: (site) => `Terms of Service | ${site}`,
       description:
         'Aether Terms of Service: accounts, subscriptions and billing, the 14-day free trial, the 30-day money-back guarantee, refunds and liability.',
       path: '/terms',
       keywords: ['terms of service', 'Aether terms', 'refund policy', 'money-back guarantee', 'subscription billing'],
     },
-    seoSite(matches),
+    context,
   )
+  return publicPageData({ meta }, request, context, 'static')
+}
+
+export const meta = loaderMeta
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

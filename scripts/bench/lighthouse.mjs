@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig } from 'lighthouse'
+import { throttling } from 'lighthouse/core/config/constants.js'
 
 export const CHROME_FLAGS = [
   '--headless=new',
@@ -84,11 +85,23 @@ export function summarize(lhr) {
 }
 
 /**
+ * The CPU slowdown that takes this machine to the device class Lighthouse's default 4x aims at.
+ * Lighthouse's docs (docs/throttling.md, "Calibrating the CPU slowdown"): the 4x default moves a
+ * high-end desktop (benchmarkIndex 1500-2000) into the mid-tier mobile bracket, and a weaker host
+ * should use a lower multiplier (low-end desktop or high-end mobile -> mid-tier mobile: 2x, range
+ * 1-5). Scaled from the middle of the high-end desktop bracket, so such a host keeps 4x.
+ */
+export function calibratedCpuMultiplier(benchmarkIndex) {
+  const multiplier = (4 * benchmarkIndex) / 1750
+  return Math.round(Math.min(4, Math.max(1, multiplier)) * 10) / 10
+}
+
+/**
  * @param {string} url
- * @param {{formFactor: 'mobile'|'desktop', chromePath: string, timeoutMs: number, profileDir: string}} options
+ * @param {{formFactor: 'mobile'|'desktop', chromePath: string, timeoutMs: number, profileDir: string, cpuSlowdownMultiplier?: number}} options
  * @returns {Promise<import('lighthouse').Result>}
  */
-export async function runLighthouse(url, { formFactor, chromePath, timeoutMs, profileDir }) {
+export async function runLighthouse(url, { formFactor, chromePath, timeoutMs, profileDir, cpuSlowdownMultiplier }) {
   mkdirSync(profileDir, { recursive: true })
   const chrome = await chromeLauncher.launch({
     chromePath,
@@ -109,6 +122,7 @@ export async function runLighthouse(url, { formFactor, chromePath, timeoutMs, pr
       onlyCategories: CATEGORIES,
       disableFullPageScreenshot: true,
       maxWaitForLoad: Math.min(45_000, timeoutMs),
+      ...(cpuSlowdownMultiplier ? { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier } } : {}),
     }
     const config = formFactor === 'desktop' ? desktopConfig : undefined
     const timeout = new Promise((_, reject) => {

@@ -74,6 +74,8 @@ export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url)
     if (parsed.password) parsed.password = '***'
+    // Parameters can carry secrets too (password=, sslpassword=, sslkey=…): show their names only.
+    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '***')
     return parsed.toString()
   } catch {
     return 'postgres (unparseable URL)'

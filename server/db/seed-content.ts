@@ -27,6 +27,8 @@ export const DEFAULT_PLANS = [
     ],
     highlighted: true,
     sortOrder: 1,
+    // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
+    paddlePriceId: 'pro-monthly-plan',
   },
   {
     name: 'Business',
@@ -45,6 +47,7 @@ export const DEFAULT_PLANS = [
     ],
     highlighted: false,
     sortOrder: 2,
+    paddlePriceId: 'business-monthly-plan',
   },
 ]
 

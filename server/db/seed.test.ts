@@ -20,7 +20,7 @@ async function fresh() {
   const lines: { level: number; msg: string }[] = []
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) })
   const services = createServices({
-    db: database.db,
+    database,
     env: testEnv(),
     logger,
     authSecret: 'seed-test-secret-that-is-long-enough-0123456789',

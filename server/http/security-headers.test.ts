@@ -100,7 +100,7 @@ describe('security headers in production', () => {
   it('mark the session cookie Secure, HttpOnly and SameSite=Lax in production', async () => {
     // The Secure attribute comes from the auth configuration, so build production services on the same database.
     const services = createServices({
-      db: t.db,
+      database: t.database,
       env: testEnv({ isProduction: true }),
       logger: pino({ level: 'silent' }),
       authSecret: 'another-test-secret-that-is-long-enough-0123',
@@ -130,5 +130,31 @@ describe('securityHeaders middleware alone', () => {
     expect(nonce.length).toBeGreaterThan(10)
     expect(response.headers.get('content-security-policy')).toContain(`'nonce-${nonce}'`)
     expect(response.headers.get('strict-transport-security')).toBeNull()
+  })
+})
+
+describe('Paddle checkout allowances', () => {
+  async function headersWith(paddle: boolean) {
+    const app = new Hono<AppEnv>()
+    app.use(securityHeaders({ isProduction: true, paddle }))
+    app.get('/', (c) => c.text('ok'))
+    return (await app.request('/')).headers
+  }
+
+  it('without Paddle: no third-party scripts or frames, no payment API', async () => {
+    const headers = await headersWith(false)
+    const csp = directives(headers.get('content-security-policy'))
+    expect(csp.get('script-src')?.join(' ')).not.toContain('paddle')
+    expect(csp.get('frame-src')).toEqual(["'none'"])
+    expect(headers.get('permissions-policy')).toContain('payment=()')
+  })
+
+  it('with Paddle: Paddle.js from its CDN and the checkout frame, nothing else', async () => {
+    const headers = await headersWith(true)
+    const csp = directives(headers.get('content-security-policy'))
+    expect(csp.get('script-src')).toContain('https://cdn.paddle.com')
+    expect(csp.get('frame-src')).toEqual(['https://*.paddle.com'])
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"])
+    expect(headers.get('permissions-policy')).toContain('payment=(self "https://buy.paddle.com" "https://sandbox-buy.paddle.com")')
   })
 })

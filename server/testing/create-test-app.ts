@@ -1,15 +1,22 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import pino from 'pino'
 import { createApp } from '#server/app.ts'
 import { seed } from '#server/db/seed.ts'
 import { createServices } from '#server/services.ts'
+import type { BillingEnv } from '#server/features/billing/create-billing.ts'
 import { openTestDatabase } from './test-database.ts'
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000'
+export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
 export interface TestAppOptions {
   /** Requests per minute per client for the general API limit (the app's default is 60). */
   apiRateLimit?: number
   googleEnabled?: boolean
+  /** Payment settings (PADDLE_*, BILLING_SANDBOX). The sandbox delivers its webhooks in-process. */
+  billing?: Partial<BillingEnv>
 }
 
 /**
@@ -19,9 +26,16 @@ export interface TestAppOptions {
  */
 export async function createTestApp(options: TestAppOptions = {}) {
   const database = await openTestDatabase()
-  const env = testEnv(options)
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'aether-test-'))
+  const env = { ...testEnv(options), ...options.billing, DATA_DIR: dataDir }
   const logger = pino({ level: 'silent' })
-  const services = createServices({ db: database.db, env, logger, authSecret: 'test-secret-that-is-long-enough-0123456789' })
+  const services = createServices({
+    database,
+    env,
+    logger,
+    authSecret: TEST_AUTH_SECRET,
+    deliverWebhook: (request) => Promise.resolve(app.request(request)),
+  })
   await seed(database.db, services, logger, { demo: false, adminEmail: 'admin@aether.test', memberEmail: 'member@aether.test' })
   const defaults = await services.settings.get()
   await services.settings.update({ ...defaults, apiRateLimit: options.apiRateLimit ?? 1000 })
@@ -63,7 +77,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return { email, password, id: body.data.user.id, token: body.data.token, cookie }
   }
 
-  return { app, database, db: database.db, services, request, signUp, freshIp, close: () => database.close() }
+  const close = async () => {
+    await database.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { app, database, db: database.db, services, request, signUp, freshIp, dataDir, close }
 }
 
 /** The configuration the test app runs with (everything createServices and createApp read). */

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { BASE_URL, expect, gotoHydrated, test, uniqueEmail } from './fixtures.ts'
+import { BASE_URL, expect, expectNoAxeViolations, gotoHydrated, test, uniqueEmail } from './fixtures.ts'
 
 interface PublicPage {
   path: string
@@ -189,14 +188,6 @@ const PAGES: PublicPage[] = [
   },
   ...POLICIES,
 ]
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  const summary = results.violations.map(
-    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  )
-  expect(summary, 'axe-core violations').toEqual([])
-}
 
 async function useLightTheme(page: Page) {
   const response = await page.request.post('/preferences', { form: { theme: 'light', returnTo: '/' }, maxRedirects: 0 })

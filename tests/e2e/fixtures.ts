@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Page } from '@playwright/test'
 import { ADMIN, BASE_URL, MEMBER } from './credentials.ts'
 
@@ -64,22 +65,22 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
 })
 
 /** Navigates and waits until React has hydrated the page, so clicks reach the client router. */
-export async function gotoHydrated(page: Page, url: string) {
+export async function gotoHydrated(page: Page, url: string, selector = 'main') {
   const response = await page.goto(url)
-  await page.waitForFunction(() => {
-    const main = document.querySelector('main')
-    return main !== null && Object.keys(main).some((key) => key.startsWith('__reactFiber'))
-  })
+  await page.waitForFunction((selector) => {
+    const element = document.querySelector(selector)
+    return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'))
+  }, selector)
   return response
 }
 
 /** Signs in through the /auth form, like a person, and waits for the dashboard. */
-export async function signIn(page: Page, user: Credentials) {
-  await gotoHydrated(page, '/auth')
+export async function signIn(page: Page, user: Credentials, baseUrl = '') {
+  await gotoHydrated(page, `${baseUrl}/auth`)
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Sign In', exact: true }).click()
-  await expect(page).toHaveURL('/dashboard')
+  await expect(page).toHaveURL(`${baseUrl}/dashboard`)
   await expect(page.getByRole('heading', { name: 'Automation History' })).toBeVisible()
 }
 
@@ -89,4 +90,15 @@ export const signInAsMember = (page: Page) => signIn(page, MEMBER)
 /** A fresh address per call, so a retried test never collides with its earlier attempt. */
 export function uniqueEmail(prefix = 'visitor') {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@aether.test`
+}
+
+/** The toaster's live region (sonner's 'Notifications'). */
+export const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ })
+
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  )
+  expect(summary, 'axe-core violations').toEqual([])
 }

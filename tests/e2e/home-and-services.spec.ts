@@ -1,24 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { expect, gotoHydrated, MEMBER, signIn, test, uniqueEmail } from './fixtures.ts'
+import { expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts, uniqueEmail } from './fixtures.ts'
+import { startIsolatedServer } from './isolated-server.ts'
 
-const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ })
 const planCard = (page: Page, name: string) =>
   page.locator('#pricing article').filter({ has: page.getByRole('heading', { name, exact: true }) })
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(
-    results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-  ).toEqual([])
-}
 
 async function useLightTheme(page: Page) {
   await page.getByRole('button', { name: 'Light theme' }).first().click()
@@ -107,6 +92,8 @@ test.describe('home page', () => {
   })
 
   test('Watch Demo opens the walkthrough dialog; Escape closes it and focus returns', async ({ page }) => {
+    // A whole walkthrough plus an axe-core scan: more than 30 s on a loaded 2-core machine.
+    test.slow()
     await gotoHydrated(page, '/')
     const watch = page.getByRole('button', { name: 'Watch Demo' })
     await watch.click()
@@ -199,7 +186,7 @@ test.describe('services page', () => {
   })
 
   test('the tabs switch and set the project type', async ({ page }) => {
-    await gotoHydrated(page, '/services')
+    await gotoHydrated(page, '/services', 'form#service-inquiry')
     const projectType = page.getByLabel('Project Type')
     await expect(projectType).toHaveValue('data-scraping')
     await expect(projectType.locator('option')).toHaveText(['Data Scraping', 'Process Automation', 'Custom Tools', 'Other'])
@@ -226,7 +213,8 @@ test.describe('services page', () => {
   })
 
   test('the inquiry form shows field errors for empty and invalid input and sends nothing', async ({ page }) => {
-    await gotoHydrated(page, '/services')
+    // The form's code arrives after the page's (a lazy chunk): wait until the form itself is live.
+    await gotoHydrated(page, '/services', 'form#service-inquiry')
     let posted = false
     page.on('request', (request) => {
       if (request.method() === 'POST') posted = true
@@ -248,7 +236,7 @@ test.describe('services page', () => {
   })
 
   test("an inquiry is sent: 'Sending...', 'Inquiry sent!', fields cleared and project type back to Data Scraping", async ({ page }) => {
-    await gotoHydrated(page, '/services')
+    await gotoHydrated(page, '/services', 'form#service-inquiry')
     await page.getByRole('tab', { name: 'Custom Tools' }).click()
     await page.getByLabel('Name', { exact: true }).fill('Playwright Client')
     await page.getByLabel('Email', { exact: true }).fill(uniqueEmail('services'))
@@ -306,6 +294,8 @@ test.describe('the inquiry form on a server of its own', () => {
   let server: { url: string; stop: () => Promise<void> }
 
   test.beforeAll(async () => {
+    // Starting a second server on a busy 2-core machine can take longer than a test's 30 s.
+    test.setTimeout(90_000)
     server = await startIsolatedServer()
   })
   test.afterAll(async () => {
@@ -349,7 +339,7 @@ test.describe('the inquiry form on a server of its own', () => {
       expect(response.status(), `inquiry ${attempt}`).toBe(201)
     }
 
-    await gotoHydrated(page, `${server.url}/services`)
+    await gotoHydrated(page, `${server.url}/services`, 'form#service-inquiry')
     const send = async (name: string) => {
       await page.getByLabel('Name', { exact: true }).fill(name)
       await page.getByLabel('Email', { exact: true }).fill('burst@example.com')
@@ -370,53 +360,3 @@ test.describe('the inquiry form on a server of its own', () => {
     await expect(page.getByRole('button', { name: 'Send Inquiry' })).toBeEnabled()
   })
 })
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  probe.listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const address = probe.address()
-  probe.close()
-  if (!address || typeof address === 'string') throw new Error('no free port')
-  return address.port
-}
-
-async function startIsolatedServer() {
-  const port = await freePort()
-  const url = `http://localhost:${port}`
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'aether-e2e-isolated-'))
-  const child: ChildProcess = spawn(process.execPath, ['server.js'], {
-    cwd: process.cwd(),
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: randomBytes(32).toString('base64url'),
-      LOG_LEVEL: 'warn',
-    },
-  })
-  const exited = once(child, 'exit')
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM')
-      await exited
-    }
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break
-    const healthy = await fetch(`${url}/api/health`)
-      .then((response) => response.ok)
-      .catch(() => false)
-    if (healthy) return { url, stop }
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  await stop()
-  throw new Error(`the isolated server on ${url} did not start`)
-}

@@ -1,20 +1,53 @@
-import { CreditCard, History, LogOut, Settings, ShieldCheck, Zap } from 'lucide-react'
+import {
+  ArrowLeft,
+  CreditCard,
+  History,
+  LoaderCircle,
+  LogOut,
+  Settings,
+  ShieldCheck,
+  UserRound,
+  Zap,
+  KeyRound,
+  type LucideIcon,
+} from 'lucide-react'
 import type * as React from 'react'
-import { Form, Link, NavLink } from 'react-router'
+import { Form, Link, NavLink, useLocation, useNavigation } from 'react-router'
 import { cn } from '#app/lib/cn.ts'
 
-const MENU = [
+interface MenuItem {
+  to: string
+  label: string
+  icon: LucideIcon
+  /** Matched on the path alone (NavLink); anchors are plain links. */
+  anchor?: boolean
+}
+
+// The spec's side menus: the dashboard's, and the one Settings and Billing share.
+const DASHBOARD_MENU: MenuItem[] = [
   { to: '/dashboard', label: 'Automation History', icon: History },
   { to: '/billing', label: 'Billing', icon: CreditCard },
   { to: '/settings', label: 'Settings', icon: Settings },
 ]
+const ACCOUNT_MENU: MenuItem[] = [
+  { to: '/settings', label: 'Account', icon: UserRound },
+  { to: '/billing', label: 'Billing', icon: CreditCard },
+  { to: '/settings#security', label: 'Security', icon: KeyRound, anchor: true },
+]
+
+const itemClass = (active: boolean) =>
+  cn(
+    'flex items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors',
+    active ? 'bg-accent text-accent-foreground' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
+  )
 
 export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; email: string; children: React.ReactNode }) {
-  const itemClass = ({ isActive }: { isActive: boolean }) =>
-    cn(
-      'flex items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors',
-      isActive ? 'bg-accent text-accent-foreground' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
-    )
+  const { pathname } = useLocation()
+  const navigation = useNavigation()
+  const accountArea = pathname.startsWith('/settings') || pathname.startsWith('/billing')
+  const menu = accountArea ? ACCOUNT_MENU : DASHBOARD_MENU
+  const loading = navigation.state === 'loading' && navigation.location.pathname !== pathname
+
   return (
     <div className="min-h-screen md:grid md:grid-cols-[240px_1fr]">
       <aside className="border-b md:min-h-screen md:border-r md:border-b-0">
@@ -25,23 +58,33 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
           </Link>
         </div>
         <nav aria-label="Account" className="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:pb-0">
-          {MENU.map(({ to, label, icon: Icon }) => (
-            <NavLink key={to} to={to} end className={itemClass}>
-              <Icon className="size-4" aria-hidden="true" />
-              <span className="whitespace-nowrap">{label}</span>
-            </NavLink>
-          ))}
+          {accountArea ? (
+            <Link to="/dashboard" className={itemClass(false)}>
+              <ArrowLeft className="size-4" aria-hidden="true" />
+              <span className="whitespace-nowrap">Dashboard</span>
+            </Link>
+          ) : null}
+          {menu.map(({ to, label, icon: Icon, anchor }) =>
+            anchor ? (
+              <Link key={to} to={to} className={itemClass(false)}>
+                <Icon className="size-4" aria-hidden="true" />
+                <span className="whitespace-nowrap">{label}</span>
+              </Link>
+            ) : (
+              <NavLink key={to} to={to} end={to !== '/billing'} className={({ isActive }) => itemClass(isActive)}>
+                <Icon className="size-4" aria-hidden="true" />
+                <span className="whitespace-nowrap">{label}</span>
+              </NavLink>
+            ),
+          )}
           {isAdmin ? (
-            <NavLink to="/admin" className={itemClass}>
+            <NavLink to="/admin" className={({ isActive }) => itemClass(isActive)}>
               <ShieldCheck className="size-4" aria-hidden="true" />
               <span className="whitespace-nowrap">Admin Panel</span>
             </NavLink>
           ) : null}
           <Form method="post" action="/sign-out">
-            <button
-              type="submit"
-              className="flex w-full items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-accent hover:text-foreground"
-            >
+            <button type="submit" className={cn(itemClass(false), 'w-full')}>
               <LogOut className="size-4" aria-hidden="true" />
               <span className="whitespace-nowrap">Sign Out</span>
             </button>
@@ -51,7 +94,15 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
           {email}
         </p>
       </aside>
-      <div className="min-w-0 px-4 py-8 sm:px-8">{children}</div>
+      <div className="relative min-w-0 px-4 py-8 sm:px-8" aria-busy={loading || undefined}>
+        {loading ? (
+          <div role="status" className="absolute inset-x-0 top-0 flex justify-center pt-2">
+            <LoaderCircle className="size-6 animate-spin text-primary motion-reduce:animate-none" aria-hidden="true" />
+            <span className="sr-only">Loading...</span>
+          </div>
+        ) : null}
+        <div className={cn('transition-opacity', loading && 'opacity-50')}>{children}</div>
+      </div>
     </div>
   )
 }

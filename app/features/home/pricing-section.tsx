@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react'
 import { Form, Link } from 'react-router'
-import { toast } from '#app/lib/toast.ts'
+import { useCheckout, type CheckoutSetup } from '#app/components/checkout/use-checkout.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { cn } from '#app/lib/cn.ts'
@@ -13,6 +13,7 @@ export interface PricingPlan {
   description: string
   features: string[]
   highlighted: boolean
+  priceId: string | null
 }
 
 /** '$29', '$9.50'; the free plan reads 'Free'. */
@@ -21,7 +22,18 @@ function formatPrice(price: number): string {
   return `$${Number.isInteger(price) ? price : price.toFixed(2)}`
 }
 
-export function PricingSection({ plans, signedIn, currentPlan }: { plans: PricingPlan[]; signedIn: boolean; currentPlan: string | null }) {
+export function PricingSection({
+  plans,
+  currentPlan,
+  subscribed,
+  checkout,
+}: {
+  plans: PricingPlan[]
+  currentPlan: string | null
+  subscribed: boolean
+  checkout: CheckoutSetup
+}) {
+  const startCheckout = useCheckout(checkout)
   return (
     <section id="pricing" aria-labelledby="pricing-heading" className="scroll-mt-20 border-t bg-muted/30 py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
@@ -59,7 +71,13 @@ export function PricingSection({ plans, signedIn, currentPlan }: { plans: Pricin
                 ))}
               </ul>
               <div className="mt-8">
-                <PlanAction plan={plan} signedIn={signedIn} current={plan.slug === currentPlan} />
+                <PlanAction
+                  plan={plan}
+                  signedIn={Boolean(checkout.buyer)}
+                  current={plan.slug === currentPlan}
+                  subscribed={subscribed}
+                  onCheckout={() => void startCheckout(plan)}
+                />
               </div>
             </article>
           ))}
@@ -82,9 +100,21 @@ export function PricingSection({ plans, signedIn, currentPlan }: { plans: Pricin
 
 /**
  * Spec section 4: a visitor signs in first; the Free plan takes a member to the dashboard; a paid
- * plan opens checkout — until the billing issue wires the payment provider, the spec's notice.
+ * plan opens checkout. A subscriber changes plans on the Billing page.
  */
-function PlanAction({ plan, signedIn, current }: { plan: PricingPlan; signedIn: boolean; current: boolean }) {
+function PlanAction({
+  plan,
+  signedIn,
+  current,
+  subscribed,
+  onCheckout,
+}: {
+  plan: PricingPlan
+  signedIn: boolean
+  current: boolean
+  subscribed: boolean
+  onCheckout: () => void
+}) {
   const variant = plan.highlighted ? 'default' : 'outline'
   const label = plan.price === 0 ? 'Get Started' : `Choose ${plan.name}`
   if (!signedIn) {
@@ -103,22 +133,15 @@ function PlanAction({ plan, signedIn, current }: { plan: PricingPlan; signedIn: 
       </Form>
     )
   }
-  if (current) {
+  if (current || subscribed) {
     return (
       <Button asChild variant="outline" className="w-full">
-        <Link to="/billing">Manage Plan</Link>
+        <Link to="/billing">{current ? 'Manage Plan' : `Switch to ${plan.name}`}</Link>
       </Button>
     )
   }
   return (
-    <Button
-      type="button"
-      variant={variant}
-      className="w-full"
-      onClick={() =>
-        toast.error('Checkout Not Available', { description: 'Our payment system is currently being set up. Please try again later.' })
-      }
-    >
+    <Button type="button" variant={variant} className="w-full" onClick={onCheckout}>
       {label}
     </Button>
   )

@@ -10,7 +10,7 @@ export function ServicesTabs({ onSelect }: { onSelect: (projectType: ProjectType
         Services I Offer
       </h2>
       <Tabs
-        defaultValue={SERVICE_TABS[0]?.value}
+        defaultValue={SERVICE_TABS[0]?.value ?? 'data-scraping'}
         onValueChange={(value) => onSelect(value as ProjectType)}
         className="mt-8 flex flex-col items-center"
       >
@@ -22,8 +22,7 @@ export function ServicesTabs({ onSelect }: { onSelect: (projectType: ProjectType
           ))}
         </TabsList>
         {SERVICE_TABS.map((tab) => (
-          // Every panel is in the server HTML (for crawlers and before hydration); inactive ones are hidden.
-          <TabsContent key={tab.value} value={tab.value} forceMount className="w-full">
+          <TabsContent key={tab.value} value={tab.value} className="w-full">
             <p className="text-center text-muted-foreground">{tab.intro}</p>
             <ul className="mt-6 grid gap-4 md:grid-cols-3">
               {tab.items.map((item) => (

@@ -12,6 +12,8 @@ export const subscriptionPlans = pgTable(
     description: text().notNull().default(''),
     features: jsonb().$type<string[]>().notNull().default([]),
     highlighted: boolean().notNull().default(false),
+    /** The payment provider's price id (Paddle: pri_…); without one the plan cannot be bought. */
+    paddlePriceId: text().unique(),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -7,6 +7,7 @@ import { sessions, users } from '#server/db/schema/index.ts'
 import { Conflict, NotFound, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
+import type { Logger } from '#server/logger.ts'
 import { FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
 
 /** Who is asking: the request headers (cookie or bearer token) and the client's address. */
@@ -22,6 +23,14 @@ export interface SessionUser {
   name: string
   sessionId: string
   profile: Profile
+  /** The profile could not be read: `profile` is the default one (spec: 'Profile loading issue'). */
+  profileUnavailable?: boolean
+}
+
+/** What a member works with while their profile cannot be read: no role, no plan, no credits. */
+function defaultProfile(userId: string, fullName: string | null): Profile {
+  const now = new Date()
+  return { id: userId, role: 'user', subscriptionPlan: 'free', credits: 0, fullName, avatarUrl: null, createdAt: now, updatedAt: now }
 }
 
 export interface CurrentSession {
@@ -32,15 +41,22 @@ export interface CurrentSession {
 
 const INVALID_CREDENTIALS = 'Invalid email or password'
 
-export function createAuthService(deps: { auth: Auth; db: Db; profiles: ProfileService; rateLimits: RateLimitService }) {
-  const { auth, db, profiles, rateLimits } = deps
+export function createAuthService(deps: { auth: Auth; db: Db; profiles: ProfileService; rateLimits: RateLimitService; logger: Logger }) {
+  const { auth, db, profiles, rateLimits, logger } = deps
 
   async function loadUser(userId: string, sessionId: string, fallbackName: string): Promise<SessionUser | null> {
     const [user] = await db.select().from(users).where(eq(users.id, userId))
     if (!user) return null
-    // The spec inserts a profile when one is missing; so do we.
-    const profile = (await profiles.get(user.id)) ?? (await profiles.createFor(user.id, fallbackName))
-    return { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, sessionId, profile }
+    const base = { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, sessionId }
+    try {
+      // The spec inserts a profile when one is missing; so do we.
+      const profile = (await profiles.get(user.id)) ?? (await profiles.createFor(user.id, fallbackName))
+      return { ...base, profile }
+    } catch (error) {
+      // The session is valid; without a readable profile the member continues with the default one.
+      logger.error({ userId: user.id, error: String(error) }, 'profile could not be read; using the default profile')
+      return { ...base, profile: defaultProfile(user.id, fallbackName || null), profileUnavailable: true }
+    }
   }
 
   return {

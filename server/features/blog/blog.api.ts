@@ -2,7 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { BLOG_STATUSES } from '#common/blog.ts'
 import { NotFound } from '#common/errors.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
-import { createRouter, errorResponses } from '#server/http/openapi.ts'
+import { blogPostCreateSchema, blogPostUpdateSchema } from '#common/blog-posts.ts'
+import { requireAdmin } from '#server/http/guards.ts'
+import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { BlogPost, BlogService } from './blog.service.ts'
 
 // The spec's clients read both spellings of some fields (published_at and publishedAt, author
@@ -110,6 +112,45 @@ const getOne = createRoute({
   },
 })
 
+const postResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: z.object({ data: blogPostSchema }) } },
+})
+const idParam = z.object({ id: z.uuid({ error: 'id must be a post id' }) })
+
+const create = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Blog (admin)'],
+  summary: 'Create a post (draft unless status is published); the slug is made from the title',
+  security: bearerSecurity,
+  request: { body: jsonBody(blogPostCreateSchema) },
+  responses: { 201: postResponse('The new post'), ...errorResponses(400, 401, 403) },
+})
+
+const update = createRoute({
+  method: 'put',
+  path: '/{id}',
+  tags: ['Blog (admin)'],
+  summary: 'Change any fields of a post; its slug stays fixed once it has been published',
+  security: bearerSecurity,
+  request: { params: idParam, body: jsonBody(blogPostUpdateSchema) },
+  responses: { 200: postResponse('The updated post'), ...errorResponses(400, 401, 403, 404) },
+})
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags: ['Blog (admin)'],
+  summary: 'Delete a post',
+  security: bearerSecurity,
+  request: { params: idParam },
+  responses: {
+    200: { description: 'Deleted', content: { 'application/json': { schema: z.object({ data: z.object({ success: z.boolean() }) }) } } },
+    ...errorResponses(401, 403, 404),
+  },
+})
+
 export function createBlogApi(blog: BlogService) {
   // /tags is registered before /{slug}, so it is never read as a slug.
   return createRouter()
@@ -128,5 +169,18 @@ export function createBlogApi(blog: BlogService) {
       const post = await blog.getPublishedBySlug(c.req.valid('param').slug)
       if (!post) throw new NotFound('Post not found')
       return c.json({ data: toBlogPostDto(post) }, 200)
+    })
+    .openapi(create, async (c) => {
+      const actor = requireAdmin(c)
+      return c.json({ data: toBlogPostDto(await blog.create(actor, c.req.valid('json'))) }, 201)
+    })
+    .openapi(update, async (c) => {
+      const actor = requireAdmin(c)
+      return c.json({ data: toBlogPostDto(await blog.update(actor, c.req.valid('param').id, c.req.valid('json'))) }, 200)
+    })
+    .openapi(remove, async (c) => {
+      const actor = requireAdmin(c)
+      await blog.remove(actor, c.req.valid('param').id)
+      return c.json({ data: { success: true } }, 200)
     })
 }

@@ -1,7 +1,12 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, ilike, like, or, sql, type SQL } from 'drizzle-orm'
 import type { BlogStatus } from '#common/blog.ts'
+import type { BlogPostCreate, BlogPostUpdate } from '#common/blog-posts.ts'
+import { NotFound } from '#common/errors.ts'
+import { slugify, uniqueSlug } from '#common/slug.ts'
+import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
+import { containsPattern } from '#server/db/like-pattern.ts'
 import { blogPosts, profiles } from '#server/db/schema/index.ts'
 
 export type BlogPostRow = typeof blogPosts.$inferSelect
@@ -21,6 +26,8 @@ export interface BlogListQuery extends PaginationQuery {
 export interface BlogAdminListQuery extends BlogListQuery {
   /** Omitted: every post, drafts included. */
   status?: BlogStatus
+  /** Case-insensitive match on title or content. */
+  search?: string
 }
 
 /** What the sitemap and the RSS feed need of every published post. */
@@ -33,12 +40,17 @@ export interface PublishedPostSummary {
   authorName: string | null
 }
 
-export function createBlogService(db: Db) {
+export function createBlogService(db: Db, audit: AuditService) {
   const columns = { post: blogPosts, authorName: profiles.fullName }
   const published = eq(blogPosts.status, 'published')
 
-  function filters(query: BlogListQuery, status: BlogStatus | undefined): SQL | undefined {
+  function filters(query: BlogAdminListQuery, status: BlogStatus | undefined): SQL | undefined {
     const conditions: SQL[] = []
+    if (query.search) {
+      const pattern = containsPattern(query.search)
+      const match = or(ilike(blogPosts.title, pattern), ilike(blogPosts.content, pattern))
+      if (match) conditions.push(match)
+    }
     if (status) conditions.push(eq(blogPosts.status, status))
     if (query.category) conditions.push(sql`lower(${blogPosts.category}) = lower(${query.category})`)
     if (query.featured !== undefined) conditions.push(eq(blogPosts.featured, query.featured))
@@ -46,7 +58,7 @@ export function createBlogService(db: Db) {
     return conditions.length ? and(...conditions) : undefined
   }
 
-  async function page(query: BlogListQuery, status: BlogStatus | undefined, order: SQL[]): Promise<Page<BlogPost>> {
+  async function page(query: BlogAdminListQuery, status: BlogStatus | undefined, order: SQL[]): Promise<Page<BlogPost>> {
     const where = filters(query, status)
     const [rows, [totals]] = await Promise.all([
       db
@@ -62,7 +74,104 @@ export function createBlogService(db: Db) {
     return { items: rows.map(toPost), total: totals?.total ?? 0, page: query.page, limit: query.limit }
   }
 
+  async function requirePost(id: string): Promise<BlogPost> {
+    const [row] = await db
+      .select(columns)
+      .from(blogPosts)
+      .leftJoin(profiles, eq(profiles.id, blogPosts.authorId))
+      .where(eq(blogPosts.id, id))
+    if (!row) throw new NotFound('Post not found')
+    return toPost(row)
+  }
+
+  /** A free slug made from the title (numbered when taken by another post). */
+  async function slugFor(tx: Pick<Db, 'select'>, title: string, exceptId?: string): Promise<string> {
+    const base = slugify(title) || 'post'
+    const rows = await tx
+      .select({ id: blogPosts.id, slug: blogPosts.slug })
+      .from(blogPosts)
+      .where(like(blogPosts.slug, `${base}%`))
+    return uniqueSlug(base, new Set(rows.filter((row) => row.id !== exceptId).map((row) => row.slug)))
+  }
+
+  const auditView = (post: Pick<BlogPostRow, 'title' | 'slug' | 'status' | 'category' | 'featured' | 'excerpt'>) => ({
+    title: post.title,
+    slug: post.slug,
+    status: post.status,
+    category: post.category,
+    featured: post.featured,
+    excerpt: post.excerpt,
+  })
+
   return {
+    get: requirePost,
+
+    /** A new post (draft unless said otherwise); published_at is set when it is first published. */
+    async create(actor: Actor, input: BlogPostCreate): Promise<BlogPost> {
+      const id = await db.transaction(async (tx) => {
+        const now = new Date()
+        const [post] = await tx
+          .insert(blogPosts)
+          .values({
+            ...input,
+            slug: await slugFor(tx, input.title),
+            authorId: actor.id,
+            publishedAt: input.status === 'published' ? now : null,
+          })
+          .returning()
+        if (!post) throw new Error('post insert returned nothing')
+        await audit.record(tx, actor, {
+          action: 'post.create',
+          targetType: 'post',
+          targetId: post.id,
+          summary: `Created "${post.title}" (${post.status})`,
+          after: auditView(post),
+        })
+        return post.id
+      })
+      return requirePost(id)
+    },
+
+    /** Saves the given fields. The slug follows the title until the post is first published, then stays. */
+    async update(actor: Actor, id: string, changes: BlogPostUpdate): Promise<BlogPost> {
+      await db.transaction(async (tx) => {
+        const [before] = await tx.select().from(blogPosts).where(eq(blogPosts.id, id)).for('update')
+        if (!before) throw new NotFound('Post not found')
+        const publishing = changes.status === 'published' && !before.publishedAt
+        const slug = changes.title && !before.publishedAt ? await slugFor(tx, changes.title, id) : before.slug
+        const [after] = await tx
+          .update(blogPosts)
+          .set({ ...changes, slug, publishedAt: publishing ? new Date() : before.publishedAt, updatedAt: new Date() })
+          .where(eq(blogPosts.id, id))
+          .returning()
+        if (!after) throw new NotFound('Post not found')
+        await audit.record(tx, actor, {
+          action: 'post.update',
+          targetType: 'post',
+          targetId: id,
+          summary: `Edited "${after.title}"${before.status !== after.status ? ` (${before.status} → ${after.status})` : ''}`,
+          before: auditView(before),
+          after: auditView(after),
+        })
+      })
+      return requirePost(id)
+    },
+
+    async remove(actor: Actor, id: string): Promise<BlogPostRow> {
+      return db.transaction(async (tx) => {
+        const [post] = await tx.delete(blogPosts).where(eq(blogPosts.id, id)).returning()
+        if (!post) throw new NotFound('Post not found')
+        await audit.record(tx, actor, {
+          action: 'post.delete',
+          targetType: 'post',
+          targetId: id,
+          summary: `Deleted "${post.title}"`,
+          before: auditView(post),
+        })
+        return post
+      })
+    },
+
     /** Published posts, newest published first. */
     listPublished(query: BlogListQuery): Promise<Page<BlogPost>> {
       return page(query, 'published', [sql`${blogPosts.publishedAt} desc nulls last`, desc(blogPosts.createdAt), desc(blogPosts.id)])

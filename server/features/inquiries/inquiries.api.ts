@@ -106,13 +106,13 @@ export function createInquiriesApi(inquiries: InquiryService) {
       return c.json({ data: page.items.map(toInquiryDto), total: page.total, page: page.page, limit: page.limit }, 200)
     })
     .openapi(update, async (c) => {
-      requireAdmin(c)
-      const row = await inquiries.setProcessed(c.req.valid('param').id, c.req.valid('json').processed)
+      const admin = requireAdmin(c)
+      const row = await inquiries.setProcessed(admin, c.req.valid('param').id, c.req.valid('json').processed)
       return c.json({ data: toInquiryDto(row) }, 200)
     })
     .openapi(remove, async (c) => {
-      requireAdmin(c)
-      await inquiries.remove(c.req.valid('param').id)
+      const admin = requireAdmin(c)
+      await inquiries.remove(admin, c.req.valid('param').id)
       return c.json({ data: { success: true } }, 200)
     })
 }

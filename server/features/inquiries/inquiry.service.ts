@@ -4,6 +4,9 @@ import { HONEYPOT_FIELD, PROJECT_TYPE_LABELS } from '#common/inquiry-fields.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
+import { containsPattern } from '#server/db/like-pattern.ts'
+import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
+import type { EventBus } from '#server/features/events/event-bus.ts'
 import { serviceInquiries } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/features/mail/mailer.ts'
 import type { RateLimitRule, RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
@@ -27,8 +30,10 @@ export function createInquiryService(deps: {
   rateLimits: RateLimitService
   ownerEmail: string
   publicUrl: string
+  audit: AuditService
+  events: EventBus
 }) {
-  const { db, mailer, rateLimits, ownerEmail, publicUrl } = deps
+  const { db, mailer, rateLimits, ownerEmail, publicUrl, audit, events } = deps
 
   async function store(values: typeof serviceInquiries.$inferInsert, honeypot: string | undefined, ip: string): Promise<Inquiry> {
     // A filled honeypot is a bot: refuse before counting or storing anything.
@@ -39,6 +44,7 @@ export function createInquiryService(deps: {
     await rateLimits.consume(`inquiry:ip:${ip}`, INQUIRIES_PER_IP)
     const [row] = await db.insert(serviceInquiries).values(values).returning()
     if (!row) throw new Error('inquiry insert returned nothing')
+    events.publish('inquiry', { type: 'created', id: row.id, name: row.name })
     await mailer.send({
       to: ownerEmail,
       subject: `New ${PROJECT_TYPE_LABELS[row.projectType]} inquiry from ${row.name}`,
@@ -50,7 +56,7 @@ export function createInquiryService(deps: {
         '',
         row.message,
         '',
-        `Inbox: ${publicUrl}/admin?tab=inquiries`,
+        `Inbox: ${publicUrl}/admin/inquiries`,
       ]
         .filter((line) => line !== null)
         .join('\n'),
@@ -79,7 +85,7 @@ export function createInquiryService(deps: {
       const conditions: SQL[] = []
       if (query.processed !== undefined) conditions.push(eq(serviceInquiries.processed, query.processed))
       if (query.search) {
-        const pattern = `%${query.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+        const pattern = containsPattern(query.search)
         const match = or(
           ilike(serviceInquiries.name, pattern),
           ilike(serviceInquiries.email, pattern),
@@ -101,15 +107,42 @@ export function createInquiryService(deps: {
       return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
     },
 
-    async setProcessed(id: string, processed: boolean): Promise<Inquiry> {
-      const [row] = await db.update(serviceInquiries).set({ processed }).where(eq(serviceInquiries.id, id)).returning()
-      if (!row) throw new NotFound('Inquiry not found')
+    async unprocessedCount(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(serviceInquiries).where(eq(serviceInquiries.processed, false))
+      return row?.n ?? 0
+    },
+
+    async setProcessed(actor: Actor, id: string, processed: boolean): Promise<Inquiry> {
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx.update(serviceInquiries).set({ processed }).where(eq(serviceInquiries.id, id)).returning()
+        if (!updated) throw new NotFound('Inquiry not found')
+        await audit.record(tx, actor, {
+          action: 'inquiry.update',
+          targetType: 'inquiry',
+          targetId: id,
+          summary: `Marked the inquiry from ${updated.name} as ${processed ? 'processed' : 'unprocessed'}`,
+          before: { processed: !processed },
+          after: { processed },
+        })
+        return updated
+      })
+      events.publish('inquiry', { type: 'updated', id })
       return row
     },
 
-    async remove(id: string): Promise<void> {
-      const deleted = await db.delete(serviceInquiries).where(eq(serviceInquiries.id, id)).returning({ id: serviceInquiries.id })
-      if (!deleted.length) throw new NotFound('Inquiry not found')
+    async remove(actor: Actor, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [deleted] = await tx.delete(serviceInquiries).where(eq(serviceInquiries.id, id)).returning()
+        if (!deleted) throw new NotFound('Inquiry not found')
+        await audit.record(tx, actor, {
+          action: 'inquiry.delete',
+          targetType: 'inquiry',
+          targetId: id,
+          summary: `Deleted the inquiry from ${deleted.name} <${deleted.email}>`,
+          before: { name: deleted.name, email: deleted.email, projectType: deleted.projectType, processed: deleted.processed },
+        })
+      })
+      events.publish('inquiry', { type: 'deleted', id })
     },
   }
 }

@@ -1,4 +1,6 @@
+import { count, desc, eq } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
+import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { mailOutbox } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
@@ -34,10 +36,34 @@ export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string
           logger.error({ to: mail.to, subject: mail.subject, error }, 'mail delivery failed')
         }
       }
-      await db.insert(mailOutbox).values({ ...mail, status, error })
+      // With SMTP the outbox is a delivery record: one-time links are kept out of it (and the log).
+      const kept = transport ? { ...mail, text: redactTokens(mail.text) } : mail
+      await db.insert(mailOutbox).values({ ...kept, status, error })
       logger.info({ to: mail.to, subject: mail.subject, status }, transport ? 'mail sent' : `mail (outbox only):\n${mail.text}`)
+    },
+
+    /** The outbox, newest first (the admin reads development mail here). */
+    async list(query: { page: number; limit: number; to?: string }): Promise<Page<OutboxMail>> {
+      const where = query.to ? eq(mailOutbox.to, query.to) : undefined
+      const [items, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(mailOutbox)
+          .where(where)
+          .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(mailOutbox).where(where),
+      ])
+      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
     },
   }
 }
 
+/** Replaces the token of every link (`?token=…`) so a stored copy cannot be followed. */
+export function redactTokens(text: string): string {
+  return text.replace(/([?&]token=)[^\s&]+/g, '$1[redacted]')
+}
+
+export type OutboxMail = typeof mailOutbox.$inferSelect
 export type Mailer = ReturnType<typeof createMailer>

@@ -1,13 +1,118 @@
-import { asc } from 'drizzle-orm'
+import { asc, count, eq, like } from 'drizzle-orm'
+import { Conflict, NotFound } from '#common/errors.ts'
+import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
+import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
-import { subscriptionPlans } from '#server/db/schema/index.ts'
+import { isUniqueViolation } from '#server/db/errors.ts'
+import { profiles, subscriptionPlans } from '#server/db/schema/index.ts'
+import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 
 export type Plan = typeof subscriptionPlans.$inferSelect
 
-export function createPlanService(db: Db) {
+/** The plan every account falls back to; it cannot be deleted. */
+export const FREE_PLAN = 'free'
+
+export function createPlanService(db: Db, audit: AuditService) {
+  async function requirePlan(id: string): Promise<Plan> {
+    const [plan] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id))
+    if (!plan) throw new NotFound('Plan not found')
+    return plan
+  }
+
+  /** A second plan with the same price id would make webhooks ambiguous. */
+  function priceIdTaken(error: unknown): never {
+    if (isUniqueViolation(error)) throw new Conflict('Another plan already uses this payment provider price id.')
+    throw error
+  }
+
   return {
     async list(): Promise<Plan[]> {
       return db.select().from(subscriptionPlans).orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.price))
+    },
+
+    /** How many members are on each plan (by slug). */
+    async memberCounts(): Promise<Record<string, number>> {
+      const rows = await db.select({ slug: profiles.subscriptionPlan, n: count() }).from(profiles).groupBy(profiles.subscriptionPlan)
+      return Object.fromEntries(rows.map((row) => [row.slug, row.n]))
+    },
+
+    async create(actor: Actor, input: PlanCreate): Promise<Plan> {
+      const base = slugify(input.name, 40) || 'plan'
+      return db
+        .transaction(async (tx) => {
+          const taken = await tx
+            .select({ slug: subscriptionPlans.slug })
+            .from(subscriptionPlans)
+            .where(like(subscriptionPlans.slug, `${base}%`))
+          const [last] = await tx.select({ n: count() }).from(subscriptionPlans)
+          const [plan] = await tx
+            .insert(subscriptionPlans)
+            .values({
+              ...input,
+              paddlePriceId: input.paddlePriceId ?? null,
+              slug: uniqueSlug(base, new Set(taken.map((row) => row.slug))),
+              sortOrder: last?.n ?? 0,
+            })
+            .returning()
+          if (!plan) throw new Error('plan insert returned nothing')
+          await audit.record(tx, actor, {
+            action: 'plan.create',
+            targetType: 'plan',
+            targetId: plan.id,
+            summary: `Added the ${plan.name} plan`,
+            after: { ...input },
+          })
+          return plan
+        })
+        .catch(priceIdTaken)
+    },
+
+    /** Saves the given fields of one plan (the editable table saves one field at a time). */
+    async update(actor: Actor, id: string, changes: PlanUpdate): Promise<Plan> {
+      const before = await requirePlan(id)
+      return db
+        .transaction(async (tx) => {
+          const [plan] = await tx
+            .update(subscriptionPlans)
+            .set({ ...changes, updatedAt: new Date() })
+            .where(eq(subscriptionPlans.id, id))
+            .returning()
+          if (!plan) throw new NotFound('Plan not found')
+          const keys = Object.keys(changes) as (keyof PlanUpdate)[]
+          await audit.record(tx, actor, {
+            action: 'plan.update',
+            targetType: 'plan',
+            targetId: id,
+            summary: `Changed the ${before.name} plan: ${keys.join(', ')}`,
+            before: Object.fromEntries(keys.map((key) => [key, before[key]])),
+            after: Object.fromEntries(keys.map((key) => [key, plan[key]])),
+          })
+          return plan
+        })
+        .catch(priceIdTaken)
+    },
+
+    /** Refused for Free and for any plan members are on: they would be left on a plan that does not exist. */
+    async remove(actor: Actor, id: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update')
+        if (!plan) throw new NotFound('Plan not found')
+        if (plan.slug === FREE_PLAN) throw new Conflict('The Free plan cannot be deleted: every account falls back to it.')
+        const [members] = await tx.select({ n: count() }).from(profiles).where(eq(profiles.subscriptionPlan, plan.slug))
+        if (members?.n) {
+          throw new Conflict(
+            `${members.n} member${members.n === 1 ? ' is' : 's are'} on the ${plan.name} plan: move them to another plan first.`,
+          )
+        }
+        await tx.delete(subscriptionPlans).where(eq(subscriptionPlans.id, id))
+        await audit.record(tx, actor, {
+          action: 'plan.delete',
+          targetType: 'plan',
+          targetId: id,
+          summary: `Deleted the ${plan.name} plan`,
+          before: { ...plan },
+        })
+      })
     },
   }
 }

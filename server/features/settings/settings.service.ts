@@ -2,12 +2,13 @@ import { eq } from 'drizzle-orm'
 import type { AppSettings } from '#common/settings.ts'
 import type { Db } from '#server/db/client.ts'
 import { appSettings } from '#server/db/schema/index.ts'
+import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 
 const SINGLE_ROW_ID = 1
 /** Settings are read on every API request; a short cache keeps that off the database. */
 const CACHE_MS = 2_000
 
-export function createSettingsService(db: Db) {
+export function createSettingsService(db: Db, audit: AuditService) {
   let cached: { value: AppSettings; at: number } | null = null
 
   async function read(): Promise<AppSettings> {
@@ -40,12 +41,25 @@ export function createSettingsService(db: Db) {
       return value
     },
 
-    async update(input: AppSettings): Promise<AppSettings> {
-      await ensureRow()
-      await db
-        .update(appSettings)
-        .set({ ...input, updatedAt: new Date() })
-        .where(eq(appSettings.id, SINGLE_ROW_ID))
+    /** Saves System Settings; an admin's save is audited (setup code passes no actor). */
+    async update(input: AppSettings, actor?: Actor): Promise<AppSettings> {
+      const before = await read()
+      await db.transaction(async (tx) => {
+        await tx
+          .update(appSettings)
+          .set({ ...input, updatedAt: new Date() })
+          .where(eq(appSettings.id, SINGLE_ROW_ID))
+        const changed = (Object.keys(input) as (keyof AppSettings)[]).filter((key) => input[key] !== before[key])
+        if (actor && changed.length) {
+          await audit.record(tx, actor, {
+            action: 'settings.update',
+            targetType: 'settings',
+            summary: `Changed System Settings: ${changed.join(', ')}`,
+            before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+            after: Object.fromEntries(changed.map((key) => [key, input[key]])),
+          })
+        }
+      })
       cached = null
       return read()
     },

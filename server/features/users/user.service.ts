@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, max, or, type SQL } from 'drizzle-orm'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import type { Role } from '#common/auth.ts'
 import type { Db } from '#server/db/client.ts'
+import { containsPattern } from '#server/db/like-pattern.ts'
 import { profiles, sessions, users } from '#server/db/schema/index.ts'
 
 export interface UserListItem {
@@ -29,7 +30,7 @@ export function createUserService(db: Db) {
     const conditions: SQL[] = []
     if (query.role) conditions.push(eq(profiles.role, query.role))
     if (query.search) {
-      const pattern = `%${query.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+      const pattern = containsPattern(query.search)
       const match = or(ilike(users.email, pattern), ilike(profiles.fullName, pattern))
       if (match) conditions.push(match)
     }

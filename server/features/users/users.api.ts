@@ -4,7 +4,9 @@ import { NotFound } from '#common/errors.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { toProfileDto, profileSchema } from '#server/features/auth/auth.dto.ts'
 import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import { adminPasswordResetSchema, adminUserCreateSchema, adminUserUpdateSchema } from '#common/users.ts'
+import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
+import type { UserAdminService } from './user-admin.service.ts'
 import type { UserListItem, UserService } from './user.service.ts'
 
 const adminUserSchema = z
@@ -77,7 +79,55 @@ const getOne = createRoute({
   },
 })
 
-export function createUsersApi(userService: UserService) {
+const idParam = z.object({ id: z.string().min(1).max(100) })
+const userResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: z.object({ data: adminUserSchema }) } },
+})
+const ok = { description: 'Done', content: { 'application/json': { schema: z.object({ data: z.object({ success: z.boolean() }) }) } } }
+
+const create = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Users (admin)'],
+  summary: 'Create a user (email, password, fullName?, role?)',
+  security: bearerSecurity,
+  request: { body: jsonBody(adminUserCreateSchema) },
+  responses: { 201: userResponse('The new user'), ...errorResponses(400, 401, 403, 409) },
+})
+
+const update = createRoute({
+  method: 'put',
+  path: '/{id}',
+  tags: ['Users (admin)'],
+  summary: 'Change name, role, plan (plan, subscription_plan or subscriptionPlan) or credits; audited',
+  description: 'Credits are set through the credit ledger with the admin as actor. Nobody can demote the last admin or themselves.',
+  security: bearerSecurity,
+  request: { params: idParam, body: jsonBody(adminUserUpdateSchema) },
+  responses: { 200: userResponse('The updated user'), ...errorResponses(400, 401, 403, 404, 409) },
+})
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  tags: ['Users (admin)'],
+  summary: 'Delete a user with their sessions (not yourself, not the last admin)',
+  security: bearerSecurity,
+  request: { params: idParam },
+  responses: { 200: ok, ...errorResponses(401, 403, 404, 409) },
+})
+
+const resetPassword = createRoute({
+  method: 'post',
+  path: '/{id}/reset-password',
+  tags: ['Users (admin)'],
+  summary: "Set a user's password; their sessions end",
+  security: bearerSecurity,
+  request: { params: idParam, body: jsonBody(adminPasswordResetSchema) },
+  responses: { 200: ok, ...errorResponses(400, 401, 403, 404) },
+})
+
+export function createUsersApi(userService: UserService, admin: UserAdminService) {
   return createRouter()
     .openapi(list, async (c) => {
       requireAdmin(c)
@@ -90,5 +140,23 @@ export function createUsersApi(userService: UserService) {
       const user = await userService.get(c.req.valid('param').id)
       if (!user) throw new NotFound('User not found')
       return c.json({ data: toAdminUserDto(user) }, 200)
+    })
+    .openapi(create, async (c) => {
+      const actor = requireAdmin(c)
+      return c.json({ data: toAdminUserDto(await admin.create(actor, c.req.valid('json'))) }, 201)
+    })
+    .openapi(update, async (c) => {
+      const actor = requireAdmin(c)
+      return c.json({ data: toAdminUserDto(await admin.update(actor, c.req.valid('param').id, c.req.valid('json'))) }, 200)
+    })
+    .openapi(remove, async (c) => {
+      const actor = requireAdmin(c)
+      await admin.remove(actor, c.req.valid('param').id)
+      return c.json({ data: { success: true } }, 200)
+    })
+    .openapi(resetPassword, async (c) => {
+      const actor = requireAdmin(c)
+      await admin.setPassword(actor, c.req.valid('param').id, c.req.valid('json').newPassword)
+      return c.json({ data: { success: true } }, 200)
     })
 }

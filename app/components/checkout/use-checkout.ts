@@ -1,0 +1,46 @@
+import { useNavigate } from 'react-router'
+import { toast } from '#app/lib/toast.ts'
+import type { CheckoutClient } from '#server/features/billing/billing.service.ts'
+
+/** What a page's loader passes down so its plan buttons can open checkout. */
+export interface CheckoutSetup {
+  client: CheckoutClient | null
+  /** The signed-in buyer; `token` is our server's signature of the id (see checkout-token.ts). */
+  buyer: { id: string; email: string; token: string } | null
+}
+
+export interface CheckoutPlan {
+  slug: string
+  priceId: string | null
+}
+
+const NOT_AVAILABLE = ['Checkout Not Available', 'Our payment system is currently being set up. Please try again later.'] as const
+
+/**
+ * Spec section 4: a paid plan opens the payment provider's checkout; on completion 'Purchase
+ * Successful' and the dashboard. Without a provider or price id, the spec's notice instead.
+ */
+export function useCheckout(setup: CheckoutSetup) {
+  const navigate = useNavigate()
+  return async function startCheckout(plan: CheckoutPlan) {
+    const { client, buyer } = setup
+    if (!buyer) return navigate('/auth')
+    if (!client || !plan.priceId) return toast.error(NOT_AVAILABLE[0], { description: NOT_AVAILABLE[1] })
+    if (client.kind === 'sandbox') return navigate(`/billing/checkout?plan=${encodeURIComponent(plan.slug)}`)
+    try {
+      const { openPaddleCheckout } = await import('#app/lib/paddle-checkout.ts')
+      await openPaddleCheckout({
+        client,
+        priceId: plan.priceId,
+        email: buyer.email,
+        customData: { user_id: buyer.id, plan: plan.slug, user_token: buyer.token },
+        onCompleted: () => {
+          toast.success('Purchase Successful', { description: 'Thank you for your purchase! Your account will be upgraded shortly.' })
+          void navigate('/dashboard')
+        },
+      })
+    } catch (error) {
+      toast.error(NOT_AVAILABLE[0], { description: error instanceof Error ? error.message : NOT_AVAILABLE[1] })
+    }
+  }
+}

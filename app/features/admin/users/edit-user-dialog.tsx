@@ -1,0 +1,88 @@
+import { useState, type ReactElement } from 'react'
+import { useFetcher } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '#app/components/ui/dialog.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import type { AdminResult } from '../admin-result.server.ts'
+import { useResultToast } from '../use-result-toast.ts'
+import type { PlanOption, UserRow } from './users-table.tsx'
+
+/** Edit User: name, role, plan and credits in one save. */
+export function EditUserDialog({
+  user,
+  plans,
+  isSelf,
+  trigger,
+}: {
+  user: UserRow
+  plans: PlanOption[]
+  isSelf: boolean
+  trigger: ReactElement
+}) {
+  const [open, setOpen] = useState(false)
+  const fetcher = useFetcher<AdminResult>()
+  useResultToast(fetcher.data, { success: () => setOpen(false) })
+  const id = (field: string) => `edit-${user.id}-${field}`
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit User</DialogTitle>
+          <DialogDescription>{user.email}</DialogDescription>
+        </DialogHeader>
+        <fetcher.Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value="edit-user" />
+          <input type="hidden" name="userId" value={user.id} />
+          <div className="space-y-2">
+            <Label htmlFor={id('name')}>Full Name</Label>
+            <Input id={id('name')} name="fullName" defaultValue={user.name} minLength={2} maxLength={100} />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-3">
+            <div className="space-y-2">
+              <Label htmlFor={id('role')}>Role</Label>
+              <Select id={id('role')} name="role" defaultValue={user.role} disabled={isSelf}>
+                <option value="user">User</option>
+                <option value="admin">Admin</option>
+              </Select>
+              {/* A disabled select is not sent: an admin cannot change their own role here. */}
+              {isSelf ? <input type="hidden" name="role" value={user.role} /> : null}
+            </div>
+            <div className="space-y-2">
+              <Label htmlFor={id('plan')}>Plan</Label>
+              <Select id={id('plan')} name="plan" defaultValue={user.plan}>
+                {plans.map((plan) => (
+                  <option key={plan.slug} value={plan.slug}>
+                    {plan.name}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="space-y-2">
+              <Label htmlFor={id('credits')}>Credits</Label>
+              <Input id={id('credits')} name="credits" type="number" min={0} step={1} defaultValue={user.credits} required />
+            </div>
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={fetcher.state !== 'idle'}>
+              {fetcher.state !== 'idle' ? 'Saving...' : 'Save Changes'}
+            </Button>
+          </DialogFooter>
+        </fetcher.Form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,132 @@
+import { CreditCard } from 'lucide-react'
+import { Link } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { PaymentTable, type PaymentRow } from './payment-table.tsx'
+
+export interface SubscriptionView {
+  planName: string
+  status: string
+  /** 'Dec 23, 2026': the next billing date, when it renews. */
+  nextRenewalLabel: string | null
+  /** When a switch to Free is scheduled: the day the paid plan ends. */
+  cancelAtLabel: string | null
+  endsLabel: string | null
+  card: { brand: string; last4: string } | null
+  updatePaymentUrl: string | null
+}
+
+export function CurrentPlanCard({
+  planName,
+  credits,
+  subscription,
+}: {
+  planName: string
+  credits: number
+  subscription: SubscriptionView | null
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle level={2}>Current Plan</CardTitle>
+        <CardDescription>Your plan and what is left this month.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-4 sm:grid-cols-3">
+          <div>
+            <dt className="text-sm text-muted-foreground">Plan</dt>
+            <dd className="text-xl font-semibold">{planName}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-muted-foreground">Credits remaining</dt>
+            <dd className="text-xl font-semibold tabular-nums">{credits}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-muted-foreground">{subscription?.cancelAtLabel ? 'Plan ends' : 'Next renewal'}</dt>
+            <dd className="text-xl font-semibold">
+              {subscription?.cancelAtLabel ?? subscription?.nextRenewalLabel ?? (
+                <span className="text-base font-normal text-muted-foreground">None on the Free plan</span>
+              )}
+            </dd>
+          </div>
+        </dl>
+        {subscription?.cancelAtLabel ? (
+          <p role="status" className="mt-4 rounded-md border border-primary/40 bg-accent/40 p-3 text-sm">
+            Your {subscription.planName} plan ends on {subscription.cancelAtLabel}. Then you are on the Free plan.
+          </p>
+        ) : null}
+        {subscription?.status === 'past_due' ? (
+          <p role="alert" className="mt-4 rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
+            Your last payment failed. Please update your payment method to keep your plan.
+          </p>
+        ) : null}
+        <p className="mt-4 text-xs text-muted-foreground">
+          Paid plans start with a 14-day free trial and come with a 30-day money-back guarantee on new subscriptions. Monthly plans renew
+          automatically until you switch to Free; partial months are not refunded.{' '}
+          <Link to="/terms" className="underline hover:text-foreground">
+            Refund policy
+          </Link>
+        </p>
+      </CardContent>
+    </Card>
+  )
+}
+
+export function PaymentMethodCard({ subscription }: { subscription: SubscriptionView | null }) {
+  if (!subscription) return null
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle level={2}>Payment Method</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-wrap items-center justify-between gap-4">
+        <p className="flex items-center gap-2 text-sm">
+          <CreditCard className="size-5 text-muted-foreground" aria-hidden="true" />
+          {subscription.card ? (
+            <span>
+              <span className="capitalize">{subscription.card.brand}</span> ending {subscription.card.last4}
+            </span>
+          ) : (
+            <span className="text-muted-foreground">Not known yet: it appears after the first payment.</span>
+          )}
+        </p>
+        {subscription.updatePaymentUrl ? (
+          <Button asChild variant="outline">
+            <a href={subscription.updatePaymentUrl} target="_blank" rel="noopener noreferrer">
+              Update
+            </a>
+          </Button>
+        ) : (
+          <Button variant="outline" disabled title="The payment provider has not sent an update link for this subscription yet.">
+            Update
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+export function BillingHistoryCard({ payments, total }: { payments: PaymentRow[]; total: number }) {
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between gap-4">
+        <div className="space-y-1.5">
+          <CardTitle level={2}>Billing History</CardTitle>
+          <CardDescription>Your payments, newest first.</CardDescription>
+        </div>
+        {total > 0 ? (
+          <Button asChild variant="outline" size="sm">
+            <Link to="/billing/history">View All</Link>
+          </Button>
+        ) : null}
+      </CardHeader>
+      <CardContent>
+        {payments.length ? (
+          <PaymentTable payments={payments} caption="Recent payments" />
+        ) : (
+          <p className="text-sm text-muted-foreground">No payments yet.</p>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

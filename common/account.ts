@@ -1,0 +1,26 @@
+import { emailSchema, fullNameSchema, newPasswordSchema, PASSWORD_MAX_LENGTH } from './auth.ts'
+import { z } from './zod.ts'
+
+/** Settings' 'Account Settings' form. A changed e-mail is confirmed from the new address first. */
+export const accountSettingsSchema = z.object({
+  email: emailSchema,
+  fullName: z.string({ error: 'Name must be at least 2 characters.' }).pipe(fullNameSchema),
+})
+
+/** Settings' password form (signed in: the current password proves it is you). */
+export const passwordChangeFormSchema = z.object({
+  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: newPasswordSchema,
+})
+
+/** 'Forgot your password?' */
+export const forgotPasswordSchema = z.object({ email: emailSchema })
+
+/** The page a reset link opens. */
+export const resetPasswordSchema = z
+  .object({
+    token: z.string({ error: 'This reset link is incomplete.' }).min(1, 'This reset link is incomplete.').max(200),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string({ error: 'Please repeat the new password.' }).max(PASSWORD_MAX_LENGTH),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, { path: ['confirmPassword'], message: 'The passwords do not match.' })

@@ -1,0 +1,55 @@
+import { z } from './zod.ts'
+
+/** The spec's toast when the add-plan form has no name. */
+export const MISSING_PLAN_NAME = { title: 'Missing plan name', description: 'Please provide a name for the new plan.' } as const
+
+const lines = (max: number, each: number) =>
+  z
+    .union([z.array(z.string()), z.string()])
+    .transform((value) => (Array.isArray(value) ? value : value.split(/\r?\n/)).map((line) => line.trim()).filter(Boolean))
+    .pipe(z.array(z.string().max(each, `Each feature must be at most ${each} characters.`)).max(max, `At most ${max} features.`))
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => value || null)
+
+/** A subscription plan as the admin edits it (add-plan form and the editable table). */
+export const planFieldsSchema = z.object({
+  name: z
+    .string({ error: MISSING_PLAN_NAME.description })
+    .trim()
+    .min(1, MISSING_PLAN_NAME.description)
+    .max(60, 'Name must be at most 60 characters.'),
+  price: z.coerce
+    .number({ error: 'Price must be a number.' })
+    .min(0, 'Price cannot be negative.')
+    .max(100_000, 'Price must be at most 100,000.'),
+  creditsPerMonth: z.coerce
+    .number({ error: 'Credits must be a number.' })
+    .int('Credits must be a whole number.')
+    .min(0, 'Credits cannot be negative.')
+    .max(10_000_000, 'Credits must be at most 10,000,000.'),
+  description: z.string().trim().max(300, 'Description must be at most 300 characters.'),
+  features: lines(20, 120),
+  highlighted: z.boolean(),
+  paddlePriceId: optionalText(200),
+})
+
+/** Add plan: name required; price and credits numeric, default 0. */
+export const planCreateSchema = planFieldsSchema.extend({
+  price: planFieldsSchema.shape.price.default(0),
+  creditsPerMonth: planFieldsSchema.shape.creditsPerMonth.default(0),
+  description: planFieldsSchema.shape.description.default(''),
+  features: planFieldsSchema.shape.features.default([]),
+  highlighted: planFieldsSchema.shape.highlighted.default(false),
+  paddlePriceId: planFieldsSchema.shape.paddlePriceId.optional(),
+})
+export type PlanCreate = z.infer<typeof planCreateSchema>
+
+/** One or more fields of a plan, saved by id. */
+export const planUpdateSchema = planFieldsSchema.partial()
+export type PlanUpdate = z.infer<typeof planUpdateSchema>

@@ -1,0 +1,185 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { APICallError, RetryError, streamText } from 'ai'
+import { BLOG_LENGTH_WORDS, type BlogDraftRequest } from '#common/ai.ts'
+import { AppError } from '#common/errors.ts'
+import { streamOfflineDraft } from './offline-draft.ts'
+
+/** The AI provider failed, timed out or could not be reached; the message says which, for the admin's toast. */
+export class AiProviderError extends AppError {
+  constructor(message: string) {
+    super(503, message, 'AI_PROVIDER_ERROR')
+  }
+}
+
+/**
+ * How to reach an OpenAI-compatible chat-completions endpoint (env: AI_BASE_URL, AI_API_KEY,
+ * AI_MODEL, AI_TIMEOUT_MS). Without `baseUrl`, drafts are written offline from a template.
+ */
+export interface BlogDrafterOptions {
+  /** For example https://api.openai.com/v1; requests go to `${baseUrl}/chat/completions`. */
+  baseUrl?: string
+  apiKey?: string
+  /** Required with `baseUrl`, for example gpt-4o-mini. */
+  model?: string
+  /** The whole generation, first byte to last (default 60 s). */
+  timeoutMs?: number
+  /** Retries of the first request on 429 and 5xx answers (default 1). */
+  maxRetries?: number
+}
+
+export interface BlogDrafter {
+  kind: 'openai-compatible' | 'offline'
+  model: string | null
+  /** The Markdown draft, piece by piece. Throws AiProviderError when the provider fails. */
+  stream(input: BlogDraftRequest, signal?: AbortSignal): AsyncIterable<string>
+}
+
+export const DEFAULT_AI_TIMEOUT_MS = 60_000
+
+export function createBlogDrafter(options: BlogDrafterOptions = {}): BlogDrafter {
+  if (!options.baseUrl) return { kind: 'offline', model: null, stream: (input, signal) => streamOfflineDraft(input, signal) }
+  if (!options.model) throw new Error('AI_MODEL is required when AI_BASE_URL is set.')
+  return createOpenAiCompatibleDrafter({ ...options, baseUrl: options.baseUrl, model: options.model })
+}
+
+function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: string; model: string }): BlogDrafter {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const provider = createOpenAICompatible({ name: 'ai-blog', baseURL: baseUrl, apiKey: options.apiKey })
+  const model = provider.chatModel(options.model)
+  const timeoutMs = options.timeoutMs ?? DEFAULT_AI_TIMEOUT_MS
+  const host = safeHost(baseUrl)
+
+  return {
+    kind: 'openai-compatible',
+    model: options.model,
+    async *stream(input, signal) {
+      const controller = new AbortController()
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        controller.abort()
+      }, timeoutMs)
+      const cancel = () => controller.abort()
+      signal?.addEventListener('abort', cancel, { once: true })
+      if (signal?.aborted) cancel()
+      const timeoutError = () => new AiProviderError(`The AI provider did not finish within ${duration(timeoutMs)}.`)
+
+      try {
+        const result = streamText({
+          model,
+          system: SYSTEM_PROMPT,
+          prompt: blogPrompt(input),
+          maxRetries: options.maxRetries ?? 1,
+          abortSignal: controller.signal,
+          // Errors reach us through fullStream; the default handler would also print them.
+          onError: () => {},
+        })
+        let wroteText = false
+        for await (const part of result.fullStream) {
+          if (part.type === 'text-delta' && part.text) {
+            wroteText = true
+            yield part.text
+          } else if (part.type === 'error') {
+            throw timedOut ? timeoutError() : toProviderError(part.error, host)
+          } else if (part.type === 'abort') {
+            if (timedOut) throw timeoutError()
+            return
+          }
+        }
+        if (timedOut) throw timeoutError()
+        if (!wroteText && !signal?.aborted) throw new AiProviderError('The AI provider returned no text.')
+      } catch (error) {
+        if (error instanceof AiProviderError) throw error
+        if (timedOut) throw timeoutError()
+        if (signal?.aborted) return
+        throw toProviderError(error, host)
+      } finally {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', cancel)
+        // Stops the upstream request when the caller stops reading early.
+        controller.abort()
+      }
+    },
+  }
+}
+
+const SYSTEM_PROMPT =
+  'You are an experienced blog writer. Write original, accurate, well-structured blog posts in Markdown. ' +
+  'Answer with the post only: no preamble, no notes to the editor.'
+
+/** The user prompt: everything the admin chose, in words a chat model follows. */
+export function blogPrompt(input: BlogDraftRequest): string {
+  const words = BLOG_LENGTH_WORDS[input.length]
+  const lines = [
+    `Write a blog post titled "${input.title}".`,
+    input.keywords.length > 0
+      ? `Keywords to cover naturally: ${input.keywords.join(', ')}.`
+      : 'No keywords were given; choose the subtopics yourself.',
+    `Tone: ${input.tone}.`,
+    `Length: ${input.length} (${words.label}).`,
+    'Structure: an engaging introduction paragraph (no H1: the title is shown separately), sections with ## headings, ' +
+      'and a ## Conclusion. Use lists and examples where they help.',
+  ]
+  return lines.join('\n')
+}
+
+function toProviderError(error: unknown, host: string): AiProviderError {
+  const cause = RetryError.isInstance(error) ? error.lastError : error
+  if (APICallError.isInstance(cause)) {
+    if (cause.statusCode !== undefined) {
+      const detail = providerMessage(cause.responseBody)
+      const prefix =
+        cause.statusCode === 401 || cause.statusCode === 403
+          ? `The AI provider refused the API key (HTTP ${cause.statusCode})`
+          : cause.statusCode === 429
+            ? 'The AI provider is rate limiting requests (HTTP 429)'
+            : `The AI provider answered HTTP ${cause.statusCode}`
+      return new AiProviderError(detail ? `${prefix}: ${detail}` : `${prefix}.`)
+    }
+    return new AiProviderError(`Could not reach the AI provider at ${host}: ${networkReason(cause)}.`)
+  }
+  const name = cause instanceof Error ? cause.name : ''
+  if (name === 'AI_JSONParseError' || name === 'AI_TypeValidationError' || name === 'AI_InvalidResponseDataError') {
+    return new AiProviderError('The AI provider sent a malformed response stream.')
+  }
+  const message = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : ''
+  return new AiProviderError(message ? `The AI provider failed: ${truncate(message)}` : 'The AI provider failed.')
+}
+
+/** The provider's own explanation, from an OpenAI-style `{ error: { message } }` body, or the body itself. */
+function providerMessage(body: string | undefined): string {
+  if (!body) return ''
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown }
+    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message)
+    if (typeof message === 'string' && message.trim()) return truncate(message.trim())
+  } catch {
+    // Not JSON: fall back to the text.
+  }
+  return truncate(body.replace(/\s+/g, ' ').trim())
+}
+
+function networkReason(error: Error): string {
+  const cause = (error as { cause?: unknown }).cause
+  const code = (cause as { code?: unknown } | undefined)?.code
+  if (typeof code === 'string') return code
+  const nested = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code
+  if (typeof nested === 'string') return nested
+  return cause instanceof Error ? cause.message : error.message
+}
+
+function duration(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} seconds` : `${ms} ms`
+}
+
+function truncate(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return 'the configured address'
+  }
+}

@@ -1,0 +1,64 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { paginationQuerySchema } from '#common/pagination.ts'
+import { requireAdmin } from '#server/http/guards.ts'
+import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import type { AuditService } from './audit.service.ts'
+
+const TARGETS = ['user', 'plan', 'post', 'inquiry', 'settings'] as const
+
+const entrySchema = z
+  .object({
+    id: z.string(),
+    actor: z.object({ id: z.string().nullable(), email: z.string() }),
+    action: z.string(),
+    targetType: z.enum(TARGETS),
+    targetId: z.string().nullable(),
+    summary: z.string(),
+    before: z.record(z.string(), z.unknown()).nullable(),
+    after: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('AuditEntry')
+
+const list = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['Audit log (admin)'],
+  summary: 'Every admin change, newest first: who, what, before and after',
+  security: bearerSecurity,
+  request: {
+    query: paginationQuerySchema.extend({
+      targetType: z.enum(TARGETS, { error: `targetType must be one of ${TARGETS.join(', ')}` }).optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of the audit log',
+      content: {
+        'application/json': {
+          schema: z.object({ data: z.array(entrySchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+        },
+      },
+    },
+    ...errorResponses(400, 401, 403),
+  },
+})
+
+export function createAuditApi(audit: AuditService) {
+  return createRouter().openapi(list, async (c) => {
+    requireAdmin(c)
+    const page = await audit.list(c.req.valid('query'))
+    const data = page.items.map((entry) => ({
+      id: entry.id,
+      actor: { id: entry.actorId, email: entry.actorEmail },
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      summary: entry.summary,
+      before: entry.before,
+      after: entry.after,
+      createdAt: entry.createdAt.toISOString(),
+    }))
+    return c.json({ data, total: page.total, page: page.page, limit: page.limit }, 200)
+  })
+}

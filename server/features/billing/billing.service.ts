@@ -1,0 +1,134 @@
+import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { Conflict, NotFound, ServiceUnavailable } from '#common/errors.ts'
+import type { Page } from '#common/pagination.ts'
+import type { Db } from '#server/db/client.ts'
+import { payments, subscriptions } from '#server/db/schema/index.ts'
+import type { Plan, PlanService } from '#server/features/plans/plan.service.ts'
+import type { BillingProvider, Subscription } from './billing-provider.ts'
+import { checkoutUserToken } from './checkout-token.ts'
+import type { SandboxBilling } from './sandbox.ts'
+
+export type Payment = typeof payments.$inferSelect
+
+/** How the browser opens checkout: Paddle.js with the public client token, or our sandbox page. */
+export type CheckoutClient = { kind: 'paddle'; clientToken: string; environment: 'sandbox' | 'production' } | { kind: 'sandbox' }
+
+/** The spec's texts when checkout cannot open (no provider, or the plan has no price id). */
+export const CHECKOUT_NOT_AVAILABLE = {
+  title: 'Checkout Not Available',
+  description: 'Our payment system is currently being set up. Please try again later.',
+} as const
+
+class CheckoutNotAvailable extends ServiceUnavailable {
+  constructor() {
+    super(CHECKOUT_NOT_AVAILABLE.description)
+  }
+}
+
+/** Statuses in which a subscription gives its plan, newest first when a member has several. */
+const SERVING = ['active', 'trialing', 'past_due']
+
+export function createBillingService(deps: {
+  db: Db
+  plans: PlanService
+  checkout: CheckoutClient | null
+  provider: BillingProvider | null
+  sandbox: SandboxBilling | null
+  checkoutSecret: string
+}) {
+  const { db, plans, checkout, provider, sandbox, checkoutSecret } = deps
+
+  async function currentSubscription(userId: string): Promise<Subscription | null> {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, SERVING)))
+      .orderBy(desc(subscriptions.updatedAt))
+      .limit(1)
+    return row ?? null
+  }
+
+  async function requirePlan(slug: string): Promise<Plan> {
+    const plan = (await plans.list()).find((candidate) => candidate.slug === slug)
+    if (!plan) throw new NotFound(`There is no plan called ${slug}.`)
+    return plan
+  }
+
+  function requireProvider(): BillingProvider {
+    if (!provider) throw new ServiceUnavailable('Plan changes are not available right now: the payment provider is not configured.')
+    return provider
+  }
+
+  return {
+    checkout,
+    canCheckOut: (plan: Pick<Plan, 'paddlePriceId'>) => Boolean(checkout && plan.paddlePriceId),
+    /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
+    checkoutToken: (userId: string) => checkoutUserToken(checkoutSecret, userId),
+    currentSubscription,
+
+    async recentPayments(userId: string, limit = 5): Promise<Payment[]> {
+      return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(limit)
+    },
+
+    async payments(userId: string, query: { page: number; limit: number }): Promise<Page<Payment>> {
+      const [items, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(payments)
+          .where(eq(payments.userId, userId))
+          .orderBy(desc(payments.createdAt), desc(payments.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(payments).where(eq(payments.userId, userId)),
+      ])
+      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    /** What buying `planSlug` takes: the checkout to open. Throws when checkout cannot open. */
+    async checkoutFor(user: { id: string; email: string }, planSlug: string) {
+      const plan = await requirePlan(planSlug)
+      if (plan.price === 0) throw new Conflict('The Free plan needs no checkout.')
+      if (await currentSubscription(user.id)) throw new Conflict('You already have a subscription: change plans on the Billing page.')
+      if (!checkout || !plan.paddlePriceId) throw new CheckoutNotAvailable()
+      const customData = { user_id: user.id, plan: plan.slug, user_token: checkoutUserToken(checkoutSecret, user.id) }
+      return { checkout, plan, priceId: plan.paddlePriceId, email: user.email, customData }
+    },
+
+    /** The local sandbox's checkout: pays (or declines) through signed webhooks to our own endpoint. */
+    async sandboxPurchase(user: { id: string; email: string }, planSlug: string, card: 'success' | 'declined') {
+      if (!sandbox) throw new NotFound('The payment sandbox is off.')
+      const { plan, priceId, customData } = await this.checkoutFor(user, planSlug)
+      return sandbox.purchase({ customData, plan: { slug: plan.slug, name: plan.name, price: plan.price, priceId }, card })
+    },
+
+    /** Switching to Free: the subscription ends with its paid period. Returns when it ends. */
+    async cancelToFree(userId: string): Promise<Date | null> {
+      const subscription = await currentSubscription(userId)
+      if (!subscription) throw new Conflict('You are already on the Free plan.')
+      if (subscription.cancelAt) return subscription.cancelAt
+      await requireProvider().cancelAtPeriodEnd(subscription)
+      return subscription.nextBilledAt
+    },
+
+    /** Upgrade or downgrade between paid plans while subscribed. */
+    async changePlan(userId: string, planSlug: string): Promise<void> {
+      const plan = await requirePlan(planSlug)
+      const subscription = await currentSubscription(userId)
+      if (!subscription) throw new Conflict('Choose a paid plan through checkout first.')
+      if (subscription.planSlug === plan.slug) throw new Conflict(`You are already on the ${plan.name} plan.`)
+      if (plan.price === 0) throw new Conflict('Use Switch to Free to end your subscription.')
+      if (!plan.paddlePriceId) throw new CheckoutNotAvailable()
+      await requireProvider().changePrice(subscription, plan.paddlePriceId)
+    },
+
+    /** Sandbox only: lets the current period end now (renewal, or the scheduled cancellation). */
+    async sandboxEndPeriod(userId: string) {
+      if (!sandbox) throw new NotFound('The payment sandbox is off.')
+      const subscription = await currentSubscription(userId)
+      if (!subscription) throw new Conflict('There is no subscription to renew or end.')
+      return sandbox.endPeriod(subscription)
+    },
+  }
+}
+
+export type BillingService = ReturnType<typeof createBillingService>

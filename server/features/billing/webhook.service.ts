@@ -1,0 +1,232 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { payments, profiles, subscriptionPlans, subscriptions, users, webhookEvents } from '#server/db/schema/index.ts'
+import type { CreditService, DbOrTx } from '#server/features/credits/credit.service.ts'
+import type { Logger } from '#server/logger.ts'
+import {
+  fromMinorUnits,
+  paddleEventSchema,
+  paddleSubscriptionSchema,
+  paddleTransactionSchema,
+  SUBSCRIPTION_EVENTS,
+  type PaddleEvent,
+  type PaddleSubscription,
+  type PaddleTransaction,
+} from './paddle-events.ts'
+import { isCheckoutUserToken } from './checkout-token.ts'
+import { verifyPaddleSignature } from './paddle-signature.ts'
+
+export type WebhookResult =
+  { status: 200; outcome: 'applied' | 'ignored' | 'duplicate'; detail?: string } | { status: 400 | 401 | 503; message: string }
+
+type Outcome = { outcome: 'applied' } | { outcome: 'ignored'; detail: string }
+const applied: Outcome = { outcome: 'applied' }
+const ignored = (detail: string): Outcome => ({ outcome: 'ignored', detail })
+
+const GRANTING_ORIGINS = new Set(['web', 'subscription_recurring'])
+
+/** Statuses in which the member has the subscription's plan. */
+const SERVING_STATUSES = ['active', 'trialing', 'past_due']
+
+/**
+ * Paddle webhooks: the only way a member's plan changes, besides an admin. Each event is verified,
+ * then applied in one transaction together with the record of its id, so an event delivered twice
+ * (or replayed) is applied once, and a failure leaves nothing half-done.
+ */
+export function createWebhookService(deps: {
+  db: Db
+  credits: CreditService
+  logger: Logger
+  provider: 'paddle' | 'sandbox'
+  /** The endpoint's secret key; null when payments are not configured. */
+  secret: string | null
+  /** Signs the user id in checkout's custom data (checkout-token.ts). */
+  checkoutSecret: string
+}) {
+  const { db, credits, logger, provider, secret, checkoutSecret } = deps
+
+  /** Our user behind custom data: only a user id our server signed for checkout counts. */
+  async function signedUser(tx: DbOrTx, customData: PaddleSubscription['custom_data']): Promise<string | null> {
+    const userId = customData?.user_id
+    if (!userId || !isCheckoutUserToken(checkoutSecret, userId, customData.user_token)) return null
+    const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId))
+    return row?.id ?? null
+  }
+
+  /** Plans are known by their price id only: custom data's plan name is the buyer's to change. */
+  async function planFor(tx: DbOrTx, priceId: string | undefined) {
+    if (!priceId) return null
+    const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.paddlePriceId, priceId))
+    return plan ?? null
+  }
+
+  /** The member's plan: the dearest plan among their subscriptions that serve, else Free. */
+  async function syncProfilePlan(tx: DbOrTx, userId: string) {
+    const serving = await tx
+      .select({ slug: subscriptionPlans.slug, price: subscriptionPlans.price })
+      .from(subscriptions)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, subscriptions.planSlug))
+      .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, SERVING_STATUSES)))
+    const best = serving.sort((a, b) => b.price - a.price)[0]
+    await tx
+      .update(profiles)
+      .set({ subscriptionPlan: best?.slug ?? 'free', updatedAt: new Date() })
+      .where(eq(profiles.id, userId))
+  }
+
+  async function applySubscription(tx: DbOrTx, event: PaddleEvent, data: PaddleSubscription): Promise<Outcome> {
+    const occurredAt = new Date(event.occurred_at)
+    const lockRow = () => tx.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, data.id)).for('update')
+    // Locked, so two events for one subscription apply one after the other, in occurred_at order.
+    const [existing] = await lockRow()
+    const userId = existing?.userId ?? (await signedUser(tx, data.custom_data))
+    if (!userId) return ignored('no user of ours (custom_data.user_id with a valid user_token)')
+    if (existing && occurredAt < existing.lastEventAt) return ignored('older than the last event applied to this subscription')
+    const plan = await planFor(tx, data.items[0]?.price.id)
+    if (!plan) return ignored(`no plan has the price id ${data.items[0]?.price.id}`)
+
+    const values = {
+      planSlug: plan.slug,
+      status: data.status,
+      providerCustomerId: data.customer_id ?? null,
+      nextBilledAt: data.next_billed_at ? new Date(data.next_billed_at) : null,
+      cancelAt: data.scheduled_change?.action === 'cancel' ? new Date(data.scheduled_change.effective_at) : null,
+      canceledAt: data.canceled_at ? new Date(data.canceled_at) : null,
+      updatePaymentUrl: data.management_urls?.update_payment_method ?? existing?.updatePaymentUrl ?? null,
+      lastEventAt: occurredAt,
+      updatedAt: new Date(),
+    }
+    let row = existing
+    if (!row) {
+      const [created] = await tx
+        .insert(subscriptions)
+        .values({ ...values, userId, provider, providerSubscriptionId: data.id })
+        .onConflictDoNothing()
+        .returning()
+      // Created meanwhile by a concurrent event: apply this one as an update, in order.
+      if (!created) [row] = await lockRow()
+    }
+    if (row) {
+      if (occurredAt < row.lastEventAt) return ignored('older than the last event applied to this subscription')
+      await tx.update(subscriptions).set(values).where(eq(subscriptions.id, row.id))
+    }
+    await syncProfilePlan(tx, userId)
+    return applied
+  }
+
+  async function applyTransaction(tx: DbOrTx, event: PaddleEvent, data: PaddleTransaction): Promise<Outcome> {
+    const [subscription] = data.subscription_id
+      ? await tx.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, data.subscription_id))
+      : []
+    const userId = subscription?.userId ?? (await signedUser(tx, data.custom_data))
+    if (!userId) return ignored('no user of ours (custom_data.user_id with a valid user_token)')
+    const plan = await planFor(tx, data.items[0]?.price.id)
+    const status =
+      event.event_type === 'transaction.completed' ? 'success' : event.event_type === 'transaction.payment_failed' ? 'failed' : 'pending'
+
+    const [existing] = await tx.select().from(payments).where(eq(payments.providerTransactionId, data.id))
+    // A transaction's row only moves forward: a late 'billed' never hides a success.
+    if (existing?.status === 'success') return ignored('transaction already recorded as paid')
+    const values = {
+      userId,
+      providerSubscriptionId: data.subscription_id ?? null,
+      planSlug: plan?.slug ?? null,
+      amount: fromMinorUnits(data.details.totals.grand_total, data.currency_code),
+      currency: data.currency_code,
+      status: status as 'success' | 'failed' | 'pending',
+      updatedAt: new Date(),
+    } as const
+    if (existing) {
+      if (existing.status === 'failed' && status === 'pending') return ignored('a failed transaction stays failed until it is paid')
+      await tx.update(payments).set(values).where(eq(payments.id, existing.id))
+    } else {
+      await tx
+        .insert(payments)
+        .values({ ...values, providerTransactionId: data.id, createdAt: new Date(data.billed_at ?? data.created_at) })
+    }
+
+    if (status !== 'success') return applied
+    const card = data.payments.find((payment) => payment.method_details?.card)?.method_details?.card
+    if (subscription && card) {
+      await tx
+        .update(subscriptions)
+        .set({ cardBrand: card.type, cardLast4: card.last4, updatedAt: new Date() })
+        .where(eq(subscriptions.id, subscription.id))
+    }
+    // A month's credits come with a month's payment: the first one and each renewal. A plan
+    // change mid-period (origin subscription_update) grants none (docs/decisions/010-payments.md).
+    if (plan && plan.creditsPerMonth > 0 && GRANTING_ORIGINS.has(data.origin ?? '')) {
+      await credits.applyIn(tx, {
+        userId,
+        delta: plan.creditsPerMonth,
+        reason: 'plan_grant',
+        reference: `${plan.name} plan, transaction ${data.id}`,
+      })
+    }
+    return applied
+  }
+
+  async function dispatch(tx: DbOrTx, event: PaddleEvent): Promise<Outcome | { invalid: string }> {
+    if (SUBSCRIPTION_EVENTS.has(event.event_type)) {
+      const parsed = paddleSubscriptionSchema.safeParse(event.data)
+      if (!parsed.success) return { invalid: `malformed subscription: ${parsed.error.issues[0]?.path.join('.')}` }
+      return applySubscription(tx, event, parsed.data)
+    }
+    if (['transaction.completed', 'transaction.payment_failed', 'transaction.billed', 'transaction.past_due'].includes(event.event_type)) {
+      const parsed = paddleTransactionSchema.safeParse(event.data)
+      if (!parsed.success) return { invalid: `malformed transaction: ${parsed.error.issues[0]?.path.join('.')}` }
+      return applyTransaction(tx, event, parsed.data)
+    }
+    return ignored(`event type ${event.event_type} is not used`)
+  }
+
+  class InvalidEvent extends Error {}
+
+  return {
+    configured: secret !== null,
+
+    /** Verifies and applies one delivery; never throws for bad input, answers with a status. */
+    async receive(rawBody: string, signatureHeader: string | null | undefined): Promise<WebhookResult> {
+      if (!secret) return { status: 503, message: 'Payment webhooks are not configured on this server.' }
+      const check = verifyPaddleSignature(rawBody, signatureHeader, secret)
+      if (!check.valid) {
+        logger.warn({ reason: check.reason }, 'paddle webhook refused')
+        return { status: 401, message: `Invalid webhook signature: ${check.reason}.` }
+      }
+      let json: unknown
+      try {
+        json = JSON.parse(rawBody)
+      } catch {
+        return { status: 400, message: 'The webhook body is not JSON.' }
+      }
+      const envelope = paddleEventSchema.safeParse(json)
+      if (!envelope.success) return { status: 400, message: 'The webhook body is not a Paddle event.' }
+      const event = envelope.data
+
+      try {
+        const result = await db.transaction(async (tx) => {
+          const [claimed] = await tx
+            .insert(webhookEvents)
+            .values({ id: event.event_id, provider, eventType: event.event_type, outcome: 'applied' })
+            .onConflictDoNothing()
+            .returning({ id: webhookEvents.id })
+          if (!claimed) return { outcome: 'duplicate' as const }
+          const outcome = await dispatch(tx, event)
+          // Thrown so the transaction rolls back: the event id stays unclaimed and nothing changed.
+          if ('invalid' in outcome) throw new InvalidEvent(outcome.invalid)
+          if (outcome.outcome === 'ignored') {
+            await tx.update(webhookEvents).set({ outcome: 'ignored', detail: outcome.detail }).where(eq(webhookEvents.id, event.event_id))
+          }
+          return outcome
+        })
+        logger.info({ eventId: event.event_id, type: event.event_type, ...result }, 'paddle webhook')
+        return { status: 200, ...result }
+      } catch (error) {
+        if (error instanceof InvalidEvent) return { status: 400, message: `The webhook event is malformed (${error.message}).` }
+        throw error
+      }
+    },
+  }
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>

@@ -1,0 +1,307 @@
+import { createHmac } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { creditLedger, payments, profiles, subscriptions, webhookEvents } from '#server/db/schema/index.ts'
+import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '#server/testing/create-test-app.ts'
+import { checkoutUserToken } from './checkout-token.ts'
+import { signPaddleBody } from './paddle-signature.ts'
+
+const SECRET = 'pdl_ntfset_01_test_secret_for_webhooks'
+let t: TestApp
+let seq = 0
+const next = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${++seq}`
+
+beforeAll(async () => {
+  t = await createTestApp({ billing: { PADDLE_CLIENT_TOKEN: 'test_client_token', PADDLE_WEBHOOK_SECRET: SECRET } })
+})
+afterAll(async () => {
+  await t.close()
+})
+
+function event(type: string, data: Record<string, unknown>, options: { id?: string; occurredAt?: Date } = {}) {
+  return { event_id: options.id ?? next('evt'), event_type: type, occurred_at: (options.occurredAt ?? new Date()).toISOString(), data }
+}
+
+function subscription(userId: string, options: { id: string; status?: string; priceId?: string; cancelAt?: string; plan?: string }) {
+  return {
+    id: options.id,
+    status: options.status ?? 'active',
+    customer_id: 'ctm_test',
+    custom_data: { user_id: userId, plan: options.plan ?? 'pro', user_token: checkoutUserToken(TEST_AUTH_SECRET, userId) },
+    items: [{ price: { id: options.priceId ?? 'pro-monthly-plan' }, quantity: 1 }],
+    next_billed_at: '2026-12-23T10:00:00.000Z',
+    scheduled_change: options.cancelAt ? { action: 'cancel', effective_at: options.cancelAt } : null,
+    management_urls: { update_payment_method: 'https://sandbox-customer-portal.paddle.com/update', cancel: null },
+  }
+}
+
+function transaction(userId: string, options: { id: string; subscriptionId?: string; total?: string; priceId?: string; origin?: string }) {
+  return {
+    id: options.id,
+    status: 'completed',
+    customer_id: 'ctm_test',
+    subscription_id: options.subscriptionId ?? null,
+    origin: options.origin ?? 'web',
+    currency_code: 'USD',
+    custom_data: { user_id: userId, plan: 'pro', user_token: checkoutUserToken(TEST_AUTH_SECRET, userId) },
+    items: [{ price: { id: options.priceId ?? 'pro-monthly-plan' }, quantity: 1 }],
+    details: { totals: { grand_total: options.total ?? '2900' } },
+    payments: [{ method_details: { type: 'card', card: { type: 'visa', last4: '4242' } } }],
+    billed_at: new Date().toISOString(),
+    created_at: new Date().toISOString(),
+  }
+}
+
+async function deliver(body: unknown, options: { secret?: string; header?: string | null; at?: Date } = {}) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body)
+  const header = options.header === undefined ? signPaddleBody(raw, options.secret ?? SECRET, options.at) : options.header
+  return t.request('/api/webhooks/paddle', {
+    method: 'POST',
+    body: raw,
+    headers: header === null ? {} : { 'Paddle-Signature': header },
+  })
+}
+
+async function state(userId: string) {
+  const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, userId))
+  const ledger = await t.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))
+  const paid = await t.db.select().from(payments).where(eq(payments.userId, userId))
+  const subs = await t.db.select().from(subscriptions).where(eq(subscriptions.userId, userId))
+  return { plan: profile?.subscriptionPlan, credits: profile?.credits, ledger, payments: paid, subscriptions: subs }
+}
+
+describe('POST /api/webhooks/paddle: a purchase', () => {
+  it('subscription.created sets the plan and renewal date; transaction.completed records the payment and grants the credits', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    const created = await deliver(event('subscription.created', subscription(user.id, { id: subId })))
+    expect(created.status).toBe(200)
+    expect(await created.json()).toEqual({ received: true, outcome: 'applied' })
+    let now = await state(user.id)
+    expect(now.plan).toBe('pro')
+    expect(now.subscriptions[0]).toMatchObject({ status: 'active', planSlug: 'pro', provider: 'paddle' })
+    expect(now.subscriptions[0]?.nextBilledAt?.toISOString()).toBe('2026-12-23T10:00:00.000Z')
+
+    const paid = await deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId })))
+    expect(paid.status).toBe(200)
+    now = await state(user.id)
+    expect(now.payments).toHaveLength(1)
+    expect(now.payments[0]).toMatchObject({ amount: 29, currency: 'USD', status: 'success', planSlug: 'pro' })
+    expect(now.credits).toBe(5 + 1000)
+    expect(now.ledger.find((row) => row.reason === 'plan_grant')).toMatchObject({ delta: 1000, balanceAfter: 1005 })
+    expect(now.subscriptions[0]).toMatchObject({ cardBrand: 'visa', cardLast4: '4242' })
+  })
+
+  it('subscription.canceled takes the member back to Free; a scheduled cancellation keeps the plan until then', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(event('subscription.created', subscription(user.id, { id: subId }), { occurredAt: new Date(Date.now() - 3000) }))
+    await deliver(
+      event('subscription.updated', subscription(user.id, { id: subId, cancelAt: '2026-12-23T10:00:00.000Z' }), {
+        occurredAt: new Date(Date.now() - 2000),
+      }),
+    )
+    let now = await state(user.id)
+    expect(now.plan).toBe('pro')
+    expect(now.subscriptions[0]?.cancelAt?.toISOString()).toBe('2026-12-23T10:00:00.000Z')
+    await deliver(event('subscription.canceled', subscription(user.id, { id: subId, status: 'canceled' })))
+    now = await state(user.id)
+    expect(now.plan).toBe('free')
+    expect(now.subscriptions[0]?.status).toBe('canceled')
+  })
+
+  it('a failed payment is a failed row; when the same transaction is paid later it turns into a success', async () => {
+    const user = await t.signUp()
+    const txnId = next('txn')
+    await deliver(event('transaction.payment_failed', { ...transaction(user.id, { id: txnId }), status: 'payment_failed' }))
+    let now = await state(user.id)
+    expect(now.payments).toMatchObject([{ status: 'failed', amount: 29 }])
+    expect(now.credits).toBe(5)
+    await deliver(event('transaction.completed', transaction(user.id, { id: txnId })))
+    now = await state(user.id)
+    expect(now.payments).toMatchObject([{ status: 'success' }])
+    expect(now.credits).toBe(1005)
+  })
+
+  it('an event older than the last one applied to a subscription is ignored', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(event('subscription.canceled', subscription(user.id, { id: subId, status: 'canceled' })))
+    const late = await deliver(
+      event('subscription.created', subscription(user.id, { id: subId }), { occurredAt: new Date(Date.now() - 60_000) }),
+    )
+    expect(await late.json()).toMatchObject({ outcome: 'ignored' })
+    expect((await state(user.id)).plan).toBe('free')
+  })
+
+  it('events for nobody of ours, and event types we do not use, are acknowledged and change nothing', async () => {
+    const unknownUser = await deliver(event('subscription.created', subscription('no-such-user', { id: next('sub') })))
+    expect(unknownUser.status).toBe(200)
+    expect(await unknownUser.json()).toMatchObject({ outcome: 'ignored' })
+    const other = await deliver(event('customer.updated', { id: 'ctm_1' }))
+    expect(await other.json()).toMatchObject({ outcome: 'ignored' })
+  })
+})
+
+describe('POST /api/webhooks/paddle: custom data is the buyer’s to change, so it is not trusted', () => {
+  it('a subscription naming another user without our signature is ignored: the victim keeps their plan', async () => {
+    const victim = await t.signUp()
+    const victimSub = next('sub')
+    await deliver(event('subscription.created', subscription(victim.id, { id: victimSub, priceId: 'business-monthly-plan' })))
+    expect((await state(victim.id)).plan).toBe('business')
+
+    const attacker = await t.signUp()
+    const forged = subscription(victim.id, { id: next('sub') })
+    const unsigned = await deliver(event('subscription.created', { ...forged, custom_data: { user_id: victim.id, plan: 'pro' } }))
+    expect(await unsigned.json()).toMatchObject({ outcome: 'ignored' })
+    const wrongToken = await deliver(
+      event('subscription.created', {
+        ...forged,
+        custom_data: { user_id: victim.id, plan: 'pro', user_token: checkoutUserToken(TEST_AUTH_SECRET, attacker.id) },
+      }),
+    )
+    expect(await wrongToken.json()).toMatchObject({ outcome: 'ignored' })
+    expect((await state(victim.id)).plan).toBe('business')
+    expect((await state(victim.id)).subscriptions).toHaveLength(1)
+  })
+
+  it('the plan comes from the price id only: a price we do not sell grants nothing, whatever custom_data.plan says', async () => {
+    const user = await t.signUp()
+    const response = await deliver(
+      event('subscription.created', subscription(user.id, { id: next('sub'), priceId: 'pri_something_else', plan: 'business' })),
+    )
+    expect(await response.json()).toMatchObject({ outcome: 'ignored' })
+    const paid = await deliver(
+      event('transaction.completed', { ...transaction(user.id, { id: next('txn'), priceId: 'pri_something_else' }) }),
+    )
+    expect(await paid.json()).toMatchObject({ outcome: 'applied' })
+    const now = await state(user.id)
+    expect(now.plan).toBe('free')
+    expect(now.credits).toBe(5)
+  })
+
+  it('with two serving subscriptions the member has the dearer plan, whichever event came last', async () => {
+    const user = await t.signUp()
+    await deliver(event('subscription.created', subscription(user.id, { id: next('sub'), priceId: 'business-monthly-plan' })))
+    await deliver(event('subscription.created', subscription(user.id, { id: next('sub'), priceId: 'pro-monthly-plan' })))
+    expect((await state(user.id)).plan).toBe('business')
+  })
+
+  it('credits come with the first payment and each renewal, not with a mid-period plan change', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(
+      event(
+        'transaction.completed',
+        transaction(user.id, { id: next('txn'), subscriptionId: subId, origin: 'subscription_update', total: '1234' }),
+      ),
+    )
+    expect((await state(user.id)).credits).toBe(5)
+    await deliver(
+      event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId, origin: 'subscription_recurring' })),
+    )
+    expect((await state(user.id)).credits).toBe(1005)
+  })
+})
+
+describe('POST /api/webhooks/paddle: what is refused changes nothing', () => {
+  async function expectUnchanged(userId: string, run: () => Promise<Response>, status: number) {
+    const before = await state(userId)
+    const eventsBefore = await t.db.$count(webhookEvents)
+    const response = await run()
+    expect(response.status).toBe(status)
+    expect(await response.json()).toHaveProperty('message')
+    expect(await state(userId)).toEqual(before)
+    expect(await t.db.$count(webhookEvents)).toBe(eventsBefore)
+  }
+
+  it('forged: signed with another secret, unsigned, or with a tampered body', async () => {
+    const user = await t.signUp()
+    const body = event('transaction.completed', transaction(user.id, { id: next('txn') }))
+    await expectUnchanged(user.id, () => deliver(body, { secret: 'not-the-secret' }), 401)
+    await expectUnchanged(user.id, () => deliver(body, { header: null }), 401)
+    const raw = JSON.stringify(body)
+    const header = signPaddleBody(raw, SECRET)
+    const tampered = raw.replace('"2900"', '"9999999"')
+    await expectUnchanged(user.id, () => deliver(tampered, { header }), 401)
+    await expectUnchanged(user.id, () => deliver(body, { header: 'ts=1;h1=00' }), 401)
+  })
+
+  it('stale: a correctly signed delivery from ten minutes ago, or from the future', async () => {
+    const user = await t.signUp()
+    const body = event('transaction.completed', transaction(user.id, { id: next('txn') }))
+    await expectUnchanged(user.id, () => deliver(body, { at: new Date(Date.now() - 10 * 60_000) }), 401)
+    await expectUnchanged(user.id, () => deliver(body, { at: new Date(Date.now() + 10 * 60_000) }), 401)
+  })
+
+  it('malformed: signed bodies that are not JSON, not an event, or an event missing what we read', async () => {
+    const user = await t.signUp()
+    await expectUnchanged(user.id, () => deliver('{not json'), 400)
+    await expectUnchanged(user.id, () => deliver({ hello: 'world' }), 400)
+    const broken = event('transaction.completed', {
+      ...transaction(user.id, { id: next('txn') }),
+      details: { totals: { grand_total: '-5' } },
+    })
+    await expectUnchanged(user.id, () => deliver(broken), 400)
+    const badStatus = event('subscription.created', subscription(user.id, { id: next('sub'), status: 'bogus' }))
+    await expectUnchanged(user.id, () => deliver(badStatus), 400)
+  })
+
+  it('a rotated secret: a header with the old and the new signature is accepted', async () => {
+    const user = await t.signUp()
+    const raw = JSON.stringify(event('subscription.created', subscription(user.id, { id: next('sub') })))
+    const ts = Math.floor(Date.now() / 1000)
+    const h1 = (secret: string) => createHmac('sha256', secret).update(`${ts}:${raw}`).digest('hex')
+    const response = await deliver(raw, { header: `ts=${ts};h1=${h1('old-secret')};h1=${h1(SECRET)}` })
+    expect(response.status).toBe(200)
+    expect((await state(user.id)).plan).toBe('pro')
+  })
+})
+
+describe('POST /api/webhooks/paddle: each event once', () => {
+  it('replayed: the same event delivered again is a duplicate and grants nothing more', async () => {
+    const user = await t.signUp()
+    const body = event('transaction.completed', transaction(user.id, { id: next('txn') }))
+    expect(await (await deliver(body)).json()).toMatchObject({ outcome: 'applied' })
+    const again = await deliver(body)
+    expect(again.status).toBe(200)
+    expect(await again.json()).toMatchObject({ outcome: 'duplicate' })
+    const now = await state(user.id)
+    expect(now.credits).toBe(1005)
+    expect(now.ledger.filter((row) => row.reason === 'plan_grant')).toHaveLength(1)
+    expect(now.payments).toHaveLength(1)
+  })
+
+  it('the same event delivered ten times at once grants once', async () => {
+    const user = await t.signUp()
+    const body = event('transaction.completed', transaction(user.id, { id: next('txn') }))
+    const responses = await Promise.all(Array.from({ length: 10 }, () => deliver(body)))
+    expect(responses.every((response) => response.status === 200)).toBe(true)
+    const outcomes = await Promise.all(responses.map(async (response) => ((await response.json()) as { outcome: string }).outcome))
+    expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(1)
+    expect((await state(user.id)).credits).toBe(1005)
+  })
+
+  it('different events at once: every grant lands and the balance equals the ledger', async () => {
+    const user = await t.signUp()
+    const bodies = Array.from({ length: 8 }, () => event('transaction.completed', transaction(user.id, { id: next('txn') })))
+    await Promise.all(bodies.map((body) => deliver(body)))
+    const now = await state(user.id)
+    expect(now.credits).toBe(5 + 8 * 1000)
+    expect(now.ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(now.credits)
+    expect(now.payments).toHaveLength(8)
+  })
+})
+
+describe('without payment settings', () => {
+  it('the endpoint answers 503 and stores nothing', async () => {
+    const bare = await createTestApp()
+    try {
+      const response = await bare.request('/api/webhooks/paddle', { method: 'POST', body: { event_id: 'evt_x' } })
+      expect(response.status).toBe(503)
+      expect(await bare.db.$count(webhookEvents)).toBe(0)
+    } finally {
+      await bare.close()
+    }
+  })
+})

@@ -1,0 +1,157 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { planCreateSchema, planUpdateSchema } from '#common/plans.ts'
+import { auditLog, subscriptionPlans } from '#server/db/schema/index.ts'
+import type { Actor } from '#server/features/audit/audit.service.ts'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+
+/** What a service throws for a broken rule that the API answers with 409. */
+const conflict = (message: string) => ({ status: 409, code: 'CONFLICT', message })
+
+// There is no plans HTTP API: the admin page calls the service, with input parsed by the shared schemas.
+let t: TestApp
+let actor: Actor
+
+beforeAll(async () => {
+  t = await createTestApp()
+  const admin = await t.signUp({ role: 'admin' })
+  actor = { id: admin.id, email: admin.email }
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const plans = () => t.services.plans
+const planBySlug = async (slug: string) => (await plans().list()).find((plan) => plan.slug === slug)
+const auditFor = (targetId: string) => t.db.select().from(auditLog).where(eq(auditLog.targetId, targetId))
+
+describe('creating a plan', () => {
+  it('needs a name, with the message of the add-plan form', () => {
+    for (const input of [{}, { name: '' }, { name: '   ' }]) {
+      const result = planCreateSchema.safeParse(input)
+      expect(result.success).toBe(false)
+      expect(result.error?.issues).toEqual([
+        expect.objectContaining({ path: ['name'], message: 'Please provide a name for the new plan.' }),
+      ])
+    }
+  })
+
+  it('defaults price and credits to 0, makes a slug from the name, and audits it', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Team Starter' }))
+    expect(plan).toMatchObject({
+      name: 'Team Starter',
+      slug: 'team-starter',
+      price: 0,
+      creditsPerMonth: 0,
+      description: '',
+      features: [],
+      highlighted: false,
+      paddlePriceId: null,
+    })
+    expect((await plans().list()).at(-1)?.id).toBe(plan.id)
+    const [entry] = await auditFor(plan.id)
+    expect(entry).toMatchObject({
+      action: 'plan.create',
+      targetType: 'plan',
+      actorId: actor.id,
+      actorEmail: actor.email,
+      after: expect.objectContaining({ name: 'Team Starter', price: 0, creditsPerMonth: 0 }),
+    })
+  })
+
+  it('parses prices, credits and features the form sends as text', async () => {
+    const input = planCreateSchema.parse({
+      name: 'Agency',
+      price: '49.5',
+      creditsPerMonth: '3000',
+      features: 'Priority support\n\n  API access ',
+    })
+    const plan = await plans().create(actor, input)
+    expect(plan).toMatchObject({ price: 49.5, creditsPerMonth: 3000, features: ['Priority support', 'API access'] })
+  })
+
+  it('gives each plan a unique slug', async () => {
+    const first = await plans().create(actor, planCreateSchema.parse({ name: 'Studio' }))
+    const second = await plans().create(actor, planCreateSchema.parse({ name: 'studio!' }))
+    const pro = await plans().create(actor, planCreateSchema.parse({ name: 'Pro' }))
+    expect([first.slug, second.slug, pro.slug]).toEqual(['studio', 'studio-2', 'pro-2'])
+  })
+
+  it('refuses a payment price id another plan already uses (409) and stores nothing', async () => {
+    const before = (await plans().list()).length
+    const input = planCreateSchema.parse({ name: 'Copycat', paddlePriceId: 'pro-monthly-plan' })
+    await expect(plans().create(actor, input)).rejects.toMatchObject(conflict('Another plan already uses this payment provider price id.'))
+    expect(await plans().list()).toHaveLength(before)
+    expect(await t.db.select().from(auditLog).where(eq(auditLog.summary, 'Added the Copycat plan'))).toEqual([])
+  })
+})
+
+describe('updating a plan', () => {
+  it('saves one field, leaves the others, and audits only that field', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Solo', price: 9, creditsPerMonth: 100, description: 'Alone' }))
+    const updated = await plans().update(actor, plan.id, planUpdateSchema.parse({ price: '12.00' }))
+    expect(updated).toMatchObject({ name: 'Solo', slug: 'solo', price: 12, creditsPerMonth: 100, description: 'Alone' })
+    const [stored] = await t.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, plan.id))
+    expect(stored?.price).toBe(12)
+    const entry = (await auditFor(plan.id)).find((row) => row.action === 'plan.update')
+    expect(entry).toMatchObject({ before: { price: 9 }, after: { price: 12 }, summary: 'Changed the Solo plan: price' })
+  })
+
+  it('refuses a price id another plan uses (409) and keeps the old one', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Priced', paddlePriceId: 'pri_priced' }))
+    await expect(plans().update(actor, plan.id, planUpdateSchema.parse({ paddlePriceId: 'business-monthly-plan' }))).rejects.toMatchObject(
+      conflict('Another plan already uses this payment provider price id.'),
+    )
+    const [stored] = await t.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, plan.id))
+    expect(stored?.paddlePriceId).toBe('pri_priced')
+  })
+
+  it('rejects bad values in the schema and unknown plans in the service', async () => {
+    expect(planUpdateSchema.safeParse({ price: -1 }).error?.issues[0]?.message).toBe('Price cannot be negative.')
+    expect(planUpdateSchema.safeParse({ creditsPerMonth: 1.5 }).error?.issues[0]?.message).toBe('Credits must be a whole number.')
+    await expect(plans().update(actor, '00000000-0000-4000-8000-000000000000', { price: 1 })).rejects.toMatchObject({
+      status: 404,
+      message: 'Plan not found',
+    })
+  })
+})
+
+describe('deleting a plan', () => {
+  it('refuses the Free plan', async () => {
+    const free = await planBySlug('free')
+    if (!free) throw new Error('the seed has no free plan')
+    await expect(plans().remove(actor, free.id)).rejects.toMatchObject(
+      conflict('The Free plan cannot be deleted: every account falls back to it.'),
+    )
+    expect(await planBySlug('free')).toBeDefined()
+  })
+
+  it('refuses a plan with members, naming how many', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Crowded' }))
+    const one = await t.signUp()
+    await t.services.userAdmin.update(actor, one.id, { plan: plan.slug })
+    await expect(plans().remove(actor, plan.id)).rejects.toMatchObject(
+      conflict('1 member is on the Crowded plan: move them to another plan first.'),
+    )
+    const two = await t.signUp()
+    await t.services.userAdmin.update(actor, two.id, { plan: plan.slug })
+    await expect(plans().remove(actor, plan.id)).rejects.toMatchObject(
+      conflict('2 members are on the Crowded plan: move them to another plan first.'),
+    )
+    expect((await plans().memberCounts())[plan.slug]).toBe(2)
+    expect(await planBySlug('crowded')).toBeDefined()
+  })
+
+  it('deletes a plan nobody is on, and audits it', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Short Lived', price: 5 }))
+    await plans().remove(actor, plan.id)
+    expect(await planBySlug('short-lived')).toBeUndefined()
+    const entry = (await auditFor(plan.id)).find((row) => row.action === 'plan.delete')
+    expect(entry).toMatchObject({
+      actorId: actor.id,
+      before: expect.objectContaining({ name: 'Short Lived', slug: 'short-lived' }),
+      after: null,
+    })
+    await expect(plans().remove(actor, plan.id)).rejects.toMatchObject({ status: 404, message: 'Plan not found' })
+  })
+})

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import type { AdminEmail, AdminUserCreate, AdminUserUpdate } from '#common/users.ts'
+import { Conflict, NotFound, ValidationError } from '#common/errors.ts'
+import type { Auth } from '#server/auth.ts'
+import type { Db } from '#server/db/client.ts'
+import { accounts, profiles, sessions, subscriptionPlans, users } from '#server/db/schema/index.ts'
+import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
+import type { CreditService } from '#server/features/credits/credit.service.ts'
+import type { Mailer } from '#server/features/mail/mailer.ts'
+import { hashPassword } from '#server/password-hashing.ts'
+import type { UserService } from './user.service.ts'
+
+/**
+ * What an admin does to accounts: edit (name, role, plan, credits), create, delete, set a
+ * password, write to a user. Each change and its audit entry commit together. Nobody can remove
+ * the last admin, and an admin cannot demote or delete themselves.
+ */
+export function createUserAdminService(deps: {
+  db: Db
+  auth: Auth
+  users: UserService
+  credits: CreditService
+  audit: AuditService
+  mailer: Mailer
+}) {
+  const { db, auth, users: userQueries, credits, audit, mailer } = deps
+
+  async function requireUser(id: string) {
+    const user = await userQueries.get(id)
+    if (!user) throw new NotFound('User not found')
+    return user
+  }
+
+  /** Locks every admin's profile, so two admins demoting each other at once cannot leave none. */
+  async function adminCount(tx: Pick<Db, 'select'>): Promise<number> {
+    const admins = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.role, 'admin')).orderBy(profiles.id).for('update')
+    return admins.length
+  }
+
+  return {
+    async update(actor: Actor, id: string, changes: AdminUserUpdate) {
+      await db.transaction(async (tx) => {
+        // Admins are locked before the target (one order for every transaction: no deadlock).
+        const admins = changes.role === 'user' ? await adminCount(tx) : null
+        const [profile] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update')
+        const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
+        if (!profile || !user) throw new NotFound('User not found')
+        const before: Record<string, unknown> = {}
+        const after: Record<string, unknown> = {}
+
+        if (changes.role !== undefined && changes.role !== profile.role) {
+          if (changes.role === 'user') {
+            if (id === actor.id) throw new Conflict('You cannot remove your own admin role.')
+            if ((admins ?? 0) <= 1) throw new Conflict('This is the last admin: make someone else an admin first.')
+          }
+          before.role = profile.role
+          after.role = changes.role
+        }
+        if (changes.plan !== undefined && changes.plan !== profile.subscriptionPlan) {
+          const [plan] = await tx
+            .select({ slug: subscriptionPlans.slug })
+            .from(subscriptionPlans)
+            .where(eq(subscriptionPlans.slug, changes.plan))
+          if (!plan)
+            throw new ValidationError(`plan: There is no plan called ${changes.plan}.`, [
+              { path: 'plan', message: `There is no plan called ${changes.plan}.` },
+            ])
+          before.plan = profile.subscriptionPlan
+          after.plan = plan.slug
+        }
+        if (changes.fullName !== undefined && changes.fullName !== profile.fullName) {
+          before.fullName = profile.fullName
+          after.fullName = changes.fullName
+        }
+        const profileChanges = {
+          ...(after.role !== undefined ? { role: after.role as 'user' | 'admin' } : {}),
+          ...(after.plan !== undefined ? { subscriptionPlan: after.plan as string } : {}),
+          ...(after.fullName !== undefined ? { fullName: after.fullName as string } : {}),
+        }
+        if (Object.keys(profileChanges).length) {
+          await tx
+            .update(profiles)
+            .set({ ...profileChanges, updatedAt: new Date() })
+            .where(eq(profiles.id, id))
+        }
+        if (after.fullName !== undefined)
+          await tx
+            .update(users)
+            .set({ name: after.fullName as string, updatedAt: new Date() })
+            .where(eq(users.id, id))
+        if (changes.credits !== undefined && changes.credits !== profile.credits) {
+          before.credits = profile.credits
+          after.credits = await credits.setBalanceIn(tx, id, changes.credits, { actorId: actor.id, reference: `set by ${actor.email}` })
+        }
+        if (!Object.keys(after).length) return
+        const what = Object.keys(after)
+          .map((key) => `${key} ${JSON.stringify(before[key])} → ${JSON.stringify(after[key])}`)
+          .join(', ')
+        await audit.record(tx, actor, {
+          action: 'user.update',
+          targetType: 'user',
+          targetId: id,
+          summary: `Changed ${user.email}: ${what}`,
+          before,
+          after,
+        })
+      })
+      return requireUser(id)
+    },
+
+    async create(actor: Actor, input: AdminUserCreate) {
+      const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email))
+      if (existing) throw new Conflict('An account with this email already exists.')
+      const result = await auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: input.fullName ?? '' } })
+      await db.transaction(async (tx) => {
+        if (input.role === 'admin')
+          await tx.update(profiles).set({ role: 'admin', updatedAt: new Date() }).where(eq(profiles.id, result.user.id))
+        await audit.record(tx, actor, {
+          action: 'user.create',
+          targetType: 'user',
+          targetId: result.user.id,
+          summary: `Created ${input.email} (${input.role})`,
+          after: { email: input.email, role: input.role, fullName: input.fullName ?? null },
+        })
+      })
+      return requireUser(result.user.id)
+    },
+
+    /** Deletes the account and everything that hangs on it (sessions, profile, payments, ledger). */
+    async remove(actor: Actor, id: string): Promise<void> {
+      if (id === actor.id) throw new Conflict('You cannot delete your own account.')
+      await db.transaction(async (tx) => {
+        const admins = await adminCount(tx)
+        const [profile] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update')
+        const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
+        if (!user) throw new NotFound('User not found')
+        if (profile?.role === 'admin' && admins <= 1) throw new Conflict('This is the last admin and cannot be deleted.')
+        await tx.delete(users).where(eq(users.id, id))
+        await audit.record(tx, actor, {
+          action: 'user.delete',
+          targetType: 'user',
+          targetId: id,
+          summary: `Deleted ${user.email}`,
+          before: {
+            email: user.email,
+            role: profile?.role ?? null,
+            plan: profile?.subscriptionPlan ?? null,
+            credits: profile?.credits ?? null,
+          },
+        })
+      })
+    },
+
+    /** Sets a new password (POST /api/users/:id/reset-password); the user's sessions end. */
+    async setPassword(actor: Actor, id: string, newPassword: string): Promise<void> {
+      const user = await requireUser(id)
+      const hash = await hashPassword(newPassword)
+      await db.transaction(async (tx) => {
+        const updated = await tx
+          .update(accounts)
+          .set({ password: hash, updatedAt: new Date() })
+          .where(and(eq(accounts.userId, id), eq(accounts.providerId, 'credential')))
+          .returning({ id: accounts.id })
+        if (!updated.length) {
+          // A Google-only account gets an e-mail login too.
+          await tx
+            .insert(accounts)
+            .values({ id: randomBytes(16).toString('hex'), accountId: id, providerId: 'credential', userId: id, password: hash })
+        }
+        await tx.delete(sessions).where(eq(sessions.userId, id))
+        await audit.record(tx, actor, {
+          action: 'user.password',
+          targetType: 'user',
+          targetId: id,
+          summary: `Set a new password for ${user.email}`,
+        })
+      })
+    },
+
+    /** An e-mail from the admin to a user, through the mailer (kept in the outbox). */
+    async sendEmail(actor: Actor, id: string, message: AdminEmail): Promise<void> {
+      const user = await requireUser(id)
+      await mailer.send({ to: user.email, subject: message.subject, text: `${message.message}\n\n— ${actor.email}, Aether` })
+      await audit.record(db, actor, {
+        action: 'user.email',
+        targetType: 'user',
+        targetId: id,
+        summary: `E-mailed ${user.email}: ${message.subject}`,
+      })
+    },
+  }
+}
+
+export type UserAdminService = ReturnType<typeof createUserAdminService>

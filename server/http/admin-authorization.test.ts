@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+
+// The authorisation matrix: every admin operation in the OpenAPI document answers 401 to a visitor,
+// 403 to a member and 2xx to an admin. The sample table must name every admin operation, so a new
+// admin route without an entry fails here until someone adds it (and so checks its guard).
+
+type Account = Awaited<ReturnType<TestApp['signUp']>>
+type Operation = { tags?: string[]; summary?: string; security?: unknown[] }
+type OpenApiDocument = { servers: { url: string }[]; paths: Record<string, Record<string, Operation>> }
+
+interface Sample {
+  /** The concrete path under /api. */
+  path: string
+  body?: unknown
+  /** A multipart body (built anew for each call). */
+  form?: () => FormData
+  /** The admin's status (default 200). */
+  status?: number
+  /** The admin's answer is a stream: check the status, then cancel the body. */
+  stream?: boolean
+}
+
+/** Operations a signed-in member may call (secured, but not admin-only). */
+const MEMBER_OPERATIONS = ['POST /auth/logout', 'GET /auth/me', 'PUT /auth/profile', 'PUT /auth/change-password']
+
+let t: TestApp
+let admin: Account
+let member: Account
+let fixtures: {
+  editUser: Account
+  deleteUser: Account
+  passwordUser: Account
+  editPost: string
+  deletePost: string
+  editInquiry: string
+  deleteInquiry: string
+}
+
+async function createPost(title: string): Promise<string> {
+  const response = await t.request('/api/blog', { token: admin.token, body: { title } })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}
+
+async function createInquiry(name: string): Promise<string> {
+  const body = { name, email: 'client@example.com', projectType: 'data-scraping', message: 'Collect prices from three shops.' }
+  const response = await t.request('/api/contact', { body, ip: t.freshIp() })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}
+
+beforeAll(async () => {
+  t = await createTestApp()
+  admin = await t.signUp({ role: 'admin' })
+  member = await t.signUp()
+  fixtures = {
+    editUser: await t.signUp(),
+    deleteUser: await t.signUp(),
+    passwordUser: await t.signUp(),
+    editPost: await createPost('Post to edit'),
+    deletePost: await createPost('Post to delete'),
+    editInquiry: await createInquiry('Inquiry to mark'),
+    deleteInquiry: await createInquiry('Inquiry to delete'),
+  }
+})
+afterAll(async () => {
+  await t.close()
+})
+
+function pngForm(): FormData {
+  const form = new FormData()
+  const bytes = new Uint8Array(64)
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  form.append('file', new Blob([bytes], { type: 'image/png' }), 'cover.png')
+  return form
+}
+
+/** One valid request per admin operation, keyed as in the document: "METHOD /path/{id}" (relative to /api). */
+const samples: Record<string, () => Sample> = {
+  'GET /users': () => ({ path: '/users?page=1&limit=5' }),
+  'POST /users': () => ({
+    path: '/users',
+    body: { email: 'made-by-admin@example.com', password: 'a-good-password', role: 'user' },
+    status: 201,
+  }),
+  'GET /users/{id}': () => ({ path: `/users/${fixtures.editUser.id}` }),
+  'PUT /users/{id}': () => ({ path: `/users/${fixtures.editUser.id}`, body: { credits: 12, plan: 'pro' } }),
+  'DELETE /users/{id}': () => ({ path: `/users/${fixtures.deleteUser.id}` }),
+  'POST /users/{id}/reset-password': () => ({
+    path: `/users/${fixtures.passwordUser.id}/reset-password`,
+    body: { newPassword: 'brand-new-password' },
+  }),
+  'GET /contact': () => ({ path: '/contact?processed=false' }),
+  'PUT /contact/{id}': () => ({ path: `/contact/${fixtures.editInquiry}`, body: { processed: true } }),
+  'DELETE /contact/{id}': () => ({ path: `/contact/${fixtures.deleteInquiry}` }),
+  'POST /blog': () => ({ path: '/blog', body: { title: 'Matrix post', tags: 'a, b' }, status: 201 }),
+  'PUT /blog/{id}': () => ({ path: `/blog/${fixtures.editPost}`, body: { status: 'published' } }),
+  'DELETE /blog/{id}': () => ({ path: `/blog/${fixtures.deletePost}` }),
+  'POST /uploads/covers': () => ({ path: '/uploads/covers', form: pngForm, status: 201 }),
+  'GET /mail/outbox': () => ({ path: '/mail/outbox' }),
+  'POST /ai/generate-blog': () => ({ path: '/ai/generate-blog', body: { title: 'Matrix draft', length: 'short' }, stream: true }),
+  'GET /settings': () => ({ path: '/settings' }),
+  'PUT /settings': () => ({
+    path: '/settings',
+    body: {
+      siteName: 'Aether',
+      description: 'Matrix',
+      defaultCredits: 5,
+      maintenanceMode: false,
+      theme: 'dark',
+      apiRateLimit: 1000,
+    },
+  }),
+  'GET /audit': () => ({ path: '/audit?targetType=user' }),
+  'GET /events/inquiries': () => ({ path: '/events/inquiries', stream: true }),
+}
+
+/** Admin-only: a tag like "Users (admin)", or (for routes grouped with public ones) a summary ending in "(admin)". */
+function isAdminOperation(operation: Operation): boolean {
+  return Boolean(operation.tags?.some((tag) => tag.endsWith('(admin)')) || operation.summary?.trimEnd().endsWith('(admin)'))
+}
+
+async function operations(): Promise<{ key: string; operation: Operation }[]> {
+  const response = await t.request('/api/openapi.json')
+  expect(response.status).toBe(200)
+  const document = (await response.json()) as OpenApiDocument
+  expect(document.servers).toEqual([{ url: '/api' }])
+  return Object.entries(document.paths).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+  )
+}
+
+function call(key: string, token?: string): Promise<Response> {
+  const method = key.split(' ')[0] ?? 'GET'
+  const sample = samples[key]?.()
+  if (!sample) throw new Error(`no sample request for ${key}`)
+  if (sample.form) {
+    const headers = new Headers({ 'x-forwarded-for': '203.0.113.10' })
+    if (token) headers.set('authorization', `Bearer ${token}`)
+    return Promise.resolve(t.app.request(`/api${sample.path}`, { method, body: sample.form(), headers }))
+  }
+  return t.request(`/api${sample.path}`, { method, body: sample.body, token })
+}
+
+describe('the sample table', () => {
+  it('covers exactly the admin operations of the OpenAPI document', async () => {
+    const all = await operations()
+    const adminKeys = all.filter(({ operation }) => isAdminOperation(operation)).map(({ key }) => key)
+    expect(adminKeys.toSorted()).toEqual(Object.keys(samples).toSorted())
+    // The AI and inquiry routes' tags do not say admin, but their summaries do.
+    expect(adminKeys).toContain('POST /ai/generate-blog')
+    expect(adminKeys).toContain('GET /contact')
+    expect(adminKeys).toContain('GET /mail/outbox')
+  })
+
+  it('every other secured operation is one a member may call', async () => {
+    const secured = (await operations()).filter(({ operation }) => operation.security?.length && !isAdminOperation(operation))
+    expect(secured.map(({ key }) => key).toSorted()).toEqual(MEMBER_OPERATIONS.toSorted())
+  })
+})
+
+describe.each(Object.keys(samples))('%s', (key) => {
+  it('answers 401 to a visitor, 403 to a member and 2xx to an admin', async () => {
+    const visitor = await call(key)
+    expect(visitor.status, await visitor.clone().text()).toBe(401)
+    expect(((await visitor.json()) as { code: string }).code).toBe('UNAUTHORIZED')
+
+    const asMember = await call(key, member.token)
+    expect(asMember.status, await asMember.clone().text()).toBe(403)
+    expect(((await asMember.json()) as { code: string }).code).toBe('FORBIDDEN')
+
+    const asAdmin = await call(key, admin.token)
+    const sample = samples[key]?.()
+    if (sample?.stream) {
+      expect(asAdmin.status).toBe(200)
+      await asAdmin.body?.cancel()
+    } else {
+      expect(asAdmin.status, await asAdmin.text()).toBe(sample?.status ?? 200)
+    }
+  })
+})

@@ -1,0 +1,66 @@
+import { createMiddleware } from 'hono/factory'
+import type { SettingsService } from '#server/features/settings/settings.service.ts'
+import type { AppEnv } from './app-env.ts'
+
+export const MAINTENANCE_MESSAGE = 'We are down for maintenance and will be back shortly. Please try again in a few minutes.'
+const RETRY_AFTER_SECONDS = 300
+
+/**
+ * System Settings' maintenance mode: everyone but admins gets 503 with Retry-After. Signing in
+ * stays open (so an admin can get in and switch it off), and so do health checks and payment
+ * webhooks (Paddle would otherwise retry for days).
+ */
+const OPEN_PATHS = [
+  /^\/auth(\.data)?$/,
+  /^\/sign-out(\.data)?$/,
+  /^\/api\/auth\/(login|logout|me)$/,
+  /^\/api\/health$/,
+  /^\/api\/identity\//,
+  /^\/api\/webhooks\//,
+  /^\/(favicon\.svg|robots\.txt)$/,
+]
+
+export function maintenanceMode(settings: SettingsService) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!(await settings.get()).maintenanceMode) return next()
+    if (c.get('user')?.profile.role === 'admin') return next()
+    if (OPEN_PATHS.some((pattern) => pattern.test(c.req.path))) return next()
+    c.header('Retry-After', String(RETRY_AFTER_SECONDS))
+    c.header('Cache-Control', 'no-store')
+    if (c.req.path.startsWith('/api/')) return c.json({ message: MAINTENANCE_MESSAGE, code: 'MAINTENANCE' }, 503)
+    const { siteName } = await settings.get()
+    return c.html(maintenancePage(siteName), 503)
+  })
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char)
+
+function maintenancePage(siteName: string): string {
+  const name = escapeHtml(siteName)
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Down for maintenance | ${name}</title>
+<style>
+  :root { color-scheme: dark light; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; font-family: system-ui, sans-serif; background: #0b0d12; color: #e8eaf0; }
+  main { max-width: 32rem; padding: 2rem; text-align: center; }
+  h1 { font-size: 1.75rem; margin: 0 0 1rem; }
+  p { line-height: 1.6; color: #b4b9c8; }
+  a { color: #9ea8ff; }
+  @media (prefers-color-scheme: light) { body { background: #fff; color: #0b0d12; } p { color: #4a5060; } a { color: #3b46d1; } }
+</style>
+</head>
+<body>
+<main>
+  <h1>${name} is down for maintenance</h1>
+  <p>${MAINTENANCE_MESSAGE}</p>
+  <p><a href="/auth">Administrators can sign in</a></p>
+</main>
+</body>
+</html>`
+}

@@ -1,0 +1,50 @@
+import type { APIRequestContext } from '@playwright/test'
+import { ADMIN, BASE_URL } from './credentials.ts'
+import { expect, uniqueEmail, type Credentials } from './fixtures.ts'
+
+// Accounts and e-mail through the API, for tests about what comes after sign-up. The e2e servers
+// trust X-Forwarded-For (TRUST_PROXY), so each helper call acts as a client of its own and the
+// per-address limits on sign-ups and sign-ins never fill up across the suite.
+
+let clients = 0
+const asNewClient = () => ({ 'X-Forwarded-For': `198.51.100.${(clients++ % 250) + 1}` })
+
+export async function createAccount(request: APIRequestContext, prefix = 'member', baseUrl = BASE_URL): Promise<Credentials> {
+  const account = { email: uniqueEmail(prefix), password: `pw-${Math.random().toString(36).slice(2, 12)}` }
+  const response = await request.post(`${baseUrl}/api/auth/register`, {
+    data: { ...account, fullName: 'Test Member' },
+    headers: asNewClient(),
+  })
+  expect(response.status(), await response.text()).toBe(201)
+  return account
+}
+
+export async function apiToken(request: APIRequestContext, account: Credentials, baseUrl = BASE_URL): Promise<string> {
+  const response = await request.post(`${baseUrl}/api/auth/login`, { data: account, headers: asNewClient() })
+  expect(response.status(), await response.text()).toBe(200)
+  return ((await response.json()) as { data: { token: string } }).data.token
+}
+
+/** The newest e-mail to an address, read from the outbox as the admin would. */
+export async function latestMail(request: APIRequestContext, to: string, subject: string, baseUrl = BASE_URL) {
+  const token = await apiToken(request, ADMIN, baseUrl)
+  let found: { subject: string; text: string } | undefined
+  await expect(async () => {
+    const response = await request.get(`${baseUrl}/api/mail/outbox?to=${encodeURIComponent(to)}&limit=20`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+    expect(response.status()).toBe(200)
+    const { data } = (await response.json()) as { data: { subject: string; text: string }[] }
+    found = data.find((mail) => mail.subject === subject)
+    expect(found, `an e-mail "${subject}" to ${to}`).toBeTruthy()
+  }).toPass({ timeout: 5_000 })
+  return found as { subject: string; text: string }
+}
+
+/** The link to one of our pages inside an e-mail's text, as a path the test can open. */
+export function linkIn(text: string, pathname: string): string {
+  const match = text.match(new RegExp(`https?://[^\\s]+${pathname}\\?token=[^\\s]+`))
+  if (!match) throw new Error(`no ${pathname} link in:\n${text}`)
+  const url = new URL(match[0])
+  return `${url.pathname}${url.search}`
+}

@@ -1,0 +1,358 @@
+import type { Page } from '@playwright/test'
+import { apiToken, createAccount, latestMail } from './accounts.ts'
+import { ADMIN, expect, expectNoAxeViolations, gotoHydrated, signIn, signInAsAdmin, test, toasts, type Credentials } from './fixtures.ts'
+import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
+
+// The admin walks every tab. Accounts, posts and inquiries are created fresh per test, so the
+// demo content other specs rely on stays as it is.
+test.describe.configure({ timeout: 90_000 })
+
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
+
+async function adminHeaders(request: Parameters<typeof apiToken>[0], baseUrl?: string) {
+  return { Authorization: `Bearer ${await apiToken(request, ADMIN, baseUrl)}` }
+}
+
+test.describe('Users Management', () => {
+  test('search, change plan and credits inline, edit, e-mail and delete a user', async ({ page, request, consoleErrors }) => {
+    consoleErrors.allow(/status of 400/) // the refused credits value
+    const user = await createAccount(request, 'managed')
+    await signInAsAdmin(page)
+    await gotoHydrated(page, `/admin?search=${encodeURIComponent(user.email)}`)
+    await expect(page.getByRole('table', { name: 'Users' }).getByRole('row')).toHaveCount(2)
+    const line = row(page, user.email)
+    await expect(line).toContainText('Test Member')
+    await expect(line).toContainText('No') // not verified yet
+
+    await line.getByLabel(`Plan of ${user.email}`).selectOption('pro')
+    await expect(toasts(page).getByText('Plan updated')).toBeVisible()
+    const credits = line.getByLabel(`Credits of ${user.email}`)
+    await credits.fill('250')
+    await credits.blur()
+    await expect(toasts(page).getByText('Credits updated')).toBeVisible()
+    await credits.fill('99999999')
+    await credits.blur()
+    await expect(toasts(page).getByText('Error updating credits')).toBeVisible()
+    await expect(credits).toHaveValue('250')
+
+    await line.getByRole('button', { name: `Edit User ${user.email}` }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit User' })
+    await dialog.getByLabel('Full Name').fill('Renamed Member')
+    await dialog.getByLabel('Credits').fill('42')
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(toasts(page).getByText('User updated')).toBeVisible()
+    await expect(line).toContainText('Renamed Member')
+    await expect(line.getByLabel(`Credits of ${user.email}`)).toHaveValue('42')
+
+    await line.getByRole('button', { name: `Send Email to ${user.email}` }).click()
+    const compose = page.getByRole('dialog', { name: 'Send Email' })
+    await compose.getByLabel('Subject').fill('About your account')
+    await compose.getByLabel('Message').fill('Hello from the admin.')
+    await compose.getByRole('button', { name: 'Send' }).click()
+    await expect(toasts(page).getByText('Email sent')).toBeVisible()
+    expect((await latestMail(request, user.email, 'About your account')).text).toContain('Hello from the admin.')
+
+    await line.getByRole('button', { name: `Delete User ${user.email}` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete User' }).click()
+    await expect(toasts(page).getByText('User deleted')).toBeVisible()
+    await expect(page.getByText('No users found')).toBeVisible()
+    await expectNoAxeViolations(page)
+  })
+
+  test('numbered pages of 10, an admin cannot delete themselves, and a bad page shows the fetching error', async ({ page, request, consoleErrors }) => {
+    consoleErrors.allow(/status of 409/) // the refused self-deletion
+    const prefix = `paged-${Date.now().toString(36)}`
+    for (let n = 0; n < 11; n++) await createAccount(request, prefix)
+    await signInAsAdmin(page)
+    await gotoHydrated(page, `/admin?search=${prefix}`)
+    await expect(page.getByRole('table', { name: 'Users' }).getByRole('row')).toHaveCount(11)
+    await page.getByRole('navigation', { name: 'User pages' }).getByRole('link', { name: 'Page 2' }).click()
+    await expect(page).toHaveURL(new RegExp(`search=${prefix}.*page=2`))
+    await expect(page.getByRole('table', { name: 'Users' }).getByRole('row')).toHaveCount(2)
+
+    await gotoHydrated(page, `/admin?search=${encodeURIComponent(ADMIN.email)}`)
+    await row(page, ADMIN.email).getByRole('button', { name: `Delete User ${ADMIN.email}` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete User' }).click()
+    await expect(toasts(page).getByText('Error deleting user')).toBeVisible()
+    await expect(toasts(page).getByText('You cannot delete your own account.')).toBeVisible()
+
+    await gotoHydrated(page, '/admin?page=abc')
+    await expect(toasts(page).getByText('Error fetching users')).toBeVisible()
+  })
+})
+
+test.describe('Blog Management', () => {
+  test('create a draft with preview, publish it, view, edit, search, delete', async ({ page, context }) => {
+    const title = `Admin post ${Date.now().toString(36)}`
+    await signInAsAdmin(page)
+    await gotoHydrated(page, '/admin/blog')
+    await page.getByRole('button', { name: 'New Post' }).click()
+    const dialog = page.getByRole('dialog', { name: 'New Post' })
+    await dialog.getByLabel('Title').fill(title)
+    await dialog.getByLabel('Content').fill('## Hello\n\n- one\n- two\n\n[bad](javascript:alert(1))')
+    const preview = dialog.getByTestId('post-preview')
+    await expect(preview.getByRole('heading', { name: 'Hello' })).toBeVisible()
+    await expect(preview.getByRole('listitem')).toHaveCount(2)
+    await expect(preview.getByRole('link', { name: 'bad' })).not.toHaveAttribute('href', /javascript/)
+    await expect(dialog.getByLabel('Status')).toHaveValue('draft')
+    await dialog.getByLabel('Tags (comma separated)').fill(' ai , , automation ')
+    await dialog.getByRole('button', { name: 'Create Post' }).click()
+    await expect(toasts(page).getByText('Post created')).toBeVisible()
+    const line = row(page, title)
+    await expect(line).toContainText('Draft')
+
+    const slug = title.toLowerCase().replace(/ /g, '-')
+    expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404)
+
+    await line.getByRole('button', { name: `Edit ${title}` }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit Post' })
+    await expect(edit.getByLabel('Tags (comma separated)')).toHaveValue('ai, automation')
+    await edit.getByLabel('Status').selectOption('published')
+    await edit.getByRole('button', { name: 'Save Post' }).click()
+    await expect(toasts(page).getByText('Post updated')).toBeVisible()
+    await expect(line).toContainText('Published')
+
+    const [tab] = await Promise.all([context.waitForEvent('page'), line.getByRole('link', { name: `View ${title}` }).click()])
+    await expect(tab).toHaveURL(new RegExp(`/blog/${slug}$`))
+    await expect(tab.getByRole('heading', { level: 1 })).toHaveText(title)
+    await tab.close()
+
+    await page.getByPlaceholder('Search posts...').fill('no-such-post-anywhere')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await expect(page.getByText('No posts found matching your search.')).toBeVisible()
+    await page.getByRole('link', { name: 'Clear search' }).click()
+    await expect(row(page, title)).toBeVisible()
+
+    await row(page, title).getByRole('button', { name: `Delete ${title}` }).click()
+    await expect(page.getByRole('dialog')).toContainText('Are you sure you want to delete this post?')
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Post' }).click()
+    await expect(toasts(page).getByText('Post deleted')).toBeVisible()
+    await expect(row(page, title)).toHaveCount(0)
+  })
+
+  test('Generate with AI streams an offline draft into a New Post draft; errors get the spec toasts', async ({ page, consoleErrors }) => {
+    consoleErrors.allowHttpStatus(503, '/api/ai/generate-blog')
+    await signInAsAdmin(page)
+    await gotoHydrated(page, '/admin/blog')
+    await page.getByRole('button', { name: 'Generate with AI' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Generate with AI' })
+    await dialog.getByRole('button', { name: 'Generate' }).click()
+    await expect(toasts(page).getByText('Title required')).toBeVisible()
+    await expect(toasts(page).getByText('Please enter a title to generate content')).toBeVisible()
+
+    await dialog.getByLabel('Title').fill('Automating weekly reports')
+    await dialog.getByLabel('Keywords (comma separated)').fill('reports, , spreadsheets ')
+    await dialog.getByLabel('Tone').selectOption('casual')
+    await dialog.getByLabel('Length').selectOption('short')
+    await dialog.getByRole('button', { name: 'Generate' }).click()
+    await expect(toasts(page).getByText('Content generated')).toBeVisible()
+    const post = page.getByRole('dialog', { name: 'New Post' })
+    await expect(post.getByLabel('Title')).toHaveValue('Automating weekly reports')
+    await expect(post.getByLabel('Status')).toHaveValue('draft')
+    await expect(post.getByLabel('Content')).toHaveValue(/Offline draft/)
+    await expect(post.getByLabel('Content')).toHaveValue(/spreadsheets/)
+    await expect(post.getByLabel('Excerpt')).toHaveValue(/\.\.\.$/)
+    await post.getByRole('button', { name: 'Cancel' }).click()
+
+    // The AI vendor failing (the edge of our world) reaches the admin as the spec's toast.
+    await page.route('**/api/ai/generate-blog', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The AI provider answered HTTP 500' }) }),
+    )
+    await page.getByRole('button', { name: 'Generate with AI' }).click()
+    await page.getByRole('dialog', { name: 'Generate with AI' }).getByLabel('Title').fill('Anything')
+    await page.getByRole('dialog', { name: 'Generate with AI' }).getByRole('button', { name: 'Generate' }).click()
+    await expect(toasts(page).getByText('Error generating content')).toBeVisible()
+    await expect(toasts(page).getByText('The AI provider answered HTTP 500')).toBeVisible()
+  })
+
+  test('a blank title is refused by the server, and a bad page shows the fetching error', async ({ page, consoleErrors }) => {
+    consoleErrors.allow(/status of 400/)
+    await signInAsAdmin(page)
+    await gotoHydrated(page, '/admin/blog')
+    await page.getByRole('button', { name: 'New Post' }).click()
+    await page.getByRole('dialog').getByLabel('Title').fill('   ')
+    await page.getByRole('dialog').getByRole('button', { name: 'Create Post' }).click()
+    await expect(toasts(page).getByText('Error saving post')).toBeVisible()
+    await expect(toasts(page).getByText('Title is required')).toBeVisible()
+    await gotoHydrated(page, '/admin/blog?page=0')
+    await expect(toasts(page).getByText('Error fetching blog posts')).toBeVisible()
+  })
+})
+
+test.describe('Service Inquiries', () => {
+  test('a new inquiry appears live; toggle processed, details, reply link, delete', async ({ page, request, consoleErrors }) => {
+    consoleErrors.allow(/status of 404/)
+    const name = `Live Client ${Date.now().toString(36)}`
+    await signInAsAdmin(page)
+    await gotoHydrated(page, '/admin/inquiries')
+    await expect(page.getByRole('link', { name: /Service Inquiries/ })).toHaveAttribute('aria-current', 'page')
+
+    const posted = await request.post('/api/contact', {
+      data: { name, email: 'live@example.com', projectType: 'custom-tools', message: 'Please build a scraper.' },
+      headers: { 'X-Forwarded-For': '198.51.100.201' },
+    })
+    expect(posted.status()).toBe(201)
+    const line = row(page, name)
+    await expect(line).toBeVisible() // without a reload: the event stream brought it
+    await expect(toasts(page).getByText('New inquiry')).toBeVisible()
+    await expect(line).toContainText('Pending')
+
+    await line.getByLabel(`Inquiry from ${name} processed`).check()
+    await expect(toasts(page).getByText('Marked as processed')).toBeVisible()
+    await expect(line).toContainText('Processed')
+    await line.getByLabel(`Inquiry from ${name} processed`).uncheck()
+    await expect(toasts(page).getByText('Marked as unprocessed')).toBeVisible()
+
+    await line.getByRole('button', { name: `Details of the inquiry from ${name}` }).click()
+    const details = page.getByRole('dialog', { name: `Inquiry from ${name}` })
+    await expect(details).toContainText('Please build a scraper.')
+    const href = await details.getByRole('link', { name: 'Reply by Email' }).getAttribute('href')
+    expect(decodeURIComponent(href ?? '')).toContain('subject=RE: custom-tools Project Inquiry')
+    expect(decodeURIComponent(href ?? '')).toContain(`Hi ${name},`)
+    await page.keyboard.press('Escape')
+
+    await line.getByRole('button', { name: `Delete the inquiry from ${name}` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Inquiry' }).click()
+    await expect(toasts(page).getByText('Inquiry deleted')).toBeVisible()
+    await expect(row(page, name)).toHaveCount(0)
+  })
+
+  test('changing an inquiry someone else deleted shows the spec error toasts', async ({ page, request, consoleErrors }) => {
+    consoleErrors.allow(/status of 404/)
+    const name = `Gone Client ${Date.now().toString(36)}`
+    const posted = await request.post('/api/contact', {
+      data: { name, email: 'gone@example.com', projectType: 'other', message: 'Soon deleted.' },
+      headers: { 'X-Forwarded-For': '198.51.100.202' },
+    })
+    const id = ((await posted.json()) as { data: { id: string } }).data.id
+    await signInAsAdmin(page)
+    // Keep the stale row on screen: no live refresh for this check.
+    await page.addInitScript(() => {
+      window.EventSource = class {
+        addEventListener() {}
+        close() {}
+      } as unknown as typeof EventSource
+    })
+    await gotoHydrated(page, `/admin/inquiries?search=${encodeURIComponent(name)}`)
+    const deleted = await request.delete(`/api/contact/${id}`, { headers: await adminHeaders(request) })
+    expect(deleted.status()).toBe(200)
+    // A click, not check(): the refused change puts the box back.
+    const box = row(page, name).getByLabel(`Inquiry from ${name} processed`)
+    await box.click()
+    await expect(toasts(page).getByText('Error updating inquiry')).toBeVisible()
+    await expect(box).not.toBeChecked()
+    await row(page, name).getByRole('button', { name: `Delete the inquiry from ${name}` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Inquiry' }).click()
+    await expect(toasts(page).getByText('Error deleting inquiry')).toBeVisible()
+    await gotoHydrated(page, '/admin/inquiries?search=' + 'x'.repeat(201))
+    await expect(toasts(page).getByText('Error fetching inquiries')).toBeVisible()
+  })
+})
+
+test.describe('Subscriptions', () => {
+  test('add a plan, edit a field, refuse bad input, delete it; Free cannot be deleted', async ({ page, consoleErrors }) => {
+    consoleErrors.allow(/status of (400|409)/)
+    const name = `Team ${Date.now().toString(36)}`
+    await signInAsAdmin(page)
+    await gotoHydrated(page, '/admin/subscriptions')
+    await page.getByRole('button', { name: 'Add Plan' }).click()
+    await expect(toasts(page).getByText('Missing plan name')).toBeVisible()
+    await expect(toasts(page).getByText('Please provide a name for the new plan.')).toBeVisible()
+
+    await page.getByLabel('Plan Name').fill(name)
+    await page.getByLabel('Price (USD per month)').fill('999999')
+    await page.getByRole('button', { name: 'Add Plan' }).click()
+    await expect(toasts(page).getByText('Error adding plan')).toBeVisible()
+    await page.getByLabel('Price (USD per month)').fill('49')
+    await page.getByRole('button', { name: 'Add Plan' }).click()
+    await expect(toasts(page).getByText('Plan added')).toBeVisible()
+    await expect(page.getByLabel(`Price of ${name}`)).toHaveValue('49')
+    await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('0')
+
+    await page.getByLabel(`Credits per month of ${name}`).fill('300')
+    await page.getByLabel(`Credits per month of ${name}`).blur()
+    await expect(toasts(page).getByText('Plan updated')).toBeVisible()
+    await page.getByLabel(`Price of ${name}`).fill('-5')
+    await page.getByLabel(`Price of ${name}`).blur()
+    await expect(toasts(page).getByText('Error updating plan')).toBeVisible()
+    await expect(page.getByLabel(`Price of ${name}`)).toHaveValue('49')
+
+    await page.reload()
+    await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('300')
+    await page.getByRole('button', { name: `Delete the ${name} plan` }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Plan' }).click()
+    await expect(toasts(page).getByText('Plan deleted')).toBeVisible()
+    await expect(page.getByLabel(`Price of ${name}`)).toHaveCount(0)
+
+    await page.getByRole('button', { name: 'Delete the Free plan' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete Plan' }).click()
+    await expect(toasts(page).getByText('Error deleting plan')).toBeVisible()
+    await expect(toasts(page).getByText('The Free plan cannot be deleted: every account falls back to it.')).toBeVisible()
+  })
+})
+
+test.describe('System Settings, on a server of its own', () => {
+  let server: IsolatedServer
+  test.beforeAll(async () => {
+    test.setTimeout(90_000)
+    server = await startIsolatedServer()
+  })
+  test.afterAll(async () => {
+    await server?.stop()
+  })
+
+  test('validation, saving, the audit log, and maintenance mode acting on another visitor', async ({ page, browser, request, consoleErrors }) => {
+    consoleErrors.allow(/status of (400|503)/)
+    await signIn(page, ADMIN, server.url)
+    await gotoHydrated(page, `${server.url}/admin/settings`)
+    const rate = page.getByLabel('API Rate Limit (per minute)')
+    await rate.fill('0')
+    await page.getByRole('button', { name: 'Save Settings' }).click()
+    await expect(toasts(page).getByText('Error saving settings')).toBeVisible()
+    await expect(toasts(page).getByText('API rate limit must be between 1 and 10000 requests per minute.')).toBeVisible()
+
+    await rate.fill('120')
+    await page.getByLabel('Site Name').fill('Aether Labs')
+    await page.getByLabel('Description').fill('Automation for labs that run on routines.')
+    await page.getByLabel('Maintenance Mode').check()
+    await page.getByRole('button', { name: 'Save Settings' }).click()
+    await expect(toasts(page).getByText('Settings saved')).toBeVisible()
+    await page.reload()
+    await expect(page.getByRole('region', { name: 'System Settings' }).getByText(/Changed System Settings: siteName, description, maintenanceMode, apiRateLimit/)).toBeVisible()
+
+    // Someone else, in another browser: the maintenance page, 503 with Retry-After.
+    const visitor = await browser.newContext()
+    const other = await visitor.newPage()
+    const answer = await other.goto(`${server.url}/`)
+    expect(answer?.status()).toBe(503)
+    expect(answer?.headers()['retry-after']).toBe('300')
+    await expect(other.getByRole('heading', { name: 'Aether Labs is down for maintenance' })).toBeVisible()
+    expect((await request.get(`${server.url}/api/blog`)).status()).toBe(503)
+    // The sign-in page stays open, and the admin keeps working.
+    expect((await other.goto(`${server.url}/auth`))?.status()).toBe(200)
+    await visitor.close()
+    expect((await page.goto(`${server.url}/`))?.status()).toBe(200)
+    // siteName and description feed the page titles and metadata.
+    await expect(page).toHaveTitle('Aether Labs — AI-powered browser and desktop automation')
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', 'Automation for labs that run on routines.')
+    await page.goto(`${server.url}/admin/settings`)
+    await expect(page).toHaveTitle('Admin Panel | Aether Labs')
+
+    await gotoHydrated(page, `${server.url}/admin/settings`)
+    await page.getByLabel('Maintenance Mode').uncheck()
+    await page.getByRole('button', { name: 'Save Settings' }).click()
+    await expect(toasts(page).getByText('Settings saved')).toBeVisible()
+    expect((await request.get(`${server.url}/api/blog`)).status()).toBe(200)
+  })
+})
+
+test.describe('the admin gate', () => {
+  test('a member posting to an admin action gets the Access Denied answer, not a change', async ({ page, request }) => {
+    const member: Credentials = await createAccount(request, 'intruder')
+    await signIn(page, member)
+    const response = await page.request.post('/admin?index', { form: { intent: 'update-credits', userId: 'x', credits: '5' } })
+    expect(response.status()).toBe(403)
+    await page.goto('/admin/settings')
+    await expect(page).toHaveURL('/dashboard')
+  })
+})
