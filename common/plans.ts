@@ -17,6 +17,18 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((value) => value || null)
 
+const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && !value.trim())
+
+/** A number the forms send as text. Blank is refused: z.coerce alone would save '' as 0. */
+const requiredNumber = <T extends z.ZodType>(message: string, number: T) =>
+  z
+    .unknown()
+    .refine((value) => !isBlank(value), { error: message, abort: true })
+    .pipe(number)
+
+/** The add-plan form's defaults also fill a field left blank. */
+const blankAsDefault = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? undefined : value), schema)
+
 /** A subscription plan as the admin edits it (add-plan form and the editable table). */
 export const planFieldsSchema = z.object({
   name: z
@@ -24,15 +36,21 @@ export const planFieldsSchema = z.object({
     .trim()
     .min(1, MISSING_PLAN_NAME.description)
     .max(60, 'Name must be at most 60 characters.'),
-  price: z.coerce
-    .number({ error: 'Price must be a number.' })
-    .min(0, 'Price cannot be negative.')
-    .max(100_000, 'Price must be at most 100,000.'),
-  creditsPerMonth: z.coerce
-    .number({ error: 'Credits must be a number.' })
-    .int('Credits must be a whole number.')
-    .min(0, 'Credits cannot be negative.')
-    .max(10_000_000, 'Credits must be at most 10,000,000.'),
+  price: requiredNumber(
+    'Price is required.',
+    z.coerce
+      .number({ error: 'Price must be a number.' })
+      .min(0, 'Price cannot be negative.')
+      .max(100_000, 'Price must be at most 100,000.'),
+  ),
+  creditsPerMonth: requiredNumber(
+    'Credits are required.',
+    z.coerce
+      .number({ error: 'Credits must be a number.' })
+      .int('Credits must be a whole number.')
+      .min(0, 'Credits cannot be negative.')
+      .max(10_000_000, 'Credits must be at most 10,000,000.'),
+  ),
   description: z.string().trim().max(300, 'Description must be at most 300 characters.'),
   features: lines(20, 120),
   highlighted: z.boolean(),
@@ -41,8 +59,8 @@ export const planFieldsSchema = z.object({
 
 /** Add plan: name required; price and credits numeric, default 0. */
 export const planCreateSchema = planFieldsSchema.extend({
-  price: planFieldsSchema.shape.price.default(0),
-  creditsPerMonth: planFieldsSchema.shape.creditsPerMonth.default(0),
+  price: blankAsDefault(planFieldsSchema.shape.price.default(0)),
+  creditsPerMonth: blankAsDefault(planFieldsSchema.shape.creditsPerMonth.default(0)),
   description: planFieldsSchema.shape.description.default(''),
   features: planFieldsSchema.shape.features.default([]),
   highlighted: planFieldsSchema.shape.highlighted.default(false),
@@ -50,6 +68,6 @@ export const planCreateSchema = planFieldsSchema.extend({
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 
-/** One or more fields of a plan, saved by id. */
+/** One or more fields of a plan, saved by id (the editable table's inline edit: a cleared price or credits is refused). */
 export const planUpdateSchema = planFieldsSchema.partial()
 export type PlanUpdate = z.infer<typeof planUpdateSchema>

@@ -19,6 +19,8 @@ import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024
+/** Where the app mounts the uploads router (createApi is mounted at /api). */
+const UPLOADS_PATH = '/api/uploads/'
 
 /** Everything under /api: the spec's own-API contract, Better Auth's endpoints, health and docs. */
 export function createApi(deps: { services: Services; database: Pick<Database, 'kind' | 'ping'> }) {
@@ -27,18 +29,17 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
 
   api.route('/health', createHealthApi(database))
 
-  // Images have a limit of their own (2 MB), above the JSON one.
-  api.route('/uploads', createUploadsApi(services.uploads))
-
-  api.use(
-    bodyLimit({
-      maxSize: MAX_JSON_BODY_BYTES,
-      onError: (c) => c.json({ message: 'Request body is too large (the limit is 1 MB).', code: 'PAYLOAD_TOO_LARGE' }, 413),
-    }),
-  )
+  const jsonBodyLimit = bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: (c) => c.json({ message: 'Request body is too large (the limit is 1 MB).', code: 'PAYLOAD_TOO_LARGE' }, 413),
+  })
+  // Images have a limit of their own (2 MB, in the uploads router), above the JSON one.
+  api.use((c, next) => (c.req.path.startsWith(UPLOADS_PATH) ? next() : jsonBodyLimit(c, next)))
   // Signed by the payment provider, whose deliveries must not count against a client's API limit.
   api.route('/webhooks', createWebhooksApi(services.webhooks))
   api.use(apiRateLimit(services.rateLimits, services.settings))
+
+  api.route('/uploads', createUploadsApi(services.uploads))
 
   // The few Better Auth endpoints the browser needs (see PUBLIC_AUTH_ENDPOINTS).
   for (const endpoint of PUBLIC_AUTH_ENDPOINTS) {

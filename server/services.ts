@@ -66,7 +66,7 @@ export function createServices(options: {
     },
   })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, logger })
-  const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail })
+  const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus()
   const inquiries = createInquiryService({
@@ -89,6 +89,7 @@ export function createServices(options: {
   })
   const features = { googleSignIn: env.googleEnabled }
   return {
+    logger,
     auth,
     account,
     betterAuth,

@@ -12,7 +12,7 @@ import { ListToolbar } from '#app/features/admin/list-toolbar.tsx'
 import { readListQuery } from '#app/features/admin/list-query.server.ts'
 import { parseInput } from '#app/features/admin/parse-input.server.ts'
 import { useResultToast } from '#app/features/admin/use-result-toast.ts'
-import { attempt } from '#app/lib/attempt.server.ts'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
 import { blogPostCreateSchema, blogPostUpdateSchema } from '#common/blog-posts.ts'
@@ -22,11 +22,15 @@ import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdminMember(context)
   const query = readListQuery(request)
-  const loaded = await attempt(() => context.services.blog.listAll({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }))
+  const loaded = await readForPage(
+    context,
+    () => context.services.blog.listAll({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }),
+    'The blog posts could not be loaded. Please try again.',
+  )
   const result = loaded.ok ? loaded.value : { items: [], total: 0 }
   const label = (date: Date | null) => (date ? format(date, 'MMM d, yyyy') : '—')
   return {
-    error: query.error ?? (loaded.ok ? null : loaded.error.message),
+    error: query.error ?? (loaded.ok ? null : loaded.message),
     search: query.search,
     page: query.page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),

@@ -8,7 +8,7 @@ import { InquiriesTable } from '#app/features/admin/inquiries/inquiries-table.ts
 import { ListToolbar } from '#app/features/admin/list-toolbar.tsx'
 import { readListQuery } from '#app/features/admin/list-query.server.ts'
 import { useResultToast } from '#app/features/admin/use-result-toast.ts'
-import { attempt } from '#app/lib/attempt.server.ts'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
@@ -17,10 +17,14 @@ import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdminMember(context)
   const query = readListQuery(request)
-  const loaded = await attempt(() => context.services.inquiries.list({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }))
+  const loaded = await readForPage(
+    context,
+    () => context.services.inquiries.list({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }),
+    'The inquiries could not be loaded. Please try again.',
+  )
   const result = loaded.ok ? loaded.value : { items: [], total: 0 }
   return {
-    error: query.error ?? (loaded.ok ? null : loaded.error.message),
+    error: query.error ?? (loaded.ok ? null : loaded.message),
     search: query.search,
     page: query.page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),

@@ -9,6 +9,7 @@ import { readListQuery } from '#app/features/admin/list-query.server.ts'
 import { parseInput } from '#app/features/admin/parse-input.server.ts'
 import { useResultToast } from '#app/features/admin/use-result-toast.ts'
 import { UsersTable } from '#app/features/admin/users/users-table.tsx'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
@@ -18,14 +19,20 @@ import { adminEmailSchema, adminUserUpdateSchema } from '#common/users.ts'
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdminMember(context)
   const query = readListQuery(request)
-  const [result, plans] = await Promise.all([
-    context.services.users.list({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }),
-    context.services.plans.list(),
-  ])
+  const loaded = await readForPage(
+    context,
+    () =>
+      Promise.all([
+        context.services.users.list({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }),
+        context.services.plans.list(),
+      ]),
+    'An error occurred while fetching users',
+  )
+  const [result, plans] = loaded.ok ? loaded.value : [{ items: [], total: 0 }, []]
   const when = (date: Date | null) => (date ? format(date, 'MMM d, yyyy') : 'Never')
   return {
     adminId: admin.id,
-    error: query.error,
+    error: query.error ?? (loaded.ok ? null : loaded.message),
     search: query.search,
     page: query.page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),

@@ -9,6 +9,7 @@ import { PlanCards } from '#app/features/billing/plan-cards.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
@@ -17,13 +18,19 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
   const { billing, plans: planService } = context.services
-  const [plans, subscription, recent, history] = await Promise.all([
-    planService.list(),
-    billing.currentSubscription(user.id),
-    billing.recentPayments(user.id, 5),
-    billing.payments(user.id, { page: 1, limit: 1 }),
-  ])
-  const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? 'Free'
+  const read = await readForPage(
+    context,
+    () =>
+      Promise.all([
+        planService.list(),
+        billing.currentSubscription(user.id),
+        billing.recentPayments(user.id, 5),
+        billing.payments(user.id, { page: 1, limit: 1 }),
+      ]),
+    'Your billing details could not be loaded. Please try again in a moment.',
+  )
+  const [plans, subscription, recent, history] = read.ok ? read.value : [[], null, [], { total: 0 }]
+  const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? slug.charAt(0).toUpperCase() + slug.slice(1)
   const view: SubscriptionView | null = subscription
     ? {
         planName: planName(subscription.planSlug),
@@ -36,6 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       }
     : null
   return {
+    error: read.ok ? null : read.message,
     planSlug: user.profile.subscriptionPlan,
     planName: planName(user.profile.subscriptionPlan),
     credits: user.profile.credits,
@@ -46,7 +54,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       price: plan.price,
       priceLabel: plan.price === 0 ? 'Free' : formatMoney(plan.price),
       features: plan.features,
-      priceId: plan.paddlePriceId,
+      priceId: billing.priceIdOf(plan),
     })),
     payments: paymentRows(recent, plans),
     paymentCount: history.total,
@@ -96,16 +104,28 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Billing')
 
 export default function BillingPage() {
-  const { planSlug, planName, credits, subscription, plans, payments, paymentCount, checkout, sandbox } = useLoaderData<typeof loader>()
+  const { error, planSlug, planName, credits, subscription, plans, payments, paymentCount, checkout, sandbox } =
+    useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   useEffect(() => {
     if (actionData?.error) toast.error('Error updating plan', { description: actionData.error })
   }, [actionData])
+  useEffect(() => {
+    if (error) toast.error('Error loading billing page', { description: error })
+  }, [error])
 
   return (
     <main className="space-y-8">
       <h1 className="text-2xl font-semibold tracking-tight">Billing</h1>
       <CurrentPlanCard planName={planName} credits={credits} subscription={subscription} />
+      {error ? (
+        <p role="alert" className="rounded-md border border-destructive/50 p-4 text-sm">
+          {error}{' '}
+          <a href="/billing" className="font-medium underline underline-offset-4">
+            Reload
+          </a>
+        </p>
+      ) : null}
       <section aria-labelledby="plans-heading" className="space-y-4">
         <h2 id="plans-heading" className="text-lg font-semibold">
           Available Plans

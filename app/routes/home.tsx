@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         description,
         features,
         highlighted,
-        priceId: paddlePriceId,
+        priceId: context.services.billing.priceIdOf({ paddlePriceId }),
       })),
       currentPlan: user?.profile.subscriptionPlan ?? null,
       subscribed: user ? Boolean(await context.services.billing.currentSubscription(user.id)) : false,

@@ -86,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'reset-password' || intent === 'resend-verification') {
     const outcome = await attempt(() =>
       intent === 'reset-password'
-        ? context.services.account.requestPasswordReset(user.email, context.clientIp)
+        ? context.services.account.sendOwnPasswordReset(user.email, context.clientIp)
         : context.services.account.resendVerification(user),
     )
     if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })

@@ -88,6 +88,48 @@ describe('general API rate limit', () => {
     }
   })
 
+  it('sends the IETF RateLimit headers next to the X- ones, and Retry-After with the 429', async () => {
+    const ip = '203.0.113.170'
+    for (let i = 1; i <= 5; i++) {
+      const response = await get(i % 2 ? '/api/auth/me' : '/api/nope', { ip })
+      expect(response.status, `request ${i}`).not.toBe(429)
+      expect(response.headers.get('ratelimit-limit')).toBe('5')
+      expect(response.headers.get('ratelimit-remaining')).toBe(String(5 - i))
+      expect(response.headers.get('ratelimit-policy')).toBe('5;w=60')
+      const reset = Number(response.headers.get('ratelimit-reset'))
+      expect(reset).toBeGreaterThan(0)
+      expect(reset).toBeLessThanOrEqual(60)
+      expect(response.headers.get('x-ratelimit-limit')).toBe('5')
+      expect(response.headers.get('x-ratelimit-remaining')).toBe(String(5 - i))
+    }
+    const refused = await get('/api/auth/me', { ip })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0')
+    expect(refused.headers.get('ratelimit-policy')).toBe('5;w=60')
+    const retryAfter = refused.headers.get('retry-after')
+    expect(Number(retryAfter)).toBeGreaterThan(0)
+    expect(refused.headers.get('ratelimit-reset')).toBe(retryAfter)
+  })
+
+  it('limits image uploads too (they have their own body limit, not their own budget)', async () => {
+    const ip = '203.0.113.180'
+    const upload = () => {
+      const form = new FormData()
+      form.set('file', new Blob([new Uint8Array(16)], { type: 'image/png' }), 'cover.png')
+      return t.app.request('/api/uploads/covers', { method: 'POST', body: form, headers: { 'x-forwarded-for': ip } })
+    }
+    for (let i = 1; i <= 5; i++) {
+      const response = await upload()
+      expect(response.status, `upload ${i}`).toBe(401)
+      expect(response.headers.get('ratelimit-remaining')).toBe(String(5 - i))
+    }
+    const refused = await upload()
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBeTruthy()
+    // The budget is the one the rest of the API uses.
+    expect((await get('/api/nope', { ip })).status).toBe(429)
+  })
+
   it('does not limit the health check (monitoring polls it)', async () => {
     const ip = '203.0.113.160'
     for (let i = 0; i < 8; i++) expect((await get('/api/health', { ip })).status).toBe(200)

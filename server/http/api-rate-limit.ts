@@ -4,15 +4,25 @@ import type { RateLimitService } from '#server/features/rate-limit/rate-limit.se
 import type { SettingsService } from '#server/features/settings/settings.service.ts'
 import type { AppEnv } from './app-env.ts'
 
-/** The admin's apiRateLimit setting: requests per minute per client (user, else address). */
+const WINDOW_SECONDS = 60
+
+/**
+ * The admin's apiRateLimit setting: requests per minute per client (user, else address). Every
+ * answer says where the client stands, in the IETF draft's RateLimit-* headers and the older
+ * X-RateLimit-* ones that existing clients read.
+ */
 export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsService) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const { apiRateLimit: limit } = await settings.get()
     const user = c.get('user')
     const key = user ? `api:user:${user.id}` : `api:ip:${c.get('clientIp')}`
-    const result = await rateLimits.hit(key, { limit, windowSeconds: 60, message: '' })
+    const result = await rateLimits.hit(key, { limit, windowSeconds: WINDOW_SECONDS, message: '' })
     c.header('X-RateLimit-Limit', String(limit))
     c.header('X-RateLimit-Remaining', String(result.remaining))
+    c.header('RateLimit-Limit', String(limit))
+    c.header('RateLimit-Remaining', String(result.remaining))
+    c.header('RateLimit-Reset', String(result.resetSeconds))
+    c.header('RateLimit-Policy', `${limit};w=${WINDOW_SECONDS}`)
     if (result.count > limit) {
       throw new RateLimited(
         `Too many requests: the limit is ${limit} per minute. Please retry in ${result.resetSeconds} seconds.`,

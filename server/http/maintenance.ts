@@ -8,10 +8,13 @@ const RETRY_AFTER_SECONDS = 300
 /**
  * System Settings' maintenance mode: everyone but admins gets 503 with Retry-After. Signing in
  * stays open (so an admin can get in and switch it off), and so do health checks and payment
- * webhooks (Paddle would otherwise retry for days).
+ * webhooks (Paddle would otherwise retry for days). React Router's route discovery (/__manifest)
+ * stays open too: the sign-in page's links and redirects fetch it, and it holds only which route
+ * modules exist, no data.
  */
 const OPEN_PATHS = [
   /^\/auth(\.data)?$/,
+  /^\/__manifest$/,
   /^\/sign-out(\.data)?$/,
   /^\/api\/auth\/(login|logout|me)$/,
   /^\/api\/health$/,

@@ -17,6 +17,8 @@ export interface TestAppOptions {
   googleEnabled?: boolean
   /** Payment settings (PADDLE_*, BILLING_SANDBOX). The sandbox delivers its webhooks in-process. */
   billing?: Partial<BillingEnv>
+  /** An SMTP relay; unset, mail goes to the outbox only. */
+  smtpUrl?: string
 }
 
 /**
@@ -27,7 +29,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}) {
   const database = await openTestDatabase()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aether-test-'))
-  const env = { ...testEnv(options), ...options.billing, DATA_DIR: dataDir }
+  const env = { ...testEnv(options), ...options.billing, SMTP_URL: options.smtpUrl, DATA_DIR: dataDir }
   const logger = pino({ level: 'silent' })
   const services = createServices({
     database,

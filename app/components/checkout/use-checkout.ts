@@ -38,6 +38,11 @@ export function useCheckout(setup: CheckoutSetup) {
           toast.success('Purchase Successful', { description: 'Thank you for your purchase! Your account will be upgraded shortly.' })
           void navigate('/dashboard')
         },
+        onError: (detail) => {
+          toast.error('Checkout could not open', {
+            description: `${detail ?? 'Paddle refused the checkout.'} Please try again, or contact support if it keeps happening.`,
+          })
+        },
       })
     } catch (error) {
       toast.error(NOT_AVAILABLE[0], { description: error instanceof Error ? error.message : NOT_AVAILABLE[1] })

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { users } from './auth.ts'
+import { subscriptionPlans } from './plans.ts'
 
 export const profiles = pgTable(
   'profiles',
@@ -11,7 +12,11 @@ export const profiles = pgTable(
     role: text({ enum: ['user', 'admin'] })
       .notNull()
       .default('user'),
-    subscriptionPlan: text().notNull().default('free'),
+    /** A plan with members cannot be deleted (RESTRICT), even by a delete racing an assignment. */
+    subscriptionPlan: text()
+      .notNull()
+      .default('free')
+      .references(() => subscriptionPlans.slug, { onDelete: 'restrict', onUpdate: 'cascade' }),
     credits: integer().notNull().default(0),
     fullName: text(),
     avatarUrl: text(),
@@ -21,5 +26,6 @@ export const profiles = pgTable(
   (table) => [
     check('profiles_role_check', sql`${table.role} in ('user', 'admin')`),
     check('profiles_credits_check', sql`${table.credits} >= 0`),
+    index().on(table.subscriptionPlan),
   ],
 )

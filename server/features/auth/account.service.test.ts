@@ -86,6 +86,28 @@ describe('password reset', () => {
   })
 })
 
+describe("Settings' Reset Password for the signed-in member", () => {
+  it('sends the link like the anonymous form', async () => {
+    const user = await t.signUp()
+    await t.services.account.sendOwnPasswordReset(user.email, t.freshIp())
+    expect((await lastMail(user.email)).mail?.subject).toBe('Reset your Aether password')
+  })
+
+  it('reports a delivery the SMTP relay refused, where the anonymous form stays silent', async () => {
+    // A relay that is not there: port 1 on loopback refuses the connection.
+    const unreachable = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:1' })
+    try {
+      const user = await unreachable.signUp()
+      await expect(unreachable.services.account.sendOwnPasswordReset(user.email, unreachable.freshIp())).rejects.toThrow(
+        'The reset e-mail could not be sent. Please try again later.',
+      )
+      await expect(unreachable.services.account.requestPasswordReset(user.email, unreachable.freshIp())).resolves.toBeUndefined()
+    } finally {
+      await unreachable.close()
+    }
+  })
+})
+
 describe('e-mail change', () => {
   it('the address changes only when the link sent to the new address is followed, once', async () => {
     const user = await t.signUp()

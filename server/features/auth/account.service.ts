@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, ne } from 'drizzle-orm'
 import { APIError } from 'better-auth/api'
-import { Conflict, ValidationError } from '#common/errors.ts'
+import { Conflict, ServiceUnavailable, ValidationError } from '#common/errors.ts'
 import type { Auth } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { sessions, users, verifications } from '#server/db/schema/index.ts'
+import type { Mailer } from '#server/features/mail/mailer.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import { EMAIL_CHANGE_PER_USER, RESET_REQUEST_PER_EMAIL, RESET_REQUEST_PER_IP, VERIFICATION_RESEND_PER_USER } from './account-limits.ts'
 import { EMAIL_CHANGE_HOURS, type AccountMail } from './account-mail.ts'
@@ -19,15 +20,28 @@ const emailChangeId = (token: string) => `email-change:${hashToken(token)}`
  * Account maintenance by e-mail link: address verification and password reset through Better
  * Auth, and e-mail changes of our own (the new address proves itself before it is used).
  */
-export function createAccountService(deps: { db: Db; auth: Auth; rateLimits: RateLimitService; mail: AccountMail }) {
-  const { db, auth, rateLimits, mail } = deps
+export function createAccountService(deps: { db: Db; auth: Auth; rateLimits: RateLimitService; mail: AccountMail; mailer: Mailer }) {
+  const { db, auth, rateLimits, mail, mailer } = deps
+
+  async function requestPasswordReset(email: string, ip: string): Promise<void> {
+    await rateLimits.consume(`reset-request:ip:${ip}`, RESET_REQUEST_PER_IP)
+    await rateLimits.consume(`reset-request:email:${email}`, RESET_REQUEST_PER_EMAIL)
+    await auth.api.requestPasswordReset({ body: { email } })
+  }
 
   return {
     /** Sends a reset link if the address has an account; answers the same either way. */
-    async requestPasswordReset(email: string, ip: string): Promise<void> {
-      await rateLimits.consume(`reset-request:ip:${ip}`, RESET_REQUEST_PER_IP)
-      await rateLimits.consume(`reset-request:email:${email}`, RESET_REQUEST_PER_EMAIL)
-      await auth.api.requestPasswordReset({ body: { email } })
+    requestPasswordReset,
+
+    /**
+     * Settings' 'Reset Password' for the signed-in member's own address. Unlike the anonymous form
+     * (which must not tell whether an account exists), a failed delivery is reported.
+     */
+    async sendOwnPasswordReset(email: string, ip: string): Promise<void> {
+      const since = new Date()
+      await requestPasswordReset(email, ip)
+      if (await mailer.failedSince(email, since))
+        throw new ServiceUnavailable('The reset e-mail could not be sent. Please try again later.')
     },
 
     /** Sets the new password if the token is valid and unused; every session of the account ends. */

@@ -72,8 +72,10 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
       /already have a subscription/,
     )
     await t.services.billing.changePlan(user.id, 'business')
-    // A plan change mid-period grants no credits; the next renewal grants Business's.
-    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 1005 })
+    // The upgrade tops the month up from Pro's 1000 credits to Business's 5000.
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 5005 })
+    await t.services.billing.changePlan(user.id, 'pro')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 5005 })
   })
 
   it('Switch to Free schedules the end; the plan stays until the period ends, then it is Free', async () => {
@@ -125,12 +127,34 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
     return user
   }
 
-  it('checkout opens Paddle.js with the price id, the e-mail and custom data { user_id, plan }', async () => {
+  async function setPaddlePriceIds() {
+    await t.db.update(subscriptionPlans).set({ paddlePriceId: 'pri_01proplan' }).where(eq(subscriptionPlans.slug, 'pro'))
+    await t.db.update(subscriptionPlans).set({ paddlePriceId: 'pri_01businessplan' }).where(eq(subscriptionPlans.slug, 'business'))
+  }
+
+  it("the seed's placeholder price ids are not Paddle's: Checkout Not Available, and no plan change is sent", async () => {
+    const user = await t.signUp()
+    const [pro] = await t.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.slug, 'pro'))
+    expect(pro?.paddlePriceId).toBe('pro-monthly-plan')
+    expect(t.services.billing.priceIdOf(pro!)).toBeNull()
+    expect(t.services.billing.canCheckOut(pro!)).toBe(false)
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+      status: 503,
+      message: 'Our payment system is currently being set up. Please try again later.',
+    })
+    const requests = paddle.received.length
+    const member = await subscribed()
+    await expect(t.services.billing.changePlan(member.id, 'business')).rejects.toMatchObject({ status: 503 })
+    expect(paddle.received).toHaveLength(requests)
+  })
+
+  it("with Paddle's price ids set, checkout opens Paddle.js with the price id, the e-mail and custom data { user_id, plan }", async () => {
+    await setPaddlePriceIds()
     const user = await t.signUp()
     const checkout = await t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')
     expect(checkout).toMatchObject({
       checkout: { kind: 'paddle', clientToken: 'test_token', environment: 'sandbox' },
-      priceId: 'pro-monthly-plan',
+      priceId: 'pri_01proplan',
       email: user.email,
       customData: { user_id: user.id, plan: 'pro', user_token: expect.any(String) },
     })
@@ -150,12 +174,13 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   })
 
   it('an upgrade patches the subscription to the new price, prorated now', async () => {
+    await setPaddlePriceIds()
     const user = await subscribed()
     await t.services.billing.changePlan(user.id, 'business')
     expect(paddle.received.at(-1)).toMatchObject({
       method: 'PATCH',
       url: `/subscriptions/sub_${user.id}`,
-      body: { items: [{ price_id: 'business-monthly-plan', quantity: 1 }], proration_billing_mode: 'prorated_immediately' },
+      body: { items: [{ price_id: 'pri_01businessplan', quantity: 1 }], proration_billing_mode: 'prorated_immediately' },
     })
   })
 

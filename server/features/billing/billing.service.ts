@@ -25,6 +25,9 @@ class CheckoutNotAvailable extends ServiceUnavailable {
   }
 }
 
+/** Paddle's price ids look like `pri_01h…`; the seed's placeholders (`pro-monthly-plan`) do not. */
+const PADDLE_PRICE_ID = /^pri_[a-z0-9]+$/i
+
 /** Statuses in which a subscription gives its plan, newest first when a member has several. */
 const SERVING = ['active', 'trialing', 'past_due']
 
@@ -37,6 +40,16 @@ export function createBillingService(deps: {
   checkoutSecret: string
 }) {
   const { db, plans, checkout, provider, sandbox, checkoutSecret } = deps
+  const realPaddle = checkout?.kind === 'paddle' || provider?.kind === 'paddle'
+
+  /**
+   * The price id checkout and plan changes may use, or null. With real Paddle a placeholder id
+   * would open a broken checkout, so such a plan counts as having none: 'Checkout Not Available'.
+   */
+  function priceIdOf(plan: Pick<Plan, 'paddlePriceId'>): string | null {
+    if (!plan.paddlePriceId) return null
+    return realPaddle && !PADDLE_PRICE_ID.test(plan.paddlePriceId) ? null : plan.paddlePriceId
+  }
 
   async function currentSubscription(userId: string): Promise<Subscription | null> {
     const [row] = await db
@@ -61,7 +74,9 @@ export function createBillingService(deps: {
 
   return {
     checkout,
-    canCheckOut: (plan: Pick<Plan, 'paddlePriceId'>) => Boolean(checkout && plan.paddlePriceId),
+    canCheckOut: (plan: Pick<Plan, 'paddlePriceId'>) => Boolean(checkout && priceIdOf(plan)),
+    /** What a page may hand to checkout as the plan's price id (null: 'Checkout Not Available'). */
+    priceIdOf,
     /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
     checkoutToken: (userId: string) => checkoutUserToken(checkoutSecret, userId),
     currentSubscription,
@@ -89,9 +104,10 @@ export function createBillingService(deps: {
       const plan = await requirePlan(planSlug)
       if (plan.price === 0) throw new Conflict('The Free plan needs no checkout.')
       if (await currentSubscription(user.id)) throw new Conflict('You already have a subscription: change plans on the Billing page.')
-      if (!checkout || !plan.paddlePriceId) throw new CheckoutNotAvailable()
+      const priceId = priceIdOf(plan)
+      if (!checkout || !priceId) throw new CheckoutNotAvailable()
       const customData = { user_id: user.id, plan: plan.slug, user_token: checkoutUserToken(checkoutSecret, user.id) }
-      return { checkout, plan, priceId: plan.paddlePriceId, email: user.email, customData }
+      return { checkout, plan, priceId, email: user.email, customData }
     },
 
     /** The local sandbox's checkout: pays (or declines) through signed webhooks to our own endpoint. */
@@ -117,8 +133,9 @@ export function createBillingService(deps: {
       if (!subscription) throw new Conflict('Choose a paid plan through checkout first.')
       if (subscription.planSlug === plan.slug) throw new Conflict(`You are already on the ${plan.name} plan.`)
       if (plan.price === 0) throw new Conflict('Use Switch to Free to end your subscription.')
-      if (!plan.paddlePriceId) throw new CheckoutNotAvailable()
-      await requireProvider().changePrice(subscription, plan.paddlePriceId)
+      const priceId = priceIdOf(plan)
+      if (!priceId) throw new CheckoutNotAvailable()
+      await requireProvider().changePrice(subscription, priceId)
     },
 
     /** Sandbox only: lets the current period end now (renewal, or the scheduled cancellation). */

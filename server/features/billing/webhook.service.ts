@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray, lte, ne } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { payments, profiles, subscriptionPlans, subscriptions, users, webhookEvents } from '#server/db/schema/index.ts'
 import type { CreditService, DbOrTx } from '#server/features/credits/credit.service.ts'
@@ -13,7 +13,9 @@ import {
   type PaddleSubscription,
   type PaddleTransaction,
 } from './paddle-events.ts'
+import type { Subscription } from './billing-provider.ts'
 import { isCheckoutUserToken } from './checkout-token.ts'
+import { creditGrantFor } from './plan-credits.ts'
 import { verifyPaddleSignature } from './paddle-signature.ts'
 
 export type WebhookResult =
@@ -22,8 +24,6 @@ export type WebhookResult =
 type Outcome = { outcome: 'applied' } | { outcome: 'ignored'; detail: string }
 const applied: Outcome = { outcome: 'applied' }
 const ignored = (detail: string): Outcome => ({ outcome: 'ignored', detail })
-
-const GRANTING_ORIGINS = new Set(['web', 'subscription_recurring'])
 
 /** Statuses in which the member has the subscription's plan. */
 const SERVING_STATUSES = ['active', 'trialing', 'past_due']
@@ -114,19 +114,69 @@ export function createWebhookService(deps: {
     return applied
   }
 
+  /** The plan paid for on this subscription before this transaction, else the one its row names. */
+  async function planBefore(tx: DbOrTx, data: PaddleTransaction, subscription: Subscription | undefined, before: Date) {
+    const [last] = data.subscription_id
+      ? await tx
+          .select({ slug: payments.planSlug })
+          .from(payments)
+          .where(
+            and(
+              eq(payments.providerSubscriptionId, data.subscription_id),
+              eq(payments.status, 'success'),
+              ne(payments.providerTransactionId, data.id),
+              lte(payments.createdAt, before),
+            ),
+          )
+          .orderBy(desc(payments.createdAt))
+          .limit(1)
+      : []
+    const slug = last?.slug ?? subscription?.planSlug
+    if (!slug) return null
+    const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.slug, slug))
+    return plan ?? null
+  }
+
+  /**
+   * The card of a paid transaction, kept on its subscription's row. Paddle does not send
+   * subscription.created before transaction.completed, so when the payment comes first the row
+   * starts here: it serves no plan (status 'incomplete') and its lastEventAt is the epoch, so the
+   * subscription's own events fill it in whenever they arrive.
+   */
+  async function keepCard(tx: DbOrTx, userId: string, data: PaddleTransaction, planSlug: string | undefined) {
+    const card = data.payments.find((payment) => payment.method_details?.card)?.method_details?.card
+    if (!card || !data.subscription_id) return
+    const cardValues = { cardBrand: card.type, cardLast4: card.last4, updatedAt: new Date() }
+    if (!planSlug) {
+      await tx.update(subscriptions).set(cardValues).where(eq(subscriptions.providerSubscriptionId, data.subscription_id))
+      return
+    }
+    await tx
+      .insert(subscriptions)
+      .values({
+        ...cardValues,
+        userId,
+        provider,
+        providerSubscriptionId: data.subscription_id,
+        planSlug,
+        status: 'incomplete',
+        lastEventAt: new Date(0),
+      })
+      .onConflictDoUpdate({ target: subscriptions.providerSubscriptionId, set: cardValues })
+  }
+
   async function applyTransaction(tx: DbOrTx, event: PaddleEvent, data: PaddleTransaction): Promise<Outcome> {
     const [subscription] = data.subscription_id
       ? await tx.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, data.subscription_id))
       : []
     const userId = subscription?.userId ?? (await signedUser(tx, data.custom_data))
     if (!userId) return ignored('no user of ours (custom_data.user_id with a valid user_token)')
-    const plan = await planFor(tx, data.items[0]?.price.id)
+    // A prorated plan change also lists the item it replaces, with a negative quantity.
+    const plan = await planFor(tx, data.items.find((item) => (item.quantity ?? 1) > 0)?.price.id)
     const status =
       event.event_type === 'transaction.completed' ? 'success' : event.event_type === 'transaction.payment_failed' ? 'failed' : 'pending'
+    const createdAt = new Date(data.billed_at ?? data.created_at)
 
-    const [existing] = await tx.select().from(payments).where(eq(payments.providerTransactionId, data.id))
-    // A transaction's row only moves forward: a late 'billed' never hides a success.
-    if (existing?.status === 'success') return ignored('transaction already recorded as paid')
     const values = {
       userId,
       providerSubscriptionId: data.subscription_id ?? null,
@@ -136,33 +186,26 @@ export function createWebhookService(deps: {
       status: status as 'success' | 'failed' | 'pending',
       updatedAt: new Date(),
     } as const
-    if (existing) {
-      if (existing.status === 'failed' && status === 'pending') return ignored('a failed transaction stays failed until it is paid')
-      await tx.update(payments).set(values).where(eq(payments.id, existing.id))
-    } else {
-      await tx
-        .insert(payments)
-        .values({ ...values, providerTransactionId: data.id, createdAt: new Date(data.billed_at ?? data.created_at) })
-    }
-
-    if (status !== 'success') return applied
-    const card = data.payments.find((payment) => payment.method_details?.card)?.method_details?.card
-    if (subscription && card) {
-      await tx
-        .update(subscriptions)
-        .set({ cardBrand: card.type, cardLast4: card.last4, updatedAt: new Date() })
-        .where(eq(subscriptions.id, subscription.id))
-    }
-    // A month's credits come with a month's payment: the first one and each renewal. A plan
-    // change mid-period (origin subscription_update) grants none (docs/decisions/010-payments.md).
-    if (plan && plan.creditsPerMonth > 0 && GRANTING_ORIGINS.has(data.origin ?? '')) {
-      await credits.applyIn(tx, {
-        userId,
-        delta: plan.creditsPerMonth,
-        reason: 'plan_grant',
-        reference: `${plan.name} plan, transaction ${data.id}`,
+    // One statement, so transaction.billed and transaction.completed arriving together queue on the
+    // row instead of both inserting. A row only moves forward: nothing replaces a success, and a
+    // pending event does not hide a failure. No row back: an earlier event already went further.
+    const [row] = await tx
+      .insert(payments)
+      .values({ ...values, providerTransactionId: data.id, createdAt })
+      .onConflictDoUpdate({
+        target: payments.providerTransactionId,
+        set: values,
+        setWhere: status === 'pending' ? eq(payments.status, 'pending') : ne(payments.status, 'success'),
       })
-    }
+      .returning({ id: payments.id })
+    if (!row) return ignored('the transaction is already recorded as paid (or as failed, for a pending event)')
+    if (status !== 'success') return applied
+
+    // Only the event that turned this row into a success gets here: credits once per transaction.
+    await keepCard(tx, userId, data, plan?.slug)
+    const previous = data.origin === 'subscription_update' ? await planBefore(tx, data, subscription, createdAt) : null
+    const grant = creditGrantFor({ origin: data.origin, transactionId: data.id, plan, previous })
+    if (grant) await credits.applyIn(tx, { userId, reason: 'plan_grant', ...grant })
     return applied
   }
 

@@ -186,21 +186,97 @@ describe('POST /api/webhooks/paddle: custom data is the buyer’s to change, so 
     await deliver(event('subscription.created', subscription(user.id, { id: next('sub'), priceId: 'pro-monthly-plan' })))
     expect((await state(user.id)).plan).toBe('business')
   })
+})
 
-  it('credits come with the first payment and each renewal, not with a mid-period plan change', async () => {
+describe('POST /api/webhooks/paddle: credits', () => {
+  it('a plan change grants the rise in monthly credits, once per transaction; a downgrade grants none', async () => {
     const user = await t.signUp()
     const subId = next('sub')
+    const paid = (id: string, options: { origin: string; priceId: string; total: string }) =>
+      transaction(user.id, { id, subscriptionId: subId, ...options })
+    await deliver(event('subscription.created', subscription(user.id, { id: subId })))
+    await deliver(event('transaction.completed', paid(next('txn'), { origin: 'web', priceId: 'pro-monthly-plan', total: '2900' })))
+    expect((await state(user.id)).credits).toBe(5 + 1000)
+
+    // Paddle may report the new plan before its prorated payment; the plan before is the one last paid for.
+    await deliver(event('subscription.updated', subscription(user.id, { id: subId, priceId: 'business-monthly-plan' })))
+    const upgrade = paid(next('txn'), { origin: 'subscription_update', priceId: 'business-monthly-plan', total: '2500' })
+    await deliver(event('transaction.completed', upgrade))
+    await deliver(event('transaction.completed', upgrade))
+    let now = await state(user.id)
+    expect(now.credits).toBe(1005 + 4000)
+    expect(now.ledger.filter((row) => row.reference?.startsWith('Upgrade'))).toMatchObject([
+      { reason: 'plan_grant', delta: 4000, reference: `Upgrade from Pro to Business plan, transaction ${upgrade.id}` },
+    ])
+
+    const downgrade = paid(next('txn'), { origin: 'subscription_update', priceId: 'pro-monthly-plan', total: '0' })
+    await deliver(event('transaction.completed', downgrade))
+    expect((await state(user.id)).credits).toBe(5005)
     await deliver(
-      event(
-        'transaction.completed',
-        transaction(user.id, { id: next('txn'), subscriptionId: subId, origin: 'subscription_update', total: '1234' }),
-      ),
+      event('transaction.completed', paid(next('txn'), { origin: 'subscription_recurring', priceId: 'pro-monthly-plan', total: '2900' })),
     )
+    now = await state(user.id)
+    expect(now.credits).toBe(5005 + 1000)
+    expect(now.ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(now.credits)
+  })
+
+  it('a plan change whose earlier plan is unknown, and a payment method change, grant nothing', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    const origins = ['subscription_update', 'subscription_payment_method_change']
+    for (const origin of origins) {
+      await deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId, origin, total: '0' })))
+    }
     expect((await state(user.id)).credits).toBe(5)
+  })
+})
+
+describe('POST /api/webhooks/paddle: the card, whatever order Paddle sends events in', () => {
+  it('transaction.completed before subscription.created: the card is kept and shown with the subscription', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId })))
+    // Until the subscription's own event arrives it gives no plan.
+    expect((await state(user.id)).plan).toBe('free')
+    expect(await t.services.billing.currentSubscription(user.id)).toBeNull()
+
+    await deliver(event('subscription.created', subscription(user.id, { id: subId }), { occurredAt: new Date(Date.now() - 60_000) }))
+    const now = await state(user.id)
+    expect(now.plan).toBe('pro')
+    expect(now.subscriptions).toHaveLength(1)
+    expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({
+      status: 'active',
+      planSlug: 'pro',
+      cardBrand: 'visa',
+      cardLast4: '4242',
+    })
+  })
+
+  it('subscription.created and transaction.completed at once: one subscription, with the card', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    const responses = await Promise.all([
+      deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId }))),
+      deliver(event('subscription.created', subscription(user.id, { id: subId }))),
+    ])
+    expect(responses.map((response) => response.status)).toEqual([200, 200])
+    expect((await state(user.id)).subscriptions).toHaveLength(1)
+    expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({ planSlug: 'pro', cardLast4: '4242' })
+  })
+
+  it('a later payment with another card replaces the card shown', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(event('subscription.created', subscription(user.id, { id: subId })))
+    await deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId })))
+    const renewal = transaction(user.id, { id: next('txn'), subscriptionId: subId, origin: 'subscription_recurring' })
     await deliver(
-      event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId, origin: 'subscription_recurring' })),
+      event('transaction.completed', {
+        ...renewal,
+        payments: [{ method_details: { type: 'card', card: { type: 'mastercard', last4: '5454' } } }],
+      }),
     )
-    expect((await state(user.id)).credits).toBe(1005)
+    expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({ cardBrand: 'mastercard', cardLast4: '5454' })
   })
 })
 
@@ -280,6 +356,22 @@ describe('POST /api/webhooks/paddle: each event once', () => {
     const outcomes = await Promise.all(responses.map(async (response) => ((await response.json()) as { outcome: string }).outcome))
     expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(1)
     expect((await state(user.id)).credits).toBe(1005)
+  })
+
+  it('transaction.billed and transaction.completed for one transaction at once, in either order: one paid row, one grant', async () => {
+    for (const order of [
+      ['transaction.billed', 'transaction.completed'],
+      ['transaction.completed', 'transaction.billed'],
+    ]) {
+      const user = await t.signUp()
+      const data = transaction(user.id, { id: next('txn') })
+      const responses = await Promise.all(order.map((type) => deliver(event(type, data))))
+      expect(responses.map((response) => response.status)).toEqual([200, 200])
+      const now = await state(user.id)
+      expect(now.payments).toMatchObject([{ status: 'success', amount: 29 }])
+      expect(now.ledger.filter((row) => row.reason === 'plan_grant')).toHaveLength(1)
+      expect(now.credits).toBe(1005)
+    }
   })
 
   it('different events at once: every grant lands and the balance equals the ledger', async () => {

@@ -6,6 +6,7 @@ import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
+import { isUniqueViolation } from '#server/db/errors.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
 import { blogPosts, profiles } from '#server/db/schema/index.ts'
 
@@ -39,6 +40,9 @@ export interface PublishedPostSummary {
   updatedAt: Date
   authorName: string | null
 }
+
+/** Enough for several admins saving the same title at once. */
+const SLUG_ATTEMPTS = 5
 
 export function createBlogService(db: Db, audit: AuditService) {
   const columns = { post: blogPosts, authorName: profiles.fullName }
@@ -94,6 +98,21 @@ export function createBlogService(db: Db, audit: AuditService) {
     return uniqueSlug(base, new Set(rows.filter((row) => row.id !== exceptId).map((row) => row.slug)))
   }
 
+  /**
+   * Runs a write that allocates a slug again when another admin's post took that slug between our
+   * read and our insert (the unique index refuses it): the next attempt sees the committed post.
+   * The slug is the table's only unique column besides the generated id.
+   */
+  async function withFreeSlug<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write()
+      } catch (error) {
+        if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(error)) throw error
+      }
+    }
+  }
+
   const auditView = (post: Pick<BlogPostRow, 'title' | 'slug' | 'status' | 'category' | 'featured' | 'excerpt'>) => ({
     title: post.title,
     slug: post.slug,
@@ -108,52 +127,56 @@ export function createBlogService(db: Db, audit: AuditService) {
 
     /** A new post (draft unless said otherwise); published_at is set when it is first published. */
     async create(actor: Actor, input: BlogPostCreate): Promise<BlogPost> {
-      const id = await db.transaction(async (tx) => {
-        const now = new Date()
-        const [post] = await tx
-          .insert(blogPosts)
-          .values({
-            ...input,
-            slug: await slugFor(tx, input.title),
-            authorId: actor.id,
-            publishedAt: input.status === 'published' ? now : null,
+      const id = await withFreeSlug(() =>
+        db.transaction(async (tx) => {
+          const now = new Date()
+          const [post] = await tx
+            .insert(blogPosts)
+            .values({
+              ...input,
+              slug: await slugFor(tx, input.title),
+              authorId: actor.id,
+              publishedAt: input.status === 'published' ? now : null,
+            })
+            .returning()
+          if (!post) throw new Error('post insert returned nothing')
+          await audit.record(tx, actor, {
+            action: 'post.create',
+            targetType: 'post',
+            targetId: post.id,
+            summary: `Created "${post.title}" (${post.status})`,
+            after: auditView(post),
           })
-          .returning()
-        if (!post) throw new Error('post insert returned nothing')
-        await audit.record(tx, actor, {
-          action: 'post.create',
-          targetType: 'post',
-          targetId: post.id,
-          summary: `Created "${post.title}" (${post.status})`,
-          after: auditView(post),
-        })
-        return post.id
-      })
+          return post.id
+        }),
+      )
       return requirePost(id)
     },
 
     /** Saves the given fields. The slug follows the title until the post is first published, then stays. */
     async update(actor: Actor, id: string, changes: BlogPostUpdate): Promise<BlogPost> {
-      await db.transaction(async (tx) => {
-        const [before] = await tx.select().from(blogPosts).where(eq(blogPosts.id, id)).for('update')
-        if (!before) throw new NotFound('Post not found')
-        const publishing = changes.status === 'published' && !before.publishedAt
-        const slug = changes.title && !before.publishedAt ? await slugFor(tx, changes.title, id) : before.slug
-        const [after] = await tx
-          .update(blogPosts)
-          .set({ ...changes, slug, publishedAt: publishing ? new Date() : before.publishedAt, updatedAt: new Date() })
-          .where(eq(blogPosts.id, id))
-          .returning()
-        if (!after) throw new NotFound('Post not found')
-        await audit.record(tx, actor, {
-          action: 'post.update',
-          targetType: 'post',
-          targetId: id,
-          summary: `Edited "${after.title}"${before.status !== after.status ? ` (${before.status} → ${after.status})` : ''}`,
-          before: auditView(before),
-          after: auditView(after),
-        })
-      })
+      await withFreeSlug(() =>
+        db.transaction(async (tx) => {
+          const [before] = await tx.select().from(blogPosts).where(eq(blogPosts.id, id)).for('update')
+          if (!before) throw new NotFound('Post not found')
+          const publishing = changes.status === 'published' && !before.publishedAt
+          const slug = changes.title && !before.publishedAt ? await slugFor(tx, changes.title, id) : before.slug
+          const [after] = await tx
+            .update(blogPosts)
+            .set({ ...changes, slug, publishedAt: publishing ? new Date() : before.publishedAt, updatedAt: new Date() })
+            .where(eq(blogPosts.id, id))
+            .returning()
+          if (!after) throw new NotFound('Post not found')
+          await audit.record(tx, actor, {
+            action: 'post.update',
+            targetType: 'post',
+            targetId: id,
+            summary: `Edited "${after.title}"${before.status !== after.status ? ` (${before.status} → ${after.status})` : ''}`,
+            before: auditView(before),
+            after: auditView(after),
+          })
+        }),
+      )
       return requirePost(id)
     },
 

@@ -1,6 +1,6 @@
-import { count, eq } from 'drizzle-orm'
+import { asc, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mailOutbox, serviceInquiries } from '#server/db/schema/index.ts'
+import { auditLog, mailOutbox, serviceInquiries } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { HONEYPOT_FIELD, INQUIRY_LIMITS } from '#common/inquiry-fields.ts'
 
@@ -206,6 +206,22 @@ describe('admin /api/contact', () => {
       await t.request(`/api/contact/${id}`, { method: 'PUT', body: { processed: 'yes' }, token: admin.token }),
       'processed',
     )
+  })
+
+  it('audits the processed value the row had before, not the opposite of the new one', async () => {
+    const created = await t.request('/api/contact', { body: valid({ name: 'Audit Before' }), ip: t.freshIp() })
+    const { id } = ((await created.json()) as { data: InquiryDto }).data
+    const put = (processed: boolean) => t.request(`/api/contact/${id}`, { method: 'PUT', body: { processed }, token: admin.token })
+    // The second save repeats the first (two admins ticking the same box): nothing was unprocessed before it.
+    expect((await put(true)).status).toBe(200)
+    expect((await put(true)).status).toBe(200)
+    expect((await put(false)).status).toBe(200)
+    const entries = await t.db.select().from(auditLog).where(eq(auditLog.targetId, id)).orderBy(asc(auditLog.createdAt), asc(auditLog.id))
+    expect(entries.map((entry) => [entry.before, entry.after])).toEqual([
+      [{ processed: false }, { processed: true }],
+      [{ processed: true }, { processed: true }],
+      [{ processed: true }, { processed: false }],
+    ])
   })
 
   it('DELETE removes the inquiry; a second DELETE is 404', async () => {

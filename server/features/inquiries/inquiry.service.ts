@@ -114,6 +114,13 @@ export function createInquiryService(deps: {
 
     async setProcessed(actor: Actor, id: string, processed: boolean): Promise<Inquiry> {
       const row = await db.transaction(async (tx) => {
+        // Locked, so the audited "before" is the value this change replaced, even if another admin toggled it.
+        const [current] = await tx
+          .select({ processed: serviceInquiries.processed })
+          .from(serviceInquiries)
+          .where(eq(serviceInquiries.id, id))
+          .for('update')
+        if (!current) throw new NotFound('Inquiry not found')
         const [updated] = await tx.update(serviceInquiries).set({ processed }).where(eq(serviceInquiries.id, id)).returning()
         if (!updated) throw new NotFound('Inquiry not found')
         await audit.record(tx, actor, {
@@ -121,7 +128,7 @@ export function createInquiryService(deps: {
           targetType: 'inquiry',
           targetId: id,
           summary: `Marked the inquiry from ${updated.name} as ${processed ? 'processed' : 'unprocessed'}`,
-          before: { processed: !processed },
+          before: { processed: current.processed },
           after: { processed },
         })
         return updated

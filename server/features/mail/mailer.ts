@@ -1,4 +1,4 @@
-import { count, desc, eq } from 'drizzle-orm'
+import { and, count, desc, eq, gte } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
@@ -38,8 +38,19 @@ export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string
       }
       // With SMTP the outbox is a delivery record: one-time links are kept out of it (and the log).
       const kept = transport ? { ...mail, text: redactTokens(mail.text) } : mail
-      await db.insert(mailOutbox).values({ ...kept, status, error })
+      // The row's time is this process's clock, as `failedSince` compares with it.
+      await db.insert(mailOutbox).values({ ...kept, status, error, createdAt: new Date() })
       logger.info({ to: mail.to, subject: mail.subject, status }, transport ? 'mail sent' : `mail (outbox only):\n${mail.text}`)
+    },
+
+    /** Whether a message to this address failed to go out since then (the delivery record says). */
+    async failedSince(to: string, since: Date): Promise<boolean> {
+      const [failed] = await db
+        .select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, to), eq(mailOutbox.status, 'failed'), gte(mailOutbox.createdAt, since)))
+        .limit(1)
+      return failed !== undefined
     },
 
     /** The outbox, newest first (the admin reads development mail here). */

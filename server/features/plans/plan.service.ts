@@ -3,7 +3,7 @@ import { Conflict, NotFound } from '#common/errors.ts'
 import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
-import { isUniqueViolation } from '#server/db/errors.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '#server/db/errors.ts'
 import { profiles, subscriptionPlans } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 
@@ -92,29 +92,39 @@ export function createPlanService(db: Db, audit: AuditService) {
         .catch(priceIdTaken)
     },
 
-    /** Refused for Free and for any plan members are on: they would be left on a plan that does not exist. */
+    /**
+     * Refused for Free and for any plan members are on: they would be left on a plan that does not
+     * exist. The foreign key on profiles.subscription_plan is the check, so a member assigned while
+     * the delete runs is counted too.
+     */
     async remove(actor: Actor, id: string): Promise<void> {
-      await db.transaction(async (tx) => {
-        const [plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update')
-        if (!plan) throw new NotFound('Plan not found')
-        if (plan.slug === FREE_PLAN) throw new Conflict('The Free plan cannot be deleted: every account falls back to it.')
-        const [members] = await tx.select({ n: count() }).from(profiles).where(eq(profiles.subscriptionPlan, plan.slug))
-        if (members?.n) {
-          throw new Conflict(
-            `${members.n} member${members.n === 1 ? ' is' : 's are'} on the ${plan.name} plan: move them to another plan first.`,
-          )
-        }
-        await tx.delete(subscriptionPlans).where(eq(subscriptionPlans.id, id))
-        await audit.record(tx, actor, {
-          action: 'plan.delete',
-          targetType: 'plan',
-          targetId: id,
-          summary: `Deleted the ${plan.name} plan`,
-          before: { ...plan },
+      let plan: Plan | undefined
+      await db
+        .transaction(async (tx) => {
+          ;[plan] = await tx.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)).for('update')
+          if (!plan) throw new NotFound('Plan not found')
+          if (plan.slug === FREE_PLAN) throw new Conflict('The Free plan cannot be deleted: every account falls back to it.')
+          await tx.delete(subscriptionPlans).where(eq(subscriptionPlans.id, id))
+          await audit.record(tx, actor, {
+            action: 'plan.delete',
+            targetType: 'plan',
+            targetId: id,
+            summary: `Deleted the ${plan.name} plan`,
+            before: { ...plan },
+          })
         })
-      })
+        .catch(async (error: unknown) => {
+          if (!plan || !isForeignKeyViolation(error)) throw error
+          const [members] = await db.select({ n: count() }).from(profiles).where(eq(profiles.subscriptionPlan, plan.slug))
+          throw membersOnPlan(plan.name, members?.n ?? 0)
+        })
     },
   }
+}
+
+function membersOnPlan(name: string, n: number): Conflict {
+  const who = n === 1 ? '1 member is' : n > 1 ? `${n} members are` : 'Members are'
+  return new Conflict(`${who} on the ${name} plan: move them to another plan first.`)
 }
 
 export type PlanService = ReturnType<typeof createPlanService>

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { planCreateSchema, planUpdateSchema } from '#common/plans.ts'
-import { auditLog, subscriptionPlans } from '#server/db/schema/index.ts'
+import { auditLog, profiles, subscriptionPlans } from '#server/db/schema/index.ts'
 import type { Actor } from '#server/features/audit/audit.service.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
@@ -106,6 +106,28 @@ describe('updating a plan', () => {
     expect(stored?.paddlePriceId).toBe('pri_priced')
   })
 
+  it('refuses a cleared price or credits (the inline edit) instead of saving 0', async () => {
+    for (const value of ['', '   ', null]) {
+      expect(planUpdateSchema.safeParse({ price: value }).error?.issues).toEqual([
+        expect.objectContaining({ path: ['price'], message: 'Price is required.' }),
+      ])
+      expect(planUpdateSchema.safeParse({ creditsPerMonth: value }).error?.issues).toEqual([
+        expect.objectContaining({ path: ['creditsPerMonth'], message: 'Credits are required.' }),
+      ])
+    }
+    expect(planUpdateSchema.safeParse({ price: 'ten' }).error?.issues[0]?.message).toBe('Price must be a number.')
+    expect(planUpdateSchema.parse({ price: '0' })).toEqual({ price: 0 })
+    expect(planUpdateSchema.parse({ creditsPerMonth: 0 })).toEqual({ creditsPerMonth: 0 })
+    expect(planUpdateSchema.parse({ description: 'Only this' })).toEqual({ description: 'Only this' })
+  })
+
+  it('still defaults a blank price and credits to 0 in the add-plan form', () => {
+    expect(planCreateSchema.parse({ name: 'Blank Numbers', price: '', creditsPerMonth: ' ' })).toMatchObject({
+      price: 0,
+      creditsPerMonth: 0,
+    })
+  })
+
   it('rejects bad values in the schema and unknown plans in the service', async () => {
     expect(planUpdateSchema.safeParse({ price: -1 }).error?.issues[0]?.message).toBe('Price cannot be negative.')
     expect(planUpdateSchema.safeParse({ creditsPerMonth: 1.5 }).error?.issues[0]?.message).toBe('Credits must be a whole number.')
@@ -140,6 +162,34 @@ describe('deleting a plan', () => {
     )
     expect((await plans().memberCounts())[plan.slug]).toBe(2)
     expect(await planBySlug('crowded')).toBeDefined()
+  })
+
+  it('is refused by the database itself while a member is on the plan (no pre-check to rely on)', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Guarded' }))
+    const member = await t.signUp()
+    await t.services.userAdmin.update(actor, member.id, { plan: plan.slug })
+    await expect(t.db.delete(subscriptionPlans).where(eq(subscriptionPlans.id, plan.id))).rejects.toMatchObject({
+      cause: expect.objectContaining({ constraint: 'profiles_subscription_plan_subscription_plans_slug_fk' }),
+    })
+    await expect(t.db.update(profiles).set({ subscriptionPlan: 'no-such-plan' }).where(eq(profiles.id, member.id))).rejects.toMatchObject({
+      cause: expect.objectContaining({ code: '23503' }),
+    })
+    expect(await planBySlug('guarded')).toBeDefined()
+    expect((await auditFor(plan.id)).map((row) => row.action)).not.toContain('plan.delete')
+  })
+
+  it('never leaves a member on a deleted plan when a delete and an assignment meet', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Contested' }))
+    const member = await t.signUp()
+    const [assigned, deleted] = await Promise.allSettled([
+      t.services.userAdmin.update(actor, member.id, { plan: plan.slug }),
+      plans().remove(actor, plan.id),
+    ])
+    // Exactly one wins: the member joined (and the delete was refused) or the plan went (and the assignment was refused).
+    expect([assigned.status, deleted.status].sort()).toEqual(['fulfilled', 'rejected'])
+    const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, member.id))
+    const stored = await planBySlug('contested')
+    expect(profile?.subscriptionPlan).toBe(stored ? 'contested' : 'free')
   })
 
   it('deletes a plan nobody is on, and audits it', async () => {

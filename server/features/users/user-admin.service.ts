@@ -58,10 +58,12 @@ export function createUserAdminService(deps: {
           after.role = changes.role
         }
         if (changes.plan !== undefined && changes.plan !== profile.subscriptionPlan) {
+          // Shared lock: a delete of this plan waits for us (then sees the member), or we wait for it (then see no plan).
           const [plan] = await tx
             .select({ slug: subscriptionPlans.slug })
             .from(subscriptionPlans)
             .where(eq(subscriptionPlans.slug, changes.plan))
+            .for('share')
           if (!plan)
             throw new ValidationError(`plan: There is no plan called ${changes.plan}.`, [
               { path: 'plan', message: `There is no plan called ${changes.plan}.` },

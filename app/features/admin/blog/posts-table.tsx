@@ -52,11 +52,24 @@ export function PostsTable({ posts, search, onEdit }: { posts: PostRow[]; search
           <td className="px-3 py-2 whitespace-nowrap">{post.published}</td>
           <td className="px-3 py-2">
             <div className="flex items-center gap-1">
-              <Button asChild variant="ghost" size="icon" title={post.status === 'published' ? 'View' : 'Drafts are not public yet'}>
-                <a href={`/blog/${post.slug}`} target="_blank" rel="noopener noreferrer" aria-label={`View ${post.title}`}>
+              {post.status === 'published' ? (
+                <Button asChild variant="ghost" size="icon" title="View">
+                  <a href={`/blog/${post.slug}`} target="_blank" rel="noopener noreferrer" aria-label={`View ${post.title}`}>
+                    <ExternalLink aria-hidden="true" />
+                  </a>
+                </Button>
+              ) : (
+                // A draft has no public page yet; the editor's preview shows it.
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  disabled
+                  title="Drafts are not public yet"
+                  aria-label={`View ${post.title} (drafts are not public yet)`}
+                >
                   <ExternalLink aria-hidden="true" />
-                </a>
-              </Button>
+                </Button>
+              )}
               <Button variant="ghost" size="icon" aria-label={`Edit ${post.title}`} title="Edit" onClick={() => onEdit(post.draft)}>
                 <Pencil aria-hidden="true" />
               </Button>

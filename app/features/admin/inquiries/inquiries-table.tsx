@@ -95,7 +95,10 @@ function ProcessedToggle({ inquiry }: { inquiry: InquiryRow }) {
         aria-label={`Inquiry from ${inquiry.name} processed`}
         onChange={(event) => {
           setRequested(event.target.checked)
-          void fetcher.submit({ intent: 'set-processed', inquiryId: inquiry.id, processed: String(event.target.checked) }, { method: 'post' })
+          void fetcher.submit(
+            { intent: 'set-processed', inquiryId: inquiry.id, processed: String(event.target.checked) },
+            { method: 'post' },
+          )
         }}
       />
       <span className={processed ? 'text-muted-foreground' : 'font-medium'}>{processed ? 'Processed' : 'Pending'}</span>
