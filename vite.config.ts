@@ -5,7 +5,7 @@ import { defineConfig } from 'vite'
 // The server build bundles our whole Node server (server/main.ts), not only the page
 // renderer, so production runs one plain-JavaScript file (docs/decisions/002-hono-hosts-react-router.md).
 const SITE_CORE =
-  /node_modules[\\/](clsx|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared|icons[\\/](x|menu|zap|sun|moon|monitor)\.js))|app[\\/]lib[\\/](cn|toast|seo)\.ts|app[\\/]components[\\/](ui[\\/]button|layout[\\/]site-|preferences[\\/]theme-switch)|preload-helper/
+  /node_modules[\\/](clsx|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared|icons[\\/](x|menu|zap|sun|moon|monitor|check|arrow-right)\.js))|app[\\/]lib[\\/](cn|toast|seo)\.ts|app[\\/]components[\\/](ui[\\/]button|layout[\\/]site-|preferences[\\/]theme-switch)|preload-helper/
 
 export default defineConfig(({ isSsrBuild }) => ({
   build: {
