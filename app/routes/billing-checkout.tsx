@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import type { Route } from './+types/billing-checkout'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { formatMoney } from '#app/features/billing/billing-view.server.ts'
+import { formatDate, formatMoney } from '#app/features/billing/billing-view.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
@@ -17,10 +17,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   if (context.services.billing.checkout?.kind !== 'sandbox') throw data('The payment sandbox is off.', { status: 404 })
   const slug = new URL(request.url).searchParams.get('plan') ?? ''
-  const outcome = await attempt(() => context.services.billing.checkoutFor(user, slug))
-  if (!outcome.ok) return { plan: null, error: outcome.error.message, email: user.email }
-  const { plan } = outcome.value
-  return { plan: { slug: plan.slug, name: plan.name, priceLabel: formatMoney(plan.price) }, error: null, email: user.email }
+  const outcome = await attempt(async () => {
+    const { plan } = await context.services.billing.checkoutFor(user, slug)
+    return { plan, trial: await context.services.billing.sandboxTrialFor(user.id) }
+  })
+  if (!outcome.ok) return { plan: null, trial: null, dueTodayLabel: null, error: outcome.error.message, email: user.email }
+  const { plan, trial } = outcome.value
+  return {
+    plan: { slug: plan.slug, name: plan.name, priceLabel: formatMoney(plan.price) },
+    // As Paddle's checkout shows a trial: nothing due today, the price from the trial's end.
+    trial: trial ? { days: trial.days, endsLabel: formatDate(trial.endsAt) } : null,
+    dueTodayLabel: formatMoney(trial ? 0 : plan.price),
+    error: null,
+    email: user.email,
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -44,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Checkout')
 
 export default function SandboxCheckoutPage() {
-  const { plan, error, email } = useLoaderData<typeof loader>()
+  const { plan, trial, dueTodayLabel, error, email } = useLoaderData<typeof loader>()
   const failure = useActionData<typeof action>()?.error
   const navigation = useNavigation()
   const paying = navigation.state !== 'idle' && navigation.formData?.get('card') !== undefined
@@ -72,7 +82,9 @@ export default function SandboxCheckoutPage() {
         <CardHeader>
           <CardTitle level={2}>Aether {plan.name}</CardTitle>
           <CardDescription>
-            {plan.priceLabel} per month, billed to {email}. Cancel any time from the Billing page.
+            {trial
+              ? `${trial.days}-day free trial, then ${plan.priceLabel} per month, billed to ${email}. Switch to Free on the Billing page before the trial ends and nothing is charged.`
+              : `${plan.priceLabel} per month, billed to ${email}. Cancel any time from the Billing page.`}
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
@@ -80,7 +92,14 @@ export default function SandboxCheckoutPage() {
             <dt className="text-muted-foreground">Test card</dt>
             <dd className="font-mono">4242 4242 4242 4242</dd>
             <dt className="text-muted-foreground">Due today</dt>
-            <dd className="font-semibold">{plan.priceLabel}</dd>
+            <dd>
+              <span className="font-semibold">{dueTodayLabel}</span>
+              {trial ? (
+                <span className="block text-muted-foreground">
+                  then {plan.priceLabel}/month from {trial.endsLabel}
+                </span>
+              ) : null}
+            </dd>
           </dl>
           {failure ? (
             <p role="alert" className="text-sm text-destructive">
@@ -90,7 +109,7 @@ export default function SandboxCheckoutPage() {
           <Form method="post" className="flex flex-col gap-2 sm:flex-row">
             <input type="hidden" name="plan" value={plan.slug} />
             <Button type="submit" name="card" value="success" className="flex-1" disabled={paying}>
-              <Lock aria-hidden="true" /> {paying ? 'Processing...' : `Pay ${plan.priceLabel}`}
+              <Lock aria-hidden="true" /> {paying ? 'Processing...' : trial ? 'Start free trial' : `Pay ${plan.priceLabel}`}
             </Button>
             <Button type="submit" name="card" value="declined" variant="outline" disabled={paying}>
               Use a declined card

@@ -31,10 +31,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   )
   const [plans, subscription, recent, history] = read.ok ? read.value : [[], null, [], { total: 0 }]
   const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? slug.charAt(0).toUpperCase() + slug.slice(1)
+  const subscribedPlan = subscription ? plans.find((plan) => plan.slug === subscription.planSlug) : undefined
+  // A scheduled cancellation clears the next billing date: the trial then ends at cancelAt.
+  const trialEnd = subscription?.status === 'trialing' ? (subscription.nextBilledAt ?? subscription.cancelAt) : null
   const view: SubscriptionView | null = subscription
     ? {
         planName: planName(subscription.planSlug),
         status: subscription.status,
+        trial: trialEnd && subscribedPlan ? { endsLabel: formatDate(trialEnd), priceLabel: formatMoney(subscribedPlan.price) } : null,
         nextRenewalLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
         cancelAtLabel: subscription.cancelAt ? formatDate(subscription.cancelAt) : null,
         endsLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
@@ -72,13 +76,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const outcome = await attempt(async (): Promise<Flash> => {
     if (intent === 'switch-to-free') {
-      const endsAt = await billing.cancelToFree(user.id)
+      const { endsAt, trial } = await billing.cancelToFree(user.id)
+      const until = endsAt ? formatDate(endsAt) : null
       return {
         type: 'success',
         title: 'Switch to Free scheduled',
-        description: endsAt
-          ? `You keep your plan until ${formatDate(endsAt)}, then move to Free.`
-          : 'You move to Free at the end of the paid period.',
+        description: trial
+          ? `You keep your trial${until ? ` until ${until}` : ''}, then move to Free. Nothing is charged.`
+          : until
+            ? `You keep your plan until ${until}, then move to Free.`
+            : 'You move to Free at the end of the paid period.',
       }
     }
     if (intent === 'change-plan') {
@@ -91,9 +98,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent === 'sandbox-end-period') {
       const result = await billing.sandboxEndPeriod(user.id)
-      return result === 'canceled'
-        ? { type: 'info', title: 'Subscription ended', description: 'The paid period is over: you are on the Free plan.' }
-        : { type: 'success', title: 'Subscription renewed', description: 'A new month was charged and its credits added.' }
+      if (result === 'canceled') {
+        return { type: 'info', title: 'Subscription ended', description: 'The subscription is over: you are on the Free plan.' }
+      }
+      if (result === 'trial-ended') {
+        return { type: 'success', title: 'Trial ended', description: 'The first month was charged and its credits added.' }
+      }
+      return { type: 'success', title: 'Subscription renewed', description: 'A new month was charged and its credits added.' }
     }
     throw new ValidationError(`Unknown billing action: ${intent.slice(0, 40)}`)
   })
@@ -134,25 +145,33 @@ export default function BillingPage() {
       </section>
       <PaymentMethodCard subscription={subscription} />
       <BillingHistoryCard payments={payments} total={paymentCount} />
-      {sandbox && subscription ? <SandboxTools cancelScheduled={Boolean(subscription.cancelAtLabel)} /> : null}
+      {sandbox && subscription ? (
+        <SandboxTools ends={subscription.cancelAtLabel ? 'subscription' : subscription.trial ? 'trial' : 'period'} />
+      ) : null}
     </main>
   )
 }
 
-/** Only with BILLING_SANDBOX: moves time forward, as Paddle would at the end of the period. */
-function SandboxTools({ cancelScheduled }: { cancelScheduled: boolean }) {
+const SANDBOX_ENDS = {
+  subscription: 'The scheduled switch to Free happens now.',
+  trial: 'The free trial ends now: the first month is charged.',
+  period: 'The next month is charged now.',
+} as const
+
+/** Only with BILLING_SANDBOX: moves time forward, as Paddle would at the end of the period (or trial). */
+function SandboxTools({ ends }: { ends: keyof typeof SANDBOX_ENDS }) {
   const busy = useNavigation().formData?.get('intent') === 'sandbox-end-period'
   return (
     <Card className="border-dashed">
       <CardHeader>
         <CardTitle level={2}>Payment sandbox</CardTitle>
-        <CardDescription>Local testing only: no real payments are made.</CardDescription>
+        <CardDescription>Local testing only: no real payments are made. {SANDBOX_ENDS[ends]}</CardDescription>
       </CardHeader>
       <CardContent>
         <Form method="post">
           <input type="hidden" name="intent" value="sandbox-end-period" />
           <Button type="submit" variant="outline" disabled={busy}>
-            {cancelScheduled ? 'End the billing period now' : 'Renew now (next billing period)'}
+            {ends === 'period' ? 'Renew now (next billing period)' : 'End the billing period now'}
           </Button>
         </Form>
       </CardContent>

@@ -48,3 +48,27 @@ export function linkIn(text: string, pathname: string): string {
   const url = new URL(match[0])
   return `${url.pathname}${url.search}`
 }
+
+/** The admin's bearer header for the own API. */
+export async function adminHeaders(request: APIRequestContext, baseUrl = BASE_URL) {
+  return { Authorization: `Bearer ${await apiToken(request, ADMIN, baseUrl)}` }
+}
+
+// Inquiries are limited to 5 per address; each one posted here comes from an address of its own
+// (TEST-NET-3, from a random start, so a retried test does not reuse its earlier addresses).
+let inquiryClients = Math.floor(Math.random() * 250)
+const asNewInquiryClient = () => ({ 'X-Forwarded-For': `203.0.113.${(inquiryClients++ % 250) + 1}` })
+
+/** A service inquiry as a visitor sends it (POST /api/contact); answers its id. */
+export async function postInquiry(
+  request: APIRequestContext,
+  fields: { name: string; email?: string; projectType?: string; message?: string },
+  baseUrl = BASE_URL,
+): Promise<string> {
+  const response = await request.post(`${baseUrl}/api/contact`, {
+    data: { email: 'client@example.com', projectType: 'other', message: 'Please get in touch.', ...fields },
+    headers: asNewInquiryClient(),
+  })
+  expect(response.status(), await response.text()).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}

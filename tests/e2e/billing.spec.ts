@@ -15,40 +15,70 @@ const billingPlan = (page: Page, name: string) =>
     .locator('> div > div')
     .filter({ has: page.getByRole('heading', { name, exact: true }) })
 
-async function buyPro(page: Page, account: Credentials) {
-  await signIn(page, account)
+const DATE = String.raw`[A-Z][a-z]{2} \d{1,2}, \d{4}`
+
+/** Checkout for Pro from the pricing section. A member's first subscription starts with a free trial. */
+async function checkOutPro(page: Page, { trial }: { trial: boolean }) {
   await gotoHydrated(page, '/#pricing')
   await planCard(page, 'Pro').getByRole('button', { name: 'Choose Pro' }).click()
   await expect(page).toHaveURL(/\/billing\/checkout\?plan=pro$/)
   await expect(page.getByRole('heading', { name: 'Aether Pro' })).toBeVisible()
-  await page.getByRole('button', { name: 'Pay $29.00' }).click()
+  const dueToday = page.locator('dt:has-text("Due today") + dd')
+  if (trial) {
+    await expect(dueToday).toContainText('$0.00')
+    await expect(page.getByText(new RegExp(String.raw`^then \$29\.00/month from ${DATE}$`))).toBeVisible()
+    await page.getByRole('button', { name: 'Start free trial' }).click()
+  } else {
+    await expect(dueToday).toHaveText('$29.00')
+    await expect(page.getByText(/^then \$29\.00/)).toBeHidden()
+    await page.getByRole('button', { name: 'Pay $29.00' }).click()
+  }
   await expect(page).toHaveURL('/dashboard')
+}
+
+async function buyPro(page: Page, account: Credentials) {
+  await signIn(page, account)
+  await checkOutPro(page, { trial: true })
+}
+
+/** Switch to Free, confirmed, then the sandbox lets the period (or the trial) end now. */
+async function switchToFreeNow(page: Page) {
+  await gotoHydrated(page, '/billing')
+  await billingPlan(page, 'Free').getByRole('button', { name: 'Switch to Free' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Switch to Free' }).click()
+  await expect(toasts(page).getByText('Switch to Free scheduled')).toBeVisible()
+  await page.getByRole('button', { name: 'End the billing period now' }).click()
+  await expect(toasts(page).getByText('Subscription ended')).toBeVisible()
+  await expect(billingPlan(page, 'Free').getByRole('button', { name: 'Current Plan' })).toBeDisabled()
 }
 
 test.describe('buying a plan in the payment sandbox', () => {
   // Each test is a whole journey (sign-in, checkout, several pages): more than 30 s on a loaded machine.
   test.describe.configure({ timeout: 90_000 })
 
-  test('from pricing to an upgraded dashboard, with the payment in the billing history', async ({ page, request }) => {
+  test('from pricing to a 14-day free trial on the dashboard, with the $0 start in the billing history', async ({ page, request }) => {
     const account = await createAccount(request, 'buyer', SANDBOX_URL)
     await buyPro(page, account)
     await expect(toasts(page).getByText('Purchase Successful')).toBeVisible()
     await expect(toasts(page).getByText('Thank you for your purchase! Your account will be upgraded shortly.')).toBeVisible()
     const summary = page.getByRole('region', { name: 'Account summary' })
     await expect(summary).toContainText('Pro')
+    // The trial comes with the plan's monthly credits, so the member can try it.
     await expect(summary).toContainText('1005')
     await expect(page.getByText('Plan credits')).toBeVisible()
 
     await page.getByRole('link', { name: 'Billing' }).click()
     await expect(page).toHaveURL('/billing')
-    await expect(page.getByText('Next renewal')).toBeVisible()
+    await expect(page.getByText('Trial ends', { exact: true })).toBeVisible()
+    await expect(page.getByText('Next renewal')).toBeHidden()
+    await expect(page.getByText(new RegExp(String.raw`Free trial of Pro: first charge \$29\.00 on ${DATE}, then monthly\.`))).toBeVisible()
     await expect(page.getByText('Visa ending 4242')).toBeVisible()
     await expect(billingPlan(page, 'Pro').getByRole('button', { name: 'Current Plan' })).toBeDisabled()
     await expect(billingPlan(page, 'Business').getByRole('button', { name: 'Upgrade' })).toBeVisible()
     await expect(billingPlan(page, 'Free').getByRole('button', { name: 'Switch to Free' })).toBeVisible()
     const history = page.getByRole('table', { name: 'Recent payments' })
     await expect(history.getByRole('row')).toHaveCount(2)
-    await expect(history).toContainText('$29.00')
+    await expect(history).toContainText('$0.00')
     const status = history.locator('[data-status="success"]')
     await expect(status).toHaveText('Success')
     // Success is green: the text colour, painted on a canvas, has more green than red or blue.
@@ -63,8 +93,25 @@ test.describe('buying a plan in the payment sandbox', () => {
 
     await page.getByRole('link', { name: 'View All' }).click()
     await expect(page).toHaveURL('/billing/history')
-    await expect(page.getByRole('table', { name: /All payments \(1\)/ })).toContainText('$29.00')
+    await expect(page.getByRole('table', { name: /All payments \(1\)/ })).toContainText('$0.00')
     await expectNoAxeViolations(page)
+  })
+
+  test("the trial's end charges the first month and adds the next month's credits", async ({ page, request }) => {
+    const account = await createAccount(request, 'trial-end', SANDBOX_URL)
+    await buyPro(page, account)
+    await gotoHydrated(page, '/billing')
+    // The sandbox lets the trial end now, as Paddle would on its last day.
+    await page.getByRole('button', { name: 'End the billing period now' }).click()
+    await expect(toasts(page).getByText('Trial ended')).toBeVisible()
+    await expect(page.getByText('Next renewal')).toBeVisible()
+    await expect(page.getByText('Trial ends', { exact: true })).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Renew now (next billing period)' })).toBeVisible()
+    const history = page.getByRole('table', { name: 'Recent payments' })
+    await expect(history.getByRole('row')).toHaveCount(3)
+    await expect(history.getByRole('row').nth(1)).toContainText('$29.00')
+    await page.getByRole('link', { name: 'Dashboard' }).click()
+    await expect(page.getByRole('region', { name: 'Account summary' })).toContainText('2005')
   })
 
   test('a declined card shows the refusal, changes no plan and leaves a failed payment', async ({ page, request, consoleErrors }) => {
@@ -80,13 +127,17 @@ test.describe('buying a plan in the payment sandbox', () => {
     await expect(page.getByRole('table', { name: 'Recent payments' }).locator('[data-status="failed"]')).toHaveText('Failed')
   })
 
-  test('Switch to Free asks first, keeps the plan until the period ends, then the member is on Free', async ({ page, request }) => {
+  test('Switch to Free during the trial asks first, keeps the plan until the trial ends, then the member is on Free, uncharged', async ({
+    page,
+    request,
+  }) => {
     const account = await createAccount(request, 'downgrade', SANDBOX_URL)
     await buyPro(page, account)
     await gotoHydrated(page, '/billing')
     await billingPlan(page, 'Free').getByRole('button', { name: 'Switch to Free' }).click()
     const dialog = page.getByRole('dialog', { name: 'Switch to the Free plan?' })
-    await expect(dialog).toContainText('will not renew')
+    await expect(dialog).toContainText('trial ends on')
+    await expect(dialog).toContainText('nothing is charged')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     await expect(dialog).toBeHidden()
     await expect(page.getByText('Plan ends', { exact: true })).toBeHidden()
@@ -95,29 +146,47 @@ test.describe('buying a plan in the payment sandbox', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Switch to Free' }).click()
     await expect(toasts(page).getByText('Switch to Free scheduled')).toBeVisible()
     await expect(page.getByText('Plan ends', { exact: true })).toBeVisible()
-    await expect(page.getByText(/Your Pro plan ends on .*Then you are on the Free plan\./)).toBeVisible()
+    await expect(page.getByText(/Your Pro plan ends on .*nothing is charged\. Then you are on the Free plan\./)).toBeVisible()
     await expect(billingPlan(page, 'Pro').getByRole('button', { name: 'Current Plan' })).toBeDisabled()
     await expect(billingPlan(page, 'Free').getByRole('button', { name: /^Starts / })).toBeDisabled()
 
-    // The sandbox lets the paid period end now, as Paddle would at the renewal date.
+    // The sandbox lets the trial end now, as Paddle would on its last day: no charge.
     await page.getByRole('button', { name: 'End the billing period now' }).click()
     await expect(toasts(page).getByText('Subscription ended')).toBeVisible()
     await expect(billingPlan(page, 'Free').getByRole('button', { name: 'Current Plan' })).toBeDisabled()
     await expect(page.getByText('None on the Free plan')).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Recent payments' }).getByRole('row')).toHaveCount(2)
     await page.getByRole('link', { name: 'Dashboard' }).click()
     await expect(page.getByRole('region', { name: 'Account summary' })).toContainText('Free')
   })
 
-  test('an upgrade from Pro to Business is confirmed and charged on the subscription', async ({ page, request }) => {
+  test('one trial per member: after Switch to Free, buying again is charged at once', async ({ page, request }) => {
+    const account = await createAccount(request, 'second-purchase', SANDBOX_URL)
+    await buyPro(page, account)
+    await switchToFreeNow(page)
+
+    await checkOutPro(page, { trial: false })
+    await gotoHydrated(page, '/billing')
+    await expect(billingPlan(page, 'Pro').getByRole('button', { name: 'Current Plan' })).toBeDisabled()
+    await expect(page.getByText('Next renewal')).toBeVisible()
+    await expect(page.getByText('Trial ends', { exact: true })).toBeHidden()
+    const history = page.getByRole('table', { name: 'Recent payments' })
+    await expect(history.getByRole('row')).toHaveCount(3)
+    await expect(history.getByRole('row').nth(1)).toContainText('$29.00')
+  })
+
+  test('an upgrade from Pro to Business during the trial is confirmed and not charged until the trial ends', async ({ page, request }) => {
     const account = await createAccount(request, 'upgrade', SANDBOX_URL)
     await buyPro(page, account)
     await gotoHydrated(page, '/billing')
     await billingPlan(page, 'Business').getByRole('button', { name: 'Upgrade' }).click()
+    await expect(page.getByRole('dialog')).toContainText('Nothing is charged today')
     await page.getByRole('dialog').getByRole('button', { name: 'Upgrade to Business' }).click()
     await expect(toasts(page).getByText('Plan updated')).toBeVisible()
     await expect(billingPlan(page, 'Business').getByRole('button', { name: 'Current Plan' })).toBeDisabled()
     await expect(billingPlan(page, 'Pro').getByRole('button', { name: 'Downgrade' })).toBeVisible()
-    await expect(page.getByRole('table', { name: 'Recent payments' }).getByRole('row')).toHaveCount(3)
+    await expect(page.getByText(/Free trial of Business: first charge \$79\.00 on /)).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Recent payments' }).getByRole('row')).toHaveCount(2)
   })
 })
 

@@ -7,6 +7,8 @@ import { PaymentTable, type PaymentRow } from './payment-table.tsx'
 export interface SubscriptionView {
   planName: string
   status: string
+  /** While the free trial runs: its end, which is also the first charge, of the plan's price. */
+  trial: { endsLabel: string; priceLabel: string } | null
   /** 'Dec 23, 2026': the next billing date, when it renews. */
   nextRenewalLabel: string | null
   /** When a switch to Free is scheduled: the day the paid plan ends. */
@@ -42,9 +44,11 @@ export function CurrentPlanCard({
             <dd className="text-xl font-semibold tabular-nums">{credits}</dd>
           </div>
           <div>
-            <dt className="text-sm text-muted-foreground">{subscription?.cancelAtLabel ? 'Plan ends' : 'Next renewal'}</dt>
+            <dt className="text-sm text-muted-foreground">
+              {subscription?.cancelAtLabel ? 'Plan ends' : subscription?.trial ? 'Trial ends' : 'Next renewal'}
+            </dt>
             <dd className="text-xl font-semibold">
-              {subscription?.cancelAtLabel ?? subscription?.nextRenewalLabel ?? (
+              {subscription?.cancelAtLabel ?? subscription?.trial?.endsLabel ?? subscription?.nextRenewalLabel ?? (
                 <span className="text-base font-normal text-muted-foreground">None on the Free plan</span>
               )}
             </dd>
@@ -52,7 +56,13 @@ export function CurrentPlanCard({
         </dl>
         {subscription?.cancelAtLabel ? (
           <p role="status" className="mt-4 rounded-md border border-primary/40 bg-accent/40 p-3 text-sm">
-            Your {subscription.planName} plan ends on {subscription.cancelAtLabel}. Then you are on the Free plan.
+            Your {subscription.planName} plan ends on {subscription.cancelAtLabel}.{' '}
+            {subscription.trial ? 'It ends with the free trial, so nothing is charged. ' : ''}Then you are on the Free plan.
+          </p>
+        ) : subscription?.trial ? (
+          <p role="status" className="mt-4 rounded-md border border-primary/40 bg-accent/40 p-3 text-sm">
+            Free trial of {subscription.planName}: first charge {subscription.trial.priceLabel} on {subscription.trial.endsLabel}, then
+            monthly. Switch to Free before then and nothing is charged.
           </p>
         ) : null}
         {subscription?.status === 'past_due' ? (

@@ -27,7 +27,12 @@ export function PlanCards({
 }: {
   plans: BillingPlan[]
   currentSlug: string
-  subscription: { planName: string; endsLabel: string | null; cancelAtLabel: string | null } | null
+  subscription: {
+    planName: string
+    endsLabel: string | null
+    cancelAtLabel: string | null
+    trial: { endsLabel: string } | null
+  } | null
   checkout: CheckoutSetup
 }) {
   const startCheckout = useCheckout(checkout)
@@ -55,7 +60,11 @@ export function PlanCards({
           label="Switch to Free"
           variant="outline"
           title="Switch to the Free plan?"
-          description={`Your ${subscription.planName} subscription will not renew. You keep ${subscription.planName} until ${subscription.endsLabel ?? 'the end of the paid period'}, then move to Free. No refund is made for the rest of this month.`}
+          description={
+            subscription.trial
+              ? `Your ${subscription.planName} trial ends on ${subscription.trial.endsLabel} and nothing is charged. You keep ${subscription.planName} until then, then move to Free.`
+              : `Your ${subscription.planName} subscription will not renew. You keep ${subscription.planName} until ${subscription.endsLabel ?? 'the end of the paid period'}, then move to Free. No refund is made for the rest of this month.`
+          }
           confirmLabel="Switch to Free"
           fields={{ intent: 'switch-to-free' }}
           destructive
@@ -68,7 +77,11 @@ export function PlanCards({
         <ConfirmAction
           label={label}
           title={`${label} to ${plan.name}?`}
-          description={`Your subscription moves to ${plan.name} (${plan.priceLabel}/month) now. The difference for the rest of this billing period is charged or credited today.`}
+          description={
+            subscription.trial
+              ? `Your trial moves to ${plan.name} now, free until ${subscription.trial.endsLabel}; then ${plan.priceLabel}/month. Nothing is charged today.`
+              : `Your subscription moves to ${plan.name} (${plan.priceLabel}/month) now. The difference for the rest of this billing period is charged or credited today.`
+          }
           confirmLabel={`${label} to ${plan.name}`}
           fields={{ intent: 'change-plan', plan: plan.slug }}
         />

@@ -1,6 +1,7 @@
-import { count, desc, eq, type SQL } from 'drizzle-orm'
+import { eq, type SQL } from 'drizzle-orm'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
+import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { auditLog } from '#server/db/schema/index.ts'
 import type { DbOrTx } from '#server/features/credits/credit.service.ts'
 
@@ -40,17 +41,7 @@ export function createAuditService(db: Db) {
 
     async list(query: { page: number; limit: number; targetType?: AuditTarget }): Promise<Page<AuditEntry>> {
       const where: SQL | undefined = query.targetType ? eq(auditLog.targetType, query.targetType) : undefined
-      const [items, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(auditLog)
-          .where(where)
-          .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(auditLog).where(where),
-      ])
-      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+      return newestFirstPage(db, auditLog, where, query)
     },
   }
 }

@@ -9,7 +9,10 @@ export interface BillingProvider {
   kind: 'paddle' | 'sandbox'
   /** Schedules the cancellation for the end of the paid period (the plan stays until then). */
   cancelAtPeriodEnd(subscription: Subscription): Promise<void>
-  /** Moves the subscription to another price, charging or crediting the difference now. */
+  /**
+   * Moves the subscription to another price, charging or crediting the difference now; during a
+   * trial nothing is billed (Paddle allows only do_not_bill then) and the new price applies from its end.
+   */
   changePrice(subscription: Subscription, priceId: string): Promise<void>
 }
 
@@ -57,7 +60,7 @@ export function createPaddleApi(options: {
     changePrice: (subscription, priceId) =>
       call('PATCH', `/subscriptions/${encodeURIComponent(subscription.providerSubscriptionId)}`, {
         items: [{ price_id: priceId, quantity: 1 }],
-        proration_billing_mode: 'prorated_immediately',
+        proration_billing_mode: subscription.status === 'trialing' ? 'do_not_bill' : 'prorated_immediately',
       }),
   }
 }

@@ -47,55 +47,114 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     await t.close()
   })
 
-  it('a purchase upgrades the plan, records the payment and grants the credits', async () => {
+  const DAY = 24 * 3600_000
+  const buy = (user: { id: string; email: string }, plan: string, card: 'success' | 'declined' = 'success') =>
+    t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, plan, card)
+  const history = async (userId: string) => (await t.services.billing.payments(userId, { page: 1, limit: 10 })).items
+
+  it("a first purchase starts a 14-day free trial: the plan and the month's credits now, $0 paid, first charge at the trial's end", async () => {
     const user = await t.signUp()
-    expect(await t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, 'pro', 'success')).toBe('paid')
+    const offered = await t.services.billing.sandboxTrialFor(user.id)
+    expect(offered?.days).toBe(14)
+    expect(offered?.endsAt.getTime()).toBeGreaterThan(Date.now() + 13.9 * DAY)
+
+    expect(await buy(user, 'pro')).toBe('trialing')
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 1005 })
-    const history = await t.services.billing.payments(user.id, { page: 1, limit: 10 })
-    expect(history.items).toMatchObject([{ status: 'success', amount: 29 }])
+    expect(await history(user.id)).toMatchObject([{ status: 'success', amount: 0, planSlug: 'pro' }])
     const subscription = await t.services.billing.currentSubscription(user.id)
-    expect(subscription).toMatchObject({ provider: 'sandbox', planSlug: 'pro', cardLast4: '4242' })
-    expect(subscription?.nextBilledAt?.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000)
+    expect(subscription).toMatchObject({ provider: 'sandbox', planSlug: 'pro', status: 'trialing', cardLast4: '4242' })
+    const trialEnd = subscription?.nextBilledAt?.getTime() ?? 0
+    expect(trialEnd).toBeGreaterThan(Date.now() + 13.9 * DAY)
+    expect(trialEnd).toBeLessThanOrEqual(Date.now() + 14 * DAY)
+    expect(await t.services.billing.sandboxTrialFor(user.id)).toBeNull()
   })
 
-  it('a declined card records a failed payment and changes no plan', async () => {
+  it('a declined card records a failed payment, changes no plan and leaves the trial on offer', async () => {
     const user = await t.signUp()
-    expect(await t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, 'business', 'declined')).toBe('declined')
+    expect(await buy(user, 'business', 'declined')).toBe('declined')
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'free', credits: 5 })
-    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toMatchObject([{ status: 'failed', amount: 79 }])
+    // The trial's checkout costs $0: it is that check of the card that failed.
+    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toMatchObject([{ status: 'failed', amount: 0 }])
+    expect(await t.services.billing.sandboxTrialFor(user.id)).not.toBeNull()
   })
 
-  it('a subscriber cannot open a second checkout; plan changes go through the subscription', async () => {
+  it("the trial's end charges the first month and grants the next month's credits; later renewals do the same", async () => {
     const user = await t.signUp()
-    await t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, 'pro', 'success')
+    await buy(user, 'pro')
+    expect(await t.services.billing.sandboxEndPeriod(user.id)).toBe('trial-ended')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 2005 })
+    expect(await history(user.id)).toMatchObject([
+      { status: 'success', amount: 29 },
+      { status: 'success', amount: 0 },
+    ])
+    const subscription = await t.services.billing.currentSubscription(user.id)
+    expect(subscription?.status).toBe('active')
+    expect(subscription?.nextBilledAt?.getTime()).toBeGreaterThan(Date.now() + 29 * DAY)
+
+    expect(await t.services.billing.sandboxEndPeriod(user.id)).toBe('renewed')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 3005 })
+    expect(await history(user.id)).toHaveLength(3)
+  })
+
+  it('a plan change during the trial is not billed: the trial goes on with the new plan, no credits are added', async () => {
+    const user = await t.signUp()
+    await buy(user, 'pro')
+    const trialEnd = (await t.services.billing.currentSubscription(user.id))?.nextBilledAt
+    await t.services.billing.changePlan(user.id, 'business')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 1005 })
+    expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({ status: 'trialing', nextBilledAt: trialEnd })
+    expect(await history(user.id)).toHaveLength(1)
+    // The first paid month is the new plan's.
+    await t.services.billing.sandboxEndPeriod(user.id)
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 6005 })
+    expect((await history(user.id))[0]).toMatchObject({ amount: 79, planSlug: 'business' })
+  })
+
+  it('a subscriber cannot open a second checkout; after the trial, plan changes are charged on the subscription', async () => {
+    const user = await t.signUp()
+    await buy(user, 'pro')
     await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'business')).rejects.toThrow(
       /already have a subscription/,
     )
+    await t.services.billing.sandboxEndPeriod(user.id)
     await t.services.billing.changePlan(user.id, 'business')
     // The upgrade tops the month up from Pro's 1000 credits to Business's 5000.
-    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 5005 })
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 6005 })
     await t.services.billing.changePlan(user.id, 'pro')
-    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 5005 })
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 6005 })
   })
 
-  it('Switch to Free schedules the end; the plan stays until the period ends, then it is Free', async () => {
+  it('Switch to Free during the trial ends it at its end with no charge; the next purchase has no trial and is charged at once', async () => {
     const user = await t.signUp()
-    await t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, 'pro', 'success')
-    const endsAt = await t.services.billing.cancelToFree(user.id)
-    expect(endsAt).toBeInstanceOf(Date)
+    await buy(user, 'pro')
+    const trialEnd = (await t.services.billing.currentSubscription(user.id))?.nextBilledAt
+    expect(await t.services.billing.cancelToFree(user.id)).toEqual({ endsAt: trialEnd, trial: true })
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro' })
-    expect((await t.services.billing.currentSubscription(user.id))?.cancelAt).toBeInstanceOf(Date)
+    expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({ status: 'trialing', cancelAt: trialEnd })
+    expect(await t.services.billing.sandboxEndPeriod(user.id)).toBe('canceled')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'free', credits: 1005 })
+    expect(await t.services.billing.currentSubscription(user.id)).toBeNull()
+    expect(await history(user.id)).toMatchObject([{ amount: 0 }])
+
+    // One trial per account, even after a cancelled subscription.
+    expect(await t.services.billing.sandboxTrialFor(user.id)).toBeNull()
+    expect(await buy(user, 'pro')).toBe('paid')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 2005 })
+    expect(await history(user.id)).toMatchObject([{ status: 'success', amount: 29 }, { amount: 0 }])
+    const subscription = await t.services.billing.currentSubscription(user.id)
+    expect(subscription?.status).toBe('active')
+    expect(subscription?.nextBilledAt?.getTime()).toBeGreaterThan(Date.now() + 29 * DAY)
+  })
+
+  it('Switch to Free after the trial keeps the paid plan until the period ends', async () => {
+    const user = await t.signUp()
+    await buy(user, 'pro')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    const { endsAt, trial } = await t.services.billing.cancelToFree(user.id)
+    expect(trial).toBe(false)
+    expect(endsAt?.getTime()).toBeGreaterThan(Date.now() + 29 * DAY)
     expect(await t.services.billing.sandboxEndPeriod(user.id)).toBe('canceled')
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'free' })
-    expect(await t.services.billing.currentSubscription(user.id)).toBeNull()
-  })
-
-  it('a renewal charges again and grants the month’s credits again', async () => {
-    const user = await t.signUp()
-    await t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, 'pro', 'success')
-    expect(await t.services.billing.sandboxEndPeriod(user.id)).toBe('renewed')
-    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 2005 })
-    expect((await t.services.billing.payments(user.id, { page: 1, limit: 10 })).total).toBe(2)
   })
 })
 
@@ -113,14 +172,14 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
     await paddle.close()
   })
 
-  async function subscribed() {
+  async function subscribed(status = 'active') {
     const user = await t.signUp()
     await t.db.insert(subscriptions).values({
       userId: user.id,
       provider: 'paddle',
       providerSubscriptionId: `sub_${user.id}`,
       planSlug: 'pro',
-      status: 'active',
+      status,
       nextBilledAt: new Date('2026-12-23T00:00:00Z'),
       lastEventAt: new Date(),
     })
@@ -181,6 +240,22 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
       method: 'PATCH',
       url: `/subscriptions/sub_${user.id}`,
       body: { items: [{ price_id: 'pri_01businessplan', quantity: 1 }], proration_billing_mode: 'prorated_immediately' },
+    })
+  })
+
+  it('during a trial a plan change is sent with do_not_bill, as Paddle requires; Switch to Free is the same request', async () => {
+    await setPaddlePriceIds()
+    const user = await subscribed('trialing')
+    await t.services.billing.changePlan(user.id, 'business')
+    expect(paddle.received.at(-1)).toMatchObject({
+      method: 'PATCH',
+      url: `/subscriptions/sub_${user.id}`,
+      body: { items: [{ price_id: 'pri_01businessplan', quantity: 1 }], proration_billing_mode: 'do_not_bill' },
+    })
+    expect(await t.services.billing.cancelToFree(user.id)).toMatchObject({ trial: true })
+    expect(paddle.received.at(-1)).toMatchObject({
+      url: `/subscriptions/sub_${user.id}/cancel`,
+      body: { effective_from: 'next_billing_period' },
     })
   })
 

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import { Conflict, NotFound, ServiceUnavailable } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
+import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { payments, subscriptions } from '#server/db/schema/index.ts'
 import type { Plan, PlanService } from '#server/features/plans/plan.service.ts'
 import type { BillingProvider, Subscription } from './billing-provider.ts'
@@ -30,6 +31,16 @@ const PADDLE_PRICE_ID = /^pri_[a-z0-9]+$/i
 
 /** Statuses in which a subscription gives its plan, newest first when a member has several. */
 const SERVING = ['active', 'trialing', 'past_due']
+
+/** The free trial of a member's first paid subscription (spec section 9; docs/decisions/010-payments.md). */
+const TRIAL_DAYS = 14
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export interface SandboxTrial {
+  days: number
+  /** When the trial ends and the first month is charged. */
+  endsAt: Date
+}
 
 export function createBillingService(deps: {
   db: Db
@@ -67,6 +78,16 @@ export function createBillingService(deps: {
     return plan
   }
 
+  /**
+   * The trial a sandbox checkout gives, or null. One trial per account: only a member who never had
+   * a subscription (whatever became of it) gets one. With real Paddle the trial is the price's own
+   * (its trial_period, set by the operator), so Paddle, not this rule, decides.
+   */
+  async function sandboxTrialFor(userId: string, from = new Date()): Promise<SandboxTrial | null> {
+    const [earlier] = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1)
+    return earlier ? null : { days: TRIAL_DAYS, endsAt: new Date(from.getTime() + TRIAL_DAYS * DAY_MS) }
+  }
+
   function requireProvider(): BillingProvider {
     if (!provider) throw new ServiceUnavailable('Plan changes are not available right now: the payment provider is not configured.')
     return provider
@@ -80,23 +101,14 @@ export function createBillingService(deps: {
     /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
     checkoutToken: (userId: string) => checkoutUserToken(checkoutSecret, userId),
     currentSubscription,
+    sandboxTrialFor,
 
     async recentPayments(userId: string, limit = 5): Promise<Payment[]> {
       return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(limit)
     },
 
     async payments(userId: string, query: { page: number; limit: number }): Promise<Page<Payment>> {
-      const [items, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(payments)
-          .where(eq(payments.userId, userId))
-          .orderBy(desc(payments.createdAt), desc(payments.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(payments).where(eq(payments.userId, userId)),
-      ])
-      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+      return newestFirstPage(db, payments, eq(payments.userId, userId), query)
     },
 
     /** What buying `planSlug` takes: the checkout to open. Throws when checkout cannot open. */
@@ -114,16 +126,26 @@ export function createBillingService(deps: {
     async sandboxPurchase(user: { id: string; email: string }, planSlug: string, card: 'success' | 'declined') {
       if (!sandbox) throw new NotFound('The payment sandbox is off.')
       const { plan, priceId, customData } = await this.checkoutFor(user, planSlug)
-      return sandbox.purchase({ customData, plan: { slug: plan.slug, name: plan.name, price: plan.price, priceId }, card })
+      const trial = await sandboxTrialFor(user.id)
+      return sandbox.purchase({
+        customData,
+        plan: { slug: plan.slug, name: plan.name, price: plan.price, priceId },
+        card,
+        trialDays: trial?.days ?? 0,
+      })
     },
 
-    /** Switching to Free: the subscription ends with its paid period. Returns when it ends. */
-    async cancelToFree(userId: string): Promise<Date | null> {
+    /**
+     * Switching to Free: the subscription ends with its paid period, or with its trial, uncharged.
+     * Returns when it ends, and whether that is a trial's end.
+     */
+    async cancelToFree(userId: string): Promise<{ endsAt: Date | null; trial: boolean }> {
       const subscription = await currentSubscription(userId)
       if (!subscription) throw new Conflict('You are already on the Free plan.')
-      if (subscription.cancelAt) return subscription.cancelAt
+      const trial = subscription.status === 'trialing'
+      if (subscription.cancelAt) return { endsAt: subscription.cancelAt, trial }
       await requireProvider().cancelAtPeriodEnd(subscription)
-      return subscription.nextBilledAt
+      return { endsAt: subscription.nextBilledAt, trial }
     },
 
     /** Upgrade or downgrade between paid plans while subscribed. */
@@ -138,7 +160,7 @@ export function createBillingService(deps: {
       await requireProvider().changePrice(subscription, priceId)
     },
 
-    /** Sandbox only: lets the current period end now (renewal, or the scheduled cancellation). */
+    /** Sandbox only: lets the current period (or trial) end now: a renewal, the trial's first charge, or the scheduled cancellation. */
     async sandboxEndPeriod(userId: string) {
       if (!sandbox) throw new NotFound('The payment sandbox is off.')
       const subscription = await currentSubscription(userId)

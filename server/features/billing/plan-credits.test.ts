@@ -6,6 +6,8 @@ const pro = { name: 'Pro', creditsPerMonth: 1000 }
 const business = { name: 'Business', creditsPerMonth: 5000 }
 const grant = (origin: string | null, plan: typeof pro | null, previous: typeof pro | null = null) =>
   creditGrantFor({ origin, transactionId: 'txn_1', plan, previous })
+const freeStart = (earlierSubscription: boolean, plan: typeof pro = pro) =>
+  creditGrantFor({ origin: 'web', transactionId: 'txn_1', plan, previous: null, free: true, earlierSubscription })
 
 describe('creditGrantFor', () => {
   it('grants the plan’s monthly credits for the first payment and each renewal', () => {
@@ -29,5 +31,31 @@ describe('creditGrantFor', () => {
     expect(grant(null, pro)).toBeNull()
     expect(grant('web', null)).toBeNull()
     expect(grant('web', free)).toBeNull()
+  })
+
+  it('grants the month when a first subscription’s free trial starts (its $0 transaction), and nothing for a second trial', () => {
+    expect(freeStart(false)).toEqual({ delta: 1000, reference: 'Pro plan free trial, transaction txn_1' })
+    expect(freeStart(true)).toBeNull()
+    expect(freeStart(false, free)).toBeNull()
+    // The trial's end is the first paid month: a renewal, granted as usual.
+    expect(grant('subscription_recurring', pro)).toMatchObject({ delta: 1000 })
+  })
+
+  it('a free transaction of another origin follows that origin’s rule', () => {
+    const change = (earlierSubscription: boolean) =>
+      creditGrantFor({
+        origin: 'subscription_update',
+        transactionId: 'txn_1',
+        plan: business,
+        previous: pro,
+        free: true,
+        earlierSubscription,
+      })
+    expect(change(true)).toMatchObject({ delta: 4000 })
+    expect(
+      creditGrantFor({ origin: 'subscription_recurring', transactionId: 'txn_1', plan: pro, previous: null, free: true }),
+    ).toMatchObject({
+      delta: 1000,
+    })
   })
 })

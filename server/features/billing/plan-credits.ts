@@ -9,10 +9,14 @@ export interface CreditGrant {
 
 /**
  * The credits one completed transaction grants (docs/decisions/010-payments.md): a month's with
- * a month's payment (the first, `web`, and each renewal, `subscription_recurring`); on a plan
- * change (`subscription_update`) the rise in monthly credits over the plan paid for before, so an
- * upgrade tops the month up and a downgrade grants nothing. Other origins (a payment method
+ * a month's start (the first transaction, `web`, and each renewal, `subscription_recurring`); on a
+ * plan change (`subscription_update`) the rise in monthly credits over the plan paid for before, so
+ * an upgrade tops the month up and a downgrade grants nothing. Other origins (a payment method
  * change, a charge made through the API) grant nothing.
+ *
+ * A free trial starts with a `web` transaction of total 0: it grants the plan's month, so the member
+ * can try the plan, and the first paid month (`subscription_recurring`, at the trial's end) grants
+ * the next. One trial per account: a free start after an earlier subscription grants nothing.
  */
 export function creditGrantFor(input: {
   origin: string | null | undefined
@@ -20,9 +24,17 @@ export function creditGrantFor(input: {
   plan: PlanCredits | null
   /** The plan paid for before this transaction; only read for a plan change. */
   previous: PlanCredits | null
+  /** The transaction's total is 0: for `web`, a free trial's start. */
+  free?: boolean
+  /** The member had another subscription before this one; only read for a free start. */
+  earlierSubscription?: boolean
 }): CreditGrant | null {
-  const { origin, transactionId, plan, previous } = input
+  const { origin, transactionId, plan, previous, free = false, earlierSubscription = false } = input
   if (!plan) return null
+  if (origin === 'web' && free) {
+    if (earlierSubscription || plan.creditsPerMonth <= 0) return null
+    return { delta: plan.creditsPerMonth, reference: `${plan.name} plan free trial, transaction ${transactionId}` }
+  }
   if (origin === 'web' || origin === 'subscription_recurring') {
     return plan.creditsPerMonth > 0 ? { delta: plan.creditsPerMonth, reference: `${plan.name} plan, transaction ${transactionId}` } : null
   }

@@ -16,7 +16,8 @@ export interface SandboxPlan {
   priceId: string
 }
 
-const MONTH_MS = 30 * 24 * 60 * 60 * 1000
+const DAY_MS = 24 * 60 * 60 * 1000
+const MONTH_MS = 30 * DAY_MS
 const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(10).toString('hex')}`
 
 /**
@@ -32,8 +33,14 @@ export function createSandboxBilling(options: {
   webhookUrl: string
   findPlan: (query: { slug: string } | { priceId: string }) => Promise<SandboxPlan | null>
 }): BillingProvider & {
-  purchase(input: { customData: CheckoutCustomData; plan: SandboxPlan; card: 'success' | 'declined' }): Promise<'paid' | 'declined'>
-  endPeriod(subscription: Subscription): Promise<'renewed' | 'canceled'>
+  /** With trialDays, the price has a free trial (Paddle's trial_period): nothing is charged until it ends. */
+  purchase(input: {
+    customData: CheckoutCustomData
+    plan: SandboxPlan
+    card: 'success' | 'declined'
+    trialDays: number
+  }): Promise<'paid' | 'trialing' | 'declined'>
+  endPeriod(subscription: Subscription): Promise<'renewed' | 'trial-ended' | 'canceled'>
 } {
   async function send(eventType: string, data: Record<string, unknown>, occurredAt = new Date()) {
     const body = JSON.stringify({
@@ -62,13 +69,22 @@ export function createSandboxBilling(options: {
     nextBilledAt: Date | null
     cancelAt?: Date | null
     canceledAt?: Date | null
+    trial?: { startsAt: Date; endsAt: Date }
   }) {
+    const trialDates = input.trial ? { starts_at: input.trial.startsAt.toISOString(), ends_at: input.trial.endsAt.toISOString() } : null
     return {
       id: input.subscriptionId,
       status: input.status,
       customer_id: input.customerId,
       custom_data: input.customData,
-      items: [{ price: { id: input.plan.priceId }, quantity: 1, status: 'active' }],
+      items: [
+        {
+          price: { id: input.plan.priceId },
+          quantity: 1,
+          status: input.status === 'trialing' ? 'trialing' : 'active',
+          trial_dates: trialDates,
+        },
+      ],
       next_billed_at: input.nextBilledAt?.toISOString() ?? null,
       scheduled_change: input.cancelAt ? { action: 'cancel', effective_at: input.cancelAt.toISOString(), resume_at: null } : null,
       canceled_at: input.canceledAt?.toISOString() ?? null,
@@ -84,6 +100,8 @@ export function createSandboxBilling(options: {
     origin: string
     status: string
     card: { type: string; last4: string }
+    /** A trial's start is a transaction of total 0. */
+    free?: boolean
   }) {
     const now = new Date().toISOString()
     return {
@@ -95,7 +113,7 @@ export function createSandboxBilling(options: {
       currency_code: 'USD',
       custom_data: input.customData,
       items: [{ price: { id: input.plan.priceId }, quantity: 1 }],
-      details: { totals: { grand_total: String(Math.round(input.plan.price * 100)), currency_code: 'USD' } },
+      details: { totals: { grand_total: input.free ? '0' : String(Math.round(input.plan.price * 100)), currency_code: 'USD' } },
       payments: [{ status: input.status === 'completed' ? 'captured' : 'error', method_details: { type: 'card', card: input.card } }],
       billed_at: now,
       created_at: now,
@@ -116,23 +134,37 @@ export function createSandboxBilling(options: {
   return {
     kind: 'sandbox',
 
-    async purchase({ customData, plan, card }) {
+    async purchase({ customData, plan, card, trialDays }) {
       const customerId = id('ctm')
+      const free = trialDays > 0
       if (card === 'declined') {
         await send(
           'transaction.payment_failed',
-          transaction({ subscriptionId: null, customerId, customData, plan, origin: 'web', status: 'payment_failed', card: DECLINED }),
+          transaction({
+            subscriptionId: null,
+            customerId,
+            customData,
+            plan,
+            origin: 'web',
+            status: 'payment_failed',
+            card: DECLINED,
+            free,
+          }),
         )
         return 'declined'
       }
       const subscriptionId = id('sub')
-      const nextBilledAt = new Date(Date.now() + MONTH_MS)
-      await send('subscription.created', subscription({ subscriptionId, customerId, customData, plan, status: 'active', nextBilledAt }))
+      const now = new Date()
+      // As Paddle: a trialing subscription is next billed when the trial ends; its checkout costs 0.
+      const trial = free ? { startsAt: now, endsAt: new Date(now.getTime() + trialDays * DAY_MS) } : undefined
+      const nextBilledAt = trial?.endsAt ?? new Date(now.getTime() + MONTH_MS)
+      const status = trial ? 'trialing' : 'active'
+      await send('subscription.created', subscription({ subscriptionId, customerId, customData, plan, status, nextBilledAt, trial }))
       await send(
         'transaction.completed',
-        transaction({ subscriptionId, customerId, customData, plan, origin: 'web', status: 'completed', card: VISA }),
+        transaction({ subscriptionId, customerId, customData, plan, origin: 'web', status: 'completed', card: VISA, free }),
       )
-      return 'paid'
+      return trial ? 'trialing' : 'paid'
     },
 
     async cancelAtPeriodEnd(current) {
@@ -145,7 +177,7 @@ export function createSandboxBilling(options: {
           customerId: customer(current),
           customData: { user_id: current.userId, plan: plan.slug },
           plan,
-          status: 'active',
+          status: current.status,
           nextBilledAt: null,
           cancelAt,
         }),
@@ -160,6 +192,11 @@ export function createSandboxBilling(options: {
         customerId: customer(current),
         customData: { user_id: current.userId, plan: plan.slug },
         plan,
+      }
+      if (current.status === 'trialing') {
+        // Paddle bills nothing for a change during a trial (do_not_bill): the new price applies from its end.
+        await send('subscription.updated', subscription({ ...common, status: 'trialing', nextBilledAt: current.nextBilledAt }))
+        return
       }
       await send('subscription.updated', subscription({ ...common, status: 'active', nextBilledAt: current.nextBilledAt }))
       await send('transaction.completed', transaction({ ...common, origin: 'subscription_update', status: 'completed', card: VISA }))
@@ -178,9 +215,14 @@ export function createSandboxBilling(options: {
         await send('subscription.canceled', subscription({ ...common, status: 'canceled', nextBilledAt: null, canceledAt: new Date() }))
         return 'canceled'
       }
+      // The end of a trial is billed like a renewal; Paddle then reports the subscription activated.
+      const trialEnded = current.status === 'trialing'
       await send('transaction.completed', transaction({ ...common, origin: 'subscription_recurring', status: 'completed', card: VISA }))
-      await send('subscription.updated', subscription({ ...common, status: 'active', nextBilledAt: new Date(Date.now() + MONTH_MS) }))
-      return 'renewed'
+      await send(
+        trialEnded ? 'subscription.activated' : 'subscription.updated',
+        subscription({ ...common, status: 'active', nextBilledAt: new Date(Date.now() + MONTH_MS) }),
+      )
+      return trialEnded ? 'trial-ended' : 'renewed'
     },
   }
 }

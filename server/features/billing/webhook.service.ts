@@ -165,6 +165,16 @@ export function createWebhookService(deps: {
       .onConflictDoUpdate({ target: subscriptions.providerSubscriptionId, set: cardValues })
   }
 
+  /** Whether the member had a subscription other than this one (our rule: one free trial per account). */
+  async function hadEarlierSubscription(tx: DbOrTx, userId: string, subscriptionId: string | null | undefined) {
+    const [other] = await tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), subscriptionId ? ne(subscriptions.providerSubscriptionId, subscriptionId) : undefined))
+      .limit(1)
+    return Boolean(other)
+  }
+
   async function applyTransaction(tx: DbOrTx, event: PaddleEvent, data: PaddleTransaction): Promise<Outcome> {
     const [subscription] = data.subscription_id
       ? await tx.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, data.subscription_id))
@@ -204,7 +214,10 @@ export function createWebhookService(deps: {
     // Only the event that turned this row into a success gets here: credits once per transaction.
     await keepCard(tx, userId, data, plan?.slug)
     const previous = data.origin === 'subscription_update' ? await planBefore(tx, data, subscription, createdAt) : null
-    const grant = creditGrantFor({ origin: data.origin, transactionId: data.id, plan, previous })
+    // A free first transaction is a trial's start; Paddle gives the price's trial to every checkout.
+    const free = values.amount === 0
+    const earlierSubscription = data.origin === 'web' && free ? await hadEarlierSubscription(tx, userId, data.subscription_id) : false
+    const grant = creditGrantFor({ origin: data.origin, transactionId: data.id, plan, previous, free, earlierSubscription })
     if (grant) await credits.applyIn(tx, { userId, reason: 'plan_grant', ...grant })
     return applied
   }

@@ -22,14 +22,17 @@ function event(type: string, data: Record<string, unknown>, options: { id?: stri
   return { event_id: options.id ?? next('evt'), event_type: type, occurred_at: (options.occurredAt ?? new Date()).toISOString(), data }
 }
 
-function subscription(userId: string, options: { id: string; status?: string; priceId?: string; cancelAt?: string; plan?: string }) {
+function subscription(
+  userId: string,
+  options: { id: string; status?: string; priceId?: string; cancelAt?: string; plan?: string; nextBilledAt?: string },
+) {
   return {
     id: options.id,
     status: options.status ?? 'active',
     customer_id: 'ctm_test',
     custom_data: { user_id: userId, plan: options.plan ?? 'pro', user_token: checkoutUserToken(TEST_AUTH_SECRET, userId) },
     items: [{ price: { id: options.priceId ?? 'pro-monthly-plan' }, quantity: 1 }],
-    next_billed_at: '2026-12-23T10:00:00.000Z',
+    next_billed_at: options.nextBilledAt ?? '2026-12-23T10:00:00.000Z',
     scheduled_change: options.cancelAt ? { action: 'cancel', effective_at: options.cancelAt } : null,
     management_urls: { update_payment_method: 'https://sandbox-customer-portal.paddle.com/update', cancel: null },
   }
@@ -228,6 +231,74 @@ describe('POST /api/webhooks/paddle: credits', () => {
       await deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId, origin, total: '0' })))
     }
     expect((await state(user.id)).credits).toBe(5)
+  })
+})
+
+describe('POST /api/webhooks/paddle: a free trial (a price with a trial_period)', () => {
+  const TRIAL_END = '2026-12-07T10:00:00.000Z'
+
+  async function startTrial(userId: string, subId: string, options: { occurredAt?: Date } = {}) {
+    const trialing = subscription(userId, { id: subId, status: 'trialing', nextBilledAt: TRIAL_END })
+    await deliver(event('subscription.created', trialing, options))
+    const start = transaction(userId, { id: next('txn'), subscriptionId: subId, origin: 'web', total: '0' })
+    await deliver(event('transaction.completed', start, options))
+    return start
+  }
+
+  it("'trialing' and its $0 transaction: the plan is set, the month's credits granted once, next billing at the trial's end", async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    const start = await startTrial(user.id, subId)
+    // Delivered again under another event id, as Paddle may: the transaction is already paid.
+    const again = await deliver(event('transaction.completed', start))
+    expect(await again.json()).toMatchObject({ outcome: 'ignored' })
+
+    const now = await state(user.id)
+    expect(now.plan).toBe('pro')
+    expect(now.subscriptions).toMatchObject([{ status: 'trialing', planSlug: 'pro', cardLast4: '4242' }])
+    expect(now.subscriptions[0]?.nextBilledAt?.toISOString()).toBe(TRIAL_END)
+    expect(now.payments).toMatchObject([{ amount: 0, status: 'success', planSlug: 'pro' }])
+    expect(now.credits).toBe(5 + 1000)
+    expect(now.ledger.filter((row) => row.reason === 'plan_grant')).toMatchObject([
+      { delta: 1000, reference: `Pro plan free trial, transaction ${start.id}` },
+    ])
+  })
+
+  it("the trial's end: Paddle bills the first month (subscription_recurring) and activates the subscription", async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await startTrial(user.id, subId, { occurredAt: new Date(Date.now() - 5000) })
+    await deliver(
+      event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId, origin: 'subscription_recurring' })),
+    )
+    await deliver(
+      event('subscription.activated', subscription(user.id, { id: subId, status: 'active', nextBilledAt: '2027-01-07T10:00:00.000Z' })),
+    )
+
+    const now = await state(user.id)
+    expect(now.plan).toBe('pro')
+    expect(now.subscriptions[0]).toMatchObject({ status: 'active' })
+    expect(now.subscriptions[0]?.nextBilledAt?.toISOString()).toBe('2027-01-07T10:00:00.000Z')
+    expect(now.payments.map((row) => row.amount).sort()).toEqual([0, 29])
+    expect(now.credits).toBe(5 + 1000 + 1000)
+    expect(now.ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(now.credits)
+  })
+
+  it('a cancelled trial ends without a charge; a second trial Paddle gives the same member grants no credits', async () => {
+    const user = await t.signUp()
+    const first = next('sub')
+    await startTrial(user.id, first, { occurredAt: new Date(Date.now() - 5000) })
+    await deliver(
+      event('subscription.canceled', subscription(user.id, { id: first, status: 'canceled' }), { occurredAt: new Date(Date.now() - 4000) }),
+    )
+    expect(await state(user.id)).toMatchObject({ plan: 'free', credits: 1005 })
+
+    // The trial is the price's, so Paddle gives it to every checkout; our rule is one per account.
+    await startTrial(user.id, next('sub'))
+    const now = await state(user.id)
+    expect(now.plan).toBe('pro')
+    expect(now.payments).toHaveLength(2)
+    expect(now.credits).toBe(1005)
   })
 })
 

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { Conflict, NotFound } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
+import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { creditLedger, profiles, type CREDIT_REASONS } from '#server/db/schema/index.ts'
 
 export type CreditReason = (typeof CREDIT_REASONS)[number]
@@ -88,17 +89,7 @@ export function createCreditService(db: Db) {
     },
 
     async list(userId: string, query: { page: number; limit: number }): Promise<Page<CreditEntry>> {
-      const [items, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(creditLedger)
-          .where(eq(creditLedger.userId, userId))
-          .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(creditLedger).where(eq(creditLedger.userId, userId)),
-      ])
-      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+      return newestFirstPage(db, creditLedger, eq(creditLedger.userId, userId), query)
     },
   }
 }

@@ -1,9 +1,10 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm'
+import { and, count, eq, ilike, or, type SQL } from 'drizzle-orm'
 import type { ContactMessageInput, InquiryInput } from '#common/inquiries.ts'
 import { HONEYPOT_FIELD, PROJECT_TYPE_LABELS } from '#common/inquiry-fields.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
+import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
@@ -94,17 +95,7 @@ export function createInquiryService(deps: {
         if (match) conditions.push(match)
       }
       const where = conditions.length ? and(...conditions) : undefined
-      const [items, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(serviceInquiries)
-          .where(where)
-          .orderBy(desc(serviceInquiries.createdAt), desc(serviceInquiries.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(serviceInquiries).where(where),
-      ])
-      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+      return newestFirstPage(db, serviceInquiries, where, query)
     },
 
     async unprocessedCount(): Promise<number> {

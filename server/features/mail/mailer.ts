@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gte } from 'drizzle-orm'
+import { and, eq, gte } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
+import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { mailOutbox } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
 
@@ -56,17 +57,7 @@ export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string
     /** The outbox, newest first (the admin reads development mail here). */
     async list(query: { page: number; limit: number; to?: string }): Promise<Page<OutboxMail>> {
       const where = query.to ? eq(mailOutbox.to, query.to) : undefined
-      const [items, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(mailOutbox)
-          .where(where)
-          .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(mailOutbox).where(where),
-      ])
-      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+      return newestFirstPage(db, mailOutbox, where, query)
     },
   }
 }

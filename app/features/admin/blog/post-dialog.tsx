@@ -49,8 +49,14 @@ export function PostDialog({ draft, onClose }: { draft: PostDraft; onClose: () =
       const body = new FormData()
       body.set('file', file)
       const response = await fetch('/api/uploads/covers', { method: 'POST', body })
-      const answer = (await response.json().catch(() => null)) as { data?: { url: string }; message?: string } | null
-      if (!response.ok || !answer?.data) throw new Error(answer?.message ?? 'The cover could not be uploaded.')
+      const answer = (await response.json().catch(() => null)) as {
+        data?: { url: string }
+        message?: string
+        issues?: { message: string }[]
+      } | null
+      // The field's own message ('Covers must be…'), not the API's 'file: …' summary, as the other admin toasts do.
+      if (!response.ok || !answer?.data)
+        throw new Error(answer?.issues?.[0]?.message ?? answer?.message ?? 'The cover could not be uploaded.')
       setCover(answer.data.url)
     } catch (error) {
       toast.error('Error saving post', { description: error instanceof Error ? error.message : 'The cover could not be uploaded.' })
