@@ -55,3 +55,10 @@ export class ServiceUnavailable extends AppError {
     super(503, message, 'SERVICE_UNAVAILABLE')
   }
 }
+
+/** A run or save the member's plan or credit balance does not allow (code PLAN_LIMIT or INSUFFICIENT_CREDITS). */
+export class LimitReached extends AppError {
+  constructor(message: string, code: 'PLAN_LIMIT' | 'INSUFFICIENT_CREDITS') {
+    super(409, message, code)
+  }
+}

@@ -14,6 +14,9 @@ import { createAuditApi } from './features/audit/audit.api.ts'
 import { createEventsApi } from './features/events/events.api.ts'
 import { createSettingsApi } from './features/settings/settings.api.ts'
 import { createUploadsApi } from './features/uploads/uploads.api.ts'
+import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
+import { createAutomationsApi } from './features/automations/automations.api.ts'
+import { createRunsApi } from './features/automations/runs.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
@@ -55,15 +58,31 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/settings', createSettingsApi(services.settings))
   api.route('/audit', createAuditApi(services.audit))
   api.route('/events', createEventsApi(services.events))
+  api.route('/keys', createApiKeysApi(services.apiKeys))
+  api.route('/automations', createAutomationsApi(services.automations, services.runs))
+  api.route('/runs', createRunsApi({ runs: services.runs, files: services.runFiles, events: services.events }))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
+  // The same Authorization header as bearerAuth: every route that takes a session token takes a key.
+  api.openAPIRegistry.registerComponent('securitySchemes', 'apiKeyAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'ak_<prefix>_<secret>',
+    description:
+      'An API key created in Settings or with POST /keys, sent as `Authorization: Bearer ak_...`. It acts as its member ' +
+      'wherever bearerAuth is accepted, under the same role, rate limit and plan rules, but cannot manage API keys or ' +
+      'change the password or e-mail address (403). A revoked or unknown key is not signed in (401).',
+  })
   api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })
   const documentConfig = {
     openapi: '3.1.0',
     info: {
       title: 'Aether API',
       version: '1.0.0',
-      description: 'The API used by the Aether web app, browser extension and desktop apps.',
+      description:
+        'The API used by the Aether web app, browser extension and desktop apps. Signed-in routes take the auth_session ' +
+        'cookie or `Authorization: Bearer <token>`, where the token is a session token from POST /auth/login (bearerAuth) ' +
+        'or an API key `ak_...` from Settings (apiKeyAuth). A revoked or unknown key is treated as not signed in (401).',
     },
     servers: [{ url: '/api' }],
   }

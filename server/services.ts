@@ -20,8 +20,13 @@ import { createDiagnosticsService } from './features/diagnostics/diagnostics.ser
 import { createBlogDrafter } from './features/ai/blog-drafter.ts'
 import { createAuditService } from './features/audit/audit.service.ts'
 import { createEventBus } from './features/events/event-bus.ts'
+import { createAutomationService } from './features/automations/automation.service.ts'
+import { createRunFiles } from './features/automations/run-files.ts'
+import { createRunQueue } from './features/automations/run-queue.ts'
+import { createRunService } from './features/automations/run.service.ts'
 import { createUploadService } from './features/uploads/upload.service.ts'
 import { createUserAdminService } from './features/users/user-admin.service.ts'
+import { createApiKeyService } from './features/api-keys/api-key.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -31,6 +36,9 @@ export type ServicesEnv = Pick<
   Partial<SiteEnv> &
   Partial<BillingEnv> &
   Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>>
+
+/** How long a cloud worker's claim on a run holds without a heartbeat. */
+const RUN_LEASE_MS = 30_000
 
 /** Builds every service once; pages (through router context) and the API both use these. */
 export function createServices(options: {
@@ -65,10 +73,12 @@ export function createServices(options: {
       sendResetPassword: accountMail.resetPassword,
     },
   })
-  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, logger })
+  const apiKeys = createApiKeyService(db)
+  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, apiKeys, logger })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus()
+  const runs = createRunService({ db, credits, events })
   const inquiries = createInquiryService({
     audit,
     events,
@@ -91,6 +101,7 @@ export function createServices(options: {
   return {
     logger,
     auth,
+    apiKeys,
     account,
     betterAuth,
     settings,
@@ -110,6 +121,10 @@ export function createServices(options: {
     audit,
     events,
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
+    automations: createAutomationService(db),
+    runs,
+    runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
+    runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
     userAdmin: createUserAdminService({ db, auth: betterAuth, users, credits, audit, mailer }),
     aiDrafter: createBlogDrafter({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS }),
   }

@@ -1,8 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
+import { format } from 'date-fns'
 import { useEffect } from 'react'
 import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/settings'
 import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
+import { ApiKeysCard, type ApiKeyRow } from '#app/features/account/api-keys-card.tsx'
 import { SecurityCard } from '#app/features/account/security-card.tsx'
 import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
@@ -11,12 +13,21 @@ import { requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { accountSettingsSchema, passwordChangeFormSchema } from '#common/account.ts'
+import { apiKeyCreateSchema, refuseApiKeyCaller } from '#common/api-keys.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
+  const apiKeys: ApiKeyRow[] = (await context.services.apiKeys.list(user.id)).map((key) => ({
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    createdLabel: format(key.createdAt, 'MMM d, yyyy'),
+    lastUsedLabel: key.lastUsedAt ? format(key.lastUsedAt, 'MMM d, yyyy') : 'Never',
+    revoked: key.revokedAt !== null,
+  }))
   // A new key after every successful save remounts the forms with what is stored.
-  return { email: user.email, emailVerified: user.emailVerified, fullName: user.profile.fullName ?? '', formKey: Date.now() }
+  return { email: user.email, emailVerified: user.emailVerified, fullName: user.profile.fullName ?? '', apiKeys, formKey: Date.now() }
 }
 
 /** The error toasts of each form (spec section 8). */
@@ -25,6 +36,8 @@ const ERROR_TITLES = {
   'reset-password': 'Error sending reset email',
   'change-password': 'Error changing password',
   'resend-verification': 'Error sending verification email',
+  'create-api-key': 'Error creating API key',
+  'revoke-api-key': 'Error revoking API key',
 } as const
 type Intent = keyof typeof ERROR_TITLES
 
@@ -44,12 +57,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const outcome = await attempt(async () => {
       if (intent === 'change-password') {
+        refuseApiKeyCaller(user)
         const { currentPassword, newPassword } = submission.value as { currentPassword: string; newPassword: string }
         return { cookies: (await context.services.auth.changePassword(user.id, { currentPassword, newPassword }, caller)).setCookies }
       }
       const { email, fullName } = submission.value as { email: string; fullName: string }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
-      if (email !== user.email) await context.services.account.requestEmailChange(user, email)
+      if (email !== user.email) {
+        refuseApiKeyCaller(user)
+        await context.services.account.requestEmailChange(user, email)
+      }
       await context.services.auth.updateProfile(user.id, { fullName })
       return { cookies: [], newEmail: email !== user.email ? email : null }
     })
@@ -96,16 +113,47 @@ export async function action({ request, context }: Route.ActionArgs) {
         : { type: 'success', title: 'Verification email sent', description: `Check ${user.email} and follow the link.` },
     )
   }
+  if (intent === 'create-api-key') {
+    const submission = parseWithZod(formData, { schema: apiKeyCreateSchema })
+    if (submission.status !== 'success') return data({ intent, result: submission.reply(), error: null, createdKey: null }, { status: 400 })
+    const { name } = submission.value
+    const outcome = await attempt(() => {
+      refuseApiKeyCaller(user)
+      return context.services.apiKeys.create(user.id, name)
+    })
+    if (!outcome.ok) {
+      const error = outcome.error.message
+      return data({ intent, result: submission.reply({ formErrors: [error] }), error, createdKey: null }, { status: outcome.error.status })
+    }
+    // Answered, not redirected: this answer is the only place the whole key ever appears.
+    return data(
+      { intent, result: submission.reply({ resetForm: true }), error: null, createdKey: { name, key: outcome.value.key } },
+      { headers: { 'Cache-Control': 'no-store' } },
+    )
+  }
+
+  if (intent === 'revoke-api-key') {
+    const outcome = await attempt(async () => {
+      refuseApiKeyCaller(user)
+      return context.services.apiKeys.revoke(user.id, String(formData.get('id') ?? ''))
+    })
+    if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })
+    return done({ type: 'success', title: 'API key revoked', description: `"${outcome.value.name}" no longer works.` })
+  }
   throw data('Unknown action', { status: 400 })
 }
 
 export const meta = privatePageMeta('Account Settings')
 
 export default function SettingsPage() {
-  const { email, emailVerified, fullName, formKey } = useLoaderData<typeof loader>()
+  const { email, emailVerified, fullName, apiKeys, formKey } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
+  const createdKey = actionData?.intent === 'create-api-key' ? actionData.createdKey : null
   useEffect(() => {
     if (actionData?.error) toast.error(ERROR_TITLES[actionData.intent], { description: actionData.error })
+    if (actionData?.intent === 'create-api-key' && actionData.createdKey) {
+      toast.success('API key created', { description: "Copy it now: you won't see it again." })
+    }
   }, [actionData])
   const resultFor = (intent: Intent) => (actionData?.intent === intent ? (actionData.result ?? undefined) : undefined)
 
@@ -115,6 +163,7 @@ export default function SettingsPage() {
       {emailVerified ? null : <VerificationNotice email={email} />}
       <AccountSettingsForm key={`account-${formKey}`} email={email} fullName={fullName} lastResult={resultFor('account')} />
       <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />
+      <ApiKeysCard keys={apiKeys} createdKey={createdKey} lastResult={resultFor('create-api-key')} />
     </main>
   )
 }

@@ -8,6 +8,8 @@ export const DEFAULT_PLANS = [
     creditsPerMonth: 5,
     description: 'Try Aether on your own repetitive tasks.',
     features: ['5 automations per month', 'Basic browser automation', 'Up to 100 actions per automation', 'Community support'],
+    monthlyRunLimit: 5,
+    actionLimit: 100,
     highlighted: false,
     sortOrder: 0,
   },

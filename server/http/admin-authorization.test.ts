@@ -22,7 +22,31 @@ interface Sample {
 }
 
 /** Operations a signed-in member may call (secured, but not admin-only). */
-const MEMBER_OPERATIONS = ['POST /auth/logout', 'GET /auth/me', 'PUT /auth/profile', 'PUT /auth/change-password']
+const MEMBER_OPERATIONS = [
+  'POST /auth/logout',
+  'GET /auth/me',
+  'PUT /auth/profile',
+  'PUT /auth/change-password',
+  'GET /keys',
+  'POST /keys',
+  'DELETE /keys/{id}',
+  'GET /automations',
+  'POST /automations',
+  'GET /automations/{id}',
+  'PUT /automations/{id}',
+  'DELETE /automations/{id}',
+  'POST /automations/{id}/duplicate',
+  'POST /automations/{id}/runs',
+  'GET /runs',
+  'GET /runs/events',
+  'GET /runs/{id}',
+  'POST /runs/{id}/progress',
+  'POST /runs/{id}/finish',
+  'POST /runs/{id}/cancel',
+  'GET /runs/{id}/extracted.csv',
+  'GET /runs/{id}/extracted.json',
+  'GET /runs/{id}/screenshots/{file}',
+]
 
 let t: TestApp
 let admin: Account

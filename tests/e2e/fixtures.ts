@@ -23,7 +23,22 @@ export interface ConsoleErrors {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+const randomOctet = () => Math.floor(Math.random() * 254) + 1
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors; clientAddress: string }>({
+  /**
+   * Every test's browser is a client of its own: the servers trust X-Forwarded-For (TRUST_PROXY),
+   * so per-address limits such as sign-in attempts apply within a test, never across the suite.
+   */
+  clientAddress: [
+    async ({ context }, use) => {
+      const address = `10.${randomOctet()}.${randomOctet()}.${randomOctet()}`
+      await context.setExtraHTTPHeaders({ 'X-Forwarded-For': address })
+      await use(address)
+    },
+    { auto: true },
+  ],
+
   consoleErrors: [
     async ({ context }, use) => {
       const allowed: RegExp[] = []
@@ -96,6 +111,12 @@ export function uniqueEmail(prefix = 'visitor') {
 export const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ })
 
 export async function expectNoAxeViolations(page: Page) {
+  // A toast or dialog still fading in would be measured half-transparent.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  )
   const results = await new AxeBuilder({ page }).analyze()
   const summary = results.violations.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,

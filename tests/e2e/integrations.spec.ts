@@ -16,7 +16,7 @@ test.beforeAll(async () => {
     AI_BASE_URL: ai.baseUrl,
     AI_API_KEY: 'test-key',
     AI_MODEL: 'test-model',
-    AI_TIMEOUT_MS: '3000',
+    AI_TIMEOUT_MS: '8000',
     SMTP_URL: 'smtp://127.0.0.1:1',
   })
 })
@@ -35,7 +35,7 @@ async function openGenerateDialog(page: Parameters<typeof gotoHydrated>[0], titl
 
 test.describe('Generate with AI against an OpenAI-compatible provider', () => {
   test("the provider's text streams into view, then opens as a draft post", async ({ page }) => {
-    ai.respondWith({ chunks: ['# Weekly reports\n\n', 'Reports that write themselves. ', 'Step one: ', 'record it once.'], delayMs: 700 })
+    ai.respondWith({ chunks: ['# Weekly reports\n\n', 'Reports that write themselves. ', 'Step one: ', 'record it once.'], delayMs: 400 })
     await signIn(page, ADMIN, server.url)
     const dialog = await openGenerateDialog(page, 'Weekly reports')
     await dialog.getByRole('button', { name: 'Generate' }).click()
@@ -69,7 +69,7 @@ test.describe('Generate with AI against an OpenAI-compatible provider', () => {
     await signIn(page, ADMIN, server.url)
     const dialog = await openGenerateDialog(page, 'Anything at all')
     await dialog.getByRole('button', { name: 'Generate' }).click()
-    await expect(toasts(page).getByText('Error generating content')).toBeVisible({ timeout: 15_000 })
+    await expect(toasts(page).getByText('Error generating content')).toBeVisible({ timeout: 20_000 })
     await expect(dialog.getByRole('button', { name: 'Generate' })).toBeEnabled()
   })
 })

@@ -14,6 +14,10 @@ export const subscriptionPlans = pgTable(
     highlighted: boolean().notNull().default(false),
     /** The payment provider's price id (Paddle: pri_…); without one the plan cannot be bought. */
     paddlePriceId: text().unique(),
+    /** Runs a member may start per calendar month (UTC); null is unlimited. */
+    monthlyRunLimit: integer(),
+    /** Actions (steps) one automation may hold; null is unlimited. */
+    actionLimit: integer(),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -21,5 +25,6 @@ export const subscriptionPlans = pgTable(
   (table) => [
     check('subscription_plans_price_check', sql`${table.price} >= 0`),
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
+    check('subscription_plans_limits_check', sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1`),
   ],
 )

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
+import { refuseApiKeyCaller } from '#common/api-keys.ts'
 import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from '#common/auth.ts'
 import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import { requireUser } from '#server/http/guards.ts'
@@ -64,11 +65,12 @@ const changePassword = createRoute({
   path: '/change-password',
   tags: ['Auth'],
   summary: 'Change your password: every session ends and a new token is returned',
+  description: 'Needs a session: a request signed in with an API key is refused (403).',
   security: bearerSecurity,
   request: { body: jsonBody(changePasswordSchema) },
   responses: {
     200: dataOf(z.object({ token: z.string().nullable() }), 'Password changed'),
-    ...errorResponses(400, 401, 429),
+    ...errorResponses(400, 401, 403, 429),
   },
 })
 
@@ -99,6 +101,7 @@ export function createAuthApi(authService: AuthService) {
     })
     .openapi(changePassword, async (c) => {
       const user = requireUser(c)
+      refuseApiKeyCaller(user)
       const result = await authService.changePassword(user.id, c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
       for (const cookie of result.setCookies) c.header('Set-Cookie', cookie, { append: true })
       return c.json({ data: { token: result.token } }, 200)

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { APIError } from 'better-auth/api'
+import { API_KEY_PREFIX } from '#common/api-keys.ts'
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, type Auth } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
@@ -21,7 +22,10 @@ export interface SessionUser {
   email: string
   emailVerified: boolean
   name: string
+  /** The Better Auth session; empty when signed in with an API key. */
   sessionId: string
+  /** How the request signed in: a session (cookie or bearer token) or one of the member's API keys. */
+  via: 'session' | 'api-key'
   profile: Profile
   /** The profile could not be read: `profile` is the default one (spec: 'Profile loading issue'). */
   profileUnavailable?: boolean
@@ -41,13 +45,37 @@ export interface CurrentSession {
 
 const INVALID_CREDENTIALS = 'Invalid email or password'
 
-export function createAuthService(deps: { auth: Auth; db: Db; profiles: ProfileService; rateLimits: RateLimitService; logger: Logger }) {
-  const { auth, db, profiles, rateLimits, logger } = deps
+/** Resolves an API key to its member (api-key.service.ts); null for unknown, forged or revoked keys. */
+export interface ApiKeyAuthenticator {
+  authenticate(key: string): Promise<string | null>
+}
 
-  async function loadUser(userId: string, sessionId: string, fallbackName: string): Promise<SessionUser | null> {
+/** The API key in `Authorization: Bearer ak_...`, if that is what the header carries. */
+function bearerApiKey(headers: Headers): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '')
+  const value = match?.[1]
+  return value?.startsWith(API_KEY_PREFIX) ? value : null
+}
+
+export function createAuthService(deps: {
+  auth: Auth
+  db: Db
+  profiles: ProfileService
+  rateLimits: RateLimitService
+  apiKeys: ApiKeyAuthenticator
+  logger: Logger
+}) {
+  const { auth, db, profiles, rateLimits, apiKeys, logger } = deps
+
+  async function loadUser(
+    userId: string,
+    sessionId: string,
+    fallbackName: string,
+    via: SessionUser['via'] = 'session',
+  ): Promise<SessionUser | null> {
     const [user] = await db.select().from(users).where(eq(users.id, userId))
     if (!user) return null
-    const base = { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, sessionId }
+    const base = { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, sessionId, via }
     try {
       // The spec inserts a profile when one is missing; so do we.
       const profile = (await profiles.get(user.id)) ?? (await profiles.createFor(user.id, fallbackName))
@@ -112,8 +140,15 @@ export function createAuthService(deps: { auth: Auth; db: Db; profiles: ProfileS
     /**
      * The signed-in user, if any. Better Auth slides the idle timeout; we add the absolute
      * lifetime: a session older than SESSION_ABSOLUTE_SECONDS is deleted, whatever its activity.
+     * An API key (`Bearer ak_...`) alone decides who is asking: an unknown or revoked key is
+     * nobody, even beside a session cookie, and a key never sets cookies.
      */
     async currentSession(headers: Headers): Promise<CurrentSession> {
+      const apiKey = bearerApiKey(headers)
+      if (apiKey) {
+        const userId = await apiKeys.authenticate(apiKey)
+        return { user: userId ? await loadUser(userId, '', '', 'api-key') : null, setCookies: [] }
+      }
       if (!headers.get('cookie')?.includes(SESSION_COOKIE_NAME) && !headers.get('authorization')) {
         return { user: null, setCookies: [] }
       }

@@ -6,8 +6,17 @@ export interface InquiryEvent {
   name?: string
 }
 
+/** A run changed (queued, started, progressed, finished); pages re-read it. */
+export interface RunEvent {
+  id: string
+  userId: string
+  status: string
+  automationId: string | null
+}
+
 export interface BusEvents {
   inquiry: InquiryEvent
+  run: RunEvent
 }
 
 /**

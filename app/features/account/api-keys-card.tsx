@@ -1,0 +1,149 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Copy, KeyRound, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { Form, useNavigation } from 'react-router'
+import { ConfirmAction } from '#app/components/confirm-action.tsx'
+import { FieldError } from '#app/components/forms/field-error.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { toast } from '#app/lib/toast.ts'
+import { apiKeyCreateSchema, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
+
+export interface ApiKeyRow {
+  id: string
+  name: string
+  prefix: string
+  createdLabel: string
+  /** 'Never' until the key is first used. */
+  lastUsedLabel: string
+  revoked: boolean
+}
+
+/** 'API Keys': named keys for the extension, desktop apps and scripts; a new key is shown once. */
+export function ApiKeysCard({
+  keys,
+  createdKey,
+  lastResult,
+}: {
+  keys: ApiKeyRow[]
+  /** The key just created, whole: only the action's answer carries it, so a reload forgets it. */
+  createdKey: { name: string; key: string } | null
+  lastResult?: SubmissionResult<string[]>
+}) {
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create-api-key'
+  const [form, fields] = useForm({
+    id: 'create-api-key',
+    lastResult: navigation.state === 'idle' ? lastResult : undefined,
+    constraint: getZodConstraint(apiKeyCreateSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiKeyCreateSchema }),
+  })
+  const active = keys.filter((key) => !key.revoked).length
+
+  return (
+    <Card id="api-keys" className="scroll-mt-20">
+      <CardHeader>
+        <CardTitle level={2}>API Keys</CardTitle>
+        <CardDescription>
+          Keys let the browser extension, the desktop apps and your scripts use the API as you: send one as{' '}
+          <code className="font-mono text-xs">Authorization: Bearer ak_...</code>. Up to {MAX_ACTIVE_API_KEYS} active keys.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        {createdKey ? <NewKeyNotice key={createdKey.key} name={createdKey.name} value={createdKey.key} /> : null}
+
+        <Form method="post" className="space-y-2" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="create-api-key" />
+          <Label htmlFor={fields.name.id}>Key Name</Label>
+          <div className="flex gap-2">
+            <Input {...getInputProps(fields.name, { type: 'text' })} placeholder="e.g. Desktop app on my laptop" autoComplete="off" />
+            <Button type="submit" disabled={busy}>
+              <KeyRound aria-hidden="true" />
+              {busy ? 'Creating...' : 'Create Key'}
+            </Button>
+          </div>
+          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+          <FieldError id={form.errorId} errors={form.errors} />
+        </Form>
+
+        {keys.length === 0 ? (
+          <p className="text-sm text-muted-foreground">You have no API keys yet.</p>
+        ) : (
+          <ul aria-label="Your API keys" className="divide-y rounded-md border">
+            {keys.map((key) => (
+              <li key={key.id} className="flex items-center justify-between gap-4 p-3">
+                <div className="min-w-0 space-y-1">
+                  <p className="flex items-center gap-2 font-medium">
+                    <span className="truncate">{key.name}</span>
+                    {key.revoked ? <Badge variant="secondary">Revoked</Badge> : null}
+                  </p>
+                  <p className="font-mono text-xs text-muted-foreground">{key.prefix}_...</p>
+                  <p className="text-xs text-muted-foreground">
+                    Created {key.createdLabel} · Last used {key.lastUsedLabel}
+                  </p>
+                </div>
+                {key.revoked ? null : (
+                  <ConfirmAction
+                    label={
+                      <>
+                        <Trash2 aria-hidden="true" />
+                        Revoke
+                      </>
+                    }
+                    triggerProps={{ variant: 'outline', size: 'sm', 'aria-label': `Revoke ${key.name}` }}
+                    title={`Revoke "${key.name}"?`}
+                    description="Anything using this key stops working at once. This cannot be undone."
+                    confirmLabel="Revoke Key"
+                    fields={{ intent: 'revoke-api-key', id: key.id }}
+                    destructive
+                  />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {active >= MAX_ACTIVE_API_KEYS ? (
+          <p className="text-sm text-muted-foreground">You have reached the limit: revoke a key to create another.</p>
+        ) : null}
+      </CardContent>
+    </Card>
+  )
+}
+
+function NewKeyNotice({ name, value }: { name: string; value: string }) {
+  const [copied, setCopied] = useState(false)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value)
+      setCopied(true)
+      toast.success('API key copied')
+    } catch {
+      toast.error('Could not copy the key', { description: 'Select it and copy it by hand.' })
+    }
+  }
+  return (
+    <div role="status" className="space-y-2 rounded-md border border-primary/40 bg-primary/5 p-4">
+      <p className="text-sm font-medium">Your new key &ldquo;{name}&rdquo;</p>
+      <p className="text-sm text-muted-foreground">Copy it now and keep it somewhere safe. You won&apos;t see this key again.</p>
+      <div className="flex gap-2">
+        <Input
+          readOnly
+          value={value}
+          aria-label="New API key"
+          className="font-mono text-xs"
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <Button type="button" variant="outline" onClick={() => void copy()}>
+          <Copy aria-hidden="true" />
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+    </div>
+  )
+}

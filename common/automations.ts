@@ -1,0 +1,91 @@
+import { Cron } from 'croner'
+import { MAX_STEPS } from './automation-steps.ts'
+import { paginationQuerySchema } from './pagination.ts'
+import { z } from './zod.ts'
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
+export type RunStatus = (typeof RUN_STATUSES)[number]
+export const RUN_TRIGGERS = ['manual', 'schedule', 'extension', 'desktop'] as const
+export type RunTrigger = (typeof RUN_TRIGGERS)[number]
+/** Statuses a run never leaves. */
+export const FINISHED_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled']
+
+/** What a cloud run costs (docs/decisions/012-automations-credits-and-runs.md). */
+export const CLOUD_RUN_CREDITS = 1
+
+/** The next time a five-field cron expression (UTC) fires after `from`, or null if it never does. */
+export function nextCronRun(expression: string, from: Date): Date | null {
+  return new Cron(expression, { timezone: 'UTC', paused: true }).nextRun(from)
+}
+
+const schedule = z
+  .string()
+  .trim()
+  .max(100, 'Schedule must be at most 100 characters.')
+  .nullable()
+  .transform((value) => value || null)
+  .refine((value) => {
+    if (value === null) return true
+    if (value.split(/\s+/).length !== 5) return false
+    try {
+      return nextCronRun(value, new Date()) !== null
+    } catch {
+      return false
+    }
+  }, 'Schedule must be a five-field cron expression (minute hour day month weekday, UTC), e.g. "0 9 * * 1-5".')
+
+const automationFields = {
+  name: z.string({ error: 'Name is required.' }).trim().min(1, 'Name is required.').max(100, 'Name must be at most 100 characters.'),
+  description: z.string().trim().max(1000, 'Description must be at most 1000 characters.'),
+  steps: z
+    .array(z.unknown(), { error: 'Steps must be a list of actions.' })
+    .max(MAX_STEPS, `An automation has at most ${MAX_STEPS} steps.`),
+  schedule,
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+}
+
+/** An automation as a form or the API sends it; `steps` are checked by parseSteps, step by step. */
+export const automationInputSchema = z.object({
+  ...automationFields,
+  description: automationFields.description.default(''),
+  schedule: automationFields.schedule.default(null),
+  enabled: automationFields.enabled.default(true),
+})
+export type AutomationInput = z.input<typeof automationInputSchema>
+export type AutomationData = z.output<typeof automationInputSchema>
+
+/** A change: only the fields sent (no defaults, so nothing unsent is overwritten). */
+export const automationUpdateSchema = z.object(automationFields).partial()
+export type AutomationChanges = z.output<typeof automationUpdateSchema>
+
+export const automationListQuerySchema = paginationQuerySchema
+
+export const runListQuerySchema = paginationQuerySchema.extend({
+  status: z.enum(RUN_STATUSES, { error: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+  automationId: z.uuid('automationId must be an automation id').optional(),
+})
+
+/** Starting a run: in our cloud (credits), or reported by the member's extension / desktop app. */
+export const runStartSchema = z.object({
+  where: z.enum(['cloud', 'client'], { error: 'where must be cloud or client' }).default('cloud'),
+  trigger: z.enum(['manual', 'extension', 'desktop'], { error: 'trigger must be manual, extension or desktop' }).optional(),
+})
+
+const logLine = z.object({
+  level: z.enum(['info', 'warn', 'error']).default('info'),
+  message: z.string().trim().min(1, 'message is required').max(2000, 'message must be at most 2000 characters'),
+})
+const extractedRow = z.record(z.string().max(64), z.string().max(10_000).nullable())
+
+/** A client's progress report for a run it executes. */
+export const runProgressSchema = z.object({
+  actionsPerformed: z.number().int().min(0).max(1_000_000).optional(),
+  log: z.array(logLine).max(200, 'at most 200 log lines per report').optional(),
+  extracted: z.array(extractedRow).max(1000, 'at most 1000 extracted rows per report').optional(),
+})
+
+/** A client's last report: how the run ended. */
+export const runFinishSchema = runProgressSchema.extend({
+  status: z.enum(['succeeded', 'failed', 'cancelled'], { error: 'status must be succeeded, failed or cancelled' }),
+  error: z.string().trim().max(2000).optional(),
+})

@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm'
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
+import { users } from './auth.ts'
+
+/** Who executes a run: our worker in headless Chromium, or the member's extension / desktop app. */
+export const RUN_RUNNERS = ['cloud', 'client'] as const
+
+/** A member's automation: named steps, run by hand or on a cron schedule. */
+export const automations = pgTable(
+  'automations',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ownerId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    steps: jsonb().$type<AutomationStep[]>().notNull(),
+    stepsVersion: integer().notNull().default(1),
+    /** A five-field cron expression (UTC); null runs only when started. */
+    schedule: text(),
+    enabled: boolean().notNull().default(true),
+    /** When the schedule next fires; the scheduler claims due rows and moves this on. */
+    nextRunAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index().on(table.ownerId, table.createdAt), index().on(table.nextRunAt)],
+)
+
+export interface RunLogLine {
+  at: string
+  level: 'info' | 'warn' | 'error'
+  message: string
+}
+
+export interface RunScreenshot {
+  name: string
+  /** The stored file under DATA_DIR/runs/<run id>/. */
+  file: string
+  step: number
+}
+
+/** One execution of an automation, with what it did, found and cost. */
+export const automationRuns = pgTable(
+  'automation_runs',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Kept when the automation is deleted, so the history and the ledger still make sense. */
+    automationId: uuid().references(() => automations.id, { onDelete: 'set null' }),
+    automationName: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text({ enum: RUN_STATUSES }).notNull(),
+    trigger: text({ enum: RUN_TRIGGERS }).notNull(),
+    runner: text({ enum: RUN_RUNNERS }).notNull(),
+    /** The steps as they were when the run started. */
+    steps: jsonb().$type<AutomationStep[]>().notNull(),
+    actionsPerformed: integer().notNull().default(0),
+    creditsCharged: integer().notNull().default(0),
+    log: jsonb().$type<RunLogLine[]>().notNull().default([]),
+    extracted: jsonb().$type<Record<string, string | null>[]>().notNull().default([]),
+    screenshots: jsonb().$type<RunScreenshot[]>().notNull().default([]),
+    error: text(),
+    /** Set when the credits were given back (a failure on our side). */
+    refundedAt: timestamp({ withTimezone: true }),
+    /** The worker holding a cloud run, and until when its claim holds without a heartbeat. */
+    workerId: text(),
+    leaseUntil: timestamp({ withTimezone: true }),
+    attempts: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('automation_runs_status_check', sql`${table.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`),
+    check('automation_runs_trigger_check', sql`${table.trigger} in ('manual', 'schedule', 'extension', 'desktop')`),
+    check('automation_runs_runner_check', sql`${table.runner} in ('cloud', 'client')`),
+    check('automation_runs_counts_check', sql`${table.actionsPerformed} >= 0 and ${table.creditsCharged} >= 0`),
+    index().on(table.userId, table.createdAt),
+    index().on(table.automationId, table.createdAt),
+    index().on(table.status, table.runner, table.createdAt),
+  ],
+)
+
+/** A member's API keys for the extension, the desktop apps and scripts; only a hash is kept. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    /** The key's first characters, shown in lists and used to find it ('ak_3f9c2a1b'). */
+    prefix: text().notNull().unique(),
+    /** SHA-256 of the whole key (keys are long random strings, so a fast hash is enough). */
+    hash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index().on(table.userId, table.createdAt)],
+)

@@ -1,0 +1,112 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
+import { API_KEY_PREFIX, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
+import { Conflict, NotFound } from '#common/errors.ts'
+import type { Db } from '#server/db/client.ts'
+import { isUniqueViolation } from '#server/db/errors.ts'
+import { apiKeys } from '#server/db/schema/index.ts'
+
+/** What a member sees of a key: never the secret, never its hash. */
+export interface ApiKeySummary {
+  id: string
+  name: string
+  prefix: string
+  createdAt: Date
+  lastUsedAt: Date | null
+  revokedAt: Date | null
+}
+
+/** ak_<8 hex: the stored prefix>_<43 base64url characters: 32 random bytes>. */
+const KEY_PATTERN = /^(ak_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** lastUsedAt is a hint, not an audit log: one write per key per minute at most. */
+const LAST_USED_RESOLUTION_MS = 60_000
+const PREFIX_ATTEMPTS = 5
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+
+function newKey(): { key: string; prefix: string } {
+  const prefix = `${API_KEY_PREFIX}${randomBytes(4).toString('hex')}`
+  return { prefix, key: `${prefix}_${randomBytes(32).toString('base64url')}` }
+}
+
+export function createApiKeyService(db: Db) {
+  const summary = {
+    id: apiKeys.id,
+    name: apiKeys.name,
+    prefix: apiKeys.prefix,
+    createdAt: apiKeys.createdAt,
+    lastUsedAt: apiKeys.lastUsedAt,
+    revokedAt: apiKeys.revokedAt,
+  }
+
+  return {
+    /** Creates a key and returns it whole: the only time it exists outside the caller's hands. */
+    async create(userId: string, name: string): Promise<ApiKeySummary & { key: string }> {
+      for (let attempt = 1; ; attempt++) {
+        const { key, prefix } = newKey()
+        try {
+          return await db.transaction(async (tx) => {
+            // One member's concurrent requests queue here, so the limit holds under a race.
+            await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`api-keys:${userId}`}))`)
+            const [active] = await tx
+              .select({ value: count() })
+              .from(apiKeys)
+              .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+            if ((active?.value ?? 0) >= MAX_ACTIVE_API_KEYS) {
+              throw new Conflict(`You can have at most ${MAX_ACTIVE_API_KEYS} active API keys. Revoke one you no longer use first.`)
+            }
+            const [row] = await tx
+              .insert(apiKeys)
+              .values({ userId, name, prefix, hash: sha256(key) })
+              .returning(summary)
+            if (!row) throw new Error('api key was not inserted')
+            return { ...row, key }
+          })
+        } catch (error) {
+          // Two keys sharing 32 random bits of prefix: rare, and a fresh key solves it.
+          if (attempt < PREFIX_ATTEMPTS && isUniqueViolation(error)) continue
+          throw error
+        }
+      }
+    },
+
+    /** The member's keys, newest first, revoked ones included (with revokedAt). */
+    async list(userId: string): Promise<ApiKeySummary[]> {
+      return db.select(summary).from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    },
+
+    /** Revokes one of the member's keys; another member's key (or none) is 404. Revoking twice is harmless. */
+    async revoke(userId: string, id: string): Promise<ApiKeySummary> {
+      if (!UUID_PATTERN.test(id)) throw new NotFound('API key not found.')
+      const [row] = await db
+        .update(apiKeys)
+        .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
+        .returning(summary)
+      if (!row) throw new NotFound('API key not found.')
+      return row
+    },
+
+    /** The member a key belongs to, or null for a malformed, unknown, forged or revoked key. */
+    async authenticate(key: string): Promise<string | null> {
+      const prefix = KEY_PATTERN.exec(key)?.[1]
+      if (!prefix) return null
+      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix))
+      if (!row || row.revokedAt) return null
+      const expected = Buffer.from(row.hash, 'hex')
+      const given = Buffer.from(sha256(key), 'hex')
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null
+      const now = Date.now()
+      if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+        await db
+          .update(apiKeys)
+          .set({ lastUsedAt: new Date(now) })
+          .where(eq(apiKeys.id, row.id))
+      }
+      return row.userId
+    },
+  }
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>

@@ -1,0 +1,138 @@
+import { and, count, desc, eq } from 'drizzle-orm'
+import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
+import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
+import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import type { Page } from '#common/pagination.ts'
+import type { Db } from '#server/db/client.ts'
+import { automations, profiles, subscriptionPlans } from '#server/db/schema/index.ts'
+
+export type Automation = typeof automations.$inferSelect
+
+/** Who asks: the owner sees and changes their own; an admin may read anyone's. */
+export interface Caller {
+  id: string
+  role: 'user' | 'admin'
+}
+
+/** The most automations one member keeps (a guard against runaway scripts, not a plan feature). */
+export const MAX_AUTOMATIONS_PER_MEMBER = 500
+
+/**
+ * Members' automations: named, versioned steps with an optional cron schedule. Steps are checked
+ * one by one (the message names the step and field) and against the plan's action limit.
+ */
+export function createAutomationService(db: Db) {
+  async function actionLimitOf(userId: string): Promise<{ plan: string; limit: number | null }> {
+    const [row] = await db
+      .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
+      .from(profiles)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
+      .where(eq(profiles.id, userId))
+    return row ?? { plan: 'Free', limit: null }
+  }
+
+  async function checkedSteps(userId: string, raw: unknown[]): Promise<AutomationStep[]> {
+    const parsed = parseSteps(raw)
+    if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
+    const { plan, limit } = await actionLimitOf(userId)
+    if (limit !== null && parsed.steps.length > limit) {
+      throw new LimitReached(
+        `The ${plan} plan allows up to ${limit} actions per automation; this one has ${parsed.steps.length}. Upgrade for unlimited actions.`,
+        'PLAN_LIMIT',
+      )
+    }
+    return parsed.steps
+  }
+
+  async function owned(id: string, caller: Caller): Promise<Automation> {
+    const [row] = await db.select().from(automations).where(eq(automations.id, id))
+    // Another member's automation is as unknown as a missing one.
+    if (!row || (row.ownerId !== caller.id && caller.role !== 'admin')) throw new NotFound('Automation not found')
+    return row
+  }
+
+  async function ownedForChange(id: string, caller: Caller): Promise<Automation> {
+    const row = await owned(id, caller)
+    if (row.ownerId !== caller.id) throw new NotFound('Automation not found')
+    return row
+  }
+
+  const nextRun = (schedule: string | null, enabled: boolean) => (schedule && enabled ? nextCronRun(schedule, new Date()) : null)
+
+  return {
+    actionLimitOf,
+
+    async list(ownerId: string, query: { page: number; limit: number }): Promise<Page<Automation>> {
+      const where = eq(automations.ownerId, ownerId)
+      const [items, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(automations)
+          .where(where)
+          .orderBy(desc(automations.updatedAt), desc(automations.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(automations).where(where),
+      ])
+      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    get: owned,
+
+    /** Input parsed by the front door (automationInputSchema); the steps are checked here. */
+    async create(ownerId: string, data: AutomationData): Promise<Automation> {
+      const steps = await checkedSteps(ownerId, data.steps)
+      const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.ownerId, ownerId))
+      if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_MEMBER) {
+        throw new LimitReached(`You can keep up to ${MAX_AUTOMATIONS_PER_MEMBER} automations; delete some first.`, 'PLAN_LIMIT')
+      }
+      const [row] = await db
+        .insert(automations)
+        .values({ ...data, ownerId, steps, nextRunAt: nextRun(data.schedule, data.enabled) })
+        .returning()
+      if (!row) throw new Error('automation insert returned nothing')
+      return row
+    },
+
+    async update(id: string, caller: Caller, data: AutomationChanges): Promise<Automation> {
+      const current = await ownedForChange(id, caller)
+      const steps = data.steps === undefined ? undefined : await checkedSteps(current.ownerId, data.steps)
+      const schedule = data.schedule === undefined ? current.schedule : data.schedule
+      const enabled = data.enabled ?? current.enabled
+      const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
+      const [row] = await db
+        .update(automations)
+        .set({
+          ...data,
+          steps,
+          schedule,
+          enabled,
+          ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
+        .returning()
+      if (!row) throw new NotFound('Automation not found')
+      return row
+    },
+
+    async duplicate(id: string, caller: Caller): Promise<Automation> {
+      const source = await ownedForChange(id, caller)
+      return this.create(caller.id, {
+        name: `Copy of ${source.name}`.slice(0, 100),
+        description: source.description,
+        steps: source.steps,
+        schedule: source.schedule,
+        // A copy of a scheduled automation does not start firing on its own.
+        enabled: source.schedule ? false : source.enabled,
+      })
+    },
+
+    async remove(id: string, caller: Caller): Promise<void> {
+      await ownedForChange(id, caller)
+      await db.delete(automations).where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
+    },
+  }
+}
+
+export type AutomationService = ReturnType<typeof createAutomationService>

@@ -1,0 +1,43 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { NotFound } from '#common/errors.ts'
+
+/** Names the worker gives screenshots: the step number and a counter, always PNG. */
+const SCREENSHOT_NAME = /^step-\d{1,4}-\d{1,4}\.png$/
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** Files a cloud run leaves behind (screenshots), on local disk under DATA_DIR/runs/<run id>/. */
+export function createRunFiles(options: { dataDir: string }) {
+  const root = path.resolve(options.dataDir, 'runs')
+  const fileOf = (runId: string, name: string) => {
+    if (!RUN_ID.test(runId) || !SCREENSHOT_NAME.test(name)) throw new NotFound('No such screenshot')
+    return path.join(root, runId, name)
+  }
+
+  return {
+    screenshotName: (step: number, index: number) => `step-${step}-${index}.png`,
+
+    async saveScreenshot(runId: string, name: string, png: Uint8Array): Promise<void> {
+      const file = fileOf(runId, name)
+      await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(file, png)
+    },
+
+    async readScreenshot(runId: string, name: string): Promise<Buffer> {
+      try {
+        return await readFile(fileOf(runId, name))
+      } catch (error) {
+        if (error instanceof NotFound) throw error
+        throw new NotFound('No such screenshot')
+      }
+    },
+
+    /** Removes a run's files (when its member's account goes, or the run is purged). */
+    async remove(runId: string): Promise<void> {
+      if (!RUN_ID.test(runId)) return
+      await rm(path.join(root, runId), { recursive: true, force: true })
+    },
+  }
+}
+
+export type RunFiles = ReturnType<typeof createRunFiles>

@@ -1,0 +1,52 @@
+import { z } from '@hono/zod-openapi'
+import { automationStepSchema } from '#common/automation-steps.ts'
+import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
+import type { Run } from './run.service.ts'
+
+export const runDtoSchema = z
+  .object({
+    id: z.string(),
+    automationId: z.string().nullable(),
+    automationName: z.string(),
+    userId: z.string(),
+    status: z.enum(RUN_STATUSES),
+    trigger: z.enum(RUN_TRIGGERS),
+    runner: z.enum(['cloud', 'client']),
+    steps: z.array(automationStepSchema),
+    actionsPerformed: z.number().int(),
+    creditsCharged: z.number().int(),
+    refunded: z.boolean(),
+    log: z.array(z.object({ at: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string() })),
+    extracted: z.array(z.record(z.string(), z.string().nullable())),
+    screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi('Run')
+
+export type RunDto = z.infer<typeof runDtoSchema>
+
+export function toRunDto(run: Run): RunDto {
+  return {
+    id: run.id,
+    automationId: run.automationId,
+    automationName: run.automationName,
+    userId: run.userId,
+    status: run.status,
+    trigger: run.trigger,
+    runner: run.runner,
+    steps: run.steps,
+    actionsPerformed: run.actionsPerformed,
+    creditsCharged: run.creditsCharged,
+    refunded: run.refundedAt !== null,
+    log: run.log,
+    extracted: run.extracted,
+    screenshots: run.screenshots.map((shot) => ({ name: shot.name, step: shot.step, url: `/api/runs/${run.id}/screenshots/${shot.file}` })),
+    error: run.error,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: run.startedAt?.toISOString() ?? null,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+  }
+}
