@@ -42,7 +42,7 @@ const RUN_LEASE_MS = 30_000
 
 /** Builds every service once; pages (through router context) and the API both use these. */
 export function createServices(options: {
-  database: Pick<Database, 'db' | 'kind' | 'location'>
+  database: Pick<Database, 'db' | 'kind' | 'location' | 'notifications'>
   env: ServicesEnv
   authSecret: string
   logger: Logger
@@ -77,7 +77,7 @@ export function createServices(options: {
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, apiKeys, logger })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
-  const events = createEventBus()
+  const events = createEventBus(database.notifications)
   const runs = createRunService({ db, credits, events })
   const inquiries = createInquiryService({
     audit,

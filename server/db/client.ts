@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
+import { inProcessNotifications, postgresNotifications, type Notifications } from './notifications.ts'
 import * as schema from './schema/index.ts'
 
 export type Schema = typeof schema
@@ -18,6 +19,8 @@ export interface Database {
   kind: 'pglite' | 'postgres'
   /** Where the data lives, safe to show: a folder, or a connection URL without its password. */
   location: string
+  /** Messages to every server process on this database (live pages across processes). */
+  notifications: Notifications
   migrate(): Promise<void>
   ping(): Promise<boolean>
   close(): Promise<void>
@@ -36,13 +39,19 @@ async function openPglite(dataDir?: string): Promise<Database> {
   const client = dataDir ? new PGlite(path.resolve(dataDir)) : new PGlite()
   await client.waitReady
   const db = drizzlePglite({ client, schema, casing: 'snake_case' })
+  // PGlite serves one process: its messages never need to leave it.
+  const notifications = inProcessNotifications()
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     location: dataDir ? path.resolve(dataDir) : 'memory',
+    notifications,
     migrate: () => migratePglite(db, { migrationsFolder }),
     ping: () => ping(db as unknown as Db),
-    close: () => client.close(),
+    close: async () => {
+      await notifications.close()
+      await client.close()
+    },
   }
 }
 
@@ -51,13 +60,18 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
   // A dropped idle connection must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' })
+  const notifications = postgresNotifications(url, pool)
   return {
     db: db as unknown as Db,
     kind: 'postgres',
     location: redactUrl(url),
+    notifications,
     migrate: () => migratePg(db, { migrationsFolder }),
     ping: () => ping(db as unknown as Db),
-    close: () => pool.end(),
+    close: async () => {
+      await notifications.close()
+      await pool.end()
+    },
   }
 }
 

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import type { Notifications } from '#server/db/notifications.ts'
 
 export interface InquiryEvent {
   type: 'created' | 'updated' | 'deleted'
@@ -20,20 +21,30 @@ export interface BusEvents {
 }
 
 /**
- * Server-side events that pages follow live (server-sent events). In-process for now: one
- * process sees its own events. Spreading them across processes goes behind the same two calls.
+ * Server-side events that pages follow live (server-sent events). They travel through the
+ * database's notifications, so a page connected to one server process sees what happened in
+ * another (PostgreSQL LISTEN/NOTIFY; in-process on PGlite). Delivery is best effort: a page
+ * re-reads its data when told, so a lost event only delays it until the next one or a reload.
  */
-export function createEventBus() {
-  const emitter = new EventEmitter()
-  // Every open admin page listens; more than Node's default of 10 is normal.
-  emitter.setMaxListeners(0)
+export function createEventBus(notifications: Notifications) {
+  const local = new EventEmitter()
+  // Every open admin or history page listens; more than Node's default of 10 is normal.
+  local.setMaxListeners(0)
+  notifications.subscribe((payload) => {
+    try {
+      const { topic, event } = JSON.parse(payload) as { topic: keyof BusEvents; event: unknown }
+      local.emit(topic, event)
+    } catch {
+      // Not one of ours (another application on the channel): ignore it.
+    }
+  })
   return {
     publish<K extends keyof BusEvents>(topic: K, event: BusEvents[K]): void {
-      emitter.emit(topic, event)
+      void notifications.notify(JSON.stringify({ topic, event })).catch(() => {})
     },
     subscribe<K extends keyof BusEvents>(topic: K, listener: (event: BusEvents[K]) => void): () => void {
-      emitter.on(topic, listener)
-      return () => emitter.off(topic, listener)
+      local.on(topic, listener)
+      return () => local.off(topic, listener)
     },
   }
 }
