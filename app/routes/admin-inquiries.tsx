@@ -94,6 +94,8 @@ function useLiveInquiries() {
   const revalidator = useRevalidator()
   useEffect(() => {
     const source = new EventSource('/api/events/inquiries')
+    // Whatever arrived between this page's load and the stream's start is fetched once connected.
+    source.addEventListener('ready', () => void revalidator.revalidate())
     source.addEventListener('inquiry', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as { type: string; name?: string }
       if (event.type === 'created') toast.info('New inquiry', { description: event.name ? `From ${event.name}` : undefined })
