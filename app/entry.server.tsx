@@ -1,9 +1,18 @@
 import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
-import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from 'react-router'
 
 export const streamTimeout = 5_000
+
+/** Loader and action errors go to the server, which logs them or answers 503 for a database outage (server/http/pages.ts). */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return
+  // React Router calls this before the load context exists for a request it cannot route.
+  const report = (context as Partial<AppLoadContext> | undefined)?.reportError
+  if (report) report(error)
+  else console.error(error)
+}
 
 export default function handleRequest(
   request: Request,

@@ -132,6 +132,18 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </Suspense>
     )
   }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    // The server could not reach its database (or is in maintenance); navigating again later works.
+    return (
+      <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">
+        <h1 className="text-3xl font-bold">We will be right back</h1>
+        <p className="text-muted-foreground">The service is temporarily unavailable. Please try again in a moment.</p>
+        <a className="text-primary underline" href="">
+          Try again
+        </a>
+      </main>
+    )
+  }
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : null
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">

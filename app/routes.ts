@@ -22,6 +22,8 @@ export default [
   ]),
   layout('routes/member-layout.tsx', [
     route('dashboard', 'routes/dashboard.tsx'),
+    route('dashboard/automations/:id', 'routes/automation-builder.tsx'),
+    route('dashboard/runs/:id', 'routes/run-detail.tsx'),
     route('settings', 'routes/settings.tsx'),
     route('billing', 'routes/billing.tsx'),
     route('billing/history', 'routes/billing-history.tsx'),
@@ -33,6 +35,7 @@ export default [
     route('inquiries', 'routes/admin-inquiries.tsx'),
     route('subscriptions', 'routes/admin-subscriptions.tsx'),
     route('settings', 'routes/admin-settings.tsx'),
+    route('runs', 'routes/admin-runs.tsx'),
   ]),
   route('diagnostics', 'routes/diagnostics.tsx'),
   route('sign-out', 'routes/sign-out.tsx'),

@@ -7,7 +7,7 @@
 // port and stops it at the end; it never takes the build lock itself (run it under
 // `flock /tmp/aether-e2e.lock` when others build into the same build/).
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { pageJsSize } from './bench/js-size.mjs'
 import { findNginx, nginxVersion, startNginx } from './bench/nginx.mjs'
+import { cleanup, cleanups, tempDir } from './bench/cleanup.mjs'
 import { freePort, run, stopChild, tail, waitForHttp } from './bench/processes.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -75,36 +76,6 @@ function options() {
     nginxWorkers: integer('nginx-workers', 1, 64),
     encoding: values.encoding,
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Clean-up: whatever happens, stop what we started (by PID) and remove the temporary folders.
-
-const cleanups = []
-let cleaning
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step()
-      } catch (error) {
-        console.error(`clean-up: ${error.message}`)
-      }
-    }
-  })()
-  return cleaning
-}
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the server and nginx, removing temporary files`)
-    cleanup().finally(() => process.exit(130))
-  })
-}
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { compress } from 'hono/compress'
 import { createApi } from './api.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
+import { requestGuard } from './http/request-guard.ts'
 import type { AppEnv } from './http/app-env.ts'
 import { clientIp } from './http/client-ip.ts'
 import { errorHandler } from './http/error-handler.ts'
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps) {
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compress())
   app.use(clientIp({ trustProxy: env.TRUST_PROXY }))
+  app.use(requestGuard())
   app.use(sameOriginGuard(env.PUBLIC_URL))
   app.use(resolveSession(services.auth))
   app.use(maintenanceMode(services.settings))

@@ -63,6 +63,35 @@ describe('loadEnv', () => {
     expect(env.googleEnabled).toBe(true)
   })
 
+  it('runs the cloud worker by default, on public addresses only, with the documented limits', () => {
+    const env = loadEnv({})
+    expect(env.RUN_WORKER).toBe(true)
+    expect(env.RUN_CONCURRENCY).toBe(1)
+    expect(env.RUN_TIME_LIMIT_MS).toBe(120_000)
+    expect(env.RUN_STEP_TIMEOUT_MS).toBe(15_000)
+    expect(env.RUN_MAX_ACTIONS).toBe(1000)
+    expect(env.RUN_ALLOW_PRIVATE_TARGETS).toBe('none')
+    expect(env.CHROMIUM_PATH).toBe('/usr/bin/chromium')
+    const custom = loadEnv({
+      RUN_WORKER: 'false',
+      RUN_CONCURRENCY: '4',
+      RUN_TIME_LIMIT_MS: '60000',
+      RUN_STEP_TIMEOUT_MS: '5000',
+      RUN_MAX_ACTIONS: '50',
+      RUN_ALLOW_PRIVATE_TARGETS: 'loopback',
+      CHROMIUM_PATH: '/opt/chromium/chrome',
+    })
+    expect(custom).toMatchObject({
+      RUN_WORKER: false,
+      RUN_CONCURRENCY: 4,
+      RUN_TIME_LIMIT_MS: 60_000,
+      RUN_STEP_TIMEOUT_MS: 5000,
+      RUN_MAX_ACTIONS: 50,
+      RUN_ALLOW_PRIVATE_TARGETS: 'loopback',
+      CHROMIUM_PATH: '/opt/chromium/chrome',
+    })
+  })
+
   it('derives PUBLIC_URL from PORT when it is unset', () => {
     expect(loadEnv({ PORT: '4321' }).PUBLIC_URL).toBe('http://localhost:4321')
   })
@@ -110,6 +139,13 @@ describe('loadEnv', () => {
     ['DATABASE_POOL_MAX', '0'],
     ['EXTENSION_URL', 'javascript:alert(1)'],
     ['EXTENSION_URL', 'not a url'],
+    ['RUN_WORKER', 'perhaps'],
+    ['RUN_CONCURRENCY', '0'],
+    ['RUN_CONCURRENCY', '33'],
+    ['RUN_TIME_LIMIT_MS', '10'],
+    ['RUN_STEP_TIMEOUT_MS', 'soon'],
+    ['RUN_MAX_ACTIONS', '0'],
+    ['RUN_ALLOW_PRIVATE_TARGETS', 'yes'],
   ])('refuses %s=%s with an EnvError naming the variable', (name, value) => {
     const error = envError({ [name]: value })
     expect(error).toBeInstanceOf(Error)

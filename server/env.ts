@@ -78,6 +78,17 @@ const envSchema = z
     AI_API_KEY: optionalString,
     AI_MODEL: optionalString,
     AI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+    // Cloud runs (docs/decisions/012-automations-credits-and-runs.md). RUN_WORKER=false: this
+    // process serves HTTP only (no worker, no scheduler); another process runs the queue.
+    RUN_WORKER: booleanString.default(true),
+    RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+    RUN_TIME_LIMIT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+    RUN_STEP_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
+    RUN_MAX_ACTIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
+    // Which non-public addresses cloud runs may reach: none, loopback (tests, a local demo) or all
+    // (a private deployment). Cloud metadata addresses are refused whatever this says.
+    RUN_ALLOW_PRIVATE_TARGETS: z.enum(['none', 'loopback', 'all'], { error: 'must be none, loopback or all' }).default('none'),
+    CHROMIUM_PATH: z.string().trim().min(1).default('/usr/bin/chromium'),
   })
   .transform((env) => ({
     ...env,

@@ -7,11 +7,13 @@ import { createApp } from './app.ts'
 import { resolveAuthSecret } from './auth-secret.ts'
 import { openDatabase } from './db/client.ts'
 import { seed } from './db/seed.ts'
-import { EnvError, loadEnv } from './env.ts'
+import { EnvError, loadEnv, type Env } from './env.ts'
+import { createCloudWorker } from './features/automations/cloud-worker.ts'
+import { createScheduler } from './features/automations/scheduler.ts'
 import { pages } from './http/pages.ts'
 import { staticAssets } from './http/static-assets.ts'
 import { createLogger } from './logger.ts'
-import { createServices } from './services.ts'
+import { createServices, type Services } from './services.ts'
 
 const SHUTDOWN_GRACE_MS = 10_000
 const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
@@ -32,19 +34,21 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   const logger = createLogger(env)
   const database = await openDatabase(
     env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, logger }
       : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') },
   )
-  await database.migrate()
-  logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
-
-  const services = createServices({ database, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
-  await seed(database.db, services, logger, {
-    demo: env.SEED_DEMO,
-    adminEmail: env.SEED_ADMIN_EMAIL,
-    adminPassword: env.SEED_ADMIN_PASSWORD,
-    memberEmail: env.SEED_MEMBER_EMAIL,
-    memberPassword: env.SEED_MEMBER_PASSWORD,
+  const services = await database.exclusively(async () => {
+    await database.migrate()
+    logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
+    const services = createServices({ database, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
+    await seed(database.db, services, logger, {
+      demo: env.SEED_DEMO,
+      adminEmail: env.SEED_ADMIN_EMAIL,
+      adminPassword: env.SEED_ADMIN_PASSWORD,
+      memberEmail: env.SEED_MEMBER_EMAIL,
+      memberPassword: env.SEED_MEMBER_PASSWORD,
+    })
+    return services
   })
   if (!env.googleEnabled)
     logger.info('Google sign-in is off (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET unset): the button shows "Coming Soon"')
@@ -79,6 +83,8 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   const pruneTimer = setInterval(() => void services.rateLimits.prune().catch(() => {}), RATE_LIMIT_PRUNE_MS)
   pruneTimer.unref()
 
+  const background = startBackgroundWork(env, database, services)
+
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
@@ -90,10 +96,14 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       server.closeAllConnections()
     }, SHUTDOWN_GRACE_MS)
     force.unref()
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeIdleConnections()
-    })
+    await Promise.all([
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      }),
+      // Running cloud runs may finish within the grace period; the rest go back to the queue.
+      background.stop(SHUTDOWN_GRACE_MS - 2_000),
+    ])
     await vite?.close()
     await database.close()
     logger.info('stopped')
@@ -103,4 +113,45 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
   return { server, app }
+}
+
+/**
+ * The cloud worker and the scheduler (docs/decisions/012-automations-credits-and-runs.md), unless
+ * RUN_WORKER=false makes this process serve HTTP only.
+ */
+function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openDatabase>>, services: Services) {
+  const logger = services.logger
+  if (!env.RUN_WORKER) {
+    logger.info('cloud runs and schedules: off in this process (RUN_WORKER=false)')
+    return { stop: async (_graceMs: number) => {} }
+  }
+  if (env.RUN_ALLOW_PRIVATE_TARGETS !== 'none') {
+    logger.warn(
+      { RUN_ALLOW_PRIVATE_TARGETS: env.RUN_ALLOW_PRIVATE_TARGETS },
+      `cloud runs may reach ${env.RUN_ALLOW_PRIVATE_TARGETS === 'all' ? 'private networks' : 'this machine (loopback)'}: only for tests and private deployments`,
+    )
+  }
+  const worker = createCloudWorker({
+    runQueue: services.runQueue,
+    runFiles: services.runFiles,
+    events: services.events,
+    logger,
+    config: {
+      concurrency: env.RUN_CONCURRENCY,
+      chromiumPath: env.CHROMIUM_PATH,
+      stepTimeoutMs: env.RUN_STEP_TIMEOUT_MS,
+      timeLimitMs: env.RUN_TIME_LIMIT_MS,
+      maxActions: env.RUN_MAX_ACTIONS,
+      privateTargets: env.RUN_ALLOW_PRIVATE_TARGETS,
+    },
+  })
+  const scheduler = createScheduler({ db: database.db, runs: services.runs, logger })
+  worker.start()
+  scheduler.start()
+  return {
+    async stop(graceMs: number) {
+      await scheduler.stop()
+      await worker.stop(graceMs)
+    },
+  }
 }

@@ -13,6 +13,7 @@ import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.t
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
 import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
+import { revalidateLatest } from '#app/lib/revalidate.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdminMember(context)
@@ -95,11 +96,11 @@ function useLiveInquiries() {
   useEffect(() => {
     const source = new EventSource('/api/events/inquiries')
     // Whatever arrived between this page's load and the stream's start is fetched once connected.
-    source.addEventListener('ready', () => void revalidator.revalidate())
+    source.addEventListener('ready', () => revalidateLatest(revalidator.revalidate))
     source.addEventListener('inquiry', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as { type: string; name?: string }
       if (event.type === 'created') toast.info('New inquiry', { description: event.name ? `From ${event.name}` : undefined })
-      void revalidator.revalidate()
+      revalidateLatest(revalidator.revalidate)
     })
     return () => source.close()
     // One stream per visit of the tab; revalidate is stable enough for this purpose.

@@ -1,8 +1,10 @@
 import { format } from 'date-fns'
 import { useEffect } from 'react'
-import { useActionData, useLoaderData } from 'react-router'
+import { History } from 'lucide-react'
+import { Link, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/admin-users'
 import { Pagination } from '#app/components/pagination.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { adminResult } from '#app/features/admin/admin-result.server.ts'
 import { ListToolbar } from '#app/features/admin/list-toolbar.tsx'
 import { readListQuery } from '#app/features/admin/list-query.server.ts'
@@ -25,10 +27,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       Promise.all([
         context.services.users.list({ page: query.page, limit: DEFAULT_PAGE_SIZE, search: query.search }),
         context.services.plans.list(),
-      ]),
+      ]).then(
+        async ([result, plans]) =>
+          [result, plans, await context.services.runs.usageThisMonth(result.items.map((user) => user.id))] as const,
+      ),
     'An error occurred while fetching users',
   )
-  const [result, plans] = loaded.ok ? loaded.value : [{ items: [], total: 0 }, []]
+  const [result, plans, usage] = loaded.ok ? loaded.value : [{ items: [], total: 0 }, [], {}]
   const when = (date: Date | null) => (date ? format(date, 'MMM d, yyyy') : 'Never')
   return {
     adminId: admin.id,
@@ -45,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       role: user.profile.role,
       plan: user.profile.subscriptionPlan,
       credits: user.profile.credits,
+      runsThisMonth: (usage as Partial<Record<string, { runs: number }>>)[user.id]?.runs ?? 0,
       verified: user.emailVerified,
       lastLogin: when(user.lastSignInAt),
       created: when(user.createdAt),
@@ -113,7 +119,13 @@ export default function AdminUsersTab() {
   }, [error])
   return (
     <section aria-label="Users Management" className="space-y-4">
-      <ListToolbar placeholder="Search users..." search={search} label="users" />
+      <ListToolbar placeholder="Search users..." search={search} label="users">
+        <Button asChild variant="outline">
+          <Link to="/admin/runs">
+            <History aria-hidden="true" /> View all runs
+          </Link>
+        </Button>
+      </ListToolbar>
       <p className="text-sm text-muted-foreground">{total === 1 ? '1 user' : `${total} users`}</p>
       <UsersTable users={users} plans={plans} adminId={adminId} />
       <Pagination

@@ -1,29 +1,63 @@
 import { format } from 'date-fns'
-import { Coins, Download, Sparkles } from 'lucide-react'
+import { Coins, Download, Plus, Sparkles } from 'lucide-react'
 import { useEffect } from 'react'
-import { Link, useLoaderData } from 'react-router'
+import { data, Link, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/dashboard'
+import { Pagination } from '#app/components/pagination.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import type { ActionResult } from '#app/features/automations/action-result.server.ts'
+import { actionResult } from '#app/features/automations/action-result.server.ts'
+import { AutomationsList } from '#app/features/automations/automations-list.tsx'
+import { readHistoryQuery } from '#app/features/automations/history-query.server.ts'
+import { RecentActivity } from '#app/features/automations/recent-activity.tsx'
+import { RunFilters, RunHistoryTable } from '#app/features/automations/run-history.tsx'
+import { automationRow, isUuid, runRow } from '#app/features/automations/run-view.server.ts'
+import { useActionToast } from '#app/features/automations/use-action-toast.ts'
+import { useRunEvents } from '#app/features/automations/use-run-events.ts'
 import { CreditActivity } from '#app/features/dashboard/credit-activity.tsx'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
+import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
+import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 
 const PROFILE_ISSUE = ['Profile loading issue', 'Using default profile settings. Some features may be limited.'] as const
+const RECENT_RUNS = 5
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const [plans, ledger] = await Promise.all([
+  const query = readHistoryQuery(new URL(request.url).searchParams)
+  const { automations, runs } = context.services
+  const [plans, ledger, lists] = await Promise.all([
     context.services.plans.list(),
     user.profileUnavailable ? Promise.resolve([]) : context.services.credits.recent(user.id, 5),
+    readForPage(
+      context,
+      async () => {
+        const [recent, history, mine, names] = await Promise.all([
+          runs.list({ userId: user.id, page: 1, limit: RECENT_RUNS }),
+          runs.list({ userId: user.id, page: query.page, limit: DEFAULT_PAGE_SIZE, status: query.status, automationId: query.automation }),
+          automations.list(user.id, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
+          automations.names(user.id),
+        ])
+        const latest = await runs.latestOf(mine.items.map((automation) => automation.id))
+        return { recent, history, mine, names, latest }
+      },
+      'Your automations could not be loaded. Please try again in a moment.',
+    ),
   ])
   const plan = plans.find((candidate) => candidate.slug === user.profile.subscriptionPlan)
+  const read = lists.ok ? lists.value : null
   return {
     name: user.profile.fullName ?? user.name,
     planName: plan?.name ?? 'Free',
     credits: user.profile.credits,
     profileIssue: Boolean(user.profileUnavailable),
+    loadError: lists.ok ? null : lists.message,
     extensionUrl: context.services.site.links.extension,
     ledger: ledger.map((entry) => ({
       id: entry.id,
@@ -34,16 +68,98 @@ export async function loader({ context }: Route.LoaderArgs) {
       date: entry.createdAt.toISOString(),
       dateLabel: format(entry.createdAt, 'MMM d, yyyy'),
     })),
+    recent: read?.recent.items.map(runRow) ?? [],
+    history: {
+      runs: read?.history.items.map(runRow) ?? [],
+      total: read?.history.total ?? 0,
+      page: query.page,
+      pageCount: Math.max(1, Math.ceil((read?.history.total ?? 0) / DEFAULT_PAGE_SIZE)),
+      filters: { status: query.status, automation: query.automation },
+    },
+    automations: {
+      rows: read?.mine.items.map((automation) => automationRow(automation, read.latest[automation.id])) ?? [],
+      total: read?.mine.total ?? 0,
+      page: query.apage,
+      pageCount: Math.max(1, Math.ceil((read?.mine.total ?? 0) / DEFAULT_PAGE_SIZE)),
+    },
+    automationNames: read?.names ?? [],
   }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireMember(context)
+  const form = await request.formData()
+  const intent = String(form.get('intent'))
+  const automationId = form.get('automationId')
+  const caller = { id: user.id, role: user.profile.role }
+  const { automations, runs } = context.services
+  if (!isUuid(automationId)) {
+    return data<ActionResult>(
+      { ok: false, error: { title: 'Automation not found', description: 'It may have been deleted.' } },
+      { status: 404 },
+    )
+  }
+  if (intent === 'run-cloud') {
+    const outcome = await attempt(() => runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual' }))
+    if (!outcome.ok) {
+      return data<ActionResult>(
+        { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },
+        { status: outcome.error.status },
+      )
+    }
+    const flash = await flashHeader({
+      type: 'success',
+      title: 'Run queued',
+      description: `"${outcome.value.automationName}" runs in the cloud as soon as a worker is free.`,
+    })
+    return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
+  }
+  if (intent === 'duplicate') {
+    return actionResult(() => automations.duplicate(automationId, caller), {
+      success: (copy) => ({ title: 'Automation duplicated', description: `"${copy.name}" was created.` }),
+      error: 'Could not duplicate the automation',
+    })
+  }
+  if (intent === 'delete') {
+    return actionResult(() => automations.remove(automationId, caller), {
+      success: () => ({ title: 'Automation deleted', description: 'Its past runs stay in your history.' }),
+      error: 'Could not delete the automation',
+    })
+  }
+  return data<ActionResult>({ ok: false, error: { title: 'Unknown action' } }, { status: 400 })
 }
 
 export const meta = privatePageMeta('Dashboard')
 
 export default function Dashboard() {
-  const { name, planName, credits, profileIssue, extensionUrl, ledger } = useLoaderData<typeof loader>()
+  const { name, planName, credits, profileIssue, loadError, extensionUrl, ledger, recent, history, automations, automationNames } =
+    useLoaderData<typeof loader>()
+  useActionToast(useActionData<typeof action>())
   useEffect(() => {
     if (profileIssue) toast.error(PROFILE_ISSUE[0], { description: PROFILE_ISSUE[1] })
   }, [profileIssue])
+  useEffect(() => {
+    if (loadError) toast.error('Error loading automations', { description: loadError })
+  }, [loadError])
+  // Any change to one of the member's runs may touch a list here (a new run, a status, a last run).
+  useRunEvents(() => true)
+
+  const query = (changes: Record<string, string | number | undefined>) => {
+    const merged: Record<string, string | number | undefined> = {
+      status: history.filters.status,
+      automation: history.filters.automation,
+      page: history.page,
+      apage: automations.page,
+      ...changes,
+    }
+    const params = new URLSearchParams()
+    for (const [key, value] of Object.entries(merged)) {
+      if (value !== undefined && value !== '' && !((key === 'page' || key === 'apage') && value === 1)) params.set(key, String(value))
+    }
+    const text = params.toString()
+    return text ? `/dashboard?${text}` : '/dashboard'
+  }
+
   return (
     <main className="space-y-8">
       <header>
@@ -55,13 +171,21 @@ export default function Dashboard() {
           <strong>{PROFILE_ISSUE[0]}:</strong> {PROFILE_ISSUE[1]}
         </p>
       ) : null}
+      {loadError ? (
+        <p role="alert" className="rounded-md border border-destructive/50 p-3 text-sm">
+          {loadError}{' '}
+          <a href="/dashboard" className="font-medium underline underline-offset-4">
+            Reload
+          </a>
+        </p>
+      ) : null}
       <section aria-label="Account summary" className="grid gap-4 sm:grid-cols-2">
         <Card>
           <CardHeader>
             <CardDescription>Current plan</CardDescription>
-            <CardTitle className="flex items-center gap-2 text-2xl">
+            <p className="flex items-center gap-2 text-2xl leading-tight font-semibold tracking-tight">
               <Sparkles className="size-5 text-primary" aria-hidden="true" /> {planName}
-            </CardTitle>
+            </p>
           </CardHeader>
           <CardContent>
             <Link to="/billing" className="text-sm text-primary hover:underline">
@@ -72,9 +196,9 @@ export default function Dashboard() {
         <Card>
           <CardHeader>
             <CardDescription>Credits remaining</CardDescription>
-            <CardTitle className="flex items-center gap-2 text-2xl">
+            <p className="flex items-center gap-2 text-2xl leading-tight font-semibold tracking-tight">
               <Coins className="size-5 text-primary" aria-hidden="true" /> {credits}
-            </CardTitle>
+            </p>
           </CardHeader>
         </Card>
       </section>
@@ -82,24 +206,49 @@ export default function Dashboard() {
         <Card>
           <CardHeader>
             <CardTitle level={2}>Quick Start</CardTitle>
-            <CardDescription>Record a task in your browser with the Aether extension, then run it from here.</CardDescription>
+            <CardDescription>
+              Build an automation step by step, then run it in the cloud or with the Aether extension and desktop apps.
+            </CardDescription>
           </CardHeader>
-          <CardContent>
+          <CardContent className="flex flex-wrap items-center gap-4">
             <Button asChild>
-              <a href={extensionUrl} target="_blank" rel="noopener noreferrer">
-                <Download /> Create New Automation
-              </a>
+              <Link to="/dashboard/automations/new">
+                <Plus /> Create New Automation
+              </Link>
             </Button>
+            <a href={extensionUrl} target="_blank" rel="noopener noreferrer" className="text-sm text-primary hover:underline">
+              <Download className="mr-1 inline size-4" aria-hidden="true" />
+              Get the browser extension
+            </a>
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle level={2}>Recent Activity</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <p className="text-sm text-muted-foreground">No recent automations. Your runs will appear here.</p>
-          </CardContent>
-        </Card>
+        <RecentActivity runs={recent} />
+      </section>
+      <AutomationsList automations={automations.rows} total={automations.total}>
+        <Pagination
+          page={automations.page}
+          pageCount={automations.pageCount}
+          href={(n) => query({ apage: n })}
+          label="My Automations pages"
+        />
+      </AutomationsList>
+      <section aria-labelledby="history-heading" className="space-y-4">
+        <div className="space-y-1">
+          <h2 id="history-heading" className="text-lg font-semibold">
+            Run History
+          </h2>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {history.total === 1 ? '1 run' : `${history.total} runs`}
+            {history.filters.status || history.filters.automation ? ' match the filters' : ''}, newest first. Statuses update live.
+          </p>
+        </div>
+        <RunFilters
+          filters={history.filters}
+          automations={automationNames}
+          hidden={automations.page > 1 ? { apage: String(automations.page) } : {}}
+        />
+        <RunHistoryTable runs={history.runs} caption="Automation History: your runs, newest first" />
+        <Pagination page={history.page} pageCount={history.pageCount} href={(n) => query({ page: n })} label="Run History pages" />
       </section>
       <CreditActivity entries={ledger} />
     </main>

@@ -7,6 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/car
 import { requireAdminMember } from '#app/lib/guards.server.ts'
 import type { Check, DiagnosticsReport } from '#server/features/diagnostics/diagnostics.service.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
+import { revalidateLatest } from '#app/lib/revalidate.ts'
 
 // Admins only (decisions.md): it shows session and connection details, never a secret.
 export function loader({ context }: Route.LoaderArgs) {
@@ -28,7 +29,7 @@ export default function DiagnosticsPage() {
     <main className="mx-auto max-w-3xl space-y-6 px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">Billing Page Diagnostics</h1>
-        <Button variant="outline" onClick={() => void revalidator.revalidate()} disabled={revalidator.state === 'loading'}>
+        <Button variant="outline" onClick={() => revalidateLatest(revalidator.revalidate)} disabled={revalidator.state === 'loading'}>
           <RefreshCw aria-hidden="true" /> Run again
         </Button>
       </div>

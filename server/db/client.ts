@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
+import type { Logger } from '#server/logger.ts'
 import { inProcessNotifications, postgresNotifications, type Notifications } from './notifications.ts'
 import * as schema from './schema/index.ts'
 
@@ -22,16 +23,38 @@ export interface Database {
   /** Messages to every server process on this database (live pages across processes). */
   notifications: Notifications
   migrate(): Promise<void>
+  /**
+   * Runs `work` while no other server process on this database runs its own: processes of a new
+   * version starting together migrate and seed one after the other (a PostgreSQL advisory lock).
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>
   ping(): Promise<boolean>
   close(): Promise<void>
 }
 
-export type DatabaseOptions = { kind: 'pglite'; dataDir?: string } | { kind: 'postgres'; url: string; poolMax?: number }
+export type DatabaseOptions =
+  | { kind: 'pglite'; dataDir?: string }
+  | {
+      kind: 'postgres'
+      url: string
+      poolMax?: number
+      /** Lost connections and the notification listener's reconnects are logged here. */
+      logger?: Pick<Logger, 'warn' | 'info'>
+    }
+
+/**
+ * How long a query waits for a connection (a new one, or a free one of the pool) before it fails:
+ * with the database out of reach, requests answer 503 after this instead of hanging
+ * (docs/decisions/013-database-outage.md). A refused connection fails at once.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000
+/** The health check's ping gives up after this, so a probe gets its answer quickly. */
+const PING_TIMEOUT_MS = 3_000
 
 const migrationsFolder = path.resolve(process.cwd(), 'server/db/migrations')
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'postgres' ? openPostgres(options.url, options.poolMax ?? 10) : openPglite(options.dataDir)
+  return options.kind === 'postgres' ? openPostgres(options.url, options.poolMax ?? 10, options.logger) : openPglite(options.dataDir)
 }
 
 async function openPglite(dataDir?: string): Promise<Database> {
@@ -47,6 +70,8 @@ async function openPglite(dataDir?: string): Promise<Database> {
     location: dataDir ? path.resolve(dataDir) : 'memory',
     notifications,
     migrate: () => migratePglite(db, { migrationsFolder }),
+    // PGlite belongs to one process.
+    exclusively: (work) => work(),
     ping: () => ping(db as unknown as Db),
     close: async () => {
       await notifications.close()
@@ -55,18 +80,29 @@ async function openPglite(dataDir?: string): Promise<Database> {
   }
 }
 
-async function openPostgres(url: string, poolMax: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax })
-  // A dropped idle connection must not crash the process; the next query reconnects.
-  pool.on('error', () => {})
+async function openPostgres(url: string, poolMax: number, logger?: Pick<Logger, 'warn' | 'info'>): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+  // A dropped connection must not crash the process: an unhandled 'error' event would. The pool
+  // handles idle ones (its 'error' event; the next query opens a new connection), but a client
+  // checked out for a transaction has no listener of its own while its query is not running.
+  // The failed query rejects either way, and the pool discards the broken client on release.
+  pool.on('error', (error) => logger?.warn({ err: error }, 'an idle database connection was lost'))
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' })
-  const notifications = postgresNotifications(url, pool)
+  const notifications = postgresNotifications(url, pool, {
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    onLost: (error) => logger?.warn({ err: error }, 'database notifications: connection lost; reconnecting'),
+    onListening: (reconnected) => {
+      if (reconnected) logger?.info('database notifications: listening again')
+    },
+  })
   return {
     db: db as unknown as Db,
     kind: 'postgres',
     location: redactUrl(url),
     notifications,
     migrate: () => migratePg(db, { migrationsFolder }),
+    exclusively: (work) => withAdvisoryLock(url, work),
     ping: () => ping(db as unknown as Db),
     close: async () => {
       await notifications.close()
@@ -75,12 +111,35 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
   }
 }
 
-async function ping(db: Db): Promise<boolean> {
+/** Any fixed number: the key of the lock that boot steps take on a PostgreSQL database. */
+const BOOT_LOCK_KEY = 7_346_221
+
+async function withAdvisoryLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  // Its own connection, so the pool stays free for `work`; the lock ends with the session anyway.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+  client.on('error', () => {})
+  await client.connect()
   try {
-    await db.execute(sql`select 1`)
-    return true
-  } catch {
-    return false
+    await client.query('select pg_advisory_lock($1)', [BOOT_LOCK_KEY])
+    return await work()
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+async function ping(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS)
+  })
+  const query = db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  )
+  try {
+    return await Promise.race([query, timeout])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

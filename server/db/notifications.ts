@@ -14,7 +14,8 @@ export interface Notifications {
 }
 
 const CHANNEL = 'aether_events'
-const RECONNECT_MS = [200, 1000, 5000]
+/** Waits between reconnect attempts of the listening connection; the last one repeats. */
+const RECONNECT_MS = [200, 1000, 2000, 5000]
 
 export function inProcessNotifications(): Notifications {
   const emitter = new EventEmitter()
@@ -29,42 +30,76 @@ export function inProcessNotifications(): Notifications {
   }
 }
 
-export function postgresNotifications(url: string, pool: pg.Pool, onError: (error: unknown) => void = () => {}): Notifications {
+export interface PostgresNotificationsOptions {
+  /** How long one connection attempt may take. */
+  connectTimeoutMs?: number
+  /** The listening connection broke (or could not be made); called once per outage. */
+  onLost?: (error: unknown) => void
+  /** LISTEN is active; `reconnected` after an outage. */
+  onListening?: (reconnected: boolean) => void
+}
+
+/**
+ * LISTEN on a dedicated connection. When it breaks (the database restarts or is out of reach) it
+ * is replaced, with growing waits up to 5 s between attempts, and LISTEN runs again: messages
+ * sent while no connection listened are lost (delivery is best effort, see event-bus.ts).
+ */
+export function postgresNotifications(url: string, pool: pg.Pool, options: PostgresNotificationsOptions = {}): Notifications {
   const local = inProcessNotifications()
   let client: pg.Client | null = null
   let closed = false
   let attempt = 0
+  let lost = false
+  let connecting: Promise<void> = Promise.resolve()
+  let retryTimer: NodeJS.Timeout | null = null
 
-  async function connect(): Promise<void> {
+  function connect() {
+    retryTimer = null
     if (closed) return
-    const next = new pg.Client({ connectionString: url })
+    connecting = open()
+  }
+
+  async function open(): Promise<void> {
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: options.connectTimeoutMs })
+    let broken = false
+    const fail = (error: unknown) => {
+      // A broken connection can report twice (the failed query and the 'error' event): one retry.
+      if (broken) return
+      broken = true
+      if (!lost) {
+        lost = true
+        options.onLost?.(error)
+      }
+      if (client === next) client = null
+      void next.end().catch(() => {})
+      if (closed) return
+      const delay = RECONNECT_MS[Math.min(attempt++, RECONNECT_MS.length - 1)]
+      retryTimer = setTimeout(connect, delay)
+      retryTimer.unref()
+    }
     next.on('notification', (message) => {
       if (message.channel === CHANNEL && message.payload !== undefined) void local.notify(message.payload)
     })
-    next.on('error', (error) => {
-      onError(error)
-      void reconnect(next)
-    })
+    next.on('error', fail)
     try {
       await next.connect()
       await next.query(`LISTEN ${CHANNEL}`)
-      client = next
-      attempt = 0
     } catch (error) {
-      onError(error)
-      await reconnect(next)
+      fail(error)
+      return
     }
+    if (broken) return
+    if (closed) {
+      await next.end().catch(() => {})
+      return
+    }
+    client = next
+    attempt = 0
+    options.onListening?.(lost)
+    lost = false
   }
 
-  async function reconnect(broken: pg.Client): Promise<void> {
-    if (client === broken) client = null
-    await broken.end().catch(() => {})
-    if (closed) return
-    const delay = RECONNECT_MS[Math.min(attempt++, RECONNECT_MS.length - 1)]
-    setTimeout(() => void connect(), delay).unref()
-  }
-
-  const ready = connect()
+  connect()
 
   return {
     async notify(payload) {
@@ -73,8 +108,10 @@ export function postgresNotifications(url: string, pool: pg.Pool, onError: (erro
     subscribe: local.subscribe,
     async close() {
       closed = true
-      await ready
+      if (retryTimer) clearTimeout(retryTimer)
+      await connecting
       await client?.end().catch(() => {})
+      client = null
       await local.close()
     },
   }

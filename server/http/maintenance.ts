@@ -32,22 +32,33 @@ export function maintenanceMode(settings: SettingsService) {
     c.header('Cache-Control', 'no-store')
     if (c.req.path.startsWith('/api/')) return c.json({ message: MAINTENANCE_MESSAGE, code: 'MAINTENANCE' }, 503)
     const { siteName } = await settings.get()
-    return c.html(maintenancePage(siteName), 503)
+    return c.html(
+      unavailablePage({
+        title: `Down for maintenance | ${siteName}`,
+        heading: `${siteName} is down for maintenance`,
+        message: MAINTENANCE_MESSAGE,
+        signInLink: true,
+      }),
+      503,
+    )
   })
 }
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char)
 
-function maintenancePage(siteName: string): string {
-  const name = escapeHtml(siteName)
+/**
+ * A self-contained 503 page (no scripts, no stylesheet, no database): for maintenance mode, and
+ * for a database outage (error-handler.ts), when React Router's pages cannot be rendered.
+ */
+export function unavailablePage(options: { title: string; heading: string; message: string; signInLink?: boolean }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Down for maintenance | ${name}</title>
+<title>${escapeHtml(options.title)}</title>
 <style>
   :root { color-scheme: dark light; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; font-family: system-ui, sans-serif; background: #0b0d12; color: #e8eaf0; }
@@ -60,9 +71,9 @@ function maintenancePage(siteName: string): string {
 </head>
 <body>
 <main>
-  <h1>${name} is down for maintenance</h1>
-  <p>${MAINTENANCE_MESSAGE}</p>
-  <p><a href="/auth">Administrators can sign in</a></p>
+  <h1>${escapeHtml(options.heading)}</h1>
+  <p>${escapeHtml(options.message)}</p>
+  ${options.signInLink ? '<p><a href="/auth">Administrators can sign in</a></p>' : '<p><a href="">Try again</a></p>'}
 </main>
 </body>
 </html>`

@@ -8,6 +8,8 @@ export type PageContext = {
   cspNonce: string
   clientIp: string
   publicUrl: string
+  /** An unexpected loader or action error (entry.server.tsx's handleError): logged, or a database outage that makes the page a 503. */
+  reportError(error: unknown): void
 }
 
 declare module 'react-router' {

@@ -1,10 +1,15 @@
 import { createMiddleware } from 'hono/factory'
-import { createRequestHandler, type ServerBuild } from 'react-router'
+import { createRequestHandler, isRouteErrorResponse, type ServerBuild } from 'react-router'
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
 import type { Services } from '#server/services.ts'
 import type { AppEnv } from './app-env.ts'
 import type { PageContext } from './page-context.ts'
 
-/** Hands every non-API request to React Router, with the services and caller as load context. */
+/**
+ * Hands every non-API request to React Router, with the services and caller as load context. A
+ * loader or action that failed because the database is out of reach turns the page into the 503
+ * page (error-handler.ts) instead of the generic error screen.
+ */
 export function pages(options: {
   getBuild: () => Promise<ServerBuild>
   mode: 'development' | 'production'
@@ -15,13 +20,26 @@ export function pages(options: {
   return createMiddleware<AppEnv>(async (c) => {
     const build = await options.getBuild()
     if (cached?.build !== build) cached = { build, handle: createRequestHandler(build, options.mode) }
+    let outage: unknown = null
     const context: PageContext = {
       services: options.services,
       user: c.get('user'),
       cspNonce: c.get('cspNonce'),
       clientIp: c.get('clientIp'),
       publicUrl: options.publicUrl,
+      reportError(error) {
+        // React Router wraps some errors in an error response (its private `error` field).
+        const cause = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error
+        if (isDatabaseUnavailable(cause)) outage ??= cause
+        // React Router's own default for an unexpected loader or action error.
+        else console.error(cause)
+      },
     }
-    return cached.handle(c.req.raw, context)
+    const response = await cached.handle(c.req.raw, context)
+    if (outage && response.status >= 500) {
+      await response.body?.cancel()
+      throw new DatabaseUnavailableError(outage)
+    }
+    return response
   })
 }

@@ -19,6 +19,8 @@ export interface TestAppOptions {
   billing?: Partial<BillingEnv>
   /** An SMTP relay; unset, mail goes to the outbox only. */
   smtpUrl?: string
+  /** PostgreSQL only: connect through this host:port (a proxy the test controls). */
+  databaseHost?: string
 }
 
 /**
@@ -27,7 +29,7 @@ export interface TestAppOptions {
  * clients: pass { ip } to the request helpers.
  */
 export async function createTestApp(options: TestAppOptions = {}) {
-  const database = await openTestDatabase()
+  const database = await openTestDatabase({ host: options.databaseHost })
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aether-test-'))
   const env = { ...testEnv(options), ...options.billing, SMTP_URL: options.smtpUrl, DATA_DIR: dataDir }
   const logger = pino({ level: 'silent' })

@@ -5,9 +5,10 @@ import { openDatabase, type Database } from '#server/db/client.ts'
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a brand-new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (or DATABASE_URL), dropped again
- * on close.
+ * on close. `host` (host:port) makes the app connect there instead, e.g. through a proxy that a
+ * test can cut; the database is still created and dropped directly on the server.
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(options: { host?: string } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL
   if (!serverUrl) {
     const database = await openDatabase({ kind: 'pglite' })
@@ -18,6 +19,7 @@ export async function openTestDatabase(): Promise<Database> {
   await adminQuery(serverUrl, `create database "${name}"`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
+  if (options.host) url.host = options.host
   const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolMax: 5 })
   await database.migrate()
   return {

@@ -72,3 +72,49 @@ export async function postInquiry(
   expect(response.status(), await response.text()).toBe(201)
   return ((await response.json()) as { data: { id: string } }).data.id
 }
+
+// Automations and runs through the API, as the extension and desktop apps use it.
+
+/** A member's automation (POST /api/automations); answers its id. */
+export async function createAutomation(
+  request: APIRequestContext,
+  token: string,
+  automation: { name: string; steps: unknown[]; description?: string; schedule?: string | null },
+  baseUrl = BASE_URL,
+): Promise<string> {
+  const response = await request.post(`${baseUrl}/api/automations`, { data: automation, headers: { Authorization: `Bearer ${token}` } })
+  expect(response.status(), await response.text()).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}
+
+/** A run the member's own machine executes (where=client: no credits, counted against the month); answers its id. */
+export async function startClientRun(request: APIRequestContext, token: string, automationId: string, baseUrl = BASE_URL): Promise<string> {
+  const response = await request.post(`${baseUrl}/api/automations/${automationId}/runs`, {
+    data: { where: 'client' },
+    headers: { Authorization: `Bearer ${token}` },
+  })
+  expect(response.status(), await response.text()).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}
+
+/** A client's report on a run: progress, or with `status` how it ended (POST /api/runs/:id/progress or /finish). */
+export async function reportRun(
+  request: APIRequestContext,
+  token: string,
+  runId: string,
+  report: {
+    status?: 'succeeded' | 'failed' | 'cancelled'
+    error?: string
+    actionsPerformed?: number
+    log?: { level?: 'info' | 'warn' | 'error'; message: string }[]
+    extracted?: Record<string, string | null>[]
+  },
+  baseUrl = BASE_URL,
+) {
+  const path = report.status ? 'finish' : 'progress'
+  const response = await request.post(`${baseUrl}/api/runs/${runId}/${path}`, {
+    data: report,
+    headers: { Authorization: `Bearer ${token}` },
+  })
+  expect(response.status(), await response.text()).toBe(200)
+}

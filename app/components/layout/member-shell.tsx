@@ -23,7 +23,8 @@ interface MenuItem {
   anchor?: boolean
 }
 
-// The spec's side menus: the dashboard's, and the one Settings and Billing share.
+// The spec's side menus: the dashboard's, and the one Settings and Billing share. An item is current
+// on its own page and the pages under it (Automation History on the builder and run pages).
 const DASHBOARD_MENU: MenuItem[] = [
   { to: '/dashboard', label: 'Automation History', icon: History },
   { to: '/billing', label: 'Billing', icon: CreditCard },
@@ -71,7 +72,7 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
                 <span className="whitespace-nowrap">{label}</span>
               </Link>
             ) : (
-              <NavLink key={to} to={to} end={to !== '/billing'} className={({ isActive }) => itemClass(isActive)}>
+              <NavLink key={to} to={to} end={to === '/settings'} className={({ isActive }) => itemClass(isActive)}>
                 <Icon className="size-4" aria-hidden="true" />
                 <span className="whitespace-nowrap">{label}</span>
               </NavLink>

@@ -2,6 +2,7 @@ import { RefreshCw, Search } from 'lucide-react'
 import { Form, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { revalidateLatest } from '#app/lib/revalidate.ts'
 
 /** Search box (a GET form, so the search is in the URL) and Refresh, above every admin list. */
 export function ListToolbar({
@@ -29,7 +30,12 @@ export function ListToolbar({
       </Form>
       <div className="flex gap-2">
         {children}
-        <Button type="button" variant="outline" onClick={() => void revalidator.revalidate()} disabled={revalidator.state === 'loading'}>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => revalidateLatest(revalidator.revalidate)}
+          disabled={revalidator.state === 'loading'}
+        >
           <RefreshCw
             aria-hidden="true"
             className={revalidator.state === 'loading' ? 'animate-spin motion-reduce:animate-none' : undefined}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
+import { failedSignInDelayMs, FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -81,6 +81,24 @@ describe('failed sign-ins per account: 10 per 15 minutes', () => {
     expect((await login(victim.email.toUpperCase(), 'victim-password', uniqueIp())).status).toBe(429)
 
     expect((await login(bystander.email, 'bystander-password', uniqueIp())).status).toBe(200)
+  })
+
+  it('slows failures before it refuses them: the first three answer at once, then 0.25 s, 0.5 s, 1 s, 2 s', async () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 10].map(failedSignInDelayMs)).toEqual([0, 0, 0, 250, 500, 1000, 2000, 2000])
+    const user = await t.signUp({ password: 'slowed-password' })
+    const durations: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const started = performance.now()
+      expect((await login(user.email, 'wrong-password', uniqueIp())).status).toBe(401)
+      durations.push(performance.now() - started)
+    }
+    expect(durations[3]).toBeGreaterThanOrEqual(250)
+    expect(durations[4]).toBeGreaterThanOrEqual(500)
+    expect(durations[5]).toBeGreaterThanOrEqual(1000)
+    // The right password is not slowed, and ends the series.
+    const started = performance.now()
+    expect((await login(user.email, 'slowed-password', uniqueIp())).status).toBe(200)
+    expect(performance.now() - started).toBeLessThan(durations[5] ?? 0)
   })
 
   it('a successful sign-in resets the failure counter', async () => {

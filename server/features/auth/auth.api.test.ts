@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { users } from '#server/db/schema/index.ts'
 import { createTestApp, sessionCookie, type TestApp } from '#server/testing/create-test-app.ts'
 
 let t: TestApp
@@ -65,6 +66,20 @@ describe('POST /api/auth/register and /api/auth/login', () => {
       ip: t.freshIp(),
     })
     expect(again.status).toBe(409)
+  })
+
+  it('lets an address register again when an interrupted sign-up left only its user row', async () => {
+    await t.db.insert(users).values({ id: 'interrupted-sign-up', email: 'interrupted@example.com' })
+    const again = await t.request('/api/auth/register', {
+      body: { email: 'interrupted@example.com', password: 'a-good-password' },
+      ip: t.freshIp(),
+    })
+    expect(again.status).toBe(201)
+    const login = await t.request('/api/auth/login', {
+      body: { email: 'interrupted@example.com', password: 'a-good-password' },
+      ip: t.freshIp(),
+    })
+    expect(login.status).toBe(200)
   })
 
   it('requires a session for /me', async () => {

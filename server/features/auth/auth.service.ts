@@ -1,15 +1,17 @@
-import { eq } from 'drizzle-orm'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { and, eq, notExists } from 'drizzle-orm'
 import { APIError } from 'better-auth/api'
 import { API_KEY_PREFIX } from '#common/api-keys.ts'
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, type Auth } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
-import { sessions, users } from '#server/db/schema/index.ts'
+import { accounts, sessions, users } from '#server/db/schema/index.ts'
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
 import { Conflict, NotFound, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import type { Logger } from '#server/logger.ts'
-import { FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
+import { failedSignInDelayMs, FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
 
 /** Who is asking: the request headers (cookie or bearer token) and the client's address. */
 export interface Caller {
@@ -87,11 +89,30 @@ export function createAuthService(deps: {
     }
   }
 
+  /**
+   * Better Auth writes a new user and its password in two steps: a process stopped between them
+   * leaves a user that can neither sign in nor sign up again. Such a user (no sign-in method, no
+   * session) is removed so that the address can register; true when it was one.
+   */
+  async function removeInterruptedSignUp(userId: string): Promise<boolean> {
+    const removed = await db
+      .delete(users)
+      .where(
+        and(
+          eq(users.id, userId),
+          notExists(db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, userId))),
+          notExists(db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))),
+        ),
+      )
+      .returning({ id: users.id })
+    return removed.length > 0
+  }
+
   return {
     async register(input: RegisterInput, caller: Caller): Promise<{ id: string; email: string; profile: Profile }> {
       await rateLimits.consume(`sign-up:ip:${caller.ip}`, SIGN_UP_PER_IP)
       const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email))
-      if (existing) throw new Conflict('An account with this email already exists.')
+      if (existing && !(await removeInterruptedSignUp(existing.id))) throw new Conflict('An account with this email already exists.')
       try {
         const result = await auth.api.signUpEmail({
           body: { email: input.email, password: input.password, name: input.fullName ?? '' },
@@ -120,7 +141,8 @@ export function createAuthService(deps: {
         return { token: response.token, user, setCookies: headers.getSetCookie() }
       } catch (error) {
         if (error instanceof APIError && error.statusCode === 401) {
-          await rateLimits.hit(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
+          const failures = await rateLimits.hit(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
+          await sleep(failedSignInDelayMs(failures.count))
           throw new Unauthorized(INVALID_CREDENTIALS)
         }
         throw translateAuthError(error)
@@ -152,7 +174,11 @@ export function createAuthService(deps: {
       if (!headers.get('cookie')?.includes(SESSION_COOKIE_NAME) && !headers.get('authorization')) {
         return { user: null, setCookies: [] }
       }
-      const result = await auth.api.getSession({ headers, returnHeaders: true }).catch(() => null)
+      const result = await auth.api.getSession({ headers, returnHeaders: true }).catch((error: unknown) => {
+        // An unreadable session is "signed out", but a database outage is not: the caller gets 503.
+        if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(error)
+        return null
+      })
       const found = result?.response
       const setCookies = result?.headers.getSetCookie() ?? []
       if (!found) return { user: null, setCookies }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm'
+import { and, asc, count, desc, eq } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
@@ -75,6 +75,16 @@ export function createAutomationService(db: Db) {
         db.select({ total: count() }).from(automations).where(where),
       ])
       return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    /** Every automation's id and name, by name: the choices of a filter. */
+    async names(ownerId: string): Promise<{ id: string; name: string }[]> {
+      return db
+        .select({ id: automations.id, name: automations.name })
+        .from(automations)
+        .where(eq(automations.ownerId, ownerId))
+        .orderBy(asc(automations.name), asc(automations.id))
+        .limit(MAX_AUTOMATIONS_PER_MEMBER)
     },
 
     get: owned,

@@ -12,6 +12,11 @@ export interface RunProgress {
   log?: RunLogLine[]
   extracted?: Record<string, string | null>[]
   screenshots?: RunScreenshot[]
+  /**
+   * This attempt starts over: drop the screenshots and extracted rows an earlier attempt of the
+   * run stored (a run queued again after its worker stopped). The log is kept.
+   */
+  restart?: boolean
 }
 
 export type RunOutcome =
@@ -77,14 +82,36 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
             leaseUntil: leaseFromNow(),
             actionsPerformed: progress.actionsPerformed,
             log: [...run.log, ...(progress.log ?? [])].slice(-MAX_LOG_LINES),
-            extracted: [...run.extracted, ...(progress.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
-            screenshots: [...run.screenshots, ...(progress.screenshots ?? [])],
+            extracted: [...(progress.restart ? [] : run.extracted), ...(progress.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
+            screenshots: [...(progress.restart ? [] : run.screenshots), ...(progress.screenshots ?? [])],
             updatedAt: new Date(),
           })
           .where(eq(automationRuns.id, id))
           .returning()
         return updated ?? null
       })
+      if (row) announce(row)
+      return Boolean(row)
+    },
+
+    /**
+     * Gives a run this worker holds back to the queue, for another worker (this server is shutting
+     * down). The attempt does not count towards MAX_ATTEMPTS. False when the run was not held.
+     */
+    async release(id: string, workerId: string, why: string): Promise<boolean> {
+      const note: RunLogLine = { at: new Date().toISOString(), level: 'warn', message: `${why} It is queued again.` }
+      const [row] = await db
+        .update(automationRuns)
+        .set({
+          status: 'queued',
+          workerId: null,
+          leaseUntil: null,
+          attempts: sql`greatest(${automationRuns.attempts} - 1, 0)`,
+          log: sql`${automationRuns.log} || ${JSON.stringify([note])}::jsonb`,
+          updatedAt: new Date(),
+        })
+        .where(held(id, workerId))
+        .returning()
       if (row) announce(row)
       return Boolean(row)
     },

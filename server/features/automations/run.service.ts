@@ -10,6 +10,16 @@ import type { EventBus } from '#server/features/events/event-bus.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
+/** An open transaction (or savepoint) of Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * A start that was refused and recorded (recordRefusalIn): a cloud run that failed without ever
+ * being claimed. Every other failed cloud run was claimed first, which set started_at.
+ */
+export const isRefusal = (run: Pick<Run, 'runner' | 'status' | 'startedAt'>) =>
+  run.runner === 'cloud' && run.status === 'failed' && run.startedAt === null
+const notRefused = sql`not (${automationRuns.runner} = 'cloud' and ${automationRuns.status} = 'failed' and ${automationRuns.startedAt} is null)`
 
 /** The most log lines and extracted rows one run keeps (older log lines are dropped first). */
 export const MAX_LOG_LINES = 1000
@@ -47,20 +57,92 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
     return run
   }
 
-  /** Runs this month that count against the plan's cap (a run refunded for our failure does not). */
+  /**
+   * Runs this month that count against the plan's cap (a run refunded for our failure does not,
+   * nor a refused scheduled start).
+   */
   async function runsThisMonth(tx: Pick<Db, 'select'>, userId: string): Promise<number> {
     const [row] = await tx
       .select({ n: count() })
       .from(automationRuns)
-      .where(and(eq(automationRuns.userId, userId), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt)))
+      .where(
+        and(eq(automationRuns.userId, userId), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt), notRefused),
+      )
     return row?.n ?? 0
   }
 
-  async function refundIn(tx: Parameters<Parameters<Db['transaction']>[0]>[0], run: Run, why: string): Promise<void> {
+  async function refundIn(tx: Tx, run: Run, why: string): Promise<void> {
     if (run.creditsCharged > 0 && !run.refundedAt) {
       await credits.applyIn(tx, { userId: run.userId, delta: run.creditsCharged, reason: 'refund', reference: `run ${run.id}: ${why}` })
     }
     await tx.update(automationRuns).set({ refundedAt: new Date() }).where(eq(automationRuns.id, run.id))
+  }
+
+  async function startIn(tx: Tx, automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
+    // One start at a time per member: the caps below cannot be passed by two at once.
+    const [member] = await tx
+      .select({
+        credits: profiles.credits,
+        plan: subscriptionPlans.name,
+        monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
+        actionLimit: subscriptionPlans.actionLimit,
+      })
+      .from(profiles)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
+      .where(eq(profiles.id, caller.id))
+      .for('update', { of: profiles })
+    if (!member) throw new NotFound('Profile not found')
+    const [automation] = await tx
+      .select()
+      .from(automations)
+      .where(and(eq(automations.id, automationId), eq(automations.ownerId, caller.id)))
+    if (!automation) throw new NotFound('Automation not found')
+    if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
+      throw new LimitReached(
+        `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,
+        'PLAN_LIMIT',
+      )
+    }
+    if (member.monthlyRunLimit !== null && (await runsThisMonth(tx, caller.id)) >= member.monthlyRunLimit) {
+      throw new LimitReached(
+        `The ${member.plan} plan includes ${member.monthlyRunLimit} automation runs per month, and this month's are used. Upgrade for unlimited automations.`,
+        'PLAN_LIMIT',
+      )
+    }
+    const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS : 0
+    if (cost > member.credits) {
+      throw new LimitReached(
+        `Running in the cloud costs ${cost} credit${cost === 1 ? '' : 's'}, and your balance is ${member.credits}. Your plan's monthly credits arrive with the next billing period.`,
+        'INSUFFICIENT_CREDITS',
+      )
+    }
+    const now = new Date()
+    const [created] = await tx
+      .insert(automationRuns)
+      .values({
+        automationId: automation.id,
+        automationName: automation.name,
+        userId: caller.id,
+        status: options.runner === 'cloud' ? 'queued' : 'running',
+        trigger: options.trigger,
+        runner: options.runner,
+        steps: automation.steps,
+        creditsCharged: cost,
+        startedAt: options.runner === 'client' ? now : null,
+        log: [
+          line(
+            'info',
+            options.runner === 'cloud'
+              ? 'Queued to run in the cloud.'
+              : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,
+          ),
+        ],
+      })
+      .returning()
+    if (!created) throw new Error('run insert returned nothing')
+    if (cost > 0) await credits.applyIn(tx, { userId: caller.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
+    return created
   }
 
   return {
@@ -72,76 +154,56 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
      * reported by the client. Refused before anything is stored when the plan or balance says no.
      */
     async start(automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
-      const run = await db.transaction(async (tx) => {
-        // One start at a time per member: the caps below cannot be passed by two at once.
-        const [member] = await tx
-          .select({
-            credits: profiles.credits,
-            plan: subscriptionPlans.name,
-            monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
-            actionLimit: subscriptionPlans.actionLimit,
-          })
-          .from(profiles)
-          .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
-          .where(eq(profiles.id, caller.id))
-          .for('update', { of: profiles })
-        if (!member) throw new NotFound('Profile not found')
-        const [automation] = await tx
-          .select()
-          .from(automations)
-          .where(and(eq(automations.id, automationId), eq(automations.ownerId, caller.id)))
-        if (!automation) throw new NotFound('Automation not found')
-        if (automation.steps.length === 0)
-          throw new ValidationError('This automation has no steps yet: add at least one before running it.')
-        if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
-          throw new LimitReached(
-            `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,
-            'PLAN_LIMIT',
-          )
-        }
-        if (member.monthlyRunLimit !== null && (await runsThisMonth(tx, caller.id)) >= member.monthlyRunLimit) {
-          throw new LimitReached(
-            `The ${member.plan} plan includes ${member.monthlyRunLimit} automation runs per month, and this month's are used. Upgrade for unlimited automations.`,
-            'PLAN_LIMIT',
-          )
-        }
-        const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS : 0
-        if (cost > member.credits) {
-          throw new LimitReached(
-            `Running in the cloud costs ${cost} credit${cost === 1 ? '' : 's'}, and your balance is ${member.credits}. Your plan's monthly credits arrive with the next billing period.`,
-            'INSUFFICIENT_CREDITS',
-          )
-        }
-        const now = new Date()
-        const [created] = await tx
-          .insert(automationRuns)
-          .values({
-            automationId: automation.id,
-            automationName: automation.name,
-            userId: caller.id,
-            status: options.runner === 'cloud' ? 'queued' : 'running',
-            trigger: options.trigger,
-            runner: options.runner,
-            steps: automation.steps,
-            creditsCharged: cost,
-            startedAt: options.runner === 'client' ? now : null,
-            log: [
-              line(
-                'info',
-                options.runner === 'cloud'
-                  ? 'Queued to run in the cloud.'
-                  : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,
-              ),
-            ],
-          })
-          .returning()
-        if (!created) throw new Error('run insert returned nothing')
-        if (cost > 0) await credits.applyIn(tx, { userId: caller.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
-        return created
-      })
+      const run = await db.transaction((tx) => startIn(tx, automationId, caller, options))
       announce(run)
       return run
     },
+
+    /**
+     * start() inside a transaction the caller holds (the scheduler moves the automation's
+     * next_run_at in the same one). The caller announces the run after the commit.
+     */
+    startIn,
+
+    /**
+     * Records a scheduled start that was refused (no credits, a plan cap) as a failed run that
+     * never started, so the member sees why in the history. Once per streak: when the
+     * automation's last run is the same refusal, nothing is added. A refused run costs nothing and
+     * does not count against the month (docs/decisions/012, Amended 2026-11-23).
+     */
+    async recordRefusalIn(
+      tx: Tx,
+      automation: { id: string; name: string; ownerId: string; steps: Run['steps'] },
+      trigger: RunTrigger,
+      message: string,
+    ): Promise<Run | null> {
+      const [last] = await tx
+        .select()
+        .from(automationRuns)
+        .where(eq(automationRuns.automationId, automation.id))
+        .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
+        .limit(1)
+      if (last && isRefusal(last) && last.error === message) return null
+      const [row] = await tx
+        .insert(automationRuns)
+        .values({
+          automationId: automation.id,
+          automationName: automation.name,
+          userId: automation.ownerId,
+          status: 'failed',
+          trigger,
+          runner: 'cloud',
+          steps: automation.steps,
+          error: message,
+          finishedAt: new Date(),
+          log: [line('error', `Not started: ${message}`)],
+        })
+        .returning()
+      return row ?? null
+    },
+
+    /** Tells live pages that a run changed (after the transaction that changed it). */
+    announce,
 
     get: find,
 
@@ -162,6 +224,17 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
         db.select({ total: count() }).from(automationRuns).where(where),
       ])
       return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    /** The newest run of each of these automations (those never run are absent), for a 'last run' column. */
+    async latestOf(automationIds: string[]): Promise<Record<string, Run>> {
+      if (automationIds.length === 0) return {}
+      const rows = await db
+        .selectDistinctOn([automationRuns.automationId])
+        .from(automationRuns)
+        .where(inArray(automationRuns.automationId, automationIds))
+        .orderBy(automationRuns.automationId, desc(automationRuns.createdAt), desc(automationRuns.id))
+      return Object.fromEntries(rows.flatMap((run) => (run.automationId ? [[run.automationId, run]] : [])))
     },
 
     /** A client's report on a run it executes: actions so far, log lines, extracted rows. */
@@ -248,7 +321,14 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
           credits: sql<number>`coalesce(sum(case when ${automationRuns.refundedAt} is null then ${automationRuns.creditsCharged} else 0 end), 0)::int`,
         })
         .from(automationRuns)
-        .where(and(inArray(automationRuns.userId, userIds), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt)))
+        .where(
+          and(
+            inArray(automationRuns.userId, userIds),
+            gte(automationRuns.createdAt, monthStart()),
+            isNull(automationRuns.refundedAt),
+            notRefused,
+          ),
+        )
         .groupBy(automationRuns.userId)
       return Object.fromEntries(rows.map((row) => [row.userId, { runs: row.runs, credits: row.credits }]))
     },

@@ -1,8 +1,11 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditLedger, profiles } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { InsufficientCredits } from './credit.service.ts'
+
+/** PGlite runs one transaction at a time; only a server interleaves two. */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL)
 
 let t: TestApp
 beforeAll(async () => {
@@ -81,5 +84,22 @@ describe('credit ledger', () => {
     expect(final).toBeGreaterThanOrEqual(0)
     expect(rows.filter((row) => row.reason === 'plan_grant')).toHaveLength(20)
     expect(rows.every((row) => row.balanceAfter >= 0)).toBe(true)
+  })
+
+  it.runIf(onPostgres)('orders the ledger by when each change was made, not when its transaction began', async () => {
+    const user = await t.signUp()
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const early = t.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`)
+      await held
+      return t.services.credits.applyIn(tx, { userId: user.id, delta: -1, reason: 'usage', reference: 'began first' })
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await t.services.credits.change({ userId: user.id, delta: -2, reason: 'usage', reference: 'began second' })).toBe(3)
+    release()
+    expect(await early).toBe(2)
+    const [newest] = await t.services.credits.recent(user.id, 1)
+    expect(newest).toMatchObject({ reference: 'began first', balanceAfter: 2 })
   })
 })

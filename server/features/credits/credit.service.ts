@@ -50,6 +50,9 @@ export function createCreditService(db: Db) {
       reason: change.reason,
       reference: change.reference ?? null,
       actorId: change.actorId ?? null,
+      // The time of this insert, not of the transaction's start: the profile row is locked by now,
+      // so the ledger's order by time is the order in which the balances changed.
+      createdAt: sql`clock_timestamp()`,
     })
     return updated.credits
   }

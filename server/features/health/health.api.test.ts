@@ -16,6 +16,7 @@ type Health = {
   uptimeSeconds: number
   memory: { rssBytes: number; heapUsedBytes: number }
   database: { kind: string; ok: boolean; latencyMs: number }
+  message?: string
 }
 
 function appWithDatabase(ping: () => Promise<boolean>) {
@@ -62,6 +63,7 @@ describe('GET /api/health', () => {
     const body = (await response.json()) as Health
     expect(body.status).toBe('degraded')
     expect(body.database).toMatchObject({ kind: 'postgres', ok: false })
+    expect(body.message).toMatch(/database is unreachable/)
   })
 
   it('answers HEAD too and needs no session', async () => {

@@ -8,6 +8,8 @@ const healthSchema = z
     uptimeSeconds: z.number(),
     memory: z.object({ rssBytes: z.number(), heapUsedBytes: z.number() }),
     database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean(), latencyMs: z.number() }),
+    /** Only when degraded: what is wrong, for people reading the answer. */
+    message: z.string().optional(),
   })
   .openapi('Health')
 
@@ -32,6 +34,7 @@ export function createHealthApi(database: Pick<Database, 'kind' | 'ping'>) {
       uptimeSeconds: Math.round(process.uptime()),
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
       database: { kind: database.kind, ok, latencyMs: Math.round((performance.now() - started) * 10) / 10 },
+      ...(ok ? {} : { message: 'The database is unreachable: requests that need it answer 503 until it is back.' }),
     }
     c.header('Cache-Control', 'no-store')
     return ok ? c.json(body, 200) : c.json(body, 503)

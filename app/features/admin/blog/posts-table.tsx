@@ -2,7 +2,7 @@ import { ExternalLink, Pencil, Trash2 } from 'lucide-react'
 import { Link } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { DataTable, EmptyRow } from '../data-table.tsx'
+import { DataTable, EmptyRow } from '#app/components/data-table.tsx'
 import type { PostDraft } from './post-dialog.tsx'
 
 export interface PostRow {

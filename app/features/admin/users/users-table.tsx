@@ -5,7 +5,7 @@ import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { DataTable, EmptyRow } from '../data-table.tsx'
+import { DataTable, EmptyRow } from '#app/components/data-table.tsx'
 import type { AdminResult } from '../admin-result.server.ts'
 import { useResultToast } from '../use-result-toast.ts'
 import { EditUserDialog } from './edit-user-dialog.tsx'
@@ -18,6 +18,8 @@ export interface UserRow {
   role: 'user' | 'admin'
   plan: string
   credits: number
+  /** Automation runs started this month (the plan's monthly cap counts these). */
+  runsThisMonth: number
   verified: boolean
   lastLogin: string
   created: string
@@ -28,7 +30,7 @@ export interface PlanOption {
   name: string
 }
 
-const HEADERS = ['User ID', 'Email', 'Name', 'Plan', 'Credits', 'Verified', 'Last Login', 'Created', 'Actions']
+const HEADERS = ['User ID', 'Email', 'Name', 'Plan', 'Credits', 'Runs (month)', 'Verified', 'Last Login', 'Created', 'Actions']
 
 export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans: PlanOption[]; adminId: string }) {
   return (
@@ -50,6 +52,7 @@ export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans:
           <td className="px-3 py-2">
             <CreditsInput user={user} />
           </td>
+          <td className="px-3 py-2 tabular-nums">{user.runsThisMonth}</td>
           <td className="px-3 py-2">{user.verified ? 'Yes' : 'No'}</td>
           <td className="px-3 py-2 whitespace-nowrap">{user.lastLogin}</td>
           <td className="px-3 py-2 whitespace-nowrap">{user.created}</td>

@@ -1,9 +1,20 @@
 import type * as React from 'react'
+import { cn } from '#app/lib/cn.ts'
 
 /** A bordered, horizontally scrollable table with a caption for screen readers. */
-export function DataTable({ caption, headers, children }: { caption: string; headers: string[]; children: React.ReactNode }) {
+export function DataTable({
+  caption,
+  headers,
+  children,
+  className,
+}: {
+  caption: string
+  headers: string[]
+  children: React.ReactNode
+  className?: string
+}) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div className={cn('overflow-x-auto rounded-lg border', className)}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b bg-muted/50 text-muted-foreground">

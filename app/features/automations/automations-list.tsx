@@ -1,0 +1,153 @@
+import { CloudUpload, Copy, Pencil, Plus, Trash2 } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { Form, Link, useNavigation } from 'react-router'
+import { ConfirmAction } from '#app/components/confirm-action.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import type { AutomationRow } from './run-view.server.ts'
+import { RunStatusBadge } from './run-status.tsx'
+
+/** 'My Automations': each with its steps, schedule and last run; run it in the cloud, edit, copy or delete it. */
+export function AutomationsList({ automations, total, children }: { automations: AutomationRow[]; total: number; children?: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="space-y-1.5">
+          <CardTitle level={2}>My Automations</CardTitle>
+          <CardDescription>
+            {total === 0 ? 'Build one step by step, or import its steps as JSON.' : total === 1 ? '1 automation' : `${total} automations`}
+          </CardDescription>
+        </div>
+        <Button asChild variant="outline" size="sm">
+          <Link to="/dashboard/automations/new">
+            <Plus aria-hidden="true" /> New Automation
+          </Link>
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {automations.length === 0 ? (
+          <p className="text-sm text-muted-foreground">You have no automations yet.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">My Automations</caption>
+              <thead className="border-b text-muted-foreground">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Steps
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Schedule
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium whitespace-nowrap">
+                    Last run
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {automations.map((automation) => (
+                  <AutomationLine key={automation.id} automation={automation} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {children}
+      </CardContent>
+    </Card>
+  )
+}
+
+function AutomationLine({ automation }: { automation: AutomationRow }) {
+  const navigation = useNavigation()
+  const busy = (intent: string) =>
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === intent &&
+    navigation.formData.get('automationId') === automation.id
+  return (
+    <tr className="border-b align-top last:border-0">
+      <td className="max-w-64 py-3 pr-4">
+        <Link to={`/dashboard/automations/${automation.id}`} className="font-medium hover:underline">
+          {automation.name}
+        </Link>
+        {automation.description ? <p className="line-clamp-2 text-xs text-muted-foreground">{automation.description}</p> : null}
+      </td>
+      <td className="py-3 pr-4 whitespace-nowrap tabular-nums">
+        {automation.stepCount === 1 ? '1 step' : `${automation.stepCount} steps`}
+      </td>
+      <td className="py-3 pr-4">
+        {automation.schedule ? (
+          <>
+            <code className="font-mono text-xs whitespace-nowrap">{automation.schedule}</code>
+            <p className="text-xs text-muted-foreground">{automation.enabled ? 'UTC' : 'Paused'}</p>
+          </>
+        ) : (
+          'Manual'
+        )}
+      </td>
+      <td className="py-3 pr-4">
+        {automation.lastRun ? (
+          <Link
+            to={`/dashboard/runs/${automation.lastRun.id}`}
+            className="inline-flex flex-col items-start gap-1 hover:underline"
+            aria-label={`Last run of ${automation.name}: ${automation.lastRun.status}, ${automation.lastRun.created.label}`}
+          >
+            <RunStatusBadge status={automation.lastRun.status} />
+            <time dateTime={automation.lastRun.created.iso} className="text-xs text-muted-foreground">
+              {automation.lastRun.created.label}
+            </time>
+          </Link>
+        ) : (
+          <span className="text-muted-foreground">Never</span>
+        )}
+      </td>
+      <td className="py-3">
+        <div className="flex flex-wrap justify-end gap-1">
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="run-cloud" />
+            <input type="hidden" name="automationId" value={automation.id} />
+            <Button type="submit" size="sm" aria-label={`Run in cloud: ${automation.name}`} disabled={busy('run-cloud')}>
+              <CloudUpload aria-hidden="true" /> {busy('run-cloud') ? 'Starting...' : 'Run in cloud'}
+            </Button>
+          </Form>
+          <Button asChild variant="outline" size="sm">
+            <Link to={`/dashboard/automations/${automation.id}`} aria-label={`Edit ${automation.name}`}>
+              <Pencil aria-hidden="true" /> Edit
+            </Link>
+          </Button>
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="duplicate" />
+            <input type="hidden" name="automationId" value={automation.id} />
+            <Button type="submit" variant="outline" size="sm" aria-label={`Duplicate ${automation.name}`} disabled={busy('duplicate')}>
+              <Copy aria-hidden="true" /> Duplicate
+            </Button>
+          </Form>
+          <ConfirmAction
+            label={
+              <>
+                <Trash2 aria-hidden="true" /> Delete
+              </>
+            }
+            triggerProps={{
+              variant: 'outline',
+              size: 'sm',
+              'aria-label': `Delete ${automation.name}`,
+              className: 'text-destructive hover:text-destructive',
+            }}
+            title={`Delete "${automation.name}"?`}
+            description="The automation and its schedule are deleted. Its past runs stay in your history. This cannot be undone."
+            confirmLabel="Delete Automation"
+            fields={{ intent: 'delete', automationId: automation.id }}
+            destructive
+          />
+        </div>
+      </td>
+    </tr>
+  )
+}

@@ -1,0 +1,228 @@
+import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react'
+import { useId, type ChangeEvent } from 'react'
+import { Button } from '#app/components/ui/button.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Select } from '#app/components/ui/select.tsx'
+import { Textarea } from '#app/components/ui/textarea.tsx'
+import { cn } from '#app/lib/cn.ts'
+import type { StepType } from '#common/automation-steps.ts'
+import { STEP_TYPE_HINTS, STEP_TYPE_LABELS, waitModeOf, withField, withWaitMode, type ShownIssue, type StepData } from './step-drafts.ts'
+
+interface FieldSpec {
+  name: string
+  label: string
+  placeholder?: string
+  /** Left empty, the field is left out of the step. */
+  optional?: boolean
+  multiline?: boolean
+  type?: 'text' | 'url'
+}
+
+const SELECTOR: FieldSpec = { name: 'selector', label: 'Selector', placeholder: '#email, button[type=submit], text=Sign in' }
+
+// The fields of each step type, in the order the editor shows them (common/automation-steps.ts).
+const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
+  navigate: [{ name: 'url', label: 'URL', placeholder: 'https://example.com/login', type: 'url' }],
+  click: [SELECTOR],
+  type: [SELECTOR, { name: 'text', label: 'Text', multiline: true }],
+  select: [SELECTOR, { name: 'value', label: 'Option value' }],
+  extract: [
+    SELECTOR,
+    { name: 'field', label: 'Field name', placeholder: 'price' },
+    { name: 'attribute', label: 'Attribute (optional)', placeholder: 'href', optional: true },
+  ],
+  screenshot: [{ name: 'name', label: 'Name (optional)', placeholder: 'After sign-in', optional: true }],
+  assertText: [
+    { name: 'text', label: 'Expected text', placeholder: 'Thank you for your order' },
+    { ...SELECTOR, label: 'Selector (optional)', optional: true },
+  ],
+}
+
+/** One step: its typed fields, its problems, and buttons to move or delete it. */
+export function StepCard({
+  stepKey,
+  index,
+  count,
+  step,
+  issues,
+  onChange,
+  onMove,
+  onDelete,
+}: {
+  stepKey: string
+  index: number
+  count: number
+  step: StepData
+  /** The problems to show now (none for a new step until it was complete once or a save was tried). */
+  issues: ShownIssue[]
+  onChange: (step: StepData) => void
+  onMove: (direction: 'up' | 'down') => void
+  onDelete: () => void
+}) {
+  const id = useId()
+  const number = index + 1
+  const titleId = `${id}-title`
+  const stepIssues = issues.filter((issue) => issue.field === null || !fieldNames(step).includes(issue.field))
+  const issueOf = (field: string) => issues.find((issue) => issue.field === field)?.message
+
+  const field = (spec: FieldSpec) => {
+    const inputId = `${id}-${spec.name}`
+    const error = issueOf(spec.name)
+    const raw = step[spec.name]
+    const value = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw)
+    const props = {
+      id: inputId,
+      value,
+      placeholder: spec.placeholder,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? `${inputId}-error` : undefined,
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+        onChange(withField(step, spec.name, spec.optional && event.target.value === '' ? undefined : event.target.value)),
+    }
+    return (
+      <div key={spec.name} className={cn('space-y-1.5', spec.multiline && 'sm:col-span-2')}>
+        <Label htmlFor={inputId}>{spec.label}</Label>
+        {spec.multiline ? (
+          <Textarea {...props} rows={2} className="min-h-16" />
+        ) : (
+          <Input {...props} type={spec.type ?? 'text'} autoComplete="off" spellCheck={false} />
+        )}
+        {error ? (
+          <p id={`${inputId}-error`} className="text-sm text-destructive">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    )
+  }
+
+  return (
+    <li
+      aria-labelledby={titleId}
+      data-step-key={stepKey}
+      className={cn('rounded-lg border bg-card p-4', issues.length > 0 && 'border-destructive/60')}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h3 id={titleId} className="font-medium">
+            Step {number}: {STEP_TYPE_LABELS[step.type]}
+          </h3>
+          <p className="text-xs text-muted-foreground">{STEP_TYPE_HINTS[step.type]}</p>
+        </div>
+        <div className="flex gap-1">
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            data-move="up"
+            aria-label={`Move step ${number} up`}
+            title="Move up"
+            disabled={index === 0}
+            onClick={() => onMove('up')}
+          >
+            <ArrowUp aria-hidden="true" />
+          </Button>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            data-move="down"
+            aria-label={`Move step ${number} down`}
+            title="Move down"
+            disabled={index === count - 1}
+            onClick={() => onMove('down')}
+          >
+            <ArrowDown aria-hidden="true" />
+          </Button>
+          <Button
+            type="button"
+            variant="ghost"
+            size="icon"
+            aria-label={`Delete step ${number}`}
+            title="Delete step"
+            className="text-destructive hover:text-destructive"
+            onClick={onDelete}
+          >
+            <Trash2 aria-hidden="true" />
+          </Button>
+        </div>
+      </div>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2">
+        {step.type === 'wait' ? <WaitFields id={id} step={step} issueOf={issueOf} onChange={onChange} /> : FIELDS[step.type].map(field)}
+      </div>
+      {stepIssues.length ? (
+        <ul className="mt-3 space-y-1 text-sm text-destructive">
+          {stepIssues.map((issue) => (
+            <li key={issue.message}>{issue.message}</li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  )
+}
+
+const fieldNames = (step: StepData): string[] => (step.type === 'wait' ? [waitModeOf(step)] : FIELDS[step.type].map((spec) => spec.name))
+
+/** A wait: for a number of milliseconds, or until an element appears. */
+function WaitFields({
+  id,
+  step,
+  issueOf,
+  onChange,
+}: {
+  id: string
+  step: StepData
+  issueOf: (field: string) => string | undefined
+  onChange: (step: StepData) => void
+}) {
+  const mode = waitModeOf(step)
+  const inputId = `${id}-${mode}`
+  const error = issueOf(mode)
+  const raw = step[mode]
+  return (
+    <>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-mode`}>Wait for</Label>
+        <Select id={`${id}-mode`} value={mode} onChange={(event) => onChange(withWaitMode(step, event.target.value as 'ms' | 'selector'))}>
+          <option value="ms">A time</option>
+          <option value="selector">An element to appear</option>
+        </Select>
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={inputId}>{mode === 'ms' ? 'Milliseconds' : 'Selector'}</Label>
+        {mode === 'ms' ? (
+          <Input
+            id={inputId}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={60_000}
+            step={100}
+            value={typeof raw === 'number' ? String(raw) : ''}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${inputId}-error` : undefined}
+            onChange={(event) => onChange(withField(step, 'ms', event.target.value === '' ? undefined : Number(event.target.value)))}
+          />
+        ) : (
+          <Input
+            id={inputId}
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={SELECTOR.placeholder}
+            value={typeof raw === 'string' ? raw : ''}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${inputId}-error` : undefined}
+            onChange={(event) => onChange(withField(step, 'selector', event.target.value))}
+          />
+        )}
+        {error ? (
+          <p id={`${inputId}-error`} className="text-sm text-destructive">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </>
+  )
+}

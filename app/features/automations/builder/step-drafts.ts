@@ -1,0 +1,145 @@
+import { MAX_STEPS, STEP_TYPES, STEPS_VERSION, type StepIssue, type StepType } from '#common/automation-steps.ts'
+
+/** A step as the editor holds it: possibly incomplete, checked with parseSteps as it changes. */
+export type StepData = { type: StepType } & Record<string, unknown>
+
+export interface StepDraft {
+  /** Stable while the step moves, so React keeps its inputs (and their focus). */
+  key: string
+  data: StepData
+}
+
+export const STEP_TYPE_LABELS: Record<StepType, string> = {
+  navigate: 'Navigate',
+  click: 'Click',
+  type: 'Type text',
+  select: 'Select option',
+  wait: 'Wait',
+  extract: 'Extract',
+  screenshot: 'Screenshot',
+  assertText: 'Assert text',
+}
+
+export const STEP_TYPE_HINTS: Record<StepType, string> = {
+  navigate: 'Open a web address.',
+  click: 'Click the element the selector finds.',
+  type: 'Type text into a field.',
+  select: 'Choose an option of a drop-down by its value.',
+  wait: 'Pause for a time, or until an element appears.',
+  extract: "Read an element's text (or an attribute) into a named column.",
+  screenshot: 'Take a screenshot of the page.',
+  assertText: 'Fail the run unless the text is on the page (or in the element).',
+}
+
+/** A new step of a type, with its required fields empty (so the editor asks for them). */
+export function newStep(type: StepType): StepData {
+  switch (type) {
+    case 'navigate':
+      return { type, url: '' }
+    case 'click':
+      return { type, selector: '' }
+    case 'type':
+      return { type, selector: '', text: '' }
+    case 'select':
+      return { type, selector: '', value: '' }
+    case 'wait':
+      return { type, ms: 1000 }
+    case 'extract':
+      return { type, selector: '', field: '' }
+    case 'screenshot':
+      return { type }
+    case 'assertText':
+      return { type, text: '' }
+  }
+}
+
+/** A step with one field set, or removed (`undefined`: an optional field left empty). */
+export function withField(step: StepData, field: string, value: unknown): StepData {
+  const next: StepData = { ...step }
+  if (value === undefined) delete next[field]
+  else next[field] = value
+  return next
+}
+
+/** A wait step waits either for a time or for an element: switching drops the other. */
+export function withWaitMode(step: StepData, mode: 'ms' | 'selector'): StepData {
+  const { ms: _ms, selector: _selector, ...rest } = step
+  return mode === 'ms' ? { ...rest, ms: 1000 } : { ...rest, selector: '' }
+}
+
+export const waitModeOf = (step: StepData): 'ms' | 'selector' => ('selector' in step ? 'selector' : 'ms')
+
+/** The list with one item moved from one place to another. */
+export function moved<T>(list: readonly T[], from: number, to: number): T[] {
+  if (from === to || from < 0 || to < 0 || from >= list.length || to >= list.length) return [...list]
+  const next = [...list]
+  const [item] = next.splice(from, 1)
+  next.splice(to, 0, item as T)
+  return next
+}
+
+export interface ShownIssue {
+  /** The field it is about, or null for the whole step. */
+  field: string | null
+  message: string
+}
+
+/** parseSteps' issues by step index ('steps.2.selector' is step 2, field selector); -1 for the list. */
+export function issuesByStep(issues: readonly StepIssue[]): Map<number, ShownIssue[]> {
+  const byStep = new Map<number, ShownIssue[]>()
+  for (const issue of issues) {
+    const [, index, ...field] = issue.path.split('.')
+    const at = index === undefined ? -1 : Number(index)
+    const key = Number.isInteger(at) ? at : -1
+    byStep.set(key, [...(byStep.get(key) ?? []), { field: field.length ? field.join('.') : null, message: issue.message }])
+  }
+  return byStep
+}
+
+/**
+ * Steps from an imported JSON document: a list of steps, or an object with `steps` (what Export
+ * writes). Every item must be a step of a known type; its fields are checked in the editor.
+ */
+export function readImport(text: string): { ok: true; steps: StepData[] } | { ok: false; message: string } {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return { ok: false, message: 'This is not valid JSON.' }
+  }
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null && Array.isArray((value as { steps?: unknown }).steps)
+      ? (value as { steps: unknown[] }).steps
+      : null
+  if (!list) return { ok: false, message: 'Expected a list of steps, or an object with "steps".' }
+  if (list.length > MAX_STEPS) return { ok: false, message: `An automation has at most ${MAX_STEPS} steps.` }
+  for (const [index, item] of list.entries()) {
+    const type = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as { type?: unknown }).type : undefined
+    if (!STEP_TYPES.includes(type as StepType)) {
+      return { ok: false, message: `Step ${index + 1}: type must be one of ${STEP_TYPES.join(', ')}` }
+    }
+  }
+  return { ok: true, steps: list as StepData[] }
+}
+
+/** What Export writes: readable on its own, and importable again (its `steps`). */
+export function exportDocument(automation: { name: string; description: string; schedule: string | null; steps: StepData[] }) {
+  return {
+    version: STEPS_VERSION,
+    name: automation.name,
+    description: automation.description,
+    schedule: automation.schedule,
+    steps: automation.steps,
+  }
+}
+
+/** A file name from the automation's name: 'Fill the form' -> 'fill-the-form.automation.json'. */
+export function exportFileName(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+  return `${slug || 'automation'}.automation.json`
+}

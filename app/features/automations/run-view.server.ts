@@ -1,0 +1,139 @@
+import { format } from 'date-fns'
+import type { RunStatus, RunTrigger } from '#common/automations.ts'
+import type { Automation } from '#server/features/automations/automation.service.ts'
+import type { Run } from '#server/features/automations/run.service.ts'
+
+// Shaped and formatted on the server, so the HTML and the browser's render agree.
+
+const UTC = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+})
+const UTC_SHORT = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+})
+const UTC_TIME = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+})
+
+/** 'Nov 23, 2026, 14:05:09 UTC' */
+export const dateTimeLabel = (date: Date) => `${UTC.format(date)} UTC`
+/** 'Nov 23, 2026, 14:05 UTC' (lists) */
+export const shortDateTimeLabel = (date: Date) => `${UTC_SHORT.format(date)} UTC`
+export const dateLabel = (date: Date) => format(date, 'MMM d, yyyy')
+
+/** A stamp for a <time> element: the ISO value and what the reader sees. */
+export const stamp = (date: Date, label = dateTimeLabel(date)) => ({ iso: date.toISOString(), label })
+export type Stamp = ReturnType<typeof stamp>
+
+export function durationLabel(from: Date | null, to: Date | null): string | null {
+  if (!from || !to) return null
+  const seconds = Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000))
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.floor(seconds / 60)
+  return minutes < 60 ? `${minutes} min ${seconds % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+}
+
+/** A line of a history list. */
+export interface RunRow {
+  id: string
+  automationId: string | null
+  automationName: string
+  userId: string
+  status: RunStatus
+  trigger: RunTrigger
+  runner: 'cloud' | 'client'
+  created: Stamp
+  actionsPerformed: number
+  stepCount: number
+  creditsCharged: number
+  refunded: boolean
+}
+
+export function runRow(run: Run): RunRow {
+  return {
+    id: run.id,
+    automationId: run.automationId,
+    automationName: run.automationName,
+    userId: run.userId,
+    status: run.status,
+    trigger: run.trigger,
+    runner: run.runner,
+    created: stamp(run.createdAt, shortDateTimeLabel(run.createdAt)),
+    actionsPerformed: run.actionsPerformed,
+    stepCount: run.steps.length,
+    creditsCharged: run.creditsCharged,
+    refunded: run.refundedAt !== null,
+  }
+}
+
+/** Everything the run page shows. */
+export function runDetail(run: Run) {
+  const columns = [...new Set(run.extracted.flatMap((row) => Object.keys(row)))]
+  return {
+    ...runRow(run),
+    started: run.startedAt ? stamp(run.startedAt) : null,
+    finished: run.finishedAt ? stamp(run.finishedAt) : null,
+    duration: durationLabel(run.startedAt, run.finishedAt),
+    error: run.error,
+    log: run.log.map((line, index) => {
+      const at = new Date(line.at)
+      return { key: index, level: line.level, message: line.message, at: stamp(at, UTC_TIME.format(at)) }
+    }),
+    extracted: { columns, rows: run.extracted.slice(0, MAX_SHOWN_ROWS), total: run.extracted.length },
+    screenshots: run.screenshots.map((shot) => ({
+      name: shot.name,
+      step: shot.step,
+      url: `/api/runs/${run.id}/screenshots/${encodeURIComponent(shot.file)}`,
+    })),
+  }
+}
+export type RunDetail = ReturnType<typeof runDetail>
+
+/** The page shows this many extracted rows; the downloads carry all of them. */
+export const MAX_SHOWN_ROWS = 100
+
+/** A line of 'My Automations'. */
+export interface AutomationRow {
+  id: string
+  name: string
+  description: string
+  stepCount: number
+  schedule: string | null
+  enabled: boolean
+  nextRun: Stamp | null
+  lastRun: { id: string; status: RunStatus; created: Stamp } | null
+}
+
+export function automationRow(automation: Automation, lastRun: Pick<Run, 'id' | 'status' | 'createdAt'> | undefined): AutomationRow {
+  return {
+    id: automation.id,
+    name: automation.name,
+    description: automation.description,
+    stepCount: automation.steps.length,
+    schedule: automation.schedule,
+    enabled: automation.enabled,
+    nextRun: automation.nextRunAt ? stamp(automation.nextRunAt) : null,
+    lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, created: stamp(lastRun.createdAt, dateLabel(lastRun.createdAt)) } : null,
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** Ids of runs and automations are UUIDs; anything else is as unknown as a missing one. */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)

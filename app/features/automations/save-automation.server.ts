@@ -1,0 +1,50 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect, type AppLoadContext } from 'react-router'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireMember } from '#app/lib/guards.server.ts'
+import { withCookies } from '#app/lib/response-headers.ts'
+import type { StepIssue } from '#common/automation-steps.ts'
+import { automationFormSchema } from './builder/automation-form.ts'
+
+/**
+ * The builder's action, for a new automation (`id` null) and an existing one: the form parsed
+ * with the shared schema, then the service checks the steps and the plan's action limit. Its
+ * step issues go back to the steps they name; the plan's limit is shown as such.
+ */
+export async function saveAutomation(request: Request, context: AppLoadContext, id: string | null) {
+  const user = requireMember(context)
+  const submission = parseWithZod(await request.formData(), { schema: automationFormSchema })
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply(), stepIssues: [] as StepIssue[], limitMessage: null, error: null }, { status: 400 })
+  }
+  const caller = { id: user.id, role: user.profile.role }
+  const { automations } = context.services
+  const outcome = await attempt(() =>
+    id === null ? automations.create(user.id, submission.value) : automations.update(id, caller, submission.value),
+  )
+  if (!outcome.ok) {
+    const error = outcome.error
+    const issues = error.issues ?? []
+    const stepIssues = issues.filter((issue) => issue.path === 'steps' || issue.path.startsWith('steps.'))
+    const fieldErrors = Object.fromEntries(
+      issues.filter((issue) => !stepIssues.includes(issue)).map((issue) => [issue.path, [issue.message]]),
+    )
+    const limitMessage = error.code === 'PLAN_LIMIT' ? error.message : null
+    return data(
+      {
+        result: submission.reply({ formErrors: issues.length || limitMessage ? [] : [error.message], fieldErrors }),
+        stepIssues,
+        limitMessage,
+        error: error.message,
+      },
+      { status: error.status },
+    )
+  }
+  const flash = await flashHeader({
+    type: 'success',
+    title: id === null ? 'Automation created' : 'Automation saved',
+    description: `"${outcome.value.name}" has ${outcome.value.steps.length === 1 ? '1 step' : `${outcome.value.steps.length} steps`}.`,
+  })
+  return redirect(`/dashboard/automations/${outcome.value.id}`, { headers: withCookies([flash]) })
+}

@@ -1,0 +1,73 @@
+import { data, useActionData, useLoaderData } from 'react-router'
+import type { Route } from './+types/automation-builder'
+import type { StepData } from '#app/features/automations/builder/step-drafts.ts'
+import { BuilderPage } from '#app/features/automations/builder/builder-page.tsx'
+import { dateTimeLabel, isUuid } from '#app/features/automations/run-view.server.ts'
+import { saveAutomation } from '#app/features/automations/save-automation.server.ts'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { requireMember } from '#app/lib/guards.server.ts'
+import { privatePageMeta } from '#app/lib/seo.ts'
+
+// One route for /dashboard/automations/new and /dashboard/automations/<id>: every route is an entry
+// of the manifest each page loads (docs/decisions/008-page-weight.md).
+const NEW = 'new'
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = requireMember(context)
+  const { plan, limit } = await context.services.automations.actionLimitOf(user.id)
+  const base = { plan: { name: plan, actionLimit: limit } }
+  if (params.id === NEW) return { ...base, automation: null, version: NEW, nextRunLabel: null }
+  const found = isUuid(params.id)
+    ? await attempt(() => context.services.automations.get(params.id, { id: user.id, role: user.profile.role }))
+    : null
+  // Only the owner edits it: anyone else's is as unknown as a missing one.
+  if (!found?.ok || found.value.ownerId !== user.id) throw data({ message: 'Automation not found' }, { status: 404 })
+  const automation = found.value
+  return {
+    ...base,
+    version: automation.updatedAt.toISOString(),
+    nextRunLabel: automation.nextRunAt ? dateTimeLabel(automation.nextRunAt) : null,
+    automation: {
+      name: automation.name,
+      description: automation.description,
+      schedule: automation.schedule,
+      enabled: automation.enabled,
+      steps: automation.steps as StepData[],
+    },
+  }
+}
+
+export function action({ request, params, context }: Route.ActionArgs) {
+  if (params.id === NEW) return saveAutomation(request, context, null)
+  if (!isUuid(params.id)) throw data({ message: 'Automation not found' }, { status: 404 })
+  return saveAutomation(request, context, params.id)
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  privatePageMeta(loaderData?.automation ? 'Edit Automation' : 'New Automation')({ matches })
+
+const EMPTY = { name: '', description: '', schedule: null, enabled: true, steps: [] }
+
+export default function AutomationBuilderPage() {
+  const { automation, version, plan, nextRunLabel } = useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  return automation ? (
+    <BuilderPage
+      title={`Edit ${automation.name}`}
+      intro={nextRunLabel ? `Next scheduled run: ${nextRunLabel}.` : 'Runs only when you start it.'}
+      automation={automation}
+      version={version}
+      plan={plan}
+      answer={answer}
+    />
+  ) : (
+    <BuilderPage
+      title="New Automation"
+      intro="Name it, add its steps, and save. Run it in the cloud from your dashboard, or with the extension and desktop apps."
+      automation={EMPTY}
+      version={version}
+      plan={plan}
+      answer={answer}
+    />
+  )
+}

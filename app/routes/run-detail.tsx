@@ -1,0 +1,104 @@
+import { ArrowLeft, CircleX, Pencil } from 'lucide-react'
+import { data, Link, useActionData, useLoaderData } from 'react-router'
+import type { Route } from './+types/run-detail'
+import { ConfirmAction } from '#app/components/confirm-action.tsx'
+import { actionResult } from '#app/features/automations/action-result.server.ts'
+import { ExtractedData, RunFacts, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
+import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
+import { isUuid, runDetail } from '#app/features/automations/run-view.server.ts'
+import { useActionToast } from '#app/features/automations/use-action-toast.ts'
+import { useRunEvents } from '#app/features/automations/use-run-events.ts'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { requireMember } from '#app/lib/guards.server.ts'
+import { privatePageMeta } from '#app/lib/seo.ts'
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = requireMember(context)
+  // Another member's run is as unknown as a missing one (an admin may look at any).
+  const found = isUuid(params.id)
+    ? await attempt(() => context.services.runs.get(params.id, { id: user.id, role: user.profile.role }))
+    : null
+  if (!found?.ok) throw data({ message: 'Run not found' }, { status: 404 })
+  const run = found.value
+  return { run: runDetail(run), own: run.userId === user.id }
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const user = requireMember(context)
+  const intent = (await request.formData()).get('intent')
+  if (intent !== 'cancel' || !isUuid(params.id)) throw data({ message: 'Unknown action' }, { status: 400 })
+  return actionResult(() => context.services.runs.cancel(params.id, { id: user.id, role: user.profile.role }), {
+    success: (run) => ({
+      title: 'Run cancelled',
+      description: run.refundedAt ? 'It had not started: its credit is back.' : undefined,
+    }),
+    error: 'Could not cancel the run',
+  })
+}
+
+export const meta = privatePageMeta('Run')
+
+export default function RunPage() {
+  const { run, own } = useLoaderData<typeof loader>()
+  useActionToast(useActionData<typeof action>())
+  useRunEvents((event) => event.id === run.id)
+  return (
+    <main className="space-y-6">
+      <div className="space-y-2">
+        <Link to="/dashboard" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+          <ArrowLeft className="size-4" aria-hidden="true" /> Automation History
+        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div className="space-y-1">
+            <div className="flex flex-wrap items-center gap-3">
+              <h1 className="text-2xl font-semibold tracking-tight">{run.automationName}</h1>
+              <p aria-live="polite" aria-atomic="true">
+                <span className="sr-only">Status: </span>
+                <RunStatusBadge status={run.status} />
+              </p>
+            </div>
+            <p className="font-mono text-xs text-muted-foreground">Run {run.id}</p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            {own && run.automationId ? (
+              <Link
+                to={`/dashboard/automations/${run.automationId}`}
+                className="inline-flex items-center gap-1 text-sm text-primary hover:underline"
+              >
+                <Pencil className="size-4" aria-hidden="true" /> Edit automation
+              </Link>
+            ) : null}
+            {own && isActive(run.status) ? (
+              <ConfirmAction
+                label={
+                  <>
+                    <CircleX aria-hidden="true" /> Cancel run
+                  </>
+                }
+                triggerProps={{ variant: 'outline', size: 'sm' }}
+                title="Cancel this run?"
+                description={
+                  run.status === 'queued'
+                    ? 'It has not started yet, so its credit comes back.'
+                    : 'It stops before its next step. The credit it cost is not refunded: the work has started.'
+                }
+                confirmLabel="Cancel Run"
+                fields={{ intent: 'cancel' }}
+                destructive
+              />
+            ) : null}
+          </div>
+        </div>
+      </div>
+      {run.error ? (
+        <p role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
+          <strong>Error:</strong> {run.error}
+        </p>
+      ) : null}
+      <RunFacts run={run} />
+      <RunLog log={run.log} />
+      <ExtractedData runId={run.id} extracted={run.extracted} />
+      <Screenshots screenshots={run.screenshots} />
+    </main>
+  )
+}

@@ -1,0 +1,409 @@
+// Load benchmark (issue 7): a mixed workload at a fixed rate against the production server, on
+// PGlite and on PostgreSQL. See README, "Benchmarks".
+//
+//   npm run bench:load [-- --db both --rate 300 --duration 60 --connections 32 --mix pages=30,… ]
+//
+// For each database it starts its own production server (fresh temporary DATA_DIR, or a scratch
+// database on PostgreSQL that it drops at the end) on a free loopback port, raises the API rate
+// limit through the admin API, drives the mix with autocannon and samples the server's RSS. It
+// never takes the build lock itself (run it under `flock /tmp/aether-e2e.lock`).
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { cleanup, tempDir } from './bench/cleanup.mjs'
+import { addressSource, CLASSES, DEFAULT_MIX, parseMix, requestsFor, share } from './bench/load-mix.mjs'
+import { runClasses, summarize } from './bench/load-run.mjs'
+import { ensureBuild, rssBytes, sampleRss, startServer } from './bench/load-server.mjs'
+import { scratchPostgresDatabase } from './bench/postgres.mjs'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres'
+const TARGETS = { rate: 300, apiReadP99Ms: 25 }
+// The general API limit's maximum (System Settings accept 1 to 10,000 requests per minute).
+const API_RATE_LIMIT = 10_000
+
+const USAGE = `usage: npm run bench:load -- [options]
+  --db <pglite|postgres|both>  database(s) to measure, one after the other (both)
+  --postgres <url>             PostgreSQL server for the scratch database (${DEFAULT_POSTGRES})
+  --rate <n>                   requests per second, all classes together (300)
+  --duration <s>               measured seconds per database (60)
+  --warmup <s>                 unmeasured seconds of the same mix first (5)
+  --connections <n>            connections, shared by weight; at least 2 per class (32)
+  --mix <class=weight,…>       shares in percent; classes: ${Object.keys(DEFAULT_MIX).join(', ')}
+                               (${Object.entries(DEFAULT_MIX)
+                                 .map(([name, weight]) => `${name}=${weight}`)
+                                 .join(',')})
+  --json <path>                results file (bench-results/load-<timestamp>.json)
+  --build                      build even when build/ is up to date
+  --skip-build                 use build/ as it is, even when sources are newer
+  --help`
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      db: { type: 'string', default: 'both' },
+      postgres: { type: 'string', default: DEFAULT_POSTGRES },
+      rate: { type: 'string', default: '300' },
+      duration: { type: 'string', default: '60' },
+      warmup: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '32' },
+      mix: { type: 'string' },
+      json: { type: 'string' },
+      build: { type: 'boolean', default: false },
+      'skip-build': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  })
+  if (values.help) {
+    console.log(USAGE)
+    process.exit(0)
+  }
+  const fail = (message) => {
+    console.error(`${message}\n\n${USAGE}`)
+    process.exit(2)
+  }
+  const integer = (name, min, max) => {
+    const value = Number(values[name])
+    if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be a whole number from ${min} to ${max}`)
+    return value
+  }
+  if (!['pglite', 'postgres', 'both'].includes(values.db)) fail('--db must be pglite, postgres or both')
+  if (!/^postgres(ql)?:\/\//.test(values.postgres)) fail('--postgres must be a postgres:// URL')
+  if (values.build && values['skip-build']) fail('--build and --skip-build exclude each other')
+  let mix
+  try {
+    mix = parseMix(values.mix)
+  } catch (error) {
+    fail(error.message)
+  }
+  return {
+    databases: values.db === 'both' ? ['pglite', 'postgres'] : [values.db],
+    postgres: values.postgres,
+    rate: integer('rate', 1, 20_000),
+    duration: integer('duration', 1, 3600),
+    warmup: integer('warmup', 0, 300),
+    connections: integer('connections', 1, 1000),
+    mix,
+    json: values.json ? path.resolve(values.json) : null,
+    build: values.build,
+    skipBuild: values['skip-build'],
+  }
+}
+
+const loadAverage = () => os.loadavg().map((value) => Number(value.toFixed(2)))
+const mb = (bytes) => (bytes == null ? null : Math.round((bytes / 2 ** 20) * 10) / 10)
+
+// ---------------------------------------------------------------------------------------------
+// Setting up one server
+
+function client(base, address) {
+  return async function api(route, { method, body, token } = {}) {
+    const response = await fetch(`${base}${route}`, {
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': address(),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    })
+    const json = await response.json().catch(() => ({}))
+    if (!response.ok) throw new Error(`${method ?? 'GET'} ${route}: ${response.status} ${json.message ?? ''}`)
+    return json
+  }
+}
+
+async function status(base, route, headers) {
+  try {
+    const response = await fetch(`${base}${route}`, { headers, signal: AbortSignal.timeout(15_000) })
+    await response.arrayBuffer()
+    return response.status
+  } catch (error) {
+    return error.message
+  }
+}
+
+/** Requests of every class; GET paths that do not answer 2xx now are left out and listed. */
+async function prepareClasses(base, opts, context) {
+  const rates = share(opts.mix, opts.rate, 1)
+  const connections = share(opts.mix, opts.connections, 2)
+  const classes = []
+  const skipped = []
+  for (const name of Object.keys(rates)) {
+    const requests = []
+    for (const request of requestsFor(name, context)) {
+      if (request.method === 'GET') {
+        const answer = await status(base, request.path, { ...request.headers, 'x-forwarded-for': context.address() })
+        if (typeof answer !== 'number' || answer >= 300) {
+          skipped.push({ class: name, path: request.path, status: answer })
+          continue
+        }
+      }
+      requests.push(request)
+    }
+    if (!requests.length) continue
+    classes.push({
+      name,
+      label: CLASSES[name].label,
+      group: CLASSES[name].group,
+      weight: opts.mix[name],
+      rate: rates[name],
+      connections: Math.min(connections[name], rates[name]),
+      paths: [...new Set(requests.map((request) => `${request.method} ${request.path}`))],
+      requests,
+    })
+  }
+  return { classes, skipped }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function measureDatabase(database, opts) {
+  const accounts = {
+    admin: { email: 'admin@bench.test', password: `admin-${randomBytes(9).toString('base64url')}` },
+    member: { email: 'member@bench.test', password: `member-${randomBytes(9).toString('base64url')}` },
+  }
+  const dataDir = tempDir(`aether-bench-load-${database}-`)
+  const scratch = database === 'postgres' ? await scratchPostgresDatabase(opts.postgres, 'aether_bench_load') : null
+  console.log(`\n== ${database === 'postgres' ? `PostgreSQL (scratch database ${scratch.name})` : 'PGlite (temporary DATA_DIR)'}`)
+  const server = await startServer(ROOT, { dataDir, databaseUrl: scratch?.url ?? null, accounts })
+  try {
+    console.log(`server ${server.base} (PID ${server.child.pid})`)
+    const address = addressSource()
+    const api = client(server.base, address)
+    const admin = (await api('/api/auth/login', { body: accounts.admin })).data.token
+    const member = (await api('/api/auth/login', { body: accounts.member })).data.token
+    const settings = (await api('/api/settings', { token: admin })).data
+    // Admin and member requests count against one user each: raise the limit to its maximum.
+    await api('/api/settings', { method: 'PUT', body: { ...settings, apiRateLimit: API_RATE_LIMIT }, token: admin })
+    const posts = await api('/api/blog?limit=1')
+    const slug = posts.data?.[0]?.slug ?? null
+    if (!slug) console.warn('no published post: /blog/<slug> and /api/blog/<slug> are left out')
+
+    const context = { slug, admin, member, memberAccount: accounts.member, address }
+    const { classes, skipped } = await prepareClasses(server.base, opts, context)
+    for (const entry of skipped) console.warn(`left out ${entry.path} (${entry.class}): it answered ${entry.status}`)
+    if (!classes.length) throw new Error('no class has a request that answers')
+    const headers = { 'accept-encoding': 'gzip, deflate, br' }
+
+    await sleep(1_000)
+    const idleRss = rssBytes(server.child.pid)
+    const sampler = sampleRss(server.child.pid)
+    const loadStart = loadAverage()
+    if (opts.warmup) {
+      process.stdout.write(`warm-up: ${opts.warmup} s at ${opts.rate} req/s… `)
+      await runClasses(server.base, classes, { duration: opts.warmup, headers })
+      console.log('done')
+    }
+    process.stdout.write(
+      `measuring: ${opts.duration} s at ${opts.rate} req/s, ${classes.reduce((acc, c) => acc + c.connections, 0)} connections… `,
+    )
+    const results = await runClasses(server.base, classes, { duration: opts.duration, headers })
+    const memory = sampler.stop()
+    const loadEnd = loadAverage()
+    const overall = summarize(results, opts.duration)
+    console.log(`${overall.throughput} req/s`)
+
+    const perClass = results.map((record) => ({
+      name: record.name,
+      label: record.label,
+      group: record.group,
+      weight: record.weight,
+      connections: record.connections,
+      paths: record.paths,
+      ...summarize([record], opts.duration),
+    }))
+    const groups = {}
+    for (const group of [...new Set(results.map((record) => record.group))]) {
+      groups[group] = summarize(
+        results.filter((record) => record.group === group),
+        opts.duration,
+      )
+    }
+    return {
+      database,
+      server: server.base,
+      loadAverageStart: loadStart,
+      loadAverageEnd: loadEnd,
+      skipped,
+      overall,
+      groups,
+      classes: perClass,
+      memory: { idleRssMb: mb(idleRss), peakRssMb: mb(memory.peak), samples: memory.samples, everyMs: 250 },
+      serverLog: server.log.text.split('\n').slice(-20).join('\n'),
+    }
+  } finally {
+    await server.stop()
+    await scratch?.drop()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+const cell = (value) => (value == null ? '–' : String(value))
+
+function table(headers, rows) {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => cell(row[i]).length)))
+  const line = (row) => row.map((value, i) => (i === 0 ? cell(value).padEnd(widths[i]) : cell(value).padStart(widths[i]))).join('  ')
+  console.log(line(headers))
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
+  for (const row of rows) console.log(line(row))
+}
+
+const row = (name, s) => [
+  name,
+  s.targetRate,
+  s.throughput,
+  s.latencyMs.p50,
+  s.latencyMs.p95,
+  s.latencyMs.p99,
+  s.latencyMs.max,
+  s.ok,
+  s.serverErrors,
+  s.rateLimited,
+  s.otherNon2xx,
+  s.socketErrors + s.timeouts,
+]
+
+function printDatabase(entry, opts) {
+  console.log(
+    `\n${entry.database === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${opts.duration} s at ${opts.rate} req/s; load average ${entry.loadAverageStart.join(' ')} at start, ${entry.loadAverageEnd.join(' ')} at end`,
+  )
+  table(
+    ['class', 'rate', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', '2xx', '5xx', '429', 'other 4xx', 'errors'],
+    [
+      ...entry.classes.map((s) => row(`${s.name} (${s.label})`, s)),
+      ...Object.entries(entry.groups).map(([group, s]) => row(`= ${group}`, s)),
+      row('= all', entry.overall),
+    ],
+  )
+  const codes = Object.entries(entry.overall.statuses)
+    .map(([code, count]) => `${code}: ${count}`)
+    .join(', ')
+  const errors = Object.entries(entry.overall.errors)
+    .map(([code, count]) => `${code}: ${count}`)
+    .join(', ')
+  console.log(`statuses ${codes}; socket errors ${errors || 0}; timeouts ${entry.overall.timeouts}`)
+  console.log(
+    `server RSS: idle ${entry.memory.idleRssMb} MB, peak ${entry.memory.peakRssMb} MB (VmRSS every 250 ms, ${entry.memory.samples} samples)`,
+  )
+  for (const skipped of entry.skipped) console.log(`left out ${skipped.path} (${skipped.class}): answered ${skipped.status}`)
+}
+
+function targets(entry, opts) {
+  const o = entry.overall
+  const reads = entry.groups['api-read']
+  const checks = [
+    { name: `zero 5xx`, pass: o.serverErrors === 0, value: o.serverErrors },
+    {
+      name: 'zero errors (socket errors, timeouts, 4xx other than 429)',
+      pass: o.socketErrors + o.timeouts + o.otherNon2xx === 0,
+      value: o.socketErrors + o.timeouts + o.otherNon2xx,
+    },
+    {
+      name: `throughput ≥ 98% of ${opts.rate} req/s`,
+      pass: o.throughput >= 0.98 * o.targetRate,
+      value: `${o.throughput} req/s of ${o.targetRate}`,
+    },
+    {
+      name: `API reads p99 ≤ ${TARGETS.apiReadP99Ms} ms`,
+      pass: reads ? reads.latencyMs.p99 <= TARGETS.apiReadP99Ms : false,
+      value: `${reads?.latencyMs.p99 ?? '–'} ms`,
+    },
+  ]
+  return { rate: opts.rate, rateIsTarget: opts.rate >= TARGETS.rate, checks, rateLimited: o.rateLimited }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const opts = options()
+  const started = new Date()
+  if (!/^linux/.test(process.platform)) throw new Error('this benchmark reads the server memory from /proc: it needs Linux')
+  const build = await ensureBuild(ROOT, { force: opts.build, skip: opts.skipBuild })
+  const readVersion = (name) => {
+    try {
+      return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version
+    } catch {
+      return null
+    }
+  }
+  const result = {
+    benchmark: 'load',
+    startedAt: started.toISOString(),
+    finishedAt: null,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? null,
+      totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
+      loadAverageStart: loadAverage(),
+      loadAverageEnd: null,
+    },
+    versions: { node: process.version, autocannon: readVersion('autocannon') },
+    options: { ...opts, postgres: opts.databases.includes('postgres') ? opts.postgres : null },
+    build,
+    targets: TARGETS,
+    runs: [],
+    errors: [],
+  }
+  console.log(`load average at start: ${result.machine.loadAverageStart.join(' ')} (${result.machine.cpus} CPUs)`)
+  console.log(
+    `mix (percent of ${opts.rate} req/s): ${Object.entries(opts.mix)
+      .map(([name, weight]) => `${name}=${weight}`)
+      .join(', ')}`,
+  )
+
+  for (const database of opts.databases) {
+    try {
+      const entry = await measureDatabase(database, opts)
+      entry.targets = targets(entry, opts)
+      result.runs.push(entry)
+    } catch (error) {
+      console.error(`${database}: ${error.message}`)
+      result.errors.push(`${database}: ${error.message}`)
+    }
+  }
+  result.finishedAt = new Date().toISOString()
+  result.machine.loadAverageEnd = loadAverage()
+
+  const file = opts.json ?? path.join(ROOT, 'bench-results', `load-${started.toISOString().replace(/[:.]/g, '-')}.json`)
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)
+
+  console.log(
+    `\nMachine: ${result.machine.cpus} CPUs (${result.machine.cpuModel}), ${result.machine.totalMemoryMb} MB; Node ${process.version}, autocannon ${result.versions.autocannon}`,
+  )
+  console.log(
+    `load average ${result.machine.loadAverageStart.join(' ')} at start, ${result.machine.loadAverageEnd.join(' ')} at end (autocannon runs on the same machine)`,
+  )
+  for (const entry of result.runs) printDatabase(entry, opts)
+  console.log('\nTargets (informative, the run does not fail on them; set for PostgreSQL at 300 req/s on 2 CPUs)')
+  for (const entry of result.runs) {
+    for (const check of entry.targets.checks)
+      console.log(`  ${check.pass ? 'ok  ' : 'MISS'} ${entry.database}: ${check.name} (${check.value})`)
+    if (entry.targets.rateLimited)
+      console.log(`  note ${entry.database}: ${entry.targets.rateLimited} answers were 429 (rate limited), counted apart`)
+  }
+  if (result.errors.length) {
+    console.log('\nProblems during the run:')
+    for (const error of result.errors) console.log(`  - ${error}`)
+  }
+  console.log(`\nSaved ${path.relative(process.cwd(), file) || file}`)
+  return result.errors.length ? 1 : 0
+}
+
+let code = 1
+try {
+  code = await main()
+} catch (error) {
+  console.error(`\nbench:load failed: ${error.message}`)
+} finally {
+  await cleanup()
+}
+process.exit(code)

@@ -1,0 +1,121 @@
+// The production server of the load benchmark: a fresh build when the sources are newer than
+// build/, a throw-away database (temporary PGlite folder, or a scratch database on PostgreSQL),
+// the server as a child process on a free loopback port, and its memory from /proc.
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { cleanups } from './cleanup.mjs'
+import { freePort, run, stopChild, tail, waitForHttp } from './processes.mjs'
+
+// What goes into build/: a change in any of these makes the build stale. Tests do not.
+const BUILD_INPUTS = ['app', 'server', 'common', 'public', 'package.json', 'react-router.config.ts', 'vite.config.ts', 'server.js']
+
+function newestSource(root) {
+  let newest = { time: 0, file: null }
+  const visit = (file) => {
+    let stat
+    try {
+      stat = statSync(file)
+    } catch {
+      return
+    }
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(file)) if (name !== 'node_modules') visit(path.join(file, name))
+    } else if (!/\.test\.[cm]?[jt]sx?$/.test(file) && stat.mtimeMs > newest.time) {
+      newest = { time: stat.mtimeMs, file }
+    }
+  }
+  for (const input of BUILD_INPUTS) visit(path.join(root, input))
+  return newest
+}
+
+/** Builds when build/ is missing, older than a source file, or `force`; `skip` uses it as it is. */
+export async function ensureBuild(root, { force = false, skip = false } = {}) {
+  const entry = path.join(root, 'build/server/index.js')
+  const built = existsSync(entry) && existsSync(path.join(root, 'build/client'))
+  if (skip) {
+    if (!built) throw new Error('build/ is missing and --skip-build was given')
+    console.log('build/: used as it is (--skip-build)')
+    return { built: false, reason: 'skipped' }
+  }
+  let reason = force ? 'forced (--build)' : built ? null : 'missing'
+  if (!reason) {
+    const newest = newestSource(root)
+    if (newest.time > statSync(entry).mtimeMs) reason = `stale: ${path.relative(root, newest.file)} is newer`
+  }
+  if (!reason) {
+    console.log('build/ is up to date: using it')
+    return { built: false, reason: 'up to date' }
+  }
+  console.log(`building (${reason})…`)
+  await run('npm', ['run', 'build'], { cwd: root, timeoutMs: 15 * 60_000 })
+  return { built: true, reason }
+}
+
+/**
+ * Starts `node server.js` in production mode. TRUST_PROXY=true lets the benchmark give each
+ * request its own X-Forwarded-For address (see load-mix.mjs).
+ */
+export async function startServer(root, { dataDir, databaseUrl, accounts }) {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, ['server.js'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '', // the fresh embedded database unless PostgreSQL
+      AUTH_SECRET: randomBytes(32).toString('base64url'),
+      TRUST_PROXY: 'true',
+      SEED_DEMO: 'true',
+      SEED_ADMIN_EMAIL: accounts.admin.email,
+      SEED_ADMIN_PASSWORD: accounts.admin.password,
+      SEED_MEMBER_EMAIL: accounts.member.email,
+      SEED_MEMBER_PASSWORD: accounts.member.password,
+      SMTP_URL: '', // mail stays in the outbox table, whatever .env says
+      LOG_LEVEL: 'warn',
+    },
+  })
+  const stop = () => stopChild(child, { signals: ['SIGTERM'], graceMs: 15_000 })
+  cleanups.push(stop)
+  const log = tail(child.stderr)
+  const out = tail(child.stdout)
+  try {
+    await waitForHttp(`${base}/api/health`, { child, timeoutMs: 120_000 })
+  } catch (error) {
+    throw new Error(`the production server did not start: ${error.message}\n${out.text}${log.text}`)
+  }
+  return { base, child, log, out, stop }
+}
+
+export function rssBytes(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) * 1024 : 0
+  } catch {
+    return 0
+  }
+}
+
+/** Samples the VmRSS of one process every `everyMs`; stop() returns the peak and the count. */
+export function sampleRss(pid, everyMs = 250) {
+  let peak = rssBytes(pid)
+  let samples = 1
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssBytes(pid))
+    samples += 1
+  }, everyMs)
+  return {
+    stop() {
+      clearInterval(timer)
+      peak = Math.max(peak, rssBytes(pid))
+      return { peak, samples: samples + 1 }
+    },
+  }
+}

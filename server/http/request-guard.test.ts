@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { FORM_TYPE_MESSAGE, MALFORMED_FORM_MESSAGE, NUL_MESSAGE } from './request-guard.ts'
+
+describe('request guard', () => {
+  let t: TestApp
+  let admin: Awaited<ReturnType<TestApp['signUp']>>
+  beforeAll(async () => {
+    t = await createTestApp()
+    admin = await t.signUp({ role: 'admin' })
+  })
+  afterAll(() => t.close())
+
+  async function inquiryCount() {
+    const response = await t.request('/api/contact?pageSize=1', { token: admin.token })
+    return ((await response.json()) as { total: number }).total
+  }
+
+  it('refuses a NUL character in the address with 400 JSON, before the database sees it', async () => {
+    for (const path of ['/api/blog?tag=%00', '/api/blog/a%00b', `/api/users/a%00b`]) {
+      const response = await t.request(path, { token: admin.token })
+      expect(response.status, path).toBe(400)
+      expect(await response.json()).toEqual({ message: NUL_MESSAGE, code: 'INVALID_TEXT' })
+    }
+  })
+
+  it('refuses a NUL character in a JSON body and stores nothing; an escaped backslash before u0000 is plain text', async () => {
+    const before = await inquiryCount()
+    const refused = await t.request('/api/contact', {
+      body: { name: 'Ada\u0000', email: 'ada@example.com', message: 'Please help' },
+      ip: t.freshIp(),
+    })
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toEqual({ message: NUL_MESSAGE, code: 'INVALID_TEXT' })
+    expect(await inquiryCount()).toBe(before)
+
+    const accepted = await t.request('/api/contact', {
+      body: { name: 'Ada', email: 'ada@example.com', message: 'A path like C:\\u0000 is just text' },
+      ip: t.freshIp(),
+    })
+    expect(accepted.status).toBe(201)
+    expect(await inquiryCount()).toBe(before + 1)
+  })
+
+  it('leaves bodies over its reading limit to the body limits, which still refuse them', async () => {
+    const oversized = JSON.stringify({ name: 'Ada', email: 'ada@example.com', message: 'x'.repeat(3 * 1024 * 1024) })
+    const response = await t.request('/api/contact', { body: oversized, ip: t.freshIp() })
+    expect(response.status).toBe(413)
+  })
+
+  it('refuses page submissions that are not forms with 415, and unreadable forms or forms carrying NUL with 400', async () => {
+    const json = await t.app.request('/services', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada' }),
+    })
+    expect(json.status).toBe(415)
+    expect(await json.text()).toBe(FORM_TYPE_MESSAGE)
+    expect((await t.app.request('/services', { method: 'POST', body: 'name=Ada' })).status).toBe(415)
+
+    const encoded = await t.app.request('/services', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=Ada%00&email=ada%40example.com',
+    })
+    expect(encoded.status).toBe(400)
+    expect(await encoded.text()).toBe(NUL_MESSAGE)
+
+    const unreadable = await t.app.request('/services', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'name=Ada',
+    })
+    expect(unreadable.status).toBe(400)
+    expect(await unreadable.text()).toBe(MALFORMED_FORM_MESSAGE)
+
+    const multipart = new FormData()
+    multipart.set('name', 'Ada\u0000')
+    expect((await t.app.request('/services', { method: 'POST', body: multipart })).status).toBe(400)
+  })
+
+  it('lets ordinary forms through to the pages (this test app has none: 404)', async () => {
+    const form = new FormData()
+    form.set('name', 'Ada')
+    expect((await t.app.request('/services', { method: 'POST', body: form })).status).toBe(404)
+    const encoded = await t.app.request('/services', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=Ada&email=ada%40example.com',
+    })
+    expect(encoded.status).toBe(404)
+  })
+})

@@ -1,0 +1,91 @@
+import type { Context } from 'hono'
+import { createMiddleware } from 'hono/factory'
+import type { AppEnv } from './app-env.ts'
+
+export const NUL_MESSAGE = 'Text must not contain the NUL character (U+0000).'
+export const MALFORMED_FORM_MESSAGE = 'The form data could not be read.'
+export const FORM_TYPE_MESSAGE = 'Send the form as application/x-www-form-urlencoded or multipart/form-data.'
+
+/** Bodies up to this size are read for NUL characters; the body limits refuse larger ones later. */
+const MAX_INSPECTED_BYTES = 1024 * 1024
+const NUL_IN_URL = /%00/
+/** `\u0000` inside a JSON string: an odd number of backslashes before the u. */
+const NUL_IN_JSON = /(?<!\\)(?:\\\\)*\\u0000/
+const NUL_IN_FORM = /%00/
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i
+
+/**
+ * Refuses, before any route sees them, requests that nothing here can store or read: a NUL
+ * character in the address or in a JSON, form or text body (PostgreSQL refuses NUL in text, which
+ * would otherwise surface as a 500 deep in a service), and page submissions that are not forms
+ * (React Router's form actions can only read forms) or whose multipart body cannot be read. Each
+ * answers 400 or 415 with a clear message.
+ */
+export function requestGuard() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (NUL_IN_URL.test(c.req.url)) return refuse(c, 400, NUL_MESSAGE, 'INVALID_TEXT')
+    const method = c.req.method
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next()
+
+    const type = c.req.header('content-type') ?? ''
+    if (!isApiPath(c.req.path) && !FORM_TYPES.test(type)) return refuse(c, 415, FORM_TYPE_MESSAGE, 'UNSUPPORTED_MEDIA_TYPE')
+
+    const verdict = await inspectBody(c.req.raw, type)
+    if (verdict === 'nul') return refuse(c, 400, NUL_MESSAGE, 'INVALID_TEXT')
+    if (verdict === 'malformed') return refuse(c, 400, MALFORMED_FORM_MESSAGE, 'BAD_REQUEST')
+    return next()
+  })
+}
+
+async function inspectBody(request: Request, type: string): Promise<'ok' | 'nul' | 'malformed'> {
+  const kind = /json/i.test(type)
+    ? 'json'
+    : /^multipart\/form-data/i.test(type)
+      ? 'multipart'
+      : /^(application\/x-www-form-urlencoded|text\/)/i.test(type)
+        ? 'text'
+        : null
+  if (!kind) return 'ok'
+  const bytes = await readUpTo(request.clone(), MAX_INSPECTED_BYTES)
+  if (!bytes) return 'ok'
+  if (kind === 'multipart') {
+    const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData().catch(() => null)
+    if (!form) return 'malformed'
+    const nul = [...form.entries()].some(
+      ([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')),
+    )
+    return nul ? 'nul' : 'ok'
+  }
+  const text = Buffer.from(bytes).toString('utf8')
+  return text.includes('\u0000') || (kind === 'json' ? NUL_IN_JSON : NUL_IN_FORM).test(text) ? 'nul' : 'ok'
+}
+
+/** Whether a path is the JSON API's (which answers errors as JSON) rather than a page's. */
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/')
+}
+
+function refuse(c: Context<AppEnv>, status: 400 | 415, message: string, code: string) {
+  if (isApiPath(c.req.path)) return c.json({ message, code }, status)
+  return c.text(message, status, { 'Cache-Control': 'no-store' })
+}
+
+/** The body's bytes, or null when it is longer than `max` (then it is left to the body limits). */
+async function readUpTo(request: Request, max: number): Promise<Uint8Array | null> {
+  if (!request.body) return null
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      // Not cancel(): with Node's Request.clone() that stalls the original body for the route.
+      reader.releaseLock()
+      return null
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks)
+}

@@ -1,0 +1,553 @@
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { automationRuns } from '#server/db/schema/index.ts'
+import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
+import { createTestApp, sessionCookie, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
+import {
+  DOCUMENTED,
+  keyOf,
+  ROLES,
+  UNDOCUMENTED,
+  VALIDATED_BEFORE_AUTHORIZATION,
+  type Role,
+  type RouteExpectation,
+} from './authorization-expectations.ts'
+
+// The authorisation matrix (issue 7): every /api route and method of authorization-expectations.ts,
+// called as a visitor, the member who owns the resources in the path, another member and an admin,
+// on one app and database. Each call that changes something gets resources of its own, so the
+// order of the rows and roles does not matter.
+
+type Account = Awaited<ReturnType<TestApp['signUp']>>
+type Credentials = { token?: string; cookie?: string }
+type OpenApiDocument = { servers: { url: string }[]; paths: Record<string, Record<string, unknown>> }
+
+interface Call {
+  /** The concrete path under /api, with its query. */
+  path: string
+  body?: unknown
+  form?: FormData
+  headers?: Record<string, string>
+  /** The client address; a fixed one per role unless a rate-limited route needs a fresh one. */
+  ip?: string
+  /** Instead of the role's own session (null: none at all). */
+  credentials?: Credentials | null
+  /** A server-sent event stream or other streamed answer: only the status is read. */
+  stream?: boolean
+  /** Ids that the row's blind roles must not see in a successful answer, and everyone else must. */
+  private?: string[]
+  /** The answer must not start a session (no live auth_session cookie). */
+  signsNobodyIn?: boolean
+  /** Runs after the call (to sign a role in again after its password changed). */
+  after?: (response: Response) => Promise<void>
+}
+
+const WEBHOOK_SECRET = 'pdl_ntfset_01_authorization_matrix_secret'
+const PASSWORD = 'correct-horse-battery'
+const SCREENSHOT = 'step-1-1.png'
+const STEPS = [
+  { type: 'navigate', url: 'https://example.com/form' },
+  { type: 'extract', selector: '#result', field: 'result' },
+]
+const ROLE_IP: Record<Role, string> = {
+  visitor: '203.0.113.21',
+  member: '203.0.113.22',
+  otherMember: '203.0.113.23',
+  admin: '203.0.113.24',
+}
+
+let t: TestApp
+let accounts: Record<Exclude<Role, 'visitor'>, Account>
+/** The account the visitor signs in with (POST /auth/login). */
+let spare: Account
+let fixtures: {
+  automationId: string
+  runId: string
+  keyId: string
+  published: { id: string; slug: string }
+  draft: { id: string; slug: string }
+  editPostId: string
+  inquiryId: string
+  editUserId: string
+  resetUserId: string
+}
+/** Each signed-in role's own API key, made with its session. */
+let apiKeys: Record<Exclude<Role, 'visitor'>, string>
+let counter = 0
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`
+
+/** The member signs in with the cookie (as the browser does); the others with a bearer token. */
+function credentialsOf(role: Role): Credentials | null {
+  if (role === 'visitor') return null
+  const account = accounts[role]
+  return role === 'member' ? { cookie: account.cookie } : { token: account.token }
+}
+
+function send(role: Role, method: string, call: Call): Promise<Response> {
+  const headers = new Headers(call.headers)
+  headers.set('x-forwarded-for', call.ip ?? ROLE_IP[role])
+  const credentials = call.credentials === undefined ? credentialsOf(role) : call.credentials
+  if (credentials?.token) headers.set('authorization', `Bearer ${credentials.token}`)
+  if (credentials?.cookie) {
+    headers.set('cookie', credentials.cookie)
+    if (method !== 'GET' && !headers.has('origin')) headers.set('origin', TEST_PUBLIC_URL)
+  }
+  let body: BodyInit | undefined
+  if (call.form) body = call.form
+  else if (call.body !== undefined) {
+    body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body)
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+  }
+  return Promise.resolve(t.app.request(`/api${call.path}`, { method, headers, body }))
+}
+
+async function json<T>(response: Response, status: number): Promise<T> {
+  const text = await response.text()
+  expect(response.status, text).toBe(status)
+  return JSON.parse(text) as T
+}
+
+/** A new session of an account: a cookie for the member, a bearer token for the others. */
+async function signIn(account: Account): Promise<{ token: string; cookie: string }> {
+  const response = await send('visitor', 'POST', {
+    path: '/auth/login',
+    body: { email: account.email, password: account.password },
+    ip: t.freshIp(),
+  })
+  const { data } = await json<{ data: { token: string } }>(response, 200)
+  return { token: data.token, cookie: sessionCookie(response) }
+}
+
+async function freshSession(role: Exclude<Role, 'visitor'>): Promise<Credentials> {
+  const session = await signIn(accounts[role])
+  return role === 'member' ? { cookie: session.cookie } : { token: session.token }
+}
+
+/** Resources the member owns or the admin manages, made through the API as their owner would. */
+const make = {
+  async automation(): Promise<string> {
+    const response = await send('member', 'POST', { path: '/automations', body: { name: unique('Matrix automation'), steps: STEPS } })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  async clientRun(automationId: string): Promise<string> {
+    const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  async key(): Promise<string> {
+    const response = await send('member', 'POST', { path: '/keys', body: { name: unique('Matrix key') } })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  async post(status: 'draft' | 'published' = 'draft'): Promise<{ id: string; slug: string }> {
+    const response = await send('admin', 'POST', { path: '/blog', body: { title: unique('Matrix post'), status } })
+    return (await json<{ data: { id: string; slug: string } }>(response, 201)).data
+  },
+  async inquiry(): Promise<string> {
+    const response = await send('visitor', 'POST', { path: '/contact', body: inquiryBody(), ip: t.freshIp() })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  async user(): Promise<string> {
+    const body = { email: `${unique('matrix-user')}@example.com`, password: PASSWORD, role: 'user' }
+    const response = await send('admin', 'POST', { path: '/users', body })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+}
+
+const inquiryBody = () => ({
+  name: 'Matrix Client',
+  email: 'client@example.com',
+  projectType: 'data-scraping',
+  message: 'Collect prices from three shops.',
+})
+
+function pngBytes(): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(64)
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return bytes
+}
+
+function pngForm(): FormData {
+  const form = new FormData()
+  form.append('file', new Blob([pngBytes()], { type: 'image/png' }), 'cover.png')
+  return form
+}
+
+function paddleDelivery(signed: boolean): Call {
+  const raw = JSON.stringify({
+    event_id: unique('evt_matrix'),
+    event_type: 'customer.updated',
+    occurred_at: new Date().toISOString(),
+    data: { id: 'ctm_matrix' },
+  })
+  return { path: '/webhooks/paddle', body: raw, headers: signed ? { 'paddle-signature': signPaddleBody(raw, WEBHOOK_SECRET) } : {} }
+}
+
+const accountOf = (role: Role): Account => (role === 'visitor' ? spare : accounts[role])
+/** The role's API key instead of its session (a visitor has none). */
+const viaApiKey = (role: Role): Credentials | null => (role === 'visitor' ? null : { token: apiKeys[role] })
+
+/** One valid request per row, keyed as keyOf(row); called once per role. */
+const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
+  'GET /health': () => ({ path: '/health' }),
+  'POST /webhooks/paddle': () => paddleDelivery(true),
+  'POST /webhooks/paddle [unsigned]': () => paddleDelivery(false),
+
+  'POST /auth/register': () => ({
+    path: '/auth/register',
+    body: { email: `${unique('matrix-register')}@example.com`, password: PASSWORD },
+    ip: t.freshIp(),
+  }),
+  'POST /auth/login': (role) => ({
+    path: '/auth/login',
+    body: { email: accountOf(role).email, password: accountOf(role).password },
+    ip: t.freshIp(),
+  }),
+  'POST /auth/logout': async (role) =>
+    role === 'visitor' ? { path: '/auth/logout' } : { path: '/auth/logout', credentials: await freshSession(role) },
+  'GET /auth/me': () => ({ path: '/auth/me' }),
+  'GET /auth/me [API key]': (role) => ({ path: '/auth/me', credentials: viaApiKey(role) }),
+  'PUT /auth/profile': () => ({ path: '/auth/profile', body: { fullName: 'Matrix Tester' } }),
+  'PUT /auth/change-password': (role) => {
+    const account = accountOf(role)
+    const newPassword = unique('changed-password')
+    return {
+      path: '/auth/change-password',
+      body: { currentPassword: account.password, newPassword },
+      after: async (response) => {
+        if (role === 'visitor' || response.status !== 200) return
+        // Every session of the account ended: sign the role in again with the new password.
+        account.password = newPassword
+        Object.assign(account, await signIn(account))
+      },
+    }
+  },
+
+  'PUT /auth/change-password [API key]': (role) => ({
+    path: '/auth/change-password',
+    body: { currentPassword: accountOf(role).password, newPassword: 'taken-over-password' },
+    credentials: viaApiKey(role),
+  }),
+
+  'GET /users': () => ({ path: '/users?page=1&limit=5' }),
+  'POST /users': () => ({ path: '/users', body: { email: `${unique('made-by-admin')}@example.com`, password: PASSWORD, role: 'user' } }),
+  'GET /users/{id}': () => ({ path: `/users/${accounts.member.id}` }),
+  'PUT /users/{id}': () => ({ path: `/users/${fixtures.editUserId}`, body: { credits: 12 } }),
+  'DELETE /users/{id}': async () => ({ path: `/users/${await make.user()}` }),
+  'POST /users/{id}/reset-password': () => ({
+    path: `/users/${fixtures.resetUserId}/reset-password`,
+    body: { newPassword: 'brand-new-password' },
+  }),
+
+  'POST /contact': () => ({ path: '/contact', body: inquiryBody(), ip: t.freshIp() }),
+  'GET /contact': () => ({ path: '/contact?processed=false' }),
+  'PUT /contact/{id}': () => ({ path: `/contact/${fixtures.inquiryId}`, body: { processed: true } }),
+  'DELETE /contact/{id}': async () => ({ path: `/contact/${await make.inquiry()}` }),
+
+  'GET /blog': () => ({ path: '/blog' }),
+  'GET /blog [status=draft]': () => ({ path: '/blog?status=draft&limit=50', private: [fixtures.draft.id] }),
+  'GET /blog/tags': () => ({ path: '/blog/tags' }),
+  'GET /blog/{slug}': () => ({ path: `/blog/${fixtures.published.slug}` }),
+  'GET /blog/{slug} [draft]': () => ({ path: `/blog/${fixtures.draft.slug}` }),
+  'POST /blog': () => ({ path: '/blog', body: { title: unique('Matrix post'), tags: 'a, b' } }),
+  'PUT /blog/{id}': () => ({ path: `/blog/${fixtures.editPostId}`, body: { title: 'Edited by the matrix' } }),
+  'DELETE /blog/{id}': async () => ({ path: `/blog/${(await make.post()).id}` }),
+  'POST /uploads/covers': () => ({ path: '/uploads/covers', form: pngForm() }),
+  'POST /ai/generate-blog': () => ({ path: '/ai/generate-blog', body: { title: 'Matrix draft', length: 'short' }, stream: true }),
+
+  'GET /mail/outbox': () => ({ path: '/mail/outbox' }),
+  'GET /settings': () => ({ path: '/settings' }),
+  'PUT /settings': () => ({
+    path: '/settings',
+    body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: false, theme: 'dark', apiRateLimit: 1000 },
+  }),
+  'GET /audit': () => ({ path: '/audit?targetType=user' }),
+  'GET /events/inquiries': () => ({ path: '/events/inquiries', stream: true }),
+
+  'GET /keys': () => ({ path: '/keys', private: [fixtures.keyId] }),
+  'GET /keys [API key]': (role) => ({ path: '/keys', private: [fixtures.keyId], credentials: viaApiKey(role) }),
+  'POST /keys': () => ({ path: '/keys', body: { name: unique('Matrix key') } }),
+  'POST /keys [API key]': (role) => ({ path: '/keys', body: { name: unique('Matrix key') }, credentials: viaApiKey(role) }),
+  'DELETE /keys/{id}': async () => ({ path: `/keys/${await make.key()}` }),
+  'DELETE /keys/{id} [API key]': async (role) => ({ path: `/keys/${await make.key()}`, credentials: viaApiKey(role) }),
+
+  'GET /automations/steps.schema.json': () => ({ path: '/automations/steps.schema.json' }),
+  'GET /automations': () => ({ path: '/automations?limit=100', private: [fixtures.automationId] }),
+  'POST /automations': () => ({ path: '/automations', body: { name: unique('Matrix automation'), steps: STEPS } }),
+  'GET /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}` }),
+  'PUT /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}`, body: { description: 'Changed by the matrix' } }),
+  'DELETE /automations/{id}': async () => ({ path: `/automations/${await make.automation()}` }),
+  'POST /automations/{id}/duplicate': () => ({ path: `/automations/${fixtures.automationId}/duplicate` }),
+  'POST /automations/{id}/runs': () => ({ path: `/automations/${fixtures.automationId}/runs`, body: { where: 'client' } }),
+
+  'GET /runs': () => ({ path: '/runs?limit=100', private: [fixtures.runId] }),
+  "GET /runs [the member's userId and automationId]": () => ({
+    path: `/runs?userId=${accounts.member.id}&automationId=${fixtures.automationId}&limit=100`,
+    private: [fixtures.runId],
+  }),
+  'GET /runs [scope=all]': () => ({ path: `/runs?scope=all&userId=${accounts.member.id}&limit=100`, private: [fixtures.runId] }),
+  'GET /runs/events': () => ({ path: '/runs/events', stream: true }),
+  'GET /runs/{id}': () => ({ path: `/runs/${fixtures.runId}` }),
+  'POST /runs/{id}/progress': async () => ({
+    path: `/runs/${await make.clientRun(fixtures.automationId)}/progress`,
+    body: { actionsPerformed: 1, log: [{ message: 'Step 1 done' }] },
+  }),
+  'POST /runs/{id}/finish': async () => ({
+    path: `/runs/${await make.clientRun(fixtures.automationId)}/finish`,
+    body: { status: 'succeeded' },
+  }),
+  'POST /runs/{id}/cancel': async () => ({ path: `/runs/${await make.clientRun(fixtures.automationId)}/cancel` }),
+  'GET /runs/{id}/extracted.csv': () => ({ path: `/runs/${fixtures.runId}/extracted.csv` }),
+  'GET /runs/{id}/extracted.json': () => ({ path: `/runs/${fixtures.runId}/extracted.json` }),
+  'GET /runs/{id}/screenshots/{file}': () => ({ path: `/runs/${fixtures.runId}/screenshots/${SCREENSHOT}` }),
+
+  // Not in the OpenAPI document.
+  'GET /openapi.json': () => ({ path: '/openapi.json' }),
+  'GET /docs': () => ({ path: '/docs' }),
+  'POST /identity/sign-in/social': () => ({
+    path: '/identity/sign-in/social',
+    body: { provider: 'google', callbackURL: '/dashboard' },
+    headers: { origin: TEST_PUBLIC_URL },
+  }),
+  'GET /identity/callback/{provider}': () => ({
+    path: '/identity/callback/google?code=matrix-code&state=matrix-state',
+    signsNobodyIn: true,
+  }),
+  'POST /identity/sign-in/email': (role) => ({
+    path: '/identity/sign-in/email',
+    body: { email: accountOf(role).email, password: accountOf(role).password },
+    ip: t.freshIp(),
+    signsNobodyIn: true,
+  }),
+  'POST /identity/sign-up/email': () => ({
+    path: '/identity/sign-up/email',
+    body: { email: `${unique('bypass')}@example.com`, password: PASSWORD, name: 'Bypass' },
+    ip: t.freshIp(),
+    signsNobodyIn: true,
+  }),
+  'GET /identity/get-session': () => ({ path: '/identity/get-session' }),
+  'GET /identity/list-sessions': () => ({ path: '/identity/list-sessions' }),
+  'POST /identity/revoke-sessions': () => ({ path: '/identity/revoke-sessions', body: {} }),
+  'POST /identity/sign-out': () => ({ path: '/identity/sign-out', body: {} }),
+  'POST /identity/change-password': (role) => ({
+    path: '/identity/change-password',
+    body: { currentPassword: accountOf(role).password, newPassword: 'bypass-password-123' },
+  }),
+  'POST /identity/update-user': () => ({ path: '/identity/update-user', body: { name: 'Bypass' } }),
+  'POST /identity/delete-user': () => ({ path: '/identity/delete-user', body: {} }),
+  'GET /no-such-route': () => ({ path: '/no-such-route' }),
+}
+
+/** Malformed requests for VALIDATED_BEFORE_AUTHORIZATION, keyed by route. */
+const malformed: Record<string, Call> = {
+  'GET /automations/{id}': { path: '/automations/not-a-uuid' },
+  'POST /automations': { path: '/automations', body: {} },
+  'GET /runs': { path: '/runs?scope=everything' },
+  'PUT /settings': { path: '/settings', body: {} },
+  'POST /users': { path: '/users', body: {} },
+}
+
+beforeAll(async () => {
+  t = await createTestApp({
+    googleEnabled: true,
+    billing: { PADDLE_CLIENT_TOKEN: 'test_client_token', PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+  })
+  const [admin, member, otherMember, visitorAccount] = [
+    await t.signUp({ role: 'admin', password: PASSWORD }),
+    await t.signUp({ password: PASSWORD }),
+    await t.signUp({ password: PASSWORD }),
+    await t.signUp({ password: PASSWORD }),
+  ]
+  accounts = { admin, member, otherMember }
+  spare = visitorAccount
+  // Pro has no monthly run cap: the member starts a client run for each runs row.
+  await json(await send('admin', 'PUT', { path: `/users/${member.id}`, body: { plan: 'pro' } }), 200)
+
+  const automationId = await make.automation()
+  const runId = await make.clientRun(automationId)
+  await json(await send('member', 'POST', { path: `/runs/${runId}/progress`, body: { extracted: [{ price: '9.99' }] } }), 200)
+  // Only the cloud worker takes screenshots; give the client run one as the worker would.
+  await t.services.runFiles.saveScreenshot(runId, SCREENSHOT, pngBytes())
+  await t.db
+    .update(automationRuns)
+    .set({ screenshots: [{ name: 'Step 1', file: SCREENSHOT, step: 1 }] })
+    .where(eq(automationRuns.id, runId))
+
+  const apiKeyFor = async (role: Exclude<Role, 'visitor'>) => {
+    const response = await send(role, 'POST', { path: '/keys', body: { name: `${role} key` } })
+    return (await json<{ data: { key: string } }>(response, 201)).data.key
+  }
+  apiKeys = { member: await apiKeyFor('member'), otherMember: await apiKeyFor('otherMember'), admin: await apiKeyFor('admin') }
+
+  fixtures = {
+    automationId,
+    runId,
+    keyId: await make.key(),
+    published: await make.post('published'),
+    draft: await make.post('draft'),
+    editPostId: (await make.post()).id,
+    inquiryId: await make.inquiry(),
+    editUserId: await make.user(),
+    resetUserId: await make.user(),
+  }
+})
+
+afterAll(async () => {
+  await t?.close()
+})
+
+async function documentedOperations(): Promise<string[]> {
+  const document = await json<OpenApiDocument>(await send('visitor', 'GET', { path: '/openapi.json' }), 200)
+  expect(document.servers).toEqual([{ url: '/api' }])
+  return Object.entries(document.paths).flatMap(([path, byMethod]) =>
+    Object.keys(byMethod).map((method) => `${method.toUpperCase()} ${path}`),
+  )
+}
+
+describe('the expectation table', () => {
+  it('has a row for every operation of the OpenAPI document, and none for an operation it lacks', async () => {
+    const documented = await documentedOperations()
+    const rows = new Set(DOCUMENTED.map((row) => row.route))
+    const missing = documented.filter((operation) => !rows.has(operation))
+    const notDocumented = [...rows].filter((route) => !documented.includes(route))
+    expect({ missing, notDocumented }).toEqual({ missing: [], notDocumented: [] })
+    // Each documented operation has exactly one main row (variants come in addition).
+    expect(DOCUMENTED.filter((row) => !row.variant).map((row) => row.route)).toHaveLength(documented.length)
+  })
+
+  it('lists the routes served outside the document separately, none of them documented', async () => {
+    const documented = new Set(await documentedOperations())
+    expect(UNDOCUMENTED.filter((row) => documented.has(row.route))).toEqual([])
+  })
+
+  it('has one request for every row and no request without a row', () => {
+    const keys = [...DOCUMENTED, ...UNDOCUMENTED].map(keyOf)
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([])
+    const withoutRequest = keys.filter((key) => !(key in requests))
+    const withoutRow = Object.keys(requests).filter((key) => !keys.includes(key))
+    expect({ withoutRequest, withoutRow }).toEqual({ withoutRequest: [], withoutRow: [] })
+  })
+})
+
+async function check(row: RouteExpectation) {
+  const [method = 'GET'] = row.route.split(' ')
+  const key = keyOf(row)
+  const statuses = {} as Record<Role, number>
+  const details: string[] = []
+  for (const role of ROLES) {
+    const call = await requests[key]?.(role)
+    if (!call) throw new Error(`no request for ${key}`)
+    const response = await send(role, method, call)
+    statuses[role] = response.status
+    let text = ''
+    if (call.stream && response.status === 200) await response.body?.cancel()
+    else text = await response.text()
+    await call.after?.(response)
+    const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith('auth_session=') && !/max-age=0/i.test(cookie))
+    if (call.signsNobodyIn && session) details.push(`${role}: a session cookie was set`)
+    if (response.status !== row[role]) details.push(`${role}: ${response.status} ${text.slice(0, 300)}`)
+    if (call.private && response.status >= 200 && response.status < 300) {
+      const blind = row.blind?.includes(role) ?? false
+      for (const id of call.private) {
+        if (text.includes(id) === blind) details.push(`${role}: ${blind ? 'sees' : 'does not see'} ${id}`)
+      }
+    }
+  }
+  const expected = { visitor: row.visitor, member: row.member, otherMember: row.otherMember, admin: row.admin }
+  expect(statuses, details.join('\n')).toEqual(expected)
+  expect(details).toEqual([])
+}
+
+describe.each(DOCUMENTED.map((row) => [keyOf(row), row] as const))('documented: %s', (_key, row) => {
+  it(`visitor ${row.visitor}, member ${row.member}, another member ${row.otherMember}, admin ${row.admin}`, () => check(row))
+})
+
+describe.each(UNDOCUMENTED.map((row) => [keyOf(row), row] as const))('not documented: %s', (_key, row) => {
+  it(`visitor ${row.visitor}, member ${row.member}, another member ${row.otherMember}, admin ${row.admin}`, () => check(row))
+})
+
+describe('no hidden methods', () => {
+  it('a method the document does not name on a documented path answers 404 to a visitor and to an admin', async () => {
+    const documented = await documentedOperations()
+    const templates = [...new Set(documented.map((operation) => operation.split(' ')[1] ?? ''))]
+    const pattern = (template: string) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`)
+    const found: string[] = []
+    for (const template of templates) {
+      const concrete = template.replace('{file}', SCREENSHOT).replace(/\{[^}]+\}/g, randomUUID())
+      // Every documented method whose path matches (GET /blog/{slug} and PUT /blog/{id} share one).
+      const allowed = new Set(
+        documented.filter((operation) => pattern(operation.split(' ')[1] ?? '').test(concrete)).map((operation) => operation.split(' ')[0]),
+      )
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((candidate) => !allowed.has(candidate))) {
+        for (const role of ['visitor', 'admin'] as const) {
+          const response = await send(role, method, { path: concrete, body: method === 'GET' ? undefined : {} })
+          if (response.status !== 404) found.push(`${role} ${method} ${concrete}: ${response.status}`)
+          await response.body?.cancel()
+        }
+      }
+    }
+    expect(found).toEqual([])
+  })
+})
+
+describe('validation before authorisation', () => {
+  it.each(VALIDATED_BEFORE_AUTHORIZATION)('$route, $malformed: visitor $visitor, member $member', async (row) => {
+    const [method = 'GET'] = row.route.split(' ')
+    const call = malformed[row.route]
+    if (!call) throw new Error(`no malformed request for ${row.route}`)
+    const visitor = await send('visitor', method, call)
+    const member = await send('member', method, call)
+    expect({ visitor: visitor.status, member: member.status }).toEqual({ visitor: row.visitor, member: row.member })
+  })
+})
+
+interface EventStream {
+  role: Role
+  reader: ReadableStreamDefaultReader<string>
+  text: string
+  pending?: Promise<ReadableStreamReadResult<string>>
+}
+
+/** Reads a stream until its text passes the check (true) or the time is up (false). */
+async function readUntil(stream: EventStream, done: (text: string) => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!done(stream.text)) {
+    const left = deadline - Date.now()
+    if (left <= 0) return false
+    stream.pending ??= stream.reader.read()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const result = await Promise.race([stream.pending, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), left)))])
+    clearTimeout(timer)
+    if (result === null) return false
+    stream.pending = undefined
+    if (result.done) return done(stream.text)
+    stream.text += result.value
+  }
+  return true
+}
+
+describe('live run events', () => {
+  it("reach the run's owner only: another member's and an admin's streams stay silent", async () => {
+    const streams: EventStream[] = []
+    for (const role of ['member', 'otherMember', 'admin'] as const) {
+      const response = await send(role, 'GET', { path: '/runs/events' })
+      expect(response.status).toBe(200)
+      if (!response.body) throw new Error('no event stream')
+      streams.push({ role, reader: response.body.pipeThrough(new TextDecoderStream()).getReader(), text: '' })
+    }
+    try {
+      for (const stream of streams) expect(await readUntil(stream, (text) => text.includes('event: ready'), 10_000)).toBe(true)
+      const runId = await make.clientRun(fixtures.automationId)
+      const heard = async (stream: EventStream, ms: number) => [stream.role, await readUntil(stream, (text) => text.includes(runId), ms)]
+      const [owner, ...others] = streams
+      if (!owner) throw new Error('no owner stream')
+      expect(await heard(owner, 10_000)).toEqual(['member', true])
+      // The bus delivered the owner's event; anything meant for the others has had time to arrive too.
+      expect(await Promise.all(others.map((stream) => heard(stream, 500)))).toEqual([
+        ['otherMember', false],
+        ['admin', false],
+      ])
+    } finally {
+      await Promise.all(streams.map((stream) => stream.reader.cancel()))
+    }
+  })
+})

@@ -1,0 +1,95 @@
+import { startTestSite } from '../../server/features/automations/step-executor.test-site.ts'
+import { apiToken, createAutomation } from './accounts.ts'
+import { expect, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
+import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
+
+// A cloud run end to end: the worker of a real server process opens a form page this test serves
+// on loopback in headless Chromium, fills it, submits, extracts the result and takes a screenshot;
+// the member watches it in the history and on the run page.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
+
+let site: Awaited<ReturnType<typeof startTestSite>>
+let server: IsolatedServer
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  site = await startTestSite()
+  // This server may reach loopback (the test's own page); the suite's main server may not.
+  server = await startIsolatedServer({ RUN_ALLOW_PRIVATE_TARGETS: 'loopback' })
+})
+test.afterAll(async () => {
+  await server?.stop()
+  await site?.close()
+})
+
+const formSteps = (url: string) => [
+  { type: 'navigate', url: `${url}/form` },
+  { type: 'type', selector: '#name', text: 'Ada' },
+  { type: 'select', selector: '#plan', value: 'pro' },
+  { type: 'click', selector: '#submit' },
+  { type: 'wait', selector: '#result' },
+  { type: 'extract', selector: '#result', field: 'result' },
+  { type: 'screenshot', name: 'After sending' },
+  { type: 'assertText', selector: '#result', text: 'Thanks, Ada' },
+]
+
+test('a cloud run fills a form, extracts the answer and shows its screenshot in the history', async ({ page, request }) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  const name = `Sign-up form ${Date.now().toString(36)}`
+  await createAutomation(request, token, { name, steps: formSteps(site.url) }, server.url)
+
+  await signIn(page, MEMBER, server.url)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  await expect(toasts(page).getByText('Run queued')).toBeVisible()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+
+  // Live: the page follows the run from queued to succeeded without a reload.
+  await expect(page.locator('[data-status="succeeded"]').first()).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByRole('table').filter({ hasText: 'result' })).toContainText('Thanks, Ada (pro)')
+  const shot = page.getByRole('img', { name: 'Screenshot after step 7' })
+  await expect(shot).toBeVisible()
+  expect(await shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+  expect(site.hits.get('/form')).toBeGreaterThanOrEqual(1)
+
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  const history = page.getByRole('table').filter({ hasText: name }).first()
+  await expect(history).toContainText('Succeeded')
+})
+
+test('a failing step fails the run with a message naming the step; the credit is not refunded', async ({ page, request }) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  const name = `Broken form ${Date.now().toString(36)}`
+  await createAutomation(
+    request,
+    token,
+    {
+      name,
+      steps: [
+        { type: 'navigate', url: `${site.url}/form` },
+        { type: 'click', selector: '#does-not-exist' },
+      ],
+    },
+    server.url,
+  )
+  await signIn(page, MEMBER, server.url)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  await expect(page.locator('[data-status="failed"]').first()).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText(/Step 2 \(click\): no element matches "#does-not-exist"/).first()).toBeVisible()
+})
+
+test.describe('on the suite server, which allows public targets only', () => {
+  test('a run against a private address is refused and touches nothing', async ({ page, request }) => {
+    const account = { email: `private-${Date.now().toString(36)}@aether.test`, password: 'private-target-123' }
+    const registered = await request.post('/api/auth/register', { data: account, headers: { 'X-Forwarded-For': '203.0.113.77' } })
+    expect(registered.status()).toBe(201)
+    const token = await apiToken(request, account)
+    const before = site.hits.get('/form') ?? 0
+    const name = `Intranet ${Date.now().toString(36)}`
+    await createAutomation(request, token, { name, steps: formSteps(site.url) })
+
+    await signIn(page, account)
+    await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+    await expect(page.locator('[data-status="failed"]').first()).toBeVisible({ timeout: 60_000 })
+    await expect(page.getByText(/Step 1 \(navigate\): the address 127\.0\.0\.1 is private/).first()).toBeVisible()
+    expect(site.hits.get('/form') ?? 0).toBe(before)
+  })
+})
