@@ -41,10 +41,18 @@ export class Conflict extends AppError {
   }
 }
 
+/** A limit of so many requests per window, as the RateLimit-Policy header states it. */
+export interface RateLimitPolicy {
+  limit: number
+  windowSeconds: number
+}
+
 export class RateLimited extends AppError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    /** The limit that refused, when it is not the general API limit (whose headers are already set). */
+    readonly policy?: RateLimitPolicy,
   ) {
     super(429, message, 'RATE_LIMITED')
   }

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util'
 import { cleanup, tempDir } from './bench/cleanup.mjs'
 import { addressSource, CLASSES, DEFAULT_MIX, parseMix, requestsFor, share } from './bench/load-mix.mjs'
 import { runClasses, summarize } from './bench/load-run.mjs'
-import { ensureBuild, rssBytes, sampleRss, startServer } from './bench/load-server.mjs'
+import { cpuSeconds, ensureBuild, rssBytes, sampleRss, startServer } from './bench/load-server.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -40,6 +40,7 @@ const USAGE = `usage: npm run bench:load -- [options]
   --json <path>                results file (bench-results/load-<timestamp>.json)
   --build                      build even when build/ is up to date
   --skip-build                 use build/ as it is, even when sources are newer
+  --cpu-prof <dir>             write the server's CPU profile (.cpuprofile) into <dir>
   --help`
 
 function options() {
@@ -55,6 +56,7 @@ function options() {
       json: { type: 'string' },
       build: { type: 'boolean', default: false },
       'skip-build': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   })
@@ -91,6 +93,7 @@ function options() {
     json: values.json ? path.resolve(values.json) : null,
     build: values.build,
     skipBuild: values['skip-build'],
+    cpuProfileDir: values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null,
   }
 }
 
@@ -171,7 +174,7 @@ async function measureDatabase(database, opts) {
   const dataDir = tempDir(`aether-bench-load-${database}-`)
   const scratch = database === 'postgres' ? await scratchPostgresDatabase(opts.postgres, 'aether_bench_load') : null
   console.log(`\n== ${database === 'postgres' ? `PostgreSQL (scratch database ${scratch.name})` : 'PGlite (temporary DATA_DIR)'}`)
-  const server = await startServer(ROOT, { dataDir, databaseUrl: scratch?.url ?? null, accounts })
+  const server = await startServer(ROOT, { dataDir, databaseUrl: scratch?.url ?? null, accounts, cpuProfileDir: opts.cpuProfileDir })
   try {
     console.log(`server ${server.base} (PID ${server.child.pid})`)
     const address = addressSource()
@@ -203,7 +206,9 @@ async function measureDatabase(database, opts) {
     process.stdout.write(
       `measuring: ${opts.duration} s at ${opts.rate} req/s, ${classes.reduce((acc, c) => acc + c.connections, 0)} connections… `,
     )
+    const cpuStart = cpuSeconds(server.child.pid)
     const results = await runClasses(server.base, classes, { duration: opts.duration, headers })
+    const cpuUsed = cpuSeconds(server.child.pid) - cpuStart
     const memory = sampler.stop()
     const loadEnd = loadAverage()
     const overall = summarize(results, opts.duration)
@@ -235,6 +240,10 @@ async function measureDatabase(database, opts) {
       groups,
       classes: perClass,
       memory: { idleRssMb: mb(idleRss), peakRssMb: mb(memory.peak), samples: memory.samples, everyMs: 250 },
+      cpu: {
+        coresBusy: Number((cpuUsed / opts.duration).toFixed(2)),
+        msPerRequest: overall.responses ? Number(((cpuUsed * 1000) / overall.responses).toFixed(2)) : null,
+      },
       serverLog: server.log.text.split('\n').slice(-20).join('\n'),
     }
   } finally {
@@ -293,6 +302,7 @@ function printDatabase(entry, opts) {
   console.log(
     `server RSS: idle ${entry.memory.idleRssMb} MB, peak ${entry.memory.peakRssMb} MB (VmRSS every 250 ms, ${entry.memory.samples} samples)`,
   )
+  console.log(`server CPU: ${entry.cpu.coresBusy} cores busy on average, ${entry.cpu.msPerRequest} ms per request`)
   for (const skipped of entry.skipped) console.log(`left out ${skipped.path} (${skipped.class}): answered ${skipped.status}`)
 }
 

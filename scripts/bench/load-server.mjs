@@ -57,10 +57,11 @@ export async function ensureBuild(root, { force = false, skip = false } = {}) {
  * Starts `node server.js` in production mode. TRUST_PROXY=true lets the benchmark give each
  * request its own X-Forwarded-For address (see load-mix.mjs).
  */
-export async function startServer(root, { dataDir, databaseUrl, accounts }) {
+export async function startServer(root, { dataDir, databaseUrl, accounts, cpuProfileDir = null }) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['server.js'], {
+  const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []
+  const child = spawn(process.execPath, [...profiling, 'server.js'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -102,6 +103,19 @@ export function rssBytes(pid) {
     return 0
   }
 }
+
+/** CPU time (user + system) a process has used so far, in seconds. */
+export function cpuSeconds(pid) {
+  try {
+    // Fields after the command name, which ends with the last ')': utime and stime are 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+  } catch {
+    return 0
+  }
+}
+const CLOCK_TICKS_PER_SECOND = 100
 
 /** Samples the VmRSS of one process every `everyMs`; stop() returns the peak and the count. */
 export function sampleRss(pid, everyMs = 250) {

@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { RateLimited } from '#common/errors.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
@@ -17,12 +18,7 @@ export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsSer
     const user = c.get('user')
     const key = user ? `api:user:${user.id}` : `api:ip:${c.get('clientIp')}`
     const result = await rateLimits.hit(key, { limit, windowSeconds: WINDOW_SECONDS, message: '' })
-    c.header('X-RateLimit-Limit', String(limit))
-    c.header('X-RateLimit-Remaining', String(result.remaining))
-    c.header('RateLimit-Limit', String(limit))
-    c.header('RateLimit-Remaining', String(result.remaining))
-    c.header('RateLimit-Reset', String(result.resetSeconds))
-    c.header('RateLimit-Policy', `${limit};w=${WINDOW_SECONDS}`)
+    setRateLimitHeaders(c, { limit, windowSeconds: WINDOW_SECONDS, remaining: result.remaining, resetSeconds: result.resetSeconds })
     if (result.count > limit) {
       throw new RateLimited(
         `Too many requests: the limit is ${limit} per minute. Please retry in ${result.resetSeconds} seconds.`,
@@ -31,4 +27,20 @@ export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsSer
     }
     await next()
   })
+}
+
+/**
+ * Where the client stands against one limit. A refusal by a narrower limit (sign-ins, inquiries)
+ * replaces the general limit's figures, so the headers describe the limit that refused.
+ */
+export function setRateLimitHeaders(
+  c: Context,
+  state: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number },
+) {
+  c.header('X-RateLimit-Limit', String(state.limit))
+  c.header('X-RateLimit-Remaining', String(state.remaining))
+  c.header('RateLimit-Limit', String(state.limit))
+  c.header('RateLimit-Remaining', String(state.remaining))
+  c.header('RateLimit-Reset', String(state.resetSeconds))
+  c.header('RateLimit-Policy', `${state.limit};w=${state.windowSeconds}`)
 }

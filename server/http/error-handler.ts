@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import { AppError, RateLimited } from '#common/errors.ts'
 import { isDatabaseUnavailable, isUnstorableText } from '#server/db/errors.ts'
 import type { Logger } from '#server/logger.ts'
+import { setRateLimitHeaders } from './api-rate-limit.ts'
 import type { AppEnv } from './app-env.ts'
 import { unavailablePage } from './maintenance.ts'
 import { isApiPath, NUL_MESSAGE } from './request-guard.ts'
@@ -19,7 +20,10 @@ const DATABASE_RETRY_AFTER_SECONDS = 5
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof AppError) {
-      if (error instanceof RateLimited) c.header('Retry-After', String(error.retryAfterSeconds))
+      if (error instanceof RateLimited) {
+        c.header('Retry-After', String(error.retryAfterSeconds))
+        if (error.policy) setRateLimitHeaders(c, { ...error.policy, remaining: 0, resetSeconds: error.retryAfterSeconds })
+      }
       return c.json({ message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) }, error.status)
     }
     if (error instanceof HTTPException) {

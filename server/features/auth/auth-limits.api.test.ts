@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RateLimitRule } from '#server/features/rate-limit/rate-limit.service.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { failedSignInDelayMs, FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
 
@@ -21,7 +22,7 @@ const login = (email: string, password: string, ip: string) => t.request('/api/a
 const register = (email: string, ip: string, password = 'a-good-password') =>
   t.request('/api/auth/register', { body: { email, password }, ip })
 
-async function expectRateLimited(response: Response, messagePattern: RegExp) {
+async function expectRateLimited(response: Response, messagePattern: RegExp, rule: RateLimitRule) {
   expect(response.status).toBe(429)
   expect(response.headers.get('content-type')).toMatch(/application\/json/)
   const body = (await response.json()) as { message: string }
@@ -29,6 +30,10 @@ async function expectRateLimited(response: Response, messagePattern: RegExp) {
   const retryAfter = Number(response.headers.get('retry-after'))
   expect(Number.isInteger(retryAfter)).toBe(true)
   expect(retryAfter).toBeGreaterThan(0)
+  // The RateLimit headers describe the rule that refused, not the general API limit.
+  expect(response.headers.get('ratelimit-policy')).toBe(`${rule.limit};w=${rule.windowSeconds}`)
+  expect(response.headers.get('ratelimit-remaining')).toBe('0')
+  expect(response.headers.get('ratelimit-reset')).toBe(String(retryAfter))
   return { body, retryAfter }
 }
 
@@ -54,7 +59,7 @@ describe('sign-in per address: 30 per 10 minutes', () => {
 
     // The 31st is refused even with the right password.
     const refused = await login(user.email, 'per-ip-password', ip)
-    const { body, retryAfter } = await expectRateLimited(refused, /sign-in attempts from your network/i)
+    const { body, retryAfter } = await expectRateLimited(refused, /sign-in attempts from your network/i, SIGN_IN_PER_IP)
     expect(body.message).toBe(SIGN_IN_PER_IP.message)
     expect(retryAfter).toBeLessThanOrEqual(600)
     expect(retryAfter).toBeGreaterThan(500)
@@ -73,7 +78,7 @@ describe('failed sign-ins per account: 10 per 15 minutes', () => {
     }
     // The right password from a brand-new address is refused too: the account is locked.
     const locked = await login(victim.email, 'victim-password', uniqueIp())
-    const { body, retryAfter } = await expectRateLimited(locked, /failed sign-in attempts for this account/i)
+    const { body, retryAfter } = await expectRateLimited(locked, /failed sign-in attempts for this account/i, FAILED_SIGN_IN_PER_ACCOUNT)
     expect(body.message).toBe(FAILED_SIGN_IN_PER_ACCOUNT.message)
     expect(retryAfter).toBeLessThanOrEqual(900)
     expect(retryAfter).toBeGreaterThan(800)
@@ -112,7 +117,7 @@ describe('failed sign-ins per account: 10 per 15 minutes', () => {
 
   it('counts failures for unknown e-mails too (no account enumeration through the lock)', async () => {
     for (let i = 0; i < 10; i++) expect((await login('ghost@example.com', 'wrong-password', uniqueIp())).status).toBe(401)
-    await expectRateLimited(await login('ghost@example.com', 'wrong-password', uniqueIp()), /failed sign-in attempts/i)
+    await expectRateLimited(await login('ghost@example.com', 'wrong-password', uniqueIp()), /failed sign-in attempts/i, FAILED_SIGN_IN_PER_ACCOUNT)
   })
 })
 
@@ -124,7 +129,7 @@ describe('sign-up per address: 10 per hour', () => {
       expect(response.status, `registration ${i + 1}`).toBe(201)
     }
     const refused = await register('signup-10@example.com', ip)
-    const { body, retryAfter } = await expectRateLimited(refused, /accounts created from your network/i)
+    const { body, retryAfter } = await expectRateLimited(refused, /accounts created from your network/i, SIGN_UP_PER_IP)
     expect(body.message).toBe(SIGN_UP_PER_IP.message)
     expect(retryAfter).toBeLessThanOrEqual(3600)
     expect(retryAfter).toBeGreaterThan(3500)
@@ -162,7 +167,7 @@ describe('password change per user: 10 per 15 minutes', () => {
         ip: uniqueIp(),
       })
     for (let i = 0; i < 10; i++) expect((await change(user.token, `wrong-current-${i}`)).status, `attempt ${i + 1}`).toBe(400)
-    const { body } = await expectRateLimited(await change(user.token, 'current-password'), /password change attempts/i)
+    const { body } = await expectRateLimited(await change(user.token, 'current-password'), /password change attempts/i, PASSWORD_CHANGE_PER_USER)
     expect(body.message).toBe(PASSWORD_CHANGE_PER_USER.message)
     // The password is unchanged.
     expect((await login(user.email, 'current-password', uniqueIp())).status).toBe(200)

@@ -119,6 +119,13 @@ describe('POST /api/contact', () => {
     const retryAfter = Number(sixth.headers.get('Retry-After'))
     expect(retryAfter).toBeGreaterThan(0)
     expect(retryAfter).toBeLessThanOrEqual(600)
+    // The headers describe the inquiry limit that refused, not the general API limit.
+    expect(sixth.headers.get('RateLimit-Policy')).toBe('5;w=600')
+    expect(sixth.headers.get('RateLimit-Limit')).toBe('5')
+    expect(sixth.headers.get('RateLimit-Remaining')).toBe('0')
+    expect(sixth.headers.get('RateLimit-Reset')).toBe(String(retryAfter))
+    expect(sixth.headers.get('X-RateLimit-Limit')).toBe('5')
+    expect(sixth.headers.get('X-RateLimit-Remaining')).toBe('0')
     expect(((await sixth.json()) as ErrorBody).message).toBe(
       'You have sent several messages in a short time. Please wait 10 minutes before sending another.',
     )

@@ -53,7 +53,7 @@ export function createRateLimitService(db: Db) {
     /** Counts one attempt and throws RateLimited once the window's limit is passed. */
     async consume(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
       const result = await hit(key, rule)
-      if (result.count > rule.limit) throw new RateLimited(rule.message, result.resetSeconds)
+      if (result.count > rule.limit) throw new RateLimited(rule.message, result.resetSeconds, rule)
       return result
     },
 
@@ -67,7 +67,7 @@ export function createRateLimitService(db: Db) {
         })
         .from(rateLimits)
         .where(and(eq(rateLimits.key, key), gt(rateLimits.windowStart, sql`now() - ${window}`)))
-      if (row && row.count >= rule.limit) throw new RateLimited(rule.message, Number(row.reset))
+      if (row && row.count >= rule.limit) throw new RateLimited(rule.message, Number(row.reset), rule)
     },
 
     async reset(key: string): Promise<void> {
