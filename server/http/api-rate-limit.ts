@@ -33,10 +33,7 @@ export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsSer
  * Where the client stands against one limit. A refusal by a narrower limit (sign-ins, inquiries)
  * replaces the general limit's figures, so the headers describe the limit that refused.
  */
-export function setRateLimitHeaders(
-  c: Context,
-  state: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number },
-) {
+export function setRateLimitHeaders(c: Context, state: { limit: number; windowSeconds: number; remaining: number; resetSeconds: number }) {
   c.header('X-RateLimit-Limit', String(state.limit))
   c.header('X-RateLimit-Remaining', String(state.remaining))
   c.header('RateLimit-Limit', String(state.limit))

@@ -117,7 +117,11 @@ describe('failed sign-ins per account: 10 per 15 minutes', () => {
 
   it('counts failures for unknown e-mails too (no account enumeration through the lock)', async () => {
     for (let i = 0; i < 10; i++) expect((await login('ghost@example.com', 'wrong-password', uniqueIp())).status).toBe(401)
-    await expectRateLimited(await login('ghost@example.com', 'wrong-password', uniqueIp()), /failed sign-in attempts/i, FAILED_SIGN_IN_PER_ACCOUNT)
+    await expectRateLimited(
+      await login('ghost@example.com', 'wrong-password', uniqueIp()),
+      /failed sign-in attempts/i,
+      FAILED_SIGN_IN_PER_ACCOUNT,
+    )
   })
 })
 
@@ -167,7 +171,11 @@ describe('password change per user: 10 per 15 minutes', () => {
         ip: uniqueIp(),
       })
     for (let i = 0; i < 10; i++) expect((await change(user.token, `wrong-current-${i}`)).status, `attempt ${i + 1}`).toBe(400)
-    const { body } = await expectRateLimited(await change(user.token, 'current-password'), /password change attempts/i, PASSWORD_CHANGE_PER_USER)
+    const { body } = await expectRateLimited(
+      await change(user.token, 'current-password'),
+      /password change attempts/i,
+      PASSWORD_CHANGE_PER_USER,
+    )
     expect(body.message).toBe(PASSWORD_CHANGE_PER_USER.message)
     // The password is unchanged.
     expect((await login(user.email, 'current-password', uniqueIp())).status).toBe(200)
