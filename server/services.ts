@@ -74,7 +74,7 @@ export function createServices(options: {
     },
   })
   const apiKeys = createApiKeyService(db)
-  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, apiKeys, logger })
+  const auth = createAuthService({ auth: betterAuth, secret: authSecret, db, profiles, rateLimits, apiKeys, logger })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)

@@ -11,6 +11,7 @@ import { Conflict, NotFound, RateLimited, Unauthorized, ValidationError } from '
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import type { Logger } from '#server/logger.ts'
+import { createSessionLookup } from './session-lookup.ts'
 import { failedSignInDelayMs, FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
 
 /** Who is asking: the request headers (cookie or bearer token) and the client's address. */
@@ -61,6 +62,8 @@ function bearerApiKey(headers: Headers): string | null {
 
 export function createAuthService(deps: {
   auth: Auth
+  /** Better Auth's secret: the session cookie's signature is checked with it. */
+  secret: string
   db: Db
   profiles: ProfileService
   rateLimits: RateLimitService
@@ -68,6 +71,7 @@ export function createAuthService(deps: {
   logger: Logger
 }) {
   const { auth, db, profiles, rateLimits, apiKeys, logger } = deps
+  const sessionLookup = createSessionLookup(db, deps.secret)
 
   async function loadUser(
     userId: string,
@@ -174,6 +178,12 @@ export function createAuthService(deps: {
       if (!headers.get('cookie')?.includes(SESSION_COOKIE_NAME) && !headers.get('authorization')) {
         return { user: null, setCookies: [] }
       }
+      const live = await sessionLookup.find(headers).catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(error)
+        logger.warn({ error: String(error) }, 'session lookup failed; asking Better Auth')
+        return null
+      })
+      if (live) return { user: { ...live.user, sessionId: live.sessionId, via: 'session', profile: live.profile }, setCookies: [] }
       const result = await auth.api.getSession({ headers, returnHeaders: true }).catch((error: unknown) => {
         // An unreadable session is "signed out", but a database outage is not: the caller gets 503.
         if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(error)

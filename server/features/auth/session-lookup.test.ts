@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SESSION_IDLE_SECONDS } from '#server/auth.ts'
+import { profiles, sessions } from '#server/db/schema/index.ts'
+import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '#server/testing/create-test-app.ts'
+import { createSessionLookup, type SessionLookup } from './session-lookup.ts'
+
+let t: TestApp
+let lookup: SessionLookup
+beforeAll(async () => {
+  t = await createTestApp()
+  lookup = createSessionLookup(t.db, TEST_AUTH_SECRET)
+})
+afterAll(async () => {
+  await t.close()
+})
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const bearer = (token: string) => new Headers({ authorization: `Bearer ${token}` })
+const cookie = (value: string) => new Headers({ cookie: value })
+
+async function sessionOf(userId: string) {
+  const [session] = await t.db.select().from(sessions).where(eq(sessions.userId, userId))
+  if (!session) throw new Error('no session')
+  return session
+}
+
+describe('the one-query session lookup', () => {
+  it('finds a live session by its bearer token or its signed cookie, with user and profile', async () => {
+    const user = await t.signUp({ fullName: 'Lookup Person' })
+    const session = await sessionOf(user.id)
+    for (const headers of [bearer(user.token), cookie(`theme=dark; ${user.cookie}`)]) {
+      expect(await lookup.find(headers)).toMatchObject({
+        sessionId: session.id,
+        user: { id: user.id, email: user.email, emailVerified: false },
+        profile: { id: user.id, fullName: 'Lookup Person', role: 'user', credits: 5 },
+      })
+    }
+  })
+
+  it('finds nothing for a forged cookie, an unknown token, an API key or a signed bearer token', async () => {
+    const user = await t.signUp()
+    const [name, value] = user.cookie.split('=') as [string, string]
+    const signed = decodeURIComponent(value)
+    const otherToken = `${signed.slice(0, signed.lastIndexOf('.'))}x`
+    expect(await lookup.find(cookie(`${name}=${encodeURIComponent(`${otherToken}${signed.slice(signed.lastIndexOf('.'))}`)}`))).toBeNull()
+    expect(await lookup.find(cookie(`${name}=${encodeURIComponent(signed.slice(0, signed.lastIndexOf('.')))}`))).toBeNull()
+    expect(await lookup.find(bearer('no-such-session-token'))).toBeNull()
+    expect(await lookup.find(bearer('ak_0123456789abcdef'))).toBeNull()
+    expect(await lookup.find(bearer(signed))).toBeNull()
+  })
+
+  it('leaves expired, refresh-due and profile-less sessions to Better Auth', async () => {
+    const expired = await t.signUp()
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, expired.id))
+    expect(await lookup.find(bearer(expired.token))).toBeNull()
+
+    const due = await t.signUp()
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 5 * DAY_MS) })
+      .where(eq(sessions.userId, due.id))
+    expect(await lookup.find(bearer(due.token))).toBeNull()
+
+    const profileLess = await t.signUp()
+    await t.db.delete(profiles).where(eq(profiles.id, profileLess.id))
+    expect(await lookup.find(bearer(profileLess.token))).toBeNull()
+  })
+})
+
+describe('signed-in requests', () => {
+  it('slide a session due for refresh (Better Auth renews its expiry and the cookie)', async () => {
+    const user = await t.signUp()
+    const twoDaysOld = new Date(Date.now() + SESSION_IDLE_SECONDS * 1000 - 2 * DAY_MS)
+    await t.db.update(sessions).set({ expiresAt: twoDaysOld }).where(eq(sessions.userId, user.id))
+    const response = await t.request('/api/auth/me', { cookie: user.cookie })
+    expect(response.status).toBe(200)
+    expect(response.headers.getSetCookie().some((value) => value.startsWith('auth_session=') && /Max-Age=604800/i.test(value))).toBe(true)
+    const renewed = (await sessionOf(user.id)).expiresAt.getTime() - Date.now()
+    expect(renewed).toBeGreaterThan(SESSION_IDLE_SECONDS * 1000 - 60_000)
+  })
+
+  it('still get a profile made for them when it was missing', async () => {
+    const user = await t.signUp({ fullName: 'Profile Again' })
+    await t.db.delete(profiles).where(eq(profiles.id, user.id))
+    const response = await t.request('/api/auth/me', { token: user.token })
+    expect(response.status).toBe(200)
+    const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, user.id))
+    expect(profile).toMatchObject({ fullName: 'Profile Again' })
+  })
+
+  it('end with the session: a signed-out token is refused at once', async () => {
+    const user = await t.signUp()
+    expect((await t.request('/api/auth/me', { token: user.token })).status).toBe(200)
+    expect((await t.request('/api/auth/logout', { method: 'POST', token: user.token })).status).toBeLessThan(300)
+    expect(await lookup.find(bearer(user.token))).toBeNull()
+    expect((await t.request('/api/auth/me', { token: user.token })).status).toBe(401)
+  })
+})
