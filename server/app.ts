@@ -11,6 +11,7 @@ import { requestLogger } from './http/request-logger.ts'
 import { sameOriginGuard } from './http/same-origin.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { maintenanceMode } from './http/maintenance.ts'
+import { pageCache } from './http/page-cache.ts'
 import { resolveSession } from './http/session.ts'
 import type { Logger } from './logger.ts'
 import type { Services } from './services.ts'
@@ -48,7 +49,7 @@ export function createApp(deps: AppDeps) {
   app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))
-  if (deps.pages) app.all('*', deps.pages)
+  if (deps.pages) app.all('*', pageCache({ readVersion: services.publicContent.version }), deps.pages)
 
   app.onError(errorHandler(logger))
   app.notFound((c) => c.text('Not found', 404))

@@ -13,6 +13,7 @@ import { createUserService } from './features/users/user.service.ts'
 import { createInquiryService } from './features/inquiries/inquiry.service.ts'
 import { createMailer } from './features/mail/mailer.ts'
 import { createBlogService } from './features/blog/blog.service.ts'
+import { createPublicContentService } from './features/public-content/public-content.service.ts'
 import { createCreditService } from './features/credits/credit.service.ts'
 import { siteConfigFromEnv, type SiteEnv } from './site-config.ts'
 import { createBilling, type BillingEnv } from './features/billing/create-billing.ts'
@@ -117,6 +118,7 @@ export function createServices(options: {
     site,
     features,
     blog: createBlogService(db, audit),
+    publicContent: createPublicContentService(db),
     diagnostics: createDiagnosticsService(database),
     audit,
     events,
