@@ -112,7 +112,7 @@ async function openPostgres(url: string, poolMax: number, logger?: Pick<Logger, 
 }
 
 /** Any fixed number: the key of the lock that boot steps take on a PostgreSQL database. */
-const BOOT_LOCK_KEY = 7_346_221
+export const BOOT_LOCK_KEY = 7_346_221
 
 async function withAdvisoryLock<T>(url: string, work: () => Promise<T>): Promise<T> {
   // Its own connection, so the pool stays free for `work`; the lock ends with the session anyway.

@@ -3,7 +3,14 @@ import { createMiddleware } from 'hono/factory'
 import type { Logger } from '#server/logger.ts'
 import type { AppEnv } from './app-env.ts'
 
-/** One structured line per request: method, path, status, duration. */
+/** Nginx's status for a request whose client left before the answer: nothing was delivered. */
+export const CLIENT_CLOSED_REQUEST = 499
+
+/**
+ * One structured line per request: method, path, status, duration. A request the client gave up
+ * on (a page revalidation overtaken by a newer one, a closed tab) is logged as 499 at info level,
+ * whatever the interrupted work answered: it is not a server error.
+ */
 export function requestLogger(logger: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now()
@@ -11,7 +18,7 @@ export function requestLogger(logger: Logger) {
     c.set('requestId', requestId)
     await next()
     c.res.headers.set('X-Request-Id', requestId)
-    const status = c.res.status
+    const status = c.req.raw.signal.aborted ? CLIENT_CLOSED_REQUEST : c.res.status
     const entry = {
       requestId,
       method: c.req.method,
