@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiClient,
@@ -313,6 +314,35 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL', () => {
       const refused = await call(b, '/api/events/inquiries', { token: member.token, ip })
       expect(refused.status).toBe(403)
       stream.close()
+    })
+
+    it('shows an inquiry posted to A live in the admin page open on B, in Chromium', async () => {
+      const { a, b, logs } = servers()
+      const login = await call(a, '/api/auth/login', { body: SEEDED_ADMIN, ip: newClientIp() })
+      expect(login.status, logs).toBe(200)
+      const [name, value] = sessionCookie(login).split('=') as [string, string]
+      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium' })
+      try {
+        const context = await browser.newContext()
+        await context.addCookies([{ name, value, url: b.url }])
+        const page = await context.newPage()
+        const streamOpen = page.waitForResponse((response) => response.url().endsWith('/api/events/inquiries'))
+        await page.goto(`${b.url}/admin/inquiries`)
+        expect((await streamOpen).status(), logs).toBe(200)
+
+        const visitor = `Cross Process ${Date.now().toString(36)}`
+        const posted = await call(a, '/api/contact', {
+          body: { name: visitor, email: 'cross@example.com', projectType: 'data-scraping', message: 'Seen on the other process?' },
+          ip: newClientIp(),
+        })
+        expect(posted.status, logs).toBe(201)
+        // The toast comes only from a live event (a re-read after connecting shows none), and the
+        // row arrives with the page's revalidation, both without a reload.
+        await page.getByText(`From ${visitor}`).waitFor({ timeout: EVENT_WAIT_MS })
+        await page.getByRole('row').filter({ hasText: visitor }).waitFor({ timeout: EVENT_WAIT_MS })
+      } finally {
+        await browser.close()
+      }
     })
 
     it("shows a member's run changed on A in their run stream on B", async () => {
