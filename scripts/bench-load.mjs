@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util'
 import { cleanup, tempDir } from './bench/cleanup.mjs'
 import { addressSource, CLASSES, DEFAULT_MIX, parseMix, requestsFor, share } from './bench/load-mix.mjs'
 import { runClasses, summarize } from './bench/load-run.mjs'
-import { cpuSeconds, ensureBuild, rssBytes, sampleRss, startServer } from './bench/load-server.mjs'
+import { cpuSeconds, ensureBuild, rssBytes, sampleRss, startServer } from './bench/app-server.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -174,7 +174,14 @@ async function measureDatabase(database, opts) {
   const dataDir = tempDir(`aether-bench-load-${database}-`)
   const scratch = database === 'postgres' ? await scratchPostgresDatabase(opts.postgres, 'aether_bench_load') : null
   console.log(`\n== ${database === 'postgres' ? `PostgreSQL (scratch database ${scratch.name})` : 'PGlite (temporary DATA_DIR)'}`)
-  const server = await startServer(ROOT, { dataDir, databaseUrl: scratch?.url ?? null, accounts, cpuProfileDir: opts.cpuProfileDir })
+  const server = await startServer(ROOT, {
+    dataDir,
+    databaseUrl: scratch?.url ?? null,
+    accounts,
+    // Each request names its own client address (load-mix.mjs).
+    env: { TRUST_PROXY: 'true' },
+    cpuProfileDir: opts.cpuProfileDir,
+  })
   try {
     console.log(`server ${server.base} (PID ${server.child.pid})`)
     const address = addressSource()

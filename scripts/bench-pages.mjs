@@ -6,22 +6,22 @@
 // It starts its own production server (fresh temporary DATA_DIR, demo seed) on a free loopback
 // port and stops it at the end; it never takes the build lock itself (run it under
 // `flock /tmp/aether-e2e.lock` when others build into the same build/).
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { randomBytes } from 'node:crypto'
 import { pageJsSize } from './bench/js-size.mjs'
 import { findNginx, nginxVersion, startNginx } from './bench/nginx.mjs'
 import { cleanup, cleanups, tempDir } from './bench/cleanup.mjs'
-import { freePort, run, stopChild, tail, waitForHttp } from './bench/processes.mjs'
+import { freePort } from './bench/processes.mjs'
+import { ensureBuild, startServer } from './bench/app-server.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 const USAGE = `usage: npm run bench:pages -- [options]
-  --build                 build even when build/ exists (default: only when missing)
+  --build                 build even when build/ is up to date (default: when missing or older than a source)
   --skip-lighthouse       no Lighthouse runs
   --skip-throughput       no autocannon / nginx runs
   --runs <n>              Lighthouse runs per page and form factor; the median by performance is kept (1)
@@ -79,46 +79,6 @@ function options() {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-async function ensureBuild(force) {
-  const built = existsSync(path.join(ROOT, 'build/server/index.js')) && existsSync(path.join(ROOT, 'build/client'))
-  if (built && !force) {
-    console.log('build/ exists: using it (--build to rebuild)')
-    return
-  }
-  console.log(force ? 'building (--build)…' : 'build/ is missing: building…')
-  await run('npm', ['run', 'build'], { cwd: ROOT, timeoutMs: 15 * 60_000 })
-}
-
-async function startAppServer(dataDir) {
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['server.js'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '', // always the fresh embedded database, whatever .env says
-      AUTH_SECRET: randomBytes(32).toString('base64url'),
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-    },
-  })
-  cleanups.push(() => stopChild(child, { signals: ['SIGTERM'], graceMs: 10_000 }))
-  const log = tail(child.stderr)
-  const out = tail(child.stdout)
-  try {
-    await waitForHttp(`${base}/api/health`, { child, timeoutMs: 120_000 })
-  } catch (error) {
-    throw new Error(`the production server did not start: ${error.message}\n${out.text}${log.text}`)
-  }
-  return { base, child, port }
-}
 
 function findSlug(value, depth = 0) {
   if (depth > 4 || value == null || typeof value !== 'object') return null
@@ -254,11 +214,11 @@ async function main() {
     console.warn('nginx not found: install it with `apt-get install -y nginx` (or set NGINX_PATH). Measuring our server only.')
   }
 
-  await ensureBuild(opts.build)
+  await ensureBuild(ROOT, { force: opts.build })
 
   const temp = tempDir('aether-bench-')
   console.log('starting the production server (fresh temporary DATA_DIR, SEED_DEMO=true)…')
-  const server = await startAppServer(path.join(temp, 'data'))
+  const server = await startServer(ROOT, { dataDir: path.join(temp, 'data') })
   console.log(`server ${server.base} (PID ${server.child.pid})`)
 
   const post = await pickPost(server.base)

@@ -7,7 +7,7 @@
 // --postgres is given) on a free loopback port with RUN_ALLOW_PRIVATE_TARGETS=loopback, serves a
 // small form page on another loopback port, and stops both at the end; it never takes the build
 // lock itself (run it under `flock /tmp/aether-e2e.lock` when others build into the same build/).
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -17,8 +17,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { cleanup, cleanups, tempDir } from './bench/cleanup.mjs'
+import { ensureBuild, startServer } from './bench/app-server.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
-import { freePort, run, stopChild, tail, waitForHttp } from './bench/processes.mjs'
+import { freePort } from './bench/processes.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -28,7 +29,7 @@ const USAGE = `usage: npm run bench:runs -- [options]
   --warmup <n>            unmeasured runs first; the first one starts the browser (1)
   --postgres <url>        use a fresh database on this PostgreSQL server (created and dropped)
                           instead of the embedded PGlite, e.g. postgres://postgres@127.0.0.1:5432/postgres
-  --build                 build even when build/ exists (default: only when missing)
+  --build                 build even when build/ is up to date (default: when missing or older than a source)
   --timeout <s>           how long the measured runs may take in all (900)
   --help
 environment: CHROME_PATH (default /usr/bin/chromium)`
@@ -171,57 +172,8 @@ async function startFormSite() {
   return `http://127.0.0.1:${port}`
 }
 
-async function ensureBuild(force) {
-  const built = existsSync(path.join(ROOT, 'build/server/index.js')) && existsSync(path.join(ROOT, 'build/client'))
-  if (built && !force) {
-    console.log('build/ exists: using it (--build to rebuild)')
-    return
-  }
-  console.log(force ? 'building (--build)…' : 'build/ is missing: building…')
-  await run('npm', ['run', 'build'], { cwd: ROOT, timeoutMs: 15 * 60_000 })
-}
-
 const ADMIN = { email: 'admin@bench.test', password: `admin-${randomBytes(9).toString('base64url')}` }
 const MEMBER = { email: 'member@bench.test', password: `member-${randomBytes(9).toString('base64url')}` }
-
-async function startAppServer({ dataDir, concurrency, databaseUrl, chromePath }) {
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['server.js'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl ?? '', // the fresh embedded database unless --postgres
-      AUTH_SECRET: randomBytes(32).toString('base64url'),
-      SEED_DEMO: 'true',
-      SEED_ADMIN_EMAIL: ADMIN.email,
-      SEED_ADMIN_PASSWORD: ADMIN.password,
-      SEED_MEMBER_EMAIL: MEMBER.email,
-      SEED_MEMBER_PASSWORD: MEMBER.password,
-      LOG_LEVEL: 'warn',
-      RUN_WORKER: 'true',
-      RUN_CONCURRENCY: String(concurrency),
-      // The form page is on 127.0.0.1.
-      RUN_ALLOW_PRIVATE_TARGETS: 'loopback',
-      CHROMIUM_PATH: chromePath,
-    },
-  })
-  cleanups.push(() => stopChild(child, { signals: ['SIGTERM'], graceMs: 15_000 }))
-  const log = tail(child.stderr)
-  const out = tail(child.stdout)
-  try {
-    await waitForHttp(`${base}/api/health`, { child, timeoutMs: 120_000 })
-  } catch (error) {
-    throw new Error(`the production server did not start: ${error.message}\n${out.text}${log.text}`)
-  }
-  return { base, child, log, out }
-}
 
 function client(base) {
   return async function api(route, { method, body, token } = {}) {
@@ -297,11 +249,22 @@ async function main() {
     throw new Error(`Chromium not found at ${chromePath}. Install it with \`apt-get install chromium\` or set CHROME_PATH.`)
   if (!existsSync('/proc/self/status')) throw new Error('this benchmark reads memory from /proc: it needs Linux')
 
-  await ensureBuild(opts.build)
+  await ensureBuild(ROOT, { force: opts.build })
   const site = await startFormSite()
   const databaseUrl = opts.postgres ? (await scratchPostgresDatabase(opts.postgres, 'aether_bench_runs')).url : null
   const dataDir = tempDir('aether-bench-runs-')
-  const server = await startAppServer({ dataDir, concurrency: opts.concurrency, databaseUrl, chromePath })
+  const server = await startServer(ROOT, {
+    dataDir,
+    databaseUrl,
+    accounts: { admin: ADMIN, member: MEMBER },
+    env: {
+      RUN_WORKER: 'true',
+      RUN_CONCURRENCY: String(opts.concurrency),
+      // The form page is on 127.0.0.1.
+      RUN_ALLOW_PRIVATE_TARGETS: 'loopback',
+      CHROMIUM_PATH: chromePath,
+    },
+  })
   console.log(
     `server ${server.base} (PID ${server.child.pid}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, RUN_CONCURRENCY=${opts.concurrency}); form page ${site}/form`,
   )

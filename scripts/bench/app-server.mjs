@@ -1,6 +1,6 @@
-// The production server of the load benchmark: a fresh build when the sources are newer than
-// build/, a throw-away database (temporary PGlite folder, or a scratch database on PostgreSQL),
-// the server as a child process on a free loopback port, and its memory from /proc.
+// The production server of the benchmarks: a fresh build when the sources are newer than build/,
+// the server as a child process on a free loopback port with a throw-away database (temporary
+// PGlite folder, or a scratch database on PostgreSQL), and its memory and CPU from /proc.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -54,10 +54,10 @@ export async function ensureBuild(root, { force = false, skip = false } = {}) {
 }
 
 /**
- * Starts `node server.js` in production mode. TRUST_PROXY=true lets the benchmark give each
- * request its own X-Forwarded-For address (see load-mix.mjs).
+ * Starts `node server.js` in production mode with demo content. `accounts` seeds an admin and a
+ * member with known passwords; `env` adds or overrides variables (TRUST_PROXY, RUN_*, …).
  */
-export async function startServer(root, { dataDir, databaseUrl, accounts, cpuProfileDir = null }) {
+export async function startServer(root, { dataDir, databaseUrl = null, accounts = null, env = {}, cpuProfileDir = null }) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []
@@ -71,16 +71,20 @@ export async function startServer(root, { dataDir, databaseUrl, accounts, cpuPro
       HOST: '127.0.0.1',
       PUBLIC_URL: base,
       DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl ?? '', // the fresh embedded database unless PostgreSQL
+      DATABASE_URL: databaseUrl ?? '', // the fresh embedded database unless PostgreSQL, whatever .env says
       AUTH_SECRET: randomBytes(32).toString('base64url'),
-      TRUST_PROXY: 'true',
       SEED_DEMO: 'true',
-      SEED_ADMIN_EMAIL: accounts.admin.email,
-      SEED_ADMIN_PASSWORD: accounts.admin.password,
-      SEED_MEMBER_EMAIL: accounts.member.email,
-      SEED_MEMBER_PASSWORD: accounts.member.password,
+      ...(accounts
+        ? {
+            SEED_ADMIN_EMAIL: accounts.admin.email,
+            SEED_ADMIN_PASSWORD: accounts.admin.password,
+            SEED_MEMBER_EMAIL: accounts.member.email,
+            SEED_MEMBER_PASSWORD: accounts.member.password,
+          }
+        : {}),
       SMTP_URL: '', // mail stays in the outbox table, whatever .env says
       LOG_LEVEL: 'warn',
+      ...env,
     },
   })
   const stop = () => stopChild(child, { signals: ['SIGTERM'], graceMs: 15_000 })
@@ -92,7 +96,7 @@ export async function startServer(root, { dataDir, databaseUrl, accounts, cpuPro
   } catch (error) {
     throw new Error(`the production server did not start: ${error.message}\n${out.text}${log.text}`)
   }
-  return { base, child, log, out, stop }
+  return { base, port, child, log, out, stop }
 }
 
 export function rssBytes(pid) {
