@@ -49,7 +49,9 @@ export function createApp(deps: AppDeps) {
   app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))
-  if (deps.pages) app.all('*', pageCache({ readVersion: services.publicContent.version }), deps.pages)
+  // In development a kept page would hide a code change for a few seconds.
+  if (deps.pages && env.isProduction) app.all('*', pageCache({ readVersion: services.publicContent.version }), deps.pages)
+  else if (deps.pages) app.all('*', deps.pages)
 
   app.onError(errorHandler(logger))
   app.notFound((c) => c.text('Not found', 404))

@@ -10,6 +10,7 @@ const PUBLIC = 'public, max-age=60, s-maxage=300'
 function setup(options: { maxAgeMs?: number; maxEntries?: number } = {}) {
   let version: string | null = 'v1'
   let renders = 0
+  let versionReads = 0
   const answer: { status: number; cacheControl: string; setCookie?: string; contentType: string } = {
     status: 200,
     cacheControl: PUBLIC,
@@ -37,6 +38,7 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number } = {}) {
     get,
     answer,
     renders: () => renders,
+    versionReads: () => versionReads,
     setVersion: (next: string | null) => (version = next),
   }
 }
@@ -67,6 +69,24 @@ describe('the page cache', () => {
     await s.get('/blog?page=2')
     expect(s.renders()).toBe(3)
     expect((await s.get('/blog?page=2')).body).toContain('render 2 of /blog')
+  })
+
+  it('keys by path and query only: another Host header gets the same page', async () => {
+    const s = setup()
+    await s.get('http://aether.test/pricing')
+    const other = await s.get('http://evil.example/pricing', { host: 'evil.example' })
+    expect(s.renders()).toBe(1)
+    expect(other.body).toContain('render 1 of /pricing')
+  })
+
+  it('leaves data requests, the route manifest and files alone, without reading the version', async () => {
+    const s = setup()
+    for (const path of ['/blog.data', '/__manifest?p=%2Fblog', '/blog/rss.xml', '/og.png', '/robots.txt']) {
+      await s.get(path)
+      await s.get(path)
+    }
+    expect(s.renders()).toBe(10)
+    expect(s.versionReads()).toBe(0)
   })
 
   it('renders again when the public content changed', async () => {

@@ -4,7 +4,7 @@ import type { AppEnv } from './app-env.ts'
 export interface PageCacheOptions {
   /** The public content's current version (public_content_version): a kept page is served only while it is unchanged. */
   readVersion: () => Promise<string | null>
-  /** The longest a page is kept, whatever the version says (settings are cached per process for 2 s). */
+  /** The longest a page is kept from the start of its render, whatever the version says (settings are cached per process for 2 s). */
   maxAgeMs?: number
   maxEntries?: number
   maxBodyBytes?: number
@@ -21,6 +21,8 @@ interface Entry {
 }
 
 const MAX_KEY_LENGTH = 512
+/** Data requests of client navigations, the route manifest, and files (feeds, images, robots.txt) are never pages to keep. */
+const NOT_A_PAGE = /\.data$|^\/__manifest|\.[a-z0-9]+$/i
 
 /**
  * Keeps rendered public pages in memory, so a visitor's page does not cost a render each time.
@@ -37,8 +39,11 @@ export function pageCache(options: PageCacheOptions) {
   const entries = new Map<string, Entry>()
 
   return createMiddleware<AppEnv>(async (c, next) => {
-    const key = c.req.method === 'GET' && !c.get('user') && !c.req.header('cookie') && !c.req.header('authorization') ? c.req.url : null
-    if (!key || key.length > MAX_KEY_LENGTH) return next()
+    const anonymousGet = c.req.method === 'GET' && !c.get('user') && !c.req.header('cookie') && !c.req.header('authorization')
+    const url = new URL(c.req.url)
+    // Path and query only: nothing a page shows depends on the Host header.
+    const key = `${url.pathname}${url.search}`
+    if (!anonymousGet || key.length > MAX_KEY_LENGTH || NOT_A_PAGE.test(url.pathname)) return next()
     const version = await options.readVersion()
     if (version === null) return next()
     const nonce = c.get('cspNonce')
@@ -51,13 +56,15 @@ export function pageCache(options: PageCacheOptions) {
     }
     if (kept) entries.delete(key)
 
+    // A page's age counts from before its render: what it read may be that old.
+    const renderedAt = Date.now()
     await next()
     const response = c.res
     if (!isShareable(response)) return
     const body = await response.text()
     c.res = new Response(body, { status: response.status, headers: response.headers })
-    if (body.length > maxBodyBytes) return
-    entries.set(key, { version, storedAt: Date.now(), body, nonce, status: response.status, headers: [...response.headers] })
+    if (Buffer.byteLength(body) > maxBodyBytes) return
+    entries.set(key, { version, storedAt: renderedAt, body, nonce, status: response.status, headers: [...response.headers] })
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
   })
 }

@@ -39,6 +39,8 @@ describe('the request log', () => {
       return c.text('interrupted', 500)
     })
     await app.request(new Request('http://localhost/slow.data', { signal: client.signal }))
-    expect(lines.map(({ level, entry }) => [level, entry.path, entry.status])).toEqual([['info', '/slow.data', 499]])
+    expect(lines.map(({ level, entry }) => [level, entry.path, entry.status, entry.responseStatus])).toEqual([
+      ['info', '/slow.data', 499, 500],
+    ])
   })
 })

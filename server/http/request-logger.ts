@@ -18,12 +18,15 @@ export function requestLogger(logger: Logger) {
     c.set('requestId', requestId)
     await next()
     c.res.headers.set('X-Request-Id', requestId)
-    const status = c.req.raw.signal.aborted ? CLIENT_CLOSED_REQUEST : c.res.status
+    const clientLeft = c.req.raw.signal.aborted
+    const status = clientLeft ? CLIENT_CLOSED_REQUEST : c.res.status
     const entry = {
       requestId,
       method: c.req.method,
       path: c.req.path,
       status,
+      // What the interrupted work answered, for the record.
+      ...(clientLeft ? { responseStatus: c.res.status } : {}),
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     }
     if (status >= 500) logger.error(entry, 'request')

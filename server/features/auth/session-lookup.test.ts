@@ -48,6 +48,10 @@ describe('the one-query session lookup', () => {
     expect(await lookup.find(bearer('no-such-session-token'))).toBeNull()
     expect(await lookup.find(bearer('ak_0123456789abcdef'))).toBeNull()
     expect(await lookup.find(bearer(signed))).toBeNull()
+    // Better Auth reads only "bearer " followed by the token; anything else is its business.
+    expect(await lookup.find(new Headers({ authorization: `Bearer\t${user.token}` }))).toBeNull()
+    expect(await lookup.find(new Headers({ authorization: `Token ${user.token}` }))).toBeNull()
+    expect(await lookup.find(new Headers({ authorization: `bearer ${user.token}` }))).not.toBeNull()
   })
 
   it('leaves expired, refresh-due and profile-less sessions to Better Auth', async () => {

@@ -26,10 +26,11 @@ export function createSessionLookup(db: Db, secret: string) {
   function tokenOf(headers: Headers): string | null {
     const authorization = headers.get('authorization')
     if (authorization) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
-      const token = match?.[1]
+      // Read as Better Auth's bearer plugin reads it: "bearer " (any case), then the token.
+      if (authorization.slice(0, 7).toLowerCase() !== 'bearer ') return null
+      const token = authorization.slice(7).trim()
       // Signed bearer tokens and API keys take their own paths.
-      if (!token || token.includes('.') || token.includes('%') || token.startsWith(API_KEY_PREFIX)) return null
+      if (!token || /[\s.%]/.test(token) || token.startsWith(API_KEY_PREFIX)) return null
       return token
     }
     const cookies = headers.get('cookie')

@@ -10,6 +10,8 @@ const CACHE_MS = 2_000
 
 export function createSettingsService(db: Db, audit: AuditService) {
   let cached: { value: AppSettings; at: number } | null = null
+  /** Counts saves: a read that began before a save must not put its older value in the cache. */
+  let saves = 0
 
   async function read(): Promise<AppSettings> {
     const [row] = await db.select().from(appSettings).where(eq(appSettings.id, SINGLE_ROW_ID))
@@ -36,8 +38,10 @@ export function createSettingsService(db: Db, audit: AuditService) {
 
     async get(): Promise<AppSettings> {
       if (cached && Date.now() - cached.at < CACHE_MS) return cached.value
+      const savesBefore = saves
+      const startedAt = Date.now()
       const value = await read()
-      cached = { value, at: Date.now() }
+      if (saves === savesBefore) cached = { value, at: startedAt }
       return value
     },
 
@@ -60,6 +64,7 @@ export function createSettingsService(db: Db, audit: AuditService) {
           })
         }
       })
+      saves++
       cached = null
       return read()
     },
