@@ -22,7 +22,11 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number } = {}) {
     c.set('user', c.req.header('x-test-user') ? ({ id: 'u1' } as AppEnv['Variables']['user']) : null)
     await next()
   })
-  app.all('*', pageCache({ readVersion: async () => version, ...options }), (c) => {
+  const readVersion = async () => {
+    versionReads++
+    return version
+  }
+  app.all('*', pageCache({ readVersion, ...options }), (c) => {
     renders++
     const nonce = c.get('cspNonce')
     const headers: Record<string, string> = { 'Cache-Control': answer.cacheControl, 'Content-Type': answer.contentType }
