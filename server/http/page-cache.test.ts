@@ -55,6 +55,7 @@ describe('the page cache', () => {
     const first = await s.get('/blog')
     const second = await s.get('/blog')
     expect(s.renders()).toBe(1)
+    expect(s.versionReads()).toBe(2)
     expect(second.body.replace(/nonce="[^"]+"|"cspNonce":"[^"]+"/g, '')).toBe(first.body.replace(/nonce="[^"]+"|"cspNonce":"[^"]+"/g, ''))
     const [a1, a2] = noncesIn(first.body)
     const [b1, b2] = noncesIn(second.body)
