@@ -55,6 +55,8 @@ test.describe('settings', () => {
 
     const mail = await latestMail(request, account.email, 'Reset your Aether password')
     const link = linkIn(mail.text, '/reset-password')
+    // Signed out without a member page open: its live run stream would reconnect, cookie-less, and get a 401.
+    await page.goto('about:blank')
     await page.context().clearCookies()
     await gotoHydrated(page, link)
     await page.getByLabel('New Password', { exact: true }).fill('my-new-secret-123')
@@ -65,6 +67,7 @@ test.describe('settings', () => {
 
     await signIn(page, { email: account.email, password: 'my-new-secret-123' })
     // The link worked once.
+    await page.goto('about:blank')
     await page.context().clearCookies()
     await gotoHydrated(page, link)
     await page.getByLabel('New Password', { exact: true }).fill('another-secret-456')
