@@ -123,14 +123,19 @@ function Field({
   const fetcher = useFetcher<AdminResult>()
   const [draft, setDraft] = useState(value)
   const [saved, setSaved] = useState(value)
+  const [submitted, setSubmitted] = useState<string | null>(null)
   if (saved !== value) {
     setSaved(value)
-    setDraft(value)
+    // A newly stored value (as the server normalised it) replaces the field, unless the admin has
+    // typed since the last value or their last save.
+    if (draft === saved || draft === submitted) setDraft(value)
   }
   // A refused value goes back to what is stored.
   useResultToast(fetcher.data, { error: () => setDraft(value) })
   const save = () => {
-    if (draft !== value) fetcher.submit({ intent: 'update-plan', planId: plan.id, field, value: draft }, { method: 'post' })
+    if (draft === value) return
+    setSubmitted(draft)
+    fetcher.submit({ intent: 'update-plan', planId: plan.id, field, value: draft }, { method: 'post' })
   }
   const props = {
     'aria-label': `${label} of ${plan.name}`,

@@ -96,7 +96,8 @@ function CreditsInput({ user }: { user: UserRow }) {
   const [shown, setShown] = useState(user.credits)
   if (shown !== user.credits) {
     setShown(user.credits)
-    setValue(String(user.credits))
+    // A newly stored balance replaces the field, unless the admin has typed since the last one.
+    if (value === String(shown)) setValue(String(user.credits))
   }
   useResultToast(fetcher.data, { error: () => setValue(String(user.credits)) })
   function save() {
