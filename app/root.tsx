@@ -19,6 +19,14 @@ import { readFlash } from './lib/flash.server.ts'
 import { toast } from './lib/toast.ts'
 import { readConsent, readTheme } from './lib/preferences.server.ts'
 
+// React Router rejects a fetcher submission or a revalidation cut short by a navigation (or by a
+// newer one) with an AbortError that nobody awaits. The newer request brings the data: no error.
+if (typeof window !== 'undefined') {
+  window.addEventListener('unhandledrejection', (event) => {
+    if ((event.reason as Error | undefined)?.name === 'AbortError') event.preventDefault()
+  })
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = await context.services.settings.get()
   const { flash, clear } = await readFlash(request)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { FORM_TYPE_MESSAGE, MALFORMED_FORM_MESSAGE, NUL_MESSAGE } from './request-guard.ts'
+import { FORM_TYPE_MESSAGE, MALFORMED_FORM_MESSAGE, NUL_MESSAGE, SURROGATE_MESSAGE } from './request-guard.ts'
 
 describe('request guard', () => {
   let t: TestApp
@@ -39,6 +39,31 @@ describe('request guard', () => {
       ip: t.freshIp(),
     })
     expect(accepted.status).toBe(201)
+    expect(await inquiryCount()).toBe(before + 1)
+  })
+
+  it('refuses half a surrogate pair in JSON text (PostgreSQL cannot store it) and accepts whole ones', async () => {
+    const before = await inquiryCount()
+    for (const name of ['x\\udfffy', 'x\\ud83d', '\\ud83d\\ud83d']) {
+      const raw = `{"name":"${name}","email":"ada@example.com","message":"Please help"}`
+      const refused = await t.request('/api/contact', { body: raw, ip: t.freshIp() })
+      expect(refused.status, raw).toBe(400)
+      expect(await refused.json()).toEqual({ message: SURROGATE_MESSAGE, code: 'INVALID_TEXT' })
+    }
+    // In a key, or deep inside, too (System Settings keep the before and after of a change as JSON).
+    const settings = await t.request('/api/settings', {
+      method: 'PUT',
+      body: '{"siteName":"Aether","nested":{"\\udfff":["a"]}}',
+      token: admin.token,
+    })
+    expect(settings.status).toBe(400)
+    expect(await inquiryCount()).toBe(before)
+
+    const emoji = await t.request('/api/contact', {
+      body: '{"name":"Ada \\ud83d\\ude00","email":"ada@example.com","message":"A smile: \\ud83d\\ude00 and 😀"}',
+      ip: t.freshIp(),
+    })
+    expect(emoji.status).toBe(201)
     expect(await inquiryCount()).toBe(before + 1)
   })
 

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
 
 export const NUL_MESSAGE = 'Text must not contain the NUL character (U+0000).'
+export const SURROGATE_MESSAGE = 'Text must be valid Unicode: it contains an unpaired surrogate (\\uD800-\\uDFFF).'
 export const MALFORMED_FORM_MESSAGE = 'The form data could not be read.'
 export const FORM_TYPE_MESSAGE = 'Send the form as application/x-www-form-urlencoded or multipart/form-data.'
 
@@ -13,6 +14,8 @@ const NUL_IN_URL = /%00/
 const NUL_IN_JSON = /(?<!\\)(?:\\\\)*\\u0000/
 const NUL_IN_FORM = /%00/
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i
+/** Half of a UTF-16 surrogate pair without its other half: JSON can spell one (`"\udfff"`), PostgreSQL cannot store it. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**
  * Refuses, before any route sees them, requests that nothing here can store or read: a NUL
@@ -32,12 +35,13 @@ export function requestGuard() {
 
     const verdict = await inspectBody(c.req.raw, type)
     if (verdict === 'nul') return refuse(c, 400, NUL_MESSAGE, 'INVALID_TEXT')
+    if (verdict === 'surrogate') return refuse(c, 400, SURROGATE_MESSAGE, 'INVALID_TEXT')
     if (verdict === 'malformed') return refuse(c, 400, MALFORMED_FORM_MESSAGE, 'BAD_REQUEST')
     return next()
   })
 }
 
-async function inspectBody(request: Request, type: string): Promise<'ok' | 'nul' | 'malformed'> {
+async function inspectBody(request: Request, type: string): Promise<'ok' | 'nul' | 'surrogate' | 'malformed'> {
   const kind = /json/i.test(type)
     ? 'json'
     : /^multipart\/form-data/i.test(type)
@@ -57,7 +61,27 @@ async function inspectBody(request: Request, type: string): Promise<'ok' | 'nul'
     return nul ? 'nul' : 'ok'
   }
   const text = Buffer.from(bytes).toString('utf8')
-  return text.includes('\u0000') || (kind === 'json' ? NUL_IN_JSON : NUL_IN_FORM).test(text) ? 'nul' : 'ok'
+  if (text.includes('\u0000') || (kind === 'json' ? NUL_IN_JSON : NUL_IN_FORM).test(text)) return 'nul'
+  // Bytes decode to whole characters (or U+FFFD); only a JSON escape can make half of one.
+  if (kind === 'json' && text.includes('\\u') && hasUnpairedSurrogate(parseJson(text))) return 'surrogate'
+  return 'ok'
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null // the route answers unreadable JSON itself
+  }
+}
+
+function hasUnpairedSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return UNPAIRED_SURROGATE.test(value)
+  if (Array.isArray(value)) return value.some(hasUnpairedSurrogate)
+  if (value && typeof value === 'object') {
+    return Object.entries(value).some(([key, item]) => UNPAIRED_SURROGATE.test(key) || hasUnpairedSurrogate(item))
+  }
+  return false
 }
 
 /** Whether a path is the JSON API's (which answers errors as JSON) rather than a page's. */

@@ -73,6 +73,24 @@ test.describe('home page', () => {
     await expect(footer.locator('a[href^="mailto:"]')).toHaveCount(1)
   })
 
+  test('an interrupted request (AbortError) nobody awaits is no page error; any other unhandled rejection still is', async ({
+    page,
+    consoleErrors,
+  }) => {
+    consoleErrors.allow(/a real bug/)
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    await gotoHydrated(page, '/')
+    await page.evaluate(() => {
+      void Promise.reject(new DOMException('signal is aborted without reason', 'AbortError'))
+      void Promise.reject(Object.assign(new Error('a revalidation was cut short'), { name: 'AbortError' }))
+    })
+    await page.waitForTimeout(200)
+    expect(errors).toEqual([])
+    await page.evaluate(() => void Promise.reject(new Error('a real bug')))
+    await expect.poll(() => errors).toEqual(['a real bug'])
+  })
+
   test('pricing comes from the plans table: Most Popular on Pro, /month only on paid plans, Contact Sales', async ({ page }) => {
     await gotoHydrated(page, '/')
     await expect(page.locator('#pricing article')).toHaveCount(3)
