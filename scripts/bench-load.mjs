@@ -14,7 +14,8 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { cleanup, tempDir } from './bench/cleanup.mjs'
+import { table } from './bench/table.mjs'
+import { runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { addressSource, CLASSES, DEFAULT_MIX, parseMix, requestsFor, share } from './bench/load-mix.mjs'
 import { runClasses, summarize } from './bench/load-run.mjs'
 import { cpuSeconds, ensureBuild, rssBytes, sampleRss, startServer } from './bench/app-server.mjs'
@@ -262,16 +263,6 @@ async function measureDatabase(database, opts) {
 // ---------------------------------------------------------------------------------------------
 // Printing
 
-const cell = (value) => (value == null ? '–' : String(value))
-
-function table(headers, rows) {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => cell(row[i]).length)))
-  const line = (row) => row.map((value, i) => (i === 0 ? cell(value).padEnd(widths[i]) : cell(value).padStart(widths[i]))).join('  ')
-  console.log(line(headers))
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
-  for (const row of rows) console.log(line(row))
-}
-
 const row = (name, s) => [
   name,
   s.targetRate,
@@ -415,12 +406,4 @@ async function main() {
   return result.errors.length ? 1 : 0
 }
 
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`\nbench:load failed: ${error.message}`)
-} finally {
-  await cleanup()
-}
-process.exit(code)
+await runBenchmark('bench:load', main)

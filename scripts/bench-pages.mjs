@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pageJsSize } from './bench/js-size.mjs'
 import { findNginx, nginxVersion, startNginx } from './bench/nginx.mjs'
-import { cleanup, cleanups, tempDir } from './bench/cleanup.mjs'
+import { table } from './bench/table.mjs'
+import { cleanups, runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { freePort } from './bench/processes.mjs'
 import { ensureBuild, startServer } from './bench/app-server.mjs'
 
@@ -154,16 +155,6 @@ function median(runs) {
 // Printing
 
 const kb = (bytes) => (bytes == null ? '–' : (bytes / 1024).toFixed(1))
-const cell = (value) => (value == null ? '–' : String(value))
-
-function table(headers, rows) {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => cell(row[i]).length)))
-  const line = (row) => row.map((value, i) => (i === 0 ? cell(value).padEnd(widths[i]) : cell(value).padStart(widths[i]))).join('  ')
-  console.log(line(headers))
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
-  for (const row of rows) console.log(line(row))
-}
-
 function mark(pass) {
   return pass ? 'ok  ' : 'MISS'
 }
@@ -485,12 +476,4 @@ async function main() {
   return result.errors.length ? 1 : 0
 }
 
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`\nbench:pages failed: ${error.message}`)
-} finally {
-  await cleanup()
-}
-process.exit(code)
+await runBenchmark('bench:pages', main)

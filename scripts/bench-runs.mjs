@@ -16,7 +16,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { cleanup, cleanups, tempDir } from './bench/cleanup.mjs'
+import { cleanups, runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { ensureBuild, startServer } from './bench/app-server.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
 import { freePort } from './bench/processes.mjs'
@@ -397,12 +397,4 @@ async function main() {
   return result.errors.length ? 1 : 0
 }
 
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`\nbench:runs failed: ${error.message}`)
-} finally {
-  await cleanup()
-}
-process.exit(code)
+await runBenchmark('bench:runs', main)

@@ -34,3 +34,16 @@ export function tempDir(prefix) {
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
+
+/** Runs a benchmark's main (which returns its exit code), cleans up whatever happens, and exits. */
+export async function runBenchmark(name, main) {
+  let code = 1
+  try {
+    code = await main()
+  } catch (error) {
+    console.error(`\n${name} failed: ${error.message}`)
+  } finally {
+    await cleanup()
+  }
+  process.exit(code)
+}
