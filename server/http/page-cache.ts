@@ -16,7 +16,6 @@ interface Entry {
   body: string
   /** The nonce the page was rendered with; each answer gets its own request's nonce instead. */
   nonce: string
-  status: number
   headers: [string, string][]
 }
 
@@ -52,7 +51,7 @@ export function pageCache(options: PageCacheOptions) {
       // Most recently used last: the first entry is the one to drop when the cache is full.
       entries.delete(key)
       entries.set(key, kept)
-      return new Response(kept.body.replaceAll(kept.nonce, nonce), { status: kept.status, headers: kept.headers })
+      return new Response(kept.body.replaceAll(kept.nonce, nonce), { status: 200, headers: kept.headers })
     }
     if (kept) entries.delete(key)
 
@@ -64,7 +63,7 @@ export function pageCache(options: PageCacheOptions) {
     const body = await response.text()
     c.res = new Response(body, { status: response.status, headers: response.headers })
     if (Buffer.byteLength(body) > maxBodyBytes) return
-    entries.set(key, { version, storedAt: renderedAt, body, nonce, status: response.status, headers: [...response.headers] })
+    entries.set(key, { version, storedAt: renderedAt, body, nonce, headers: [...response.headers] })
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
   })
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { parse as parseCookies } from 'hono/utils/cookie'
 import { API_KEY_PREFIX } from '#common/api-keys.ts'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, SESSION_IDLE_SECONDS, SESSION_REFRESH_SECONDS } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
@@ -35,7 +36,7 @@ export function createSessionLookup(db: Db, secret: string) {
     }
     const cookies = headers.get('cookie')
     if (!cookies || cookies.includes('session_data') || cookies.includes('dont_remember')) return null
-    const value = cookieValue(cookies, SESSION_COOKIE_NAME)
+    const value = parseCookies(cookies, SESSION_COOKIE_NAME)[SESSION_COOKIE_NAME]
     return value ? verifiedToken(value, secret) : null
   }
 
@@ -68,22 +69,8 @@ export function createSessionLookup(db: Db, secret: string) {
 
 export type SessionLookup = ReturnType<typeof createSessionLookup>
 
-function cookieValue(header: string, name: string): string | null {
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=')
-    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim()
-  }
-  return null
-}
-
-/** The token of a cookie signed as Better Auth signs it: `token.base64(HMAC-SHA256(secret, token))`, URI-encoded. */
-function verifiedToken(cookie: string, secret: string): string | null {
-  let value: string
-  try {
-    value = decodeURIComponent(cookie)
-  } catch {
-    return null
-  }
+/** The token of a cookie value (URI-decoded) signed as Better Auth signs it: `token.base64(HMAC-SHA256(secret, token))`. */
+function verifiedToken(value: string, secret: string): string | null {
   const dot = value.lastIndexOf('.')
   if (dot < 1) return null
   const token = value.slice(0, dot)
