@@ -58,13 +58,24 @@ describe('request guard', () => {
     })
     expect(settings.status).toBe(400)
     expect(await inquiryCount()).toBe(before)
+    // However deep the nesting: read from the text, nothing recurses.
+    const deep = `${'{"a":'.repeat(20_000)}"\\udfff"${'}'.repeat(20_000)}`
+    const nested = await t.request('/api/contact', { body: deep, ip: t.freshIp() })
+    expect(nested.status).toBe(400)
+    expect(await nested.json()).toEqual({ message: SURROGATE_MESSAGE, code: 'INVALID_TEXT' })
+    // An escaped backslash before u makes plain text, not an escape.
+    const plain = await t.request('/api/contact', {
+      body: '{"name":"Ada","email":"ada@example.com","message":"C:\\\\udfff is a path"}',
+      ip: t.freshIp(),
+    })
+    expect(plain.status).toBe(201)
 
     const emoji = await t.request('/api/contact', {
       body: '{"name":"Ada \\ud83d\\ude00","email":"ada@example.com","message":"A smile: \\ud83d\\ude00 and 😀"}',
       ip: t.freshIp(),
     })
     expect(emoji.status).toBe(201)
-    expect(await inquiryCount()).toBe(before + 1)
+    expect(await inquiryCount()).toBe(before + 2)
   })
 
   it('leaves bodies over its reading limit to the body limits, which still refuse them', async () => {

@@ -14,8 +14,8 @@ const NUL_IN_URL = /%00/
 const NUL_IN_JSON = /(?<!\\)(?:\\\\)*\\u0000/
 const NUL_IN_FORM = /%00/
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i
-/** Half of a UTF-16 surrogate pair without its other half: JSON can spell one (`"\udfff"`), PostgreSQL cannot store it. */
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** A surrogate spelled as a JSON escape (`\udfff`), after an even number of backslashes: group 1 is them, 2 its hex. */
+const SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2}|d[c-f][0-9a-f]{2})/gi
 
 /**
  * Refuses, before any route sees them, requests that nothing here can store or read: a NUL
@@ -63,25 +63,27 @@ async function inspectBody(request: Request, type: string): Promise<'ok' | 'nul'
   const text = Buffer.from(bytes).toString('utf8')
   if (text.includes('\u0000') || (kind === 'json' ? NUL_IN_JSON : NUL_IN_FORM).test(text)) return 'nul'
   // Bytes decode to whole characters (or U+FFFD); only a JSON escape can make half of one.
-  if (kind === 'json' && text.includes('\\u') && hasUnpairedSurrogate(parseJson(text))) return 'surrogate'
+  if (kind === 'json' && hasUnpairedSurrogateEscape(text)) return 'surrogate'
   return 'ok'
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return null // the route answers unreadable JSON itself
+/**
+ * Whether JSON text spells half a UTF-16 surrogate pair (which PostgreSQL cannot store): a high
+ * escape not directly followed by a low one, or a low one without its high one. Read from the
+ * text, so no nesting depth can overflow it.
+ */
+function hasUnpairedSurrogateEscape(text: string): boolean {
+  let lowExpectedAt = -1
+  for (const match of text.matchAll(SURROGATE_ESCAPE)) {
+    const at = (match.index ?? 0) + (match[1]?.length ?? 0)
+    const high = /^d[89ab]/i.test(match[2] ?? '')
+    if (lowExpectedAt !== -1) {
+      if (high || at !== lowExpectedAt) return true
+      lowExpectedAt = -1
+    } else if (high) lowExpectedAt = at + 6
+    else return true
   }
-}
-
-function hasUnpairedSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return UNPAIRED_SURROGATE.test(value)
-  if (Array.isArray(value)) return value.some(hasUnpairedSurrogate)
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([key, item]) => UNPAIRED_SURROGATE.test(key) || hasUnpairedSurrogate(item))
-  }
-  return false
+  return lowExpectedAt !== -1
 }
 
 /** Whether a path is the JSON API's (which answers errors as JSON) rather than a page's. */
