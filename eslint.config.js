@@ -1,7 +1,10 @@
 import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import importX from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import local from './eslint/local-rules.js'
 
 // The browser must get zod through common/zod.ts, which turns off its eval probe (our CSP forbids eval).
 const zodThroughCommon = { name: 'zod', message: "Import z from '#common/zod.ts' (it disables zod's eval probe, which the CSP forbids)." }
@@ -16,6 +19,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  // The layout's rules (docs/decisions/001): kebab-case files, no import cycles, and no feature
+  // importing a sibling feature's code (types may cross).
+  {
+    files: ['**/*.{js,mjs,ts,tsx}'],
+    plugins: { local, 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: {
+      'local/kebab-case-files': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['server/features/**/*.{ts,tsx}', 'app/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { local },
+    rules: { 'local/no-sibling-feature-imports': 'error' },
   },
   {
     files: ['app/**/*.{ts,tsx}'],

@@ -76,7 +76,7 @@ function server(options: { port: number; url: string; dataDir: string; env?: Rec
       SEED_ADMIN_PASSWORD: ADMIN.password,
       SEED_MEMBER_EMAIL: MEMBER.email,
       SEED_MEMBER_PASSWORD: MEMBER.password,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       // Tests that create accounts through the API act as distinct clients (tests/e2e/accounts.ts).
       TRUST_PROXY: 'true',
       ...options.env,

@@ -11,6 +11,8 @@ export const accountSettingsSchema = z.object({
 export const passwordChangeFormSchema = z.object({
   currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
   newPassword: newPasswordSchema,
+  /** A checkbox, checked by default: unchecked, the form sends nothing. */
+  revokeApiKeys: z.boolean().optional(),
 })
 
 /** 'Forgot your password?' */

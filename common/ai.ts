@@ -62,7 +62,7 @@ export const blogDraftRequestSchema = z
 export type BlogDraftRequest = z.infer<typeof blogDraftRequestSchema>
 export type BlogDraftRequestInput = z.input<typeof blogDraftRequestSchema>
 
-export const EXCERPT_LENGTH = 150
+const EXCERPT_LENGTH = 150
 
 /**
  * The spec's excerpt rule: the first paragraph stripped of Markdown, its first 150 characters plus

@@ -1,15 +1,18 @@
+import { targetSchema } from './targets.ts'
 import { z } from './zod.ts'
 
 /**
- * The steps of an automation, version 1: a typed list of browser actions that the cloud worker,
- * the extension and the desktop apps all run. The JSON Schema served at
- * /api/automations/steps.schema.json is generated from these definitions.
+ * The steps of an automation, version 2: a typed list of browser actions that the cloud worker,
+ * the extension and the desktop apps all run. A step that acts on an element names it with a
+ * target (common/targets.ts): the way a person sees it, with CSS and XPath as fallbacks. The JSON
+ * Schema served at /api/automations/steps.schema.json is generated from these definitions.
+ * Version 1 named elements with a `selector` string; such steps are still accepted and read as a
+ * target with that one CSS alternative (upgradeStep).
  */
-export const STEPS_VERSION = 1
+export const STEPS_VERSION = 2
 
 /** A text field: 'is required' when missing, 'must be a string' when something else. */
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-const selector = text().trim().min(1, 'is required').max(500, 'must be at most 500 characters')
 const MAX_WAIT_MS = 60_000
 
 export const navigateStep = z.object({
@@ -19,9 +22,18 @@ export const navigateStep = z.object({
     .max(2000, 'must be at most 2000 characters')
     .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http or https address'),
 })
-export const clickStep = z.object({ type: z.literal('click'), selector })
-export const typeStep = z.object({ type: z.literal('type'), selector, text: text().max(5000, 'must be at most 5000 characters') })
-export const selectStep = z.object({ type: z.literal('select'), selector, value: text().max(500, 'must be at most 500 characters') })
+export const clickStep = z.object({ type: z.literal('click'), target: targetSchema })
+export const typeStep = z.object({
+  type: z.literal('type'),
+  target: targetSchema,
+  text: text().max(5000, 'must be at most 5000 characters'),
+})
+export const selectStep = z.object({
+  type: z.literal('select'),
+  target: targetSchema,
+  /** The option's value or its visible label. */
+  value: text().max(500, 'must be at most 500 characters'),
+})
 export const waitStep = z
   .object({
     type: z.literal('wait'),
@@ -31,14 +43,15 @@ export const waitStep = z
       .min(0, 'cannot be negative')
       .max(MAX_WAIT_MS, `must be at most ${MAX_WAIT_MS}`)
       .optional(),
-    selector: selector.optional(),
+    target: targetSchema.optional(),
   })
-  .refine((step) => (step.ms === undefined) !== (step.selector === undefined), {
-    message: 'needs either ms or selector, not both',
+  .refine((step) => (step.ms === undefined) !== (step.target === undefined), {
+    message: 'needs either ms or target, not both',
   })
 export const extractStep = z.object({
   type: z.literal('extract'),
-  selector,
+  /** Every element it matches gives a value (the first alternative that matches any). */
+  target: targetSchema,
   field: text()
     .trim()
     .regex(/^[A-Za-z_][A-Za-z0-9_ -]{0,63}$/, 'must be a name of letters, digits, spaces, - or _ (at most 64)'),
@@ -52,7 +65,7 @@ export const screenshotStep = z.object({
 export const assertTextStep = z.object({
   type: z.literal('assertText'),
   /** Where to look; the whole page when unset. */
-  selector: selector.optional(),
+  target: targetSchema.optional(),
   text: text().min(1, 'is required').max(1000, 'must be at most 1000 characters'),
 })
 
@@ -84,26 +97,49 @@ export type AutomationStep = z.infer<typeof automationStepSchema>
 /** The most steps one automation may hold, whatever the plan (plans may allow fewer). */
 export const MAX_STEPS = 1000
 
+/**
+ * A version-1 step as version 2 reads it: its `selector` becomes a target with that one CSS
+ * alternative (Playwright's selector syntax, `text=…` included, as version 1 ran it). Anything
+ * else is left for the schema to judge.
+ */
+export function upgradeStep(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw
+  const { selector, ...rest } = raw as Record<string, unknown>
+  if (selector === undefined || 'target' in rest) return raw
+  if (typeof selector !== 'string') return { ...rest, target: selector }
+  return { ...rest, target: [{ by: 'css', selector }] }
+}
+
+/** A field's path as a message says it: 'url', 'element', 'element name', 'element (way 2) selector'. */
+function inWords(path: PropertyKey[]): string {
+  const [field, way, ...rest] = path.map(String)
+  if (field !== 'target') return path.map(String).join('.')
+  const which = way === undefined ? 'element' : way === '0' ? 'element' : `element (way ${Number(way) + 1})`
+  return [which, ...rest].join(' ')
+}
+
 export interface StepIssue {
-  /** 'steps.2.selector' */
+  /** 'steps.2.target' */
   path: string
   /** 'Step 3 (click): selector is required' */
   message: string
 }
 
 /**
- * Checks a list of steps and names the step and field of every problem, e.g.
- * 'Step 3 (click): selector is required'. Returns the parsed steps or the issues.
+ * Checks a list of steps (version 2, or version 1, upgraded) and names the step and field of every
+ * problem, e.g. 'Step 3 (click): target is required'. Returns the parsed steps or the issues.
  */
 export function parseSteps(input: unknown): { ok: true; steps: AutomationStep[] } | { ok: false; issues: StepIssue[] } {
   if (!Array.isArray(input)) return { ok: false, issues: [{ path: 'steps', message: 'Steps must be a list of actions.' }] }
   if (input.length > MAX_STEPS) return { ok: false, issues: [{ path: 'steps', message: `An automation has at most ${MAX_STEPS} steps.` }] }
   const steps: AutomationStep[] = []
   const issues: StepIssue[] = []
-  input.forEach((raw, index) => {
+  input.forEach((original, index) => {
+    const raw = upgradeStep(original)
     const label = `Step ${index + 1}`
     const type = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined
-    const schema = typeof type === 'string' ? STEP_SCHEMAS[type as StepType] : undefined
+    // Own keys only: a type named like an object member ('constructor', '__proto__') is no step type.
+    const schema = typeof type === 'string' && Object.hasOwn(STEP_SCHEMAS, type) ? STEP_SCHEMAS[type as StepType] : undefined
     if (!schema) {
       issues.push({ path: `steps.${index}.type`, message: `${label}: type must be one of ${STEP_TYPES.join(', ')}` })
       return
@@ -117,13 +153,10 @@ export function parseSteps(input: unknown): { ok: true; steps: AutomationStep[] 
       const field = issue.path.join('.')
       issues.push(
         field
-          ? { path: `steps.${index}.${field}`, message: `${label} (${type}): ${field} ${issue.message}` }
+          ? { path: `steps.${index}.${field}`, message: `${label} (${type}): ${inWords(issue.path)} ${issue.message}` }
           : { path: `steps.${index}`, message: `${label} (${type}): ${issue.message}` },
       )
     }
   })
   return issues.length ? { ok: false, issues } : { ok: true, steps }
 }
-
-/** How many browser actions the steps perform (each step is one), for the plan's limit. */
-export const actionCount = (steps: readonly AutomationStep[]) => steps.length

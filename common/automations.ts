@@ -51,7 +51,6 @@ export const automationInputSchema = z.object({
   schedule: automationFields.schedule.default(null),
   enabled: automationFields.enabled.default(true),
 })
-export type AutomationInput = z.input<typeof automationInputSchema>
 export type AutomationData = z.output<typeof automationInputSchema>
 
 /** A change: only the fields sent (no defaults, so nothing unsent is overwritten). */
@@ -89,3 +88,7 @@ export const runFinishSchema = runProgressSchema.extend({
   status: z.enum(['succeeded', 'failed', 'cancelled'], { error: 'status must be succeeded, failed or cancelled' }),
   error: z.string().trim().max(2000).optional(),
 })
+
+/** The most log lines and extracted rows one run keeps (older log lines are dropped first). */
+export const MAX_LOG_LINES = 1000
+export const MAX_EXTRACTED_ROWS = 5000

@@ -2,7 +2,7 @@ import { BLOG_CATEGORIES, BLOG_STATUSES, COVER_UPLOAD_PATH } from './blog.ts'
 import { z } from './zod.ts'
 
 /** Comma-separated or a list; trimmed, blanks and repeats dropped (the spec's keyword rule). */
-export const tagListSchema = z
+const tagListSchema = z
   .union([z.array(z.string()), z.string()])
   .transform((value) => [
     ...new Set((Array.isArray(value) ? value : value.split(',')).map((tag) => tag.trim().toLowerCase()).filter(Boolean)),
@@ -18,7 +18,7 @@ const optionalText = (max: number, message: string) =>
     .transform((value) => value || null)
 
 /** A post as the admin writes it (New Post / Edit dialogs, POST and PUT /api/blog). */
-export const blogPostFieldsSchema = z.object({
+const blogPostFieldsSchema = z.object({
   title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title must be at most 200 characters.'),
   content: z.string().max(100_000, 'Content must be at most 100,000 characters.'),
   excerpt: optionalText(500, 'Excerpt must be at most 500 characters.'),

@@ -30,7 +30,7 @@ const requiredNumber = <T extends z.ZodType>(message: string, number: T) =>
 const blankAsDefault = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? undefined : value), schema)
 
 /** A subscription plan as the admin edits it (add-plan form and the editable table). */
-export const planFieldsSchema = z.object({
+const planFieldsSchema = z.object({
   name: z
     .string({ error: MISSING_PLAN_NAME.description })
     .trim()

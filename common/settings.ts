@@ -24,3 +24,6 @@ export const appSettingsSchema = z.object({
     .max(10_000, 'API rate limit must be between 1 and 10000 requests per minute.'),
 })
 export type AppSettings = z.infer<typeof appSettingsSchema>
+
+/** What everyone but admins reads while System Settings' maintenance mode is on. */
+export const MAINTENANCE_MESSAGE = 'We are down for maintenance and will be back shortly. Please try again in a few minutes.'

@@ -2,7 +2,7 @@ import { fullNameSchema, newPasswordSchema, registerSchema, ROLES } from './auth
 import { z } from './zod.ts'
 
 /** Credits an admin may set: whole numbers from 0 (the spec's 'numeric, minimum 0'). */
-export const creditsSchema = z.coerce
+const creditsSchema = z.coerce
   .number({ error: 'Credits must be a number.' })
   .int('Credits must be a whole number.')
   .min(0, 'Credits cannot be negative.')

@@ -116,7 +116,7 @@ function tarEntryNames(tar) {
  * relation files open, so this finds a server that has the embedded database open. Processes of
  * other users are invisible to a non-root user; null when /proc is missing (not Linux).
  */
-export function processesUsing(dir) {
+function processesUsing(dir) {
   if (!existsSync('/proc/self/fd')) return null
   const prefix = `${path.resolve(dir)}/`
   const found = []

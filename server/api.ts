@@ -1,8 +1,8 @@
-import { bodyLimit } from 'hono/body-limit'
 import { PUBLIC_AUTH_ENDPOINTS } from './auth.ts'
 import type { Database } from './db/client.ts'
 import { renderApiDocs } from './features/docs/api-docs-page.ts'
 import { createAuthApi } from './features/auth/auth.api.ts'
+import { ownCallbackUrls } from './features/auth/own-callback-urls.ts'
 import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
 import { createInquiriesApi } from './features/inquiries/inquiries.api.ts'
@@ -16,14 +16,11 @@ import { createSettingsApi } from './features/settings/settings.api.ts'
 import { createUploadsApi } from './features/uploads/uploads.api.ts'
 import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
-import { createRunsApi } from './features/automations/runs.api.ts'
+import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
+import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
-
-const MAX_JSON_BODY_BYTES = 1024 * 1024
-/** Where the app mounts the uploads router (createApi is mounted at /api). */
-const UPLOADS_PATH = '/api/uploads/'
 
 /** Everything under /api: the spec's own-API contract, Better Auth's endpoints, health and docs. */
 export function createApi(deps: { services: Services; database: Pick<Database, 'kind' | 'ping'> }) {
@@ -32,13 +29,8 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
 
   api.route('/health', createHealthApi(database))
 
-  const jsonBodyLimit = bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
-    onError: (c) => c.json({ message: 'Request body is too large (the limit is 1 MB).', code: 'PAYLOAD_TOO_LARGE' }, 413),
-  })
-  // Images have a limit of their own (2 MB, in the uploads router), above the JSON one.
-  api.use((c, next) => (c.req.path.startsWith(UPLOADS_PATH) ? next() : jsonBodyLimit(c, next)))
   // Signed by the payment provider, whose deliveries must not count against a client's API limit.
+  // The signature is checked first; text PostgreSQL cannot store then answers 400 (error-handler.ts).
   api.route('/webhooks', createWebhooksApi(services.webhooks))
   api.use(apiRateLimit(services.rateLimits, services.settings))
 
@@ -46,7 +38,9 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
 
   // The few Better Auth endpoints the browser needs (see PUBLIC_AUTH_ENDPOINTS).
   for (const endpoint of PUBLIC_AUTH_ENDPOINTS) {
-    api.on(endpoint.method, `/identity${endpoint.path}`, (c) => services.betterAuth.handler(c.req.raw))
+    api.on(endpoint.method, `/identity${endpoint.path}`, refuseUnreadable(), ownCallbackUrls(), (c) =>
+      services.betterAuth.handler(c.req.raw),
+    )
   }
 
   api.route('/auth', createAuthApi(services.auth))
@@ -57,10 +51,11 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/ai', createAiApi(services.aiDrafter))
   api.route('/settings', createSettingsApi(services.settings))
   api.route('/audit', createAuditApi(services.audit))
-  api.route('/events', createEventsApi(services.events))
+  api.route('/events', createEventsApi({ events: services.events, sessions: services.sessions }))
   api.route('/keys', createApiKeysApi(services.apiKeys))
-  api.route('/automations', createAutomationsApi(services.automations, services.runs))
-  api.route('/runs', createRunsApi({ runs: services.runs, files: services.runFiles, events: services.events }))
+  api.route('/automations', createAutomationsApi(services.automations))
+  api.route('/automations', createRunStartApi(services.runs))
+  api.route('/runs', createRunsApi({ runs: services.runs, files: services.runFiles, events: services.events, sessions: services.sessions }))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
   // The same Authorization header as bearerAuth: every route that takes a session token takes a key.

@@ -3,7 +3,8 @@ import { compress } from 'hono/compress'
 import { createApi } from './api.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
-import { requestGuard } from './http/request-guard.ts'
+import { bodyLimit } from './http/body-limit.ts'
+import { answerRefusedBody, requestGuard } from './http/request-guard.ts'
 import type { AppEnv } from './http/app-env.ts'
 import { clientIp } from './http/client-ip.ts'
 import { errorHandler } from './http/error-handler.ts'
@@ -43,19 +44,19 @@ export function createApp(deps: AppDeps) {
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compress())
   app.use(clientIp({ trustProxy: env.TRUST_PROXY }))
+  app.use(bodyLimit())
   app.use(requestGuard())
   app.use(sameOriginGuard(env.PUBLIC_URL))
-  app.use(resolveSession(services.auth))
+  app.use(resolveSession(services.sessions))
   app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))
   // In development a kept page would hide a code change for a few seconds.
-  if (deps.pages && env.isProduction) app.all('*', pageCache({ readVersion: services.publicContent.version }), deps.pages)
-  else if (deps.pages) app.all('*', deps.pages)
+  if (deps.pages && env.isProduction)
+    app.all('*', answerRefusedBody(), pageCache({ readVersion: services.publicContent.version }), deps.pages)
+  else if (deps.pages) app.all('*', answerRefusedBody(), deps.pages)
 
   app.onError(errorHandler(logger))
   app.notFound((c) => c.text('Not found', 404))
   return app
 }
-
-export type App = ReturnType<typeof createApp>

@@ -9,7 +9,7 @@ import type { Logger } from './logger.ts'
 import { hashPassword, verifyPassword } from './password-hashing.ts'
 import { EMAIL_VERIFICATION_HOURS, PASSWORD_RESET_HOURS } from './features/auth/account-mail.ts'
 
-export const AUTH_BASE_PATH = '/api/identity'
+const AUTH_BASE_PATH = '/api/identity'
 /**
  * The only Better Auth endpoints reachable from outside: Google sign-in and its callback.
  * E-mail sign-in, sign-up and password changes go through /api/auth and the /auth page, where
@@ -29,6 +29,8 @@ export const SESSION_REFRESH_SECONDS = DAY
 export const SESSION_ABSOLUTE_SECONDS = 30 * DAY
 
 export interface AuthHooks {
+  /** Whether a Google sign-in may create a new account now (not in maintenance mode). */
+  socialSignUpOpen(): Promise<boolean>
   onUserCreated(user: { id: string; name: string }): Promise<void>
   sendVerificationEmail(email: string, token: string): Promise<void>
   sendResetPassword(email: string, token: string): Promise<void>
@@ -103,6 +105,9 @@ export function createAuth(options: {
     databaseHooks: {
       user: {
         create: {
+          // Our own sign-up refuses in maintenance mode (auth.service.ts); Google's callback creates users here.
+          before: async (_user, context) =>
+            context?.path.startsWith('/callback') && !(await hooks.socialSignUpOpen()) ? false : undefined,
           after: async (user) => {
             await hooks.onUserCreated({ id: user.id, name: user.name })
           },

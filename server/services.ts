@@ -3,6 +3,9 @@ import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'
 import { createAuthService } from './features/auth/auth.service.ts'
+import { createSessionService } from './features/auth/session.service.ts'
+import { createTrustedDevices } from './features/auth/trusted-devices.ts'
+import { createUrlSigner } from './url-signer.ts'
 import { createAccountService } from './features/auth/account.service.ts'
 import { createAccountMail } from './features/auth/account-mail.ts'
 import { createPlanService } from './features/plans/plan.service.ts'
@@ -22,9 +25,9 @@ import { createBlogDrafter } from './features/ai/blog-drafter.ts'
 import { createAuditService } from './features/audit/audit.service.ts'
 import { createEventBus } from './features/events/event-bus.ts'
 import { createAutomationService } from './features/automations/automation.service.ts'
-import { createRunFiles } from './features/automations/run-files.ts'
-import { createRunQueue } from './features/automations/run-queue.ts'
-import { createRunService } from './features/automations/run.service.ts'
+import { createRunFiles } from './features/runs/run-files.ts'
+import { createRunQueue } from './features/runs/run-queue.ts'
+import { createRunService } from './features/runs/run.service.ts'
 import { createUploadService } from './features/uploads/upload.service.ts'
 import { createUserAdminService } from './features/users/user-admin.service.ts'
 import { createApiKeyService } from './features/api-keys/api-key.service.ts'
@@ -67,6 +70,7 @@ export function createServices(options: {
     secret: authSecret,
     logger,
     hooks: {
+      socialSignUpOpen: async () => !(await settings.get()).maintenanceMode,
       onUserCreated: async (user) => {
         await profiles.createFor(user.id, user.name || null)
       },
@@ -75,7 +79,9 @@ export function createServices(options: {
     },
   })
   const apiKeys = createApiKeyService(db)
-  const auth = createAuthService({ auth: betterAuth, secret: authSecret, db, profiles, rateLimits, apiKeys, logger })
+  const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, apiKeys, logger })
+  const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
+  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, sessions, apiKeys, trustedDevices, settings })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
@@ -102,6 +108,7 @@ export function createServices(options: {
   return {
     logger,
     auth,
+    sessions,
     apiKeys,
     account,
     betterAuth,
@@ -127,6 +134,7 @@ export function createServices(options: {
     runs,
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
+    urlSigner: createUrlSigner(authSecret),
     userAdmin: createUserAdminService({ db, auth: betterAuth, users, credits, audit, mailer }),
     aiDrafter: createBlogDrafter({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS }),
   }

@@ -1,29 +1,51 @@
 import type * as React from 'react'
 import { cn } from '#app/lib/cn.ts'
 
-/** A bordered, horizontally scrollable table with a caption for screen readers. */
+/** A column heading: its text, and classes for its header cell (alignment, hiding on small screens). */
+export type DataTableColumn = string | { label: string; className?: string; srOnly?: boolean }
+
+/**
+ * A bordered, horizontally scrollable table with a caption for screen readers. With `regionLabel`,
+ * the scrolling area is a labelled region that the keyboard can focus and scroll (for tables
+ * wider than a phone's screen, `tableClassName="min-w-[36rem]"`).
+ */
 export function DataTable({
   caption,
   headers,
   children,
   className,
+  tableClassName,
+  regionLabel,
 }: {
   caption: string
-  headers: string[]
+  headers: DataTableColumn[]
   children: React.ReactNode
   className?: string
+  tableClassName?: string
+  regionLabel?: string
 }) {
+  const region = regionLabel ? ({ role: 'region', 'aria-label': regionLabel, tabIndex: 0 } as const) : {}
   return (
-    <div className={cn('overflow-x-auto rounded-lg border', className)}>
-      <table className="w-full text-left text-sm">
+    <div
+      {...region}
+      className={cn(
+        'overflow-x-auto rounded-lg border',
+        regionLabel && 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+        className,
+      )}
+    >
+      <table className={cn('w-full text-left text-sm', tableClassName)}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b bg-muted/50 text-muted-foreground">
           <tr>
-            {headers.map((header) => (
-              <th key={header} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                {header}
-              </th>
-            ))}
+            {headers.map((header) => {
+              const column = typeof header === 'string' ? { label: header } : header
+              return (
+                <th key={column.label} scope="col" className={cn('px-3 py-2 font-medium whitespace-nowrap', column.className)}>
+                  {column.srOnly ? <span className="sr-only">{column.label}</span> : column.label}
+                </th>
+              )
+            })}
           </tr>
         </thead>
         <tbody>{children}</tbody>

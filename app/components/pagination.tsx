@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { cn } from '#app/lib/cn.ts'
 
 /** The pages to show: the first, the last, and two either side of the current one. */
-export function visiblePages(page: number, pageCount: number): (number | 'gap')[] {
+function visiblePages(page: number, pageCount: number): (number | 'gap')[] {
   const shown: (number | 'gap')[] = []
   for (let n = 1; n <= pageCount; n++) {
     if (n === 1 || n === pageCount || Math.abs(n - page) <= 2) shown.push(n)

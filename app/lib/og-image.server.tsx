@@ -46,9 +46,16 @@ export function normaliseOgTitle(raw: string | null | undefined, fallback: strin
     : chars.join('')
 }
 
+/** Whether a card is already in memory (serving it costs nothing). */
+export function ogImageCached(title: string, siteName: string): boolean {
+  return cache.has(cacheKey(title, siteName))
+}
+
+const cacheKey = (title: string, siteName: string) => `${siteName}\u0000${title}`
+
 /** The PNG card for a title; the same title is rendered once and then served from memory. */
 export function renderOgImage(title: string, siteName: string): Promise<Uint8Array<ArrayBuffer>> {
-  const key = `${siteName}\u0000${title}`
+  const key = cacheKey(title, siteName)
   const cached = cache.get(key)
   if (cached) {
     // Most recently used last, so the oldest is evicted first.

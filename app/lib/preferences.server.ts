@@ -1,5 +1,6 @@
 import { createCookie } from 'react-router'
 import { THEMES, type Theme } from '#common/settings.ts'
+import { sameSitePath } from '#common/same-site-path.ts'
 
 const YEAR = 60 * 60 * 24 * 365
 
@@ -40,6 +41,5 @@ export function analyticsCookieRemovals(request: Request): string[] {
 
 /** Where to send the visitor back to after a preference form: a same-site path only. */
 export function safeReturnPath(value: FormDataEntryValue | null): string {
-  const path = typeof value === 'string' ? value : '/'
-  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : '/'
+  return sameSitePath(value) ?? '/'
 }

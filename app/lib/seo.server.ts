@@ -27,7 +27,7 @@ export async function seo(input: SeoInput, context: Pick<AppLoadContext, 'servic
   const title = input.title(siteName)
   const description = input.description ?? settings.description
   const url = `${context.publicUrl}${input.path}`
-  const image = absolute(input.image ?? `/og.png?title=${encodeURIComponent(title)}`, context.publicUrl)
+  const image = absolute(input.image ?? ogImagePath(title, context), context.publicUrl)
   return [
     { title },
     { name: 'description', content: description },
@@ -48,6 +48,17 @@ export async function seo(input: SeoInput, context: Pick<AppLoadContext, 'servic
     { name: 'robots', content: input.noindex ? 'noindex,nofollow' : 'index,follow' },
   ]
 }
+
+/**
+ * The social card of a title, rendered by /og.png: signed, so that the card server renders only
+ * titles our pages asked for (an unsigned title answers 404).
+ */
+export function ogImagePath(title: string, context: Pick<AppLoadContext, 'services'>): string {
+  const signature = context.services.urlSigner.sign(OG_IMAGE_PURPOSE, title)
+  return `/og.png?title=${encodeURIComponent(title)}&sig=${signature}`
+}
+
+export const OG_IMAGE_PURPOSE = 'og-image-title'
 
 function absolute(href: string, base: string): string {
   return /^https?:\/\//.test(href) ? href : `${base}${href}`

@@ -4,14 +4,14 @@ import { useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/admin-blog'
 import { Pagination } from '#app/components/pagination.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { adminResult } from '#app/features/admin/admin-result.server.ts'
+import { actionResult } from '#app/lib/action-result.server.ts'
 import { GenerateDialog } from '#app/features/admin/blog/generate-dialog.tsx'
 import { PostDialog, type PostDraft } from '#app/features/admin/blog/post-dialog.tsx'
 import { PostsTable } from '#app/features/admin/blog/posts-table.tsx'
 import { ListToolbar } from '#app/features/admin/list-toolbar.tsx'
 import { readListQuery } from '#app/features/admin/list-query.server.ts'
 import { parseInput } from '#app/features/admin/parse-input.server.ts'
-import { useResultToast } from '#app/features/admin/use-result-toast.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
@@ -69,21 +69,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { blog } = context.services
   const { intent: _intent, postId: _postId, ...fields } = form
   if (intent === 'create-post') {
-    return adminResult(intent, () => blog.create(actor, parseInput(blogPostCreateSchema, postInput(fields))), {
+    return actionResult(() => blog.create(actor, parseInput(blogPostCreateSchema, postInput(fields))), {
+      intent: intent,
       success: { title: 'Post created' },
       error: 'Error saving post',
     })
   }
   if (intent === 'update-post') {
-    return adminResult(intent, () => blog.update(actor, id, parseInput(blogPostUpdateSchema, postInput(fields))), {
+    return actionResult(() => blog.update(actor, id, parseInput(blogPostUpdateSchema, postInput(fields))), {
+      intent: intent,
       success: { title: 'Post updated' },
       error: 'Error saving post',
     })
   }
   if (intent === 'delete-post') {
-    return adminResult(intent, () => blog.remove(actor, id), { success: { title: 'Post deleted' }, error: 'Error deleting post' })
+    return actionResult(() => blog.remove(actor, id), { intent: intent, success: { title: 'Post deleted' }, error: 'Error deleting post' })
   }
-  return adminResult(intent, () => Promise.reject(new ValidationError('Unknown action')), {
+  return actionResult(() => Promise.reject(new ValidationError('Unknown action')), {
+    intent: intent,
     success: { title: '' },
     error: 'Error saving post',
   })
@@ -102,7 +105,7 @@ const NEW_POST: PostDraft = {
 
 export default function AdminBlogTab() {
   const { posts, page, pageCount, search, error } = useLoaderData<typeof loader>()
-  useResultToast(useActionData<typeof action>())
+  useActionToast(useActionData<typeof action>())
   const [editing, setEditing] = useState<PostDraft | null>(null)
   useEffect(() => {
     if (error) toast.error('Error fetching blog posts', { description: error })

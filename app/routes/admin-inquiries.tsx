@@ -3,11 +3,11 @@ import { useEffect } from 'react'
 import { useActionData, useLoaderData, useRevalidator } from 'react-router'
 import type { Route } from './+types/admin-inquiries'
 import { Pagination } from '#app/components/pagination.tsx'
-import { adminResult } from '#app/features/admin/admin-result.server.ts'
+import { actionResult } from '#app/lib/action-result.server.ts'
 import { InquiriesTable } from '#app/features/admin/inquiries/inquiries-table.tsx'
 import { ListToolbar } from '#app/features/admin/list-toolbar.tsx'
 import { readListQuery } from '#app/features/admin/list-query.server.ts'
-import { useResultToast } from '#app/features/admin/use-result-toast.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
@@ -51,18 +51,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = String(form.get('inquiryId') ?? '').slice(0, 100)
   if (intent === 'set-processed') {
     const processed = form.get('processed') === 'true'
-    return adminResult(intent, () => context.services.inquiries.setProcessed(actor, id, processed), {
+    return actionResult(() => context.services.inquiries.setProcessed(actor, id, processed), {
+      intent: intent,
       success: { title: processed ? 'Marked as processed' : 'Marked as unprocessed' },
       error: 'Error updating inquiry',
     })
   }
   if (intent === 'delete-inquiry') {
-    return adminResult(intent, () => context.services.inquiries.remove(actor, id), {
+    return actionResult(() => context.services.inquiries.remove(actor, id), {
+      intent: intent,
       success: { title: 'Inquiry deleted' },
       error: 'Error deleting inquiry',
     })
   }
-  return adminResult(intent, () => Promise.reject(new ValidationError('Unknown action')), {
+  return actionResult(() => Promise.reject(new ValidationError('Unknown action')), {
+    intent: intent,
     success: { title: '' },
     error: 'Error updating inquiry',
   })
@@ -70,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminInquiriesTab() {
   const { inquiries, page, pageCount, total, search, error } = useLoaderData<typeof loader>()
-  useResultToast(useActionData<typeof action>())
+  useActionToast(useActionData<typeof action>())
   useEffect(() => {
     if (error) toast.error('Error fetching inquiries', { description: error })
   }, [error])

@@ -1,7 +1,7 @@
 import { format } from 'date-fns'
 import { useLoaderData } from 'react-router'
 import type { Route } from './+types/admin-settings'
-import { adminResult } from '#app/features/admin/admin-result.server.ts'
+import { actionResult } from '#app/lib/action-result.server.ts'
 import { parseInput } from '#app/features/admin/parse-input.server.ts'
 import { AuditLog } from '#app/features/admin/settings/audit-log.tsx'
 import { SettingsForm } from '#app/features/admin/settings/settings-form.tsx'
@@ -39,11 +39,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireAdminAction(context)
   const form = Object.fromEntries(await request.formData())
-  return adminResult(
-    'save-settings',
+  return actionResult(
     () =>
       context.services.settings.update(parseInput(appSettingsSchema, { ...form, maintenanceMode: form.maintenanceMode === 'on' }), actor),
-    { success: { title: 'Settings saved' }, error: 'Error saving settings' },
+    { intent: 'save-settings', success: { title: 'Settings saved' }, error: 'Error saving settings' },
   )
 }
 

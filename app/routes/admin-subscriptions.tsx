@@ -1,11 +1,11 @@
 import { useEffect } from 'react'
 import { useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/admin-subscriptions'
-import { adminResult } from '#app/features/admin/admin-result.server.ts'
+import { actionResult } from '#app/lib/action-result.server.ts'
 import { parseInput } from '#app/features/admin/parse-input.server.ts'
 import { AddPlanForm } from '#app/features/admin/plans/add-plan-form.tsx'
 import { PlansTable } from '#app/features/admin/plans/plans-table.tsx'
-import { useResultToast } from '#app/features/admin/use-result-toast.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
@@ -49,40 +49,30 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'add-plan') {
     const input = Object.fromEntries(form)
     if (!String(input.name ?? '').trim()) {
-      return adminResult(
-        intent,
+      return actionResult(
         () =>
           Promise.reject(new ValidationError(MISSING_PLAN_NAME.description, [{ path: 'name', message: MISSING_PLAN_NAME.description }])),
-        {
-          success: { title: '' },
-          error: MISSING_PLAN_NAME.title,
-        },
+        { intent: intent, success: { title: '' }, error: MISSING_PLAN_NAME.title },
       )
     }
-    return adminResult(
-      intent,
-      () => plans.create(actor, parseInput(planCreateSchema, { ...input, highlighted: input.highlighted === 'on' })),
-      {
-        success: { title: 'Plan added' },
-        error: 'Error adding plan',
-      },
-    )
+    return actionResult(() => plans.create(actor, parseInput(planCreateSchema, { ...input, highlighted: input.highlighted === 'on' })), {
+      intent: intent,
+      success: { title: 'Plan added' },
+      error: 'Error adding plan',
+    })
   }
   if (intent === 'update-plan') {
     const field = String(form.get('field'))
-    return adminResult(
-      intent,
+    return actionResult(
       () => plans.update(actor, id, parseInput(planUpdateSchema.strict(), { [field]: fieldValue(field, form.get('value') ?? undefined) })),
-      {
-        success: { title: 'Plan updated' },
-        error: 'Error updating plan',
-      },
+      { intent: intent, success: { title: 'Plan updated' }, error: 'Error updating plan' },
     )
   }
   if (intent === 'delete-plan') {
-    return adminResult(intent, () => plans.remove(actor, id), { success: { title: 'Plan deleted' }, error: 'Error deleting plan' })
+    return actionResult(() => plans.remove(actor, id), { intent: intent, success: { title: 'Plan deleted' }, error: 'Error deleting plan' })
   }
-  return adminResult(intent, () => Promise.reject(new ValidationError('Unknown action')), {
+  return actionResult(() => Promise.reject(new ValidationError('Unknown action')), {
+    intent: intent,
     success: { title: '' },
     error: 'Error updating plan',
   })
@@ -90,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminSubscriptionsTab() {
   const { plans, error } = useLoaderData<typeof loader>()
-  useResultToast(useActionData<typeof action>())
+  useActionToast(useActionData<typeof action>())
   useEffect(() => {
     if (error) toast.error('Error fetching plans', { description: error })
   }, [error])

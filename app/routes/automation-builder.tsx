@@ -38,6 +38,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export function action({ request, params, context }: Route.ActionArgs) {
+  // Who is asking comes first: a visitor is sent to sign in whatever the address holds.
+  requireMember(context)
   if (params.id === NEW) return saveAutomation(request, context, null)
   if (!isUuid(params.id)) throw data({ message: 'Automation not found' }, { status: 404 })
   return saveAutomation(request, context, params.id)

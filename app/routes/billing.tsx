@@ -3,13 +3,12 @@ import { data, Form, redirect, useActionData, useLoaderData, useNavigation } fro
 import type { Route } from './+types/billing'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { BillingHistoryCard, CurrentPlanCard, PaymentMethodCard, type SubscriptionView } from '#app/features/billing/billing-summary.tsx'
-import { formatDate, formatMoney, paymentRows } from '#app/features/billing/billing-view.server.ts'
+import { BillingHistoryCard, CurrentPlanCard, PaymentMethodCard } from '#app/features/billing/billing-summary.tsx'
+import { formatDate, loadBilling } from '#app/features/billing/billing-view.server.ts'
 import { PlanCards } from '#app/features/billing/plan-cards.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
-import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
@@ -17,54 +16,7 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const { billing, plans: planService } = context.services
-  const read = await readForPage(
-    context,
-    () =>
-      Promise.all([
-        planService.list(),
-        billing.currentSubscription(user.id),
-        billing.recentPayments(user.id, 5),
-        billing.payments(user.id, { page: 1, limit: 1 }),
-      ]),
-    'Your billing details could not be loaded. Please try again in a moment.',
-  )
-  const [plans, subscription, recent, history] = read.ok ? read.value : [[], null, [], { total: 0 }]
-  const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? slug.charAt(0).toUpperCase() + slug.slice(1)
-  const subscribedPlan = subscription ? plans.find((plan) => plan.slug === subscription.planSlug) : undefined
-  // A scheduled cancellation clears the next billing date: the trial then ends at cancelAt.
-  const trialEnd = subscription?.status === 'trialing' ? (subscription.nextBilledAt ?? subscription.cancelAt) : null
-  const view: SubscriptionView | null = subscription
-    ? {
-        planName: planName(subscription.planSlug),
-        status: subscription.status,
-        trial: trialEnd && subscribedPlan ? { endsLabel: formatDate(trialEnd), priceLabel: formatMoney(subscribedPlan.price) } : null,
-        nextRenewalLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
-        cancelAtLabel: subscription.cancelAt ? formatDate(subscription.cancelAt) : null,
-        endsLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
-        card: subscription.cardBrand && subscription.cardLast4 ? { brand: subscription.cardBrand, last4: subscription.cardLast4 } : null,
-        updatePaymentUrl: subscription.updatePaymentUrl,
-      }
-    : null
-  return {
-    error: read.ok ? null : read.message,
-    planSlug: user.profile.subscriptionPlan,
-    planName: planName(user.profile.subscriptionPlan),
-    credits: user.profile.credits,
-    subscription: view,
-    plans: plans.map((plan) => ({
-      slug: plan.slug,
-      name: plan.name,
-      price: plan.price,
-      priceLabel: plan.price === 0 ? 'Free' : formatMoney(plan.price),
-      features: plan.features,
-      priceId: billing.priceIdOf(plan),
-    })),
-    payments: paymentRows(recent, plans),
-    paymentCount: history.total,
-    checkout: { client: billing.checkout, buyer: { id: user.id, email: user.email, token: billing.checkoutToken(user.id) } },
-    sandbox: billing.checkout?.kind === 'sandbox',
-  }
+  return loadBilling(context, user)
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -5,7 +5,7 @@ import type { Route } from './+types/blog-post'
 import { Button } from '#app/components/ui/button.tsx'
 import { jsonLdText } from '#app/lib/json-ld.ts'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
-import { seo } from '#app/lib/seo.server.ts'
+import { ogImagePath, seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { blogCoverUrl } from '#common/blog.ts'
 import { renderMarkdown } from '#app/lib/markdown.server.tsx'
@@ -23,7 +23,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       type: 'article',
       keywords: post.tags.length ? [...post.tags, 'Aether'] : undefined,
       // The post's own card: its title without the site suffix.
-      image: `/og.png?title=${encodeURIComponent(post.title)}`,
+      image: ogImagePath(post.title, context),
     },
     context,
   )
@@ -38,6 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         category: post.category,
         tags: post.tags,
         coverUrl: blogCoverUrl(post),
+        cardPath: ogImagePath(post.title, context),
         authorName: post.authorName,
         publishedAt: post.publishedAt?.toISOString() ?? null,
         updatedAt: post.updatedAt.toISOString(),
@@ -63,7 +64,7 @@ export default function BlogPost() {
     '@type': 'BlogPosting',
     headline: post.title,
     description: post.excerpt ?? undefined,
-    image: [`${publicUrl}/og.png?title=${encodeURIComponent(post.title)}`],
+    image: [`${publicUrl}${post.cardPath}`],
     datePublished: post.publishedAt ?? undefined,
     dateModified: post.updatedAt,
     author: post.authorName ? { '@type': 'Person', name: post.authorName } : undefined,

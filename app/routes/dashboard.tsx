@@ -1,4 +1,3 @@
-import { format } from 'date-fns'
 import { Coins, Download, Plus, Sparkles } from 'lucide-react'
 import { useEffect } from 'react'
 import { data, Link, redirect, useActionData, useLoaderData } from 'react-router'
@@ -6,84 +5,28 @@ import type { Route } from './+types/dashboard'
 import { Pagination } from '#app/components/pagination.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import type { ActionResult } from '#app/features/automations/action-result.server.ts'
-import { actionResult } from '#app/features/automations/action-result.server.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { actionResult } from '#app/lib/action-result.server.ts'
 import { AutomationsList } from '#app/features/automations/automations-list.tsx'
-import { readHistoryQuery } from '#app/features/automations/history-query.server.ts'
 import { RecentActivity } from '#app/features/automations/recent-activity.tsx'
 import { RunFilters, RunHistoryTable } from '#app/features/automations/run-history.tsx'
-import { automationRow, isUuid, runRow } from '#app/features/automations/run-view.server.ts'
-import { useActionToast } from '#app/features/automations/use-action-toast.ts'
+import { loadDashboard } from '#app/features/automations/dashboard-view.server.ts'
+import { isUuid } from '#app/features/automations/run-view.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
 import { CreditActivity } from '#app/features/dashboard/credit-activity.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
-import { readForPage } from '#app/lib/read-for-page.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
-import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 
 const PROFILE_ISSUE = ['Profile loading issue', 'Using default profile settings. Some features may be limited.'] as const
-const RECENT_RUNS = 5
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const query = readHistoryQuery(new URL(request.url).searchParams)
-  const { automations, runs } = context.services
-  const [plans, ledger, lists] = await Promise.all([
-    context.services.plans.list(),
-    user.profileUnavailable ? Promise.resolve([]) : context.services.credits.recent(user.id, 5),
-    readForPage(
-      context,
-      async () => {
-        const [recent, history, mine, names] = await Promise.all([
-          runs.list({ userId: user.id, page: 1, limit: RECENT_RUNS }),
-          runs.list({ userId: user.id, page: query.page, limit: DEFAULT_PAGE_SIZE, status: query.status, automationId: query.automation }),
-          automations.list(user.id, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
-          automations.names(user.id),
-        ])
-        const latest = await runs.latestOf(mine.items.map((automation) => automation.id))
-        return { recent, history, mine, names, latest }
-      },
-      'Your automations could not be loaded. Please try again in a moment.',
-    ),
-  ])
-  const plan = plans.find((candidate) => candidate.slug === user.profile.subscriptionPlan)
-  const read = lists.ok ? lists.value : null
-  return {
-    name: user.profile.fullName ?? user.name,
-    planName: plan?.name ?? 'Free',
-    credits: user.profile.credits,
-    profileIssue: Boolean(user.profileUnavailable),
-    loadError: lists.ok ? null : lists.message,
-    extensionUrl: context.services.site.links.extension,
-    ledger: ledger.map((entry) => ({
-      id: entry.id,
-      delta: entry.delta,
-      balanceAfter: entry.balanceAfter,
-      reason: entry.reason,
-      reference: entry.reference,
-      date: entry.createdAt.toISOString(),
-      dateLabel: format(entry.createdAt, 'MMM d, yyyy'),
-    })),
-    recent: read?.recent.items.map(runRow) ?? [],
-    history: {
-      runs: read?.history.items.map(runRow) ?? [],
-      total: read?.history.total ?? 0,
-      page: query.page,
-      pageCount: Math.max(1, Math.ceil((read?.history.total ?? 0) / DEFAULT_PAGE_SIZE)),
-      filters: { status: query.status, automation: query.automation },
-    },
-    automations: {
-      rows: read?.mine.items.map((automation) => automationRow(automation, read.latest[automation.id])) ?? [],
-      total: read?.mine.total ?? 0,
-      page: query.apage,
-      pageCount: Math.max(1, Math.ceil((read?.mine.total ?? 0) / DEFAULT_PAGE_SIZE)),
-    },
-    automationNames: read?.names ?? [],
-  }
+  return loadDashboard(context, user, new URL(request.url).searchParams)
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

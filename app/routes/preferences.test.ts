@@ -29,9 +29,32 @@ describe('POST /preferences', () => {
 
   it('refuses an unknown theme and never redirects off-site', async () => {
     expect((await asResponse(await post({ theme: 'neon' }))).status).toBe(400)
-    for (const returnTo of ['https://evil.example', '//evil.example', '/\\evil.example']) {
+    for (const returnTo of [
+      'https://evil.example',
+      '//evil.example',
+      '/\\evil.example',
+      '/%09/evil.example/landing',
+      '/\t/evil.example/landing',
+      '/\n/evil.example',
+      '/\\/evil.example',
+      'javascript:alert(1)',
+      '\t//evil.example',
+    ]) {
       const response = await asResponse(await post({ theme: 'dark', returnTo }))
-      expect(response.headers.get('location')).toBe('/')
+      const location = response.headers.get('location') ?? ''
+      expect(new URL(location, 'http://localhost:3000').origin, returnTo).toBe('http://localhost:3000')
+    }
+  })
+
+  it('keeps a path with odd characters on our site, encoded so the header holds (no 500)', async () => {
+    for (const [returnTo, expected] of [
+      ['/blog\r\nSet-Cookie: x=1', '/blogSet-Cookie:%20x=1'],
+      ['/blog/é?q=日本', '/blog/%C3%A9?q=%E6%97%A5%E6%9C%AC'],
+      ['/a b', '/a%20b'],
+    ] as const) {
+      const response = await asResponse(await post({ theme: 'dark', returnTo }))
+      expect(response.status, returnTo).toBe(302)
+      expect(response.headers.get('location')).toBe(expected)
     }
   })
 

@@ -13,7 +13,7 @@ import { requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { accountSettingsSchema, passwordChangeFormSchema } from '#common/account.ts'
-import { apiKeyCreateSchema, refuseApiKeyCaller } from '#common/api-keys.ts'
+import { apiKeyCreateSchema } from '#common/api-keys.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -25,9 +25,17 @@ export async function loader({ context }: Route.LoaderArgs) {
     createdLabel: format(key.createdAt, 'MMM d, yyyy'),
     lastUsedLabel: key.lastUsedAt ? format(key.lastUsedAt, 'MMM d, yyyy') : 'Never',
     revoked: key.revokedAt !== null,
+    scopes: key.scopes,
   }))
   // A new key after every successful save remounts the forms with what is stored.
-  return { email: user.email, emailVerified: user.emailVerified, fullName: user.profile.fullName ?? '', apiKeys, formKey: Date.now() }
+  return {
+    email: user.email,
+    emailVerified: user.emailVerified,
+    fullName: user.profile.fullName ?? '',
+    apiKeys,
+    canGrantAdmin: user.profile.role === 'admin',
+    formKey: Date.now(),
+  }
 }
 
 /** The error toasts of each form (spec section 8). */
@@ -45,7 +53,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(context)
   const formData = await request.formData()
   const intent = String(formData.get('intent')) as Intent
-  const caller = { headers: request.headers, ip: context.clientIp }
   const done = async (flash: Flash, cookies: string[] = []) =>
     redirect('/settings', { headers: withCookies([...cookies, await flashHeader(flash)]) })
 
@@ -57,14 +64,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const outcome = await attempt(async () => {
       if (intent === 'change-password') {
-        refuseApiKeyCaller(user)
-        const { currentPassword, newPassword } = submission.value as { currentPassword: string; newPassword: string }
-        return { cookies: (await context.services.auth.changePassword(user.id, { currentPassword, newPassword }, caller)).setCookies }
+        const { currentPassword, newPassword, revokeApiKeys } = submission.value as {
+          currentPassword: string
+          newPassword: string
+          revokeApiKeys?: boolean
+        }
+        const changed = await context.services.auth.changePassword(
+          user.id,
+          { currentPassword, newPassword, revokeApiKeys: revokeApiKeys === true },
+          context.credential,
+        )
+        return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys }
       }
       const { email, fullName } = submission.value as { email: string; fullName: string }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
       if (email !== user.email) {
-        refuseApiKeyCaller(user)
         await context.services.account.requestEmailChange(user, email)
       }
       await context.services.auth.updateProfile(user.id, { fullName })
@@ -87,8 +101,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       )
     }
     if (intent === 'change-password') {
+      const revoked = 'revokedApiKeys' in outcome.value ? (outcome.value.revokedApiKeys ?? 0) : 0
+      const keys = revoked === 0 ? '' : revoked === 1 ? ' and your API key was revoked' : ` and your ${revoked} API keys were revoked`
       return done(
-        { type: 'success', title: 'Password changed', description: 'Your other sessions were signed out.' },
+        { type: 'success', title: 'Password changed', description: `Your other sessions were signed out${keys}.` },
         outcome.value.cookies,
       )
     }
@@ -116,11 +132,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'create-api-key') {
     const submission = parseWithZod(formData, { schema: apiKeyCreateSchema })
     if (submission.status !== 'success') return data({ intent, result: submission.reply(), error: null, createdKey: null }, { status: 400 })
-    const { name } = submission.value
-    const outcome = await attempt(() => {
-      refuseApiKeyCaller(user)
-      return context.services.apiKeys.create(user.id, name)
-    })
+    const { name, scopes } = submission.value
+    const outcome = await attempt(() => context.services.apiKeys.create({ id: user.id, role: user.profile.role }, name, scopes))
     if (!outcome.ok) {
       const error = outcome.error.message
       return data({ intent, result: submission.reply({ formErrors: [error] }), error, createdKey: null }, { status: outcome.error.status })
@@ -133,10 +146,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === 'revoke-api-key') {
-    const outcome = await attempt(async () => {
-      refuseApiKeyCaller(user)
-      return context.services.apiKeys.revoke(user.id, String(formData.get('id') ?? ''))
-    })
+    const outcome = await attempt(() => context.services.apiKeys.revoke(user.id, String(formData.get('id') ?? '')))
     if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })
     return done({ type: 'success', title: 'API key revoked', description: `"${outcome.value.name}" no longer works.` })
   }
@@ -146,7 +156,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Account Settings')
 
 export default function SettingsPage() {
-  const { email, emailVerified, fullName, apiKeys, formKey } = useLoaderData<typeof loader>()
+  const { email, emailVerified, fullName, apiKeys, canGrantAdmin, formKey } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   const createdKey = actionData?.intent === 'create-api-key' ? actionData.createdKey : null
   useEffect(() => {
@@ -163,7 +173,7 @@ export default function SettingsPage() {
       {emailVerified ? null : <VerificationNotice email={email} />}
       <AccountSettingsForm key={`account-${formKey}`} email={email} fullName={fullName} lastResult={resultFor('account')} />
       <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />
-      <ApiKeysCard keys={apiKeys} createdKey={createdKey} lastResult={resultFor('create-api-key')} />
+      <ApiKeysCard keys={apiKeys} createdKey={createdKey} lastResult={resultFor('create-api-key')} canGrantAdmin={canGrantAdmin} />
     </main>
   )
 }

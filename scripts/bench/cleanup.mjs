@@ -8,7 +8,7 @@ export const cleanups = []
 let cleaning
 
 /** Runs every registered clean-up step once; later calls wait for the same run. */
-export function cleanup() {
+function cleanup() {
   cleaning ??= (async () => {
     for (const step of cleanups.reverse()) {
       try {

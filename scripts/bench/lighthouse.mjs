@@ -7,7 +7,7 @@ import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig } from 'lighthouse'
 import { throttling } from 'lighthouse/core/config/constants.js'
 
-export const CHROME_FLAGS = [
+const CHROME_FLAGS = [
   '--headless=new',
   '--no-sandbox',
   '--disable-gpu',
@@ -18,7 +18,7 @@ export const CHROME_FLAGS = [
   '--disable-sync',
 ]
 
-export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 
 const active = new Set()
 

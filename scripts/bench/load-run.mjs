@@ -94,7 +94,7 @@ export async function runClasses(base, classes, { duration, headers, timeout = 1
 }
 
 /** Nearest-rank percentile of numbers sorted ascending. */
-export function percentile(sorted, p) {
+function percentile(sorted, p) {
   if (!sorted.length) return null
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
 }

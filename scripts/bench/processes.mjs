@@ -26,12 +26,12 @@ export function tail(stream, max = 4000) {
   return state
 }
 
-export function isRunning(child) {
+function isRunning(child) {
   return child.exitCode === null && child.signalCode === null
 }
 
 /** Resolves when the child exits, or after `ms` (returns false then). */
-export function waitForExit(child, ms) {
+function waitForExit(child, ms) {
   if (!isRunning(child)) return Promise.resolve(true)
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms)

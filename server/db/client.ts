@@ -12,8 +12,12 @@ import type { Logger } from '#server/logger.ts'
 import { inProcessNotifications, postgresNotifications, type Notifications } from './notifications.ts'
 import * as schema from './schema/index.ts'
 
-export type Schema = typeof schema
+type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
+/** A transaction's handle: what `db.transaction(async (tx) => …)` passes. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** Either: for code that works alone or inside a caller's transaction. */
+export type DbOrTx = Db | Tx
 
 export interface Database {
   db: Db
@@ -47,7 +51,7 @@ export type DatabaseOptions =
  * with the database out of reach, requests answer 503 after this instead of hanging
  * (docs/decisions/013-database-outage.md). A refused connection fails at once.
  */
-export const CONNECT_TIMEOUT_MS = 5_000
+const CONNECT_TIMEOUT_MS = 5_000
 /** The health check's ping gives up after this, so a probe gets its answer quickly. */
 const PING_TIMEOUT_MS = 3_000
 

@@ -1,4 +1,5 @@
-import type { SessionUser } from '#server/features/auth/auth.service.ts'
+import type { Credential, SessionUser } from '#server/features/auth/session.service.ts'
+import type { Refusal, RequestVerdict } from './request-guard.ts'
 
 /** What every request carries through the Hono middleware chain. */
 export interface AppEnv {
@@ -6,6 +7,13 @@ export interface AppEnv {
     requestId: string
     clientIp: string
     cspNonce: string
+    /** The request body, read once within its size limit (body-limit.ts); unset without one. */
+    body: Uint8Array<ArrayBuffer> | undefined
+    /** What the request guard found wrong with the address or body, refused once the caller is known. */
+    verdict: RequestVerdict | undefined
+    /** A page body that is refused when its action reads it (request-guard.ts). */
+    refusedBody: { refusal: Refusal; read: boolean } | undefined
+    credential: Credential | null
     user: SessionUser | null
   }
 }

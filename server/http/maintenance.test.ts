@@ -1,6 +1,7 @@
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
+import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
 import { createTestApp, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
 
 // The test app renders no pages, so this one stands in React Router with a stub: a 200 means the
@@ -46,6 +47,39 @@ describe('maintenance mode and React Router requests', () => {
       const response = await visit(path, member.cookie)
       expect(response.status, path).toBe(503)
       expect(response.headers.get('retry-after'), path).toBe('300')
+    }
+  })
+})
+
+describe('maintenance mode and sign-up', () => {
+  it('closes sign-up everywhere: the service refuses (the /auth page calls it), the API answers 503, sign-in stays open', async () => {
+    const caller = { headers: new Headers(), ip: '203.0.113.61' }
+    await expect(
+      t.services.auth.register({ email: 'during-maintenance@example.com', password: 'a-good-password' }, caller),
+    ).rejects.toMatchObject({
+      status: 503,
+      message: MAINTENANCE_MESSAGE,
+    })
+    const api = await t.request('/api/auth/register', { body: { email: 'api-maintenance@example.com', password: 'a-good-password' } })
+    expect(api.status).toBe(503)
+    expect(await t.services.users.list({ page: 1, limit: 10, search: 'maintenance@example.com' })).toMatchObject({ total: 0 })
+    expect(
+      (await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: '203.0.113.62' })).status,
+    ).toBe(200)
+  })
+
+  it("refuses a new account from Google's sign-in callback too, but not one an admin creates", async () => {
+    const before = t.services.betterAuth.options.databaseHooks?.user?.create?.before
+    if (!before) throw new Error('no user-creation hook')
+    const user = { id: 'x', email: 'google@example.com', name: 'G', emailVerified: true, createdAt: new Date(), updatedAt: new Date() }
+    const context = (path: string) => ({ path }) as Parameters<typeof before>[1]
+    expect(await before(user, context('/callback/:id'))).toBe(false)
+    expect(await before(user, context('/sign-up/email'))).toBeUndefined()
+    await t.services.settings.update({ ...(await t.services.settings.get()), maintenanceMode: false })
+    try {
+      expect(await before(user, context('/callback/:id'))).toBeUndefined()
+    } finally {
+      await t.services.settings.update({ ...(await t.services.settings.get()), maintenanceMode: true })
     }
   })
 })

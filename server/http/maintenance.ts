@@ -1,8 +1,8 @@
 import { createMiddleware } from 'hono/factory'
 import type { SettingsService } from '#server/features/settings/settings.service.ts'
+import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
 import type { AppEnv } from './app-env.ts'
 
-export const MAINTENANCE_MESSAGE = 'We are down for maintenance and will be back shortly. Please try again in a few minutes.'
 const RETRY_AFTER_SECONDS = 300
 
 /**

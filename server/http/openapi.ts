@@ -1,11 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { z } from '@hono/zod-openapi'
 import type { AppEnv } from './app-env.ts'
+import { refuse } from './request-guard.ts'
 
-/** A router whose request validation answers 400 with a message naming the field. */
+/**
+ * A router whose request validation answers 400 with a message naming the field. Validation runs
+ * after a route's access rule (access.ts), so only a caller who may call the route learns its rules.
+ */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
+      // The request guard's findings (NUL, half surrogates) are refused here, after the route's access rule.
+      const verdict = c.get('verdict')
+      const refusal = result.target === 'json' || result.target === 'form' ? verdict?.body : verdict?.url
+      if (refusal) return refuse(c, refusal)
       if (result.success) return
       const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
       const first = issues[0]
@@ -37,9 +45,29 @@ export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429)[
   )
 }
 
+/** The 200 answer of a list route: a page of items, the total and the page asked for. */
+export function pageResponse<T extends z.ZodType>(item: T, description: string) {
+  const schema = z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  return { description, content: { 'application/json': { schema } } }
+}
+
 /** A required JSON request body: without `required`, a body of another content type would skip validation. */
 export function jsonBody<T extends z.ZodType>(schema: T) {
   return { content: { 'application/json': { schema } }, required: true as const }
 }
 
-export const bearerSecurity: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }]
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** No row has this id. */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000'
+
+/**
+ * The `{id}` of a member's own resource (automation, run). Another member's id answers 404 like a
+ * missing one, and so does an id that is not a UUID at all: it is looked up as the nil UUID, which
+ * names nothing, so a malformed id tells a caller no more than an unknown one.
+ */
+export const ownedResourceParams = z.object({
+  id: z
+    .string()
+    .transform((id) => (UUID.test(id) ? id : NIL_UUID))
+    .openapi({ format: 'uuid' }),
+})

@@ -1,10 +1,12 @@
-import type { SessionUser } from '#server/features/auth/auth.service.ts'
+import type { Credential, SessionUser } from '#server/features/auth/session.service.ts'
 import type { Services } from '#server/services.ts'
 
 /** What every loader and action receives as `context`: the services and the caller. */
 export type PageContext = {
   services: Services
   user: SessionUser | null
+  /** What the request signed in with (the session cookie: pages take nothing else), for sign-out and password changes. */
+  credential: Credential | null
   cspNonce: string
   clientIp: string
   publicUrl: string

@@ -24,10 +24,13 @@ export function pages(options: {
     const context: PageContext = {
       services: options.services,
       user: c.get('user'),
+      credential: c.get('credential'),
       cspNonce: c.get('cspNonce'),
       clientIp: c.get('clientIp'),
       publicUrl: options.publicUrl,
       reportError(error) {
+        // A refused body the action tried to read: answered below, not an error of ours.
+        if (c.get('refusedBody')?.read) return
         // React Router wraps some errors in an error response (its private `error` field).
         const cause = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error
         if (isDatabaseUnavailable(cause)) outage ??= cause

@@ -4,12 +4,26 @@ import { FORM_TYPE_MESSAGE, MALFORMED_FORM_MESSAGE, NUL_MESSAGE, SURROGATE_MESSA
 
 describe('request guard', () => {
   let t: TestApp
+  /** The same app with stand-in pages: /admin refuses visitors before reading anything; others read their form. */
+  let pages: TestApp
+  const pageAnswers: Record<string, unknown>[] = []
   let admin: Awaited<ReturnType<TestApp['signUp']>>
   beforeAll(async () => {
     t = await createTestApp()
+    pages = await createTestApp({
+      pages: async (c) => {
+        if (c.req.path === '/admin' && !c.get('user')) return c.text('sign in first', 401)
+        const form = Object.fromEntries(await c.req.raw.formData())
+        pageAnswers.push(form)
+        return c.text('saved', 200)
+      },
+    })
     admin = await t.signUp({ role: 'admin' })
   })
-  afterAll(() => t.close())
+  afterAll(async () => {
+    await t.close()
+    await pages.close()
+  })
 
   async function inquiryCount() {
     const response = await t.request('/api/contact?pageSize=1', { token: admin.token })
@@ -84,17 +98,17 @@ describe('request guard', () => {
     expect(response.status).toBe(413)
   })
 
-  it('refuses page submissions that are not forms with 415, and unreadable forms or forms carrying NUL with 400', async () => {
-    const json = await t.app.request('/services', {
+  it('refuses page submissions that are not forms with 415, and unreadable forms or forms carrying NUL with 400, when the page reads them', async () => {
+    const json = await pages.app.request('/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Ada' }),
     })
     expect(json.status).toBe(415)
     expect(await json.text()).toBe(FORM_TYPE_MESSAGE)
-    expect((await t.app.request('/services', { method: 'POST', body: 'name=Ada' })).status).toBe(415)
+    expect((await pages.app.request('/contact', { method: 'POST', body: 'name=Ada' })).status).toBe(415)
 
-    const encoded = await t.app.request('/services', {
+    const encoded = await pages.app.request('/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'name=Ada%00&email=ada%40example.com',
@@ -102,7 +116,7 @@ describe('request guard', () => {
     expect(encoded.status).toBe(400)
     expect(await encoded.text()).toBe(NUL_MESSAGE)
 
-    const unreadable = await t.app.request('/services', {
+    const unreadable = await pages.app.request('/contact', {
       method: 'POST',
       headers: { 'content-type': 'multipart/form-data' },
       body: 'name=Ada',
@@ -112,18 +126,42 @@ describe('request guard', () => {
 
     const multipart = new FormData()
     multipart.set('name', 'Ada\u0000')
-    expect((await t.app.request('/services', { method: 'POST', body: multipart })).status).toBe(400)
+    expect((await pages.app.request('/contact', { method: 'POST', body: multipart })).status).toBe(400)
+    expect(pageAnswers).toEqual([])
   })
 
-  it('lets ordinary forms through to the pages (this test app has none: 404)', async () => {
+  it('checks NUL in the whole of a page form, not only its first megabyte', async () => {
+    const body = `message=${'a'.repeat(1_500_000)}&name=Ada%00`
+    const response = await pages.app.request('/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    })
+    expect(response.status).toBe(400)
+    expect(await response.text()).toBe(NUL_MESSAGE)
+  })
+
+  it('lets a page refuse the caller first: an action that answers without reading the body is not overruled', async () => {
+    const response = await pages.app.request('/admin', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"\\u0000"}',
+    })
+    expect(response.status).toBe(401)
+    expect(await response.text()).toBe('sign in first')
+  })
+
+  it('lets ordinary forms through to the pages', async () => {
+    pageAnswers.length = 0
     const form = new FormData()
     form.set('name', 'Ada')
-    expect((await t.app.request('/services', { method: 'POST', body: form })).status).toBe(404)
-    const encoded = await t.app.request('/services', {
+    expect((await pages.app.request('/contact', { method: 'POST', body: form })).status).toBe(200)
+    const encoded = await pages.app.request('/contact', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'name=Ada&email=ada%40example.com',
     })
-    expect(encoded.status).toBe(404)
+    expect(encoded.status).toBe(200)
+    expect(pageAnswers).toEqual([{ name: 'Ada' }, { name: 'Ada', email: 'ada@example.com' }])
   })
 })

@@ -7,8 +7,19 @@ export const SURROGATE_MESSAGE = 'Text must be valid Unicode: it contains an unp
 export const MALFORMED_FORM_MESSAGE = 'The form data could not be read.'
 export const FORM_TYPE_MESSAGE = 'Send the form as application/x-www-form-urlencoded or multipart/form-data.'
 
-/** Bodies up to this size are read for NUL characters; the body limits refuse larger ones later. */
-const MAX_INSPECTED_BYTES = 1024 * 1024
+/** Why a request's address or body cannot be used, as the answer that says so. */
+export interface Refusal {
+  status: 400 | 415
+  message: string
+  code: string
+}
+
+/** What the guard found in the address and in the body (null: nothing wrong). */
+export interface RequestVerdict {
+  url: Refusal | null
+  body: Refusal | null
+}
+
 const NUL_IN_URL = /%00/
 /** `\u0000` inside a JSON string: an odd number of backslashes before the u. */
 const NUL_IN_JSON = /(?<!\\)(?:\\\\)*\\u0000/
@@ -17,54 +28,71 @@ const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b
 /** A surrogate spelled as a JSON escape (`\udfff`), after an even number of backslashes: group 1 is them, 2 its hex. */
 const SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2}|d[c-f][0-9a-f]{2})/gi
 
+const NUL: Refusal = { status: 400, message: NUL_MESSAGE, code: 'INVALID_TEXT' }
+const SURROGATE: Refusal = { status: 400, message: SURROGATE_MESSAGE, code: 'INVALID_TEXT' }
+const MALFORMED_FORM: Refusal = { status: 400, message: MALFORMED_FORM_MESSAGE, code: 'BAD_REQUEST' }
+const NOT_A_FORM: Refusal = { status: 415, message: FORM_TYPE_MESSAGE, code: 'UNSUPPORTED_MEDIA_TYPE' }
+
 /**
- * Refuses, before any route sees them, requests that nothing here can store or read: a NUL
- * character in the address or in a JSON, form or text body (PostgreSQL refuses NUL in text, which
- * would otherwise surface as a 500 deep in a service), and page submissions that are not forms
- * (React Router's form actions can only read forms) or whose multipart body cannot be read. Each
- * answers 400 or 415 with a clear message.
+ * Finds what nothing here can store or read: a NUL character in the address or in a JSON, form
+ * or text body (PostgreSQL refuses NUL in text, which would otherwise surface as a 500 deep in a
+ * service), half a surrogate pair in JSON, page submissions that are not forms (React Router's
+ * actions can only read forms) or whose multipart body cannot be read. The whole body is read
+ * (body-limit.ts has bounded it).
+ *
+ * Who is asking is decided first, so the refusal comes when the input is validated (ADR 015):
+ * - the API refuses at its validation stage, after the route's access rule (openapi.ts's hook);
+ * - a page refuses a bad address at once (a loader has no validation stage of its own), and a bad
+ *   body when its action reads it (after the action's own checks): see refuseBodyWhenRead.
  */
 export function requestGuard() {
   return createMiddleware<AppEnv>(async (c, next) => {
-    if (NUL_IN_URL.test(c.req.url)) return refuse(c, 400, NUL_MESSAGE, 'INVALID_TEXT')
-    const method = c.req.method
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next()
-
-    const type = c.req.header('content-type') ?? ''
-    if (!isApiPath(c.req.path) && !FORM_TYPES.test(type)) return refuse(c, 415, FORM_TYPE_MESSAGE, 'UNSUPPORTED_MEDIA_TYPE')
-
-    const verdict = await inspectBody(c.req.raw, type)
-    if (verdict === 'nul') return refuse(c, 400, NUL_MESSAGE, 'INVALID_TEXT')
-    if (verdict === 'surrogate') return refuse(c, 400, SURROGATE_MESSAGE, 'INVALID_TEXT')
-    if (verdict === 'malformed') return refuse(c, 400, MALFORMED_FORM_MESSAGE, 'BAD_REQUEST')
+    const verdict: RequestVerdict = { url: NUL_IN_URL.test(c.req.url) ? NUL : null, body: await bodyVerdict(c) }
+    c.set('verdict', verdict)
+    if (isApiPath(c.req.path)) return next()
+    if (verdict.url) return refuse(c, verdict.url)
+    if (verdict.body) refuseBodyWhenRead(c, verdict.body)
     return next()
   })
 }
 
-async function inspectBody(request: Request, type: string): Promise<'ok' | 'nul' | 'surrogate' | 'malformed'> {
-  const kind = /json/i.test(type)
-    ? 'json'
-    : /^multipart\/form-data/i.test(type)
-      ? 'multipart'
-      : /^(application\/x-www-form-urlencoded|text\/)/i.test(type)
-        ? 'text'
-        : null
-  if (!kind) return 'ok'
-  const bytes = await readUpTo(request.clone(), MAX_INSPECTED_BYTES)
-  if (!bytes) return 'ok'
-  if (kind === 'multipart') {
-    const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData().catch(() => null)
-    if (!form) return 'malformed'
-    const nul = [...form.entries()].some(
-      ([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')),
-    )
-    return nul ? 'nul' : 'ok'
-  }
+/** For routes with no validation stage (Better Auth's endpoints, signed webhooks): refuses at once. */
+export function refuseUnreadable() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const verdict = c.get('verdict')
+    const refusal = verdict?.url ?? verdict?.body
+    return refusal ? refuse(c, refusal) : next()
+  })
+}
+
+async function bodyVerdict(c: Context<AppEnv>): Promise<Refusal | null> {
+  const method = c.req.method
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return null
+  const type = c.req.header('content-type') ?? ''
+  if (!isApiPath(c.req.path) && !FORM_TYPES.test(type)) return NOT_A_FORM
+  const bytes = c.get('body')
+  return bytes ? inspectBody(bytes, type) : null
+}
+
+async function inspectBody(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<Refusal | null> {
+  if (/^multipart\/form-data/i.test(type)) return inspectMultipart(bytes, type)
+  const kind = /json/i.test(type) ? 'json' : /^(application\/x-www-form-urlencoded|text\/)/i.test(type) ? 'text' : null
+  if (!kind) return null
   const text = Buffer.from(bytes).toString('utf8')
-  if (text.includes('\u0000') || (kind === 'json' ? NUL_IN_JSON : NUL_IN_FORM).test(text)) return 'nul'
+  if (text.includes('\u0000') || (kind === 'json' ? NUL_IN_JSON : NUL_IN_FORM).test(text)) return NUL
   // Bytes decode to whole characters (or U+FFFD); only a JSON escape can make half of one.
-  if (kind === 'json' && hasUnpairedSurrogateEscape(text)) return 'surrogate'
-  return 'ok'
+  if (kind === 'json' && hasUnpairedSurrogateEscape(text)) return SURROGATE
+  return null
+}
+
+async function inspectMultipart(bytes: Uint8Array<ArrayBuffer>, type: string): Promise<Refusal | null> {
+  // Parsed from the bytes already in memory; the route reads its own copy.
+  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData().catch(() => null)
+  if (!form) return MALFORMED_FORM
+  const nul = [...form.entries()].some(
+    ([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')),
+  )
+  return nul ? NUL : null
 }
 
 /**
@@ -91,27 +119,42 @@ export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/')
 }
 
-function refuse(c: Context<AppEnv>, status: 400 | 415, message: string, code: string) {
-  if (isApiPath(c.req.path)) return c.json({ message, code }, status)
-  return c.text(message, status, { 'Cache-Control': 'no-store' })
+export function refuse(c: Context<AppEnv>, refusal: Refusal) {
+  if (isApiPath(c.req.path)) return c.json({ message: refusal.message, code: refusal.code }, refusal.status)
+  return c.text(refusal.message, refusal.status, { 'Cache-Control': 'no-store' })
 }
 
-/** The body's bytes, or null when it is longer than `max` (then it is left to the body limits). */
-async function readUpTo(request: Request, max: number): Promise<Uint8Array | null> {
-  if (!request.body) return null
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      // Not cancel(): with Node's Request.clone() that stalls the original body for the route.
-      reader.releaseLock()
-      return null
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks)
+/**
+ * Wraps the page handler: when the page read a body the guard refused, the refusal is the answer,
+ * whatever the page made of the failed read.
+ */
+export function answerRefusedBody() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    await next()
+    const refused = c.get('refusedBody')
+    if (!refused?.read) return
+    await c.res.body?.cancel()
+    c.res = refuse(c, refused.refusal)
+  })
+}
+
+/**
+ * A page's body that must not be used: reading it fails, and answerRefusedBody answers with the
+ * refusal instead of the page. An action that never reads its body (sign-out) is unaffected, and one that
+ * refuses the caller first (a member posting to an admin action) answers as it always does.
+ */
+function refuseBodyWhenRead(c: Context<AppEnv>, refusal: Refusal) {
+  const refused = { refusal, read: false }
+  c.set('refusedBody', refused)
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        refused.read = true
+        controller.error(new Error(refusal.message))
+      },
+    },
+    // Pulled only when somebody reads, not to fill a queue ahead of time.
+    { highWaterMark: 0 },
+  )
+  c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit)
 }

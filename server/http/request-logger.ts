@@ -4,7 +4,7 @@ import type { Logger } from '#server/logger.ts'
 import type { AppEnv } from './app-env.ts'
 
 /** Nginx's status for a request whose client left before the answer: nothing was delivered. */
-export const CLIENT_CLOSED_REQUEST = 499
+const CLIENT_CLOSED_REQUEST = 499
 
 /**
  * One structured line per request: method, path, status, duration. A request the client gave up

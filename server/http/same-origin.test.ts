@@ -55,3 +55,30 @@ describe('sameOriginGuard (requests carrying cookies)', () => {
     for (const method of ['GET', 'HEAD', 'OPTIONS']) expect((await request(method, 'https://evil.example')).status, method).toBe(200)
   })
 })
+
+describe('sameOriginGuard (page form posts)', () => {
+  const request = guarded('https://aether.example.com/')
+  const page = 'http://app.internal/preferences'
+
+  it('refuses a form posted from another site even without cookies (it could set consent or theme and redirect)', async () => {
+    for (const origin of ['https://evil.example', 'null']) {
+      const response = await request('POST', origin, null, page)
+      expect(response.status, origin).toBe(403)
+      expect(await response.text()).toBe('Cross-origin form submission refused.')
+    }
+  })
+
+  it('refuses a post the browser marks as started by another site, whatever Origin says', async () => {
+    const app = new Hono<AppEnv>().use(sameOriginGuard('https://aether.example.com/')).all('*', (c) => c.text('ok'))
+    for (const site of ['cross-site', 'same-site']) {
+      const response = await app.request(page, { method: 'POST', headers: { 'sec-fetch-site': site } })
+      expect(response.status, site).toBe(403)
+    }
+    expect((await app.request(page, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200)
+  })
+
+  it('accepts our own pages, and posts without Origin (scripts, old clients)', async () => {
+    expect((await request('POST', 'https://aether.example.com', null, page)).status).toBe(200)
+    expect((await request('POST', undefined, null, page)).status).toBe(200)
+  })
+})

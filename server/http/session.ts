@@ -1,11 +1,15 @@
 import { createMiddleware } from 'hono/factory'
-import type { AuthService } from '#server/features/auth/auth.service.ts'
+import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { AppEnv } from './app-env.ts'
+import { credentialOf } from './credentials.ts'
+import { isApiPath } from './request-guard.ts'
 
-/** Resolves the signed-in user (session cookie, bearer session token or API key) once per request. */
-export function resolveSession(authService: AuthService) {
+/** Resolves who is asking (session cookie, bearer session token or API key) once per request. */
+export function resolveSession(sessions: SessionService) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const { user, setCookies } = await authService.currentSession(c.req.raw.headers)
+    const credential = credentialOf(c.req.raw.headers, { cookieOnly: !isApiPath(c.req.path) })
+    const { user, setCookies } = await sessions.resolve(credential)
+    c.set('credential', credential)
     c.set('user', user)
     await next()
     for (const cookie of setCookies) c.res.headers.append('Set-Cookie', cookie)

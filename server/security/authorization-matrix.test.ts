@@ -4,15 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { automationRuns } from '#server/db/schema/index.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
 import { createTestApp, sessionCookie, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
-import {
-  DOCUMENTED,
-  keyOf,
-  ROLES,
-  UNDOCUMENTED,
-  VALIDATED_BEFORE_AUTHORIZATION,
-  type Role,
-  type RouteExpectation,
-} from './authorization-expectations.ts'
+import { DOCUMENTED, keyOf, ROLES, UNDOCUMENTED, type Role, type RouteExpectation } from '#server/testing/authorization-expectations.ts'
 
 // The authorisation matrix (issue 7): every /api route and method of authorization-expectations.ts,
 // called as a visitor, the member who owns the resources in the path, another member and an admin,
@@ -21,7 +13,9 @@ import {
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
 type Credentials = { token?: string; cookie?: string }
-type OpenApiDocument = { servers: { url: string }[]; paths: Record<string, Record<string, unknown>> }
+type Access =
+  'anyone' | { who: 'member' | 'admin'; apiKey: string; whenQuery?: { name: string; value: string; rule: { who: string; apiKey: string } } }
+type OpenApiDocument = { servers: { url: string }[]; paths: Record<string, Record<string, { 'x-access'?: Access }>> }
 
 interface Call {
   /** The concrete path under /api, with its query. */
@@ -72,8 +66,10 @@ let fixtures: {
   editUserId: string
   resetUserId: string
 }
-/** Each signed-in role's own API key, made with its session. */
+/** Each signed-in role's own API key (the default scope, automations), made with its session. */
 let apiKeys: Record<Exclude<Role, 'visitor'>, string>
+/** The admin's key with every scope, the admin ones included. */
+let adminScopedKey: string
 let counter = 0
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`
 
@@ -185,6 +181,8 @@ function paddleDelivery(signed: boolean): Call {
 const accountOf = (role: Role): Account => (role === 'visitor' ? spare : accounts[role])
 /** The role's API key instead of its session (a visitor has none). */
 const viaApiKey = (role: Role): Credentials | null => (role === 'visitor' ? null : { token: apiKeys[role] })
+/** The admin's key with the admin scopes; members, who cannot have those, use their default key. */
+const viaAdminScopedKey = (role: Role): Credentials | null => (role === 'admin' ? { token: adminScopedKey } : viaApiKey(role))
 
 /** One valid request per row, keyed as keyOf(row); called once per role. */
 const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
@@ -212,7 +210,8 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     const newPassword = unique('changed-password')
     return {
       path: '/auth/change-password',
-      body: { currentPassword: account.password, newPassword },
+      // The keys stay: the API key rows use them (revoking them is tested in auth.api.test.ts).
+      body: { currentPassword: account.password, newPassword, revokeApiKeys: false },
       after: async (response) => {
         if (role === 'visitor' || response.status !== 200) return
         // Every session of the account ended: sign the role in again with the new password.
@@ -237,6 +236,23 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     path: `/users/${fixtures.resetUserId}/reset-password`,
     body: { newPassword: 'brand-new-password' },
   }),
+  'GET /users [admin-scoped API key]': (role) => ({ path: '/users?page=1&limit=5', credentials: viaAdminScopedKey(role) }),
+  'GET /users [API key]': (role) => ({ path: '/users?page=1&limit=5', credentials: viaApiKey(role) }),
+  'POST /users/{id}/reset-password [admin-scoped API key]': (role) => ({
+    path: `/users/${role === 'visitor' ? accounts.admin.id : accounts[role].id}/reset-password`,
+    body: { newPassword: 'taken-over-password' },
+    credentials: viaAdminScopedKey(role),
+  }),
+  'POST /users [admin-scoped API key]': (role) => ({
+    path: '/users',
+    body: { email: `${unique('made-by-key')}@example.com`, password: PASSWORD, role: 'admin' },
+    credentials: viaAdminScopedKey(role),
+  }),
+  'PUT /users/{id} [admin-scoped API key]': (role) => ({
+    path: `/users/${fixtures.editUserId}`,
+    body: { role: 'admin' },
+    credentials: viaAdminScopedKey(role),
+  }),
 
   'POST /contact': () => ({ path: '/contact', body: inquiryBody(), ip: t.freshIp() }),
   'GET /contact': () => ({ path: '/contact?processed=false' }),
@@ -249,6 +265,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /blog/{slug}': () => ({ path: `/blog/${fixtures.published.slug}` }),
   'GET /blog/{slug} [draft]': () => ({ path: `/blog/${fixtures.draft.slug}` }),
   'POST /blog': () => ({ path: '/blog', body: { title: unique('Matrix post'), tags: 'a, b' } }),
+  'POST /blog [admin-scoped API key]': (role) => ({
+    path: '/blog',
+    body: { title: unique('Matrix post by key') },
+    credentials: viaAdminScopedKey(role),
+  }),
   'PUT /blog/{id}': () => ({ path: `/blog/${fixtures.editPostId}`, body: { title: 'Edited by the matrix' } }),
   'DELETE /blog/{id}': async () => ({ path: `/blog/${(await make.post()).id}` }),
   'POST /uploads/covers': () => ({ path: '/uploads/covers', form: pngForm() }),
@@ -259,6 +280,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'PUT /settings': () => ({
     path: '/settings',
     body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: false, theme: 'dark', apiRateLimit: 1000 },
+  }),
+  'PUT /settings [admin-scoped API key]': (role) => ({
+    path: '/settings',
+    body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: true, theme: 'dark', apiRateLimit: 1000 },
+    credentials: viaAdminScopedKey(role),
   }),
   'GET /audit': () => ({ path: '/audit?targetType=user' }),
   'GET /events/inquiries': () => ({ path: '/events/inquiries', stream: true }),
@@ -273,6 +299,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /automations/steps.schema.json': () => ({ path: '/automations/steps.schema.json' }),
   'GET /automations': () => ({ path: '/automations?limit=100', private: [fixtures.automationId] }),
   'POST /automations': () => ({ path: '/automations', body: { name: unique('Matrix automation'), steps: STEPS } }),
+  'POST /automations [API key]': (role) => ({
+    path: '/automations',
+    body: { name: unique('Matrix automation by key'), steps: STEPS },
+    credentials: viaApiKey(role),
+  }),
   'GET /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}` }),
   'PUT /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}`, body: { description: 'Changed by the matrix' } }),
   'DELETE /automations/{id}': async () => ({ path: `/automations/${await make.automation()}` }),
@@ -285,6 +316,12 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     private: [fixtures.runId],
   }),
   'GET /runs [scope=all]': () => ({ path: `/runs?scope=all&userId=${accounts.member.id}&limit=100`, private: [fixtures.runId] }),
+  'GET /runs [scope=all, API key]': (role) => ({ path: '/runs?scope=all&limit=100', credentials: viaApiKey(role) }),
+  'GET /runs [scope=all, admin-scoped API key]': (role) => ({
+    path: `/runs?scope=all&userId=${accounts.member.id}&limit=100`,
+    private: [fixtures.runId],
+    credentials: viaAdminScopedKey(role),
+  }),
   'GET /runs/events': () => ({ path: '/runs/events', stream: true }),
   'GET /runs/{id}': () => ({ path: `/runs/${fixtures.runId}` }),
   'POST /runs/{id}/progress': async () => ({
@@ -337,15 +374,6 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /no-such-route': () => ({ path: '/no-such-route' }),
 }
 
-/** Malformed requests for VALIDATED_BEFORE_AUTHORIZATION, keyed by route. */
-const malformed: Record<string, Call> = {
-  'GET /automations/{id}': { path: '/automations/not-a-uuid' },
-  'POST /automations': { path: '/automations', body: {} },
-  'GET /runs': { path: '/runs?scope=everything' },
-  'PUT /settings': { path: '/settings', body: {} },
-  'POST /users': { path: '/users', body: {} },
-}
-
 beforeAll(async () => {
   t = await createTestApp({
     googleEnabled: true,
@@ -377,6 +405,11 @@ beforeAll(async () => {
     return (await json<{ data: { key: string } }>(response, 201)).data.key
   }
   apiKeys = { member: await apiKeyFor('member'), otherMember: await apiKeyFor('otherMember'), admin: await apiKeyFor('admin') }
+  const scoped = await send('admin', 'POST', {
+    path: '/keys',
+    body: { name: 'admin key with every scope', scopes: ['automations', 'admin:read', 'admin:content'] },
+  })
+  adminScopedKey = (await json<{ data: { key: string } }>(scoped, 201)).data.key
 
   fixtures = {
     automationId,
@@ -489,65 +522,142 @@ describe('no hidden methods', () => {
   })
 })
 
-describe('validation before authorisation', () => {
-  it.each(VALIDATED_BEFORE_AUTHORIZATION)('$route, $malformed: visitor $visitor, member $member', async (row) => {
-    const [method = 'GET'] = row.route.split(' ')
-    const call = malformed[row.route]
-    if (!call) throw new Error(`no malformed request for ${row.route}`)
-    const visitor = await send('visitor', method, call)
-    const member = await send('member', method, call)
-    expect({ visitor: visitor.status, member: member.status }).toEqual({ visitor: row.visitor, member: row.member })
+async function accessRules(): Promise<Map<string, Access | undefined>> {
+  const document = await json<OpenApiDocument>(await send('visitor', 'GET', { path: '/openapi.json' }), 200)
+  return new Map(
+    Object.entries(document.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation['x-access']] as const),
+    ),
+  )
+}
+
+describe('the access rules the routes declare (x-access)', () => {
+  it('every operation declares one, and the table agrees with it for sessions', async () => {
+    const rules = await accessRules()
+    const disagreements: string[] = []
+    for (const row of DOCUMENTED.filter((candidate) => !candidate.variant)) {
+      const access = rules.get(row.route)
+      if (access === undefined) disagreements.push(`${row.route}: no x-access`)
+      else if (access === 'anyone') {
+        if (row.visitor === 401 && row.route !== 'POST /webhooks/paddle')
+          disagreements.push(`${row.route}: public, but the table refuses visitors`)
+      } else {
+        if (row.visitor !== 401) disagreements.push(`${row.route}: signed-in only, but the table lets visitors in`)
+        const adminOnly = row.member === 403 && row.otherMember === 403 && row.admin < 300
+        if ((access.who === 'admin') !== adminOnly) disagreements.push(`${row.route}: x-access says ${access.who}, the table disagrees`)
+      }
+    }
+    expect(disagreements).toEqual([])
   })
 })
 
-interface EventStream {
-  role: Role
-  reader: ReadableStreamDefaultReader<string>
-  text: string
-  pending?: Promise<ReadableStreamReadResult<string>>
-}
+// ---------------------------------------------------------------------------------------------
+// Authorisation before validation: every caller the table refuses (401/403) is refused the same
+// way whatever they send.
 
-/** Reads a stream until its text passes the check (true) or the time is up (false). */
-async function readUntil(stream: EventStream, done: (text: string) => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (!done(stream.text)) {
-    const left = deadline - Date.now()
-    if (left <= 0) return false
-    stream.pending ??= stream.reader.read()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const result = await Promise.race([stream.pending, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), left)))])
-    clearTimeout(timer)
-    if (result === null) return false
-    stream.pending = undefined
-    if (result.done) return done(stream.text)
-    stream.text += result.value
+const BAD_BODIES: { describe: string; body: string; type?: string }[] = [
+  { describe: 'empty body', body: '' },
+  { describe: 'malformed JSON', body: '{' },
+  { describe: 'an empty object', body: '{}' },
+  { describe: 'an array', body: '[1]' },
+  { describe: 'wrong types', body: '{"email":"x","name":[],"credits":-1,"siteName":7,"defaultCredits":"x","steps":"no","newPassword":1}' },
+  { describe: 'a NUL character', body: '{"name":"\\u0000"}' },
+  { describe: 'half a surrogate pair', body: '{"name":"\\udfff"}' },
+  { describe: 'not JSON at all', body: 'x=1', type: 'text/plain' },
+]
+const BAD_QUERY = 'page=-1&limit=abc&scope=everything&status=x&processed=maybe&role=owner&targetType=%00'
+const BAD_PARAMS = ['not-a-uuid', 'a%00b', 'x'.repeat(300)]
+
+/** The same request made invalid: its path parameters, its query and its body spoiled in turn. */
+function malformedCalls(route: string, call: Call): { describe: string; call: Call }[] {
+  const [method = 'GET', template = ''] = route.split(' ')
+  const [path = '', query] = call.path.split('?')
+  const calls: { describe: string; call: Call }[] = []
+  const templateSegments = template.split('/')
+  const pathSegments = path.split('/')
+  for (const bad of BAD_PARAMS) {
+    if (!templateSegments.some((segment) => segment.startsWith('{'))) break
+    const spoiled = pathSegments.map((segment, index) => (templateSegments[index]?.startsWith('{') ? bad : segment)).join('/')
+    calls.push({ describe: `path ${spoiled.slice(0, 60)}`, call: { ...call, path: query ? `${spoiled}?${query}` : spoiled } })
   }
-  return true
+  calls.push({ describe: `query ${BAD_QUERY}`, call: { ...call, path: `${path}?${query ? `${query}&` : ''}${BAD_QUERY}` } })
+  if (method !== 'GET') {
+    for (const bad of BAD_BODIES) {
+      const headers = { ...call.headers, 'content-type': bad.type ?? 'application/json' }
+      calls.push({ describe: bad.describe, call: { ...call, form: undefined, body: bad.body, headers } })
+    }
+  }
+  return calls
 }
 
-describe('live run events', () => {
-  it("reach the run's owner only: another member's and an admin's streams stay silent", async () => {
-    const streams: EventStream[] = []
-    for (const role of ['member', 'otherMember', 'admin'] as const) {
-      const response = await send(role, 'GET', { path: '/runs/events' })
-      expect(response.status).toBe(200)
-      if (!response.body) throw new Error('no event stream')
-      streams.push({ role, reader: response.body.pipeThrough(new TextDecoderStream()).getReader(), text: '' })
+describe.each(DOCUMENTED.map((row) => [keyOf(row), row] as const))('refused before validation: %s', (key, row) => {
+  const refused = ROLES.filter((role) => row[role] === 401 || row[role] === 403)
+  it.skipIf(refused.length === 0)(`${refused.map((role) => `${role} ${row[role]}`).join(', ')} whatever the request holds`, async () => {
+    const [method = 'GET'] = row.route.split(' ')
+    const mismatches: string[] = []
+    for (const role of refused) {
+      const valid = await requests[key]?.(role)
+      if (!valid) throw new Error(`no request for ${key}`)
+      for (const { describe: what, call } of malformedCalls(row.route, valid)) {
+        const response = await send(role, method, { ...call, ip: call.ip ?? ROLE_IP[role] })
+        const text = await response.text()
+        if (response.status !== row[role]) mismatches.push(`${role}, ${what}: ${response.status} ${text.slice(0, 200)}`)
+      }
     }
-    try {
-      for (const stream of streams) expect(await readUntil(stream, (text) => text.includes('event: ready'), 10_000)).toBe(true)
-      const runId = await make.clientRun(fixtures.automationId)
-      const heard = async (stream: EventStream, ms: number) => [stream.role, await readUntil(stream, (text) => text.includes(runId), ms)]
-      const [owner, ...others] = streams
-      if (!owner) throw new Error('no owner stream')
-      expect(await heard(owner, 10_000)).toEqual(['member', true])
-      // The bus delivered the owner's event; anything meant for the others has had time to arrive too.
-      expect(await Promise.all(others.map((stream) => heard(stream, 500)))).toEqual([
-        ['otherMember', false],
-        ['admin', false],
-      ])
-    } finally {
-      await Promise.all(streams.map((stream) => stream.reader.cancel()))
-    }
+    expect(mismatches).toEqual([])
   })
 })
+
+// ---------------------------------------------------------------------------------------------
+// API keys: every signed-in operation, called with each role's key, is refused with 403 exactly
+// where its declared rule refuses that key (no key at all, a scope it lacks, a role it lacks), and
+// otherwise answers as the role's session does.
+
+type Rule = { who: string; apiKey: string }
+
+function ruleOf(access: Exclude<Access, 'anyone'>, path: string): Rule {
+  const stricter = access.whenQuery
+  const query = new URLSearchParams(path.split('?')[1] ?? '')
+  return stricter && query.getAll(stricter.name).includes(stricter.value) ? stricter.rule : access
+}
+
+function keyRefused(role: Exclude<Role, 'visitor'>, rule: Rule, scopes: readonly string[]): boolean {
+  if (rule.who === 'admin' && role !== 'admin') return true
+  if (rule.apiKey === 'never') return true
+  return rule.apiKey !== 'any' && !scopes.includes(rule.apiKey)
+}
+
+const KEYS = [
+  { name: 'default key', scopes: ['automations'], credentials: viaApiKey },
+  { name: 'admin-scoped key', scopes: ['automations', 'admin:read', 'admin:content'], credentials: viaAdminScopedKey },
+] as const
+
+describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=all').map((row) => [keyOf(row), row] as const))(
+  'API keys on %s',
+  (key, row) => {
+    it('refused (403) where the declared rule refuses the key, else as the session', async () => {
+      const access = (await accessRules()).get(row.route)
+      if (!access || access === 'anyone') return
+      const [method = 'GET'] = row.route.split(' ')
+      const mismatches: string[] = []
+      for (const keyKind of KEYS) {
+        for (const role of ['member', 'otherMember', 'admin'] as const) {
+          // A route no key may call needs no real resource (DELETE /keys/{id} would otherwise mint one each time).
+          const neverByKey = access.apiKey === 'never' && !access.whenQuery
+          const call = neverByKey
+            ? { path: row.route.split(' ')[1]?.replace(/\{[^}]+\}/g, randomUUID()) ?? '' }
+            : await requests[key]?.(role)
+          if (!call) throw new Error(`no request for ${key}`)
+          const scopes = role === 'admin' ? keyKind.scopes : ['automations']
+          const expected = keyRefused(role, ruleOf(access, call.path), scopes) ? 403 : row[role]
+          const response = await send(role, method, { ...call, credentials: keyKind.credentials(role), after: undefined })
+          if (call.stream && response.status === 200) await response.body?.cancel()
+          const text = call.stream && response.status === 200 ? '' : await response.text()
+          if (response.status !== expected)
+            mismatches.push(`${role} with the ${keyKind.name}: ${response.status}, expected ${expected} ${text.slice(0, 200)}`)
+        }
+      }
+      expect(mismatches).toEqual([])
+    })
+  },
+)

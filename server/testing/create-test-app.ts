@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type { MiddlewareHandler } from 'hono'
 import pino from 'pino'
 import { createApp } from '#server/app.ts'
+import type { AppEnv } from '#server/http/app-env.ts'
 import { seed } from '#server/db/seed.ts'
 import { createServices } from '#server/services.ts'
 import type { BillingEnv } from '#server/features/billing/create-billing.ts'
@@ -21,6 +23,8 @@ export interface TestAppOptions {
   smtpUrl?: string
   /** PostgreSQL only: connect through this host:port (a proxy the test controls). */
   databaseHost?: string
+  /** Stands in for the React Router pages (every non-API path); unset, those paths answer 404. */
+  pages?: MiddlewareHandler<AppEnv>
 }
 
 /**
@@ -43,7 +47,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   await seed(database.db, services, logger, { demo: false, adminEmail: 'admin@aether.test', memberEmail: 'member@aether.test' })
   const defaults = await services.settings.get()
   await services.settings.update({ ...defaults, apiRateLimit: options.apiRateLimit ?? 1000 })
-  const app = createApp({ env, logger, database, services })
+  const app = createApp({ env, logger, database, services, pages: options.pages })
 
   let nextIp = 1
   const freshIp = () => `198.51.100.${nextIp++ % 250}`

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface RecordedChatRequest {
+interface RecordedChatRequest {
   path: string
   headers: IncomingMessage['headers']
   body: {

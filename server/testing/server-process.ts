@@ -17,7 +17,7 @@ const ROOT = process.cwd()
  * The PostgreSQL server tests may create databases on: TEST_DATABASE_URL, else DATABASE_URL. The
  * tests that need one run in the suite's PostgreSQL pass (README), not twice.
  */
-export const POSTGRES_SERVER_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || ''
+const POSTGRES_SERVER_URL = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || ''
 
 export const SEEDED_ADMIN = { email: 'admin@processes.test', password: 'admin-password-123' }
 export const SEEDED_MEMBER = { email: 'member@processes.test', password: 'member-password-123' }
@@ -84,7 +84,7 @@ export function ensureFreshBuild() {
   if (result.status !== 0) throw new Error(`npm run build failed (${result.status}):\n${(result.stdout + result.stderr).slice(-4000)}`)
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const probe = createServer()
   probe.listen(0, '127.0.0.1')
   await once(probe, 'listening')

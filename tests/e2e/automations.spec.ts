@@ -5,16 +5,16 @@ import { expect, expectNoAxeViolations, gotoHydrated, signIn, signInAsAdmin, tes
 
 const STEPS = [
   { type: 'navigate', url: 'https://shop.example.com/orders' },
-  { type: 'click', selector: 'button.refresh' },
-  { type: 'extract', selector: '.order', field: 'order' },
+  { type: 'click', target: [{ by: 'role', role: 'button', name: 'Refresh' }] },
+  { type: 'extract', target: [{ by: 'css', selector: '.order' }], field: 'order' },
 ]
 
 /** What the builder test saves and exports, in this order. */
 const SAVED = [
   { type: 'navigate', url: 'https://shop.example.com/orders' },
-  { type: 'click', selector: 'button.refresh' },
+  { type: 'click', target: [{ by: 'role', role: 'button', name: 'Refresh' }] },
   { type: 'screenshot' },
-  { type: 'extract', selector: '.order .status', field: 'status' },
+  { type: 'extract', target: [{ by: 'css', selector: '.order .status' }], field: 'status' },
 ]
 
 const stepList = (page: Page) => page.getByRole('list', { name: 'Steps' })
@@ -56,15 +56,18 @@ test.describe('automations', () => {
     await addStep(page, 'Screenshot')
     await expect(stepTitles(page)).toHaveText(['Step 1: Navigate', 'Step 2: Click', 'Step 3: Extract', 'Step 4: Screenshot'])
 
-    // The click step has no selector: the save is refused in the browser, next to the step.
+    // The click step's button has no name: the save is refused in the browser, next to the step.
     await page.getByRole('button', { name: 'Save Automation' }).click()
-    await expect(step(page, 2).getByText('Step 2 (click): selector is required')).toBeVisible()
-    await expect(step(page, 2).getByLabel('Selector')).toBeFocused()
-    await expect(step(page, 2).getByLabel('Selector')).toHaveAttribute('aria-invalid', 'true')
+    await expect(step(page, 2).getByText('Step 2 (click): element name is required')).toBeVisible()
+    const buttonName = step(page, 2).getByLabel('Name', { exact: true })
+    await expect(buttonName).toBeFocused()
+    await expect(buttonName).toHaveAttribute('aria-invalid', 'true')
     await expect(page).toHaveURL('/dashboard/automations/new')
-    await step(page, 2).getByLabel('Selector').fill('button.refresh')
-    await expect(step(page, 2).getByText('Step 2 (click): selector is required')).toBeHidden()
-    await expect(step(page, 2).getByLabel('Selector')).not.toHaveAttribute('aria-invalid')
+    await buttonName.fill('Refresh')
+    await expect(step(page, 2).getByText('Step 2 (click): element name is required')).toBeHidden()
+    await expect(buttonName).not.toHaveAttribute('aria-invalid')
+    // The target reads as words, not as a selector.
+    await expect(step(page, 2).getByText('Button named “Refresh”')).toBeVisible()
 
     // Reorder with the keyboard: the focus stays with the moved step.
     await step(page, 4).getByRole('button', { name: 'Move step 4 up' }).focus()
@@ -78,7 +81,7 @@ test.describe('automations', () => {
     // A wait step, edited and then deleted again.
     await addStep(page, 'Wait')
     await step(page, 5).getByLabel('Wait for').selectOption({ label: 'An element to appear' })
-    await step(page, 5).getByLabel('Selector').fill('#done')
+    await step(page, 5).getByLabel('Text', { exact: true }).fill('Done')
     await step(page, 5).getByRole('button', { name: 'Delete step 5' }).click()
     await expect(stepTitles(page)).toHaveCount(4)
     await expectNoAxeViolations(page)
@@ -95,7 +98,7 @@ test.describe('automations', () => {
     const exported = await exporting
     expect(exported.suggestedFilename()).toBe('order-status-check.automation.json')
     const document = JSON.parse(await downloaded(exported)) as { version: number; name: string; steps: unknown[] }
-    expect(document).toMatchObject({ version: 1, name: 'Order status check', description: 'Reads the status of my orders.', steps: SAVED })
+    expect(document).toMatchObject({ version: 2, name: 'Order status check', description: 'Reads the status of my orders.', steps: SAVED })
   })
 
   test('a member imports exported JSON into a new automation, then duplicates and deletes from the dashboard', async ({

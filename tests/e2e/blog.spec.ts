@@ -98,7 +98,7 @@ test('the server HTML carries the meta tags, JSON-LD and cache headers without J
   expect(html).toMatch(/<link rel="canonical" href="http:\/\/localhost:\d+\/blog\/automate-your-browser-in-10-minutes"\/>/)
   expect(html).toMatch(/<meta property="og:url" content="http:\/\/localhost:\d+\/blog\/automate-your-browser-in-10-minutes"\/>/)
   expect(html).toMatch(
-    /<meta property="og:image" content="http:\/\/localhost:\d+\/og\.png\?title=Automate%20Your%20Browser%20in%2010%20Minutes"\/>/,
+    /<meta property="og:image" content="http:\/\/localhost:\d+\/og\.png\?title=Automate%20Your%20Browser%20in%2010%20Minutes&amp;sig=[\w-]{22}"\/>/,
   )
   expect(html).toContain('<h2 class="mt-10 mb-4 text-2xl font-semibold tracking-tight">Why start with the browser?</h2>')
   const jsonLd = /<script type="application\/ld\+json" nonce="[^"]+">(.*?)<\/script>/.exec(html)?.[1]
@@ -173,8 +173,13 @@ test('covers and social cards are images from our own server', async ({ request 
   expect(await cover.text()).toContain('width="600" height="400"')
   expect((await request.get(`/blog/covers/${DRAFT.slug}.svg`)).status()).toBe(404)
 
-  const card = await request.get('/og.png?title=Hello%20from%20Aether')
+  // The card a page names in og:image (signed: a title nobody signed is not drawn).
+  const html = await (await request.get('/blog')).text()
+  const image = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? ''
+  expect(image).toMatch(/\/og\.png\?title=.+&sig=/)
+  const card = await request.get(new URL(image).pathname + new URL(image).search)
   expect(card.status()).toBe(200)
+  expect((await request.get('/og.png?title=Hello%20from%20Aether')).status()).toBe(404)
   expect(card.headers()['content-type']).toBe('image/png')
   expect(card.headers()['cache-control']).toBe('public, max-age=86400')
   const png = await card.body()

@@ -1,4 +1,4 @@
-import { startTestSite } from '../../server/features/automations/step-executor.test-site.ts'
+import { startTestSite } from '../../server/testing/cloud-run-site.ts'
 import { apiToken, createAutomation } from './accounts.ts'
 import { expect, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
@@ -23,10 +23,18 @@ test.afterAll(async () => {
 
 const formSteps = (url: string) => [
   { type: 'navigate', url: `${url}/form` },
-  { type: 'type', selector: '#name', text: 'Ada' },
-  { type: 'select', selector: '#plan', value: 'pro' },
-  { type: 'click', selector: '#submit' },
-  { type: 'wait', selector: '#result' },
+  // Targets as a person names them (steps version 2), with a CSS fallback.
+  { type: 'type', target: [{ by: 'label', text: 'Name' }], text: 'Ada' },
+  { type: 'select', target: [{ by: 'label', text: 'Plan' }], value: 'Pro' },
+  {
+    type: 'click',
+    target: [
+      { by: 'role', role: 'button', name: 'Send' },
+      { by: 'css', selector: '#submit' },
+    ],
+  },
+  { type: 'wait', target: [{ by: 'text', text: 'Thanks', exact: false }] },
+  // A version-1 step (a selector) still runs.
   { type: 'extract', selector: '#result', field: 'result' },
   { type: 'screenshot', name: 'After sending' },
   { type: 'assertText', selector: '#result', text: 'Thanks, Ada' },

@@ -113,7 +113,7 @@ export async function armXssProbe(context: BrowserContext): Promise<XssProbe> {
  * name the hook, frames and plug-ins, base and refresh tags, and script-bearing URLs. Escaped text
  * never creates elements or attributes, so this fails even where the CSP would have blocked the script.
  */
-export async function injectedMarkup(page: Page): Promise<string[]> {
+async function injectedMarkup(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = []
     const describe = (element: Element) => element.outerHTML.slice(0, 160)

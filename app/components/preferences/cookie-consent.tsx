@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 
 /** Accept / reject buttons for analytics cookies; used by the banner and the cookie policy page. */
-export function ConsentButtons({ className }: { className?: string }) {
+function ConsentButtons({ className }: { className?: string }) {
   const fetcher = useFetcher()
   const location = useLocation()
   return (

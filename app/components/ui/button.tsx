@@ -20,9 +20,7 @@ const SIZES = {
   icon: 'size-10',
 } as const
 
-export function buttonClasses(
-  options: { variant?: keyof typeof VARIANTS | null; size?: keyof typeof SIZES | null; className?: string } = {},
-) {
+function buttonClasses(options: { variant?: keyof typeof VARIANTS | null; size?: keyof typeof SIZES | null; className?: string } = {}) {
   return cn(BASE, VARIANTS[options.variant ?? 'default'], SIZES[options.size ?? 'default'], options.className)
 }
 

@@ -11,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { toast } from '#app/lib/toast.ts'
-import { apiKeyCreateSchema, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
+import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, apiKeyCreateSchema, MAX_ACTIVE_API_KEYS, type ApiKeyScope } from '#common/api-keys.ts'
 
 export interface ApiKeyRow {
   id: string
@@ -21,6 +21,7 @@ export interface ApiKeyRow {
   /** 'Never' until the key is first used. */
   lastUsedLabel: string
   revoked: boolean
+  scopes: ApiKeyScope[]
 }
 
 /** 'API Keys': named keys for the extension, desktop apps and scripts; a new key is shown once. */
@@ -28,8 +29,11 @@ export function ApiKeysCard({
   keys,
   createdKey,
   lastResult,
+  canGrantAdmin,
 }: {
   keys: ApiKeyRow[]
+  /** Admins may give a key admin scopes; everyone else's keys have `automations` only. */
+  canGrantAdmin: boolean
   /** The key just created, whole: only the action's answer carries it, so a reload forgets it. */
   createdKey: { name: string; key: string } | null
   lastResult?: SubmissionResult<string[]>
@@ -69,6 +73,34 @@ export function ApiKeysCard({
             </Button>
           </div>
           <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+          {canGrantAdmin ? (
+            <fieldset className="space-y-2 pt-2">
+              <legend className="text-sm font-medium">What the key may do</legend>
+              {API_KEY_SCOPES.map((scope) => (
+                <div key={scope} className="flex items-start gap-2">
+                  <input
+                    id={`scope-${scope}`}
+                    type="checkbox"
+                    name={fields.scopes.name}
+                    value={scope}
+                    defaultChecked={scope === 'automations'}
+                    className="mt-0.5 size-4 accent-primary"
+                  />
+                  <Label htmlFor={`scope-${scope}`} className="font-normal">
+                    <span className="font-mono text-xs">{scope}</span> · {API_KEY_SCOPE_LABELS[scope]}
+                  </Label>
+                </div>
+              ))}
+              <p className="text-xs text-muted-foreground">
+                No key can manage keys, passwords, users or settings: those need you signed in.
+              </p>
+            </fieldset>
+          ) : (
+            <p className="text-xs text-muted-foreground">
+              A key can manage your automations and runs. It cannot manage keys or change your password.
+            </p>
+          )}
+          <FieldError id={fields.scopes.errorId} errors={fields.scopes.errors} />
           <FieldError id={form.errorId} errors={form.errors} />
         </Form>
 
@@ -83,7 +115,9 @@ export function ApiKeysCard({
                     <span className="truncate">{key.name}</span>
                     {key.revoked ? <Badge variant="secondary">Revoked</Badge> : null}
                   </p>
-                  <p className="font-mono text-xs text-muted-foreground">{key.prefix}_...</p>
+                  <p className="font-mono text-xs text-muted-foreground">
+                    {key.prefix}_... · {key.scopes.join(', ')}
+                  </p>
                   <p className="text-xs text-muted-foreground">
                     Created {key.createdLabel} · Last used {key.lastUsedLabel}
                   </p>

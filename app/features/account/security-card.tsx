@@ -39,6 +39,22 @@ export function SecurityCard({ lastResult }: { lastResult?: SubmissionResult<str
             <Input {...getInputProps(fields.newPassword, { type: 'password' })} autoComplete="new-password" />
             <FieldError id={fields.newPassword.errorId} errors={fields.newPassword.errors} />
           </div>
+          <div className="flex items-start gap-2">
+            <input
+              id="revoke-api-keys"
+              name={fields.revokeApiKeys.name}
+              type="checkbox"
+              defaultChecked
+              className="mt-0.5 size-4 accent-primary"
+              aria-describedby="revoke-api-keys-hint"
+            />
+            <div>
+              <Label htmlFor="revoke-api-keys">Also revoke all API keys</Label>
+              <p id="revoke-api-keys-hint" className="text-xs text-muted-foreground">
+                Recommended if you think your password or a key leaked. Apps using a key will need a new one.
+              </p>
+            </div>
+          </div>
           <FieldError id={form.errorId} errors={form.errors} />
           <Button type="submit" disabled={busy}>
             {busy ? 'Changing...' : 'Change Password'}

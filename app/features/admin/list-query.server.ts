@@ -19,7 +19,13 @@ const listQuerySchema = z.object({
  * The page and search of an admin list from its URL. Bad values do not crash the tab: they come
  * back as an error the tab shows as its 'Error fetching …' toast, with the first page instead.
  */
-export function readListQuery(request: Request): { page: number; search?: string; error: string | null } {
+export interface ListQuery {
+  page: number
+  search?: string
+  error: string | null
+}
+
+export function readListQuery(request: Request): ListQuery {
   const params = new URL(request.url).searchParams
   const parsed = listQuerySchema.safeParse({ page: params.get('page') ?? undefined, search: params.get('search') ?? undefined })
   if (parsed.success) return { ...parsed.data, error: null }

@@ -6,6 +6,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { AutomationRow } from './run-view.server.ts'
 import { RunStatusBadge } from './run-status.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 
 /** 'My Automations': each with its steps, schedule and last run; run it in the cloud, edit, copy or delete it. */
 export function AutomationsList({ automations, total, children }: { automations: AutomationRow[]; total: number; children?: ReactNode }) {
@@ -28,35 +29,11 @@ export function AutomationsList({ automations, total, children }: { automations:
         {automations.length === 0 ? (
           <p className="text-sm text-muted-foreground">You have no automations yet.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <caption className="sr-only">My Automations</caption>
-              <thead className="border-b text-muted-foreground">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Name
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Steps
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Schedule
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium whitespace-nowrap">
-                    Last run
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {automations.map((automation) => (
-                  <AutomationLine key={automation.id} automation={automation} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="My Automations" headers={['Name', 'Steps', 'Schedule', 'Last run', { label: 'Actions', srOnly: true }]}>
+            {automations.map((automation) => (
+              <AutomationLine key={automation.id} automation={automation} />
+            ))}
+          </DataTable>
         )}
         {children}
       </CardContent>
@@ -72,16 +49,16 @@ function AutomationLine({ automation }: { automation: AutomationRow }) {
     navigation.formData.get('automationId') === automation.id
   return (
     <tr className="border-b align-top last:border-0">
-      <td className="max-w-64 py-3 pr-4">
+      <td className="max-w-64 px-3 py-3">
         <Link to={`/dashboard/automations/${automation.id}`} className="font-medium hover:underline">
           {automation.name}
         </Link>
         {automation.description ? <p className="line-clamp-2 text-xs text-muted-foreground">{automation.description}</p> : null}
       </td>
-      <td className="py-3 pr-4 whitespace-nowrap tabular-nums">
+      <td className="px-3 py-3 whitespace-nowrap tabular-nums">
         {automation.stepCount === 1 ? '1 step' : `${automation.stepCount} steps`}
       </td>
-      <td className="py-3 pr-4">
+      <td className="px-3 py-3">
         {automation.schedule ? (
           <>
             <code className="font-mono text-xs whitespace-nowrap">{automation.schedule}</code>
@@ -91,7 +68,7 @@ function AutomationLine({ automation }: { automation: AutomationRow }) {
           'Manual'
         )}
       </td>
-      <td className="py-3 pr-4">
+      <td className="px-3 py-3">
         {automation.lastRun ? (
           <Link
             to={`/dashboard/runs/${automation.lastRun.id}`}

@@ -63,7 +63,7 @@ export function RunFilters({
   )
 }
 
-export function creditsLabel(run: Pick<RunRow, 'creditsCharged' | 'refunded'>) {
+function creditsLabel(run: Pick<RunRow, 'creditsCharged' | 'refunded'>) {
   if (run.creditsCharged === 0) return '0'
   return run.refunded ? `${run.creditsCharged} · refunded` : String(run.creditsCharged)
 }

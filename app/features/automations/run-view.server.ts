@@ -1,7 +1,7 @@
 import { format } from 'date-fns'
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
-import type { Run } from '#server/features/automations/run.service.ts'
+import type { Run } from '#server/features/runs/run.service.ts'
 
 // Shaped and formatted on the server, so the HTML and the browser's render agree.
 
@@ -35,14 +35,14 @@ const UTC_TIME = new Intl.DateTimeFormat('en-US', {
 /** 'Nov 23, 2026, 14:05:09 UTC' */
 export const dateTimeLabel = (date: Date) => `${UTC.format(date)} UTC`
 /** 'Nov 23, 2026, 14:05 UTC' (lists) */
-export const shortDateTimeLabel = (date: Date) => `${UTC_SHORT.format(date)} UTC`
-export const dateLabel = (date: Date) => format(date, 'MMM d, yyyy')
+const shortDateTimeLabel = (date: Date) => `${UTC_SHORT.format(date)} UTC`
+const dateLabel = (date: Date) => format(date, 'MMM d, yyyy')
 
 /** A stamp for a <time> element: the ISO value and what the reader sees. */
-export const stamp = (date: Date, label = dateTimeLabel(date)) => ({ iso: date.toISOString(), label })
-export type Stamp = ReturnType<typeof stamp>
+const stamp = (date: Date, label = dateTimeLabel(date)) => ({ iso: date.toISOString(), label })
+type Stamp = ReturnType<typeof stamp>
 
-export function durationLabel(from: Date | null, to: Date | null): string | null {
+function durationLabel(from: Date | null, to: Date | null): string | null {
   if (!from || !to) return null
   const seconds = Math.max(0, Math.round((to.getTime() - from.getTime()) / 1000))
   if (seconds < 60) return `${seconds} s`
@@ -107,7 +107,7 @@ export function runDetail(run: Run) {
 export type RunDetail = ReturnType<typeof runDetail>
 
 /** The page shows this many extracted rows; the downloads carry all of them. */
-export const MAX_SHOWN_ROWS = 100
+const MAX_SHOWN_ROWS = 100
 
 /** A line of 'My Automations'. */
 export interface AutomationRow {

@@ -14,8 +14,10 @@ const SETTLE_MS = 250
 
 /**
  * Follows the signed-in member's runs live (GET /api/runs/events, server-sent events): when a run
- * the page cares about changes, the page's loaders run again. The browser reconnects on its own
- * after a dropped connection; a missed event only delays the update until the next one.
+ * the page cares about changes, the page's loaders run again. Whenever the stream (re)connects
+ * (its `ready` event) the page reads again too: a run can change between the page's load and the
+ * stream's start (a cloud run refused at its first step finishes within a second), or while a
+ * dropped connection is restored, and nothing would tell the page.
  */
 export function useRunEvents(concerns: (event: RunEvent) => boolean) {
   const revalidator = useRevalidator()
@@ -28,9 +30,8 @@ export function useRunEvents(concerns: (event: RunEvent) => boolean) {
   useEffect(() => {
     const source = new EventSource('/api/runs/events')
     let timer: ReturnType<typeof setTimeout> | undefined
-    source.addEventListener('run', (message) => {
-      const event = JSON.parse((message as MessageEvent<string>).data) as RunEvent
-      if (!latest.current.concerns(event) || timer) return
+    const reloadSoon = () => {
+      if (timer) return
       const settle = () => {
         // A reload during a navigation would cut it short (and lose its one-time flash toast):
         // wait until the page it leads to has arrived.
@@ -42,6 +43,11 @@ export function useRunEvents(concerns: (event: RunEvent) => boolean) {
         revalidateLatest(latest.current.revalidate)
       }
       timer = setTimeout(settle, SETTLE_MS)
+    }
+    source.addEventListener('ready', reloadSoon)
+    source.addEventListener('run', (message) => {
+      const event = JSON.parse((message as MessageEvent<string>).data) as RunEvent
+      if (latest.current.concerns(event)) reloadSoon()
     })
     return () => {
       clearTimeout(timer)

@@ -1,6 +1,10 @@
 import { format } from 'date-fns'
+import type { AppLoadContext } from 'react-router'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
+import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { Payment } from '#server/features/billing/billing.service.ts'
 import type { Plan } from '#server/features/plans/plan.service.ts'
+import type { SubscriptionView } from './billing-summary.tsx'
 import type { PaymentRow } from './payment-table.tsx'
 
 // Formatted on the server, so the HTML and the browser's render agree (dates and money).
@@ -20,4 +24,59 @@ export function paymentRows(payments: Payment[], plans: Pick<Plan, 'slug' | 'nam
     planName: plans.find((plan) => plan.slug === payment.planSlug)?.name ?? null,
     status: payment.status,
   }))
+}
+
+const RECENT_PAYMENTS = 5
+
+/** What /billing shows: the member's plan and credits, their subscription, the plans and the latest payments. */
+export async function loadBilling(context: AppLoadContext, user: SessionUser) {
+  const { billing, plans: planService } = context.services
+  const read = await readForPage(
+    context,
+    () =>
+      Promise.all([
+        planService.list(),
+        billing.currentSubscription(user.id),
+        billing.recentPayments(user.id, RECENT_PAYMENTS),
+        billing.payments(user.id, { page: 1, limit: 1 }),
+      ]),
+    'Your billing details could not be loaded. Please try again in a moment.',
+  )
+  const [plans, subscription, recent, history] = read.ok ? read.value : [[], null, [], { total: 0 }]
+  const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? slug.charAt(0).toUpperCase() + slug.slice(1)
+  const subscribedPlan = subscription ? plans.find((plan) => plan.slug === subscription.planSlug) : undefined
+  const view: SubscriptionView | null = subscription
+    ? {
+        planName: planName(subscription.planSlug),
+        status: subscription.status,
+        trial:
+          subscription.trialEndsAt && subscribedPlan
+            ? { endsLabel: formatDate(subscription.trialEndsAt), priceLabel: formatMoney(subscribedPlan.price) }
+            : null,
+        nextRenewalLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
+        cancelAtLabel: subscription.cancelAt ? formatDate(subscription.cancelAt) : null,
+        endsLabel: subscription.nextBilledAt ? formatDate(subscription.nextBilledAt) : null,
+        card: subscription.cardBrand && subscription.cardLast4 ? { brand: subscription.cardBrand, last4: subscription.cardLast4 } : null,
+        updatePaymentUrl: subscription.updatePaymentUrl,
+      }
+    : null
+  return {
+    error: read.ok ? null : read.message,
+    planSlug: user.profile.subscriptionPlan,
+    planName: planName(user.profile.subscriptionPlan),
+    credits: user.profile.credits,
+    subscription: view,
+    plans: plans.map((plan) => ({
+      slug: plan.slug,
+      name: plan.name,
+      price: plan.price,
+      priceLabel: plan.price === 0 ? 'Free' : formatMoney(plan.price),
+      features: plan.features,
+      priceId: billing.priceIdOf(plan),
+    })),
+    payments: paymentRows(recent, plans),
+    paymentCount: history.total,
+    checkout: { client: billing.checkout, buyer: { id: user.id, email: user.email, token: billing.checkoutToken(user.id) } },
+    sandbox: billing.checkout?.kind === 'sandbox',
+  }
 }

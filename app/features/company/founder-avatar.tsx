@@ -2,7 +2,7 @@ import { useId } from 'react'
 import { cn } from '#app/lib/cn.ts'
 
 /** Initials of a name: 'Alex Morgan' -> 'AM'. */
-export function initials(name: string): string {
+function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean)
   const letters = parts.length > 1 ? [parts[0], parts[parts.length - 1]] : parts
   return letters.map((part) => part?.[0]?.toUpperCase() ?? '').join('') || '?'

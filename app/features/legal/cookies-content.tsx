@@ -2,11 +2,12 @@ import { Form, Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import type { SiteConfig } from '#common/site.ts'
 import type { LegalSection } from './legal-page.tsx'
+import { DataTable } from '#app/components/data-table.tsx'
 
 export const COOKIES_SUMMARY =
   'This policy explains what cookies are, which ones Aether uses and why, and how you can control them. Analytics cookies are only ever set with your consent.'
 
-export interface CookieRow {
+interface CookieRow {
   name: string
   category: 'Essential' | 'Functionality' | 'Analytics'
   purpose: string
@@ -14,12 +15,20 @@ export interface CookieRow {
   provider: string
 }
 
-export const COOKIE_LIST: CookieRow[] = [
+const COOKIE_LIST: CookieRow[] = [
   {
     name: 'auth_session',
     category: 'Essential',
     purpose: 'Keeps you signed in to your account (the authenticated session).',
     duration: 'Session',
+    provider: 'Aether',
+  },
+  {
+    name: 'aether_device',
+    category: 'Essential',
+    purpose:
+      'Remembers which accounts signed in on this browser, so that you can still sign in while someone else is guessing your password.',
+    duration: '180 days',
     provider: 'Aether',
   },
   {
@@ -143,48 +152,24 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
       id: 'cookie-list',
       title: 'Cookie List',
       content: (
-        <div
-          role="region"
-          aria-label="Table of cookies"
-          tabIndex={0}
-          className="overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        <DataTable
+          caption="Cookies used on this site"
+          regionLabel="Table of cookies"
+          tableClassName="min-w-[36rem]"
+          headers={['Name', 'Category', 'Purpose', 'Duration', 'Provider']}
         >
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <caption className="sr-only">Cookies used on this site</caption>
-            <thead className="bg-muted text-foreground">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Category
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Purpose
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Duration
-                </th>
-                <th scope="col" className="px-4 py-3 font-semibold">
-                  Provider
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {COOKIE_LIST.map((cookie) => (
-                <tr key={cookie.name} className="border-t align-top">
-                  <th scope="row" className="px-4 py-3 font-mono text-xs font-medium text-foreground">
-                    {cookie.name}
-                  </th>
-                  <td className="px-4 py-3">{cookie.category}</td>
-                  <td className="px-4 py-3">{cookie.purpose}</td>
-                  <td className="px-4 py-3 whitespace-nowrap">{cookie.duration}</td>
-                  <td className="px-4 py-3">{cookie.provider}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {COOKIE_LIST.map((cookie) => (
+            <tr key={cookie.name} className="border-t align-top">
+              <th scope="row" className="px-3 py-3 font-mono text-xs font-medium text-foreground">
+                {cookie.name}
+              </th>
+              <td className="px-3 py-3">{cookie.category}</td>
+              <td className="px-3 py-3">{cookie.purpose}</td>
+              <td className="px-3 py-3 whitespace-nowrap">{cookie.duration}</td>
+              <td className="px-3 py-3">{cookie.provider}</td>
+            </tr>
+          ))}
+        </DataTable>
       ),
     },
     {

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
+import type { TargetAlternative } from '#common/targets.ts'
 import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
 import { users } from './auth.ts'
 
@@ -18,7 +20,11 @@ export const automations = pgTable(
     name: text().notNull(),
     description: text().notNull().default(''),
     steps: jsonb().$type<AutomationStep[]>().notNull(),
-    stepsVersion: integer().notNull().default(1),
+    stepsVersion: integer().notNull().default(2),
+    /** Whether a run may stand in another way of finding an element when its first one fails (docs/decisions/019). */
+    selfRepair: boolean().notNull().default(true),
+    /** Bumped by every saved change (an applied fix included), for the history of versions. */
+    version: integer().notNull().default(1),
     /** A five-field cron expression (UTC); null runs only when started. */
     schedule: text(),
     enabled: boolean().notNull().default(true),
@@ -34,6 +40,21 @@ export interface RunLogLine {
   at: string
   level: 'info' | 'warn' | 'error'
   message: string
+}
+
+/**
+ * A step a run carried out with another way of finding its element than the automation's first
+ * one (docs/decisions/019): what failed, what was used instead, how it was found, and the
+ * screenshot taken then. "Apply fix" writes `used` into the automation.
+ */
+export interface RunRepair {
+  step: number
+  failed: TargetAlternative
+  used: TargetAlternative
+  how: 'alternative' | 'model'
+  /** The screenshot file of that moment, when one was taken. */
+  file?: string
+  at: string
 }
 
 export interface RunScreenshot {
@@ -64,6 +85,7 @@ export const automationRuns = pgTable(
     log: jsonb().$type<RunLogLine[]>().notNull().default([]),
     extracted: jsonb().$type<Record<string, string | null>[]>().notNull().default([]),
     screenshots: jsonb().$type<RunScreenshot[]>().notNull().default([]),
+    repairs: jsonb().$type<RunRepair[]>().notNull().default([]),
     error: text(),
     /** Set when the credits were given back (a failure on our side). */
     refundedAt: timestamp({ withTimezone: true }),
@@ -100,6 +122,12 @@ export const apiKeys = pgTable(
     prefix: text().notNull().unique(),
     /** SHA-256 of the whole key (keys are long random strings, so a fast hash is enough). */
     hash: text().notNull(),
+    /** What the key may do (common/api-keys.ts); keys made before scopes existed got `automations`. */
+    scopes: text()
+      .array()
+      .$type<ApiKeyScope[]>()
+      .notNull()
+      .default(sql`'{automations}'::text[]`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),

@@ -21,7 +21,7 @@ let member: string
 /** The AI router behind the app's own session and error middleware (createApp mounts it the same way). */
 function mount(drafter: BlogDrafter) {
   const app = new Hono<AppEnv>()
-  app.use(resolveSession(t.services.auth))
+  app.use(resolveSession(t.services.sessions))
   app.route('/api/ai', createAiApi(drafter))
   app.onError(errorHandler(pino({ level: 'silent' })))
   return (body: unknown, init: { token?: string; accept?: string } = {}) => {

@@ -1,17 +1,17 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { admin, signedInRoute } from '#server/http/access.ts'
 import type { TypedResponse } from 'hono'
 import { stream } from 'hono/streaming'
 import { blogDraftRequestSchema, excerptFromMarkdown } from '#common/ai.ts'
 import { AppError } from '#common/errors.ts'
-import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses, errorSchema, jsonBody } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, errorSchema, jsonBody } from '#server/http/openapi.ts'
 import type { BlogDrafter } from './blog-drafter.ts'
 
 const draftSchema = z
   .object({ content: z.string(), excerpt: z.string(), title: z.string() })
   .openapi('BlogDraft', { description: 'A Markdown draft, its excerpt (spec rule: first paragraph, 150 characters) and the title used.' })
 
-const generateBlog = createRoute({
+const generateBlog = signedInRoute(admin('admin:content'), {
   method: 'post',
   path: '/generate-blog',
   tags: ['AI'],
@@ -21,7 +21,6 @@ const generateBlog = createRoute({
     '`{ data: { content, excerpt, title } }`. Without a configured provider the draft is written offline from a template ' +
     '(header X-Drafter: offline). A provider failure before the first piece is a 503 JSON error; a failure later ends ' +
     'the stream with a line "[Generation stopped: <reason>]".',
-  security: bearerSecurity,
   request: { body: jsonBody(blogDraftRequestSchema) },
   responses: {
     200: {
@@ -32,7 +31,7 @@ const generateBlog = createRoute({
         'application/json': { schema: z.object({ data: draftSchema }) },
       },
     },
-    ...errorResponses(400, 401, 403),
+    ...errorResponses(400),
     503: {
       description: 'The AI provider failed, timed out or could not be reached (code AI_PROVIDER_ERROR)',
       content: { 'application/json': { schema: errorSchema } },
@@ -42,7 +41,6 @@ const generateBlog = createRoute({
 
 export function createAiApi(drafter: BlogDrafter) {
   return createRouter().openapi(generateBlog, async (c) => {
-    requireAdmin(c)
     const input = c.req.valid('json')
     const signal = c.req.raw.signal
     c.header('X-Drafter', drafter.kind)

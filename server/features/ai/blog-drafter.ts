@@ -34,7 +34,7 @@ export interface BlogDrafter {
   stream(input: BlogDraftRequest, signal?: AbortSignal): AsyncIterable<string>
 }
 
-export const DEFAULT_AI_TIMEOUT_MS = 60_000
+const DEFAULT_AI_TIMEOUT_MS = 60_000
 
 export function createBlogDrafter(options: BlogDrafterOptions = {}): BlogDrafter {
   if (!options.baseUrl) return { kind: 'offline', model: null, stream: (input, signal) => streamOfflineDraft(input, signal) }
@@ -108,7 +108,7 @@ const SYSTEM_PROMPT =
   'Answer with the post only: no preamble, no notes to the editor.'
 
 /** The user prompt: everything the admin chose, in words a chat model follows. */
-export function blogPrompt(input: BlogDraftRequest): string {
+function blogPrompt(input: BlogDraftRequest): string {
   const words = BLOG_LENGTH_WORDS[input.length]
   const lines = [
     `Write a blog post titled "${input.title}".`,

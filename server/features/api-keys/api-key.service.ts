@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
-import { API_KEY_PREFIX, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
-import { Conflict, NotFound } from '#common/errors.ts'
+import { ADMIN_API_KEY_SCOPES, ADMIN_SCOPES_MESSAGE, API_KEY_PREFIX, MAX_ACTIVE_API_KEYS, type ApiKeyScope } from '#common/api-keys.ts'
+import type { Role } from '#common/auth.ts'
+import { Conflict, Forbidden, NotFound } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { apiKeys } from '#server/db/schema/index.ts'
@@ -11,9 +12,16 @@ export interface ApiKeySummary {
   id: string
   name: string
   prefix: string
+  scopes: ApiKeyScope[]
   createdAt: Date
   lastUsedAt: Date | null
   revokedAt: Date | null
+}
+
+export interface AuthenticatedKey {
+  userId: string
+  keyId: string
+  scopes: ApiKeyScope[]
 }
 
 /** ak_<8 hex: the stored prefix>_<43 base64url characters: 32 random bytes>. */
@@ -35,6 +43,7 @@ export function createApiKeyService(db: Db) {
     id: apiKeys.id,
     name: apiKeys.name,
     prefix: apiKeys.prefix,
+    scopes: apiKeys.scopes,
     createdAt: apiKeys.createdAt,
     lastUsedAt: apiKeys.lastUsedAt,
     revokedAt: apiKeys.revokedAt,
@@ -42,7 +51,9 @@ export function createApiKeyService(db: Db) {
 
   return {
     /** Creates a key and returns it whole: the only time it exists outside the caller's hands. */
-    async create(userId: string, name: string): Promise<ApiKeySummary & { key: string }> {
+    async create(owner: { id: string; role: Role }, name: string, scopes: ApiKeyScope[]): Promise<ApiKeySummary & { key: string }> {
+      if (owner.role !== 'admin' && scopes.some((scope) => ADMIN_API_KEY_SCOPES.includes(scope))) throw new Forbidden(ADMIN_SCOPES_MESSAGE)
+      const userId = owner.id
       for (let attempt = 1; ; attempt++) {
         const { key, prefix } = newKey()
         try {
@@ -58,7 +69,7 @@ export function createApiKeyService(db: Db) {
             }
             const [row] = await tx
               .insert(apiKeys)
-              .values({ userId, name, prefix, hash: sha256(key) })
+              .values({ userId, name, prefix, scopes, hash: sha256(key) })
               .returning(summary)
             if (!row) throw new Error('api key was not inserted')
             return { ...row, key }
@@ -88,8 +99,8 @@ export function createApiKeyService(db: Db) {
       return row
     },
 
-    /** The member a key belongs to, or null for a malformed, unknown, forged or revoked key. */
-    async authenticate(key: string): Promise<string | null> {
+    /** The member a key belongs to, with the key's id and scopes; null for a malformed, unknown, forged or revoked key. */
+    async authenticate(key: string): Promise<AuthenticatedKey | null> {
       const prefix = KEY_PATTERN.exec(key)?.[1]
       if (!prefix) return null
       const [row] = await db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix))
@@ -104,7 +115,23 @@ export function createApiKeyService(db: Db) {
           .set({ lastUsedAt: new Date(now) })
           .where(eq(apiKeys.id, row.id))
       }
-      return row.userId
+      return { userId: row.userId, keyId: row.id, scopes: row.scopes }
+    },
+
+    /** Whether a key still works (not revoked): an open event stream asks before each delivery. */
+    async isActive(keyId: string): Promise<boolean> {
+      const [row] = await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId))
+      return Boolean(row && !row.revokedAt)
+    },
+
+    /** Revokes every key of a member (a password change can end them with the sessions); how many. */
+    async revokeAll(userId: string): Promise<number> {
+      const revoked = await db
+        .update(apiKeys)
+        .set({ revokedAt: sql`now()` })
+        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id })
+      return revoked.length
     },
   }
 }

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { API_KEY_CREDENTIALS_MESSAGE, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
+import {
+  ADMIN_SCOPES_MESSAGE,
+  API_KEY_CREDENTIALS_MESSAGE,
+  API_KEY_SESSION_ONLY_MESSAGE,
+  MAX_ACTIVE_API_KEYS,
+  missingScopeMessage,
+} from '#common/api-keys.ts'
 import { apiKeys } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
@@ -132,6 +138,7 @@ describe('GET /api/keys', () => {
       id: created.id,
       name: 'Listed',
       prefix: created.prefix,
+      scopes: ['automations'],
       createdAt: created.createdAt,
       lastUsedAt: null,
       revokedAt: null,
@@ -217,7 +224,7 @@ describe('rate limit', () => {
     try {
       const dave = await limited.signUp({ email: 'dave@example.com' })
       // Created directly: the API's own budget would count this request too.
-      const { key } = await limited.services.apiKeys.create(dave.id, 'Script')
+      const { key } = await limited.services.apiKeys.create({ id: dave.id, role: 'user' }, 'Script', ['automations'])
       const get = (token: string, ip: string) => limited.request('/api/auth/me', { token, ip })
       expect((await get(key, '203.0.113.21')).status).toBe(200)
       expect((await get(dave.token, '203.0.113.22')).status).toBe(200)
@@ -229,6 +236,93 @@ describe('rate limit', () => {
       expect((await limited.request('/api/auth/me', { ip: '203.0.113.21' })).status).toBe(401)
     } finally {
       await limited.close()
+    }
+  })
+})
+
+describe('scopes', () => {
+  it('a key has the automations scope unless asked otherwise, and can use nothing outside its scopes', async () => {
+    const created = await createKey(alice, 'Default scope')
+    const listed = (await (await t.request('/api/keys', { token: alice.token })).json()) as { data: (Listed & { scopes: string[] })[] }
+    expect(listed.data.find((key) => key.id === created.id)?.scopes).toEqual(['automations'])
+    expect((await t.request('/api/automations', { token: created.key })).status).toBe(200)
+  })
+
+  it('only an admin can give a key an admin scope', async () => {
+    const refused = await t.request('/api/keys', { body: { name: 'Sneaky', scopes: ['admin:read'] }, token: alice.token })
+    expect(refused.status).toBe(403)
+    expect(((await refused.json()) as { message: string }).message).toBe(ADMIN_SCOPES_MESSAGE)
+    const unknown = await t.request('/api/keys', { body: { name: 'Odd', scopes: ['everything'] }, token: alice.token })
+    expect(unknown.status).toBe(400)
+    const none = await t.request('/api/keys', { body: { name: 'Empty', scopes: [] }, token: alice.token })
+    expect(none.status).toBe(400)
+  })
+
+  it("an admin's key does what its scopes say, and never manages users, settings, keys or passwords", async () => {
+    const root = await t.signUp({ role: 'admin' })
+    const reader = await t.request('/api/keys', { body: { name: 'Reader', scopes: ['admin:read'] }, token: root.token })
+    const { key } = ((await reader.json()) as { data: Created }).data
+    expect((await t.request('/api/users', { token: key })).status).toBe(200)
+    const write = await t.request('/api/blog', { body: { title: 'By a reader key' }, token: key })
+    expect(write.status).toBe(403)
+    expect(((await write.json()) as { message: string }).message).toBe(missingScopeMessage('admin:content'))
+    // The finding of the attack pass: a key resetting its own admin's password.
+    const takeover = await t.request(`/api/users/${root.id}/reset-password`, { body: { newPassword: 'taken-over-123' }, token: key })
+    expect(takeover.status).toBe(403)
+    expect(((await takeover.json()) as { message: string }).message).toBe(API_KEY_SESSION_ONLY_MESSAGE)
+    expect((await me(root.token)).status).toBe(200)
+    const promote = await t.request('/api/users', {
+      body: { email: 'made-by-key@example.com', password: 'a-long-password', role: 'admin' },
+      token: key,
+    })
+    expect(promote.status).toBe(403)
+  })
+})
+
+describe('a password change', () => {
+  it('revokes every API key of the account unless the member keeps them', async () => {
+    const carl = await t.signUp({ password: 'first-password-1' })
+    const kept = await createKey(carl, 'Kept')
+    const keep = await t.request('/api/auth/change-password', {
+      method: 'PUT',
+      body: { currentPassword: 'first-password-1', newPassword: 'second-password-2', revokeApiKeys: false },
+      token: carl.token,
+    })
+    expect(keep.status).toBe(200)
+    const { data } = (await keep.json()) as { data: { token: string; revokedApiKeys: number } }
+    expect(data.revokedApiKeys).toBe(0)
+    expect((await me(kept.key)).status).toBe(200)
+
+    const revoke = await t.request('/api/auth/change-password', {
+      method: 'PUT',
+      body: { currentPassword: 'second-password-2', newPassword: 'third-password-3' },
+      token: data.token,
+    })
+    expect(revoke.status).toBe(200)
+    expect(((await revoke.json()) as { data: { revokedApiKeys: number } }).data.revokedApiKeys).toBe(1)
+    expect((await me(kept.key)).status).toBe(401)
+  })
+})
+
+describe('pages', () => {
+  it('take the session cookie only: an API key or a session token in Authorization signs nobody in on a page', async () => {
+    const seen: (string | null)[] = []
+    const pages = await createTestApp({
+      pages: async (c) => {
+        seen.push(c.get('user')?.id ?? null)
+        return c.text('page')
+      },
+    })
+    try {
+      const dana = await pages.signUp()
+      const created = await pages.request('/api/keys', { body: { name: 'Page key' }, token: dana.token })
+      const { key } = ((await created.json()) as { data: Created }).data
+      await pages.request('/settings', { token: key })
+      await pages.request('/settings', { token: dana.token })
+      await pages.request('/settings', { cookie: dana.cookie })
+      expect(seen).toEqual([null, null, dana.id])
+    } finally {
+      await pages.close()
     }
   })
 })

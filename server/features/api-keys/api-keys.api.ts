@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi'
-import { apiKeyCreateSchema, MAX_ACTIVE_API_KEYS, refuseApiKeyCaller } from '#common/api-keys.ts'
-import { requireUser } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
+import { z } from '@hono/zod-openapi'
+import { API_KEY_SCOPES, apiKeyCreateSchema, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
+import { member, signedInRoute } from '#server/http/access.ts'
+import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { ApiKeyService, ApiKeySummary } from './api-key.service.ts'
 
 const apiKeySchema = z
@@ -9,6 +9,7 @@ const apiKeySchema = z
     id: z.string(),
     name: z.string(),
     prefix: z.string().openapi({ example: 'ak_3f9c2a1b' }),
+    scopes: z.array(z.enum(API_KEY_SCOPES)),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
     revokedAt: z.string().nullable(),
@@ -20,6 +21,7 @@ const createdApiKeySchema = z
     id: z.string(),
     name: z.string(),
     prefix: z.string(),
+    scopes: z.array(z.enum(API_KEY_SCOPES)),
     createdAt: z.string(),
     key: z.string().openapi({ description: 'The whole key. It is shown this once and never again.' }),
   })
@@ -30,6 +32,7 @@ function toApiKeyDto(key: ApiKeySummary): z.infer<typeof apiKeySchema> {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
+    scopes: key.scopes,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -38,60 +41,58 @@ function toApiKeyDto(key: ApiKeySummary): z.infer<typeof apiKeySchema> {
 
 const SESSION_ONLY = 'Needs a session: a request signed in with an API key is refused (403), so a leaked key cannot mint or revoke keys.'
 
-const list = createRoute({
+const list = signedInRoute(member('any'), {
   method: 'get',
   path: '/',
   tags: ['API keys'],
   summary: 'Your API keys, newest first (revoked ones too); never the secret',
-  security: [...bearerSecurity, { apiKeyAuth: [] }],
   responses: {
     200: { description: 'Your keys', content: { 'application/json': { schema: z.object({ data: z.array(apiKeySchema) }) } } },
-    ...errorResponses(401),
   },
 })
 
-const create = createRoute({
+const create = signedInRoute(member('never'), {
   method: 'post',
   path: '/',
   tags: ['API keys'],
-  summary: 'Create a named API key; the response holds the whole key, shown once',
-  description: `Use it as \`Authorization: Bearer ak_...\` on any /api route. At most ${MAX_ACTIVE_API_KEYS} active keys. ${SESSION_ONLY}`,
-  security: bearerSecurity,
+  summary: 'Create a named API key with scopes; the response holds the whole key, shown once',
+  description:
+    `Use it as \`Authorization: Bearer ak_...\` on the routes whose apiKeyAuth lists one of its scopes. \`scopes\` defaults to ` +
+    `["automations"]; the admin scopes (admin:read, admin:content) are for admins only (403). At most ${MAX_ACTIVE_API_KEYS} active keys. ${SESSION_ONLY}`,
   request: { body: jsonBody(apiKeyCreateSchema) },
   responses: {
     201: { description: 'The new key', content: { 'application/json': { schema: z.object({ data: createdApiKeySchema }) } } },
-    ...errorResponses(400, 401, 403, 409),
+    ...errorResponses(400, 409),
   },
 })
 
-const revoke = createRoute({
+const revoke = signedInRoute(member('never'), {
   method: 'delete',
   path: '/{id}',
   tags: ['API keys'],
   summary: 'Revoke one of your API keys: it stops working at once',
   description: SESSION_ONLY,
-  security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(100) }) },
   responses: {
     200: { description: 'The revoked key', content: { 'application/json': { schema: z.object({ data: apiKeySchema }) } } },
-    ...errorResponses(401, 403, 404),
+    ...errorResponses(404),
   },
 })
 
 export function createApiKeysApi(apiKeys: ApiKeyService) {
   return createRouter()
     .openapi(list, async (c) => {
-      const user = requireUser(c)
-      return c.json({ data: (await apiKeys.list(user.id)).map(toApiKeyDto) }, 200)
+      return c.json({ data: (await apiKeys.list(c.get('member').id)).map(toApiKeyDto) }, 200)
     })
     .openapi(create, async (c) => {
-      const user = requireUser(c)
-      refuseApiKeyCaller(user)
-      const created = await apiKeys.create(user.id, c.req.valid('json').name)
+      const user = c.get('member')
+      const { name, scopes } = c.req.valid('json')
+      const created = await apiKeys.create({ id: user.id, role: user.profile.role }, name, scopes)
       const data = {
         id: created.id,
         name: created.name,
         prefix: created.prefix,
+        scopes: created.scopes,
         createdAt: created.createdAt.toISOString(),
         key: created.key,
       }
@@ -100,9 +101,7 @@ export function createApiKeysApi(apiKeys: ApiKeyService) {
       return c.json({ data }, 201)
     })
     .openapi(revoke, async (c) => {
-      const user = requireUser(c)
-      refuseApiKeyCaller(user)
-      const revoked = await apiKeys.revoke(user.id, c.req.valid('param').id)
+      const revoked = await apiKeys.revoke(c.get('member').id, c.req.valid('param').id)
       return c.json({ data: toApiKeyDto(revoked) }, 200)
     })
 }

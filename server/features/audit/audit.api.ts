@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { admin, signedInRoute } from '#server/http/access.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
-import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, pageResponse } from '#server/http/openapi.ts'
 import type { AuditService } from './audit.service.ts'
 
 const TARGETS = ['user', 'plan', 'post', 'inquiry', 'settings'] as const
@@ -20,33 +20,24 @@ const entrySchema = z
   })
   .openapi('AuditEntry')
 
-const list = createRoute({
+const list = signedInRoute(admin('admin:read'), {
   method: 'get',
   path: '/',
   tags: ['Audit log (admin)'],
   summary: 'Every admin change, newest first: who, what, before and after',
-  security: bearerSecurity,
   request: {
     query: paginationQuerySchema.extend({
       targetType: z.enum(TARGETS, { error: `targetType must be one of ${TARGETS.join(', ')}` }).optional(),
     }),
   },
   responses: {
-    200: {
-      description: 'A page of the audit log',
-      content: {
-        'application/json': {
-          schema: z.object({ data: z.array(entrySchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
-        },
-      },
-    },
-    ...errorResponses(400, 401, 403),
+    200: pageResponse(entrySchema, 'A page of the audit log'),
+    ...errorResponses(400),
   },
 })
 
 export function createAuditApi(audit: AuditService) {
   return createRouter().openapi(list, async (c) => {
-    requireAdmin(c)
     const page = await audit.list(c.req.valid('query'))
     const data = page.items.map((entry) => ({
       id: entry.id,

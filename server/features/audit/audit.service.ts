@@ -3,7 +3,7 @@ import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { auditLog } from '#server/db/schema/index.ts'
-import type { DbOrTx } from '#server/features/credits/credit.service.ts'
+import type { DbOrTx } from '#server/db/client.ts'
 
 export type AuditEntry = typeof auditLog.$inferSelect
 export type AuditTarget = AuditEntry['targetType']

@@ -130,5 +130,3 @@ export function createAccountService(deps: { db: Db; auth: Auth; rateLimits: Rat
     },
   }
 }
-
-export type AccountService = ReturnType<typeof createAccountService>

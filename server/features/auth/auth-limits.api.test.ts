@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RateLimitRule } from '#server/features/rate-limit/rate-limit.service.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { failedSignInDelayMs, FAILED_SIGN_IN_PER_ACCOUNT, PASSWORD_CHANGE_PER_USER, SIGN_IN_PER_IP, SIGN_UP_PER_IP } from './auth-limits.ts'
+import {
+  failedSignInDelayMs,
+  FAILED_SIGN_IN_PER_ACCOUNT,
+  FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT,
+  PASSWORD_CHANGE_PER_USER,
+  SIGN_IN_PER_IP,
+  SIGN_UP_PER_IP,
+} from './auth-limits.ts'
+import { TRUSTED_DEVICE_COOKIE } from './trusted-devices.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -41,6 +49,7 @@ describe('the rules', () => {
   it('are the documented numbers', () => {
     expect(SIGN_IN_PER_IP).toMatchObject({ limit: 30, windowSeconds: 600 })
     expect(FAILED_SIGN_IN_PER_ACCOUNT).toMatchObject({ limit: 10, windowSeconds: 900 })
+    expect(FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT).toMatchObject({ limit: 5, windowSeconds: 900 })
     expect(SIGN_UP_PER_IP).toMatchObject({ limit: 10, windowSeconds: 3600 })
     expect(PASSWORD_CHANGE_PER_USER).toMatchObject({ limit: 10, windowSeconds: 900 })
   })
@@ -69,23 +78,69 @@ describe('sign-in per address: 30 per 10 minutes', () => {
   })
 })
 
-describe('failed sign-ins per account: 10 per 15 minutes', () => {
-  it('locks the e-mail after 10 failures, from any address, while other accounts still sign in', async () => {
+describe('failed sign-ins: throttled per client, and per account for unknown devices only (ADR 016)', () => {
+  /** The trusted-device cookie a successful sign-in sets. */
+  const deviceCookieOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith(`${TRUSTED_DEVICE_COOKIE}=`))
+      ?.split(';')[0] ?? ''
+
+  it("after 10 failures from anywhere, unknown devices are refused (429) but the owner's device still signs in", async () => {
     const victim = await t.signUp({ password: 'victim-password' })
     const bystander = await t.signUp({ password: 'bystander-password' })
+    const owned = await login(victim.email, 'victim-password', uniqueIp())
+    expect(owned.status).toBe(200)
+    const device = deviceCookieOf(owned)
+    expect(device).toMatch(new RegExp(`^${TRUSTED_DEVICE_COOKIE}=`))
+
     for (let i = 0; i < 10; i++) {
       expect((await login(victim.email, 'wrong-password', uniqueIp())).status, `failure ${i + 1}`).toBe(401)
     }
-    // The right password from a brand-new address is refused too: the account is locked.
-    const locked = await login(victim.email, 'victim-password', uniqueIp())
-    const { body, retryAfter } = await expectRateLimited(locked, /failed sign-in attempts for this account/i, FAILED_SIGN_IN_PER_ACCOUNT)
+    // The right password from a brand-new device is refused: the attacker cannot tell it from theirs.
+    const refused = await login(victim.email, 'victim-password', uniqueIp())
+    const { body, retryAfter } = await expectRateLimited(refused, /failed sign-in attempts for this account/i, FAILED_SIGN_IN_PER_ACCOUNT)
     expect(body.message).toBe(FAILED_SIGN_IN_PER_ACCOUNT.message)
     expect(retryAfter).toBeLessThanOrEqual(900)
     expect(retryAfter).toBeGreaterThan(800)
-    // The lock follows the normalised e-mail.
+    // The count follows the normalised e-mail.
     expect((await login(victim.email.toUpperCase(), 'victim-password', uniqueIp())).status).toBe(429)
 
+    // The owner, on a device that signed in before, is not locked out...
+    const owner = await t.request('/api/auth/login', {
+      body: { email: victim.email, password: 'victim-password' },
+      ip: uniqueIp(),
+      cookie: device,
+    })
+    expect(owner.status).toBe(200)
+    // ...but that device gets no more guesses than any other: a wrong password is still a failure.
+    expect(
+      (await t.request('/api/auth/login', { body: { email: victim.email, password: 'nope' }, ip: uniqueIp(), cookie: device })).status,
+    ).toBe(401)
+    // A forged or another account's device cookie does not help.
+    const forged = `${TRUSTED_DEVICE_COOKIE}=${victim.id}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`
+    expect(
+      (await t.request('/api/auth/login', { body: { email: victim.email, password: 'victim-password' }, ip: uniqueIp(), cookie: forged }))
+        .status,
+    ).toBe(429)
+    const other = deviceCookieOf(await login(bystander.email, 'bystander-password', uniqueIp()))
+    expect(
+      (await t.request('/api/auth/login', { body: { email: victim.email, password: 'victim-password' }, ip: uniqueIp(), cookie: other }))
+        .status,
+    ).toBe(429)
+
     expect((await login(bystander.email, 'bystander-password', uniqueIp())).status).toBe(200)
+  })
+
+  it('5 failures for one account from one address refuse that address only, whatever the password', async () => {
+    const user = await t.signUp({ password: 'client-password' })
+    const attacker = uniqueIp()
+    for (let i = 0; i < 5; i++) expect((await login(user.email, 'wrong-password', attacker)).status, `failure ${i + 1}`).toBe(401)
+    const refused = await login(user.email, 'client-password', attacker)
+    const { body } = await expectRateLimited(refused, /from your network/i, FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT)
+    expect(body.message).toBe(FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT.message)
+    // Everyone else, the owner included, signs in as usual.
+    expect((await login(user.email, 'client-password', uniqueIp())).status).toBe(200)
   })
 
   it('slows failures before it refuses them: the first three answer at once, then 0.25 s, 0.5 s, 1 s, 2 s', async () => {
@@ -106,13 +161,14 @@ describe('failed sign-ins per account: 10 per 15 minutes', () => {
     expect(performance.now() - started).toBeLessThan(durations[5] ?? 0)
   })
 
-  it('a successful sign-in resets the failure counter', async () => {
+  it("a successful sign-in resets its client's failure counter", async () => {
     const user = await t.signUp({ password: 'reset-password' })
-    for (let i = 0; i < 9; i++) expect((await login(user.email, 'wrong-password', uniqueIp())).status).toBe(401)
-    expect((await login(user.email, 'reset-password', uniqueIp())).status).toBe(200)
-    // Without the reset, this failure would be the 10th and lock the account.
-    expect((await login(user.email, 'wrong-password', uniqueIp())).status).toBe(401)
-    expect((await login(user.email, 'reset-password', uniqueIp())).status).toBe(200)
+    const ip = uniqueIp()
+    for (let i = 0; i < 4; i++) expect((await login(user.email, 'wrong-password', ip)).status).toBe(401)
+    expect((await login(user.email, 'reset-password', ip)).status).toBe(200)
+    // Without the reset, the 5th failure here would refuse this address.
+    for (let i = 0; i < 4; i++) expect((await login(user.email, 'wrong-password', ip)).status).toBe(401)
+    expect((await login(user.email, 'reset-password', ip)).status).toBe(200)
   })
 
   it('counts failures for unknown e-mails too (no account enumeration through the lock)', async () => {

@@ -7,16 +7,27 @@ export const SIGN_IN_PER_IP: RateLimitRule = {
   message: 'Too many sign-in attempts from your network. Please wait a few minutes and try again.',
 }
 
-export const FAILED_SIGN_IN_PER_ACCOUNT: RateLimitRule = {
-  limit: 10,
+/** Failures for one account from one client address: that client is refused, nobody else (ADR 016). */
+export const FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT: RateLimitRule = {
+  limit: 5,
   windowSeconds: 15 * 60,
-  message: 'Too many failed sign-in attempts for this account. Please wait 15 minutes and try again.',
+  message: 'Too many failed sign-in attempts for this account from your network. Please wait 15 minutes and try again.',
 }
 
 /**
- * Failed sign-ins are slowed before they are refused: the first three answer at once, then each
- * further failure of the account waits twice as long as the one before (0.25 s, 0.5 s, 1 s, then
- * 2 s each) until FAILED_SIGN_IN_PER_ACCOUNT locks the account.
+ * Failures for one account from anywhere: past this, only devices the account signed in on before
+ * may try its password (trusted-devices.ts); the owner is never locked out of a known device.
+ */
+export const FAILED_SIGN_IN_PER_ACCOUNT: RateLimitRule = {
+  limit: 10,
+  windowSeconds: 15 * 60,
+  message:
+    'Too many failed sign-in attempts for this account. Sign in from a device you have used before, reset your password, or try again in 15 minutes.',
+}
+
+/**
+ * Failed sign-ins are slowed before they are refused: the first three of an account answer at once,
+ * then each further failure waits twice as long as the one before (0.25 s, 0.5 s, 1 s, then 2 s each).
  */
 export function failedSignInDelayMs(failures: number): number {
   const slowed = failures - 3

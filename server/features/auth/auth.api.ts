@@ -1,17 +1,19 @@
-import { createRoute, z } from '@hono/zod-openapi'
-import { refuseApiKeyCaller } from '#common/api-keys.ts'
+import { z } from '@hono/zod-openapi'
 import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from '#common/auth.ts'
-import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
-import { requireUser } from '#server/http/guards.ts'
+import { member, publicRoute, signedInRoute } from '#server/http/access.ts'
+import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { AuthService } from './auth.service.ts'
 import { toUserDto, userSchema } from './auth.dto.ts'
+
+/** A session is used when there is one; without one the route still answers. */
+const optionalSession: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }, {}]
 
 const dataOf = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema: z.object({ data: schema }) } },
 })
 
-const register = createRoute({
+const register = publicRoute({
   method: 'post',
   path: '/register',
   tags: ['Auth'],
@@ -20,7 +22,7 @@ const register = createRoute({
   responses: { 201: dataOf(z.object({ user: userSchema }), 'Account created'), ...errorResponses(400, 409, 429) },
 })
 
-const login = createRoute({
+const login = publicRoute({
   method: 'post',
   path: '/login',
   tags: ['Auth'],
@@ -32,45 +34,45 @@ const login = createRoute({
   },
 })
 
-const logout = createRoute({
+const logout = publicRoute({
   method: 'post',
   path: '/logout',
   tags: ['Auth'],
   summary: 'Sign out: ends the session on the server and clears the cookie',
-  security: bearerSecurity,
+  description: 'Without a session there is nothing to end, and it still answers 200.',
+  security: optionalSession,
   responses: { 200: dataOf(z.object({ success: z.boolean() }), 'Signed out') },
 })
 
-const me = createRoute({
+const me = signedInRoute(member('any'), {
   method: 'get',
   path: '/me',
   tags: ['Auth'],
   summary: 'The signed-in user and profile',
-  security: bearerSecurity,
-  responses: { 200: dataOf(userSchema, 'The current user'), ...errorResponses(401) },
+  responses: { 200: dataOf(userSchema, 'The current user') },
 })
 
-const updateProfile = createRoute({
+const updateProfile = signedInRoute(member('any'), {
   method: 'put',
   path: '/profile',
   tags: ['Auth'],
   summary: 'Update your name or avatar',
-  security: bearerSecurity,
   request: { body: jsonBody(profileUpdateSchema) },
-  responses: { 200: dataOf(userSchema, 'The updated user'), ...errorResponses(400, 401) },
+  responses: { 200: dataOf(userSchema, 'The updated user'), ...errorResponses(400) },
 })
 
-const changePassword = createRoute({
+const changePassword = signedInRoute(member('never'), {
   method: 'put',
   path: '/change-password',
   tags: ['Auth'],
-  summary: 'Change your password: every session ends and a new token is returned',
-  description: 'Needs a session: a request signed in with an API key is refused (403).',
-  security: bearerSecurity,
+  summary: 'Change your password: every other session ends and a new token is returned',
+  description:
+    'Needs a session: a request signed in with an API key is refused (403). Every API key of the account is revoked too, ' +
+    'unless `revokeApiKeys` is false; `revokedApiKeys` says how many were.',
   request: { body: jsonBody(changePasswordSchema) },
   responses: {
-    200: dataOf(z.object({ token: z.string().nullable() }), 'Password changed'),
-    ...errorResponses(400, 401, 403, 429),
+    200: dataOf(z.object({ token: z.string().nullable(), revokedApiKeys: z.number().int() }), 'Password changed'),
+    ...errorResponses(400, 429),
   },
 })
 
@@ -86,24 +88,19 @@ export function createAuthApi(authService: AuthService) {
       return c.json({ data: { token: result.token, user: toUserDto(result.user) } }, 200)
     })
     .openapi(logout, async (c) => {
-      const cookies = await authService.logout({ headers: c.req.raw.headers, ip: c.get('clientIp') })
+      const cookies = await authService.logout(c.get('credential'))
       for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true })
       return c.json({ data: { success: true } }, 200)
     })
-    .openapi(me, (c) => {
-      const user = requireUser(c)
-      return c.json({ data: toUserDto(user) }, 200)
-    })
+    .openapi(me, (c) => c.json({ data: toUserDto(c.get('member')) }, 200))
     .openapi(updateProfile, async (c) => {
-      const user = requireUser(c)
+      const user = c.get('member')
       const profile = await authService.updateProfile(user.id, c.req.valid('json'))
       return c.json({ data: toUserDto({ ...user, profile }) }, 200)
     })
     .openapi(changePassword, async (c) => {
-      const user = requireUser(c)
-      refuseApiKeyCaller(user)
-      const result = await authService.changePassword(user.id, c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
+      const result = await authService.changePassword(c.get('member').id, c.req.valid('json'), c.get('credential'))
       for (const cookie of result.setCookies) c.header('Set-Cookie', cookie, { append: true })
-      return c.json({ data: { token: result.token } }, 200)
+      return c.json({ data: { token: result.token, revokedApiKeys: result.revokedApiKeys } }, 200)
     })
 }

@@ -16,7 +16,7 @@ describe('a profile that cannot be read', () => {
     // A real fault, not a mock: the profiles table is gone for a moment.
     await t.db.execute(sql`alter table profiles rename to profiles_away`)
     try {
-      const { user: session } = await t.services.auth.currentSession(new Headers({ authorization: `Bearer ${user.token}` }))
+      const { user: session } = await t.services.sessions.resolve({ kind: 'bearer', token: user.token })
       expect(session?.id).toBe(user.id)
       expect(session?.profileUnavailable).toBe(true)
       expect(session?.profile).toMatchObject({ role: 'user', subscriptionPlan: 'free', credits: 0 })
@@ -25,7 +25,7 @@ describe('a profile that cannot be read', () => {
     } finally {
       await t.db.execute(sql`alter table profiles_away rename to profiles`)
     }
-    const { user: again } = await t.services.auth.currentSession(new Headers({ authorization: `Bearer ${user.token}` }))
+    const { user: again } = await t.services.sessions.resolve({ kind: 'bearer', token: user.token })
     expect(again?.profileUnavailable).toBeUndefined()
     expect(again?.profile.role).toBe('admin')
   })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_IDLE_SECONDS } from '#server/auth.ts'
 import { profiles, sessions } from '#server/db/schema/index.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '#server/testing/create-test-app.ts'
+import { credentialOf } from '#server/http/credentials.ts'
 import { createSessionLookup, type SessionLookup } from './session-lookup.ts'
 
 let t: TestApp
@@ -16,8 +17,10 @@ afterAll(async () => {
 })
 
 const DAY_MS = 24 * 60 * 60 * 1000
-const bearer = (token: string) => new Headers({ authorization: `Bearer ${token}` })
-const cookie = (value: string) => new Headers({ cookie: value })
+/** The credential a request with these headers presents, as the app reads it. */
+const from = (headers: Record<string, string>) => credentialOf(new Headers(headers))
+const bearer = (token: string) => from({ authorization: `Bearer ${token}` })
+const cookie = (value: string) => from({ cookie: value })
 
 async function sessionOf(userId: string) {
   const [session] = await t.db.select().from(sessions).where(eq(sessions.userId, userId))
@@ -49,9 +52,9 @@ describe('the one-query session lookup', () => {
     expect(await lookup.find(bearer('ak_0123456789abcdef'))).toBeNull()
     expect(await lookup.find(bearer(signed))).toBeNull()
     // Better Auth reads only "bearer " followed by the token; anything else is its business.
-    expect(await lookup.find(new Headers({ authorization: `Bearer\t${user.token}` }))).toBeNull()
-    expect(await lookup.find(new Headers({ authorization: `Token ${user.token}` }))).toBeNull()
-    expect(await lookup.find(new Headers({ authorization: `bearer ${user.token}` }))).not.toBeNull()
+    expect(await lookup.find(from({ authorization: `Bearer\t${user.token}` }))).toBeNull()
+    expect(await lookup.find(from({ authorization: `Token ${user.token}` }))).toBeNull()
+    expect(await lookup.find(from({ authorization: `bearer ${user.token}` }))).not.toBeNull()
   })
 
   it('leaves expired, refresh-due and profile-less sessions to Better Auth', async () => {

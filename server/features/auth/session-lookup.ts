@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { parse as parseCookies } from 'hono/utils/cookie'
-import { API_KEY_PREFIX } from '#common/api-keys.ts'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, SESSION_IDLE_SECONDS, SESSION_REFRESH_SECONDS } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { profiles, sessions, users } from '#server/db/schema/index.ts'
 import type { Profile } from '#server/features/profiles/profile.service.ts'
+import type { Credential } from './session.service.ts'
 
 /** A live session with its user and profile, read in one query. */
 export interface SessionRecord {
@@ -16,7 +16,7 @@ export interface SessionRecord {
 
 /**
  * The common case of every signed-in request, without Better Auth's machinery: a session token
- * (a bearer token, or the signed `auth_session` cookie) whose session is live, needs no refresh
+ * (a bearer token, or the signed `auth_session` cookie; never an API key) whose session is live, needs no refresh
  * and has a profile. Then Better Auth would answer with that session and change nothing, so this
  * answers the same with one query. Anything else (no token, a bad signature, an unknown, expired
  * or old session, one due for its sliding refresh, a missing profile, a signed bearer token,
@@ -24,25 +24,20 @@ export interface SessionRecord {
  * does what it always does.
  */
 export function createSessionLookup(db: Db, secret: string) {
-  function tokenOf(headers: Headers): string | null {
-    const authorization = headers.get('authorization')
-    if (authorization) {
-      // Read as Better Auth's bearer plugin reads it: "bearer " (any case), then the token.
-      if (authorization.slice(0, 7).toLowerCase() !== 'bearer ') return null
-      const token = authorization.slice(7).trim()
-      // Signed bearer tokens and API keys take their own paths.
-      if (!token || /[\s.%]/.test(token) || token.startsWith(API_KEY_PREFIX)) return null
-      return token
+  function tokenOf(credential: Credential | null): string | null {
+    if (credential?.kind === 'bearer') {
+      // Signed bearer tokens take Better Auth's path.
+      return /[\s.%]/.test(credential.token) ? null : credential.token
     }
-    const cookies = headers.get('cookie')
-    if (!cookies || cookies.includes('session_data') || cookies.includes('dont_remember')) return null
-    const value = parseCookies(cookies, SESSION_COOKIE_NAME)[SESSION_COOKIE_NAME]
+    if (credential?.kind !== 'cookie' || credential.header.includes('session_data') || credential.header.includes('dont_remember'))
+      return null
+    const value = parseCookies(credential.header, SESSION_COOKIE_NAME)[SESSION_COOKIE_NAME]
     return value ? verifiedToken(value, secret) : null
   }
 
   return {
-    async find(headers: Headers): Promise<SessionRecord | null> {
-      const token = tokenOf(headers)
+    async find(credential: Credential | null): Promise<SessionRecord | null> {
+      const token = tokenOf(credential)
       if (!token) return null
       const [row] = await db
         .select({

@@ -5,17 +5,12 @@ import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { automations, profiles, subscriptionPlans } from '#server/db/schema/index.ts'
+import type { Caller } from '#common/auth.ts'
 
 export type Automation = typeof automations.$inferSelect
 
-/** Who asks: the owner sees and changes their own; an admin may read anyone's. */
-export interface Caller {
-  id: string
-  role: 'user' | 'admin'
-}
-
 /** The most automations one member keeps (a guard against runaway scripts, not a plan feature). */
-export const MAX_AUTOMATIONS_PER_MEMBER = 500
+const MAX_AUTOMATIONS_PER_MEMBER = 500
 
 /**
  * Members' automations: named, versioned steps with an optional cron schedule. Steps are checked

@@ -23,9 +23,16 @@ afterAll(async () => {
 
 const STEPS = [
   { type: 'navigate', url: 'https://example.com/form' },
-  { type: 'type', selector: '#name', text: 'Ada' },
-  { type: 'click', selector: 'button[type=submit]' },
-  { type: 'extract', selector: '#result', field: 'result' },
+  {
+    type: 'type',
+    target: [
+      { by: 'label', text: 'Name' },
+      { by: 'css', selector: '#name' },
+    ],
+    text: 'Ada',
+  },
+  { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+  { type: 'extract', target: [{ by: 'css', selector: '#result' }], field: 'result' },
 ]
 
 async function call(account: Account, path: string, init: { method?: string; body?: unknown } = {}) {
@@ -59,7 +66,7 @@ describe('automations CRUD', () => {
   it('creates, lists, reads, changes only what is sent, duplicates and deletes', async () => {
     const owner = await t.signUp()
     const created = await createAutomation(owner, { description: 'Signs up for the newsletter' })
-    expect(created).toMatchObject({ name: 'Fill the form', steps: STEPS, stepsVersion: 1, schedule: null, enabled: true })
+    expect(created).toMatchObject({ name: 'Fill the form', steps: STEPS, stepsVersion: 2, schedule: null, enabled: true })
 
     const renamed = await call(owner, `/api/automations/${created.id}`, { method: 'PUT', body: { name: 'Newsletter' } })
     expect(renamed.body.data).toMatchObject({ name: 'Newsletter', description: 'Signs up for the newsletter', steps: STEPS })
@@ -95,15 +102,38 @@ describe('automations CRUD', () => {
       body: { name: 'Broken', steps: [{ type: 'navigate', url: 'https://example.com' }, { type: 'click' }, { type: 'fly', to: 'moon' }] },
     })
     expect(status).toBe(400)
-    expect(body.message).toBe('Step 2 (click): selector is required')
+    expect(body.message).toBe('Step 2 (click): element is required')
     expect(body.issues).toEqual([
-      { path: 'steps.1.selector', message: 'Step 2 (click): selector is required' },
+      { path: 'steps.1.target', message: 'Step 2 (click): element is required' },
       { path: 'steps.2.type', message: 'Step 3: type must be one of navigate, click, type, select, wait, extract, screenshot, assertText' },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
       body: { name: 'x', steps: [{ type: 'navigate', url: 'javascript:alert(1)' }] },
     })
     expect(javascriptUrl.body.message).toBe('Step 1 (navigate): url must be an http or https address')
+    const badTarget = await call(owner, '/api/automations', {
+      body: { name: 'x', steps: [{ type: 'click', target: [{ by: 'role', role: 'spaceship' }, { by: 'nose' }] }] },
+    })
+    expect(badTarget.status).toBe(400)
+    expect(badTarget.body.issues?.map((issue) => issue.path)).toEqual(['steps.0.target.0.role', 'steps.0.target.1.by'])
+  })
+
+  it('takes version-1 steps (a selector) and keeps them as version 2 (a target with that CSS selector)', async () => {
+    const owner = await t.signUp()
+    const v1 = [
+      { type: 'navigate', url: 'https://example.com/form' },
+      { type: 'type', selector: '#name', text: 'Ada' },
+      { type: 'wait', selector: 'text=Thanks' },
+      { type: 'assertText', text: 'Thanks' },
+    ]
+    const created = await createAutomation(owner, { steps: v1 })
+    expect(created.steps).toEqual([
+      { type: 'navigate', url: 'https://example.com/form' },
+      { type: 'type', target: [{ by: 'css', selector: '#name' }], text: 'Ada' },
+      { type: 'wait', target: [{ by: 'css', selector: 'text=Thanks' }] },
+      { type: 'assertText', text: 'Thanks' },
+    ])
+    expect(created.stepsVersion).toBe(2)
   })
 
   it('checks the cron schedule and sets the next run; disabling clears it', async () => {

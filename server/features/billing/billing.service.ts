@@ -11,11 +11,19 @@ import type { SandboxBilling } from './sandbox.ts'
 
 export type Payment = typeof payments.$inferSelect
 
+/** A member's subscription, with when its free trial ends (null when it is not in one). */
+export type CurrentSubscription = Subscription & { trialEndsAt: Date | null }
+
+/** A scheduled cancellation clears the next billing date: a trial then ends at cancelAt. */
+function trialEndOf(subscription: Subscription): Date | null {
+  return subscription.status === 'trialing' ? (subscription.nextBilledAt ?? subscription.cancelAt) : null
+}
+
 /** How the browser opens checkout: Paddle.js with the public client token, or our sandbox page. */
 export type CheckoutClient = { kind: 'paddle'; clientToken: string; environment: 'sandbox' | 'production' } | { kind: 'sandbox' }
 
 /** The spec's texts when checkout cannot open (no provider, or the plan has no price id). */
-export const CHECKOUT_NOT_AVAILABLE = {
+const CHECKOUT_NOT_AVAILABLE = {
   title: 'Checkout Not Available',
   description: 'Our payment system is currently being set up. Please try again later.',
 } as const
@@ -46,11 +54,12 @@ export function createBillingService(deps: {
   db: Db
   plans: PlanService
   checkout: CheckoutClient | null
-  provider: BillingProvider | null
-  sandbox: SandboxBilling | null
+  /** Paddle's API, or the local sandbox (which also offers its own purchase and end-of-period). */
+  provider: BillingProvider | SandboxBilling | null
   checkoutSecret: string
 }) {
-  const { db, plans, checkout, provider, sandbox, checkoutSecret } = deps
+  const { db, plans, checkout, provider, checkoutSecret } = deps
+  const sandbox = provider && 'purchase' in provider ? provider : null
   const realPaddle = checkout?.kind === 'paddle' || provider?.kind === 'paddle'
 
   /**
@@ -62,14 +71,14 @@ export function createBillingService(deps: {
     return realPaddle && !PADDLE_PRICE_ID.test(plan.paddlePriceId) ? null : plan.paddlePriceId
   }
 
-  async function currentSubscription(userId: string): Promise<Subscription | null> {
+  async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
     const [row] = await db
       .select()
       .from(subscriptions)
       .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, SERVING)))
       .orderBy(desc(subscriptions.updatedAt))
       .limit(1)
-    return row ?? null
+    return row ? { ...row, trialEndsAt: trialEndOf(row) } : null
   }
 
   async function requirePlan(slug: string): Promise<Plan> {
@@ -169,5 +178,3 @@ export function createBillingService(deps: {
     },
   }
 }
-
-export type BillingService = ReturnType<typeof createBillingService>

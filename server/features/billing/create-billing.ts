@@ -55,7 +55,7 @@ export function createBilling(deps: {
     })
     logger.warn('Payments: LOCAL SANDBOX (BILLING_SANDBOX=true): purchases complete without payment. Never use it in production.')
     return {
-      billing: createBillingService({ db, plans, checkout: { kind: 'sandbox' }, provider: sandbox, sandbox, checkoutSecret }),
+      billing: createBillingService({ db, plans, checkout: { kind: 'sandbox' }, provider: sandbox, checkoutSecret }),
       webhooks: createWebhookService({ db, credits, logger, provider: 'sandbox', secret, checkoutSecret }),
     }
   }
@@ -70,7 +70,7 @@ export function createBilling(deps: {
   else logger.info('Payments are off (PADDLE_CLIENT_TOKEN unset): plan buttons show "Checkout Not Available"')
   if (checkout && !provider) logger.warn('PADDLE_API_KEY is unset: members cannot switch plans or cancel from the Billing page')
   return {
-    billing: createBillingService({ db, plans, checkout, provider, sandbox: null, checkoutSecret }),
+    billing: createBillingService({ db, plans, checkout, provider, checkoutSecret }),
     webhooks: createWebhookService({ db, credits, logger, provider: 'paddle', secret: env.PADDLE_WEBHOOK_SECRET ?? null, checkoutSecret }),
   }
 }

@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, lte, ne } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { payments, profiles, subscriptionPlans, subscriptions, users, webhookEvents } from '#server/db/schema/index.ts'
-import type { CreditService, DbOrTx } from '#server/features/credits/credit.service.ts'
+import type { DbOrTx } from '#server/db/client.ts'
+import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { Logger } from '#server/logger.ts'
 import {
   fromMinorUnits,

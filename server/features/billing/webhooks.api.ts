@@ -1,8 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { publicRoute } from '#server/http/access.ts'
 import { createRouter, errorSchema } from '#server/http/openapi.ts'
 import type { WebhookService } from './webhook.service.ts'
 
-const paddleWebhook = createRoute({
+const paddleWebhook = publicRoute({
   method: 'post',
   path: '/paddle',
   tags: ['Webhooks'],

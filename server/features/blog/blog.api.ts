@@ -1,16 +1,20 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { actsAsAdmin, admin, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { BLOG_STATUSES } from '#common/blog.ts'
 import { NotFound } from '#common/errors.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { blogPostCreateSchema, blogPostUpdateSchema } from '#common/blog-posts.ts'
-import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
+import { addSnakeCaseTwins, withSnakeCaseTwins } from '#server/http/field-aliases.ts'
+import { createRouter, errorResponses, jsonBody, pageResponse } from '#server/http/openapi.ts'
 import type { BlogPost, BlogService } from './blog.service.ts'
 
 // The spec's clients read both spellings of some fields (published_at and publishedAt, author
-// full_name and fullName), so a post carries both, like the profile DTO.
-const blogPostSchema = z
-  .object({
+// full_name and fullName), so a post carries both (server/http/field-aliases.ts).
+const POST_TWINS = ['coverImageUrl', 'publishedAt', 'createdAt', 'updatedAt'] as const
+const AUTHOR_TWINS = ['fullName'] as const
+
+const blogPostSchema = withSnakeCaseTwins(
+  {
     id: z.string(),
     title: z.string(),
     slug: z.string(),
@@ -21,41 +25,34 @@ const blogPostSchema = z
     tags: z.array(z.string()),
     featured: z.boolean(),
     coverImageUrl: z.string().nullable(),
-    cover_image_url: z.string().nullable(),
     publishedAt: z.string().nullable(),
-    published_at: z.string().nullable(),
     createdAt: z.string(),
-    created_at: z.string(),
     updatedAt: z.string(),
-    updated_at: z.string(),
-    author: z.object({ fullName: z.string().nullable(), full_name: z.string().nullable() }),
-  })
-  .openapi('BlogPost')
+    author: withSnakeCaseTwins({ fullName: z.string().nullable() }, AUTHOR_TWINS),
+  },
+  POST_TWINS,
+).openapi('BlogPost')
 
-export function toBlogPostDto(post: BlogPost): z.infer<typeof blogPostSchema> {
-  const publishedAt = post.publishedAt?.toISOString() ?? null
-  const createdAt = post.createdAt.toISOString()
-  const updatedAt = post.updatedAt.toISOString()
-  return {
-    id: post.id,
-    title: post.title,
-    slug: post.slug,
-    excerpt: post.excerpt,
-    content: post.content,
-    status: post.status,
-    category: post.category,
-    tags: post.tags,
-    featured: post.featured,
-    coverImageUrl: post.coverImageUrl,
-    cover_image_url: post.coverImageUrl,
-    publishedAt,
-    published_at: publishedAt,
-    createdAt,
-    created_at: createdAt,
-    updatedAt,
-    updated_at: updatedAt,
-    author: { fullName: post.authorName, full_name: post.authorName },
-  }
+function toBlogPostDto(post: BlogPost): z.infer<typeof blogPostSchema> {
+  return addSnakeCaseTwins(
+    {
+      id: post.id,
+      title: post.title,
+      slug: post.slug,
+      excerpt: post.excerpt,
+      content: post.content,
+      status: post.status,
+      category: post.category,
+      tags: post.tags,
+      featured: post.featured,
+      coverImageUrl: post.coverImageUrl,
+      publishedAt: post.publishedAt?.toISOString() ?? null,
+      createdAt: post.createdAt.toISOString(),
+      updatedAt: post.updatedAt.toISOString(),
+      author: addSnakeCaseTwins({ fullName: post.authorName }, AUTHOR_TWINS),
+    },
+    POST_TWINS,
+  )
 }
 
 const listQuerySchema = paginationQuerySchema.extend({
@@ -71,26 +68,19 @@ const listQuerySchema = paginationQuerySchema.extend({
   tag: z.string().trim().min(1).max(100).optional(),
 })
 
-const list = createRoute({
+const list = publicRoute({
   method: 'get',
   path: '/',
   tags: ['Blog'],
   summary: 'List blog posts: published ones, newest published first (admins may ask for drafts)',
   request: { query: listQuerySchema },
   responses: {
-    200: {
-      description: 'A page of posts',
-      content: {
-        'application/json': {
-          schema: z.object({ data: z.array(blogPostSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
-        },
-      },
-    },
+    200: pageResponse(blogPostSchema, 'A page of posts'),
     ...errorResponses(400),
   },
 })
 
-const tags = createRoute({
+const tags = publicRoute({
   method: 'get',
   path: '/tags',
   tags: ['Blog'],
@@ -100,7 +90,7 @@ const tags = createRoute({
   },
 })
 
-const getOne = createRoute({
+const getOne = publicRoute({
   method: 'get',
   path: '/{slug}',
   tags: ['Blog'],
@@ -118,36 +108,33 @@ const postResponse = (description: string) => ({
 })
 const idParam = z.object({ id: z.uuid({ error: 'id must be a post id' }) })
 
-const create = createRoute({
+const create = signedInRoute(admin('admin:content'), {
   method: 'post',
   path: '/',
   tags: ['Blog (admin)'],
   summary: 'Create a post (draft unless status is published); the slug is made from the title',
-  security: bearerSecurity,
   request: { body: jsonBody(blogPostCreateSchema) },
-  responses: { 201: postResponse('The new post'), ...errorResponses(400, 401, 403) },
+  responses: { 201: postResponse('The new post'), ...errorResponses(400) },
 })
 
-const update = createRoute({
+const update = signedInRoute(admin('admin:content'), {
   method: 'put',
   path: '/{id}',
   tags: ['Blog (admin)'],
   summary: 'Change any fields of a post; its slug stays fixed once it has been published',
-  security: bearerSecurity,
   request: { params: idParam, body: jsonBody(blogPostUpdateSchema) },
-  responses: { 200: postResponse('The updated post'), ...errorResponses(400, 401, 403, 404) },
+  responses: { 200: postResponse('The updated post'), ...errorResponses(400, 404) },
 })
 
-const remove = createRoute({
+const remove = signedInRoute(admin('admin:content'), {
   method: 'delete',
   path: '/{id}',
   tags: ['Blog (admin)'],
   summary: 'Delete a post',
-  security: bearerSecurity,
   request: { params: idParam },
   responses: {
     200: { description: 'Deleted', content: { 'application/json': { schema: z.object({ data: z.object({ success: z.boolean() }) }) } } },
-    ...errorResponses(401, 403, 404),
+    ...errorResponses(404),
   },
 })
 
@@ -156,7 +143,7 @@ export function createBlogApi(blog: BlogService) {
   return createRouter()
     .openapi(list, async (c) => {
       const { status, ...query } = c.req.valid('query')
-      const isAdmin = c.get('user')?.profile.role === 'admin'
+      const isAdmin = actsAsAdmin(c.get('user'), 'admin:read')
       // Drafts exist only for admins: anyone else asking for them still gets published posts.
       const page =
         isAdmin && status && status !== 'published'
@@ -171,15 +158,15 @@ export function createBlogApi(blog: BlogService) {
       return c.json({ data: toBlogPostDto(post) }, 200)
     })
     .openapi(create, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       return c.json({ data: toBlogPostDto(await blog.create(actor, c.req.valid('json'))) }, 201)
     })
     .openapi(update, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       return c.json({ data: toBlogPostDto(await blog.update(actor, c.req.valid('param').id, c.req.valid('json'))) }, 200)
     })
     .openapi(remove, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       await blog.remove(actor, c.req.valid('param').id)
       return c.json({ data: { success: true } }, 200)
     })

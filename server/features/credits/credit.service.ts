@@ -1,11 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { Conflict, NotFound } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Db, DbOrTx } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { creditLedger, profiles, type CREDIT_REASONS } from '#server/db/schema/index.ts'
 
-export type CreditReason = (typeof CREDIT_REASONS)[number]
+type CreditReason = (typeof CREDIT_REASONS)[number]
 export type CreditEntry = typeof creditLedger.$inferSelect
 
 export interface CreditChange {
@@ -15,9 +15,6 @@ export interface CreditChange {
   reference?: string | null
   actorId?: string | null
 }
-
-/** A database handle or an open transaction: callers that already hold one pass it in. */
-export type DbOrTx = Pick<Db, 'select' | 'insert' | 'update'>
 
 export class InsufficientCredits extends Conflict {
   constructor(readonly balance: number) {

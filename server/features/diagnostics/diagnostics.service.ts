@@ -55,5 +55,3 @@ export function createDiagnosticsService(database: Pick<Database, 'db' | 'kind' 
     },
   }
 }
-
-export type DiagnosticsService = ReturnType<typeof createDiagnosticsService>

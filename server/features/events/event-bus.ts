@@ -8,7 +8,7 @@ export interface InquiryEvent {
 }
 
 /** A run changed (queued, started, progressed, finished); pages re-read it. */
-export interface RunEvent {
+interface RunEvent {
   id: string
   userId: string
   status: string

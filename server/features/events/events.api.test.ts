@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { eventReader } from '#server/testing/event-stream-reader.ts'
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
-type ServerEvent = { event: string; data: string }
 
 let t: TestApp
 let admin: Account
@@ -16,45 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close()
 })
-
-/** Reads server-sent events from a response body, one complete event (blank-line terminated) at a time. */
-function eventReader(response: Response) {
-  if (!response.body) throw new Error('the response has no body')
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-
-  async function next(timeoutMs = 5000): Promise<ServerEvent> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const end = buffer.indexOf('\n\n')
-      if (end !== -1) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        const lines = block.split('\n')
-        // Comment lines (heartbeats) are not events.
-        if (lines.every((line) => line.startsWith(':'))) continue
-        const field = (name: string) =>
-          lines
-            .filter((line) => line.startsWith(`${name}:`))
-            .map((line) => line.slice(name.length + 1).trimStart())
-            .join('\n')
-        return { event: field('event') || 'message', data: field('data') }
-      }
-      const remaining = deadline - Date.now()
-      if (remaining <= 0) throw new Error('no event arrived in time')
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no event arrived in time')), remaining)
-      })
-      const read = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer))
-      if (read.done) throw new Error('the stream ended')
-      buffer += decoder.decode(read.value, { stream: true })
-    }
-  }
-
-  return { next, cancel: () => reader.cancel() }
-}
 
 const inquiry = { name: 'Live Lead', email: 'lead@example.com', projectType: 'custom-tools', message: 'Build us a dashboard scraper.' }
 
@@ -123,5 +84,35 @@ describe('GET /api/events/inquiries', () => {
     expect(anonymous.status).toBe(401)
     expect(anonymous.headers.get('content-type')).toMatch(/application\/json/)
     await anonymous.body?.cancel()
+  })
+})
+
+describe('GET /api/runs/events', () => {
+  it("delivers the member's run changes, and no one else's", async () => {
+    const runner = await t.signUp()
+    const steps = [{ type: 'navigate', url: 'https://example.com/' }]
+    const automation = await t.request('/api/automations', { body: { name: 'Watched', steps }, token: runner.token })
+    const automationId = ((await automation.json()) as { data: { id: string } }).data.id
+    const startRun = async () => {
+      const run = await t.request(`/api/automations/${automationId}/runs`, { body: { where: 'client' }, token: runner.token })
+      expect(run.status).toBe(201)
+      return ((await run.json()) as { data: { id: string } }).data.id
+    }
+    const events = eventReader(await t.request('/api/runs/events', { cookie: runner.cookie }))
+    try {
+      expect((await events.next()).event).toBe('ready')
+      const first = await startRun()
+      expect(JSON.parse((await events.next()).data)).toMatchObject({ id: first, status: 'running' })
+
+      // Another member's run says nothing on this stream; the member's next one does.
+      const other = await t.signUp()
+      const theirs = await t.request('/api/automations', { body: { name: 'Not watched', steps }, token: other.token })
+      const theirsId = ((await theirs.json()) as { data: { id: string } }).data.id
+      expect((await t.request(`/api/automations/${theirsId}/runs`, { body: { where: 'client' }, token: other.token })).status).toBe(201)
+      const second = await startRun()
+      expect(JSON.parse((await events.next()).data)).toMatchObject({ id: second })
+    } finally {
+      await events.cancel().catch(() => {})
+    }
   })
 })

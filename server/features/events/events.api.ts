@@ -1,39 +1,31 @@
-import { createRoute, z } from '@hono/zod-openapi'
-import { streamSSE } from 'hono/streaming'
-import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
-import type { EventBus } from './event-bus.ts'
+import { z } from '@hono/zod-openapi'
+import type { SessionService } from '#server/features/auth/session.service.ts'
+import { admin, signedInRoute } from '#server/http/access.ts'
+import { liveStream } from '#server/http/live-stream.ts'
+import { createRouter } from '#server/http/openapi.ts'
+import type { EventBus, InquiryEvent } from './event-bus.ts'
 
-const HEARTBEAT_MS = 25_000
+const access = admin('admin:read')
 
-const inquiries = createRoute({
+const inquiries = signedInRoute(access, {
   method: 'get',
   path: '/inquiries',
   tags: ['Events (admin)'],
   summary: 'Server-sent events: `inquiry` with { type: created|updated|deleted, id, name? } as they happen',
-  security: bearerSecurity,
+  description: 'The stream ends when the session that opened it ends, its API key is revoked or its admin role is taken away.',
   responses: {
     200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: z.string() } } },
-    ...errorResponses(401, 403),
   },
 })
 
 /** Live updates for the admin's Service Inquiries tab (and anything else that follows inquiries). */
-export function createEventsApi(events: EventBus) {
-  return createRouter().openapi(inquiries, (c) => {
-    requireAdmin(c)
-    return streamSSE(c, async (stream) => {
-      const unsubscribe = events.subscribe('inquiry', (event) => {
-        void stream.writeSSE({ event: 'inquiry', data: JSON.stringify(event) })
-      })
-      stream.onAbort(unsubscribe)
-      await stream.writeSSE({ event: 'ready', data: '{}' })
-      // Comments keep proxies from closing an idle stream.
-      while (!stream.aborted && !stream.closed) {
-        await stream.sleep(HEARTBEAT_MS)
-        if (!stream.aborted) await stream.write(': heartbeat\n\n')
-      }
-      unsubscribe()
-    })
-  })
+export function createEventsApi(deps: { events: EventBus; sessions: SessionService }) {
+  return createRouter().openapi(inquiries, (c) =>
+    liveStream<InquiryEvent>(c, {
+      sessions: deps.sessions,
+      rule: access,
+      event: 'inquiry',
+      subscribe: (send) => deps.events.subscribe('inquiry', send),
+    }),
+  )
 }

@@ -1,4 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { publicRoute } from '#server/http/access.ts'
 import type { Database } from '#server/db/client.ts'
 import { createRouter } from '#server/http/openapi.ts'
 
@@ -13,7 +14,7 @@ const healthSchema = z
   })
   .openapi('Health')
 
-const health = createRoute({
+const health = publicRoute({
   method: 'get',
   path: '/',
   tags: ['Operations'],

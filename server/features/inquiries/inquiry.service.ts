@@ -14,7 +14,7 @@ import type { RateLimitRule, RateLimitService } from '#server/features/rate-limi
 
 export type Inquiry = typeof serviceInquiries.$inferSelect
 
-export const INQUIRIES_PER_IP: RateLimitRule = {
+const INQUIRIES_PER_IP: RateLimitRule = {
   limit: 5,
   windowSeconds: 10 * 60,
   message: 'You have sent several messages in a short time. Please wait 10 minutes before sending another.',

@@ -1,7 +1,7 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
+import { admin, signedInRoute } from '#server/http/access.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
-import { requireAdmin } from '#server/http/guards.ts'
-import { bearerSecurity, createRouter, errorResponses } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, pageResponse } from '#server/http/openapi.ts'
 import type { Mailer } from './mailer.ts'
 
 const outboxMailSchema = z
@@ -16,29 +16,20 @@ const outboxMailSchema = z
   })
   .openapi('OutboxMail')
 
-const list = createRoute({
+const list = signedInRoute(admin('admin:read'), {
   method: 'get',
   path: '/outbox',
   tags: ['Mail (admin)'],
   summary: 'Every e-mail the platform sent or, without SMTP, only logged: newest first',
-  security: bearerSecurity,
   request: { query: paginationQuerySchema.extend({ to: z.string().trim().toLowerCase().max(254).optional() }) },
   responses: {
-    200: {
-      description: 'A page of the outbox',
-      content: {
-        'application/json': {
-          schema: z.object({ data: z.array(outboxMailSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
-        },
-      },
-    },
-    ...errorResponses(400, 401, 403),
+    200: pageResponse(outboxMailSchema, 'A page of the outbox'),
+    ...errorResponses(400),
   },
 })
 
 export function createMailApi(mailer: Mailer) {
   return createRouter().openapi(list, async (c) => {
-    requireAdmin(c)
     const result = await mailer.list(c.req.valid('query'))
     const data = result.items.map((mail) => ({
       id: mail.id,

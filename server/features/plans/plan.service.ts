@@ -10,7 +10,7 @@ import type { Actor, AuditService } from '#server/features/audit/audit.service.t
 export type Plan = typeof subscriptionPlans.$inferSelect
 
 /** The plan every account falls back to; it cannot be deleted. */
-export const FREE_PLAN = 'free'
+const FREE_PLAN = 'free'
 
 export function createPlanService(db: Db, audit: AuditService) {
   async function requirePlan(id: string): Promise<Plan> {

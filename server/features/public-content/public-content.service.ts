@@ -15,5 +15,3 @@ export function createPublicContentService(db: Db) {
     },
   }
 }
-
-export type PublicContentService = ReturnType<typeof createPublicContentService>

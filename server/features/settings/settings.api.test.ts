@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppSettings } from '#common/settings.ts'
 import { creditLedger } from '#server/db/schema/index.ts'
-import { MAINTENANCE_MESSAGE } from '#server/http/maintenance.ts'
+import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, max, or, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, ilike, inArray, max, or, sql, type SQL } from 'drizzle-orm'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import type { Role } from '#common/auth.ts'
 import type { Db } from '#server/db/client.ts'
@@ -68,6 +68,25 @@ export function createUserService(db: Db) {
         .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
         .where(eq(users.id, id))
       return row ? toListItem(row) : null
+    },
+
+    /** The id of the account with this e-mail address (any case), or null. */
+    async idByEmail(email: string): Promise<string | null> {
+      const [row] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+      return row?.id ?? null
+    },
+
+    /** The e-mail address of each of these accounts (unknown ids are absent), in one query. */
+    async emailsOf(ids: string[]): Promise<Record<string, string>> {
+      if (ids.length === 0) return {}
+      const rows = await db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(inArray(users.id, [...new Set(ids)]))
+      return Object.fromEntries(rows.map((row) => [row.id, row.email]))
     },
   }
 }

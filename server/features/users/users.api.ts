@@ -1,11 +1,11 @@
-import { createRoute, z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import { ROLES } from '#common/auth.ts'
 import { NotFound } from '#common/errors.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
-import { toProfileDto, profileSchema } from '#server/features/auth/auth.dto.ts'
-import { requireAdmin } from '#server/http/guards.ts'
+import { profileSchema, toProfileDto } from '#server/http/profile-dto.ts'
+import { admin, signedInRoute } from '#server/http/access.ts'
 import { adminPasswordResetSchema, adminUserCreateSchema, adminUserUpdateSchema } from '#common/users.ts'
-import { bearerSecurity, createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { UserAdminService } from './user-admin.service.ts'
 import type { UserListItem, UserService } from './user.service.ts'
 
@@ -40,12 +40,11 @@ const listQuerySchema = paginationQuerySchema.extend({
   search: z.string().trim().max(200).optional(),
 })
 
-const list = createRoute({
+const list = signedInRoute(admin('admin:read'), {
   method: 'get',
   path: '/',
   tags: ['Users (admin)'],
   summary: 'List users, newest first, with paging, optional role filter and search by e-mail or name',
-  security: bearerSecurity,
   request: { query: listQuerySchema },
   responses: {
     200: {
@@ -62,20 +61,19 @@ const list = createRoute({
         },
       },
     },
-    ...errorResponses(400, 401, 403),
+    ...errorResponses(400),
   },
 })
 
-const getOne = createRoute({
+const getOne = signedInRoute(admin('admin:read'), {
   method: 'get',
   path: '/{id}',
   tags: ['Users (admin)'],
   summary: 'One user with profile',
-  security: bearerSecurity,
   request: { params: z.object({ id: z.string().min(1).max(100) }) },
   responses: {
     200: { description: 'The user', content: { 'application/json': { schema: z.object({ data: adminUserSchema }) } } },
-    ...errorResponses(401, 403, 404),
+    ...errorResponses(404),
   },
 })
 
@@ -86,76 +84,70 @@ const userResponse = (description: string) => ({
 })
 const ok = { description: 'Done', content: { 'application/json': { schema: z.object({ data: z.object({ success: z.boolean() }) }) } } }
 
-const create = createRoute({
+const create = signedInRoute(admin('never'), {
   method: 'post',
   path: '/',
   tags: ['Users (admin)'],
   summary: 'Create a user (email, password, fullName?, role?)',
-  security: bearerSecurity,
   request: { body: jsonBody(adminUserCreateSchema) },
-  responses: { 201: userResponse('The new user'), ...errorResponses(400, 401, 403, 409) },
+  responses: { 201: userResponse('The new user'), ...errorResponses(400, 409) },
 })
 
-const update = createRoute({
+const update = signedInRoute(admin('never'), {
   method: 'put',
   path: '/{id}',
   tags: ['Users (admin)'],
   summary: 'Change name, role, plan (plan, subscription_plan or subscriptionPlan) or credits; audited',
   description: 'Credits are set through the credit ledger with the admin as actor. Nobody can demote the last admin or themselves.',
-  security: bearerSecurity,
   request: { params: idParam, body: jsonBody(adminUserUpdateSchema) },
-  responses: { 200: userResponse('The updated user'), ...errorResponses(400, 401, 403, 404, 409) },
+  responses: { 200: userResponse('The updated user'), ...errorResponses(400, 404, 409) },
 })
 
-const remove = createRoute({
+const remove = signedInRoute(admin('never'), {
   method: 'delete',
   path: '/{id}',
   tags: ['Users (admin)'],
   summary: 'Delete a user with their sessions (not yourself, not the last admin)',
-  security: bearerSecurity,
   request: { params: idParam },
-  responses: { 200: ok, ...errorResponses(401, 403, 404, 409) },
+  responses: { 200: ok, ...errorResponses(404, 409) },
 })
 
-const resetPassword = createRoute({
+const resetPassword = signedInRoute(admin('never'), {
   method: 'post',
   path: '/{id}/reset-password',
   tags: ['Users (admin)'],
   summary: "Set a user's password; their sessions end",
-  security: bearerSecurity,
   request: { params: idParam, body: jsonBody(adminPasswordResetSchema) },
-  responses: { 200: ok, ...errorResponses(400, 401, 403, 404) },
+  responses: { 200: ok, ...errorResponses(400, 404) },
 })
 
 export function createUsersApi(userService: UserService, admin: UserAdminService) {
   return createRouter()
     .openapi(list, async (c) => {
-      requireAdmin(c)
       const page = await userService.list(c.req.valid('query'))
       const items = page.items.map(toAdminUserDto)
       return c.json({ data: items, users: items, total: page.total, page: page.page, limit: page.limit }, 200)
     })
     .openapi(getOne, async (c) => {
-      requireAdmin(c)
       const user = await userService.get(c.req.valid('param').id)
       if (!user) throw new NotFound('User not found')
       return c.json({ data: toAdminUserDto(user) }, 200)
     })
     .openapi(create, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       return c.json({ data: toAdminUserDto(await admin.create(actor, c.req.valid('json'))) }, 201)
     })
     .openapi(update, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       return c.json({ data: toAdminUserDto(await admin.update(actor, c.req.valid('param').id, c.req.valid('json'))) }, 200)
     })
     .openapi(remove, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       await admin.remove(actor, c.req.valid('param').id)
       return c.json({ data: { success: true } }, 200)
     })
     .openapi(resetPassword, async (c) => {
-      const actor = requireAdmin(c)
+      const actor = c.get('member')
       await admin.setPassword(actor, c.req.valid('param').id, c.req.valid('json').newPassword)
       return c.json({ data: { success: true } }, 200)
     })

@@ -10,8 +10,8 @@ import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { toast } from '#app/lib/toast.ts'
 import { BLOG_CATEGORIES, COVER_MAX_BYTES, COVER_TYPES } from '#common/blog.ts'
-import type { AdminResult } from '../admin-result.server.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 
 /** A post in the editor: the form's values (tags as one comma-separated string). */
 export interface PostDraft {
@@ -31,8 +31,8 @@ export interface PostDraft {
  * so what the admin sees is what readers get (no raw HTML, safe links).
  */
 export function PostDialog({ draft, onClose }: { draft: PostDraft; onClose: () => void }) {
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data, { success: onClose })
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data, { success: onClose })
   const [content, setContent] = useState(draft.content)
   const [cover, setCover] = useState(draft.coverImageUrl)
   const [uploading, setUploading] = useState(false)

@@ -5,9 +5,9 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#app/components/ui/dialog.tsx'
 import { PROJECT_TYPE_LABELS, type ProjectType } from '#common/inquiry-fields.ts'
 import { DataTable, EmptyRow } from '#app/components/data-table.tsx'
-import type { AdminResult } from '../admin-result.server.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { usePendingValue } from '../use-pending-value.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 
 export interface InquiryRow {
   id: string
@@ -24,7 +24,7 @@ export interface InquiryRow {
 const HEADERS = ['Status', 'Name', 'Email', 'Project Type', 'Date', 'Actions']
 
 /** The spec's reply: a mail link with subject 'RE: {project_type} Project Inquiry' and a greeting. */
-export function replyHref(inquiry: Pick<InquiryRow, 'email' | 'name' | 'projectType'>): string {
+function replyHref(inquiry: Pick<InquiryRow, 'email' | 'name' | 'projectType'>): string {
   const subject = `RE: ${inquiry.projectType} Project Inquiry`
   const body = `Hi ${inquiry.name},\n\nThank you for your inquiry about ${PROJECT_TYPE_LABELS[inquiry.projectType].toLowerCase()}. `
   return `mailto:${inquiry.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`
@@ -83,8 +83,8 @@ export function InquiriesTable({ inquiries }: { inquiries: InquiryRow[] }) {
 
 /** The Status checkbox: ticked is Processed, clear is Pending. */
 function ProcessedToggle({ inquiry }: { inquiry: InquiryRow }) {
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data)
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data)
   const [processed, setRequested] = usePendingValue(inquiry.processed, fetcher.state)
   return (
     <label className="flex items-center gap-2 whitespace-nowrap">

@@ -5,14 +5,14 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import type { AdminResult } from '../admin-result.server.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 
 /** Add a plan: name required ('Missing plan name'); price and credits numeric, default 0. */
 export function AddPlanForm() {
-  const fetcher = useFetcher<AdminResult>()
+  const fetcher = useFetcher<ActionResult>()
   const form = useRef<HTMLFormElement>(null)
-  useResultToast(fetcher.data, { success: () => form.current?.reset() })
+  useActionToast(fetcher.data, { success: () => form.current?.reset() })
   return (
     <Card>
       <CardHeader>

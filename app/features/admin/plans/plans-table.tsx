@@ -5,9 +5,9 @@ import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { DataTable, EmptyRow } from '#app/components/data-table.tsx'
-import type { AdminResult } from '../admin-result.server.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { usePendingValue } from '../use-pending-value.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 
 export interface PlanRow {
   id: string
@@ -120,7 +120,7 @@ function Field({
   multiline?: boolean
   className?: string
 }) {
-  const fetcher = useFetcher<AdminResult>()
+  const fetcher = useFetcher<ActionResult>()
   const [draft, setDraft] = useState(value)
   const [saved, setSaved] = useState(value)
   const [submitted, setSubmitted] = useState<string | null>(null)
@@ -131,7 +131,7 @@ function Field({
     if (draft === saved || draft === submitted) setDraft(value)
   }
   // A refused value goes back to what is stored.
-  useResultToast(fetcher.data, { error: () => setDraft(value) })
+  useActionToast(fetcher.data, { error: () => setDraft(value) })
   const save = () => {
     if (draft === value) return
     setSubmitted(draft)
@@ -158,8 +158,8 @@ function Field({
 }
 
 function HighlightedToggle({ plan }: { plan: PlanRow }) {
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data)
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data)
   const [checked, setRequested] = usePendingValue(plan.highlighted, fetcher.state)
   return (
     <input

@@ -6,13 +6,13 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import type { AppSettings } from '#common/settings.ts'
-import type { AdminResult } from '../admin-result.server.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 
 /** System Settings: General and Advanced, saved together ('Settings saved'), enforced at once. */
 export function SettingsForm({ settings }: { settings: AppSettings }) {
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data)
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data)
   const invalid = (field: string) => (fetcher.data && !fetcher.data.ok && fetcher.data.field === field ? true : undefined)
   return (
     <fetcher.Form method="post" className="space-y-6" noValidate>

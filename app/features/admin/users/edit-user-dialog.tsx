@@ -13,8 +13,8 @@ import {
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import type { AdminResult } from '../admin-result.server.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import type { PlanOption, UserRow } from './users-table.tsx'
 
 /** Edit User: name, role, plan and credits in one save. */
@@ -30,8 +30,8 @@ export function EditUserDialog({
   trigger: ReactElement
 }) {
   const [open, setOpen] = useState(false)
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data, { success: () => setOpen(false) })
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data, { success: () => setOpen(false) })
   const id = (field: string) => `edit-${user.id}-${field}`
   return (
     <Dialog open={open} onOpenChange={setOpen}>

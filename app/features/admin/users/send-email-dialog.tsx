@@ -13,15 +13,15 @@ import {
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
-import type { AdminResult } from '../admin-result.server.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import type { UserRow } from './users-table.tsx'
 
 /** Send Email: written here, sent through our mailer (kept in the outbox); or the admin's own mail app. */
 export function SendEmailDialog({ user, trigger }: { user: UserRow; trigger: ReactElement }) {
   const [open, setOpen] = useState(false)
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data, { success: () => setOpen(false) })
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data, { success: () => setOpen(false) })
   const id = (field: string) => `email-${user.id}-${field}`
   return (
     <Dialog open={open} onOpenChange={setOpen}>

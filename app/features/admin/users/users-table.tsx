@@ -6,8 +6,8 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { DataTable, EmptyRow } from '#app/components/data-table.tsx'
-import type { AdminResult } from '../admin-result.server.ts'
-import { useResultToast } from '../use-result-toast.ts'
+import type { ActionResult } from '#app/lib/action-result.server.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { EditUserDialog } from './edit-user-dialog.tsx'
 import { SendEmailDialog } from './send-email-dialog.tsx'
 
@@ -67,8 +67,8 @@ export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans:
 
 /** The plan select saves as soon as it changes ('Plan updated' / 'Error updating plan'). */
 function PlanSelect({ user, plans }: { user: UserRow; plans: PlanOption[] }) {
-  const fetcher = useFetcher<AdminResult>()
-  useResultToast(fetcher.data)
+  const fetcher = useFetcher<ActionResult>()
+  useActionToast(fetcher.data)
   const pending = fetcher.formData?.get('plan')
   const known = plans.some((plan) => plan.slug === user.plan)
   return (
@@ -91,7 +91,7 @@ function PlanSelect({ user, plans }: { user: UserRow; plans: PlanOption[] }) {
 
 /** Credits: a whole number, 0 or more, saved when the field loses focus and it changed. */
 function CreditsInput({ user }: { user: UserRow }) {
-  const fetcher = useFetcher<AdminResult>()
+  const fetcher = useFetcher<ActionResult>()
   const [value, setValue] = useState(String(user.credits))
   const [shown, setShown] = useState(user.credits)
   if (shown !== user.credits) {
@@ -99,7 +99,7 @@ function CreditsInput({ user }: { user: UserRow }) {
     // A newly stored balance replaces the field, unless the admin has typed since the last one.
     if (value === String(shown)) setValue(String(user.credits))
   }
-  useResultToast(fetcher.data, { error: () => setValue(String(user.credits)) })
+  useActionToast(fetcher.data, { error: () => setValue(String(user.credits)) })
   function save() {
     const parsed = Number.parseInt(value, 10)
     const credits = Number.isNaN(parsed) ? 0 : Math.max(0, parsed)

@@ -1,17 +1,17 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Download, Plus, Save } from 'lucide-react'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { FieldError } from '#app/components/forms/field-error.tsx'
+import { downloadJson } from '#app/lib/download-json.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { Textarea } from '#app/components/ui/textarea.tsx'
 import { parseSteps, STEP_TYPES, type StepIssue, type StepType } from '#common/automation-steps.ts'
-import { automationFormSchema, SCHEDULE_EXAMPLES } from './automation-form.ts'
+import { automationFormSchema } from './automation-form.ts'
+import { AutomationDetails } from './automation-details.tsx'
 import { ImportStepsDialog } from './import-steps-dialog.tsx'
 import { StepCard } from './step-card.tsx'
 import {
@@ -188,12 +188,7 @@ export function AutomationBuilder({
       schedule: fields.schedule.value || null,
       steps: steps.map((step) => step.data),
     })
-    const url = URL.createObjectURL(new Blob([`${JSON.stringify(document, null, 2)}\n`], { type: 'application/json' }))
-    const link = Object.assign(window.document.createElement('a'), { href: url, download: exportFileName(name) })
-    window.document.body.append(link)
-    link.click()
-    link.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 1000)
+    downloadJson(document, exportFileName(name))
   }
 
   const listIssues = issues.get(-1) ?? []
@@ -214,56 +209,7 @@ export function AutomationBuilder({
       ) : null}
       <FieldError id={form.errorId} errors={form.errors} />
 
-      <Card>
-        <CardHeader>
-          <CardTitle level={2}>Details</CardTitle>
-        </CardHeader>
-        <CardContent className="grid gap-4 sm:grid-cols-2">
-          <div className="space-y-1.5 sm:col-span-2">
-            <Label htmlFor={fields.name.id}>Name</Label>
-            <Input {...getInputProps(fields.name, { type: 'text' })} placeholder="e.g. Check order status" autoComplete="off" />
-            <FieldError id={fields.name.errorId} errors={fields.name.errors} />
-          </div>
-          <div className="space-y-1.5 sm:col-span-2">
-            <Label htmlFor={fields.description.id}>Description</Label>
-            <Textarea {...getTextareaProps(fields.description)} rows={2} className="min-h-16" placeholder="What it does, for whom" />
-            <FieldError id={fields.description.errorId} errors={fields.description.errors} />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor={fields.schedule.id}>Schedule (cron, UTC)</Label>
-            <Input
-              {...getInputProps(fields.schedule, { type: 'text' })}
-              aria-describedby={[fields.schedule.errors ? fields.schedule.errorId : null, `${fields.schedule.id}-help`]
-                .filter(Boolean)
-                .join(' ')}
-              placeholder="Empty: run by hand only"
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-            />
-            <FieldError id={fields.schedule.errorId} errors={fields.schedule.errors} />
-            <div id={`${fields.schedule.id}-help`} className="space-y-1 text-xs text-muted-foreground">
-              <p>Five fields: minute, hour, day of month, month, weekday (UTC). Leave empty to run it only by hand (Manual).</p>
-              <ul>
-                {SCHEDULE_EXAMPLES.map((example) => (
-                  <li key={example.cron}>
-                    <code className="font-mono text-foreground">{example.cron}</code> {example.meaning}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </div>
-          <div className="space-y-1.5">
-            <div className="flex items-center gap-2 pt-7">
-              <input {...getInputProps(fields.enabled, { type: 'checkbox' })} className="size-4 accent-primary" />
-              <Label htmlFor={fields.enabled.id}>Enabled</Label>
-            </div>
-            <p className="text-xs text-muted-foreground">
-              A disabled automation does not run on its schedule; you can still run it by hand.
-            </p>
-          </div>
-        </CardContent>
-      </Card>
+      <AutomationDetails fields={fields} />
 
       <Card>
         <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">

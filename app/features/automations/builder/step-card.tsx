@@ -8,6 +8,7 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import { cn } from '#app/lib/cn.ts'
 import type { StepType } from '#common/automation-steps.ts'
 import { STEP_TYPE_HINTS, STEP_TYPE_LABELS, waitModeOf, withField, withWaitMode, type ShownIssue, type StepData } from './step-drafts.ts'
+import { newAlternative, TargetField } from './target-field.tsx'
 
 interface FieldSpec {
   name: string
@@ -19,23 +20,23 @@ interface FieldSpec {
   type?: 'text' | 'url'
 }
 
-const SELECTOR: FieldSpec = { name: 'selector', label: 'Selector', placeholder: '#email, button[type=submit], text=Sign in' }
+const TARGET: FieldSpec = { name: 'target', label: 'Element' }
 
 // The fields of each step type, in the order the editor shows them (common/automation-steps.ts).
 const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
   navigate: [{ name: 'url', label: 'URL', placeholder: 'https://example.com/login', type: 'url' }],
-  click: [SELECTOR],
-  type: [SELECTOR, { name: 'text', label: 'Text', multiline: true }],
-  select: [SELECTOR, { name: 'value', label: 'Option value' }],
+  click: [TARGET],
+  type: [TARGET, { name: 'text', label: 'Text', multiline: true }],
+  select: [TARGET, { name: 'value', label: 'Option value' }],
   extract: [
-    SELECTOR,
+    TARGET,
     { name: 'field', label: 'Field name', placeholder: 'price' },
     { name: 'attribute', label: 'Attribute (optional)', placeholder: 'href', optional: true },
   ],
   screenshot: [{ name: 'name', label: 'Name (optional)', placeholder: 'After sign-in', optional: true }],
   assertText: [
     { name: 'text', label: 'Expected text', placeholder: 'Thank you for your order' },
-    { ...SELECTOR, label: 'Selector (optional)', optional: true },
+    { ...TARGET, label: 'In the element (optional: the whole page when unset)', optional: true },
   ],
 }
 
@@ -63,11 +64,38 @@ export function StepCard({
   const id = useId()
   const number = index + 1
   const titleId = `${id}-title`
-  const stepIssues = issues.filter((issue) => issue.field === null || !fieldNames(step).includes(issue.field))
+  const ofField = (field: string, issue: ShownIssue) => issue.field === field || Boolean(issue.field?.startsWith(`${field}.`))
+  const stepIssues = issues.filter((issue) => issue.field === null || !fieldNames(step).some((field) => ofField(field, issue)))
   const issueOf = (field: string) => issues.find((issue) => issue.field === field)?.message
 
   const field = (spec: FieldSpec) => {
     const inputId = `${id}-${spec.name}`
+    if (spec.name === 'target') {
+      const present = step.target !== undefined
+      return (
+        <div key="target" className="space-y-2 sm:col-span-2">
+          {present ? (
+            <TargetField
+              id={inputId}
+              label={spec.label}
+              value={step.target}
+              issues={issues.filter((issue) => ofField('target', issue))}
+              onChange={(target) => onChange(withField(step, 'target', target))}
+            />
+          ) : null}
+          {spec.optional ? (
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              onClick={() => onChange(withField(step, 'target', present ? undefined : [newAlternative('text')]))}
+            >
+              {present ? 'Look on the whole page instead' : 'Look in one element only'}
+            </Button>
+          ) : null}
+        </div>
+      )
+    }
     const error = issueOf(spec.name)
     const raw = step[spec.name]
     const value = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw)
@@ -149,7 +177,11 @@ export function StepCard({
         </div>
       </div>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
-        {step.type === 'wait' ? <WaitFields id={id} step={step} issueOf={issueOf} onChange={onChange} /> : FIELDS[step.type].map(field)}
+        {step.type === 'wait' ? (
+          <WaitFields id={id} step={step} issues={issues} issueOf={issueOf} onChange={onChange} />
+        ) : (
+          FIELDS[step.type].map(field)
+        )}
       </div>
       {stepIssues.length ? (
         <ul className="mt-3 space-y-1 text-sm text-destructive">
@@ -168,30 +200,32 @@ const fieldNames = (step: StepData): string[] => (step.type === 'wait' ? [waitMo
 function WaitFields({
   id,
   step,
+  issues,
   issueOf,
   onChange,
 }: {
   id: string
   step: StepData
+  issues: ShownIssue[]
   issueOf: (field: string) => string | undefined
   onChange: (step: StepData) => void
 }) {
   const mode = waitModeOf(step)
   const inputId = `${id}-${mode}`
   const error = issueOf(mode)
-  const raw = step[mode]
+  const raw = step.ms
   return (
     <>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-mode`}>Wait for</Label>
-        <Select id={`${id}-mode`} value={mode} onChange={(event) => onChange(withWaitMode(step, event.target.value as 'ms' | 'selector'))}>
+        <Select id={`${id}-mode`} value={mode} onChange={(event) => onChange(withWaitMode(step, event.target.value as 'ms' | 'target'))}>
           <option value="ms">A time</option>
-          <option value="selector">An element to appear</option>
+          <option value="target">An element to appear</option>
         </Select>
       </div>
-      <div className="space-y-1.5">
-        <Label htmlFor={inputId}>{mode === 'ms' ? 'Milliseconds' : 'Selector'}</Label>
-        {mode === 'ms' ? (
+      {mode === 'ms' ? (
+        <div className="space-y-1.5">
+          <Label htmlFor={inputId}>Milliseconds</Label>
           <Input
             id={inputId}
             type="number"
@@ -204,25 +238,21 @@ function WaitFields({
             aria-describedby={error ? `${inputId}-error` : undefined}
             onChange={(event) => onChange(withField(step, 'ms', event.target.value === '' ? undefined : Number(event.target.value)))}
           />
-        ) : (
-          <Input
-            id={inputId}
-            type="text"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={SELECTOR.placeholder}
-            value={typeof raw === 'string' ? raw : ''}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${inputId}-error` : undefined}
-            onChange={(event) => onChange(withField(step, 'selector', event.target.value))}
-          />
-        )}
-        {error ? (
-          <p id={`${inputId}-error`} className="text-sm text-destructive">
-            {error}
-          </p>
-        ) : null}
-      </div>
+          {error ? (
+            <p id={`${inputId}-error`} className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+        </div>
+      ) : (
+        <TargetField
+          id={inputId}
+          label="The element"
+          value={step.target}
+          issues={issues.filter((issue) => issue.field === 'target' || Boolean(issue.field?.startsWith('target.')))}
+          onChange={(target) => onChange(withField(step, 'target', target))}
+        />
+      )}
     </>
   )
 }

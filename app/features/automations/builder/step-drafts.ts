@@ -1,4 +1,4 @@
-import { MAX_STEPS, STEP_TYPES, STEPS_VERSION, type StepIssue, type StepType } from '#common/automation-steps.ts'
+import { MAX_STEPS, STEP_TYPES, STEPS_VERSION, upgradeStep, type StepIssue, type StepType } from '#common/automation-steps.ts'
 
 /** A step as the editor holds it: possibly incomplete, checked with parseSteps as it changes. */
 export type StepData = { type: StepType } & Record<string, unknown>
@@ -22,7 +22,7 @@ export const STEP_TYPE_LABELS: Record<StepType, string> = {
 
 export const STEP_TYPE_HINTS: Record<StepType, string> = {
   navigate: 'Open a web address.',
-  click: 'Click the element the selector finds.',
+  click: 'Click an element: a button, a link, a checkbox…',
   type: 'Type text into a field.',
   select: 'Choose an option of a drop-down by its value.',
   wait: 'Pause for a time, or until an element appears.',
@@ -37,15 +37,15 @@ export function newStep(type: StepType): StepData {
     case 'navigate':
       return { type, url: '' }
     case 'click':
-      return { type, selector: '' }
+      return { type, target: [{ by: 'role', role: 'button', name: '' }] }
     case 'type':
-      return { type, selector: '', text: '' }
+      return { type, target: [{ by: 'label', text: '' }], text: '' }
     case 'select':
-      return { type, selector: '', value: '' }
+      return { type, target: [{ by: 'label', text: '' }], value: '' }
     case 'wait':
       return { type, ms: 1000 }
     case 'extract':
-      return { type, selector: '', field: '' }
+      return { type, target: [{ by: 'css', selector: '' }], field: '' }
     case 'screenshot':
       return { type }
     case 'assertText':
@@ -62,12 +62,12 @@ export function withField(step: StepData, field: string, value: unknown): StepDa
 }
 
 /** A wait step waits either for a time or for an element: switching drops the other. */
-export function withWaitMode(step: StepData, mode: 'ms' | 'selector'): StepData {
-  const { ms: _ms, selector: _selector, ...rest } = step
-  return mode === 'ms' ? { ...rest, ms: 1000 } : { ...rest, selector: '' }
+export function withWaitMode(step: StepData, mode: 'ms' | 'target'): StepData {
+  const { ms: _ms, target: _target, selector: _selector, ...rest } = step
+  return mode === 'ms' ? { ...rest, ms: 1000 } : { ...rest, target: [{ by: 'text', text: '' }] }
 }
 
-export const waitModeOf = (step: StepData): 'ms' | 'selector' => ('selector' in step ? 'selector' : 'ms')
+export const waitModeOf = (step: StepData): 'ms' | 'target' => ('target' in step || 'selector' in step ? 'target' : 'ms')
 
 /** The list with one item moved from one place to another. */
 export function moved<T>(list: readonly T[], from: number, to: number): T[] {
@@ -120,7 +120,8 @@ export function readImport(text: string): { ok: true; steps: StepData[] } | { ok
       return { ok: false, message: `Step ${index + 1}: type must be one of ${STEP_TYPES.join(', ')}` }
     }
   }
-  return { ok: true, steps: list as StepData[] }
+  // Version-1 steps (a `selector`) come in as version 2 (a target with that CSS selector).
+  return { ok: true, steps: list.map(upgradeStep) as StepData[] }
 }
 
 /** What Export writes: readable on its own, and importable again (its `steps`). */

@@ -1,0 +1,64 @@
+import { getInputProps, getTextareaProps, type useForm } from '@conform-to/react'
+import { FieldError } from '#app/components/forms/field-error.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Input } from '#app/components/ui/input.tsx'
+import { Label } from '#app/components/ui/label.tsx'
+import { Textarea } from '#app/components/ui/textarea.tsx'
+import type { z } from '#common/zod.ts'
+import { SCHEDULE_EXAMPLES, type automationFormSchema } from './automation-form.ts'
+
+type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchema>>>[1]
+
+/** The builder's 'Details' card: name, description, schedule (with examples) and enabled. */
+export function AutomationDetails({ fields }: { fields: Pick<DetailFields, 'name' | 'description' | 'schedule' | 'enabled'> }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle level={2}>Details</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5 sm:col-span-2">
+          <Label htmlFor={fields.name.id}>Name</Label>
+          <Input {...getInputProps(fields.name, { type: 'text' })} placeholder="e.g. Check order status" autoComplete="off" />
+          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        </div>
+        <div className="space-y-1.5 sm:col-span-2">
+          <Label htmlFor={fields.description.id}>Description</Label>
+          <Textarea {...getTextareaProps(fields.description)} rows={2} className="min-h-16" placeholder="What it does, for whom" />
+          <FieldError id={fields.description.errorId} errors={fields.description.errors} />
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={fields.schedule.id}>Schedule (cron, UTC)</Label>
+          <Input
+            {...getInputProps(fields.schedule, { type: 'text' })}
+            aria-describedby={[fields.schedule.errors ? fields.schedule.errorId : null, `${fields.schedule.id}-help`]
+              .filter(Boolean)
+              .join(' ')}
+            placeholder="Empty: run by hand only"
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+          />
+          <FieldError id={fields.schedule.errorId} errors={fields.schedule.errors} />
+          <div id={`${fields.schedule.id}-help`} className="space-y-1 text-xs text-muted-foreground">
+            <p>Five fields: minute, hour, day of month, month, weekday (UTC). Leave empty to run it only by hand (Manual).</p>
+            <ul>
+              {SCHEDULE_EXAMPLES.map((example) => (
+                <li key={example.cron}>
+                  <code className="font-mono text-foreground">{example.cron}</code> {example.meaning}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+        <div className="space-y-1.5">
+          <div className="flex items-center gap-2 pt-7">
+            <input {...getInputProps(fields.enabled, { type: 'checkbox' })} className="size-4 accent-primary" />
+            <Label htmlFor={fields.enabled.id}>Enabled</Label>
+          </div>
+          <p className="text-xs text-muted-foreground">A disabled automation does not run on its schedule; you can still run it by hand.</p>
+        </div>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,74 @@
+import { format } from 'date-fns'
+import type { AppLoadContext } from 'react-router'
+import { readForPage } from '#app/lib/read-for-page.server.ts'
+import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
+import type { SessionUser } from '#server/features/auth/session.service.ts'
+import { readHistoryQuery } from './history-query.server.ts'
+import { automationRow, runRow } from './run-view.server.ts'
+
+const RECENT_RUNS = 5
+const LEDGER_ENTRIES = 5
+
+/**
+ * What the member's dashboard shows (/dashboard, the spec's Automation History): their plan and
+ * credits with the latest credit activity, their recent runs, the run history (paged, filtered)
+ * and their automations (paged) with each one's latest run. A failed read of the lists leaves
+ * them empty with a message; the rest still shows.
+ */
+export async function loadDashboard(context: AppLoadContext, user: SessionUser, params: URLSearchParams) {
+  const query = readHistoryQuery(params)
+  const { automations, runs, plans, credits } = context.services
+  const [planList, ledger, lists] = await Promise.all([
+    plans.list(),
+    user.profileUnavailable ? Promise.resolve([]) : credits.recent(user.id, LEDGER_ENTRIES),
+    readForPage(
+      context,
+      async () => {
+        const [recent, history, mine, names] = await Promise.all([
+          runs.list({ userId: user.id, page: 1, limit: RECENT_RUNS }),
+          runs.list({ userId: user.id, page: query.page, limit: DEFAULT_PAGE_SIZE, status: query.status, automationId: query.automation }),
+          automations.list(user.id, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
+          automations.names(user.id),
+        ])
+        const latest = await runs.latestOf(mine.items.map((automation) => automation.id))
+        return { recent, history, mine, names, latest }
+      },
+      'Your automations could not be loaded. Please try again in a moment.',
+    ),
+  ])
+  const plan = planList.find((candidate) => candidate.slug === user.profile.subscriptionPlan)
+  const read = lists.ok ? lists.value : null
+  const pageCount = (total: number) => Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))
+  return {
+    name: user.profile.fullName ?? user.name,
+    planName: plan?.name ?? 'Free',
+    credits: user.profile.credits,
+    profileIssue: Boolean(user.profileUnavailable),
+    loadError: lists.ok ? null : lists.message,
+    extensionUrl: context.services.site.links.extension,
+    ledger: ledger.map((entry) => ({
+      id: entry.id,
+      delta: entry.delta,
+      balanceAfter: entry.balanceAfter,
+      reason: entry.reason,
+      reference: entry.reference,
+      date: entry.createdAt.toISOString(),
+      dateLabel: format(entry.createdAt, 'MMM d, yyyy'),
+    })),
+    recent: read?.recent.items.map(runRow) ?? [],
+    history: {
+      runs: read?.history.items.map(runRow) ?? [],
+      total: read?.history.total ?? 0,
+      page: query.page,
+      pageCount: pageCount(read?.history.total ?? 0),
+      filters: { status: query.status, automation: query.automation },
+    },
+    automations: {
+      rows: read?.mine.items.map((automation) => automationRow(automation, read.latest[automation.id])) ?? [],
+      total: read?.mine.total ?? 0,
+      page: query.apage,
+      pageCount: pageCount(read?.mine.total ?? 0),
+    },
+    automationNames: read?.names ?? [],
+  }
+}

@@ -1,0 +1,202 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { errors, type Locator, type Page } from 'playwright-core'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { describeTarget, type Target } from '#common/targets.ts'
+import type { ExtractedTable } from './extracted-table.ts'
+import type { BlockedRequest, TargetGuard } from './target-guard.ts'
+import { resolveTarget, targetName, whyUnresolved, type Resolved } from './target-resolver.ts'
+
+const MAX_VALUE_LENGTH = 10_000
+
+export const short = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** A step that did not work: the automation's fault (not refunded). The message names the cause. */
+export class StepFailure extends Error {}
+
+export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+
+/** The first line of a Playwright error without its 'locator.click: ' prefix and call log. */
+export function cleanMessage(error: unknown): string {
+  const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
+  return short(first.replace(/^[a-zA-Z]+\.[a-zA-Z]+: /, '').replace(/^Error: /, ''), 300)
+}
+
+/** What the run log says a step is about to do. */
+export function describeStep(step: AutomationStep): string {
+  switch (step.type) {
+    case 'navigate':
+      return step.url
+    case 'click':
+      return describeTarget(step.target)
+    case 'type':
+      return `${describeTarget(step.target)} (${step.text.length} characters)`
+    case 'select':
+      return `${describeTarget(step.target)} = "${step.value}"`
+    case 'wait':
+      return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
+    case 'extract':
+      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}`
+    case 'screenshot':
+      return step.name ?? 'the page'
+    case 'assertText':
+      return `"${short(step.text, 80)}"${step.target ? ` in ${describeTarget(step.target)}` : ' on the page'}`
+  }
+}
+
+/** What a step needs from the run it belongs to (step-executor.ts makes it). */
+export interface StepContext {
+  page: Page
+  guard: TargetGuard
+  /** Requests the guard refused so far, in order. */
+  blocked: readonly BlockedRequest[]
+  /** Time a step may still take: its own limit, or what is left of the run's. */
+  timeout(): number
+  /** The step limit, in words ('15 s'). */
+  stepSeconds: string
+  /** False once the run was cancelled, timed out or the server is stopping. */
+  running(): boolean
+  browserConnected(): boolean
+  stopSignal: AbortSignal
+  progress: { log(level: 'info' | 'warn' | 'error', message: string): void }
+  extracted: ExtractedTable
+  takeScreenshot(step: number, name: string, timeoutMs: number): Promise<void>
+  /** A later alternative stood in for the first: the run records the repair. */
+  onRepaired(step: number, target: Target, resolved: Resolved): Promise<void>
+}
+
+/** A Playwright call inside a step: its errors are the automation's (a timeout says what). */
+export async function inPage<T>(context: StepContext, call: () => Promise<T>, onTimeout: () => string | Promise<string>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (!context.running() || !context.browserConnected()) throw error
+    if (error instanceof errors.TimeoutError) throw new StepFailure(await onTimeout())
+    throw new StepFailure(cleanMessage(error))
+  }
+}
+
+/** The one element (`any`: every element) a step's target names, waited for; a StepFailure says why not. */
+async function element(context: StepContext, target: Target, n: number, match: 'one' | 'any' = 'one'): Promise<Locator> {
+  const found = await resolveTarget(context.page, target, { timeoutMs: context.timeout(), match, signal: context.stopSignal })
+  if (!context.running()) throw new Error('stopped')
+  if (!('locator' in found)) throw new StepFailure(whyUnresolved(target, found.counts, context.stepSeconds))
+  if (found.index > 0) await context.onRepaired(n, target, found)
+  return found.locator
+}
+
+/**
+ * Reads what an extract step asks for from every matching element (runs in the page). value,
+ * href and src come from the element's property: the current value, the absolute address.
+ */
+function readElements(elements: Element[], attribute: string | null): (string | null)[] {
+  return elements.map((element) => {
+    if (!attribute) return ((element as HTMLElement).innerText ?? element.textContent ?? '').trim()
+    if ((attribute === 'value' || attribute === 'href' || attribute === 'src') && attribute in element) {
+      const value = (element as unknown as Record<string, unknown>)[attribute]
+      if (typeof value === 'string') return value
+    }
+    return element.getAttribute(attribute)
+  })
+}
+
+/** Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot. */
+export async function performStep(context: StepContext, step: AutomationStep, n: number): Promise<void> {
+  const { page, stepSeconds } = context
+  switch (step.type) {
+    case 'navigate': {
+      const verdict = await context.guard.checkUrl(step.url)
+      if (!verdict.allowed) throw new StepFailure(verdict.reason)
+      const before = context.blocked.length
+      let response
+      try {
+        response = await page.goto(step.url, { timeout: context.timeout(), waitUntil: 'load' })
+      } catch (error) {
+        const hit = context.blocked.slice(before)[0]
+        if (context.running() && hit && /ERR_(TUNNEL_CONNECTION_FAILED|BLOCKED_BY_CLIENT)/.test(String(error))) {
+          throw new StepFailure(`the page led to ${short(hit.url)}: ${hit.reason}`)
+        }
+        if (!context.running() || !context.browserConnected()) throw error
+        if (error instanceof errors.TimeoutError) throw new StepFailure(`the page did not finish loading within ${stepSeconds}`)
+        throw new StepFailure(`could not load ${short(step.url)}: ${cleanMessage(error)}`)
+      }
+      const landed = response?.url()
+      const refused = landed ? context.blocked.slice(before).find((entry) => entry.url === landed) : undefined
+      if (refused) throw new StepFailure(`the page led to ${short(refused.url)}: ${refused.reason}`)
+      if (response && response.status() >= 400)
+        context.progress.log('warn', `Step ${n} (navigate): the page answered ${response.status()}.`)
+      return
+    }
+    case 'click': {
+      const target = await element(context, step.target, n)
+      await inPage(
+        context,
+        () => target.click({ timeout: context.timeout() }),
+        () => `${targetName(step.target)} could not be clicked within ${stepSeconds} (it stayed disabled or covered)`,
+      )
+      return
+    }
+    case 'type': {
+      const target = await element(context, step.target, n)
+      await inPage(
+        context,
+        () => target.fill(step.text, { timeout: context.timeout() }),
+        () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
+      )
+      return
+    }
+    case 'select': {
+      const target = await element(context, step.target, n)
+      await inPage(
+        context,
+        () => target.selectOption(step.value, { timeout: context.timeout() }),
+        () => `${targetName(step.target)} offered no option "${step.value}" within ${stepSeconds}`,
+      )
+      return
+    }
+    case 'wait': {
+      if (step.ms !== undefined) {
+        await sleep(step.ms, undefined, { signal: context.stopSignal })
+        return
+      }
+      if (step.target) await element(context, step.target, n)
+      return
+    }
+    case 'extract': {
+      const targets = await element(context, step.target, n, 'any')
+      const values = await inPage(
+        context,
+        () => targets.evaluateAll(readElements, step.attribute ?? null),
+        () => `reading ${targetName(step.target)} took longer than ${stepSeconds}`,
+      )
+      context.extracted.add(
+        step.field,
+        values.map((value) => (value === null ? null : value.slice(0, MAX_VALUE_LENGTH))),
+      )
+      context.progress.log('info', `Step ${n} (extract): ${values.length} value${values.length === 1 ? '' : 's'} for "${step.field}".`)
+      return
+    }
+    case 'screenshot': {
+      await context.takeScreenshot(n, step.name ?? `Step ${n}`, context.timeout())
+      return
+    }
+    case 'assertText': {
+      // In the element, or in any of the elements its target matches (a list, say); else the page.
+      const within = step.target ? await element(context, step.target, n, 'any') : page.locator('body')
+      const until = Date.now() + context.timeout()
+      let seen: string | null = null
+      while (context.running()) {
+        const texts = await within.allInnerTexts().catch(() => null)
+        seen = texts?.find((text) => text.includes(step.text)) ?? texts?.[0] ?? null
+        if (seen?.includes(step.text)) return
+        if (Date.now() >= until) break
+        await sleep(100, undefined, { signal: context.stopSignal })
+      }
+      if (!context.running()) throw new Error('stopped')
+      throw new StepFailure(
+        step.target
+          ? `${targetName(step.target)} does not contain "${short(step.text, 80)}" (it reads "${short((seen ?? '').trim(), 120)}")`
+          : `the page does not show "${short(step.text, 80)}" (waited ${stepSeconds})`,
+      )
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Locator, Page } from 'playwright-core'
+import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
+
+/** Playwright's locator for one alternative of a target, visible elements only. */
+export function locatorFor(page: Page, alternative: TargetAlternative): Locator {
+  const exact = 'exact' in alternative ? alternative.exact : undefined
+  const base = (() => {
+    switch (alternative.by) {
+      case 'role':
+        return page.getByRole(alternative.role, alternative.name === undefined ? {} : { name: alternative.name, exact })
+      case 'label':
+        return page.getByLabel(alternative.text, { exact })
+      case 'placeholder':
+        return page.getByPlaceholder(alternative.text, { exact })
+      case 'text':
+        return page.getByText(alternative.text, { exact })
+      case 'testId':
+        return page.getByTestId(alternative.id)
+      case 'column':
+        return page.locator(`xpath=${columnCells(alternative.header, alternative.exact ?? false)}`)
+      case 'css':
+        return page.locator(alternative.selector)
+      case 'xpath':
+        return page.locator(`xpath=${alternative.path}`)
+    }
+  })()
+  return base.filter({ visible: true })
+}
+
+/** An XPath string literal for any text (quotes included). */
+function literal(text: string): string {
+  if (!text.includes("'")) return `'${text}'`
+  if (!text.includes('"')) return `"${text}"`
+  return `concat(${text
+    .split("'")
+    .map((part) => `'${part}'`)
+    .join(`, "'", `)})`
+}
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+
+/**
+ * The body cells of the table column whose header says `header` (loosely: part of it, any case;
+ * or exactly): the cells at the header's position in each row. Tables without spanning cells.
+ */
+export function columnCells(header: string, exact: boolean): string {
+  const th = exact
+    ? `th[normalize-space(.)=${literal(header.trim())}]`
+    : `th[contains(translate(normalize-space(.), '${UPPER}', '${UPPER.toLowerCase()}'), ${literal(header.trim().toLowerCase())})]`
+  const position = `count((ancestor::table[1]//${th})[1]/preceding-sibling::*)`
+  return `//table[.//${th}]//tr/td[count(preceding-sibling::*) = ${position}]`
+}
+
+export interface Resolved {
+  locator: Locator
+  /** Which alternative matched (0: the first, as written). */
+  index: number
+  used: TargetAlternative
+}
+
+export interface Unresolved {
+  /** How many visible elements each alternative matched at the last look (-1: it could not be read). */
+  counts: number[]
+}
+
+/** How long the first alternative has to appear before a later one may stand in for it. */
+const FIRST_CHOICE_MS = 1_500
+const POLL_MS = 100
+
+/**
+ * Finds a target's element the way every runner does (docs/decisions/019): the first alternative
+ * that matches exactly one visible element (`any`: at least one, for extraction) wins. The page
+ * may still be changing, so it looks again every 100 ms until the time is up; for the first
+ * 1.5 s only the first alternative may win, so a later one stands in only when the first is really
+ * gone (that is a repair, and the caller records it).
+ */
+export async function resolveTarget(
+  page: Page,
+  target: Target,
+  options: { timeoutMs: number; match: 'one' | 'any'; signal?: AbortSignal },
+): Promise<Resolved | Unresolved> {
+  const started = Date.now()
+  const firstChoiceUntil = started + Math.min(FIRST_CHOICE_MS, options.timeoutMs / 3)
+  const fits = (count: number) => (options.match === 'one' ? count === 1 : count >= 1)
+  let counts: number[] = []
+  for (;;) {
+    counts = await Promise.all(
+      target.map((alternative) =>
+        locatorFor(page, alternative)
+          .count()
+          .catch(() => -1),
+      ),
+    )
+    const index = counts.findIndex(fits)
+    if (index === 0 || (index > 0 && Date.now() >= firstChoiceUntil)) {
+      const used = target[index] as TargetAlternative
+      return { locator: locatorFor(page, used), index, used }
+    }
+    if (Date.now() - started >= options.timeoutMs || options.signal?.aborted) return { counts }
+    await sleep(POLL_MS, undefined, { signal: options.signal }).catch(() => {})
+  }
+}
+
+/** An alternative as a message names it: a CSS selector quoted as written, anything else in words. */
+const named = (alternative: TargetAlternative) =>
+  alternative.by === 'css' ? `"${alternative.selector}"` : describeAlternative(alternative)
+
+/** A target as a failure message names it: by its first alternative. */
+export const targetName = (target: Target) => (target[0] ? named(target[0]) : 'the element')
+
+/**
+ * Why a target was not found, in words. One alternative: 'no element matches "#go"' or '2 elements
+ * match Button named “Sign in”'; several: each with what it found.
+ */
+export function whyUnresolved(target: Target, counts: number[], within: string): string {
+  const found = (index: number) => {
+    const count = counts[index] ?? 0
+    return count < 0 ? 'not a valid selector' : count === 0 ? 'no element' : `${count} elements`
+  }
+  const [only] = target
+  if (target.length === 1 && only) {
+    const count = counts[0] ?? 0
+    if (count < 0) return `${named(only)} is not a valid selector`
+    if (count === 0) return `no element matches ${named(only)} within ${within}`
+    return `${count} elements match ${named(only)}; a step acts on exactly one`
+  }
+  return `no way to find the element worked within ${within} (${target.map((alternative, index) => `${named(alternative)}: ${found(index)}`).join('; ')})`
+}

@@ -1,0 +1,152 @@
+import { and, eq, gt } from 'drizzle-orm'
+import type { ApiKeyScope } from '#common/api-keys.ts'
+import type { Role } from '#common/auth.ts'
+import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, type Auth } from '#server/auth.ts'
+import type { Db } from '#server/db/client.ts'
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
+import { profiles, sessions, users } from '#server/db/schema/index.ts'
+import type { AuthenticatedKey } from '#server/features/api-keys/api-key.service.ts'
+import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
+import type { Logger } from '#server/logger.ts'
+import { createSessionLookup } from './session-lookup.ts'
+
+/** What a request presented (server/http/credentials.ts reads it from the request). */
+export type Credential = { kind: 'api-key'; key: string } | { kind: 'bearer'; token: string } | { kind: 'cookie'; header: string }
+
+/** How a signed-in request proved who it is: one of the member's sessions, or one of their API keys. */
+export type SignedInWith = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string; scopes: ApiKeyScope[] }
+
+export interface SessionUser {
+  id: string
+  email: string
+  emailVerified: boolean
+  name: string
+  signedInWith: SignedInWith
+  profile: Profile
+  /** The profile could not be read: `profile` is the default one (spec: 'Profile loading issue'). */
+  profileUnavailable?: boolean
+}
+
+export interface CurrentSession {
+  user: SessionUser | null
+  /** Set-Cookie values to pass on: a refreshed or cleared session cookie. */
+  setCookies: string[]
+}
+
+/** Resolves an API key to its member (api-key.service.ts); null for unknown, forged or revoked keys. */
+export interface ApiKeyAuthenticator {
+  authenticate(key: string): Promise<AuthenticatedKey | null>
+  isActive(keyId: string): Promise<boolean>
+}
+
+/** What a member works with while their profile cannot be read: no role, no plan, no credits. */
+function defaultProfile(userId: string, fullName: string | null): Profile {
+  const now = new Date()
+  return { id: userId, role: 'user', subscriptionPlan: 'free', credits: 0, fullName, avatarUrl: null, createdAt: now, updatedAt: now }
+}
+
+/** The request headers Better Auth reads a credential from (never an API key: Better Auth does not know them). */
+export function betterAuthHeaders(credential: Credential | null): Headers {
+  if (credential?.kind === 'bearer') return new Headers({ authorization: `Bearer ${credential.token}` })
+  if (credential?.kind === 'cookie') return new Headers({ cookie: credential.header })
+  return new Headers()
+}
+
+export function expiredSessionCookie(): string {
+  return `${SESSION_COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`
+}
+
+/** Who is asking: a credential becomes a signed-in member, or nobody. */
+export function createSessionService(deps: {
+  auth: Auth
+  /** Better Auth's secret: the session cookie's signature is checked with it. */
+  secret: string
+  db: Db
+  profiles: ProfileService
+  apiKeys: ApiKeyAuthenticator
+  logger: Logger
+}) {
+  const { auth, db, profiles: profileService, apiKeys, logger } = deps
+  const sessionLookup = createSessionLookup(db, deps.secret)
+
+  async function loadUser(userId: string, signedInWith: SignedInWith, fallbackName: string): Promise<SessionUser | null> {
+    const [user] = await db.select().from(users).where(eq(users.id, userId))
+    if (!user) return null
+    const base = { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, signedInWith }
+    try {
+      // The spec inserts a profile when one is missing; so do we.
+      const profile = (await profileService.get(user.id)) ?? (await profileService.createFor(user.id, fallbackName))
+      return { ...base, profile }
+    } catch (error) {
+      // The session is valid; without a readable profile the member continues with the default one.
+      logger.error({ userId: user.id, error: String(error) }, 'profile could not be read; using the default profile')
+      return { ...base, profile: defaultProfile(user.id, fallbackName || null), profileUnavailable: true }
+    }
+  }
+
+  /** An unreadable session is "signed out", but a database outage is not: the caller gets 503. */
+  function unlessOutage(error: unknown): null {
+    if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(error)
+    return null
+  }
+
+  return {
+    loadUser,
+
+    /**
+     * The signed-in user, if any. Better Auth slides the idle timeout; we add the absolute
+     * lifetime: a session older than SESSION_ABSOLUTE_SECONDS is deleted, whatever its activity.
+     * An unknown or revoked API key is nobody, and a key never sets cookies.
+     */
+    async resolve(credential: Credential | null): Promise<CurrentSession> {
+      if (!credential) return { user: null, setCookies: [] }
+      if (credential.kind === 'api-key') {
+        const key = await apiKeys.authenticate(credential.key)
+        const user = key ? await loadUser(key.userId, { kind: 'api-key', keyId: key.keyId, scopes: key.scopes }, '') : null
+        return { user, setCookies: [] }
+      }
+      const live = await sessionLookup.find(credential).catch((error: unknown) => {
+        unlessOutage(error)
+        logger.warn({ error: String(error) }, 'session lookup failed; asking Better Auth')
+        return null
+      })
+      if (live) {
+        const user = { ...live.user, signedInWith: { kind: 'session' as const, sessionId: live.sessionId }, profile: live.profile }
+        return { user, setCookies: [] }
+      }
+      const result = await auth.api.getSession({ headers: betterAuthHeaders(credential), returnHeaders: true }).catch(unlessOutage)
+      const found = result?.response
+      const setCookies = result?.headers.getSetCookie() ?? []
+      if (!found) return { user: null, setCookies }
+      const ageSeconds = (Date.now() - new Date(found.session.createdAt).getTime()) / 1000
+      if (ageSeconds > SESSION_ABSOLUTE_SECONDS) {
+        await db.delete(sessions).where(eq(sessions.id, found.session.id))
+        return { user: null, setCookies: [expiredSessionCookie()] }
+      }
+      const user = await loadUser(found.session.userId, { kind: 'session', sessionId: found.session.id }, found.user.name)
+      return { user, setCookies }
+    },
+
+    /**
+     * The member's role now, if what they signed in with still works: the session still exists and
+     * has not expired, or the key is not revoked. Null once they signed out, the session ended or
+     * the key was revoked. Long-lived answers (event streams) ask before each delivery.
+     */
+    async currentRole(user: SessionUser): Promise<Role | null> {
+      const via = user.signedInWith
+      if (via.kind === 'api-key') {
+        if (!(await apiKeys.isActive(via.keyId))) return null
+        const [row] = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.id, user.id))
+        return row?.role ?? null
+      }
+      const [row] = await db
+        .select({ role: profiles.role })
+        .from(sessions)
+        .innerJoin(profiles, eq(profiles.id, sessions.userId))
+        .where(and(eq(sessions.id, via.sessionId), gt(sessions.expiresAt, new Date())))
+      return row?.role ?? null
+    },
+  }
+}
+
+export type SessionService = ReturnType<typeof createSessionService>

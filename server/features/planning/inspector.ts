@@ -1,0 +1,73 @@
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { ExploreFailure, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
+import { snapshotPage, type SnapshotElement } from '#server/browser/page-snapshot.ts'
+
+/** How much of a long page the screenshot shows (the elements below it are still listed). */
+const MAX_SCREENSHOT_HEIGHT = 2_400
+const SCREENSHOT_QUALITY = 60
+/** An inspection's whole time limit: loading, replaying steps, snapshot and screenshot. */
+export const INSPECT_TIME_LIMIT_MS = 45_000
+
+export interface Inspection {
+  url: string
+  title: string
+  /** A JPEG of the page (from its top, at most 2,400 px tall), as a data: URL, with its size in CSS pixels. */
+  screenshot: { dataUrl: string; width: number; height: number }
+  elements: SnapshotElement[]
+  truncated: boolean
+  /** A step that could not be replayed: the page is where it stopped. */
+  stoppedAt: { step: number; message: string } | null
+}
+
+/**
+ * Loads a page in the cloud browser behind the target guard, optionally after replaying steps (to
+ * continue from the page a step leads to), and returns what a member needs to build steps by
+ * pointing: a screenshot and the page's elements with the targets we suggest (page-snapshot.ts).
+ */
+export function createInspector(options: GuardedPageOptions) {
+  return {
+    async inspect(input: { steps: AutomationStep[] }): Promise<Inspection> {
+      const limit = AbortSignal.timeout(INSPECT_TIME_LIMIT_MS)
+      return withGuardedPage(
+        options,
+        async ({ session, perform }) => {
+          let stoppedAt: Inspection['stoppedAt'] = null
+          for (const [index, step] of input.steps.entries()) {
+            try {
+              await perform(step, index + 1)
+            } catch (error) {
+              if (!(error instanceof ExploreFailure)) throw error
+              stoppedAt = { step: error.step, message: error.message }
+              break
+            }
+          }
+          const { page } = session
+          const snapshot = await snapshotPage(page)
+          const size = await page.evaluate(() => ({
+            width: document.documentElement.scrollWidth,
+            height: document.documentElement.scrollHeight,
+          }))
+          const clip = { x: 0, y: 0, width: Math.min(size.width, 1280), height: Math.min(size.height, MAX_SCREENSHOT_HEIGHT) }
+          const jpeg = await page.screenshot({
+            type: 'jpeg',
+            quality: SCREENSHOT_QUALITY,
+            fullPage: true,
+            clip,
+            timeout: options.stepTimeoutMs,
+          })
+          return {
+            url: snapshot.url,
+            title: snapshot.title,
+            screenshot: { dataUrl: `data:image/jpeg;base64,${jpeg.toString('base64')}`, width: clip.width, height: clip.height },
+            elements: snapshot.elements,
+            truncated: snapshot.truncated,
+            stoppedAt,
+          }
+        },
+        limit,
+      )
+    },
+  }
+}
+
+export type Inspector = ReturnType<typeof createInspector>

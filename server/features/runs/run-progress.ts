@@ -1,0 +1,89 @@
+import { short } from '#server/browser/step-actions.ts'
+import type { RunLogLine, RunRepair, RunScreenshot } from '#server/db/schema/index.ts'
+import type { Logger } from '#server/logger.ts'
+import type { RunOutcome, RunQueue } from './run-queue.ts'
+
+/**
+ * What a cloud run has done so far, reported under the worker's lease: log lines, screenshots and
+ * the count of actions are kept until the next report (a step's end or the heartbeat), one report
+ * at a time. A report the queue refuses means the lease is gone (the member cancelled, or another
+ * worker took the run over): `onLeaseLost` is called and nothing more is sent. A report that
+ * fails (the database is away) keeps its lines for the next one.
+ */
+export function createRunProgress(deps: {
+  runQueue: Pick<RunQueue, 'progress' | 'finish'>
+  runId: string
+  workerId: string
+  logger: Logger
+  /** Whether reports should still be sent (false once the run was stopped or given back). */
+  active: () => boolean
+  onLeaseLost: () => void
+}) {
+  const { runQueue, runId, workerId, logger } = deps
+  let actions = 0
+  let restart = true
+  let pending: { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[] } = { log: [], screenshots: [], repairs: [] }
+  let chain = Promise.resolve()
+
+  const flush = () =>
+    (chain = chain.then(async () => {
+      if (!deps.active()) return
+      const batch = pending
+      pending = { log: [], screenshots: [], repairs: [] }
+      try {
+        const held = await runQueue.progress(runId, workerId, {
+          actionsPerformed: actions,
+          ...batch,
+          restart,
+        })
+        restart = false
+        if (!held) deps.onLeaseLost()
+      } catch (error) {
+        // If the database stays away the lease runs out and another worker takes the run over.
+        pending = {
+          log: [...batch.log, ...pending.log],
+          screenshots: [...batch.screenshots, ...pending.screenshots],
+          repairs: [...batch.repairs, ...pending.repairs],
+        }
+        logger.warn({ err: error, runId }, 'cloud run: progress report failed')
+      }
+    }))
+
+  return {
+    get actions() {
+      return actions
+    },
+    countAction() {
+      actions += 1
+    },
+    log(level: RunLogLine['level'], message: string) {
+      pending.log.push({ at: new Date().toISOString(), level, message: short(message, 2000) })
+    },
+    addScreenshot(screenshot: RunScreenshot) {
+      pending.screenshots.push(screenshot)
+    },
+    addRepair(repair: RunRepair) {
+      pending.repairs.push(repair)
+    },
+    flush,
+
+    /** Stores the outcome with the last lines and the extracted table, once; null when it could not be stored. */
+    async finish(outcome: RunOutcome, extracted: Record<string, string | null>[]) {
+      await chain
+      try {
+        return await runQueue.finish(runId, workerId, outcome, {
+          actionsPerformed: actions,
+          ...pending,
+          extracted,
+          restart,
+        })
+      } catch (error) {
+        // The lease runs out and the run is taken up again (or failed and refunded).
+        logger.warn({ err: error, runId }, 'cloud run: could not store the outcome')
+        return null
+      }
+    },
+  }
+}
+
+export type RunProgress = ReturnType<typeof createRunProgress>

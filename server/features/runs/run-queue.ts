@@ -1,0 +1,187 @@
+import { and, asc, eq, lt, sql } from 'drizzle-orm'
+import type { Db } from '#server/db/client.ts'
+import { automationRuns, type RunLogLine, type RunRepair, type RunScreenshot } from '#server/db/schema/index.ts'
+import type { EventBus } from '#server/features/events/event-bus.ts'
+import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
+import type { Run, RunService } from './run.service.ts'
+
+/** A run whose worker stopped is tried this many times in all, then failed and refunded. */
+const MAX_ATTEMPTS = 2
+
+export interface RunProgress {
+  actionsPerformed: number
+  log?: RunLogLine[]
+  extracted?: Record<string, string | null>[]
+  screenshots?: RunScreenshot[]
+  /** Steps carried out with another way of finding their element (docs/decisions/019). */
+  repairs?: RunRepair[]
+  /**
+   * This attempt starts over: drop the screenshots and extracted rows an earlier attempt of the
+   * run stored (a run queued again after its worker stopped). The log is kept.
+   */
+  restart?: boolean
+}
+
+export type RunOutcome =
+  | { status: 'succeeded' }
+  /** `ourFault`: the failure was the platform's (browser did not start, internal error): refunded. */
+  | { status: 'failed'; error: string; ourFault: boolean }
+
+/**
+ * The cloud queue: queued cloud runs are rows of automation_runs. A worker claims the oldest with
+ * FOR UPDATE SKIP LOCKED (each claim goes to exactly one worker, across processes), holds it with
+ * a lease it renews, and reports progress and the outcome under that lease.
+ */
+export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBus; leaseMs: number }) {
+  const { db, runs, events, leaseMs } = deps
+  const leaseFromNow = () => new Date(Date.now() + leaseMs)
+  const announce = (run: Run) =>
+    events.publish('run', { id: run.id, userId: run.userId, status: run.status, automationId: run.automationId })
+  const held = (id: string, workerId: string) =>
+    and(eq(automationRuns.id, id), eq(automationRuns.workerId, workerId), eq(automationRuns.status, 'running'))
+
+  return {
+    /** Takes the oldest queued cloud run for this worker, or null when there is none. */
+    async claim(workerId: string): Promise<Run | null> {
+      const claimed = await db.transaction(async (tx) => {
+        const [next] = await tx
+          .select({ id: automationRuns.id })
+          .from(automationRuns)
+          .where(and(eq(automationRuns.status, 'queued'), eq(automationRuns.runner, 'cloud')))
+          .orderBy(asc(automationRuns.createdAt))
+          .limit(1)
+          .for('update', { skipLocked: true })
+        if (!next) return null
+        const now = new Date()
+        const [row] = await tx
+          .update(automationRuns)
+          .set({
+            status: 'running',
+            workerId,
+            leaseUntil: leaseFromNow(),
+            startedAt: sql`coalesce(${automationRuns.startedAt}, ${now})`,
+            attempts: sql`${automationRuns.attempts} + 1`,
+            updatedAt: now,
+          })
+          .where(eq(automationRuns.id, next.id))
+          .returning()
+        return row ?? null
+      })
+      if (claimed) announce(claimed)
+      return claimed
+    },
+
+    /**
+     * Renews the lease and stores progress. False when the run is no longer this worker's to run
+     * (cancelled by the member, or taken back after the lease ran out): the worker stops.
+     */
+    async progress(id: string, workerId: string, progress: RunProgress): Promise<boolean> {
+      const row = await db.transaction(async (tx) => {
+        const [run] = await tx.select().from(automationRuns).where(held(id, workerId)).for('update')
+        if (!run) return null
+        const [updated] = await tx
+          .update(automationRuns)
+          .set({
+            leaseUntil: leaseFromNow(),
+            actionsPerformed: progress.actionsPerformed,
+            log: [...run.log, ...(progress.log ?? [])].slice(-MAX_LOG_LINES),
+            extracted: [...(progress.restart ? [] : run.extracted), ...(progress.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
+            screenshots: [...(progress.restart ? [] : run.screenshots), ...(progress.screenshots ?? [])],
+            repairs: [...(progress.restart ? [] : run.repairs), ...(progress.repairs ?? [])],
+            updatedAt: new Date(),
+          })
+          .where(eq(automationRuns.id, id))
+          .returning()
+        return updated ?? null
+      })
+      if (row) announce(row)
+      return Boolean(row)
+    },
+
+    /**
+     * Gives a run this worker holds back to the queue, for another worker (this server is shutting
+     * down). The attempt does not count towards MAX_ATTEMPTS. False when the run was not held.
+     */
+    async release(id: string, workerId: string, why: string): Promise<boolean> {
+      const note: RunLogLine = { at: new Date().toISOString(), level: 'warn', message: `${why} It is queued again.` }
+      const [row] = await db
+        .update(automationRuns)
+        .set({
+          status: 'queued',
+          workerId: null,
+          leaseUntil: null,
+          attempts: sql`greatest(${automationRuns.attempts} - 1, 0)`,
+          log: sql`${automationRuns.log} || ${JSON.stringify([note])}::jsonb`,
+          updatedAt: new Date(),
+        })
+        .where(held(id, workerId))
+        .returning()
+      if (row) announce(row)
+      return Boolean(row)
+    },
+
+    /** Ends a run this worker holds; a failure of ours gives the credit back. */
+    async finish(id: string, workerId: string, outcome: RunOutcome, progress?: RunProgress): Promise<Run | null> {
+      if (progress) await this.progress(id, workerId, progress)
+      const [row] = await db
+        .update(automationRuns)
+        .set({
+          status: outcome.status,
+          error: outcome.status === 'failed' ? outcome.error : null,
+          finishedAt: new Date(),
+          leaseUntil: null,
+          updatedAt: new Date(),
+        })
+        .where(held(id, workerId))
+        .returning()
+      if (!row) return null
+      if (outcome.status === 'failed' && outcome.ourFault) await runs.refund(id, outcome.error)
+      announce(row)
+      return row
+    },
+
+    /**
+     * Runs whose worker stopped renewing its lease (a crash, a killed process): queued again, or
+     * after MAX_ATTEMPTS failed and refunded. Any worker may call this; each row is handled once.
+     */
+    async recoverExpired(): Promise<number> {
+      const expired = await db.transaction(async (tx) => {
+        const rows = await tx
+          .select()
+          .from(automationRuns)
+          .where(and(eq(automationRuns.status, 'running'), eq(automationRuns.runner, 'cloud'), lt(automationRuns.leaseUntil, new Date())))
+          .for('update', { skipLocked: true })
+        for (const run of rows) {
+          const retry = run.attempts < MAX_ATTEMPTS
+          const note: RunLogLine = {
+            at: new Date().toISOString(),
+            level: 'warn',
+            message: retry
+              ? 'The worker running this stopped; it is queued again.'
+              : 'The worker running this stopped again; the run failed and its credit was refunded.',
+          }
+          await tx
+            .update(automationRuns)
+            .set({
+              status: retry ? 'queued' : 'failed',
+              workerId: null,
+              leaseUntil: null,
+              error: retry ? null : 'The cloud worker stopped while running this automation.',
+              finishedAt: retry ? null : new Date(),
+              log: sql`${automationRuns.log} || ${JSON.stringify([note])}::jsonb`,
+              updatedAt: new Date(),
+            })
+            .where(eq(automationRuns.id, run.id))
+        }
+        return rows
+      })
+      for (const run of expired) {
+        if (run.attempts >= MAX_ATTEMPTS) await runs.refund(run.id, 'the cloud worker stopped')
+        announce({ ...run, status: run.attempts < MAX_ATTEMPTS ? 'queued' : 'failed' })
+      }
+      return expired.length
+    },
+  }
+}
+
+export type RunQueue = ReturnType<typeof createRunQueue>

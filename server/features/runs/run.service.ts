@@ -1,0 +1,268 @@
+import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
+import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, MAX_EXTRACTED_ROWS, MAX_LOG_LINES, type RunTrigger } from '#common/automations.ts'
+import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import type { Db, Tx } from '#server/db/client.ts'
+import { automationRuns, automations, profiles, subscriptionPlans, type RunLogLine } from '#server/db/schema/index.ts'
+import type { Caller } from '#common/auth.ts'
+import type { CreditService } from '#server/features/credits/credit.service.ts'
+import type { EventBus } from '#server/features/events/event-bus.ts'
+import { createRunHistory, monthStart, notRefused } from './run-history.ts'
+
+export type Run = typeof automationRuns.$inferSelect
+export type Runner = Run['runner']
+
+/**
+ * A start that was refused and recorded (recordRefusalIn): a cloud run that failed without ever
+ * being claimed. Every other failed cloud run was claimed first, which set started_at.
+ */
+const isRefusal = (run: Pick<Run, 'runner' | 'status' | 'startedAt'>) =>
+  run.runner === 'cloud' && run.status === 'failed' && run.startedAt === null
+
+const line = (level: RunLogLine['level'], message: string): RunLogLine => ({ at: new Date().toISOString(), level, message })
+
+/**
+ * Runs of automations: starting one (plan caps and credits checked, the cloud credit charged, in
+ * one transaction), what clients report about runs they execute, cancelling and refunds, with the
+ * reads of run-history.ts. docs/decisions/012-automations-credits-and-runs.md has the rules.
+ */
+export function createRunService(deps: { db: Db; credits: CreditService; events: EventBus }) {
+  const { db, credits, events } = deps
+
+  const announce = (run: Pick<Run, 'id' | 'userId' | 'status' | 'automationId'>) =>
+    events.publish('run', { id: run.id, userId: run.userId, status: run.status, automationId: run.automationId })
+
+  async function find(id: string, caller: Caller): Promise<Run> {
+    const [run] = await db.select().from(automationRuns).where(eq(automationRuns.id, id))
+    if (!run || (run.userId !== caller.id && caller.role !== 'admin')) throw new NotFound('Run not found')
+    return run
+  }
+
+  /**
+   * Runs this month that count against the plan's cap (a run refunded for our failure does not,
+   * nor a refused scheduled start).
+   */
+  async function runsThisMonth(tx: Pick<Db, 'select'>, userId: string): Promise<number> {
+    const [row] = await tx
+      .select({ n: count() })
+      .from(automationRuns)
+      .where(
+        and(eq(automationRuns.userId, userId), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt), notRefused),
+      )
+    return row?.n ?? 0
+  }
+
+  async function refundIn(tx: Tx, run: Run, why: string): Promise<void> {
+    if (run.creditsCharged > 0 && !run.refundedAt) {
+      await credits.applyIn(tx, { userId: run.userId, delta: run.creditsCharged, reason: 'refund', reference: `run ${run.id}: ${why}` })
+    }
+    await tx.update(automationRuns).set({ refundedAt: new Date() }).where(eq(automationRuns.id, run.id))
+  }
+
+  async function startIn(tx: Tx, automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
+    // One start at a time per member: the caps below cannot be passed by two at once.
+    const [member] = await tx
+      .select({
+        credits: profiles.credits,
+        plan: subscriptionPlans.name,
+        monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
+        actionLimit: subscriptionPlans.actionLimit,
+      })
+      .from(profiles)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
+      .where(eq(profiles.id, caller.id))
+      .for('update', { of: profiles })
+    if (!member) throw new NotFound('Profile not found')
+    const [automation] = await tx
+      .select()
+      .from(automations)
+      .where(and(eq(automations.id, automationId), eq(automations.ownerId, caller.id)))
+    if (!automation) throw new NotFound('Automation not found')
+    if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
+      throw new LimitReached(
+        `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,
+        'PLAN_LIMIT',
+      )
+    }
+    if (member.monthlyRunLimit !== null && (await runsThisMonth(tx, caller.id)) >= member.monthlyRunLimit) {
+      throw new LimitReached(
+        `The ${member.plan} plan includes ${member.monthlyRunLimit} automation runs per month, and this month's are used. Upgrade for unlimited automations.`,
+        'PLAN_LIMIT',
+      )
+    }
+    const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS : 0
+    if (cost > member.credits) {
+      throw new LimitReached(
+        `Running in the cloud costs ${cost} credit${cost === 1 ? '' : 's'}, and your balance is ${member.credits}. Your plan's monthly credits arrive with the next billing period.`,
+        'INSUFFICIENT_CREDITS',
+      )
+    }
+    const now = new Date()
+    const [created] = await tx
+      .insert(automationRuns)
+      .values({
+        automationId: automation.id,
+        automationName: automation.name,
+        userId: caller.id,
+        status: options.runner === 'cloud' ? 'queued' : 'running',
+        trigger: options.trigger,
+        runner: options.runner,
+        steps: automation.steps,
+        creditsCharged: cost,
+        startedAt: options.runner === 'client' ? now : null,
+        log: [
+          line(
+            'info',
+            options.runner === 'cloud'
+              ? 'Queued to run in the cloud.'
+              : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,
+          ),
+        ],
+      })
+      .returning()
+    if (!created) throw new Error('run insert returned nothing')
+    if (cost > 0) await credits.applyIn(tx, { userId: caller.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
+    return created
+  }
+
+  return {
+    runsThisMonth: (userId: string) => runsThisMonth(db, userId),
+
+    /**
+     * Starts a run of one of the caller's automations. A cloud run is queued for the worker and
+     * costs CLOUD_RUN_CREDITS; a client run (extension, desktop) is running from now on and is
+     * reported by the client. Refused before anything is stored when the plan or balance says no.
+     */
+    async start(automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
+      const run = await db.transaction((tx) => startIn(tx, automationId, caller, options))
+      announce(run)
+      return run
+    },
+
+    /**
+     * start() inside a transaction the caller holds (the scheduler moves the automation's
+     * next_run_at in the same one). The caller announces the run after the commit.
+     */
+    startIn,
+
+    /**
+     * Records a scheduled start that was refused (no credits, a plan cap) as a failed run that
+     * never started, so the member sees why in the history. Once per streak: when the
+     * automation's last run is the same refusal, nothing is added. A refused run costs nothing and
+     * does not count against the month (docs/decisions/012, Amended 2026-11-23).
+     */
+    async recordRefusalIn(
+      tx: Tx,
+      automation: { id: string; name: string; ownerId: string; steps: Run['steps'] },
+      trigger: RunTrigger,
+      message: string,
+    ): Promise<Run | null> {
+      const [last] = await tx
+        .select()
+        .from(automationRuns)
+        .where(eq(automationRuns.automationId, automation.id))
+        .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
+        .limit(1)
+      if (last && isRefusal(last) && last.error === message) return null
+      const [row] = await tx
+        .insert(automationRuns)
+        .values({
+          automationId: automation.id,
+          automationName: automation.name,
+          userId: automation.ownerId,
+          status: 'failed',
+          trigger,
+          runner: 'cloud',
+          steps: automation.steps,
+          error: message,
+          finishedAt: new Date(),
+          log: [line('error', `Not started: ${message}`)],
+        })
+        .returning()
+      return row ?? null
+    },
+
+    /** Tells live pages that a run changed (after the transaction that changed it). */
+    ...createRunHistory(db),
+
+    announce,
+
+    get: find,
+
+    /** A client's report on a run it executes: actions so far, log lines, extracted rows. */
+    async report(
+      id: string,
+      caller: Caller,
+      report: {
+        actionsPerformed?: number
+        log?: { level: RunLogLine['level']; message: string }[]
+        extracted?: Record<string, string | null>[]
+      },
+      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string },
+    ): Promise<Run> {
+      const updated = await db.transaction(async (tx) => {
+        const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
+        if (!run || run.userId !== caller.id) throw new NotFound('Run not found')
+        if (run.runner !== 'client') throw new ValidationError('This run executes in the cloud; only the cloud worker reports on it.')
+        if (FINISHED_STATUSES.includes(run.status))
+          throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
+        const at = new Date().toISOString()
+        const log = [...run.log, ...(report.log ?? []).map((entry) => ({ at, ...entry }))]
+        if (finish?.error) log.push(line('error', finish.error))
+        const [row] = await tx
+          .update(automationRuns)
+          .set({
+            actionsPerformed: Math.max(run.actionsPerformed, report.actionsPerformed ?? 0),
+            log: log.slice(-MAX_LOG_LINES),
+            extracted: [...run.extracted, ...(report.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
+            ...(finish ? { status: finish.status, error: finish.error ?? null, finishedAt: new Date() } : {}),
+            updatedAt: new Date(),
+          })
+          .where(eq(automationRuns.id, id))
+          .returning()
+        if (!row) throw new NotFound('Run not found')
+        return row
+      })
+      announce(updated)
+      return updated
+    },
+
+    /**
+     * Cancels a run that has not finished. A queued cloud run gets its credit back (nothing ran);
+     * a running one stops at its next step and keeps the charge.
+     */
+    async cancel(id: string, caller: Caller): Promise<Run> {
+      const cancelled = await db.transaction(async (tx) => {
+        const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
+        if (!run || run.userId !== caller.id) throw new NotFound('Run not found')
+        if (FINISHED_STATUSES.includes(run.status))
+          throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
+        if (run.status === 'queued') await refundIn(tx, run, 'cancelled before it started')
+        const [row] = await tx
+          .update(automationRuns)
+          .set({
+            status: 'cancelled',
+            finishedAt: new Date(),
+            updatedAt: new Date(),
+            log: [...run.log, line('warn', 'Cancelled by the member.')],
+          })
+          .where(eq(automationRuns.id, id))
+          .returning()
+        if (!row) throw new NotFound('Run not found')
+        return row
+      })
+      announce(cancelled)
+      return cancelled
+    },
+
+    /** Gives a run's credits back (a failure on our side); once per run. */
+    async refund(id: string, why: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
+        if (run && !run.refundedAt) await refundIn(tx, run, why)
+      })
+    },
+  }
+}
+
+export type RunService = ReturnType<typeof createRunService>

@@ -1,0 +1,194 @@
+import { z } from '@hono/zod-openapi'
+import { runFinishSchema, runListQuerySchema, runProgressSchema, runStartSchema } from '#common/automations.ts'
+import type { SessionService } from '#server/features/auth/session.service.ts'
+import type { EventBus } from '#server/features/events/event-bus.ts'
+import { admin, callerOf, member, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
+import { liveStream } from '#server/http/live-stream.ts'
+import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
+import { extractedAsCsv } from './extracted-csv.ts'
+import type { RunFiles } from './run-files.ts'
+import { runDtoSchema, toRunDto } from './run.dto.ts'
+import type { RunService } from './run.service.ts'
+
+const tags = ['Runs']
+const idParam = ownedResourceParams
+const access = member('automations')
+/** Every member's runs (scope=all) are for admins, with a session or a key with admin:read. */
+const listAccess: SignedInAccess = { ...access, whenQuery: { name: 'scope', value: 'all', rule: admin('admin:read') } }
+const one = { 'application/json': { schema: z.object({ data: runDtoSchema }) } }
+
+const list = signedInRoute(listAccess, {
+  method: 'get',
+  path: '/',
+  tags,
+  summary: "The caller's runs, newest first; an admin passes scope=all (and userId) for every member's",
+  request: {
+    query: runListQuerySchema.extend({
+      scope: z.enum(['mine', 'all'], { error: 'scope must be mine or all' }).default('mine'),
+      userId: z.string().max(100).optional(),
+    }),
+  },
+  responses: {
+    200: pageResponse(runDtoSchema, 'A page of runs'),
+    ...errorResponses(400),
+  },
+})
+
+const events = signedInRoute(access, {
+  method: 'get',
+  path: '/events',
+  tags,
+  summary: "Server-sent events: `run` with { id, status, automationId } whenever one of the caller's runs changes",
+  responses: {
+    200: { description: 'An event stream (text/event-stream)', content: { 'text/event-stream': { schema: z.string() } } },
+  },
+})
+
+const get = signedInRoute(access, {
+  method: 'get',
+  path: '/{id}',
+  tags,
+  summary: 'One run with its log, extracted data and screenshots',
+  request: { params: idParam },
+  responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
+})
+
+const progress = signedInRoute(access, {
+  method: 'post',
+  path: '/{id}/progress',
+  tags,
+  summary: 'A client (extension, desktop app) reports progress on a run it executes: actions so far, log lines, extracted rows',
+  request: { params: idParam, body: jsonBody(runProgressSchema) },
+  responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
+})
+
+const finish = signedInRoute(access, {
+  method: 'post',
+  path: '/{id}/finish',
+  tags,
+  summary: 'A client reports how a run it executed ended (succeeded, failed with an error, or cancelled)',
+  request: { params: idParam, body: jsonBody(runFinishSchema) },
+  responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
+})
+
+const cancel = signedInRoute(access, {
+  method: 'post',
+  path: '/{id}/cancel',
+  tags,
+  summary: 'Cancel a run that has not finished; a queued cloud run gets its credit back',
+  request: { params: idParam },
+  responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
+})
+
+const downloadRoute = (format: 'csv' | 'json') =>
+  signedInRoute(access, {
+    method: 'get',
+    path: `/{id}/extracted.${format}`,
+    tags,
+    summary: `The data a run extracted, as a ${format.toUpperCase()} file`,
+    request: { params: idParam },
+    responses: {
+      200: {
+        description: 'The file',
+        content:
+          format === 'csv'
+            ? { 'text/csv': { schema: z.string() } }
+            : { 'application/json': { schema: z.array(z.record(z.string(), z.string().nullable())) } },
+      },
+      ...errorResponses(400, 404),
+    },
+  })
+
+const screenshot = signedInRoute(access, {
+  method: 'get',
+  path: '/{id}/screenshots/{file}',
+  tags,
+  summary: 'A screenshot a cloud run took (PNG)',
+  request: { params: idParam.extend({ file: z.string().max(100) }) },
+  responses: { 200: { description: 'The image', content: { 'image/png': { schema: z.string() } } }, ...errorResponses(400, 404) },
+})
+
+const start = signedInRoute(access, {
+  method: 'post',
+  path: '/{id}/runs',
+  tags,
+  summary:
+    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts.',
+  request: { params: idParam, body: jsonBody(runStartSchema) },
+  responses: {
+    201: { description: 'The run', content: one },
+    ...errorResponses(400, 404, 409),
+  },
+})
+
+/** POST /automations/{id}/runs: mounted under /automations, beside the automations' own routes. */
+export function createRunStartApi(runs: RunService) {
+  return createRouter().openapi(start, async (c) => {
+    const body = c.req.valid('json')
+    const trigger = body.trigger ?? (body.where === 'cloud' ? 'manual' : 'extension')
+    const run = await runs.start(c.req.valid('param').id, callerOf(c.get('member')), { runner: body.where, trigger })
+    return c.json({ data: toRunDto(run) }, 201)
+  })
+}
+
+const downloadHeaders = (runId: string, format: string, type: string) => ({
+  'Content-Type': type,
+  'Content-Disposition': `attachment; filename="run-${runId}.${format}"`,
+  'Cache-Control': 'private, no-store',
+})
+
+export function createRunsApi(deps: { runs: RunService; files: RunFiles; events: EventBus; sessions: SessionService }) {
+  const { runs, files, events: bus, sessions } = deps
+  return createRouter()
+    .openapi(list, async (c) => {
+      const user = c.get('member')
+      const { scope, userId, ...query } = c.req.valid('query')
+      const page = await runs.list({ ...query, userId: scope === 'all' ? userId : user.id })
+      return c.json({ data: page.items.map(toRunDto), total: page.total, page: page.page, limit: page.limit }, 200)
+    })
+    .openapi(events, (c) => {
+      const user = c.get('member')
+      return liveStream<{ id: string; status: string; automationId: string | null }>(c, {
+        sessions,
+        rule: access,
+        event: 'run',
+        subscribe: (send) =>
+          bus.subscribe('run', (event) => {
+            if (event.userId === user.id) send({ id: event.id, status: event.status, automationId: event.automationId })
+          }),
+      })
+    })
+    .openapi(get, async (c) => {
+      const user = c.get('member')
+      return c.json({ data: toRunDto(await runs.get(c.req.valid('param').id, callerOf(user))) }, 200)
+    })
+    .openapi(progress, async (c) => {
+      const user = c.get('member')
+      return c.json({ data: toRunDto(await runs.report(c.req.valid('param').id, callerOf(user), c.req.valid('json'))) }, 200)
+    })
+    .openapi(finish, async (c) => {
+      const user = c.get('member')
+      const { status, error, ...report } = c.req.valid('json')
+      return c.json({ data: toRunDto(await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error })) }, 200)
+    })
+    .openapi(cancel, async (c) => {
+      const user = c.get('member')
+      return c.json({ data: toRunDto(await runs.cancel(c.req.valid('param').id, callerOf(user))) }, 200)
+    })
+    .openapi(downloadRoute('csv'), async (c) => {
+      const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))
+      return c.body(extractedAsCsv(run.extracted), 200, downloadHeaders(run.id, 'csv', 'text/csv; charset=utf-8'))
+    })
+    .openapi(downloadRoute('json'), async (c) => {
+      const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))
+      return c.body(JSON.stringify(run.extracted, null, 2), 200, downloadHeaders(run.id, 'json', 'application/json; charset=utf-8'))
+    })
+    .openapi(screenshot, async (c) => {
+      const user = c.get('member')
+      const { id, file } = c.req.valid('param')
+      const run = await runs.get(id, callerOf(user))
+      if (!run.screenshots.some((shot) => shot.file === file)) return c.json({ message: 'No such screenshot', code: 'NOT_FOUND' }, 404)
+      const png = await files.readScreenshot(run.id, file)
+      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=86400' })
+    })
+}

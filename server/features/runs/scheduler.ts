@@ -1,0 +1,108 @@
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
+import { nextCronRun } from '#common/automations.ts'
+import { AppError } from '#common/errors.ts'
+import type { Db } from '#server/db/client.ts'
+import { automations } from '#server/db/schema/index.ts'
+import type { Logger } from '#server/logger.ts'
+import type { Run, RunService } from './run.service.ts'
+
+const TICK_MS = 15_000
+/** The most automations one tick starts; the rest wait for the next tick. */
+const MAX_PER_TICK = 500
+
+export interface TickResult {
+  started: number
+  refused: number
+}
+
+/**
+ * Fires scheduled automations. Each due automation (enabled, with a schedule, next_run_at passed)
+ * is claimed with FOR UPDATE SKIP LOCKED in a transaction that also starts its cloud run and moves
+ * next_run_at to the next cron time after now: whatever the number of server processes, a
+ * schedule fires once, and a server that was down fires a missed schedule once, not once per
+ * missed time. A start the plan or balance refuses is recorded as a failed run (once per streak)
+ * and the schedule moves on. docs/decisions/012-automations-credits-and-runs.md.
+ */
+export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn' | 'recordRefusalIn' | 'announce'>; logger: Logger }) {
+  const { db, runs } = deps
+  const logger = deps.logger.child({ component: 'scheduler' })
+  let timer: NodeJS.Timeout | null = null
+  let ticking: Promise<TickResult> | null = null
+
+  /** Claims and fires one due automation; false when none is due. */
+  async function fireOne(now: Date, result: TickResult): Promise<boolean> {
+    let announced: Run | null = null
+    const claimed = await db.transaction(async (tx) => {
+      const [due] = await tx
+        .select()
+        .from(automations)
+        .where(and(eq(automations.enabled, true), isNotNull(automations.schedule), lte(automations.nextRunAt, now)))
+        .orderBy(asc(automations.nextRunAt), asc(automations.id))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      if (!due) return false
+      try {
+        // A savepoint: a refused start rolls back alone, and the schedule still moves on.
+        announced = await tx.transaction((savepoint) =>
+          runs.startIn(savepoint, due.id, { id: due.ownerId, role: 'user' }, { runner: 'cloud', trigger: 'schedule' }),
+        )
+        result.started += 1
+      } catch (error) {
+        if (error instanceof AppError) {
+          result.refused += 1
+          announced = await runs.recordRefusalIn(tx, due, 'schedule', error.message)
+          logger.info({ automationId: due.id, ownerId: due.ownerId, code: error.code }, `scheduled run refused: ${error.message}`)
+        } else {
+          // A bug must not make the schedule fire every tick: this time is skipped, loudly.
+          logger.error({ err: error, automationId: due.id }, 'starting a scheduled run failed; this time is skipped')
+        }
+      }
+      let next: Date | null = null
+      try {
+        next = due.schedule ? nextCronRun(due.schedule, now) : null
+      } catch {
+        logger.warn({ automationId: due.id, schedule: due.schedule }, 'an automation has a schedule that no longer parses; it stops firing')
+      }
+      await tx.update(automations).set({ nextRunAt: next }).where(eq(automations.id, due.id))
+      return true
+    })
+    if (announced) runs.announce(announced)
+    return claimed
+  }
+
+  async function tick(now = new Date()): Promise<TickResult> {
+    const result: TickResult = { started: 0, refused: 0 }
+    for (let i = 0; i < MAX_PER_TICK; i++) {
+      if (!(await fireOne(now, result))) break
+    }
+    if (result.started || result.refused) logger.info(result, 'scheduled automations fired')
+    return result
+  }
+
+  return {
+    tick,
+    /** Ticks now and every `intervalMs`; a tick still running is not started again. */
+    start(intervalMs = TICK_MS) {
+      if (timer) return
+      const run = () => {
+        if (ticking) return
+        ticking = tick()
+          .catch((error: unknown) => {
+            logger.warn({ err: error }, 'scheduler tick failed')
+            return { started: 0, refused: 0 }
+          })
+          .finally(() => {
+            ticking = null
+          })
+      }
+      run()
+      timer = setInterval(run, intervalMs)
+      timer.unref()
+    },
+    async stop() {
+      if (timer) clearInterval(timer)
+      timer = null
+      await ticking
+    },
+  }
+}

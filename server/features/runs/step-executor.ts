@@ -1,0 +1,225 @@
+import type { Browser, Page } from 'playwright-core'
+import { describeAlternative } from '#common/targets.ts'
+import type { Logger } from '#server/logger.ts'
+import { createExtractedTable } from '#server/browser/extracted-table.ts'
+import type { RunFiles } from './run-files.ts'
+import { createRunProgress } from './run-progress.ts'
+import type { RunOutcome, RunQueue } from './run-queue.ts'
+import type { Run } from './run.service.ts'
+import type { BrowserSource } from '#server/browser/shared-browser.ts'
+import {
+  cleanMessage,
+  describeStep,
+  inPage,
+  performStep,
+  seconds,
+  short,
+  StepFailure,
+  type StepContext,
+} from '#server/browser/step-actions.ts'
+import { openBrowserSession, type BrowserSession } from '#server/browser/browser-session.ts'
+import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
+
+export interface ExecutorConfig {
+  /** How long one step may wait for its element, page or text. */
+  stepTimeoutMs: number
+  /** How long a whole run may take. */
+  timeLimitMs: number
+  /** The most steps (browser actions) one run performs. */
+  maxActions: number
+  privateTargets: PrivateTargetPolicy
+  /** How often the lease is renewed while a step runs (the lease lasts 30 s). */
+  heartbeatMs?: number
+  /** DNS for the target guard (tests map names to addresses). */
+  lookup?: LookupAll
+}
+
+/**
+ * How an execution ended: finished (succeeded or failed, stored), stopped (cancelled by the
+ * member or the lease lost: the run is not ours any more) or aborted (our shutdown: the caller
+ * gives the run back to the queue).
+ */
+export type ExecutionResult = 'succeeded' | 'failed' | 'stopped' | 'aborted'
+
+const MAX_BLOCKED_LOG_LINES = 20
+const FAILURE_SCREENSHOT_MS = 5_000
+const REPAIR_SCREENSHOT_MS = 5_000
+
+/** The browser did not start: our fault, refunded. */
+class BrowserUnavailable extends Error {}
+
+/**
+ * Runs one cloud run's steps (step-actions.ts) in a fresh browser context of the shared browser,
+ * behind the target guard, reporting progress under the worker's lease (run-progress.ts), and
+ * ends the run with its outcome. Rules of fault and refund:
+ * docs/decisions/012-automations-credits-and-runs.md.
+ */
+export function createStepExecutor(deps: {
+  runQueue: Pick<RunQueue, 'progress' | 'finish'>
+  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'>
+  browsers: BrowserSource
+  logger: Logger
+  config: ExecutorConfig
+}) {
+  const { runQueue, runFiles, browsers, logger, config } = deps
+
+  async function execute(run: Run, workerId: string, signal?: AbortSignal): Promise<ExecutionResult> {
+    const started = Date.now()
+    const deadline = started + config.timeLimitMs
+    const stop = new AbortController()
+    type State = 'running' | 'stopped' | 'aborted' | 'timed-out'
+    let state = 'running' as State
+    const halt = (why: 'stopped' | 'aborted' | 'timed-out') => {
+      if (state !== 'running') return
+      state = why
+      stop.abort()
+    }
+    const onAbort = () => halt('aborted')
+    signal?.addEventListener('abort', onAbort, { once: true })
+    if (signal?.aborted) halt('aborted')
+
+    const progress = createRunProgress({
+      runQueue,
+      runId: run.id,
+      workerId,
+      logger,
+      active: () => state !== 'stopped' && state !== 'aborted',
+      onLeaseLost: () => halt('stopped'),
+    })
+    const extracted = createExtractedTable()
+    let blockedCount = 0
+    const onBlocked = (request: BlockedRequest) => {
+      blockedCount += 1
+      if (blockedCount <= MAX_BLOCKED_LOG_LINES) progress.log('warn', `Blocked a request to ${short(request.url)}: ${request.reason}.`)
+      else if (blockedCount === MAX_BLOCKED_LOG_LINES + 1) progress.log('warn', 'More requests were blocked; they are not listed.')
+    }
+    const guard = createTargetGuard({ policy: config.privateTargets, lookup: config.lookup })
+
+    let browser: Browser | null = null
+    let session: BrowserSession | null = null
+    let page: Page | null = null
+    stop.signal.addEventListener('abort', () => void session?.context.close().catch(() => {}), { once: true })
+    const heartbeat = setInterval(() => void progress.flush(), config.heartbeatMs ?? 5_000)
+    const timeLimit = setTimeout(() => halt('timed-out'), config.timeLimitMs)
+    let screenshotCount = 0
+    let label = 'Setup'
+    let current = 0
+    let outcome: RunOutcome
+
+    const stepContext = (target: Page): StepContext => ({
+      page: target,
+      guard,
+      blocked: session?.blocked ?? [],
+      timeout: () => Math.max(1, Math.min(config.stepTimeoutMs, deadline - Date.now())),
+      stepSeconds: seconds(config.stepTimeoutMs),
+      running: () => state === 'running',
+      browserConnected: () => Boolean(browser?.isConnected()),
+      stopSignal: stop.signal,
+      progress,
+      extracted,
+      takeScreenshot: async (step, name, timeoutMs) => {
+        await takeScreenshot(target, step, name, timeoutMs)
+      },
+      onRepaired: async (step, failedTarget, resolved) => {
+        const failed = failedTarget[0] ?? resolved.used
+        progress.log(
+          'warn',
+          `Step ${step}: ${describeAlternative(failed)} was not found; used ${describeAlternative(resolved.used)} instead.`,
+        )
+        const file = await takeScreenshot(target, step, `Repaired step ${step}`, REPAIR_SCREENSHOT_MS).catch(() => undefined)
+        progress.addRepair({ step, failed, used: resolved.used, how: 'alternative', file, at: new Date().toISOString() })
+      },
+    })
+
+    async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {
+      const png = await inPage(
+        stepContext(target),
+        () => target.screenshot({ type: 'png', timeout: timeoutMs }),
+        () => `the screenshot took longer than ${seconds(timeoutMs)}`,
+      )
+      screenshotCount += 1
+      const file = runFiles.screenshotName(step, screenshotCount)
+      await runFiles.saveScreenshot(run.id, file, png)
+      progress.addScreenshot({ name, file, step })
+      return file
+    }
+
+    try {
+      progress.log('info', `Running in the cloud${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
+      await progress.flush()
+      try {
+        browser = await browsers.acquire()
+      } catch (error) {
+        throw new BrowserUnavailable(cleanMessage(error))
+      }
+      session = await openBrowserSession({ browser, guard, onBlocked })
+      if (state !== 'running') await session.context.close()
+      page = session.page
+      const steps = stepContext(page)
+
+      for (const [index, step] of run.steps.entries()) {
+        const n = index + 1
+        current = n
+        label = `Step ${n} (${step.type})`
+        if (state !== 'running') break
+        if (progress.actions >= config.maxActions) throw new StepFailure(`the run's action limit of ${config.maxActions} was reached`)
+        progress.log('info', `${label}: ${describeStep(step)}`)
+        await performStep(steps, step, n)
+        progress.countAction()
+        await progress.flush()
+      }
+      if (state === 'running') outcome = { status: 'succeeded' }
+      else throw new Error(state)
+    } catch (error) {
+      if (state === 'aborted' || state === 'stopped') {
+        logger.info({ runId: run.id, workerId, state }, `cloud run ${state}`)
+        return cleanUp(state)
+      }
+      if (state === 'timed-out' || Date.now() >= deadline) {
+        outcome = {
+          status: 'failed',
+          error: `${label}: the run's time limit of ${seconds(config.timeLimitMs)} was reached`,
+          ourFault: false,
+        }
+      } else if (error instanceof StepFailure) {
+        outcome = { status: 'failed', error: `${label}: ${error.message}`, ourFault: false }
+        if (page && !page.isClosed()) {
+          await takeScreenshot(page, current, 'At failure', FAILURE_SCREENSHOT_MS).catch(() => {})
+        }
+      } else if (error instanceof BrowserUnavailable) {
+        outcome = {
+          status: 'failed',
+          error: `The cloud browser could not start (${error.message}); the credit was refunded.`,
+          ourFault: true,
+        }
+      } else if (browser && !browser.isConnected()) {
+        outcome = { status: 'failed', error: `${label}: the cloud browser stopped unexpectedly; the credit was refunded.`, ourFault: true }
+      } else {
+        logger.error({ err: error, runId: run.id }, 'cloud run: unexpected error')
+        outcome = { status: 'failed', error: `${label}: an internal error stopped the run; the credit was refunded.`, ourFault: true }
+      }
+    }
+
+    // No heartbeat from here on: the outcome's report carries the last lines, once.
+    clearInterval(heartbeat)
+    clearTimeout(timeLimit)
+    const actions = progress.actions
+    if (outcome.status === 'succeeded')
+      progress.log('info', `Finished: ${actions} step${actions === 1 ? '' : 's'} in ${seconds(Date.now() - started)}.`)
+    else progress.log('error', outcome.error)
+    const finished = await progress.finish(outcome, extracted.rows())
+    logger.info({ runId: run.id, workerId, status: outcome.status, ms: Date.now() - started }, 'cloud run finished')
+    return cleanUp(finished ? outcome.status : 'stopped')
+
+    async function cleanUp<T extends ExecutionResult>(result: T): Promise<T> {
+      clearInterval(heartbeat)
+      clearTimeout(timeLimit)
+      signal?.removeEventListener('abort', onAbort)
+      await session?.close()
+      if (browser) browsers.release()
+      return result
+    }
+  }
+
+  return { execute }
+}

@@ -1,0 +1,91 @@
+import { createRoute, type RouteConfig } from '@hono/zod-openapi'
+import { createMiddleware } from 'hono/factory'
+import { API_KEY_CREDENTIALS_MESSAGE, API_KEY_SESSION_ONLY_MESSAGE, missingScopeMessage, type ApiKeyScope } from '#common/api-keys.ts'
+import type { Caller } from '#common/auth.ts'
+import { Forbidden, Unauthorized } from '#common/errors.ts'
+import type { SessionUser } from '#server/features/auth/session.service.ts'
+import type { AppEnv } from './app-env.ts'
+import { errorResponses } from './openapi.ts'
+
+// Who may call an /api route is declared on the route (ADR 015), and read from that one
+// declaration three times: by the route's first middleware, which answers 401/403 before the
+// path, query and body are validated and before the handler reads anything; by the OpenAPI
+// document (`security` and `x-access`); and by the authorisation matrix and property tests.
+
+/** What an API key needs for a route: one of its scopes, any key at all, or never a key (a session only). */
+export type KeyRule = ApiKeyScope | 'any' | 'never'
+
+export interface AccessRule {
+  /** 'member': anyone signed in; 'admin': signed in with the admin role. */
+  who: 'member' | 'admin'
+  apiKey: KeyRule
+}
+
+export interface SignedInAccess extends AccessRule {
+  /**
+   * A stricter rule for requests whose raw query names this value (GET /runs?scope=all): decided
+   * from the query string as sent, before it is validated.
+   */
+  whenQuery?: { name: string; value: string; rule: AccessRule }
+}
+
+export const member = (apiKey: KeyRule): SignedInAccess => ({ who: 'member', apiKey })
+export const admin = (apiKey: Exclude<KeyRule, 'any'>): SignedInAccess => ({ who: 'admin', apiKey })
+
+/** What the route's handler can read once the access rule let the request in. */
+export type SignedInEnv = { Variables: { member: SessionUser } }
+
+/** The caller as the services see them. */
+export const callerOf = (user: SessionUser): Caller => ({ id: user.id, role: user.profile.role })
+
+/** Whether a rule lets this member in; the error that refuses them otherwise. */
+export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorized | Forbidden | null {
+  if (!user) return new Unauthorized()
+  if (rule.who === 'admin' && user.profile.role !== 'admin') return new Forbidden('Admin access required.')
+  const via = user.signedInWith
+  if (via.kind !== 'api-key' || rule.apiKey === 'any') return null
+  if (rule.apiKey === 'never') return new Forbidden(rule.who === 'admin' ? API_KEY_SESSION_ONLY_MESSAGE : API_KEY_CREDENTIALS_MESSAGE)
+  return via.scopes.includes(rule.apiKey) ? null : new Forbidden(missingScopeMessage(rule.apiKey))
+}
+
+/** Whether a signed-in member may act as an admin for a scope (for answers that differ by role, like drafts in GET /blog). */
+export function actsAsAdmin(user: SessionUser | null, scope: ApiKeyScope): boolean {
+  return refusal(user, { who: 'admin', apiKey: scope }) === null
+}
+
+function authorize(access: SignedInAccess) {
+  return createMiddleware<AppEnv & SignedInEnv>(async (c, next) => {
+    const stricter = access.whenQuery
+    const rule = stricter && c.req.queries(stricter.name)?.includes(stricter.value) ? stricter.rule : access
+    const user = c.get('user')
+    const refused = refusal(user, rule)
+    if (refused) throw refused
+    c.set('member', user as SessionUser)
+    await next()
+  })
+}
+
+/** The document's `security`: a session always, an API key unless the rule says never (with its scope, if any). */
+function securityOf(access: SignedInAccess): Record<string, string[]>[] {
+  const sessions: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }]
+  if (access.apiKey === 'never') return sessions
+  return [...sessions, { apiKeyAuth: access.apiKey === 'any' ? [] : [access.apiKey] }]
+}
+
+type RouteWithoutAccess = Omit<RouteConfig, 'security' | 'middleware'>
+
+/** A route anyone may call (what it shows may still depend on who asks: then it lists the optional `security`). */
+export function publicRoute<P extends string, R extends Omit<RouteConfig, 'middleware'> & { path: P }>(config: R) {
+  return createRoute({ ...config, 'x-access': 'anyone' })
+}
+
+/** A route for signed-in callers, refused with 401/403 before anything else looks at the request. */
+export function signedInRoute<P extends string, R extends RouteWithoutAccess & { path: P }>(access: SignedInAccess, config: R) {
+  return createRoute({
+    ...config,
+    responses: { ...errorResponses(401, 403), ...config.responses } as R['responses'],
+    security: securityOf(access),
+    middleware: authorize(access),
+    'x-access': access,
+  })
+}

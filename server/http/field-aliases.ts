@@ -1,0 +1,25 @@
+import { z } from '@hono/zod-openapi'
+
+// The spec's clients read both spellings of some fields (subscription_plan and subscriptionPlan,
+// published_at and publishedAt), so those API answers carry both: the camelCase field and its
+// snake_case twin with the same value.
+
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S
+
+type Twins<T, K extends keyof T & string> = { [P in K as SnakeCase<P>]: T[P] }
+
+const snakeCase = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+
+/** The object schema with a snake_case twin of each named field. */
+export function withSnakeCaseTwins<S extends z.ZodRawShape, K extends keyof S & string>(shape: S, keys: readonly K[]) {
+  const twins = Object.fromEntries(keys.map((key) => [snakeCase(key), shape[key]])) as Twins<S, K>
+  return z.object({ ...shape, ...twins })
+}
+
+/** The value with the snake_case twin of each named field filled in. */
+export function addSnakeCaseTwins<T extends object, K extends keyof T & string>(value: T, keys: readonly K[]): T & Twins<T, K> {
+  const twins = Object.fromEntries(keys.map((key) => [snakeCase(key), value[key]])) as Twins<T, K>
+  return { ...value, ...twins }
+}

@@ -1,0 +1,121 @@
+/**
+ * Property tests of the order of checks (ADR 015): whatever a request holds (any body, query,
+ * path parameters, content type), a visitor gets 401 on every signed-in route, a member 403 on
+ * every admin route, and an API key 403 on every route whose rule it does not meet. The routes and
+ * their rules come from the app's own OpenAPI document (`x-access`), the declaration the routes'
+ * middleware enforces. Bodies over the size limit are left out: they are refused (413) before
+ * anything, whoever sends them (server/http/body-limit.ts).
+ */
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import {
+  bodyFor,
+  operationsOf,
+  queryFor,
+  routableUrlPiece,
+  type Access,
+  type AccessRule,
+  type OpenApiDocument,
+  type Operation,
+  type RawBody,
+} from '#server/testing/arbitrary-requests.ts'
+import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
+
+const RUNS_PER_ROUTE = 25
+const MAX_BODY_BYTES = 1024 * 1024
+
+const t: TestApp = await createTestApp({ apiRateLimit: 1_000_000 })
+afterAll(async () => {
+  await t.close()
+})
+
+const document = (await (await t.request('/api/openapi.json')).json()) as OpenApiDocument
+const protectedOperations = operationsOf(document).filter(
+  (operation): operation is Operation & { access: Exclude<Access, 'anyone'> } => operation.access !== 'anyone',
+)
+
+const member = await t.signUp()
+const memberKey = await keyOf(member.token, ['automations'])
+const admin = await t.signUp({ role: 'admin' })
+const adminReadKey = await keyOf(admin.token, ['automations', 'admin:read'])
+
+async function keyOf(token: string, scopes: string[]): Promise<string> {
+  const response = await t.request('/api/keys', { body: { name: 'property key', scopes }, token })
+  if (response.status !== 201) throw new Error(`no key: ${response.status} ${await response.text()}`)
+  return ((await response.json()) as { data: { key: string } }).data.key
+}
+
+type Caller = 'visitor' | 'member (cookie)' | 'member (token)' | 'member (API key)' | 'admin (admin:read key)'
+const CALLERS: Caller[] = ['visitor', 'member (cookie)', 'member (token)', 'member (API key)', 'admin (admin:read key)']
+
+/** The status the declared rule gives this caller before anything else is looked at; null when it lets them in. */
+function refusedWith(caller: Caller, rule: AccessRule): 401 | 403 | null {
+  if (caller === 'visitor') return 401
+  const isAdmin = caller.startsWith('admin')
+  if (rule.who === 'admin' && !isAdmin) return 403
+  if (!caller.endsWith('key)')) return null
+  if (rule.apiKey === 'never') return 403
+  const scopes = isAdmin ? ['automations', 'admin:read'] : ['automations']
+  return rule.apiKey === 'any' || scopes.includes(rule.apiKey) ? null : 403
+}
+
+function ruleFor(access: Exclude<Access, 'anyone'>, query: string): AccessRule {
+  const stricter = access.whenQuery
+  return stricter && new URLSearchParams(query).getAll(stricter.name).includes(stricter.value) ? stricter.rule : access
+}
+
+function headersFor(caller: Caller, body: RawBody | null): Headers {
+  const headers = new Headers({ 'x-forwarded-for': '203.0.113.77' })
+  if (body?.contentType) headers.set('content-type', body.contentType)
+  if (caller === 'member (cookie)') {
+    headers.set('cookie', member.cookie)
+    headers.set('origin', TEST_PUBLIC_URL)
+  }
+  if (caller === 'member (token)') headers.set('authorization', `Bearer ${member.token}`)
+  if (caller === 'member (API key)') headers.set('authorization', `Bearer ${memberKey}`)
+  if (caller === 'admin (admin:read key)') headers.set('authorization', `Bearer ${adminReadKey}`)
+  return headers
+}
+
+const byteLength = (body: RawBody | null) =>
+  body === null ? 0 : typeof body.body === 'string' ? Buffer.byteLength(body.body) : body.body.length
+
+describe('authorisation comes before validation, for any request', () => {
+  it('reads the protected routes and their rules from the document', () => {
+    expect(protectedOperations.length).toBeGreaterThan(30)
+    expect(protectedOperations.filter((operation) => operation.access.who === 'admin').length).toBeGreaterThan(10)
+  })
+
+  describe.each(protectedOperations.map((operation) => [operation.key, operation] as const))('%s', (_key, operation) => {
+    it('visitors 401, members 403 on admin routes, keys 403 where their rule refuses them', async () => {
+      const sample = fc.record({
+        caller: fc.constantFrom(...CALLERS),
+        params: fc.array(routableUrlPiece, { minLength: operation.pathParams.length, maxLength: operation.pathParams.length }),
+        query: fc.option(queryFor(operation), { freq: 3 }),
+        body: operation.method === 'GET' ? fc.constant(null) : bodyFor(operation),
+      })
+      await fc.assert(
+        fc.asyncProperty(
+          sample.filter((candidate) => byteLength(candidate.body) <= MAX_BODY_BYTES),
+          async ({ caller, params, query, body }) => {
+            const rule = ruleFor(operation.access, query ?? '')
+            const expected = refusedWith(caller, rule)
+            if (expected === null) return
+            let path = operation.path
+            operation.pathParams.forEach((name, index) => (path = path.replace(`{${name}}`, params[index] ?? 'x')))
+            const url = `http://localhost:3000${path}${query === null ? '' : `?${query}`}`
+            const payload = body?.body
+            const response = await t.app.request(url, {
+              method: operation.method,
+              headers: headersFor(caller, body),
+              body: payload === undefined ? undefined : typeof payload === 'string' ? payload : new Blob([new Uint8Array(payload)]),
+            })
+            const text = await response.text()
+            expect(response.status, `${caller} ${operation.method} ${url.slice(0, 200)}: ${text.slice(0, 200)}`).toBe(expected)
+          },
+        ),
+        { numRuns: RUNS_PER_ROUTE },
+      )
+    }, 60_000)
+  })
+})

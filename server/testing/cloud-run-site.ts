@@ -1,0 +1,81 @@
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** The small form page cloud-run tests fill in: a name, a plan, a submit that shows a result. */
+const FORM_PAGE = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>Sign-up form</title></head>
+  <body>
+    <form id="signup">
+      <label>Name <input id="name" name="name"></label>
+      <label>Plan <select id="plan"><option value="free">Free</option><option value="pro">Pro</option></select></label>
+      <button id="submit" type="submit">Send</button>
+    </form>
+    <p id="result" hidden></p>
+    <ul>
+      <li class="item"><a href="/alpha">Alpha</a></li>
+      <li class="item"><a href="/beta">Beta</a></li>
+    </ul>
+    <script>
+      document.getElementById('signup').addEventListener('submit', (event) => {
+        event.preventDefault()
+        setTimeout(() => {
+          const result = document.getElementById('result')
+          result.textContent = 'Thanks, ' + document.getElementById('name').value + ' (' + document.getElementById('plan').value + ')'
+          result.hidden = false
+        }, 300)
+      })
+    </script>
+  </body>
+</html>`
+
+/**
+ * A page that asks the browser for WebRTC candidates from a STUN and a TURN server at
+ * 127.0.0.1:`port` (UDP): a browser that may send UDP past the proxy sends packets there.
+ */
+const webRtcPage = (port: string) => `<!doctype html><title>WebRTC</title><p id="state">gathering</p><script>
+const servers = [{ urls: 'stun:127.0.0.1:${port}' }, { urls: 'turn:127.0.0.1:${port}?transport=udp', username: 'u', credential: 'p' }]
+const connection = new RTCPeerConnection({ iceServers: servers })
+connection.createDataChannel('probe')
+connection.onicegatheringstatechange = () => {
+  if (connection.iceGatheringState === 'complete') document.getElementById('state').textContent = 'gathered'
+}
+connection.createOffer().then((offer) => connection.setLocalDescription(offer))
+</script>`
+
+/**
+ * A local site for cloud-run tests, on 127.0.0.1: /form (FORM_PAGE), /redirect
+ * (to `redirectTo`), /pixel (a page with an image on `imageFrom`), /webrtc?port=N (webRtcPage),
+ * anything else 404.
+ */
+export async function startTestSite(options: { redirectTo?: string; imageFrom?: string } = {}) {
+  /** How often each address (path and query) was requested. */
+  const hits = new Map<string, number>()
+  const server: Server = createServer((request, response) => {
+    hits.set(request.url ?? '/', (hits.get(request.url ?? '/') ?? 0) + 1)
+    const path = (request.url ?? '/').split('?')[0]
+    if (path === '/form') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FORM_PAGE)
+    } else if (path === '/redirect' && options.redirectTo) {
+      response.writeHead(302, { location: options.redirectTo }).end()
+    } else if (path === '/webrtc') {
+      const port = new URL(request.url ?? '/', 'http://site').searchParams.get('port') ?? '0'
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(webRtcPage(String(Number(port))))
+    } else if (path === '/pixel') {
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>Pixel</title><p id="ready">Ready</p><img alt="" src="${options.imageFrom ?? ''}">`)
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found')
+    }
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
