@@ -21,6 +21,7 @@ const KIND_LABELS: Record<TargetKind, string> = {
   placeholder: 'Placeholder',
   text: 'Visible text',
   testId: 'Test id',
+  column: 'Table column',
   css: 'CSS selector',
   xpath: 'XPath',
 }
@@ -32,6 +33,7 @@ const WORD_FIELD: Record<TargetKind, { name: string; label: string; placeholder:
   placeholder: { name: 'text', label: 'Placeholder text', placeholder: 'Search products' },
   text: { name: 'text', label: 'Text', placeholder: 'Add to cart' },
   testId: { name: 'id', label: 'Test id', placeholder: 'submit-order' },
+  column: { name: 'header', label: 'Column header', placeholder: 'Price' },
   css: { name: 'selector', label: 'Selector', placeholder: '#email, .price' },
   xpath: { name: 'path', label: 'Path', placeholder: '//button[1]' },
 }
