@@ -142,3 +142,6 @@ function stripInline(text: string): string {
     .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '$1')
     .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1') // escapes
 }
+
+/** What one call to the AI model costs (planning, self-repair): docs/decisions/020. */
+export const MODEL_CALL_CREDITS = 1

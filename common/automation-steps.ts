@@ -58,6 +58,14 @@ export const extractStep = z.object({
   /** Read an attribute (href, value, …) instead of the text. */
   attribute: z.string().trim().min(1).max(100).optional(),
 })
+/** The keys a step may press (what forms and dialogs answer to). */
+export const STEP_KEYS = ['Enter', 'Tab', 'Escape', 'Space', 'ArrowDown', 'ArrowUp', 'Backspace'] as const
+export const pressStep = z.object({
+  type: z.literal('press'),
+  key: z.enum(STEP_KEYS, { error: `must be one of ${STEP_KEYS.join(', ')}` }),
+  /** The element to press it in; the element that has the focus when unset. */
+  target: targetSchema.optional(),
+})
 export const screenshotStep = z.object({
   type: z.literal('screenshot'),
   name: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
@@ -74,6 +82,7 @@ const STEP_SCHEMAS = {
   click: clickStep,
   type: typeStep,
   select: selectStep,
+  press: pressStep,
   wait: waitStep,
   extract: extractStep,
   screenshot: screenshotStep,
@@ -87,6 +96,7 @@ export const automationStepSchema = z.discriminatedUnion('type', [
   clickStep,
   typeStep,
   selectStep,
+  pressStep,
   waitStep,
   extractStep,
   screenshotStep,

@@ -29,6 +29,18 @@ const requiredNumber = <T extends z.ZodType>(message: string, number: T) =>
 /** The add-plan form's defaults also fill a field left blank. */
 const blankAsDefault = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? undefined : value), schema)
 
+/** A limit of a plan: a whole number, or blank (or null) for unlimited. */
+const limit = (name: string, min: number, max: number) =>
+  z.preprocess(
+    (value) => (isBlank(value) ? null : value),
+    z.coerce
+      .number({ error: `${name} must be a number, or blank for unlimited.` })
+      .int(`${name} must be a whole number.`)
+      .min(min, `${name} must be at least ${min}, or blank for unlimited.`)
+      .max(max, `${name} must be at most ${max.toLocaleString('en-US')}, or blank for unlimited.`)
+      .nullable(),
+  )
+
 /** A subscription plan as the admin edits it (add-plan form and the editable table). */
 const planFieldsSchema = z.object({
   name: z
@@ -55,7 +67,17 @@ const planFieldsSchema = z.object({
   features: lines(20, 120),
   highlighted: z.boolean(),
   paddlePriceId: optionalText(200),
+  // What the plan includes (docs/decisions/020), enforced by the services.
+  monthlyRunLimit: limit('Runs per month', 0, 1_000_000),
+  actionLimit: limit('Actions per automation', 1, 1_000_000),
+  monthlyModelCalls: limit('Model calls per month', 0, 1_000_000),
+  aiPlanning: z.boolean(),
+  modelRepair: z.boolean(),
+  suggestions: z.boolean(),
 })
+
+/** The allowances of a plan the Subscriptions tab shows as checkboxes. */
+export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions'] as const
 
 /** Add plan: name required; price and credits numeric, default 0. */
 export const planCreateSchema = planFieldsSchema.extend({
@@ -65,6 +87,12 @@ export const planCreateSchema = planFieldsSchema.extend({
   features: planFieldsSchema.shape.features.default([]),
   highlighted: planFieldsSchema.shape.highlighted.default(false),
   paddlePriceId: planFieldsSchema.shape.paddlePriceId.optional(),
+  monthlyRunLimit: planFieldsSchema.shape.monthlyRunLimit.optional(),
+  actionLimit: planFieldsSchema.shape.actionLimit.optional(),
+  monthlyModelCalls: blankAsDefault(z.coerce.number().int().min(0).max(1_000_000).default(0)),
+  aiPlanning: planFieldsSchema.shape.aiPlanning.default(false),
+  modelRepair: planFieldsSchema.shape.modelRepair.default(false),
+  suggestions: planFieldsSchema.shape.suggestions.default(false),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

@@ -10,7 +10,7 @@ import { attempt } from '#app/lib/attempt.server.ts'
 import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.ts'
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
-import { MISSING_PLAN_NAME, planCreateSchema, planUpdateSchema } from '#common/plans.ts'
+import { MISSING_PLAN_NAME, PLAN_SWITCHES, planCreateSchema, planUpdateSchema } from '#common/plans.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdminMember(context)
@@ -29,6 +29,12 @@ export async function loader({ context }: Route.LoaderArgs) {
       features: plan.features,
       highlighted: plan.highlighted,
       paddlePriceId: plan.paddlePriceId,
+      monthlyRunLimit: plan.monthlyRunLimit,
+      actionLimit: plan.actionLimit,
+      monthlyModelCalls: plan.monthlyModelCalls,
+      aiPlanning: plan.aiPlanning,
+      modelRepair: plan.modelRepair,
+      suggestions: plan.suggestions,
       members: members[plan.slug] ?? 0,
     })),
   }
@@ -36,7 +42,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** One field of a plan as the table posts it: the form's string made into the field's type. */
 function fieldValue(field: string, value: FormDataEntryValue | undefined): unknown {
-  if (field === 'highlighted') return value === 'true'
+  if ((PLAN_SWITCHES as readonly string[]).includes(field)) return value === 'true'
   return typeof value === 'string' ? value : undefined
 }
 

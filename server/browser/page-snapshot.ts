@@ -22,7 +22,7 @@ export interface PageSnapshot {
 
 export const MAX_SNAPSHOT_ELEMENTS = 300
 const CHECK_BUDGET_MS = 4_000
-const MAX_ALTERNATIVES = 3
+const MAX_ALTERNATIVES = 4
 
 const isRole = (role: string | null): role is TargetRole => role !== null && (TARGET_ROLES as readonly string[]).includes(role)
 
@@ -63,35 +63,41 @@ async function uniqueForm(page: Page, alternative: TargetAlternative): Promise<T
 const sameKind = (a: TargetAlternative, b: TargetAlternative) => a.by === b.by
 
 /**
- * What a person can see and use on the page now (snapshot-script.ts), each element with the
- * target we suggest for it: its candidates are checked in order with the runners' own locators
- * (target-resolver.ts), and the first that matches exactly one element leads. Bounded: at most
- * MAX_SNAPSHOT_ELEMENTS elements, and about 4 s of checking (elements after that keep their
- * candidates unchecked).
+ * The target as it finds exactly one element now: its first alternative that does (in the form
+ * that does: loosely, or exactly), then the other alternatives as fallbacks, CSS last; null when
+ * none finds exactly one element. Planners keep only targets that pass this check.
  */
-export async function snapshotPage(page: Page, options: { maxElements?: number } = {}): Promise<PageSnapshot> {
+export async function confirmTarget(page: Page, candidates: readonly TargetAlternative[]): Promise<Target | null> {
+  for (const alternative of candidates) {
+    const lead = await uniqueForm(page, alternative)
+    if (!lead) continue
+    const rest = candidates.filter((other) => !sameKind(other, lead))
+    const css = rest.filter((other) => other.by === 'css')
+    return [lead, ...rest.filter((other) => other.by !== 'css'), ...css].slice(0, MAX_ALTERNATIVES)
+  }
+  return null
+}
+
+/**
+ * What a person can see and use on the page now (snapshot-script.ts), each element with the
+ * target we suggest for it. With `check` (the default), candidates are checked in order with the
+ * runners' own locators (target-resolver.ts) and the first that matches exactly one element leads;
+ * bounded to about 4 s of checking (elements after that keep their candidates unchecked). Without
+ * it the snapshot is quick, and a planner checks only the elements it picks (confirmTarget).
+ * At most MAX_SNAPSHOT_ELEMENTS elements.
+ */
+export async function snapshotPage(page: Page, options: { maxElements?: number; check?: boolean } = {}): Promise<PageSnapshot> {
   const raw = await page.evaluate(collectElements, options.maxElements ?? MAX_SNAPSHOT_ELEMENTS)
-  const deadline = Date.now() + CHECK_BUDGET_MS
+  const deadline = Date.now() + (options.check === false ? 0 : CHECK_BUDGET_MS)
   // Interactive elements are checked first: they are what steps act on.
   const order = raw.elements
     .map((_, index) => index)
     .sort((a, b) => Number(raw.elements[b]?.interactive) - Number(raw.elements[a]?.interactive))
   const targets = new Map<number, { target: Target; checked: boolean }>()
   for (const index of order) {
-    const element = raw.elements[index] as RawElement
-    const all = candidates(element)
-    if (Date.now() > deadline) {
-      targets.set(index, { target: all.slice(0, MAX_ALTERNATIVES), checked: false })
-      continue
-    }
-    let lead: TargetAlternative | null = null
-    for (const alternative of all) {
-      lead = await uniqueForm(page, alternative)
-      if (lead) break
-    }
-    const found = lead
-    const ordered = found ? [found, ...all.filter((alternative) => !sameKind(alternative, found))] : all
-    targets.set(index, { target: ordered.slice(0, MAX_ALTERNATIVES), checked: found !== null })
+    const all = candidates(raw.elements[index] as RawElement)
+    const confirmed = Date.now() > deadline ? null : await confirmTarget(page, all)
+    targets.set(index, confirmed ? { target: confirmed, checked: true } : { target: uncheckedTarget(all), checked: false })
   }
   return {
     url: raw.url,
@@ -103,4 +109,11 @@ export async function snapshotPage(page: Page, options: { maxElements?: number }
       ...(targets.get(index) ?? { target: [{ by: 'css' as const, selector: raw.elements[index]?.css ?? 'body' }], checked: false }),
     })),
   }
+}
+
+/** Candidates as they are, the CSS path always kept as the last. */
+function uncheckedTarget(all: TargetAlternative[]): Target {
+  const words = all.filter((alternative) => alternative.by !== 'css').slice(0, MAX_ALTERNATIVES - 1)
+  const css = all.filter((alternative) => alternative.by === 'css')
+  return [...words, ...css]
 }

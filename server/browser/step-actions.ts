@@ -32,6 +32,8 @@ export function describeStep(step: AutomationStep): string {
       return `${describeTarget(step.target)} (${step.text.length} characters)`
     case 'select':
       return `${describeTarget(step.target)} = "${step.value}"`
+    case 'press':
+      return step.target ? `${step.key} in ${describeTarget(step.target)}` : step.key
     case 'wait':
       return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
     case 'extract':
@@ -150,6 +152,23 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
         context,
         () => target.selectOption(step.value, { timeout: context.timeout() }),
         () => `${targetName(step.target)} offered no option "${step.value}" within ${stepSeconds}`,
+      )
+      return
+    }
+    case 'press': {
+      if (!step.target) {
+        await inPage(
+          context,
+          () => page.keyboard.press(step.key),
+          () => `pressing ${step.key} took longer than ${stepSeconds}`,
+        )
+        return
+      }
+      const target = await element(context, step.target, n)
+      await inPage(
+        context,
+        () => target.press(step.key, { timeout: context.timeout() }),
+        () => `${targetName(step.target as Target)} could not take the ${step.key} key within ${stepSeconds}`,
       )
       return
     }

@@ -5,7 +5,7 @@ export interface CreditEntryView {
   id: string
   delta: number
   balanceAfter: number
-  reason: 'signup' | 'plan_grant' | 'admin_edit' | 'usage' | 'refund'
+  reason: 'signup' | 'plan_grant' | 'admin_edit' | 'usage' | 'refund' | 'model_call'
   reference: string | null
   date: string
   dateLabel: string
@@ -17,6 +17,7 @@ const REASONS: Record<CreditEntryView['reason'], string> = {
   admin_edit: 'Adjusted by Aether support',
   usage: 'Automation run',
   refund: 'Refund for a failed run',
+  model_call: 'AI model call',
 }
 
 /** The newest lines of the credit ledger: every grant, adjustment and charge. */

@@ -86,6 +86,8 @@ export const automationRuns = pgTable(
     extracted: jsonb().$type<Record<string, string | null>[]>().notNull().default([]),
     screenshots: jsonb().$type<RunScreenshot[]>().notNull().default([]),
     repairs: jsonb().$type<RunRepair[]>().notNull().default([]),
+    /** The automation's self-repair setting when the run started (docs/decisions/019). */
+    selfRepair: boolean().notNull().default(true),
     error: text(),
     /** Set when the credits were given back (a failure on our side). */
     refundedAt: timestamp({ withTimezone: true }),

@@ -56,7 +56,8 @@ export const payments = pgTable(
   ],
 )
 
-export const CREDIT_REASONS = ['signup', 'plan_grant', 'admin_edit', 'usage', 'refund'] as const
+/** `model_call`: one call to the AI model (planning, self-repair), docs/decisions/020. */
+export const CREDIT_REASONS = ['signup', 'plan_grant', 'admin_edit', 'usage', 'refund', 'model_call'] as const
 
 /** Every change of a credit balance; profiles.credits is the running total. */
 export const creditLedger = pgTable(
@@ -77,7 +78,7 @@ export const creditLedger = pgTable(
   },
   (table) => [
     check('credit_ledger_balance_check', sql`${table.balanceAfter} >= 0`),
-    check('credit_ledger_reason_check', sql`${table.reason} in ('signup', 'plan_grant', 'admin_edit', 'usage', 'refund')`),
+    check('credit_ledger_reason_check', sql`${table.reason} in ('signup', 'plan_grant', 'admin_edit', 'usage', 'refund', 'model_call')`),
     index().on(table.userId, table.createdAt),
   ],
 )

@@ -18,6 +18,14 @@ export const subscriptionPlans = pgTable(
     monthlyRunLimit: integer(),
     /** Actions (steps) one automation may hold; null is unlimited. */
     actionLimit: integer(),
+    /** Model calls (planning, self-repair, phrasing suggestions) a member may make per calendar month (UTC); null is unlimited. */
+    monthlyModelCalls: integer().default(0),
+    /** Planning from a sentence with the AI model (the offline planner is in every plan). */
+    aiPlanning: boolean().notNull().default(false),
+    /** Self-repair of a run's broken step by asking the model (other ways of finding it are in every plan). */
+    modelRepair: boolean().notNull().default(false),
+    /** Optimisation suggestions for an automation, from its steps and run history. */
+    suggestions: boolean().notNull().default(false),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -25,6 +33,9 @@ export const subscriptionPlans = pgTable(
   (table) => [
     check('subscription_plans_price_check', sql`${table.price} >= 0`),
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
-    check('subscription_plans_limits_check', sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1`),
+    check(
+      'subscription_plans_limits_check',
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0`,
+    ),
   ],
 )

@@ -1,15 +1,9 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import { APICallError, RetryError, streamText } from 'ai'
+import { streamText } from 'ai'
 import { BLOG_LENGTH_WORDS, type BlogDraftRequest } from '#common/ai.ts'
-import { AppError } from '#common/errors.ts'
 import { streamOfflineDraft } from './offline-draft.ts'
+import { AiProviderError, chatModelOf, duration, toProviderError } from './provider.ts'
 
-/** The AI provider failed, timed out or could not be reached; the message says which, for the admin's toast. */
-export class AiProviderError extends AppError {
-  constructor(message: string) {
-    super(503, message, 'AI_PROVIDER_ERROR')
-  }
-}
+export { AiProviderError }
 
 /**
  * How to reach an OpenAI-compatible chat-completions endpoint (env: AI_BASE_URL, AI_API_KEY,
@@ -43,11 +37,8 @@ export function createBlogDrafter(options: BlogDrafterOptions = {}): BlogDrafter
 }
 
 function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: string; model: string }): BlogDrafter {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '')
-  const provider = createOpenAICompatible({ name: 'ai-blog', baseURL: baseUrl, apiKey: options.apiKey })
-  const model = provider.chatModel(options.model)
+  const { model, host } = chatModelOf({ baseUrl: options.baseUrl, apiKey: options.apiKey, model: options.model })
   const timeoutMs = options.timeoutMs ?? DEFAULT_AI_TIMEOUT_MS
-  const host = safeHost(baseUrl)
 
   return {
     kind: 'openai-compatible',
@@ -121,65 +112,4 @@ function blogPrompt(input: BlogDraftRequest): string {
       'and a ## Conclusion. Use lists and examples where they help.',
   ]
   return lines.join('\n')
-}
-
-function toProviderError(error: unknown, host: string): AiProviderError {
-  const cause = RetryError.isInstance(error) ? error.lastError : error
-  if (APICallError.isInstance(cause)) {
-    if (cause.statusCode !== undefined) {
-      const detail = providerMessage(cause.responseBody)
-      const prefix =
-        cause.statusCode === 401 || cause.statusCode === 403
-          ? `The AI provider refused the API key (HTTP ${cause.statusCode})`
-          : cause.statusCode === 429
-            ? 'The AI provider is rate limiting requests (HTTP 429)'
-            : `The AI provider answered HTTP ${cause.statusCode}`
-      return new AiProviderError(detail ? `${prefix}: ${detail}` : `${prefix}.`)
-    }
-    return new AiProviderError(`Could not reach the AI provider at ${host}: ${networkReason(cause)}.`)
-  }
-  const name = cause instanceof Error ? cause.name : ''
-  if (name === 'AI_JSONParseError' || name === 'AI_TypeValidationError' || name === 'AI_InvalidResponseDataError') {
-    return new AiProviderError('The AI provider sent a malformed response stream.')
-  }
-  const message = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : ''
-  return new AiProviderError(message ? `The AI provider failed: ${truncate(message)}` : 'The AI provider failed.')
-}
-
-/** The provider's own explanation, from an OpenAI-style `{ error: { message } }` body, or the body itself. */
-function providerMessage(body: string | undefined): string {
-  if (!body) return ''
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown }
-    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message)
-    if (typeof message === 'string' && message.trim()) return truncate(message.trim())
-  } catch {
-    // Not JSON: fall back to the text.
-  }
-  return truncate(body.replace(/\s+/g, ' ').trim())
-}
-
-function networkReason(error: Error): string {
-  const cause = (error as { cause?: unknown }).cause
-  const code = (cause as { code?: unknown } | undefined)?.code
-  if (typeof code === 'string') return code
-  const nested = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code
-  if (typeof nested === 'string') return nested
-  return cause instanceof Error ? cause.message : error.message
-}
-
-function duration(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 1000)} seconds` : `${ms} ms`
-}
-
-function truncate(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}...` : text
-}
-
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host
-  } catch {
-    return 'the configured address'
-  }
 }

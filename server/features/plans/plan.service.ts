@@ -1,5 +1,6 @@
 import { asc, count, eq, like } from 'drizzle-orm'
-import { Conflict, NotFound } from '#common/errors.ts'
+import type { DbOrTx } from '#server/db/client.ts'
+import { Conflict, LimitReached, NotFound } from '#common/errors.ts'
 import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
@@ -8,6 +9,35 @@ import { profiles, subscriptionPlans } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 
 export type Plan = typeof subscriptionPlans.$inferSelect
+
+/** What a member's plan includes (docs/decisions/020). */
+export interface Allowances {
+  plan: string
+  monthlyRunLimit: number | null
+  actionLimit: number | null
+  monthlyModelCalls: number | null
+  aiPlanning: boolean
+  modelRepair: boolean
+  suggestions: boolean
+}
+
+/** The plan features a member may lack, as a refusal names them. */
+export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions'
+export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
+  aiPlanning: 'Planning with the AI model',
+  modelRepair: 'Self-repair by the AI model',
+  suggestions: 'Optimisation suggestions',
+}
+
+const allowanceColumns = {
+  plan: subscriptionPlans.name,
+  monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
+  actionLimit: subscriptionPlans.actionLimit,
+  monthlyModelCalls: subscriptionPlans.monthlyModelCalls,
+  aiPlanning: subscriptionPlans.aiPlanning,
+  modelRepair: subscriptionPlans.modelRepair,
+  suggestions: subscriptionPlans.suggestions,
+}
 
 /** The plan every account falls back to; it cannot be deleted. */
 const FREE_PLAN = 'free'
@@ -25,7 +55,42 @@ export function createPlanService(db: Db, audit: AuditService) {
     throw error
   }
 
+  /** The member's plan's allowances (read in the caller's transaction when one is given). */
+  async function allowancesOf(userId: string, tx: DbOrTx = db): Promise<Allowances> {
+    const [row] = await tx
+      .select(allowanceColumns)
+      .from(profiles)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
+      .where(eq(profiles.id, userId))
+    if (!row) throw new NotFound('Profile not found')
+    return row
+  }
+
   return {
+    allowancesOf,
+
+    /**
+     * The member's allowances if their plan includes the feature; otherwise a refusal that names
+     * the cheapest plan that does ('… is part of the Pro plan; you are on Free.').
+     */
+    async requireFeature(userId: string, feature: PlanFeature): Promise<Allowances> {
+      const allowances = await allowancesOf(userId)
+      if (allowances[feature]) return allowances
+      const [unlocking] = await db
+        .select({ name: subscriptionPlans.name })
+        .from(subscriptionPlans)
+        .where(eq(subscriptionPlans[feature], true))
+        .orderBy(asc(subscriptionPlans.price), asc(subscriptionPlans.sortOrder))
+        .limit(1)
+      const what = PLAN_FEATURE_NAMES[feature]
+      throw new LimitReached(
+        unlocking
+          ? `${what} is part of the ${unlocking.name} plan; you are on the ${allowances.plan} plan. Upgrade to use it.`
+          : `${what} is not part of any plan at the moment.`,
+        'PLAN_LIMIT',
+      )
+    },
+
     async list(): Promise<Plan[]> {
       return db.select().from(subscriptionPlans).orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.price))
     },

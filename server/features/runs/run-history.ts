@@ -1,14 +1,10 @@
 import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { RunStatus } from '#common/automations.ts'
+import { monthStart } from '#common/calendar.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { automationRuns } from '#server/db/schema/index.ts'
 import type { Run } from './run.service.ts'
-
-/** The first moment of the current calendar month in UTC: the plan's monthly cap counts from here. */
-export function monthStart(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-}
 
 /** Not a refused start (run.service.ts's isRefusal, as SQL). */
 export const notRefused = sql`not (${automationRuns.runner} = 'cloud' and ${automationRuns.status} = 'failed' and ${automationRuns.startedAt} is null)`

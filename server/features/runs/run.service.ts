@@ -6,7 +6,8 @@ import { automationRuns, automations, profiles, subscriptionPlans, type RunLogLi
 import type { Caller } from '#common/auth.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
-import { createRunHistory, monthStart, notRefused } from './run-history.ts'
+import { monthStart } from '#common/calendar.ts'
+import { createRunHistory, notRefused } from './run-history.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']

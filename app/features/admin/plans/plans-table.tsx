@@ -19,8 +19,16 @@ export interface PlanRow {
   features: string[]
   highlighted: boolean
   paddlePriceId: string | null
+  monthlyRunLimit: number | null
+  actionLimit: number | null
+  monthlyModelCalls: number | null
+  aiPlanning: boolean
+  modelRepair: boolean
+  suggestions: boolean
   members: number
 }
+
+type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions'
 
 const HEADERS = [
   'Name',
@@ -29,6 +37,7 @@ const HEADERS = [
   'Description',
   'Features (one per line)',
   'Most Popular',
+  'Includes (blank: unlimited)',
   'Paddle price id',
   'Members',
   'Actions',
@@ -64,7 +73,10 @@ export function PlansTable({ plans }: { plans: PlanRow[] }) {
             <Field plan={plan} field="features" value={plan.features.join('\n')} label="Features" multiline className="w-64" />
           </td>
           <td className="px-3 py-2">
-            <HighlightedToggle plan={plan} />
+            <SwitchField plan={plan} field="highlighted" label={`${plan.name} is Most Popular`} />
+          </td>
+          <td className="px-3 py-2">
+            <Allowances plan={plan} />
           </td>
           <td className="px-3 py-2">
             <Field
@@ -157,22 +169,51 @@ function Field({
   )
 }
 
-function HighlightedToggle({ plan }: { plan: PlanRow }) {
+const limitText = (value: number | null) => (value === null ? '' : String(value))
+
+/** What the plan includes (docs/decisions/020): its limits (blank is unlimited) and its AI features. */
+function Allowances({ plan }: { plan: PlanRow }) {
+  const limits = [
+    { field: 'monthlyRunLimit', label: 'Runs / month', value: plan.monthlyRunLimit },
+    { field: 'actionLimit', label: 'Actions / automation', value: plan.actionLimit },
+    { field: 'monthlyModelCalls', label: 'Model calls / month', value: plan.monthlyModelCalls },
+  ] as const
+  const switches = [
+    { field: 'aiPlanning', label: 'AI planning' },
+    { field: 'modelRepair', label: 'Self-repair by model' },
+    { field: 'suggestions', label: 'Suggestions' },
+  ] as const
+  return (
+    <div className="grid w-56 gap-1.5 text-xs">
+      {limits.map((limit) => (
+        <label key={limit.field} className="flex items-center justify-between gap-2">
+          <span>{limit.label}</span>
+          <Field plan={plan} field={limit.field} value={limitText(limit.value)} label={limit.label} type="number" className="w-24" />
+        </label>
+      ))}
+      {switches.map((item) => (
+        <label key={item.field} className="flex items-center gap-2">
+          <SwitchField plan={plan} field={item.field} label={`${item.label} in ${plan.name}`} />
+          <span>{item.label}</span>
+        </label>
+      ))}
+    </div>
+  )
+}
+
+function SwitchField({ plan, field, label }: { plan: PlanRow; field: Switch; label: string }) {
   const fetcher = useFetcher<ActionResult>()
   useActionToast(fetcher.data)
-  const [checked, setRequested] = usePendingValue(plan.highlighted, fetcher.state)
+  const [checked, setRequested] = usePendingValue(plan[field], fetcher.state)
   return (
     <input
       type="checkbox"
-      aria-label={`${plan.name} is Most Popular`}
+      aria-label={label}
       className="size-4 accent-primary"
       checked={checked}
       onChange={(event) => {
         setRequested(event.target.checked)
-        void fetcher.submit(
-          { intent: 'update-plan', planId: plan.id, field: 'highlighted', value: String(event.target.checked) },
-          { method: 'post' },
-        )
+        void fetcher.submit({ intent: 'update-plan', planId: plan.id, field, value: String(event.target.checked) }, { method: 'post' })
       }}
     />
   )

@@ -6,7 +6,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { cn } from '#app/lib/cn.ts'
-import type { StepType } from '#common/automation-steps.ts'
+import { STEP_KEYS, type StepType } from '#common/automation-steps.ts'
 import { STEP_TYPE_HINTS, STEP_TYPE_LABELS, waitModeOf, withField, withWaitMode, type ShownIssue, type StepData } from './step-drafts.ts'
 import { newAlternative, TargetField } from './target-field.tsx'
 
@@ -18,6 +18,8 @@ interface FieldSpec {
   optional?: boolean
   multiline?: boolean
   type?: 'text' | 'url'
+  /** A choice of these values instead of free text. */
+  options?: readonly string[]
 }
 
 const TARGET: FieldSpec = { name: 'target', label: 'Element' }
@@ -28,6 +30,10 @@ const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
   click: [TARGET],
   type: [TARGET, { name: 'text', label: 'Text', multiline: true }],
   select: [TARGET, { name: 'value', label: 'Option value' }],
+  press: [
+    { name: 'key', label: 'Key', options: STEP_KEYS },
+    { ...TARGET, label: 'In the element (optional: the focused one when unset)', optional: true },
+  ],
   extract: [
     TARGET,
     { name: 'field', label: 'Field name', placeholder: 'price' },
@@ -105,13 +111,27 @@ export function StepCard({
       placeholder: spec.placeholder,
       'aria-invalid': error ? true : undefined,
       'aria-describedby': error ? `${inputId}-error` : undefined,
-      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
         onChange(withField(step, spec.name, spec.optional && event.target.value === '' ? undefined : event.target.value)),
     }
     return (
       <div key={spec.name} className={cn('space-y-1.5', spec.multiline && 'sm:col-span-2')}>
         <Label htmlFor={inputId}>{spec.label}</Label>
-        {spec.multiline ? (
+        {spec.options ? (
+          <Select
+            id={inputId}
+            value={value}
+            onChange={props.onChange}
+            aria-invalid={props['aria-invalid']}
+            aria-describedby={props['aria-describedby']}
+          >
+            {spec.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </Select>
+        ) : spec.multiline ? (
           <Textarea {...props} rows={2} className="min-h-16" />
         ) : (
           <Input {...props} type={spec.type ?? 'text'} autoComplete="off" spellCheck={false} />

@@ -14,6 +14,7 @@ export const STEP_TYPE_LABELS: Record<StepType, string> = {
   click: 'Click',
   type: 'Type text',
   select: 'Select option',
+  press: 'Press a key',
   wait: 'Wait',
   extract: 'Extract',
   screenshot: 'Screenshot',
@@ -25,6 +26,7 @@ export const STEP_TYPE_HINTS: Record<StepType, string> = {
   click: 'Click an element: a button, a link, a checkbox…',
   type: 'Type text into a field.',
   select: 'Choose an option of a drop-down by its value.',
+  press: 'Press a key (Enter, Tab, Escape…), in an element or wherever the focus is.',
   wait: 'Pause for a time, or until an element appears.',
   extract: "Read an element's text (or an attribute) into a named column.",
   screenshot: 'Take a screenshot of the page.',
@@ -42,6 +44,8 @@ export function newStep(type: StepType): StepData {
       return { type, target: [{ by: 'label', text: '' }], text: '' }
     case 'select':
       return { type, target: [{ by: 'label', text: '' }], value: '' }
+    case 'press':
+      return { type, key: 'Enter' }
     case 'wait':
       return { type, ms: 1000 }
     case 'extract':

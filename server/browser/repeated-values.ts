@@ -1,0 +1,155 @@
+import type { Page } from 'playwright-core'
+
+// Finds the repeated values a person means by a plural ('the prices', 'all story titles', 'the
+// results'): the elements of one kind that repeat down a page (list items, cards, rows) and whose
+// class, container or text says what was asked for. Used by the offline planner for extract steps
+// that are not a table column; the answer is a CSS selector that matches exactly that group,
+// which the planner keeps as a fallback behind words where it can.
+
+export interface RepeatedValues {
+  /** Matches every element of the group, and nothing else on the page. */
+  selector: string
+  count: number
+  /** The first values, to show the member what will be read. */
+  sample: string[]
+  /** Read this attribute instead of the text (links: href). */
+  attribute: string | null
+}
+
+/** What the words ask for, beyond their words: a kind of value the text itself shows. */
+export type ValueKind = 'price' | 'email' | 'date' | 'number' | 'link' | 'image' | null
+
+export function valueKindOf(words: string): ValueKind {
+  const lower = words.toLowerCase()
+  if (/\b(?:prices?|costs?|amounts?|totals?|fees?)\b/.test(lower)) return 'price'
+  if (/\b(?:e-?mails?|e-?mail\s+address(?:es)?)\b/.test(lower)) return 'email'
+  if (/\b(?:dates?|days?|when)\b/.test(lower)) return 'date'
+  if (/\b(?:links?|urls?|addresses|hrefs?)\b/.test(lower)) return 'link'
+  if (/\b(?:images?|pictures?|photos?)\b/.test(lower)) return 'image'
+  if (/\b(?:numbers?|counts?|quantit(?:y|ies)|stock)\b/.test(lower)) return 'number'
+  return null
+}
+
+interface Args {
+  words: string[]
+  kind: ValueKind
+}
+
+// Runs in the page: no imports, no closures over Node values.
+function findGroups({ words, kind }: Args) {
+  const PATTERNS: Record<string, RegExp> = {
+    price: /(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b|^\d+[.,]\d{2}$)/i,
+    email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+    date: /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\d+\s+(?:minutes?|hours?|days?)\s+ago)\b/i,
+    number: /^[\d.,\s]+$/,
+  }
+  const visible = (element: Element) => {
+    const box = element.getBoundingClientRect()
+    if (box.width < 1 || box.height < 1) return false
+    const style = getComputedStyle(element)
+    return style.visibility !== 'hidden' && style.display !== 'none'
+  }
+  const textOf = (element: Element) => ((element as HTMLElement).innerText ?? element.textContent ?? '').replace(/\s+/g, ' ').trim()
+  const classes = (element: Element) => [...element.classList].filter((name) => /^[A-Za-z_][\w-]*$/.test(name)).sort()
+  const keyOf = (element: Element) =>
+    `${element.tagName.toLowerCase()}${classes(element)
+      .map((name) => `.${name}`)
+      .join('')}`
+  const said = (element: Element) =>
+    `${element.tagName} ${classes(element).join(' ')} ${element.getAttribute('id') ?? ''} ${element.getAttribute('itemprop') ?? ''} ${element.getAttribute('data-testid') ?? ''} ${element.getAttribute('aria-label') ?? ''}`
+      .replace(/[-_]+/g, ' ')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+  const stem = (word: string) =>
+    word.length > 3 && word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.length > 3 && /[^s]s$/.test(word) ? word.slice(0, -1) : word
+  const KIN: Record<string, string[]> = {
+    price: ['price', 'cost', 'amount'],
+    email: ['email', 'mail'],
+    date: ['date', 'time'],
+    link: ['link', 'url'],
+  }
+  const wanted = [...words.map(stem), ...(kind ? (KIN[kind] ?? []) : [])].filter(
+    (word, index, all) => word.length > 1 && all.indexOf(word) === index,
+  )
+  const mentions = (text: string) =>
+    wanted.filter((word) => text.split(/\s+/).some((part) => stem(part).includes(word) || (part.length > 3 && word.includes(stem(part)))))
+      .length
+
+  // Groups of elements of one kind (tag and classes) under one container kind.
+  const groups = new Map<string, Element[]>()
+  const all = document.body.querySelectorAll('*')
+  for (const element of all) {
+    const tag = element.tagName.toLowerCase()
+    if (['script', 'style', 'noscript', 'template', 'svg', 'path', 'br', 'html', 'body', 'head', 'option'].includes(tag)) continue
+    const parent = element.parentElement
+    if (!parent) continue
+    const key = `${keyOf(parent)} > ${keyOf(element)}`
+    const list = groups.get(key) ?? []
+    list.push(element)
+    groups.set(key, list)
+  }
+
+  const results: { selector: string; count: number; sample: string[]; attribute: string | null; score: number }[] = []
+  for (const [key, members] of groups) {
+    const shown = members.filter(visible)
+    // One value is enough when its text shows the kind asked for (a single price in the results).
+    if (shown.length < (kind && kind !== 'link' && kind !== 'image' ? 1 : 2)) continue
+    const texts = shown.map(textOf)
+    const withText = texts.filter((text) => text.length > 0 && text.length <= 300)
+    const attribute = kind === 'link' ? 'href' : kind === 'image' ? 'src' : null
+    if (kind === 'link' && !shown.every((element) => element.tagName === 'A' && element.hasAttribute('href'))) continue
+    if (kind === 'image' && !shown.every((element) => element.tagName === 'IMG')) continue
+    if (!attribute && withText.length < shown.length * 0.8) continue
+    // A group whose members hold many other elements is a container (a row, a card), not a value.
+    const leafy = shown.filter((element) => element.querySelectorAll('*').length <= 3).length / shown.length
+    let score = 0
+    const first = shown[0] as Element
+    score += 2 * mentions(said(first))
+    score += mentions(said(first.parentElement as Element))
+    // The heading just before the group's container ('Results', 'Top stories').
+    const container = first.parentElement as Element
+    let before: Element | null = container.previousElementSibling
+    while (before && !/^H[1-6]$/.test(before.tagName) && before.previousElementSibling) before = before.previousElementSibling
+    if (before && /^H[1-6]$/.test(before.tagName)) score += mentions(textOf(before).toLowerCase())
+    const pattern = kind ? PATTERNS[kind] : undefined
+    if (pattern) {
+      // The value itself, not a block that holds one: short texts only.
+      const fitting = withText.filter((text) => text.length <= 40 && pattern.test(text)).length / Math.max(1, withText.length)
+      if (fitting < 0.8) continue
+      score += 3
+    }
+    if (attribute) score += 2
+    score += leafy
+    if (score < 1.5) continue
+    // The selector: the member's kind under its container's kind, narrowed until it matches the group only.
+    const [parentKey, childKey] = key.split(' > ') as [string, string]
+    const candidates = [childKey, `${parentKey} > ${childKey}`]
+    const selector = candidates.find((candidate) => {
+      try {
+        const found = [...document.querySelectorAll(candidate)].filter(visible)
+        return found.length === shown.length && found.every((element, index) => element === shown[index])
+      } catch {
+        return false
+      }
+    })
+    if (!selector) continue
+    results.push({ selector, count: shown.length, sample: texts.slice(0, 3).map((text) => text.slice(0, 80)), attribute, score })
+  }
+  results.sort((a, b) => b.score - a.score || b.count - a.count)
+  return results.slice(0, 3)
+}
+
+/** The best group of repeated values the words mean on this page, or null. */
+export async function findRepeatedValues(page: Page, words: string): Promise<RepeatedValues | null> {
+  const list = words
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+    .split(/\s+/)
+    .filter(
+      (word) =>
+        word && !['the', 'all', 'every', 'each', 'of', 'a', 'an', 'on', 'in', 'from', 'this', 'page', 'list', 'items'].includes(word),
+    )
+  const found = await page.evaluate(findGroups, { words: list, kind: valueKindOf(words) }).catch(() => [])
+  const [best] = found
+  return best ? { selector: best.selector, count: best.count, sample: best.sample, attribute: best.attribute } : null
+}

@@ -1,0 +1,82 @@
+import { and, count, eq, gte } from 'drizzle-orm'
+import { MODEL_CALL_CREDITS } from '#common/ai.ts'
+import { monthStart } from '#common/calendar.ts'
+import { LimitReached } from '#common/errors.ts'
+import type { Db, DbOrTx } from '#server/db/client.ts'
+import { creditLedger, profiles } from '#server/db/schema/index.ts'
+import { InsufficientCredits, type CreditService } from './credit.service.ts'
+import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
+
+/** What a model call is for: it is written into the ledger row's reference. */
+export type ModelCallPurpose = 'planning' | 'repair'
+
+/** Model calls one member may make in a minute, whatever their plan (a runaway loop costs little). */
+const MODEL_CALLS_PER_MINUTE = 30
+
+/**
+ * Every call to the AI model is paid before it is made (docs/decisions/020): MODEL_CALL_CREDITS
+ * from the member's balance, as a `model_call` row of the credit ledger, within the monthly
+ * allowance of their plan and a per-minute limit. The ledger is the count: this month's
+ * `model_call` rows are this month's calls. The profile row is locked while counting, so two calls
+ * at once cannot both take the last one.
+ */
+export function createModelCalls(deps: {
+  db: Db
+  credits: Pick<CreditService, 'applyIn'>
+  plans: Pick<PlanService, 'allowancesOf'>
+  rateLimits: Pick<RateLimitService, 'consume'>
+}) {
+  const { db, credits, plans, rateLimits } = deps
+
+  async function usedIn(tx: DbOrTx, userId: string): Promise<number> {
+    const [row] = await tx
+      .select({ n: count() })
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reason, 'model_call'), gte(creditLedger.createdAt, monthStart())))
+    return row?.n ?? 0
+  }
+
+  return {
+    /** Model calls the member made this calendar month (UTC). */
+    usedThisMonth: (userId: string) => usedIn(db, userId),
+
+    /** Pays for one model call, or refuses it (LimitReached naming the plan, or RateLimited). */
+    async charge(userId: string, purpose: ModelCallPurpose, reference: string): Promise<void> {
+      await rateLimits.consume(`model-calls:${userId}`, {
+        limit: MODEL_CALLS_PER_MINUTE,
+        windowSeconds: 60,
+        message: `At most ${MODEL_CALLS_PER_MINUTE} AI model calls a minute; try again in a moment.`,
+      })
+      await db.transaction(async (tx) => {
+        await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for('update')
+        const allowances = await plans.allowancesOf(userId, tx)
+        const allowed = allowances.monthlyModelCalls
+        if (allowed !== null && (await usedIn(tx, userId)) >= allowed) {
+          throw new LimitReached(
+            allowed === 0
+              ? `The ${allowances.plan} plan includes no AI model calls. Upgrade to use the AI model.`
+              : `The ${allowances.plan} plan includes ${allowed} AI model calls per month, and this month's are used.`,
+            'PLAN_LIMIT',
+          )
+        }
+        try {
+          await credits.applyIn(tx, {
+            userId,
+            delta: -MODEL_CALL_CREDITS,
+            reason: 'model_call',
+            reference: `${purpose}: ${reference}`.slice(0, 200),
+          })
+        } catch (error) {
+          if (!(error instanceof InsufficientCredits)) throw error
+          throw new LimitReached(
+            `An AI model call costs ${MODEL_CALL_CREDITS} credit, and your balance is ${error.balance}. Your plan's monthly credits arrive with the next billing period.`,
+            'INSUFFICIENT_CREDITS',
+          )
+        }
+      })
+    },
+  }
+}
+
+export type ModelCalls = ReturnType<typeof createModelCalls>

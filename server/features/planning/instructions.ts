@@ -1,0 +1,357 @@
+// Reads a task said in plain words into instructions, one per action: "Open https://shop.example,
+// search for 'rain jacket', then extract the prices as price" -> navigate, search, extract. No
+// page is looked at here: the offline planner (offline-planner.ts) finds the elements the
+// instructions name on the page. What it cannot read is kept as text, so the planner can say which
+// part of the sentence it did not use.
+
+export type Instruction =
+  | { kind: 'navigate'; url: string }
+  /** 'go to the Products page' with no address: follow the link or button that says it. */
+  | { kind: 'open'; element: string }
+  | { kind: 'click'; element: string }
+  | { kind: 'check'; element: string; on: boolean }
+  | { kind: 'type'; element: string | null; text: string }
+  | { kind: 'select'; element: string | null; value: string }
+  | { kind: 'press'; key: string; element: string | null }
+  | { kind: 'submit' }
+  | { kind: 'search'; text: string }
+  | { kind: 'signIn'; user: string; password: string }
+  | { kind: 'waitTime'; ms: number }
+  | { kind: 'waitFor'; element: string; quoted: boolean }
+  | { kind: 'extract'; what: string; field: string | null }
+  | { kind: 'screenshot'; name: string | null }
+  | { kind: 'assert'; text: string }
+
+export type Read = { instruction: Instruction; source: string } | { unread: string }
+
+/** The longest task description a planner reads. */
+export const MAX_DESCRIPTION_LENGTH = 2_000
+
+const KEYS: Record<string, string> = {
+  enter: 'Enter',
+  return: 'Enter',
+  tab: 'Tab',
+  escape: 'Escape',
+  esc: 'Escape',
+  space: 'Space',
+  'arrow down': 'ArrowDown',
+  'down arrow': 'ArrowDown',
+  'arrow up': 'ArrowUp',
+  'up arrow': 'ArrowUp',
+  backspace: 'Backspace',
+}
+
+/** Quoted parts stand for themselves: they are taken out before the sentence is split. */
+interface Protected {
+  text: string
+  quotes: string[]
+}
+
+const QUOTES = /"([^"]*)"|“([^”]*)”|‘([^’]*)’|(?<![\p{L}\p{N}])'([^']*)'(?![\p{L}\p{N}])/gu
+
+function protect(text: string): Protected {
+  const quotes: string[] = []
+  const replaced = text.replace(QUOTES, (...groups: unknown[]) => {
+    const inner = groups.slice(1, 5).find((group) => typeof group === 'string') as string
+    quotes.push(inner)
+    return `\u0000${quotes.length - 1}\u0000`
+  })
+  return { text: replaced, quotes }
+}
+
+/** The clause with its quoted parts back, quotes dropped ('type \0 0 \0' -> 'type rain jacket'). */
+const restore = (text: string, quotes: string[]) => text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => quotes[Number(index)] ?? '')
+/** The same, quotes kept, for notes. */
+const restoreQuoted = (text: string, quotes: string[]) =>
+  text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => `"${quotes[Number(index)] ?? ''}"`)
+const isQuoted = (text: string) => /^\u0000\d+\u0000$/.test(text.trim())
+
+const URL_PATTERN = /^(?:https?:\/\/\S+|www\.\S+|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:[/:?#]\S*)?|\/\S*)$/i
+
+/** An address as a step needs it: 'www.x.com' and 'x.com/path' get https://; '/path' stays relative. */
+function address(text: string): string | null {
+  const value = text.trim().replace(/[.,;]+$/, '')
+  if (!URL_PATTERN.test(value)) return null
+  if (/^https?:\/\//i.test(value) || value.startsWith('/')) return value
+  return `https://${value}`
+}
+
+const VERB_WORDS =
+  'go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|search|find|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+
+const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
+
+/** Filler at the start of a clause: 'then', 'and', 'first', 'please', 'I want to', 'you should'. */
+function trimFiller(clause: string): string {
+  let text = clause.trim()
+  for (;;) {
+    const next = text
+      .replace(
+        /^(?:and|then|next|finally|first|firstly|after that|afterwards|lastly|also|please|now|once there|once done|when done)\b[\s,]*/i,
+        '',
+      )
+      .replace(
+        /^(?:i\s+(?:want|need|would like)\s+to|you\s+(?:should|must|need\s+to)|we\s+(?:should|need\s+to)|let'?s|try\s+to|be\s+sure\s+to)\s+/i,
+        '',
+      )
+    if (next === text) return text
+    text = next
+  }
+}
+
+/** Splits a field-and-value phrase 'Email with x@y.z' or 'x@y.z into Email'. */
+const KEY_NAME = (text: string) =>
+  KEYS[
+    text
+      .trim()
+      .toLowerCase()
+      .replace(/\s+key$/, '')
+  ]
+
+function readClause(raw: string, quotes: string[]): Instruction | null {
+  // A question mark may end a value ('fill Message with Where is it?'); other end marks are dropped.
+  const clause = trimFiller(raw)
+    .replace(/[.!;:]+$/, '')
+    .trim()
+  if (!clause) return null
+  const q = (text: string) => restore(text, quotes).trim()
+  const lower = clause.toLowerCase()
+  let match: RegExpExecArray | null
+
+  // Sign in: 'log in as X with password Y', 'sign in with X and Y', 'log in using email X and password Y'.
+  if (
+    (match =
+      /^(?:sign|log)\s*(?:in|on)(?:\s+to\s+\S+)?\s+(?:as|with|using)\s+(?:(?:the\s+)?(?:e-?mail|username|user(?:\s+name)?|login)\s+)?(.+?)\s+(?:and|with|,)\s+(?:the\s+)?(?:password|passcode|pin)\s+(.+)$/i.exec(
+        clause,
+      ))
+  ) {
+    return { kind: 'signIn', user: q(match[1] ?? ''), password: q(match[2] ?? '') }
+  }
+  if ((match = /^(?:sign|log)\s*(?:in|on)\s+(?:as|with|using)\s+(\S+)\s*(?:\/|and)\s*(\S+)$/i.exec(clause))) {
+    return { kind: 'signIn', user: q(match[1] ?? ''), password: q(match[2] ?? '') }
+  }
+
+  // Navigation: 'go to https://…', 'open example.com', 'visit the products page'.
+  if (
+    (match =
+      /^(?:go(?:\s+to)?|goto|open(?:\s+up)?|visit|navigate\s+to|load|browse\s+to|head\s+(?:over\s+)?to|start\s+(?:at|on|from)|launch)\s+(?:the\s+(?:page|site|website|url|address)\s+(?:at\s+)?)?(.+)$/i.exec(
+        clause,
+      ))
+  ) {
+    const target = match[1] ?? ''
+    const url = isQuoted(target) ? address(q(target)) : address(target)
+    if (url) return { kind: 'navigate', url }
+    if (/^back\b/i.test(target)) return null
+    const words = q(target)
+      .replace(/\b(?:page|tab|section|screen|site)$/i, '')
+      .trim()
+    return words ? { kind: 'open', element: words } : null
+  }
+
+  // Keys: 'press Enter', 'hit the Return key', 'press Tab in the Email field'.
+  if ((match = /^(?:press|hit|tap|push)\s+(?:the\s+)?(.+?)(?:\s+(?:in|on|into)\s+(.+))?$/i.exec(clause))) {
+    const key = KEY_NAME(q(match[1] ?? ''))
+    if (key) return { kind: 'press', key, element: match[2] ? q(match[2]) : null }
+  }
+
+  // Typing: 'type X into Y', 'enter X in Y', 'fill Y with X', 'fill in Y: X', 'set Y to X', 'put X in Y'.
+  if (
+    (match = /^(?:type|enter|input|write|put|key\s+in|paste|fill\s+in|fill)\s+(.+?)\s+(?:into|in|on|inside|as)\s+(?:the\s+)?(.+)$/i.exec(
+      clause,
+    ))
+  ) {
+    const [value, field] = [match[1] ?? '', match[2] ?? '']
+    if (!/^(?:the\s+)?(?:form|fields?)$/i.test(value)) return { kind: 'type', element: q(field), text: q(value) }
+  }
+  if ((match = /^(?:fill(?:\s+(?:in|out))?|complete|populate|enter|set)\s+(?:the\s+)?(.+?)\s+(?:with|to|as|=)\s+(.+)$/i.exec(clause))) {
+    const [field, value] = [match[1] ?? '', match[2] ?? '']
+    if (/^set\b/i.test(clause)) return { kind: 'select', element: q(field), value: q(value) }
+    return { kind: 'type', element: q(field), text: q(value) }
+  }
+  if ((match = /^(?:fill(?:\s+(?:in|out))?|enter)\s+(?:the\s+)?(.+?)\s*:\s*(.+)$/i.exec(clause))) {
+    return { kind: 'type', element: q(match[1] ?? ''), text: q(match[2] ?? '') }
+  }
+  if (
+    (match = /^(?:type|enter|input|write|paste)\s+(.+)$/i.exec(clause)) &&
+    (isQuoted(match[1] ?? '') || !/^(?:the|a|an|your)\b/i.test(match[1] ?? ''))
+  ) {
+    return { kind: 'type', element: null, text: q(match[1] ?? '') }
+  }
+
+  // Search: 'search for X', 'look up X', 'find X' (on a page with a search field).
+  if (
+    (match =
+      /^(?:search\s+(?:for\s+)?|look\s+up\s+|look\s+for\s+|find\s+)(.+?)(?:\s+(?:in|on|using)\s+(?:the\s+)?search(?:\s+(?:box|bar|field))?)?$/i.exec(
+        clause,
+      ))
+  ) {
+    return { kind: 'search', text: q(match[1] ?? '') }
+  }
+
+  // Choosing: 'choose X in Y', 'select X from the Y drop-down', 'pick X for Y'.
+  if ((match = /^(?:choose|select|pick)\s+(?:the\s+)?(?:option\s+)?(.+?)\s+(?:in|from|for|on|under|as)\s+(?:the\s+)?(.+)$/i.exec(clause))) {
+    return { kind: 'select', element: q(match[2] ?? ''), value: q(match[1] ?? '') }
+  }
+
+  // Waiting: 'wait 2 seconds', 'wait for 500 ms', 'wait for "Done" to appear', 'wait until the results show'.
+  if ((match = /^(?:wait|pause|sleep)(?:\s+for)?\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|min|minutes?)\b/i.exec(clause))) {
+    const amount = Number(match[1])
+    const unit = (match[2] ?? 's').toLowerCase()
+    const ms = unit.startsWith('ms') || unit.startsWith('milli') ? amount : unit.startsWith('min') ? amount * 60_000 : amount * 1000
+    return { kind: 'waitTime', ms: Math.round(ms) }
+  }
+  if (
+    (match =
+      /^(?:wait|pause)\s+(?:for|until|till)\s+(?:the\s+)?(.+?)(?:\s+(?:to\s+)?(?:appears?|shows?(?:\s+up)?|is\s+(?:shown|visible|displayed)|loads?|to\s+load|becomes?\s+visible))?$/i.exec(
+        clause,
+      ))
+  ) {
+    const what = match[1] ?? ''
+    if (/^(?:the\s+)?(?:page|site|it)(?:\s+to)?(?:\s+(?:load|finish))?$/i.test(what)) return null
+    return { kind: 'waitFor', element: q(what), quoted: isQuoted(what) }
+  }
+
+  // Screenshots: 'take a screenshot', 'take a screenshot called results', 'screenshot the page'.
+  if (
+    (match =
+      /^(?:take|capture|grab|make|save)\s+(?:a\s+|an\s+)?(?:full[- ]page\s+)?(?:screen\s*shot|screen\s+capture|snapshot|picture)(?:\s+of\s+(?:the\s+)?(?:page|screen|results?))?(?:\s+(?:called|named|as)\s+(.+))?$/i.exec(
+        clause,
+      )) ||
+    (match = /^screenshot(?:\s+(?:of\s+)?(?:the\s+)?(?:page|screen))?(?:\s+(?:called|named|as)\s+(.+))?$/i.exec(clause))
+  ) {
+    return { kind: 'screenshot', name: match[1] ? q(match[1]).slice(0, 100) : null }
+  }
+
+  // Checks: 'check that X appears', 'make sure the page says X', 'verify "X" is shown', 'confirm X'.
+  if (
+    (match = /^(?:check|verify|assert|ensure|confirm|expect|make\s+sure|see)(?:\s+(?:that|if|whether))?\s+(.+)$/i.exec(clause)) &&
+    (/^(?:verify|assert|ensure|confirm|expect|make|see)/i.test(lower) ||
+      /^check\s+(?:that|if|whether)\b/i.test(lower) ||
+      isQuoted((match[1] ?? '').split(/\s+/)[0] ?? ''))
+  ) {
+    const text = (match[1] ?? '')
+      .replace(
+        /^(?:the\s+)?(?:page|screen|site|result|response)\s+(?:shows?|says?|contains?|displays?|reads?|has|includes?|mentions?)\s+(?:the\s+)?(?:text|message|words?)?\s*/i,
+        '',
+      )
+      .replace(/^(?:the\s+)?(?:text|message|words?)\s+/i, '')
+      .replace(
+        /\s+(?:appears?|is\s+(?:shown|visible|displayed|there|present|on\s+the\s+page)|shows?\s+up|comes?\s+up|exists?|on\s+the\s+page)$/i,
+        '',
+      )
+    const said = q(text)
+    if (said) return { kind: 'assert', text: said }
+  }
+
+  // Checkboxes: 'check the Remember me box', 'tick Terms', 'uncheck Newsletter'.
+  if (
+    (match = /^(check|tick|select|enable|turn\s+on|uncheck|untick|clear|disable|turn\s+off)\s+(.+)$/i.exec(clause)) &&
+    /^(?:check|tick|uncheck|untick|enable|disable|turn)/i.test(lower)
+  ) {
+    const on = !/^(?:uncheck|untick|clear|disable|turn\s+off)/i.test(match[1] ?? '')
+    return { kind: 'check', element: q(match[2] ?? ''), on }
+  }
+
+  // Extraction: 'extract the prices as price', 'collect all product names', 'get the heading'.
+  if (
+    (match =
+      /^(?:extract|collect|get|grab|scrape|read|copy|save|record|list|capture|pull)\s+(?:out\s+)?(.+?)(?:\s+(?:as|into|to|in(?:to)?\s+(?:a\s+)?(?:column|field))\s+(?:a\s+)?(?:column\s+|field\s+)?(?:called\s+|named\s+)?(.+))?$/i.exec(
+        clause,
+      ))
+  ) {
+    const what = q(match[1] ?? '')
+    const field = match[2] ? q(match[2]) : null
+    return { kind: 'extract', what, field }
+  }
+
+  // Submitting: 'submit the form', 'submit'.
+  if (/^submit(?:\s+(?:the\s+)?(?:form|it|details|search|order))?$/i.test(clause)) return { kind: 'submit' }
+
+  // Clicking: 'click Sign in', 'click on the Next link', 'press the Send button', 'follow the Products link', 'select Returns'.
+  if (
+    (match = /^(?:(?:double-)?click|press|tap|hit|push|follow|select|choose|pick|open|activate|use)(?:\s+(?:on|onto))?\s+(.+)$/i.exec(
+      clause,
+    ))
+  ) {
+    return { kind: 'click', element: q(match[1] ?? '') }
+  }
+  // Accepting or closing: 'accept the cookies', 'close the dialog'.
+  if ((match = /^(accept|dismiss|close|decline|reject)\s+(?:the\s+|all\s+)?(.+)$/i.exec(clause))) {
+    return { kind: 'click', element: `${match[1]} ${q(match[2] ?? '')}` }
+  }
+  return null
+}
+
+/**
+ * A clause without a verb of its own that continues the previous instruction: 'and B into Email'
+ * after 'type A into Name', 'and Email with B' after 'fill Name with A', 'and the prices as price'
+ * after an extract. Clicks do not continue ('click Terms and Conditions' is one name).
+ */
+function continuation(previous: Instruction, clause: string, quotes: string[]): Instruction | null {
+  const text = trimFiller(clause)
+  let read: Instruction | null = null
+  if (previous.kind === 'type') {
+    if (/\s+with\s+/i.test(text)) read = readClause(`fill ${text}`, quotes)
+    else if (/\s+(?:into|in|on|as)\s+/i.test(text)) read = readClause(`type ${text}`, quotes)
+  } else if (previous.kind === 'select' && /\s+(?:in|from|for|on|as)\s+/i.test(text)) read = readClause(`choose ${text}`, quotes)
+  else if (previous.kind === 'extract' && /\s+as\s+/i.test(text)) read = readClause(`extract ${text}`, quotes)
+  return read && read.kind === previous.kind ? read : null
+}
+
+/**
+ * Reads a description into instructions, in order. Clauses end at sentence ends, new lines and
+ * 'then'; at commas and 'and' only when what follows reads as an action of its own (or continues
+ * the previous one: 'type A into Name and B into Email'), so 'Terms and Conditions' stays one name.
+ */
+export function readInstructions(description: string): Read[] {
+  const { text, quotes } = protect(description.slice(0, MAX_DESCRIPTION_LENGTH))
+  const sentences = text
+    .split(/(?<=[.!?;])\s+(?=\S)|\n+|\s*,?\s*\b(?:and\s+)?then\b\s*,?\s*|\s*,?\s*\bafter\s+that\b\s*,?\s*/i)
+    .map((part) => part?.trim())
+    .filter((part): part is string => Boolean(part))
+  const reads: Read[] = []
+  let last: Instruction | null = null
+  const push = (instruction: Instruction, source: string) => {
+    reads.push({ instruction, source: restoreQuoted(trimFiller(source), quotes) })
+    last = instruction
+  }
+  for (const sentence of sentences) {
+    // Pieces at each comma or ' and ', with the separators between them.
+    const parts = sentence.split(/(\s*,\s*(?:and\s+)?|\s+and\s+)/i)
+    let pending = ''
+    const flush = () => {
+      if (!pending) return
+      const instruction = readClause(pending, quotes)
+      if (instruction) push(instruction, pending)
+      else reads.push({ unread: restoreQuoted(trimFiller(pending), quotes) })
+      pending = ''
+    }
+    for (let index = 0; index < parts.length; index += 2) {
+      const piece = (parts[index] ?? '').trim()
+      const separator = parts[index - 1] ?? ''
+      if (!piece) continue
+      const alone = STARTS_WITH_VERB.test(piece) ? readClause(piece, quotes) : null
+      const previous = pending ? readClause(pending, quotes) : last
+      const borrowed = alone || !previous ? null : continuation(previous, piece, quotes)
+      if (!pending) {
+        if (alone || !borrowed) pending = piece
+        else push(borrowed, piece)
+      } else if (alone) {
+        flush()
+        pending = piece
+      } else if (borrowed) {
+        flush()
+        push(borrowed, piece)
+      } else if (separator.includes(',')) {
+        // A comma ends a clause; 'and' only before an action of its own ('Terms and Conditions').
+        flush()
+        pending = piece
+      } else {
+        // The separator belonged to the words ('Terms and Conditions'): keep it.
+        pending = `${pending}${separator}${piece}`
+      }
+    }
+    flush()
+  }
+  return reads
+}

@@ -1,0 +1,234 @@
+import { z } from 'zod'
+import { STEP_KEYS, STEP_TYPES, type AutomationStep } from '#common/automation-steps.ts'
+import type { Target } from '#common/targets.ts'
+import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
+import { findRepeatedValues } from '#server/browser/repeated-values.ts'
+import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
+import type { Explorer } from './explorer.ts'
+import { fieldName, type DraftPlan } from './offline-planner.ts'
+import { hideSecrets, maskSecrets, unmaskSecrets } from './secrets.ts'
+import { snapshotForModel } from './snapshot-prompt.ts'
+
+/** The bounds of one planning by the model (docs/decisions/020). */
+export const MODEL_PLANNING_LIMITS = {
+  /** Questions to the model (each is one paid model call). */
+  turns: 15,
+  /** Tokens over all questions. */
+  tokens: 60_000,
+  /** Tokens one answer may take. */
+  answerTokens: 800,
+  /** One question's time. */
+  answerMs: 30_000,
+} as const
+
+/**
+ * The model's answer to 'what next?': the step schema's types and fields, with the element given
+ * by its number in the page snapshot (`ref`) instead of a target. We turn the number into a
+ * target in words and check that it matches exactly that one element before keeping the step.
+ */
+export const plannerDecisionSchema = z.object({
+  thought: z.string().max(500).describe('One short sentence: what you see and why you choose this step.'),
+  done: z.boolean().describe('true when the task is complete: then step is null.'),
+  step: z
+    .object({
+      type: z.enum(STEP_TYPES),
+      ref: z
+        .number()
+        .int()
+        .nullable()
+        .describe('The [number] of the element the step acts on; null for navigate, screenshot and page-wide checks.'),
+      url: z.string().nullable().describe('navigate: the full address.'),
+      text: z.string().nullable().describe('type: the text to type; select: the option; assertText: the text that must appear.'),
+      key: z.enum(STEP_KEYS).nullable().describe('press: the key.'),
+      ms: z.number().int().nullable().describe('wait: milliseconds, when waiting for a time.'),
+      field: z.string().nullable().describe('extract: the column name for the values.'),
+      all: z.boolean().nullable().describe('extract: true to read every element like this one (a column, a list).'),
+    })
+    .nullable(),
+})
+export type PlannerDecision = z.infer<typeof plannerDecisionSchema>
+
+const SYSTEM = `You plan browser automations for people who are not programmers. You see one web page at a time as a numbered list of its elements, and you choose the next step of the task, one step per answer, until it is done.
+Rules:
+- Use only elements from the list, by their [number]. Never guess addresses or elements that are not listed.
+- Step types: navigate (url), click (ref), type (ref, text), select (ref, text = the option), press (key, optional ref), wait (ms, or ref to wait for), extract (ref, field; all=true for every element like it, such as a table column), screenshot, assertText (text; optional ref).
+- Values that look like {{secret 1}} stand for secrets: type them exactly as written.
+- When everything the task asks for is done, answer done=true with step=null. If the task cannot be done on this site, answer done=true and say why in thought.`
+
+/**
+ * Plans with the AI model (docs/decisions/020): it explores the site in the cloud browser step by
+ * step (look at the page, choose a step, try it, look again), bounded in turns, tokens and time;
+ * every turn is paid first (`pay`). Secrets in the description are placeholders to the model.
+ */
+export async function planWithModel(input: {
+  description: string
+  start: string | null
+  explorer: Explorer
+  ai: StructuredAnswers
+  pay: () => Promise<void>
+}): Promise<DraftPlan & { turns: number; tokens: number }> {
+  const { explorer, ai } = input
+  const { text: task, secrets } = maskSecrets(input.description)
+  const steps: AutomationStep[] = []
+  const notes: string[] = []
+  const history: string[] = []
+  let tokens = 0
+  let turns = 0
+
+  if (input.start) {
+    const step: AutomationStep = { type: 'navigate', url: input.start }
+    const failed = await explorer.attempt(step)
+    steps.push(step)
+    history.push(`1. navigate ${input.start}${failed ? ` (failed: ${failed})` : ''}`)
+  }
+
+  for (;;) {
+    if (turns >= MODEL_PLANNING_LIMITS.turns || tokens >= MODEL_PLANNING_LIMITS.tokens) {
+      notes.push(`Planning stopped after ${turns} questions to the AI model (its limit); check whether the task is complete.`)
+      break
+    }
+    if (explorer.remaining() <= 0) {
+      notes.push('Planning ran out of time; check whether the task is complete.')
+      break
+    }
+    const snapshot = await explorer.look()
+    await input.pay()
+    turns += 1
+    const { value: decision, tokens: used } = await ai.answer(
+      {
+        schema: plannerDecisionSchema,
+        name: 'next_step',
+        system: SYSTEM,
+        prompt: [
+          `Task: ${task}`,
+          history.length ? `Steps so far:\n${history.map((line) => hideSecrets(line, secrets)).join('\n')}` : 'No steps yet.',
+          snapshotForModel(snapshot),
+          'What is the next step?',
+        ].join('\n\n'),
+      },
+      {
+        maxOutputTokens: MODEL_PLANNING_LIMITS.answerTokens,
+        timeoutMs: Math.max(1_000, Math.min(MODEL_PLANNING_LIMITS.answerMs, explorer.remaining())),
+      },
+    )
+    tokens += used
+    if (decision.done || !decision.step) {
+      if (decision.thought && steps.length <= (input.start ? 1 : 0)) notes.push(`The AI model: ${decision.thought}`)
+      break
+    }
+    const made = await toStep(decision.step, snapshot, explorer, secrets)
+    if ('problem' in made) {
+      history.push(`(Your last answer could not be used: ${made.problem})`)
+      continue
+    }
+    const failed = made.step.type === 'screenshot' ? null : await explorer.attempt(made.step)
+    const n = steps.length + 1
+    if (failed) {
+      history.push(`(Step ${made.step.type} failed: ${failed}. It was not kept.)`)
+      continue
+    }
+    steps.push(made.step)
+    history.push(`${n}. ${summary(made.step)}`)
+  }
+  return { steps, notes, turns, tokens }
+}
+
+function summary(step: AutomationStep): string {
+  const words = { ...step } as Record<string, unknown>
+  return `${step.type} ${JSON.stringify(words).slice(0, 300)}`
+}
+
+type Made = { step: AutomationStep } | { problem: string }
+
+/** The model's step as a step of ours: its element number made a checked target. */
+async function toStep(
+  proposed: NonNullable<PlannerDecision['step']>,
+  snapshot: PageSnapshot,
+  explorer: Explorer,
+  secrets: Map<string, string>,
+): Promise<Made> {
+  const element = proposed.ref === null ? null : (snapshot.elements.find((candidate) => candidate.ref === proposed.ref) ?? null)
+  const target = async (): Promise<Target | { problem: string }> => {
+    if (!element)
+      return {
+        problem:
+          proposed.ref === null ? `a ${proposed.type} step needs the element's number (ref)` : `there is no element [${proposed.ref}]`,
+      }
+    return (
+      (await confirmTarget(explorer.page, element.target)) ?? {
+        problem: `element [${element.ref}] cannot be told apart from others like it`,
+      }
+    )
+  }
+  const text = (value: string | null) => unmaskSecrets(value ?? '', secrets)
+  switch (proposed.type) {
+    case 'navigate': {
+      const url = proposed.url ? new URL(proposed.url, snapshot.url).toString() : null
+      return url && /^https?:/i.test(url) ? { step: { type: 'navigate', url } } : { problem: 'navigate needs a full http(s) address' }
+    }
+    case 'screenshot':
+      return { step: { type: 'screenshot' } }
+    case 'press': {
+      const key = proposed.key ?? 'Enter'
+      if (proposed.ref === null) return { step: { type: 'press', key } }
+      const found = await target()
+      return Array.isArray(found) ? { step: { type: 'press', key, target: found } } : found
+    }
+    case 'wait': {
+      if (proposed.ref === null) return { step: { type: 'wait', ms: Math.min(Math.max(0, proposed.ms ?? 1000), 60_000) } }
+      const found = await target()
+      return Array.isArray(found) ? { step: { type: 'wait', target: found } } : found
+    }
+    case 'assertText': {
+      if (!proposed.text) return { problem: 'assertText needs the text' }
+      if (proposed.ref === null) return { step: { type: 'assertText', text: text(proposed.text) } }
+      const found = await target()
+      return Array.isArray(found) ? { step: { type: 'assertText', text: text(proposed.text), target: found } } : found
+    }
+    case 'extract': {
+      const field = fieldName(proposed.field ?? element?.name ?? 'value')
+      if (proposed.all && element) {
+        const column = columnOf(element, snapshot)
+        if (column) return { step: { type: 'extract', target: [{ by: 'column', header: column }], field } }
+        const repeated = await findRepeatedValues(explorer.page, `${field} ${element.name}`)
+        if (repeated)
+          return {
+            step: {
+              type: 'extract',
+              target: [{ by: 'css', selector: repeated.selector }],
+              field,
+              ...(repeated.attribute ? { attribute: repeated.attribute } : {}),
+            },
+          }
+      }
+      const found = await target()
+      return Array.isArray(found) ? { step: { type: 'extract', target: found, field } } : found
+    }
+    case 'click':
+    case 'type':
+    case 'select': {
+      const found = await target()
+      if (!Array.isArray(found)) return found
+      if (proposed.type === 'click') return { step: { type: 'click', target: found } }
+      if (proposed.text === null) return { problem: `${proposed.type} needs the text` }
+      return proposed.type === 'type'
+        ? { step: { type: 'type', target: found, text: text(proposed.text) } }
+        : { step: { type: 'select', target: found, value: text(proposed.text) } }
+    }
+  }
+}
+
+/** The header of the table column a cell stands in (by position on the page), if it is a cell. */
+export function columnOf(cell: SnapshotElement, snapshot: PageSnapshot): string | null {
+  if (cell.role !== 'cell' && cell.role !== 'columnheader') return null
+  if (cell.role === 'columnheader') return cell.name || cell.text
+  const middle = cell.box.x + cell.box.width / 2
+  const header = snapshot.elements.find(
+    (element) =>
+      element.role === 'columnheader' &&
+      element.box.y < cell.box.y &&
+      element.box.x <= middle &&
+      middle <= element.box.x + element.box.width,
+  )
+  return header ? header.name || header.text : null
+}
