@@ -42,6 +42,8 @@ const automationFields = {
     .max(MAX_STEPS, `An automation has at most ${MAX_STEPS} steps.`),
   schedule,
   enabled: z.boolean({ error: 'enabled must be true or false' }),
+  /** Whether a run may look for the element a broken step meant (docs/decisions/019). */
+  selfRepair: z.boolean({ error: 'selfRepair must be true or false' }),
 }
 
 /** An automation as a form or the API sends it; `steps` are checked by parseSteps, step by step. */
@@ -50,6 +52,7 @@ export const automationInputSchema = z.object({
   description: automationFields.description.default(''),
   schedule: automationFields.schedule.default(null),
   enabled: automationFields.enabled.default(true),
+  selfRepair: automationFields.selfRepair.default(true),
 })
 export type AutomationData = z.output<typeof automationInputSchema>
 

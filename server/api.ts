@@ -17,6 +17,7 @@ import { createUploadsApi } from './features/uploads/uploads.api.ts'
 import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
+import { createPlanningApi } from './features/planning/planning.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
@@ -53,9 +54,19 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/audit', createAuditApi(services.audit))
   api.route('/events', createEventsApi({ events: services.events, sessions: services.sessions }))
   api.route('/keys', createApiKeysApi(services.apiKeys))
+  api.route('/automations', createPlanningApi(services.planning))
   api.route('/automations', createAutomationsApi(services.automations))
   api.route('/automations', createRunStartApi(services.runs))
-  api.route('/runs', createRunsApi({ runs: services.runs, files: services.runFiles, events: services.events, sessions: services.sessions }))
+  api.route(
+    '/runs',
+    createRunsApi({
+      runs: services.runs,
+      repairs: services.repairs,
+      files: services.runFiles,
+      events: services.events,
+      sessions: services.sessions,
+    }),
+  )
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
   // The same Authorization header as bearerAuth: every route that takes a session token takes a key.

@@ -104,6 +104,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       // Running cloud runs may finish within the grace period; the rest go back to the queue.
       background.stop(SHUTDOWN_GRACE_MS - 2_000),
     ])
+    await services.browsers.close()
     await vite?.close()
     await database.close()
     logger.info('stopped')
@@ -135,6 +136,8 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
     runQueue: services.runQueue,
     runFiles: services.runFiles,
     events: services.events,
+    browsers: services.browsers,
+    repairer: services.repairer,
     logger,
     config: {
       concurrency: env.RUN_CONCURRENCY,

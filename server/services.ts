@@ -28,9 +28,15 @@ import { createAutomationService } from './features/automations/automation.servi
 import { createRunFiles } from './features/runs/run-files.ts'
 import { createRunQueue } from './features/runs/run-queue.ts'
 import { createRunService } from './features/runs/run.service.ts'
+import { createRepairApplier } from './features/runs/apply-repair.ts'
 import { createUploadService } from './features/uploads/upload.service.ts'
 import { createUserAdminService } from './features/users/user-admin.service.ts'
 import { createApiKeyService } from './features/api-keys/api-key.service.ts'
+import { createSharedBrowser } from './browser/shared-browser.ts'
+import { createStructuredAnswers } from './features/ai/structured-answers.ts'
+import { createModelCalls } from './features/credits/model-calls.ts'
+import { createPlanningService } from './features/planning/planning.service.ts'
+import { createRepairer } from './features/planning/repairer.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -39,7 +45,8 @@ export type ServicesEnv = Pick<
   Partial<Pick<Env, 'SMTP_URL' | 'OWNER_EMAIL'>> &
   Partial<SiteEnv> &
   Partial<BillingEnv> &
-  Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>>
+  Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>> &
+  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS'>>
 
 /** How long a cloud worker's claim on a run holds without a heartbeat. */
 const RUN_LEASE_MS = 30_000
@@ -86,6 +93,7 @@ export function createServices(options: {
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
   const runs = createRunService({ db, credits, events })
+  const automations = createAutomationService(db)
   const inquiries = createInquiryService({
     audit,
     events,
@@ -105,6 +113,17 @@ export function createServices(options: {
     deliverWebhook: options.deliverWebhook,
   })
   const features = { googleSignIn: env.googleEnabled }
+  // One Chromium per process, for cloud runs, inspections and planning alike (launched when first needed).
+  const browsers = createSharedBrowser({ executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium', logger })
+  const ai = createStructuredAnswers({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL })
+  const modelCalls = createModelCalls({ db, credits, plans, rateLimits })
+  const planning = createPlanningService({
+    page: { browsers, privateTargets: env.RUN_ALLOW_PRIVATE_TARGETS ?? 'none', stepTimeoutMs: env.RUN_STEP_TIMEOUT_MS ?? 15_000 },
+    ai,
+    modelCalls,
+    plans,
+    rateLimits,
+  })
   return {
     logger,
     auth,
@@ -130,12 +149,18 @@ export function createServices(options: {
     audit,
     events,
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
-    automations: createAutomationService(db),
+    automations,
+    repairs: createRepairApplier({ db, automations }),
     runs,
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
     urlSigner: createUrlSigner(authSecret),
     userAdmin: createUserAdminService({ db, auth: betterAuth, users, credits, audit, mailer }),
+    browsers,
+    ai,
+    modelCalls,
+    planning,
+    repairer: createRepairer({ ai, modelCalls, plans }),
     aiDrafter: createBlogDrafter({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS }),
   }
 }

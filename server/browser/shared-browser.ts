@@ -28,7 +28,8 @@ const LAUNCH_TIMEOUT_MS = 30_000
 /** An unused browser is closed after this long, so an idle server does not keep Chromium's memory. */
 const BROWSER_IDLE_MS = 60_000
 
-class BrowserUnavailableError extends Error {}
+/** The browser could not start (no executable, or it failed to launch). */
+export class BrowserUnavailableError extends Error {}
 
 /**
  * One Chromium per process, shared by its runs (each gets a fresh context): launched on first
@@ -116,3 +117,5 @@ export function createSharedBrowser(options: { executablePath: string; logger: L
     },
   }
 }
+
+export type SharedBrowser = ReturnType<typeof createSharedBrowser>

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { errors, type Locator, type Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { describeTarget, type Target } from '#common/targets.ts'
+import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
 import type { ExtractedTable } from './extracted-table.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
-import { resolveTarget, targetName, whyUnresolved, type Resolved } from './target-resolver.ts'
+import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 
 const MAX_VALUE_LENGTH = 10_000
 
@@ -62,9 +62,25 @@ export interface StepContext {
   progress: { log(level: 'info' | 'warn' | 'error', message: string): void }
   extracted: ExtractedTable
   takeScreenshot(step: number, name: string, timeoutMs: number): Promise<void>
-  /** A later alternative stood in for the first: the run records the repair. */
-  onRepaired(step: number, target: Target, resolved: Resolved): Promise<void>
+  /** Another way than the target's first found the element: the run records the repair. */
+  onRepaired(step: number, target: Target, repair: Repair): Promise<void>
+  /** Looks for the element a broken target meant (self-repair); absent when the automation turned it off. */
+  repair?: StepRepair | null
 }
+
+/** How a step found its element when its target's first way did not. */
+export interface Repair {
+  used: TargetAlternative
+  how: 'alternative' | 'similar' | 'model'
+  /** The whole target that worked, best way first. */
+  target: Target
+}
+
+/** Self-repair: the target the broken one meant, found on the page now, or null. */
+export type StepRepair = (page: Page, step: AutomationStep, target: Target) => Promise<{ target: Target; how: 'similar' | 'model' } | null>
+
+/** How long a repaired target has to find its element. */
+const REPAIRED_LOOK_MS = 2_000
 
 /** A Playwright call inside a step: its errors are the automation's (a timeout says what). */
 export async function inPage<T>(context: StepContext, call: () => Promise<T>, onTimeout: () => string | Promise<string>): Promise<T> {
@@ -77,13 +93,38 @@ export async function inPage<T>(context: StepContext, call: () => Promise<T>, on
   }
 }
 
-/** The one element (`any`: every element) a step's target names, waited for; a StepFailure says why not. */
-async function element(context: StepContext, target: Target, n: number, match: 'one' | 'any' = 'one'): Promise<Locator> {
+/**
+ * The one element (`any`: every element) a step's target names, waited for. When no way of the
+ * target finds it, self-repair may find the element it meant; a StepFailure says why not.
+ */
+async function element(
+  context: StepContext,
+  step: AutomationStep,
+  target: Target,
+  n: number,
+  match: 'one' | 'any' = 'one',
+): Promise<Locator> {
   const found = await resolveTarget(context.page, target, { timeoutMs: context.timeout(), match, signal: context.stopSignal })
   if (!context.running()) throw new Error('stopped')
-  if (!('locator' in found)) throw new StepFailure(whyUnresolved(target, found.counts, context.stepSeconds))
-  if (found.index > 0) await context.onRepaired(n, target, found)
-  return found.locator
+  if ('locator' in found) {
+    if (found.index > 0)
+      await context.onRepaired(n, target, {
+        used: found.used,
+        how: 'alternative',
+        target: [found.used, ...target.filter((way) => way !== found.used)],
+      })
+    return found.locator
+  }
+  const repaired = context.repair ? await context.repair(context.page, step, target).catch(() => null) : null
+  if (repaired && context.running()) {
+    const again = await resolveTarget(context.page, repaired.target, { timeoutMs: REPAIRED_LOOK_MS, match, signal: context.stopSignal })
+    if ('locator' in again) {
+      await context.onRepaired(n, target, { used: again.used, how: repaired.how, target: repaired.target })
+      return again.locator
+    }
+  }
+  if (!context.running()) throw new Error('stopped')
+  throw new StepFailure(whyUnresolved(target, found.counts, context.stepSeconds))
 }
 
 /**
@@ -129,7 +170,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
       return
     }
     case 'click': {
-      const target = await element(context, step.target, n)
+      const target = await element(context, step, step.target, n)
       await inPage(
         context,
         () => target.click({ timeout: context.timeout() }),
@@ -138,7 +179,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
       return
     }
     case 'type': {
-      const target = await element(context, step.target, n)
+      const target = await element(context, step, step.target, n)
       await inPage(
         context,
         () => target.fill(step.text, { timeout: context.timeout() }),
@@ -147,7 +188,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
       return
     }
     case 'select': {
-      const target = await element(context, step.target, n)
+      const target = await element(context, step, step.target, n)
       await inPage(
         context,
         () => target.selectOption(step.value, { timeout: context.timeout() }),
@@ -164,7 +205,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
         )
         return
       }
-      const target = await element(context, step.target, n)
+      const target = await element(context, step, step.target, n)
       await inPage(
         context,
         () => target.press(step.key, { timeout: context.timeout() }),
@@ -177,11 +218,11 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
         await sleep(step.ms, undefined, { signal: context.stopSignal })
         return
       }
-      if (step.target) await element(context, step.target, n)
+      if (step.target) await element(context, step, step.target, n)
       return
     }
     case 'extract': {
-      const targets = await element(context, step.target, n, 'any')
+      const targets = await element(context, step, step.target, n, 'any')
       const values = await inPage(
         context,
         () => targets.evaluateAll(readElements, step.attribute ?? null),
@@ -200,7 +241,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
     }
     case 'assertText': {
       // In the element, or in any of the elements its target matches (a list, say); else the page.
-      const within = step.target ? await element(context, step.target, n, 'any') : page.locator('body')
+      const within = step.target ? await element(context, step, step.target, n, 'any') : page.locator('body')
       const until = Date.now() + context.timeout()
       let seen: string | null = null
       while (context.running()) {

@@ -25,6 +25,10 @@ export interface TestAppOptions {
   databaseHost?: string
   /** Stands in for the React Router pages (every non-API path); unset, those paths answer 404. */
   pages?: MiddlewareHandler<AppEnv>
+  /** An OpenAI-compatible endpoint (a scripted one in tests: server/testing/fake-chat-completions.ts). */
+  ai?: { baseUrl: string; model?: string }
+  /** Let the cloud browser reach this machine (the practice sites on 127.0.0.1). */
+  privateTargets?: 'loopback'
 }
 
 /**
@@ -35,7 +39,16 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}) {
   const database = await openTestDatabase({ host: options.databaseHost })
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aether-test-'))
-  const env = { ...testEnv(options), ...options.billing, SMTP_URL: options.smtpUrl, DATA_DIR: dataDir }
+  const env = {
+    ...testEnv(options),
+    ...options.billing,
+    SMTP_URL: options.smtpUrl,
+    DATA_DIR: dataDir,
+    AI_BASE_URL: options.ai?.baseUrl,
+    AI_MODEL: options.ai ? (options.ai.model ?? 'test-model') : undefined,
+    RUN_ALLOW_PRIVATE_TARGETS: options.privateTargets ?? ('none' as const),
+    RUN_STEP_TIMEOUT_MS: 5_000,
+  }
   const logger = pino({ level: 'silent' })
   const services = createServices({
     database,
@@ -86,6 +99,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   }
 
   const close = async () => {
+    await services.browsers.close()
     await database.close()
     rmSync(dataDir, { recursive: true, force: true })
   }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import type { TargetAlternative } from '#common/targets.ts'
+import type { Target, TargetAlternative } from '#common/targets.ts'
 import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
 import { users } from './auth.ts'
 
@@ -51,10 +51,15 @@ export interface RunRepair {
   step: number
   failed: TargetAlternative
   used: TargetAlternative
-  how: 'alternative' | 'model'
+  /** Another way of the target ('alternative'), similar words on the page ('similar'), or the AI model ('model'). */
+  how: 'alternative' | 'similar' | 'model'
+  /** The whole target that worked, best way first: what "Apply fix" writes (older automations' repairs lack it). */
+  target?: Target
   /** The screenshot file of that moment, when one was taken. */
   file?: string
   at: string
+  /** Set when "Apply fix" wrote it into the automation: the version it made. */
+  appliedInVersion?: number
 }
 
 export interface RunScreenshot {

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
-import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { automations, profiles, subscriptionPlans } from '#server/db/schema/index.ts'
@@ -85,7 +86,7 @@ export function createAutomationService(db: Db) {
     get: owned,
 
     /** Input parsed by the front door (automationInputSchema); the steps are checked here. */
-    async create(ownerId: string, data: AutomationData): Promise<Automation> {
+    async create(ownerId: string, data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean }): Promise<Automation> {
       const steps = await checkedSteps(ownerId, data.steps)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.ownerId, ownerId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_MEMBER) {
@@ -113,6 +114,7 @@ export function createAutomationService(db: Db) {
           schedule,
           enabled,
           ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
+          version: sql`${automations.version} + 1`,
           updatedAt: new Date(),
         })
         .where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
@@ -128,8 +130,37 @@ export function createAutomationService(db: Db) {
         description: source.description,
         steps: source.steps,
         schedule: source.schedule,
+        selfRepair: source.selfRepair,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
+      })
+    },
+
+    /**
+     * Writes a new target into one step (an applied repair), if that step is still the one the
+     * repair was found for; the target's earlier ways stay behind it as fallbacks. A new version.
+     */
+    async applyTarget(id: string, caller: Caller, change: { index: number; before: AutomationStep; target: Target }): Promise<Automation> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(automations)
+          .where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
+          .for('update')
+        if (!row) throw new NotFound('Automation not found')
+        const current = row.steps[change.index]
+        if (!current || JSON.stringify(current) !== JSON.stringify(change.before) || !('target' in current) || !current.target) {
+          throw new Conflict(`Step ${change.index + 1} of “${row.name}” has changed since this run; edit it in the builder instead.`)
+        }
+        const target = mergedTarget(change.target, current.target)
+        const steps = row.steps.map((step, index) => (index === change.index ? ({ ...current, target } as AutomationStep) : step))
+        const [updated] = await tx
+          .update(automations)
+          .set({ steps, version: sql`${automations.version} + 1`, updatedAt: new Date() })
+          .where(eq(automations.id, id))
+          .returning()
+        if (!updated) throw new NotFound('Automation not found')
+        return updated
       })
     },
 
@@ -138,6 +169,12 @@ export function createAutomationService(db: Db) {
       await db.delete(automations).where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
     },
   }
+}
+
+/** The new ways first, then the old ones not among them, at most MAX_TARGET_ALTERNATIVES. */
+export function mergedTarget(first: Target, then: Target): Target {
+  const seen = new Set(first.map((way) => JSON.stringify(way)))
+  return [...first, ...then.filter((way) => !seen.has(JSON.stringify(way)))].slice(0, MAX_TARGET_ALTERNATIVES)
 }
 
 export type AutomationService = ReturnType<typeof createAutomationService>

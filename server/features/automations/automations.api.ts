@@ -12,6 +12,10 @@ const automationSchema = z
     description: z.string(),
     steps: z.array(automationStepSchema),
     stepsVersion: z.number().int(),
+    version: z.number().int().openapi({ description: 'Bumped by every saved change (an applied fix or suggestion included)' }),
+    selfRepair: z.boolean().openapi({
+      description: 'Whether a run may look for the element a broken step meant (similar words; the AI model when the plan includes it)',
+    }),
     schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
     enabled: z.boolean(),
     nextRunAt: z.string().nullable(),

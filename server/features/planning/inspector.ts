@@ -26,8 +26,10 @@ export interface Inspection {
  */
 export function createInspector(options: GuardedPageOptions) {
   return {
-    async inspect(input: { steps: AutomationStep[] }): Promise<Inspection> {
-      const limit = AbortSignal.timeout(INSPECT_TIME_LIMIT_MS)
+    async inspect(input: { steps: AutomationStep[] }, signal?: AbortSignal): Promise<Inspection> {
+      const limit = signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(INSPECT_TIME_LIMIT_MS)])
+        : AbortSignal.timeout(INSPECT_TIME_LIMIT_MS)
       return withGuardedPage(
         options,
         async ({ session, perform }) => {

@@ -4,6 +4,8 @@
 // instructions name on the page. What it cannot read is kept as text, so the planner can say which
 // part of the sentence it did not use.
 
+import { MAX_DESCRIPTION_LENGTH } from '#common/planning.ts'
+
 export type Instruction =
   | { kind: 'navigate'; url: string }
   /** 'go to the Products page' with no address: follow the link or button that says it. */
@@ -23,9 +25,6 @@ export type Instruction =
   | { kind: 'assert'; text: string }
 
 export type Read = { instruction: Instruction; source: string } | { unread: string }
-
-/** The longest task description a planner reads. */
-export const MAX_DESCRIPTION_LENGTH = 2_000
 
 const KEYS: Record<string, string> = {
   enter: 'Enter',

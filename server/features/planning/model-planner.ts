@@ -92,25 +92,34 @@ export async function planWithModel(input: {
       break
     }
     const snapshot = await explorer.look()
-    await input.pay()
-    turns += 1
-    const { value: decision, tokens: used } = await ai.answer(
-      {
-        schema: plannerDecisionSchema,
-        name: 'next_step',
-        system: SYSTEM,
-        prompt: [
-          `Task: ${task}`,
-          history.length ? `Steps so far:\n${history.map((line) => hideSecrets(line, secrets)).join('\n')}` : 'No steps yet.',
-          snapshotForModel(snapshot),
-          'What is the next step?',
-        ].join('\n\n'),
-      },
-      {
-        maxOutputTokens: MODEL_PLANNING_LIMITS.answerTokens,
-        timeoutMs: Math.max(1_000, Math.min(MODEL_PLANNING_LIMITS.answerMs, explorer.remaining())),
-      },
-    )
+    let answer
+    try {
+      await input.pay()
+      turns += 1
+      answer = await ai.answer(
+        {
+          schema: plannerDecisionSchema,
+          name: 'next_step',
+          system: SYSTEM,
+          prompt: [
+            `Task: ${task}`,
+            history.length ? `Steps so far:\n${history.map((line) => hideSecrets(line, secrets)).join('\n')}` : 'No steps yet.',
+            snapshotForModel(snapshot),
+            'What is the next step?',
+          ].join('\n\n'),
+        },
+        {
+          maxOutputTokens: MODEL_PLANNING_LIMITS.answerTokens,
+          timeoutMs: Math.max(1_000, Math.min(MODEL_PLANNING_LIMITS.answerMs, explorer.remaining())),
+        },
+      )
+    } catch (error) {
+      // Nothing planned yet: the caller decides (the offline planner may answer instead).
+      if (steps.length <= (input.start ? 1 : 0) || !(error instanceof Error)) throw error
+      notes.push(`Planning stopped early: ${error.message} Check whether the task is complete.`)
+      break
+    }
+    const { value: decision, tokens: used } = answer
     tokens += used
     if (decision.done || !decision.step) {
       if (decision.thought && steps.length <= (input.start ? 1 : 0)) notes.push(`The AI model: ${decision.thought}`)

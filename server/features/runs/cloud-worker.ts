@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { Logger } from '#server/logger.ts'
+import type { Repairer } from '#server/features/planning/repairer.ts'
 import type { RunFiles } from './run-files.ts'
 import type { RunQueue } from './run-queue.ts'
-import { createSharedBrowser } from '#server/browser/shared-browser.ts'
+import { createSharedBrowser, type SharedBrowser } from '#server/browser/shared-browser.ts'
 import { createStepExecutor, type ExecutorConfig } from './step-executor.ts'
 
 export interface CloudWorkerConfig extends ExecutorConfig {
@@ -33,12 +34,16 @@ export function createCloudWorker(deps: {
   logger: Logger
   config: CloudWorkerConfig
   workerId?: string
+  /** The process's shared browser (services.browsers); without it the worker launches and closes its own. */
+  browsers?: SharedBrowser
+  /** Self-repair of broken steps (services.repairer). */
+  repairer?: Pick<Repairer, 'forRun'>
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })
   const workerId = deps.workerId ?? newWorkerId()
-  const browsers = createSharedBrowser({ executablePath: config.chromiumPath, logger })
-  const executor = createStepExecutor({ runQueue, runFiles: deps.runFiles, browsers, logger, config })
+  const browsers = deps.browsers ?? createSharedBrowser({ executablePath: config.chromiumPath, logger })
+  const executor = createStepExecutor({ runQueue, runFiles: deps.runFiles, browsers, logger, config, repairer: deps.repairer })
   const active = new Map<string, { done: Promise<void>; abort: AbortController }>()
   let stopping = false
   let loop: Promise<void> | null = null
@@ -158,7 +163,7 @@ export function createCloudWorker(deps: {
         for (const entry of active.values()) entry.abort.abort()
         await all()
       }
-      await browsers.close()
+      if (!deps.browsers) await browsers.close()
       logger.info('cloud worker stopped')
     },
   }

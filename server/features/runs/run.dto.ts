@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
+import { targetAlternativeSchema, targetSchema } from '#common/targets.ts'
 import type { Run } from './run.service.ts'
 
 export const runDtoSchema = z
@@ -19,6 +20,21 @@ export const runDtoSchema = z
     log: z.array(z.object({ at: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string() })),
     extracted: z.array(z.record(z.string(), z.string().nullable())),
     screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
+    selfRepair: z.boolean(),
+    repairs: z
+      .array(
+        z.object({
+          step: z.number().int(),
+          failed: targetAlternativeSchema,
+          used: targetAlternativeSchema,
+          how: z.enum(['alternative', 'similar', 'model']),
+          target: targetSchema.nullable(),
+          screenshotUrl: z.string().nullable(),
+          at: z.string(),
+          appliedInVersion: z.number().int().nullable(),
+        }),
+      )
+      .openapi({ description: 'Steps the run carried out with another way of finding their element than the first (self-repair)' }),
     error: z.string().nullable(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
@@ -44,6 +60,17 @@ export function toRunDto(run: Run): RunDto {
     log: run.log,
     extracted: run.extracted,
     screenshots: run.screenshots.map((shot) => ({ name: shot.name, step: shot.step, url: `/api/runs/${run.id}/screenshots/${shot.file}` })),
+    selfRepair: run.selfRepair,
+    repairs: run.repairs.map((repair) => ({
+      step: repair.step,
+      failed: repair.failed,
+      used: repair.used,
+      how: repair.how,
+      target: repair.target ?? null,
+      screenshotUrl: repair.file ? `/api/runs/${run.id}/screenshots/${repair.file}` : null,
+      at: repair.at,
+      appliedInVersion: repair.appliedInVersion ?? null,
+    })),
     error: run.error,
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,

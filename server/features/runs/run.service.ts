@@ -109,6 +109,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
         trigger: options.trigger,
         runner: options.runner,
         steps: automation.steps,
+        selfRepair: automation.selfRepair,
         creditsCharged: cost,
         startedAt: options.runner === 'client' ? now : null,
         log: [

@@ -6,6 +6,7 @@ import { admin, callerOf, member, signedInRoute, type SignedInAccess } from '#se
 import { liveStream } from '#server/http/live-stream.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import { extractedAsCsv } from './extracted-csv.ts'
+import type { RepairApplier } from './apply-repair.ts'
 import type { RunFiles } from './run-files.ts'
 import { runDtoSchema, toRunDto } from './run.dto.ts'
 import type { RunService } from './run.service.ts'
@@ -108,6 +109,34 @@ const screenshot = signedInRoute(access, {
   responses: { 200: { description: 'The image', content: { 'image/png': { schema: z.string() } } }, ...errorResponses(400, 404) },
 })
 
+const applyRepair = signedInRoute(access, {
+  method: 'post',
+  path: '/{id}/repairs/{step}/apply',
+  tags,
+  summary:
+    'Apply fix: write the repair this run found for a step into its automation, as a new version (the old ways of finding the element stay as fallbacks). 409 when the step changed since the run.',
+  request: {
+    params: idParam.extend({
+      step: z.coerce
+        .number({ error: 'step must be a step number' })
+        .int('step must be a step number')
+        .min(1, 'step must be a step number')
+        .max(10_000),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The automation’s new version',
+      content: {
+        'application/json': {
+          schema: z.object({ data: z.object({ automationId: z.string(), version: z.number().int(), step: z.number().int() }) }),
+        },
+      },
+    },
+    ...errorResponses(400, 404, 409),
+  },
+})
+
 const start = signedInRoute(access, {
   method: 'post',
   path: '/{id}/runs',
@@ -137,8 +166,14 @@ const downloadHeaders = (runId: string, format: string, type: string) => ({
   'Cache-Control': 'private, no-store',
 })
 
-export function createRunsApi(deps: { runs: RunService; files: RunFiles; events: EventBus; sessions: SessionService }) {
-  const { runs, files, events: bus, sessions } = deps
+export function createRunsApi(deps: {
+  runs: RunService
+  repairs: RepairApplier
+  files: RunFiles
+  events: EventBus
+  sessions: SessionService
+}) {
+  const { runs, repairs, files, events: bus, sessions } = deps
   return createRouter()
     .openapi(list, async (c) => {
       const user = c.get('member')
@@ -174,6 +209,11 @@ export function createRunsApi(deps: { runs: RunService; files: RunFiles; events:
     .openapi(cancel, async (c) => {
       const user = c.get('member')
       return c.json({ data: toRunDto(await runs.cancel(c.req.valid('param').id, callerOf(user))) }, 200)
+    })
+    .openapi(applyRepair, async (c) => {
+      const { id, step } = c.req.valid('param')
+      const automation = await repairs.applyRepair(id, callerOf(c.get('member')), step)
+      return c.json({ data: { automationId: automation.id, version: automation.version, step } }, 200)
     })
     .openapi(downloadRoute('csv'), async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))

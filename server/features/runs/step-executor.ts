@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#server/browser/extracted-table.ts'
+import type { Repairer } from '#server/features/planning/repairer.ts'
 import type { RunFiles } from './run-files.ts'
 import { createRunProgress } from './run-progress.ts'
 import type { RunOutcome, RunQueue } from './run-queue.ts'
@@ -60,6 +61,8 @@ export function createStepExecutor(deps: {
   browsers: BrowserSource
   logger: Logger
   config: ExecutorConfig
+  /** Self-repair of broken steps (planning/repairer.ts); without it only a target's own ways are tried. */
+  repairer?: Pick<Repairer, 'forRun'>
 }) {
   const { runQueue, runFiles, browsers, logger, config } = deps
 
@@ -120,15 +123,17 @@ export function createStepExecutor(deps: {
       takeScreenshot: async (step, name, timeoutMs) => {
         await takeScreenshot(target, step, name, timeoutMs)
       },
-      onRepaired: async (step, failedTarget, resolved) => {
-        const failed = failedTarget[0] ?? resolved.used
+      onRepaired: async (step, failedTarget, repair) => {
+        const failed = failedTarget[0] ?? repair.used
+        const how = { alternative: 'another way of the step', similar: 'similar words on the page', model: 'the AI model' }[repair.how]
         progress.log(
           'warn',
-          `Step ${step}: ${describeAlternative(failed)} was not found; used ${describeAlternative(resolved.used)} instead.`,
+          `Step ${step}: ${describeAlternative(failed)} was not found; ${how} found ${describeAlternative(repair.used)} instead.`,
         )
         const file = await takeScreenshot(target, step, `Repaired step ${step}`, REPAIR_SCREENSHOT_MS).catch(() => undefined)
-        progress.addRepair({ step, failed, used: resolved.used, how: 'alternative', file, at: new Date().toISOString() })
+        progress.addRepair({ step, failed, used: repair.used, how: repair.how, target: repair.target, file, at: new Date().toISOString() })
       },
+      repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message)) ?? null,
     })
 
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {

@@ -9,8 +9,15 @@ import { SCHEDULE_EXAMPLES, type automationFormSchema } from './automation-form.
 
 type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchema>>>[1]
 
-/** The builder's 'Details' card: name, description, schedule (with examples) and enabled. */
-export function AutomationDetails({ fields }: { fields: Pick<DetailFields, 'name' | 'description' | 'schedule' | 'enabled'> }) {
+/** The builder's 'Details' card: name, description, schedule (with examples), enabled and self-repair. */
+export function AutomationDetails({
+  fields,
+  modelRepair,
+}: {
+  fields: Pick<DetailFields, 'name' | 'description' | 'schedule' | 'enabled' | 'selfRepair'>
+  /** Whether self-repair may also ask the AI model (configured, and in the member's plan). */
+  modelRepair: boolean
+}) {
   return (
     <Card>
       <CardHeader>
@@ -57,6 +64,17 @@ export function AutomationDetails({ fields }: { fields: Pick<DetailFields, 'name
             <Label htmlFor={fields.enabled.id}>Enabled</Label>
           </div>
           <p className="text-xs text-muted-foreground">A disabled automation does not run on its schedule; you can still run it by hand.</p>
+        </div>
+        <div className="space-y-1.5 sm:col-span-2">
+          <div className="flex items-center gap-2">
+            <input {...getInputProps(fields.selfRepair, { type: 'checkbox' })} className="size-4 accent-primary" />
+            <Label htmlFor={fields.selfRepair.id}>Repair broken steps during runs</Label>
+          </div>
+          <p className="text-xs text-muted-foreground">
+            When a step’s element is not found (the site changed), the run looks for the element it meant: by similar words
+            {modelRepair ? ', then by asking the AI model (1 credit per question)' : ''}. A repair is used for that run only and shown on
+            the run’s page, where “Apply fix” writes it into the automation.
+          </p>
         </div>
       </CardContent>
     </Card>

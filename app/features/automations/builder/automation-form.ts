@@ -3,11 +3,12 @@ import { z } from '#common/zod.ts'
 
 /**
  * The builder's form: the automation's own fields as the API takes them, with the steps as one
- * JSON value (the editor writes it into a hidden field) and `enabled` as a checkbox (unticked is
- * absent). The steps themselves are checked with parseSteps, in the editor and by the service.
+ * JSON value (the editor writes it into a hidden field) and `enabled` and `selfRepair` as checkboxes
+ * (unticked is absent). The steps themselves are checked with parseSteps, in the editor and by the service.
  */
 export const automationFormSchema = automationInputSchema.extend({
   enabled: z.boolean().default(false),
+  selfRepair: z.boolean().default(false),
   steps: z
     .string({ error: 'Steps are required.' })
     .transform((text, context): unknown[] => {

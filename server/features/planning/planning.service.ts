@@ -1,0 +1,157 @@
+import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
+import { AppError, LimitReached, ServiceUnavailable, ValidationError } from '#common/errors.ts'
+import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
+import { withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
+import { BrowserUnavailableError } from '#server/browser/shared-browser.ts'
+import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
+import type { ModelCalls } from '#server/features/credits/model-calls.ts'
+import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
+import { createExplorer } from './explorer.ts'
+import { createInspector, type Inspection } from './inspector.ts'
+import { readInstructions } from './instructions.ts'
+import { planWithModel } from './model-planner.ts'
+import { planOffline, type DraftPlan } from './offline-planner.ts'
+
+/** A whole planning's time, exploring included (the model's questions too). */
+export const PLAN_TIME_LIMIT_MS = 90_000
+/** Explorations (inspections, plannings) one server process runs at once, beside its cloud runs. */
+const MAX_EXPLORATIONS = 3
+
+const INSPECT_LIMIT = { limit: 30, windowSeconds: 600, message: 'At most 30 page inspections in 10 minutes; try again shortly.' }
+const PLAN_LIMIT = { limit: 20, windowSeconds: 600, message: 'At most 20 plans in 10 minutes; try again shortly.' }
+
+export interface PlanResult extends DraftPlan {
+  planner: 'offline' | 'model'
+  /** Paid model calls this plan made. */
+  modelCalls: number
+}
+
+/**
+ * Inspecting pages and planning from a sentence (docs/decisions/020): both explore the member's
+ * site in a guarded page of the cloud browser (the target guard of cloud runs), bounded in time
+ * and in how many run at once, and rate limited per member. Planning uses the AI model when one is
+ * configured and the member's plan includes it (each question paid through the ledger), and the
+ * offline planner otherwise, saying so in a note.
+ */
+export function createPlanningService(deps: {
+  page: GuardedPageOptions
+  ai: StructuredAnswers
+  modelCalls: Pick<ModelCalls, 'charge'>
+  plans: Pick<PlanService, 'requireFeature'>
+  rateLimits: Pick<RateLimitService, 'consume'>
+}) {
+  const { ai, modelCalls, plans, rateLimits } = deps
+  const inspector = createInspector(deps.page)
+  let exploring = 0
+
+  async function exclusively<T>(work: () => Promise<T>): Promise<T> {
+    if (exploring >= MAX_EXPLORATIONS)
+      throw new ServiceUnavailable('The cloud browser is busy with other inspections; try again in a moment.')
+    exploring += 1
+    try {
+      return await work()
+    } finally {
+      exploring -= 1
+    }
+  }
+
+  function checkedSteps(raw: unknown[]): AutomationStep[] {
+    const parsed = parseSteps(raw)
+    if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
+    return parsed.steps
+  }
+
+  /** Which planner answers, and why not the model when it is not (a note for the member). */
+  async function choosePlanner(
+    userId: string,
+    choice: PlanInput['planner'],
+  ): Promise<{ planner: 'offline' | 'model'; why: string | null }> {
+    if (choice === 'offline') return { planner: 'offline', why: null }
+    if (ai.kind === 'offline') {
+      if (choice === 'model')
+        throw new AppError(503, 'No AI model is configured on this server (AI_BASE_URL); use the offline planner.', 'AI_NOT_CONFIGURED')
+      return { planner: 'offline', why: 'Planned offline: no AI model is configured on this server.' }
+    }
+    try {
+      await plans.requireFeature(userId, 'aiPlanning')
+      return { planner: 'model', why: null }
+    } catch (error) {
+      if (choice === 'model' || !(error instanceof LimitReached)) throw error
+      return { planner: 'offline', why: `${error.message} This draft comes from the offline planner.` }
+    }
+  }
+
+  return {
+    /** Whether planning can use a model here ('openai-compatible') or only the offline planner. */
+    aiKind: ai.kind,
+
+    async inspect(userId: string, input: InspectInput, signal?: AbortSignal): Promise<Inspection> {
+      const replay = checkedSteps(input.steps)
+      await rateLimits.consume(`inspect:${userId}`, INSPECT_LIMIT)
+      const steps: AutomationStep[] = input.url ? [{ type: 'navigate', url: input.url }, ...replay] : replay
+      if (steps[0]?.type !== 'navigate')
+        throw new ValidationError('steps must begin with a navigate step', [
+          { path: 'steps.0.type', message: 'steps must begin with a navigate step' },
+        ])
+      const inspection = await exclusively(() => inspector.inspect({ steps }, signal))
+      if (inspection.stoppedAt?.step === 1) {
+        const message = `Could not open the page: ${inspection.stoppedAt.message}`
+        throw new ValidationError(message, [{ path: input.url ? 'url' : 'steps.0.url', message }])
+      }
+      return inspection
+    },
+
+    async plan(userId: string, input: PlanInput, signal?: AbortSignal): Promise<PlanResult> {
+      await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
+      const chosen = await choosePlanner(userId, input.planner)
+      const start = input.startUrl ?? null
+      const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
+        exclusively(() =>
+          withGuardedPage(
+            deps.page,
+            ({ session, perform }) => work(createExplorer({ page: session.page, perform, deadline: Date.now() + PLAN_TIME_LIMIT_MS })),
+            signal
+              ? AbortSignal.any([signal, AbortSignal.timeout(PLAN_TIME_LIMIT_MS + 10_000)])
+              : AbortSignal.timeout(PLAN_TIME_LIMIT_MS + 10_000),
+          ),
+        )
+      const offline = async (why: string | null): Promise<PlanResult> => {
+        const draft = await explore((explorer) => planOffline(readInstructions(input.description), explorer, start))
+        return finish({ ...draft, notes: why ? [why, ...draft.notes] : draft.notes }, 'offline', 0)
+      }
+      if (chosen.planner === 'offline') return offline(chosen.why)
+      let paid = 0
+      try {
+        const draft = await explore((explorer) =>
+          planWithModel({
+            description: input.description,
+            start,
+            explorer,
+            ai,
+            pay: async () => {
+              await modelCalls.charge(userId, 'planning', input.description.slice(0, 80))
+              paid += 1
+            },
+          }),
+        )
+        return finish(draft, 'model', paid)
+      } catch (error) {
+        // The model could not be used (allowance used up, provider down): the offline planner answers, and says why.
+        if (input.planner === 'model' || !(error instanceof AppError)) throw error
+        return {
+          ...(await offline(`The AI model could not plan this (${error.message}) This draft comes from the offline planner.`)),
+          modelCalls: paid,
+        }
+      }
+    },
+  }
+}
+
+function finish(draft: DraftPlan, planner: 'offline' | 'model', modelCalls: number): PlanResult {
+  const steps = draft.steps.slice(0, MAX_PLAN_STEPS)
+  const notes = draft.steps.length > steps.length ? [...draft.notes, `Only the first ${MAX_PLAN_STEPS} steps were kept.`] : draft.notes
+  return { steps, notes, planner, modelCalls }
+}
+
+export type PlanningService = ReturnType<typeof createPlanningService>

@@ -1,0 +1,139 @@
+import { z } from 'zod'
+import type { Page } from 'playwright-core'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { LimitReached } from '#common/errors.ts'
+import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
+import { rankElements, type ElementWant } from '#server/browser/element-match.ts'
+import { confirmTarget, snapshotPage, type PageSnapshot } from '#server/browser/page-snapshot.ts'
+import type { StepRepair } from '#server/browser/step-actions.ts'
+import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
+import type { ModelCalls } from '#server/features/credits/model-calls.ts'
+import type { PlanService } from '#server/features/plans/plan.service.ts'
+import { snapshotForModel } from './snapshot-prompt.ts'
+
+/** How sure a match by similar words must be to stand in for a broken target (stricter than planning). */
+const SIMILAR_THRESHOLD = 0.75
+const REPAIR_ANSWER = { maxOutputTokens: 300, timeoutMs: 20_000 }
+
+const WANT: Record<AutomationStep['type'], ElementWant> = {
+  navigate: 'any',
+  click: 'clickable',
+  type: 'field',
+  select: 'choice',
+  press: 'any',
+  wait: 'any',
+  extract: 'readable',
+  screenshot: 'any',
+  assertText: 'readable',
+}
+
+/** The words a target says its element by ('Sign in' of Button named “Sign in”), with the role it names. */
+function wordsOf(alternative: TargetAlternative): { words: string; roles: string[] } | null {
+  switch (alternative.by) {
+    case 'role':
+      return alternative.name ? { words: alternative.name, roles: [alternative.role] } : null
+    case 'label':
+    case 'placeholder':
+    case 'text':
+      return { words: alternative.text, roles: [] }
+    case 'testId':
+      return { words: alternative.id.replace(/[-_]+/g, ' '), roles: [] }
+    case 'column':
+      return { words: alternative.header, roles: ['columnheader'] }
+    default:
+      return null
+  }
+}
+
+const repairAnswerSchema = z.object({
+  ref: z.number().int().nullable().describe('The [number] of the element the step meant, or null if it is not on the page.'),
+  reason: z.string().max(300).describe('One short sentence: why this element.'),
+})
+
+const REPAIR_SYSTEM = `A browser automation step could not find its element: the page changed. From the numbered list of the page's elements, choose the one the step meant (the same purpose, even if its words or place changed), or null when none fits. Never choose an element only because it is similar in look.`
+
+/**
+ * Self-repair of a run's broken step (docs/decisions/019, 020): when no way of a target finds its
+ * element, look at the page now and find the element the target meant: first by similar words
+ * (synonyms, changed wording; no model, every plan), then, when the automation allows self-repair,
+ * an AI model is configured and the member's plan includes it, by asking the model (one paid
+ * call). Whatever is found is kept only if it matches exactly one element.
+ */
+export function createRepairer(deps: {
+  ai: StructuredAnswers
+  modelCalls: Pick<ModelCalls, 'charge'>
+  plans: Pick<PlanService, 'requireFeature'>
+}) {
+  const { ai, modelCalls, plans } = deps
+
+  async function bySimilarWords(page: Page, snapshot: PageSnapshot, step: AutomationStep, target: Target): Promise<Target | null> {
+    for (const alternative of target) {
+      const said = wordsOf(alternative)
+      if (!said) continue
+      const ranked = rankElements({ words: said.words, roles: said.roles, quoted: false }, snapshot.elements, WANT[step.type])
+      for (const match of ranked.slice(0, 2)) {
+        if (match.score < SIMILAR_THRESHOLD) break
+        if (said.roles.length && match.element.role && !said.roles.includes(match.element.role) && alternative.by !== 'column') continue
+        const confirmed = await confirmTarget(page, match.element.target)
+        if (confirmed) return confirmed
+      }
+    }
+    return null
+  }
+
+  async function byModel(
+    page: Page,
+    snapshot: PageSnapshot,
+    step: AutomationStep,
+    target: Target,
+    run: { id: string; userId: string },
+  ): Promise<Target | null> {
+    await modelCalls.charge(run.userId, 'repair', `run ${run.id}`)
+    const { value } = await ai.answer(
+      {
+        schema: repairAnswerSchema,
+        name: 'repaired_element',
+        system: REPAIR_SYSTEM,
+        prompt: [
+          `The step: ${step.type} on ${describeTarget(target)}.`,
+          `Every way the step had to find it: ${target.map((alternative) => JSON.stringify(alternative)).join('; ')}.`,
+          snapshotForModel(snapshot),
+          'Which element did the step mean?',
+        ].join('\n\n'),
+      },
+      REPAIR_ANSWER,
+    )
+    const element = value.ref === null ? null : snapshot.elements.find((candidate) => candidate.ref === value.ref)
+    return element ? confirmTarget(page, element.target) : null
+  }
+
+  return {
+    /** The repair function of one run (null when its automation turned self-repair off). */
+    forRun(run: { id: string; userId: string; selfRepair: boolean }, log: (message: string) => void): StepRepair | null {
+      if (!run.selfRepair) return null
+      let modelRefused = false
+      return async (page, step, target) => {
+        const snapshot = await snapshotPage(page, { check: false })
+        const similar = await bySimilarWords(page, snapshot, step, target)
+        if (similar) return { target: similar, how: 'similar' }
+        if (ai.kind === 'offline' || modelRefused) return null
+        try {
+          await plans.requireFeature(run.userId, 'modelRepair')
+          const repaired = await byModel(page, snapshot, step, target, run)
+          return repaired ? { target: repaired, how: 'model' } : null
+        } catch (error) {
+          // Not in the plan, allowance used, provider down: the run goes on without the model (once said).
+          modelRefused = true
+          log(
+            error instanceof LimitReached
+              ? error.message
+              : `The AI model could not repair the step: ${error instanceof Error ? error.message : String(error)}`,
+          )
+          return null
+        }
+      }
+    },
+  }
+}
+
+export type Repairer = ReturnType<typeof createRepairer>

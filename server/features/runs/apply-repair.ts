@@ -1,0 +1,36 @@
+import { eq } from 'drizzle-orm'
+import type { Caller } from '#common/auth.ts'
+import { Conflict, NotFound } from '#common/errors.ts'
+import type { Target } from '#common/targets.ts'
+import type { Db } from '#server/db/client.ts'
+import { automationRuns } from '#server/db/schema/index.ts'
+import type { Automation, AutomationService } from '#server/features/automations/automation.service.ts'
+
+/**
+ * "Apply fix" (docs/decisions/019): a repair a run found for one of its steps is written into the
+ * automation as a new version, when the member says so. The run keeps a note that it was applied.
+ */
+export function createRepairApplier(deps: { db: Db; automations: Pick<AutomationService, 'applyTarget'> }) {
+  const { db, automations } = deps
+  return {
+    async applyRepair(runId: string, caller: Caller, step: number): Promise<Automation> {
+      const [run] = await db.select().from(automationRuns).where(eq(automationRuns.id, runId))
+      // Only the member who owns the run changes their automation with it.
+      if (!run || run.userId !== caller.id) throw new NotFound('Run not found')
+      const repair = run.repairs.find((entry) => entry.step === step)
+      if (!repair) throw new NotFound(`This run repaired no step ${step}.`)
+      if (repair.appliedInVersion)
+        throw new Conflict(`This fix was already applied (version ${repair.appliedInVersion} of the automation).`)
+      if (!run.automationId) throw new Conflict('The automation of this run was deleted.')
+      const before = run.steps[step - 1]
+      if (!before || !('target' in before) || !before.target) throw new NotFound(`This run repaired no step ${step}.`)
+      const target: Target = repair.target ?? [repair.used]
+      const automation = await automations.applyTarget(run.automationId, caller, { index: step - 1, before, target })
+      const applied = run.repairs.map((entry) => (entry.step === step ? { ...entry, appliedInVersion: automation.version } : entry))
+      await db.update(automationRuns).set({ repairs: applied }).where(eq(automationRuns.id, run.id))
+      return automation
+    },
+  }
+}
+
+export type RepairApplier = ReturnType<typeof createRepairApplier>
