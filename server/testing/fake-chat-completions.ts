@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-interface RecordedChatRequest {
+export interface RecordedChatRequest {
   path: string
   headers: IncomingMessage['headers']
   body: {
     model?: string
     stream?: boolean
     messages?: { role: string; content: string }[]
+    response_format?: { type: string; json_schema?: { name?: string; schema?: unknown } }
   }
 }
 
@@ -16,10 +17,16 @@ interface RecordedChatRequest {
  * - `chunks`: answers 200 with one Server-Sent Event per chunk, then `data: [DONE]`;
  * - `chunks` + `then: 'malformed'`: sends the chunks, then a line that is not JSON;
  * - `status`: answers that status with an OpenAI-style JSON error;
- * - `hang`: never answers.
+ * - `hang`: never answers;
+ * - `reply`: answers with what the function returns for the request, streamed or not as asked
+ *   (the scripted model of the planner and self-repair tests).
  */
 export type FakeChatBehaviour =
-  { chunks: string[]; then?: 'malformed'; delayMs?: number } | { status: number; message: string } | { hang: true }
+  | { chunks: string[]; then?: 'malformed'; delayMs?: number }
+  | { status: number; message: string }
+  | { hang: true }
+  /** A scripted model: the answer is computed from the request (an object is sent as JSON text). */
+  | { reply: (request: RecordedChatRequest) => string | object }
 
 /**
  * A local OpenAI-compatible `POST /v1/chat/completions` on 127.0.0.1: the HTTP edge for the real
@@ -42,8 +49,33 @@ export async function startFakeChatCompletions() {
       response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Not found' } }))
       return
     }
-    requests.push({ path, headers: request.headers, body: JSON.parse(raw) as RecordedChatRequest['body'] })
+    const recorded: RecordedChatRequest = { path, headers: request.headers, body: JSON.parse(raw) as RecordedChatRequest['body'] }
+    requests.push(recorded)
     const current = behaviour
+
+    if ('reply' in current) {
+      const answer = current.reply(recorded)
+      const content = typeof answer === 'string' ? answer : JSON.stringify(answer)
+      if (!recorded.body.stream) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'chatcmpl-test',
+            object: 'chat.completion',
+            created: 0,
+            model: recorded.body.model ?? 'test',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+            usage: {
+              prompt_tokens: Math.ceil(raw.length / 4),
+              completion_tokens: Math.ceil(content.length / 4),
+              total_tokens: Math.ceil((raw.length + content.length) / 4),
+            },
+          }),
+        )
+        return
+      }
+      await handleStream({ chunks: [content] }, response)
+      return
+    }
 
     if ('hang' in current) {
       hanging.add(response)
@@ -56,6 +88,10 @@ export async function startFakeChatCompletions() {
         .end(JSON.stringify({ error: { message: current.message, type: 'server_error' } }))
       return
     }
+    await handleStream(current, response)
+  }
+
+  async function handleStream(current: { chunks: string[]; then?: 'malformed'; delayMs?: number }, response: ServerResponse) {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
     const id = 'chatcmpl-test'
     const event = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`)

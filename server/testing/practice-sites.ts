@@ -191,7 +191,12 @@ export async function startPracticeSites() {
     redesign(design: Design = 'redesigned') {
       current = design
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Kept-alive connections (a browser's, a proxy's) would hold the close.
+        server.closeAllConnections()
+      }),
   }
 }
 

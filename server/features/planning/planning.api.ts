@@ -26,7 +26,7 @@ const elementSchema = z
       .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
       .openapi({ description: 'Position on the page, CSS pixels from its top left' }),
     interactive: z.boolean(),
-    target: targetSchema.openapi({ description: 'The target we suggest: ways to find it, in words first' }),
+    target: targetSchema.describe('The target we suggest: ways to find it, in words first'),
     checked: z.boolean().openapi({ description: 'The target’s first way was checked to match exactly this element' }),
   })
   .openapi('InspectedElement')

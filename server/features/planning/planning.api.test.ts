@@ -1,0 +1,185 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { creditLedger, profiles } from '#server/db/schema/index.ts'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
+import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
+import { scriptedPlanner } from '#server/testing/scripted-model.ts'
+
+type Account = Awaited<ReturnType<TestApp['signUp']>>
+type Body = { data: Record<string, unknown>; message?: string; code?: string; issues?: { path: string; message: string }[] }
+
+let sites: PracticeSites
+let model: FakeChatCompletions
+/** No AI model configured; the cloud browser may reach this machine. */
+let offline: TestApp
+/** The scripted model configured. */
+let withModel: TestApp
+
+beforeAll(async () => {
+  sites = await startPracticeSites()
+  model = await startFakeChatCompletions()
+  ;[offline, withModel] = await Promise.all([
+    createTestApp({ privateTargets: 'loopback' }),
+    createTestApp({ privateTargets: 'loopback', ai: { baseUrl: model.baseUrl } }),
+  ])
+})
+afterAll(async () => {
+  await offline?.close()
+  await withModel?.close()
+  await model?.close()
+  await sites?.close()
+})
+
+async function call(t: TestApp, account: Account | null, path: string, body?: unknown) {
+  const response = await t.request(path, { body, token: account?.token })
+  return { status: response.status, body: (await response.json()) as Body }
+}
+
+async function setPlan(t: TestApp, account: Account, plan: string) {
+  const admin = await t.signUp({ role: 'admin' })
+  expect((await t.request(`/api/users/${account.id}`, { method: 'PUT', body: { plan }, token: admin.token })).status).toBe(200)
+}
+
+const modelCallsOf = async (t: TestApp, userId: string) =>
+  t.db
+    .select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reason, 'model_call')))
+
+describe('POST /api/automations/inspect', () => {
+  it('returns a screenshot and the elements with suggested targets in words', async () => {
+    const member = await offline.signUp()
+    const { status, body } = await call(offline, member, '/api/automations/inspect', { url: `${sites.url}/original/contact` })
+    expect(status, JSON.stringify(body)).toBe(200)
+    const data = body.data as {
+      title: string
+      screenshot: { dataUrl: string; width: number }
+      elements: { label: string | null; target: unknown[]; checked: boolean; box: { width: number } }[]
+    }
+    expect(data.title).toBe('Contact us')
+    expect(data.screenshot.dataUrl).toMatch(/^data:image\/jpeg;base64,/)
+    const email = data.elements.find((element) => element.label === 'Email')
+    expect(email).toMatchObject({
+      checked: true,
+      target: [
+        { by: 'label', text: 'Email' },
+        { by: 'role', role: 'textbox', name: 'Email' },
+        { by: 'css', selector: '#email' },
+      ],
+    })
+    expect(email?.box.width).toBeGreaterThan(0)
+  })
+
+  it('continues from the page a step leads to', async () => {
+    const member = await offline.signUp()
+    const { status, body } = await call(offline, member, '/api/automations/inspect', {
+      steps: [
+        { type: 'navigate', url: `${sites.url}/original/products` },
+        { type: 'click', target: [{ by: 'role', role: 'link', name: 'Next page' }] },
+      ],
+    })
+    expect(status, JSON.stringify(body)).toBe(200)
+    expect(body.data).toMatchObject({ url: `${sites.url}/original/products?page=2`, stoppedAt: null })
+  })
+
+  it('refuses what the target guard refuses, and bad input, with clear messages', async () => {
+    const guarded = await createTestApp()
+    try {
+      const member = await guarded.signUp()
+      const blocked = await call(guarded, member, '/api/automations/inspect', { url: `${sites.url}/original/contact` })
+      expect(blocked.status).toBe(400)
+      expect(blocked.body.message).toMatch(/^Could not open the page: .*(private|loopback|not allowed)/i)
+    } finally {
+      await guarded.close()
+    }
+    const member = await offline.signUp()
+    expect((await call(offline, member, '/api/automations/inspect', { url: 'ftp://example.com' })).body.message).toBe(
+      'url: url must be an http or https address',
+    )
+    expect((await call(offline, member, '/api/automations/inspect', {})).status).toBe(400)
+    expect((await call(offline, member, '/api/automations/inspect', { steps: [{ type: 'click' }] })).body.message).toMatch(
+      /^Step 1 \(click\)/,
+    )
+    expect((await call(offline, null, '/api/automations/inspect', { url: 'x' })).status).toBe(401)
+  })
+})
+
+describe('POST /api/automations/plan', () => {
+  it('plans offline without a model, saying so, and charges nothing', async () => {
+    const member = await offline.signUp()
+    const { status, body } = await call(offline, member, '/api/automations/plan', {
+      description: 'Type "Ada" into Full name, choose Returns in the Topic drop-down and click Send message',
+      startUrl: `${sites.url}/original/contact`,
+    })
+    expect(status, JSON.stringify(body)).toBe(200)
+    expect(body.data).toMatchObject({
+      planner: 'offline',
+      modelCalls: 0,
+      notes: ['Planned offline: no AI model is configured on this server.'],
+    })
+    expect((body.data.steps as { type: string }[]).map((step) => step.type)).toEqual(['navigate', 'type', 'select', 'click'])
+    expect(await modelCallsOf(offline, member.id)).toEqual([])
+    expect((await call(offline, member, '/api/automations/plan', { description: 'x', planner: 'model' })).status).toBe(503)
+  })
+
+  it('plans with the model when the plan includes it, paying one credit per question', async () => {
+    const member = await withModel.signUp()
+    await setPlan(withModel, member, 'pro')
+    const [before] = await withModel.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, member.id))
+    model.respondWith({ reply: scriptedPlanner([{ type: 'click', element: 'Next page' }]) })
+    const { status, body } = await call(withModel, member, '/api/automations/plan', {
+      description: 'Go to the second page of products',
+      startUrl: `${sites.url}/original/products`,
+    })
+    expect(status, JSON.stringify(body)).toBe(200)
+    expect(body.data).toMatchObject({ planner: 'model', modelCalls: 2 })
+    expect(body.data.steps).toEqual([
+      { type: 'navigate', url: `${sites.url}/original/products` },
+      {
+        type: 'click',
+        target: [
+          { by: 'role', role: 'link', name: 'Next page' },
+          { by: 'css', selector: '#next' },
+        ],
+      },
+    ])
+    expect(await modelCallsOf(withModel, member.id)).toHaveLength(2)
+    const [after] = await withModel.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, member.id))
+    expect(after?.credits).toBe((before?.credits ?? 0) - 2)
+  })
+
+  it('uses the offline planner on a plan without AI planning, and names the plan that has it', async () => {
+    const member = await withModel.signUp()
+    const auto = await call(withModel, member, '/api/automations/plan', { description: 'take a screenshot' })
+    expect(auto.status, JSON.stringify(auto.body)).toBe(200)
+    expect(auto.body.data).toMatchObject({ planner: 'offline', steps: [{ type: 'screenshot' }] })
+    expect((auto.body.data.notes as string[])[0]).toMatch(/Planning with the AI model is part of the Pro plan; you are on the Free plan/)
+    const forced = await call(withModel, member, '/api/automations/plan', { description: 'take a screenshot', planner: 'model' })
+    expect(forced.status).toBe(409)
+    expect(forced.body).toMatchObject({ code: 'PLAN_LIMIT', message: expect.stringContaining('Pro plan') })
+    expect(await modelCallsOf(withModel, member.id)).toEqual([])
+  })
+
+  it('keeps to the monthly allowance of model calls, then plans offline', async () => {
+    const member = await withModel.signUp()
+    await setPlan(withModel, member, 'pro')
+    await withModel.db.execute(
+      // The allowance of Pro, all used this month.
+      `insert into credit_ledger (user_id, delta, balance_after, reason, reference) select '${member.id}', 0, 0, 'model_call', 'test' from generate_series(1, 300)` as never,
+    )
+    const { body } = await call(withModel, member, '/api/automations/plan', { description: 'take a screenshot' })
+    expect(body.data).toMatchObject({ planner: 'offline', modelCalls: 0 })
+    expect((body.data.notes as string[])[0]).toMatch(/The Pro plan includes 300 AI model calls per month, and this month's are used/)
+  })
+
+  it('refuses bad input and visitors', async () => {
+    const member = await offline.signUp()
+    expect((await call(offline, member, '/api/automations/plan', { description: '' })).body.message).toMatch(
+      /^description: description is required/,
+    )
+    expect((await call(offline, member, '/api/automations/plan', { description: 'x'.repeat(2001) })).status).toBe(400)
+    expect((await call(offline, member, '/api/automations/plan', { description: 'x', startUrl: 'javascript:alert(1)' })).status).toBe(400)
+    expect((await call(offline, null, '/api/automations/plan', { description: '' })).status).toBe(401)
+  })
+})
