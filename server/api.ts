@@ -18,6 +18,7 @@ import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
+import { createSuggestionsApi } from './features/suggestions/suggestions.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
@@ -57,6 +58,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/automations', createPlanningApi(services.planning))
   api.route('/automations', createAutomationsApi(services.automations))
   api.route('/automations', createRunStartApi(services.runs))
+  api.route('/automations', createSuggestionsApi(services.suggestions))
   api.route(
     '/runs',
     createRunsApi({

@@ -37,6 +37,7 @@ import { createStructuredAnswers } from './features/ai/structured-answers.ts'
 import { createModelCalls } from './features/credits/model-calls.ts'
 import { createPlanningService } from './features/planning/planning.service.ts'
 import { createRepairer } from './features/planning/repairer.ts'
+import { createSuggestionService } from './features/suggestions/suggestion.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -151,6 +152,7 @@ export function createServices(options: {
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
     automations,
     repairs: createRepairApplier({ db, automations }),
+    suggestions: createSuggestionService({ db, automations, plans }),
     runs,
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),

@@ -4,6 +4,7 @@ import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { actionResult } from '#app/lib/action-result.server.ts'
 import { ExtractedData, RunFacts, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
+import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
 import { isUuid, runDetail } from '#app/features/automations/run-view.server.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
@@ -25,9 +26,22 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const user = requireMember(context)
-  const intent = (await request.formData()).get('intent')
-  if (intent !== 'cancel' || !isUuid(params.id)) throw data({ message: 'Unknown action' }, { status: 400 })
-  return actionResult(() => context.services.runs.cancel(params.id, { id: user.id, role: user.profile.role }), {
+  const form = await request.formData()
+  const intent = form.get('intent')
+  if (!isUuid(params.id)) throw data({ message: 'Run not found' }, { status: 404 })
+  const caller = { id: user.id, role: user.profile.role }
+  if (intent === 'apply-fix') {
+    const step = Number(form.get('step'))
+    return actionResult(() => context.services.repairs.applyRepair(params.id, caller, Number.isInteger(step) && step > 0 ? step : 0), {
+      success: (automation) => ({
+        title: 'Fix applied',
+        description: `Step ${step} of “${automation.name}” uses it from version ${automation.version} on.`,
+      }),
+      error: 'Could not apply the fix',
+    })
+  }
+  if (intent !== 'cancel') throw data({ message: 'Unknown action' }, { status: 400 })
+  return actionResult(() => context.services.runs.cancel(params.id, caller), {
     success: (run) => ({
       title: 'Run cancelled',
       description: run.refundedAt ? 'It had not started: its credit is back.' : undefined,
@@ -96,6 +110,7 @@ export default function RunPage() {
         </p>
       ) : null}
       <RunFacts run={run} />
+      <RunRepairs repairs={run.repairs} canApply={own && run.automationId !== null} />
       <RunLog log={run.log} />
       <ExtractedData runId={run.id} extracted={run.extracted} />
       <Screenshots screenshots={run.screenshots} />

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { automationRuns } from '#server/db/schema/index.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
 import { createTestApp, sessionCookie, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
+import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
 import { DOCUMENTED, keyOf, ROLES, UNDOCUMENTED, type Role, type RouteExpectation } from '#server/testing/authorization-expectations.ts'
 
 // The authorisation matrix (issue 7): every /api route and method of authorization-expectations.ts,
@@ -52,6 +53,7 @@ const ROLE_IP: Record<Role, string> = {
 }
 
 let t: TestApp
+let sites: PracticeSites
 let accounts: Record<Exclude<Role, 'visitor'>, Account>
 /** The account the visitor signs in with (POST /auth/login). */
 let spare: Account
@@ -129,6 +131,22 @@ const make = {
   async clientRun(automationId: string): Promise<string> {
     const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  /** A run of a fresh automation whose step 2 was repaired, as a cloud run records it. */
+  async repairedRun(): Promise<string> {
+    const runId = await make.clientRun(await make.automation())
+    const repair = {
+      step: 2,
+      failed: { by: 'css', selector: '#result' },
+      used: { by: 'text', text: 'Result' },
+      how: 'similar',
+      at: new Date().toISOString(),
+    } as const
+    await t.db
+      .update(automationRuns)
+      .set({ repairs: [repair] })
+      .where(eq(automationRuns.id, runId))
+    return runId
   },
   async key(): Promise<string> {
     const response = await send('member', 'POST', { path: '/keys', body: { name: unique('Matrix key') } })
@@ -308,6 +326,22 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'PUT /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}`, body: { description: 'Changed by the matrix' } }),
   'DELETE /automations/{id}': async () => ({ path: `/automations/${await make.automation()}` }),
   'POST /automations/{id}/duplicate': () => ({ path: `/automations/${fixtures.automationId}/duplicate` }),
+  'POST /automations/inspect': () => ({ path: '/automations/inspect', body: { url: `${sites.url}/original/contact` } }),
+  'POST /automations/inspect [API key]': (role) => ({
+    path: '/automations/inspect',
+    body: { url: `${sites.url}/original/search` },
+    credentials: viaApiKey(role),
+  }),
+  'POST /automations/plan': () => ({ path: '/automations/plan', body: { description: 'take a screenshot', planner: 'offline' } }),
+  'POST /automations/plan [API key]': (role) => ({
+    path: '/automations/plan',
+    body: { description: 'take a screenshot', planner: 'offline' },
+    credentials: viaApiKey(role),
+  }),
+  'GET /automations/{id}/suggestions': () => ({ path: `/automations/${fixtures.automationId}/suggestions` }),
+  'POST /automations/{id}/suggestions/{suggestionId}/apply': () => ({
+    path: `/automations/${fixtures.automationId}/suggestions/0123456789abcdef/apply`,
+  }),
   'POST /automations/{id}/runs': () => ({ path: `/automations/${fixtures.automationId}/runs`, body: { where: 'client' } }),
 
   'GET /runs': () => ({ path: '/runs?limit=100', private: [fixtures.runId] }),
@@ -324,6 +358,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   }),
   'GET /runs/events': () => ({ path: '/runs/events', stream: true }),
   'GET /runs/{id}': () => ({ path: `/runs/${fixtures.runId}` }),
+  'POST /runs/{id}/repairs/{step}/apply': async () => ({ path: `/runs/${await make.repairedRun()}/repairs/2/apply` }),
   'POST /runs/{id}/progress': async () => ({
     path: `/runs/${await make.clientRun(fixtures.automationId)}/progress`,
     body: { actionsPerformed: 1, log: [{ message: 'Step 1 done' }] },
@@ -375,7 +410,9 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
 }
 
 beforeAll(async () => {
+  sites = await startPracticeSites()
   t = await createTestApp({
+    privateTargets: 'loopback',
     googleEnabled: true,
     billing: { PADDLE_CLIENT_TOKEN: 'test_client_token', PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET },
   })
@@ -426,6 +463,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close()
+  await sites?.close()
 })
 
 async function documentedOperations(): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { format } from 'date-fns'
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
+import { describeAlternative } from '#common/targets.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 import type { Run } from '#server/features/runs/run.service.ts'
 
@@ -101,6 +102,15 @@ export function runDetail(run: Run) {
       name: shot.name,
       step: shot.step,
       url: `/api/runs/${run.id}/screenshots/${encodeURIComponent(shot.file)}`,
+    })),
+    repairs: run.repairs.map((repair) => ({
+      step: repair.step,
+      stepType: run.steps[repair.step - 1]?.type ?? null,
+      failed: describeAlternative(repair.failed),
+      used: describeAlternative(repair.used),
+      how: repair.how,
+      screenshotUrl: repair.file ? `/api/runs/${run.id}/screenshots/${encodeURIComponent(repair.file)}` : null,
+      appliedInVersion: repair.appliedInVersion ?? null,
     })),
   }
 }

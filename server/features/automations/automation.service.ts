@@ -100,7 +100,8 @@ export function createAutomationService(db: Db) {
       return row
     },
 
-    async update(id: string, caller: Caller, data: AutomationChanges): Promise<Automation> {
+    /** Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else Conflict). */
+    async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
       const current = await ownedForChange(id, caller)
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.ownerId, data.steps)
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
@@ -117,8 +118,15 @@ export function createAutomationService(db: Db) {
           version: sql`${automations.version} + 1`,
           updatedAt: new Date(),
         })
-        .where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
+        .where(
+          and(
+            eq(automations.id, id),
+            eq(automations.ownerId, caller.id),
+            options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
+          ),
+        )
         .returning()
+      if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
       if (!row) throw new NotFound('Automation not found')
       return row
     },

@@ -105,7 +105,7 @@ describe('automations CRUD', () => {
     expect(body.message).toBe('Step 2 (click): element is required')
     expect(body.issues).toEqual([
       { path: 'steps.1.target', message: 'Step 2 (click): element is required' },
-      { path: 'steps.2.type', message: 'Step 3: type must be one of navigate, click, type, select, wait, extract, screenshot, assertText' },
+      { path: 'steps.2.type', message: 'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText' },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
       body: { name: 'x', steps: [{ type: 'navigate', url: 'javascript:alert(1)' }] },
@@ -154,7 +154,7 @@ describe('automations CRUD', () => {
     expect(response.status).toBe(200)
     const schema = (await response.json()) as { type: string; items: { oneOf?: unknown[]; anyOf?: unknown[] } }
     expect(schema.type).toBe('array')
-    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(8)
+    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(9)
   })
 })
 

@@ -1,0 +1,29 @@
+import type { AutomationStep } from './automation-steps.ts'
+import { describeTarget } from './targets.ts'
+
+const short = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+const quoted = (text: string) => `“${short(text)}”`
+
+/** A step as a sentence a member reads: 'Type “Ada” into Field labelled “Full name”'. */
+export function stepInWords(step: AutomationStep): string {
+  switch (step.type) {
+    case 'navigate':
+      return `Go to ${step.url}`
+    case 'click':
+      return `Click ${describeTarget(step.target)}`
+    case 'type':
+      return `Type ${quoted(step.text)} into ${describeTarget(step.target)}`
+    case 'select':
+      return `Choose ${quoted(step.value)} in ${describeTarget(step.target)}`
+    case 'press':
+      return step.target ? `Press ${step.key} in ${describeTarget(step.target)}` : `Press ${step.key}`
+    case 'wait':
+      return step.ms !== undefined ? `Wait ${step.ms / 1000} s` : `Wait for ${step.target ? describeTarget(step.target) : 'the page'}`
+    case 'extract':
+      return `Extract ${describeTarget(step.target)}${step.attribute ? ` (${step.attribute})` : ''} as “${step.field}”`
+    case 'screenshot':
+      return step.name ? `Take a screenshot “${step.name}”` : 'Take a screenshot'
+    case 'assertText':
+      return `Check that ${step.target ? describeTarget(step.target) : 'the page'} shows ${quoted(step.text)}`
+  }
+}
