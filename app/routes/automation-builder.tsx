@@ -4,6 +4,8 @@ import type { StepData } from '#app/features/automations/builder/step-drafts.ts'
 import { BuilderPage } from '#app/features/automations/builder/builder-page.tsx'
 import { dateTimeLabel, isUuid } from '#app/features/automations/run-view.server.ts'
 import { saveAutomation } from '#app/features/automations/save-automation.server.ts'
+import { applySuggestion, inspectPage, planSteps } from '#app/features/automations/builder/assist-actions.server.ts'
+import { builderAssist, suggestionsView } from '#app/features/automations/builder/builder-view.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { requireMember } from '#app/lib/guards.server.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
@@ -15,8 +17,8 @@ const NEW = 'new'
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   const { plan, limit } = await context.services.automations.actionLimitOf(user.id)
-  const base = { plan: { name: plan, actionLimit: limit } }
-  if (params.id === NEW) return { ...base, automation: null, version: NEW, nextRunLabel: null }
+  const base = { plan: { name: plan, actionLimit: limit }, assist: await builderAssist(context.services, user.id) }
+  if (params.id === NEW) return { ...base, automation: null, suggestions: null, version: NEW, nextRunLabel: null }
   const found = isUuid(params.id)
     ? await attempt(() => context.services.automations.get(params.id, { id: user.id, role: user.profile.role }))
     : null
@@ -25,6 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const automation = found.value
   return {
     ...base,
+    suggestions: await suggestionsView(context.services, automation.id, { id: user.id, role: user.profile.role }),
     version: automation.updatedAt.toISOString(),
     nextRunLabel: automation.nextRunAt ? dateTimeLabel(automation.nextRunAt) : null,
     automation: {
@@ -32,27 +35,34 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       description: automation.description,
       schedule: automation.schedule,
       enabled: automation.enabled,
+      selfRepair: automation.selfRepair,
       steps: automation.steps as StepData[],
     },
   }
 }
 
-export function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   // Who is asking comes first: a visitor is sent to sign in whatever the address holds.
   requireMember(context)
-  if (params.id === NEW) return saveAutomation(request, context, null)
-  if (!isUuid(params.id)) throw data({ message: 'Automation not found' }, { status: 404 })
-  return saveAutomation(request, context, params.id)
+  if (params.id !== NEW && !isUuid(params.id)) throw data({ message: 'Automation not found' }, { status: 404 })
+  const form = await request.formData()
+  const intent = form.get('intent')
+  if (intent === 'inspect') return inspectPage(request, form, context)
+  if (intent === 'plan') return planSteps(request, form, context)
+  if (intent === 'apply-suggestion' && params.id !== NEW) return applySuggestion(form, context, params.id)
+  return saveAutomation(form, context, params.id === NEW ? null : params.id)
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(loaderData?.automation ? 'Edit Automation' : 'New Automation')({ matches })
 
-const EMPTY = { name: '', description: '', schedule: null, enabled: true, steps: [] }
+const EMPTY = { name: '', description: '', schedule: null, enabled: true, selfRepair: true, steps: [] }
 
 export default function AutomationBuilderPage() {
-  const { automation, version, plan, nextRunLabel } = useLoaderData<typeof loader>()
-  const answer = useActionData<typeof action>()
+  const { automation, version, plan, assist, suggestions, nextRunLabel } = useLoaderData<typeof loader>()
+  const data = useActionData<typeof action>()
+  // The page's own save; the helpers' answers go to their fetchers.
+  const answer = data && 'result' in data ? data : undefined
   return automation ? (
     <BuilderPage
       title={`Edit ${automation.name}`}
@@ -60,6 +70,8 @@ export default function AutomationBuilderPage() {
       automation={automation}
       version={version}
       plan={plan}
+      assist={assist}
+      suggestions={suggestions}
       answer={answer}
     />
   ) : (
@@ -69,6 +81,8 @@ export default function AutomationBuilderPage() {
       automation={EMPTY}
       version={version}
       plan={plan}
+      assist={assist}
+      suggestions={suggestions}
       answer={answer}
     />
   )

@@ -12,9 +12,9 @@ import { automationFormSchema } from './builder/automation-form.ts'
  * with the shared schema, then the service checks the steps and the plan's action limit. Its
  * step issues go back to the steps they name; the plan's limit is shown as such.
  */
-export async function saveAutomation(request: Request, context: AppLoadContext, id: string | null) {
+export async function saveAutomation(form: FormData, context: AppLoadContext, id: string | null) {
   const user = requireMember(context)
-  const submission = parseWithZod(await request.formData(), { schema: automationFormSchema })
+  const submission = parseWithZod(form, { schema: automationFormSchema })
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), stepIssues: [] as StepIssue[], limitMessage: null, error: null }, { status: 400 })
   }

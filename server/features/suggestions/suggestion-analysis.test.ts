@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import type { RunLogLine, RunRepair } from '#server/db/schema/index.ts'
-import {
-  MAX_SUGGESTIONS,
-  stepDurations,
-  suggestionId,
-  suggestionsFor,
-  type AnalysedRun,
-  type SuggestedAutomation,
-} from './suggestion-analysis.ts'
+import { stepDurations } from './run-timings.ts'
+import { MAX_SUGGESTIONS, suggestionId, suggestionsFor, type AnalysedRun, type SuggestedAutomation } from './suggestion-analysis.ts'
 
 const SIGN_IN: Target = [
   { by: 'role', role: 'button', name: 'Sign in' },

@@ -5,6 +5,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import { toast } from '#app/lib/toast.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
 import { AutomationBuilder, type BuilderAutomation } from './automation-builder.tsx'
+import type { BuilderAssist, SuggestionsView } from './builder-view.server.ts'
 
 export interface SaveAnswer {
   result: SubmissionResult<string[]>
@@ -20,6 +21,8 @@ export function BuilderPage({
   automation,
   version,
   plan,
+  assist,
+  suggestions,
   answer,
 }: {
   title: string
@@ -28,6 +31,8 @@ export function BuilderPage({
   /** Changes with every save, so the editor starts again from what was stored. */
   version: string
   plan: { name: string; actionLimit: number | null }
+  assist: BuilderAssist
+  suggestions: SuggestionsView | null
   answer?: SaveAnswer
 }) {
   useEffect(() => {
@@ -46,6 +51,8 @@ export function BuilderPage({
         key={version}
         automation={automation}
         plan={plan}
+        assist={assist}
+        suggestions={suggestions}
         lastResult={answer?.result}
         serverIssues={answer?.stepIssues}
         limitMessage={answer?.limitMessage}
