@@ -4,12 +4,24 @@ import type { AddressInfo } from 'node:net'
 
 // Small websites for the planner, the inspector and self-repair, served on 127.0.0.1 in tests and
 // in `npm run bench:planner`: a contact form, a product table with pages, a sign-in, a search.
-// Each comes in two designs with the same words: the original, and a redesign whose ids, classes,
+// Each comes in designs with the same words: the original, and a redesign whose ids, classes,
 // markup and layout all changed while names, labels and placeholders stayed (what a site's
-// redesign usually keeps). `redesign()` switches the design the plain paths serve, as a site that
-// changes under an automation would; /original/… and /redesigned/… always serve one design.
+// redesign usually keeps). A third, 'reworded', is the redesign whose buttons and links also say
+// things a little differently ('Log in' for 'Sign in'). `redesign()` switches the design the plain
+// paths serve, as a site that changes under an automation would; /original/…, /redesigned/… and
+// /reworded/… always serve one design.
 
-export type Design = 'original' | 'redesigned'
+export type Design = 'original' | 'redesigned' | 'reworded'
+const DESIGNS: readonly string[] = ['original', 'redesigned', 'reworded']
+
+/** The reworded design: the redesign's markup, with its buttons and links said differently. */
+const REWORDED: [string, string][] = [
+  ['>Send message</button>', '>Send your message</button>'],
+  ['type="submit">Sign in</button>', 'type="submit">Log in</button>'],
+  ['type="submit">Search</button>', 'type="submit">Find</button>'],
+  ['>Next page</a>', '>Next</a>'],
+]
+const reworded = (html: string) => REWORDED.reduce((text, [from, to]) => text.split(from).join(to), html)
 
 export const PRODUCTS = [
   { name: 'Trail Runner Shoes', price: '89.00', stock: 12 },
@@ -153,9 +165,13 @@ export async function startPracticeSites() {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://practice')
       const [, first, ...rest] = url.pathname.split('/')
-      const design: Design = first === 'original' || first === 'redesigned' ? first : current
-      const path = first === 'original' || first === 'redesigned' ? `/${rest.join('/')}` : url.pathname
-      const html = (status: number, body: string) => response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body)
+      const named = first !== undefined && DESIGNS.includes(first)
+      const chosen = (named ? first : current) as Design
+      // Reworded pages are the redesign's, with other words on their buttons.
+      const design: Design = chosen === 'reworded' ? 'redesigned' : chosen
+      const path = named ? `/${rest.join('/')}` : url.pathname
+      const html = (status: number, body: string) =>
+        response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(chosen === 'reworded' ? reworded(body) : body)
       if (path === '/contact') {
         if (request.method === 'POST') return html(200, contactDone(design, await formBody(request)))
         return html(200, contactForm(design))

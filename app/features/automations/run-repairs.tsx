@@ -20,9 +20,11 @@ const HOW = {
 export function RunRepairs({ repairs, canApply }: { repairs: RunDetail['repairs']; canApply: boolean }) {
   if (repairs.length === 0) return null
   return (
-    <Card>
+    <Card role="region" aria-labelledby="repaired-steps">
       <CardHeader>
-        <CardTitle level={2}>Repaired steps</CardTitle>
+        <CardTitle level={2} id="repaired-steps">
+          Repaired steps
+        </CardTitle>
         <CardDescription>
           The page had changed: these steps found their element another way. The repair was used for this run only; apply it to keep it.
         </CardDescription>

@@ -45,7 +45,7 @@ export function DescribeTask({
       <fetcher.Form method="post" className="grid gap-3">
         <input type="hidden" name="intent" value="plan" />
         <div className="space-y-1.5">
-          <Label htmlFor={`${id}-description`}>Describe your task</Label>
+          <Label htmlFor={`${id}-description`}>What should it do?</Label>
           <Textarea
             id={`${id}-description`}
             name="description"
@@ -93,14 +93,14 @@ export function DescribeTask({
             </span>
           </h3>
           {draft.notes.length ? (
-            <ul role="status" className="list-disc space-y-1 pl-5 text-sm text-amber-800 dark:text-amber-300">
+            <ul aria-label="Notes" className="list-disc space-y-1 pl-5 text-sm text-amber-800 dark:text-amber-300">
               {draft.notes.map((note) => (
                 <li key={note}>{note}</li>
               ))}
             </ul>
           ) : null}
           {draft.steps.length ? (
-            <ol className="list-decimal space-y-1 pl-5 text-sm">
+            <ol aria-label="Planned steps" className="list-decimal space-y-1 pl-5 text-sm">
               {draft.steps.map((step, index) => (
                 <li key={index}>{stepInWords(step)}</li>
               ))}

@@ -31,7 +31,9 @@ export function InspectPage({
 }) {
   const id = useId()
   const fetcher = useFetcher<InspectAnswer>()
-  const [url, setUrl] = useState(startUrl)
+  // The automation's first address until the member types another.
+  const [typed, setUrl] = useState<string | null>(null)
+  const url = typed ?? startUrl
   const [picked, setPicked] = useState<number | null>(null)
   const [added, setAdded] = useState<string | null>(null)
   const looking = fetcher.state !== 'idle'
