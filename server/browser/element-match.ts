@@ -87,7 +87,8 @@ export function normalise(text: string): string {
 const stem = (word: string) =>
   word.length > 3 && word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.length > 3 && /[^s]s$/.test(word) ? word.slice(0, -1) : word
 
-const tokens = (text: string) =>
+/** The words that carry meaning, stemmed ('the Product names' -> ['product', 'name']). */
+export const tokens = (text: string) =>
   normalise(text)
     .split(' ')
     .filter((word) => word && !STOP.has(word))

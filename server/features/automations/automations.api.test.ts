@@ -105,7 +105,10 @@ describe('automations CRUD', () => {
     expect(body.message).toBe('Step 2 (click): element is required')
     expect(body.issues).toEqual([
       { path: 'steps.1.target', message: 'Step 2 (click): element is required' },
-      { path: 'steps.2.type', message: 'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText' },
+      {
+        path: 'steps.2.type',
+        message: 'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText',
+      },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
       body: { name: 'x', steps: [{ type: 'navigate', url: 'javascript:alert(1)' }] },

@@ -76,7 +76,7 @@ function address(text: string): string | null {
 }
 
 const VERB_WORDS =
-  'go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|search|find|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+  'go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
 
 const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
 
@@ -177,6 +177,15 @@ function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'type', element: null, text: q(match[1] ?? '') }
   }
 
+  // 'enter the email x@y.z', 'type your password hunter2': a field's name, then its value.
+  if (
+    (match = /^(?:enter|type|input|fill\s+in)\s+(?:the|your|my)\s+([A-Za-z][\w -]{0,40}?)\s+(\u0000\d+\u0000|\S*[@\d]\S*|\S+)$/i.exec(
+      clause,
+    ))
+  ) {
+    return { kind: 'type', element: q(match[1] ?? ''), text: q(match[2] ?? '') }
+  }
+
   // Search: 'search for X', 'look up X', 'find X' (on a page with a search field).
   if (
     (match =
@@ -213,7 +222,7 @@ function readClause(raw: string, quotes: string[]): Instruction | null {
   // Screenshots: 'take a screenshot', 'take a screenshot called results', 'screenshot the page'.
   if (
     (match =
-      /^(?:take|capture|grab|make|save)\s+(?:a\s+|an\s+)?(?:full[- ]page\s+)?(?:screen\s*shot|screen\s+capture|snapshot|picture)(?:\s+of\s+(?:the\s+)?(?:page|screen|results?))?(?:\s+(?:called|named|as)\s+(.+))?$/i.exec(
+      /^(?:take|capture|grab|make|save)\s+(?:a\s+|an\s+|another\s+|one\s+more\s+)?(?:full[- ]page\s+)?(?:screen\s*shot|screen\s+capture|snapshot|picture)(?:\s+of\s+(?:the\s+)?(?:page|screen|results?))?(?:\s+(?:called|named|as)\s+(.+))?$/i.exec(
         clause,
       )) ||
     (match = /^screenshot(?:\s+(?:of\s+)?(?:the\s+)?(?:page|screen))?(?:\s+(?:called|named|as)\s+(.+))?$/i.exec(clause))
@@ -258,13 +267,17 @@ function readClause(raw: string, quotes: string[]): Instruction | null {
         clause,
       ))
   ) {
-    const what = q(match[1] ?? '')
+    // Where the values are is for the planner to find: 'the prices from the table' asks for the prices.
+    const what = q(match[1] ?? '').replace(/\s+(?:from|in|on|of)\s+(?:the|this|each)\s+(?:table|page|list|results?|site|screen)$/i, '')
     const field = match[2] ? q(match[2]) : null
     return { kind: 'extract', what, field }
   }
 
-  // Submitting: 'submit the form', 'submit'.
-  if (/^submit(?:\s+(?:the\s+)?(?:form|it|details|search|order))?$/i.test(clause)) return { kind: 'submit' }
+  // Submitting: 'submit the form', 'submit', 'send it'; 'send the message' clicks what says so.
+  if (/^(?:submit|send)(?:\s+(?:the\s+)?(?:form|it|details|search|order))?$/i.test(clause)) return { kind: 'submit' }
+  if ((match = /^(?:send|post|save)\s+(?:the\s+|my\s+|your\s+)?(.+)$/i.exec(clause))) {
+    return { kind: 'click', element: `${clause.split(/\s+/)[0] ?? 'send'} ${q(match[1] ?? '')}` }
+  }
 
   // Clicking: 'click Sign in', 'click on the Next link', 'press the Send button', 'follow the Products link', 'select Returns'.
   if (
@@ -293,7 +306,9 @@ function continuation(previous: Instruction, clause: string, quotes: string[]): 
     if (/\s+with\s+/i.test(text)) read = readClause(`fill ${text}`, quotes)
     else if (/\s+(?:into|in|on|as)\s+/i.test(text)) read = readClause(`type ${text}`, quotes)
   } else if (previous.kind === 'select' && /\s+(?:in|from|for|on|as)\s+/i.test(text)) read = readClause(`choose ${text}`, quotes)
-  else if (previous.kind === 'extract' && /\s+as\s+/i.test(text)) read = readClause(`extract ${text}`, quotes)
+  // 'extract the names and the prices (as price)': a short noun phrase after an extract is another one.
+  else if (previous.kind === 'extract' && (/\s+as\s+/i.test(text) || text.split(/\s+/).length <= 4))
+    read = readClause(`extract ${text}`, quotes)
   return read && read.kind === previous.kind ? read : null
 }
 

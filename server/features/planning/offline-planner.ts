@@ -1,6 +1,6 @@
 import type { AutomationStep, STEP_KEYS } from '#common/automation-steps.ts'
 import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
-import { findElement, normalise, rankElements, readElementPhrase, type ElementWant } from '#server/browser/element-match.ts'
+import { findElement, normalise, rankElements, readElementPhrase, tokens, type ElementWant } from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { findRepeatedValues } from '#server/browser/repeated-values.ts'
 import { locatorFor } from '#server/browser/target-resolver.ts'
@@ -256,7 +256,9 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       (element) => element.role === 'columnheader' || (element.tag === 'th' && element.role !== 'rowheader'),
     )
     const column = findElement(words.replace(/\s+column$/i, ''), headers, 'readable')
-    if (column && (column.score >= 0.75 || /\bcolumn\b/i.test(words))) {
+    // 'product names' means the Name column: every word of the header is in the phrase.
+    const headerSaid = (header: string) => tokens(header).length > 0 && tokens(header).every((word) => tokens(words).includes(word))
+    if (column && (column.score >= 0.75 || /\bcolumn\b/i.test(words) || headerSaid(column.element.name || column.element.text || ''))) {
       const header = column.element.name || column.element.text || ''
       return keep({ type: 'extract', target: [{ by: 'column', header }], field: name }, source)
     }

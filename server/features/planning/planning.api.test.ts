@@ -120,7 +120,7 @@ describe('POST /api/automations/plan', () => {
     })
     expect((body.data.steps as { type: string }[]).map((step) => step.type)).toEqual(['navigate', 'type', 'select', 'click'])
     expect(await modelCallsOf(offline, member.id)).toEqual([])
-    expect((await call(offline, member, '/api/automations/plan', { description: 'x', planner: 'model' })).status).toBe(503)
+    expect((await call(offline, member, '/api/automations/plan', { description: 'x', planner: 'model' })).status).toBe(409)
   })
 
   it('plans with the model when the plan includes it, paying one credit per question', async () => {

@@ -70,7 +70,7 @@ export function createPlanningService(deps: {
     if (choice === 'offline') return { planner: 'offline', why: null }
     if (ai.kind === 'offline') {
       if (choice === 'model')
-        throw new AppError(503, 'No AI model is configured on this server (AI_BASE_URL); use the offline planner.', 'AI_NOT_CONFIGURED')
+        throw new AppError(409, 'No AI model is configured on this server (AI_BASE_URL); use the offline planner.', 'AI_NOT_CONFIGURED')
       return { planner: 'offline', why: 'Planned offline: no AI model is configured on this server.' }
     }
     try {

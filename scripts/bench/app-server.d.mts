@@ -1,0 +1,14 @@
+// Types of app-server.mjs for the TypeScript benchmarks (bench-planner.ts).
+import type { ChildProcess } from 'node:child_process'
+
+export function ensureBuild(root: string, options?: { force?: boolean; skip?: boolean }): Promise<{ built: boolean; reason: string }>
+export function startServer(
+  root: string,
+  options: {
+    dataDir: string
+    databaseUrl?: string | null
+    accounts?: { admin: { email: string; password: string }; member: { email: string; password: string } } | null
+    env?: Record<string, string>
+    cpuProfileDir?: string | null
+  },
+): Promise<{ base: string; port: number; child: ChildProcess; stop: () => Promise<void> }>
