@@ -46,6 +46,10 @@ export function createExplorer(options: {
       performed += 1
       try {
         await options.perform(step, performed)
+        // A click or a key may have sent a form: what it leads to is what the next step looks at.
+        if (step.type === 'click' || step.type === 'press' || step.type === 'select') {
+          await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {})
+        }
         return null
       } catch (error) {
         if (error instanceof ExploreFailure) return error.message

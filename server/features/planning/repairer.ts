@@ -2,9 +2,11 @@ import { z } from 'zod'
 import type { Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { LimitReached } from '#common/errors.ts'
-import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
+import { stepInWords } from '#common/step-words.ts'
+import type { Target, TargetAlternative } from '#common/targets.ts'
 import { rankElements, type ElementWant } from '#server/browser/element-match.ts'
 import { confirmTarget, snapshotPage, type PageSnapshot } from '#server/browser/page-snapshot.ts'
+import { findRepeatedValues } from '#server/browser/repeated-values.ts'
 import type { StepRepair } from '#server/browser/step-actions.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { ModelCalls } from '#server/features/credits/model-calls.ts'
@@ -45,6 +47,9 @@ function wordsOf(alternative: TargetAlternative): { words: string; roles: string
   }
 }
 
+/** A step in words without what it types (a value may be a secret): 'Type … into Field labelled “Password”'. */
+const hideValues = (words: string) => words.replace(/^(Type|Choose) “[^”]*”/, '$1 …')
+
 const repairAnswerSchema = z.object({
   ref: z.number().int().nullable().describe('The [number] of the element the step meant, or null if it is not on the page.'),
   reason: z.string().max(300).describe('One short sentence: why this element.'),
@@ -70,10 +75,18 @@ export function createRepairer(deps: {
     for (const alternative of target) {
       const said = wordsOf(alternative)
       if (!said) continue
+      if (alternative.by === 'column') {
+        // A column is found again by a header that says the same.
+        const headers = snapshot.elements.filter((element) => element.role === 'columnheader')
+        const [header] = rankElements(said.words, headers, 'readable')
+        const words = header && header.score >= SIMILAR_THRESHOLD ? header.element.name || header.element.text : null
+        if (words) return [{ by: 'column', header: words }]
+        continue
+      }
       const ranked = rankElements({ words: said.words, roles: said.roles, quoted: false }, snapshot.elements, WANT[step.type])
       for (const match of ranked.slice(0, 2)) {
         if (match.score < SIMILAR_THRESHOLD) break
-        if (said.roles.length && match.element.role && !said.roles.includes(match.element.role) && alternative.by !== 'column') continue
+        if (said.roles.length && match.element.role && !said.roles.includes(match.element.role)) continue
         const confirmed = await confirmTarget(page, match.element.target)
         if (confirmed) return confirmed
       }
@@ -95,7 +108,7 @@ export function createRepairer(deps: {
         name: 'repaired_element',
         system: REPAIR_SYSTEM,
         prompt: [
-          `The step: ${step.type} on ${describeTarget(target)}.`,
+          `The step: ${hideValues(stepInWords(step))}.`,
           `Every way the step had to find it: ${target.map((alternative) => JSON.stringify(alternative)).join('; ')}.`,
           snapshotForModel(snapshot),
           'Which element did the step mean?',
@@ -116,6 +129,12 @@ export function createRepairer(deps: {
         const snapshot = await snapshotPage(page, { check: false })
         const similar = await bySimilarWords(page, snapshot, step, target)
         if (similar) return { target: similar, how: 'similar' }
+        // Values to extract are known by what they are: the field says it ('prices', 'product').
+        if (step.type === 'extract') {
+          const repeated = await findRepeatedValues(page, step.field)
+          if (repeated && !repeated.attribute === !step.attribute)
+            return { target: [{ by: 'css', selector: repeated.selector }], how: 'similar' }
+        }
         if (ai.kind === 'offline' || modelRefused) return null
         try {
           await plans.requireFeature(run.userId, 'modelRepair')

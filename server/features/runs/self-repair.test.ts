@@ -165,6 +165,19 @@ describe('runs that repair themselves', () => {
     expect(calls).toHaveLength(1)
   })
 
+  it('never shows the model what a step types', async () => {
+    sites.redesign()
+    model.respondWith({ reply: scriptedRepair('Password') })
+    const { run } = await runOf([
+      { type: 'navigate', url: `${sites.url}/signin` },
+      { type: 'type', target: [{ by: 'css', selector: 'input.pw-old' }], text: 'trail-mix-42' },
+    ])
+    expect(run.status).toBe('succeeded')
+    expect(run.repairs).toMatchObject([{ step: 2, how: 'model' }])
+    expect(model.requests).toHaveLength(1)
+    expect(JSON.stringify(model.requests[0]?.body)).not.toContain('trail-mix-42')
+  })
+
   it('does not repair when the automation turned self-repair off, nor ask the model on a plan without it', async () => {
     sites.redesign()
     const off = await runOf(SIGN_IN(sites.url), { selfRepair: false })
@@ -173,7 +186,9 @@ describe('runs that repair themselves', () => {
       'Step 4 (click): no way to find the element worked within 3 s (Button named “Log in”: no element; "#go": no element)',
     )
 
-    await t.db.update(profiles).set({ subscriptionPlan: 'free' }).where(eq(profiles.id, member.id))
+    // A member on Free, with this month's runs still to use.
+    member = await t.signUp()
+    await t.db.update(profiles).set({ subscriptionPlan: 'free', credits: 10 }).where(eq(profiles.id, member.id))
     model.respondWith({ reply: scriptedRepair('Forgot password') })
     const free = await runOf([
       { type: 'navigate', url: `${sites.url}/signin` },
