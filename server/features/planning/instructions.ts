@@ -53,17 +53,17 @@ function protect(text: string): Protected {
   const replaced = text.replace(QUOTES, (...groups: unknown[]) => {
     const inner = groups.slice(1, 5).find((group) => typeof group === 'string') as string
     quotes.push(inner)
-    return `\u0000${quotes.length - 1}\u0000`
+    return `\uE000${quotes.length - 1}\uE000`
   })
   return { text: replaced, quotes }
 }
 
 /** The clause with its quoted parts back, quotes dropped ('type \0 0 \0' -> 'type rain jacket'). */
-const restore = (text: string, quotes: string[]) => text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => quotes[Number(index)] ?? '')
+const restore = (text: string, quotes: string[]) => text.replace(/\uE000(\d+)\uE000/g, (_, index: string) => quotes[Number(index)] ?? '')
 /** The same, quotes kept, for notes. */
 const restoreQuoted = (text: string, quotes: string[]) =>
-  text.replace(/\u0000(\d+)\u0000/g, (_, index: string) => `"${quotes[Number(index)] ?? ''}"`)
-const isQuoted = (text: string) => /^\u0000\d+\u0000$/.test(text.trim())
+  text.replace(/\uE000(\d+)\uE000/g, (_, index: string) => `"${quotes[Number(index)] ?? ''}"`)
+const isQuoted = (text: string) => /^\uE000\d+\uE000$/.test(text.trim())
 
 const URL_PATTERN = /^(?:https?:\/\/\S+|www\.\S+|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:[/:?#]\S*)?|\/\S*)$/i
 
@@ -179,7 +179,7 @@ function readClause(raw: string, quotes: string[]): Instruction | null {
 
   // 'enter the email x@y.z', 'type your password hunter2': a field's name, then its value.
   if (
-    (match = /^(?:enter|type|input|fill\s+in)\s+(?:the|your|my)\s+([A-Za-z][\w -]{0,40}?)\s+(\u0000\d+\u0000|\S*[@\d]\S*|\S+)$/i.exec(
+    (match = /^(?:enter|type|input|fill\s+in)\s+(?:the|your|my)\s+([A-Za-z][\w -]{0,40}?)\s+(\uE000\d+\uE000|\S*[@\d]\S*|\S+)$/i.exec(
       clause,
     ))
   ) {

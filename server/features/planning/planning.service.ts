@@ -51,6 +51,9 @@ export function createPlanningService(deps: {
     exploring += 1
     try {
       return await work()
+    } catch (error) {
+      if (error instanceof BrowserUnavailableError) throw new ServiceUnavailable(`The cloud browser is not available: ${error.message}.`)
+      throw error
     } finally {
       exploring -= 1
     }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { readInstructions, type Instruction } from './instructions.ts'
+
+const read = (text: string) =>
+  readInstructions(text).map((entry) => ('instruction' in entry ? entry.instruction : { unread: entry.unread }))
+
+describe('reading a task said in words', () => {
+  it.each<[string, (Instruction | { unread: string })[]]>([
+    [
+      "Open https://shop.example, search for 'rain jacket', then extract the prices as price",
+      [
+        { kind: 'navigate', url: 'https://shop.example' },
+        { kind: 'search', text: 'rain jacket' },
+        { kind: 'extract', what: 'the prices', field: 'price' },
+      ],
+    ],
+    ['go to example.com/contact.', [{ kind: 'navigate', url: 'https://example.com/contact' }]],
+    ['Visit the products page', [{ kind: 'open', element: 'the products' }]],
+    [
+      'Type "Ada Lovelace" into Full name and ada@example.com into Email',
+      [
+        { kind: 'type', element: 'Full name', text: 'Ada Lovelace' },
+        { kind: 'type', element: 'Email', text: 'ada@example.com' },
+      ],
+    ],
+    [
+      'Fill in the email field with bob@example.com and the password field with hunter2 then click on the Log in button',
+      [
+        { kind: 'type', element: 'email field', text: 'bob@example.com' },
+        { kind: 'type', element: 'password field', text: 'hunter2' },
+        { kind: 'click', element: 'the Log in button' },
+      ],
+    ],
+    [
+      'Enter the email walker@example.com, enter the password trail-mix-42, press Sign in',
+      [
+        { kind: 'type', element: 'email', text: 'walker@example.com' },
+        { kind: 'type', element: 'password', text: 'trail-mix-42' },
+        { kind: 'click', element: 'Sign in' },
+      ],
+    ],
+    ['select Germany from the country dropdown', [{ kind: 'select', element: 'country dropdown', value: 'Germany' }]],
+    ['set Size to Large', [{ kind: 'select', element: 'Size', value: 'Large' }]],
+    ['log in as walker@example.com with password trail-mix-42', [{ kind: 'signIn', user: 'walker@example.com', password: 'trail-mix-42' }]],
+    ['Sign in using a@b.co / secret1', [{ kind: 'signIn', user: 'a@b.co', password: 'secret1' }]],
+    ['check the Terms and Conditions box', [{ kind: 'check', element: 'the Terms and Conditions box', on: true }]],
+    ['untick Newsletter', [{ kind: 'check', element: 'Newsletter', on: false }]],
+    ['press Enter', [{ kind: 'press', key: 'Enter', element: null }]],
+    [
+      'wait 2 seconds, then wait for 500 ms',
+      [
+        { kind: 'waitTime', ms: 2000 },
+        { kind: 'waitTime', ms: 500 },
+      ],
+    ],
+    ['wait for "Order confirmed" to appear', [{ kind: 'waitFor', element: 'Order confirmed', quoted: true }]],
+    ['take a screenshot called results', [{ kind: 'screenshot', name: 'results' }]],
+    ['take another screenshot', [{ kind: 'screenshot', name: null }]],
+    ['make sure the page says Thank you', [{ kind: 'assert', text: 'Thank you' }]],
+    ["check that 'Welcome back' appears", [{ kind: 'assert', text: 'Welcome back' }]],
+    ['fill Message with Where is my parcel?', [{ kind: 'type', element: 'Message', text: 'Where is my parcel?' }]],
+    [
+      'Collect all product names and prices',
+      [
+        { kind: 'extract', what: 'all product names', field: null },
+        { kind: 'extract', what: 'prices', field: null },
+      ],
+    ],
+    ['Get the prices from the table', [{ kind: 'extract', what: 'the prices', field: null }]],
+    ['send the message', [{ kind: 'click', element: 'send message' }]],
+    ['submit the form', [{ kind: 'submit' }]],
+    ['accept the cookies', [{ kind: 'click', element: 'accept cookies' }]],
+    ['fly to the moon, then click OK', [{ unread: 'fly to the moon' }, { kind: 'click', element: 'OK' }]],
+  ])('%s', (text, expected) => {
+    expect(read(text)).toEqual(expected)
+  })
+
+  it('keeps quoted words whole, commas and "and" included', () => {
+    expect(read('type "salt, pepper and oil" into Notes')).toEqual([{ kind: 'type', element: 'Notes', text: 'salt, pepper and oil' }])
+  })
+
+  it('reads at most 2,000 characters', () => {
+    const reads = readInstructions(`${'click Next, '.repeat(400)}click Done`)
+    expect(reads.every((entry) => 'instruction' in entry && entry.instruction.kind === 'click')).toBe(true)
+    expect(reads.length).toBeLessThan(400)
+  })
+})
