@@ -205,3 +205,37 @@ describe('deleting a plan', () => {
     await expect(plans().remove(actor, plan.id)).rejects.toMatchObject({ status: 404, message: 'Plan not found' })
   })
 })
+
+describe('what a plan includes', () => {
+  it('is seeded from the pricing texts: the AI features in Pro and Business, the offline forms only in Free', async () => {
+    expect(await planBySlug('free')).toMatchObject({ aiPlanning: false, modelRepair: false, suggestions: false, monthlyModelCalls: 0 })
+    expect(await planBySlug('pro')).toMatchObject({ aiPlanning: true, modelRepair: true, suggestions: true, monthlyModelCalls: 300 })
+    expect(await planBySlug('business')).toMatchObject({ aiPlanning: true, modelRepair: true, suggestions: true, monthlyModelCalls: 2000 })
+  })
+
+  it('is edited field by field as the Subscriptions tab sends them; blank is unlimited, and bad numbers are refused', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Allowances' }))
+    expect(plan).toMatchObject({ aiPlanning: false, monthlyModelCalls: 0, monthlyRunLimit: null, actionLimit: null })
+    const changed = await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ monthlyModelCalls: '50', aiPlanning: true }))
+    expect(changed).toMatchObject({ monthlyModelCalls: 50, aiPlanning: true })
+    expect((await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ monthlyModelCalls: '' }))).monthlyModelCalls).toBeNull()
+    expect(planUpdateSchema.safeParse({ monthlyModelCalls: '-1' }).error?.issues[0]?.message).toBe(
+      'Model calls per month must be at least 0, or blank for unlimited.',
+    )
+    expect(planUpdateSchema.safeParse({ actionLimit: '0' }).error?.issues[0]?.message).toBe(
+      'Actions per automation must be at least 1, or blank for unlimited.',
+    )
+    expect(planUpdateSchema.safeParse({ monthlyRunLimit: 'many' }).success).toBe(false)
+  })
+
+  it('decides, and a refusal names the cheapest plan that has the feature', async () => {
+    const member = await t.signUp()
+    await expect(plans().requireFeature(member.id, 'suggestions')).rejects.toMatchObject({
+      status: 409,
+      code: 'PLAN_LIMIT',
+      message: 'Optimisation suggestions is part of the Pro plan; you are on the Free plan. Upgrade to use it.',
+    })
+    await t.db.update(profiles).set({ subscriptionPlan: 'pro' }).where(eq(profiles.id, member.id))
+    expect((await plans().requireFeature(member.id, 'suggestions')).plan).toBe('Pro')
+  })
+})
