@@ -13,6 +13,7 @@ function element(fields: Partial<SnapshotElement> & Pick<SnapshotElement, 'tag'>
     placeholder: null,
     text: null,
     testId: null,
+    hint: null,
     type: null,
     value: null,
     options: null,

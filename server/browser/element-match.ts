@@ -223,6 +223,8 @@ export function rankElements(phrase: string | ElementPhrase, elements: readonly 
       textScore(read.words, element.placeholder) * 0.95,
       element.text && element.text.length <= 120 ? textScore(read.words, element.text) * 0.95 : 0,
       textScore(read.words, testId) * 0.85,
+      // Its id and classes, when nothing a person sees says it ('the total' is <div id="total">3 posts</div>).
+      textScore(read.words, element.hint) * 0.7,
       // A field is sometimes known by what it holds ('the Topic' that says 'Order question').
       element.options ? Math.max(0, ...element.options.map((option) => textScore(read.words, option) * 0.5)) : 0,
     )

@@ -17,7 +17,7 @@ export interface RepeatedValues {
 }
 
 /** What the words ask for, beyond their words: a kind of value the text itself shows. */
-export type ValueKind = 'price' | 'email' | 'date' | 'number' | 'link' | 'image' | null
+export type ValueKind = 'price' | 'email' | 'date' | 'number' | 'link' | 'image' | 'title' | null
 
 export function valueKindOf(words: string): ValueKind {
   const lower = words.toLowerCase()
@@ -27,6 +27,7 @@ export function valueKindOf(words: string): ValueKind {
   if (/\b(?:links?|urls?|addresses|hrefs?)\b/.test(lower)) return 'link'
   if (/\b(?:images?|pictures?|photos?)\b/.test(lower)) return 'image'
   if (/\b(?:numbers?|counts?|quantit(?:y|ies)|stock)\b/.test(lower)) return 'number'
+  if (/\b(?:titles?|headlines?|headings?|names?)\b/.test(lower)) return 'title'
   return null
 }
 
@@ -89,11 +90,13 @@ function findGroups({ words, kind }: Args) {
     groups.set(key, list)
   }
 
-  const results: { selector: string; count: number; sample: string[]; attribute: string | null; score: number }[] = []
+  const results: { selector: string; count: number; sample: string[]; attribute: string | null; score: number; depth: number }[] = []
   for (const [key, members] of groups) {
     const shown = members.filter(visible)
-    // One value is enough when its text shows the kind asked for (a single price in the results).
-    if (shown.length < (kind && kind !== 'link' && kind !== 'image' ? 1 : 2)) continue
+    // One value is enough when its text shows the kind asked for (a single price in the results),
+    // or its own class says what was asked for (the one result's title).
+    const namedLikeWords = mentions(said(shown[0] as Element)) > 0
+    if (shown.length < (namedLikeWords || (kind && kind !== 'link' && kind !== 'image') ? 1 : 2)) continue
     const texts = shown.map(textOf)
     const withText = texts.filter((text) => text.length > 0 && text.length <= 300)
     const attribute = kind === 'link' ? 'href' : kind === 'image' ? 'src' : null
@@ -119,6 +122,8 @@ function findGroups({ words, kind }: Args) {
       score += 3
     }
     if (attribute) score += 2
+    // Titles and names are what links and headings say.
+    if (kind === 'title' && /^(?:A|H[1-6]|STRONG|B)$/.test(first.tagName)) score += 2
     score += leafy
     if (score < 1.5) continue
     // The selector: the member's kind under its container's kind, narrowed until it matches the group only.
@@ -133,9 +138,11 @@ function findGroups({ words, kind }: Args) {
       }
     })
     if (!selector) continue
-    results.push({ selector, count: shown.length, sample: texts.slice(0, 3).map((text) => text.slice(0, 80)), attribute, score })
+    // Among equals, the values themselves rather than the boxes that hold them.
+    const depth = first.querySelectorAll('*').length
+    results.push({ selector, count: shown.length, sample: texts.slice(0, 3).map((text) => text.slice(0, 80)), attribute, score, depth })
   }
-  results.sort((a, b) => b.score - a.score || b.count - a.count)
+  results.sort((a, b) => b.score - a.score || b.count - a.count || a.depth - b.depth)
   return results.slice(0, 3)
 }
 

@@ -9,6 +9,8 @@ export interface RawElement {
   placeholder: string | null
   text: string | null
   testId: string | null
+  /** Words of its id and classes ('order-total' -> 'order total'): a last hint of what it is. */
+  hint: string | null
   tag: string
   type: string | null
   /** The field's current value (never a password's). */
@@ -151,6 +153,16 @@ export function collectElements(maxElements: number): RawSnapshot {
       text:
         tag === 'input' || tag === 'select' || tag === 'textarea' ? null : clean((element as HTMLElement).innerText || element.textContent),
       testId: element.getAttribute('data-testid'),
+      hint: clean(
+        [
+          element.getAttribute('id') ?? '',
+          ...[...element.classList].filter((name) => name.length > 2 && !/\d{2,}|^(?:css|sc|jsx)-/.test(name)),
+        ]
+          .join(' ')
+          .replace(/[-_]+/g, ' ')
+          .replace(/([a-z])([A-Z])/g, '$1 $2'),
+        80,
+      ),
       tag,
       type,
       value: type === 'password' ? null : tag === 'input' || tag === 'textarea' ? clean((element as HTMLInputElement).value) : null,
@@ -167,6 +179,17 @@ export function collectElements(maxElements: number): RawSnapshot {
   document.querySelectorAll(READABLE).forEach((element) => {
     // Text that repeats an interactive element inside it is not worth a line of its own.
     if (element.querySelector(INTERACTIVE) && element.tagName.toLowerCase() !== 'td') return
+    add(element, false)
+  })
+  // Text in plain boxes ('<span class="total">$42</div>', a message in a <div>): the innermost
+  // element that holds it, unless a readable element around it was listed already.
+  const listed = (element: Element) => [...seen].some((other) => other !== element && other.contains(element))
+  document.body.querySelectorAll('div, span, strong, b, em, output, time, small, section, article').forEach((element) => {
+    if (elements.length >= maxElements || element.closest(INTERACTIVE) || element.querySelector(INTERACTIVE)) return
+    const ownText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim())
+    if (!ownText || element.querySelector('div, p, li, table, ul, ol, section, article, h1, h2, h3, h4, h5, h6')) return
+    const text = ((element as HTMLElement).innerText || '').trim()
+    if (!text || text.length > 200 || listed(element)) return
     add(element, false)
   })
   elements.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x)

@@ -85,3 +85,10 @@ describe('reading a task said in words', () => {
     expect(reads.length).toBeLessThan(400)
   })
 })
+
+describe('questions that ask for a value', () => {
+  it('are extractions', () => {
+    expect(read('tell me the total')).toEqual([{ kind: 'extract', what: 'the total', field: null }])
+    expect(read('What is the order status?')).toEqual([{ kind: 'extract', what: 'the order status', field: null }])
+  })
+})

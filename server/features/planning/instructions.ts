@@ -76,7 +76,7 @@ function address(text: string): string | null {
 }
 
 const VERB_WORDS =
-  'go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+  'go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
 
 const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
 
@@ -258,6 +258,11 @@ function readClause(raw: string, quotes: string[]): Instruction | null {
   ) {
     const on = !/^(?:uncheck|untick|clear|disable|turn\s+off)/i.test(match[1] ?? '')
     return { kind: 'check', element: q(match[2] ?? ''), on }
+  }
+
+  // Questions that ask for a value: 'tell me the total', 'what is the order status'.
+  if ((match = /^(?:tell\s+me|show\s+me|report|note\s+down|write\s+down|what\s+is|what's|what\s+are)\s+(.+?)\??$/i.exec(clause))) {
+    return { kind: 'extract', what: q(match[1] ?? ''), field: null }
   }
 
   // Extraction: 'extract the prices as price', 'collect all product names', 'get the heading'.

@@ -160,7 +160,11 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
               }
             : null)
         const target = field ? await targetOf(field.element) : null
+        // 'find the total' on a page with nothing to search in asks to read it.
         if (!field || !target) {
+          if (!current.elements.some((element) => element.role === 'searchbox' || element.role === 'textbox')) {
+            return extract(instruction.text, null, source)
+          }
           notes.push(`Could not find a search field on ${where()} (from ${quote(source)}); that step was left out.`)
           return
         }
@@ -248,9 +252,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const current = await page()
     const words = what
       .replace(/^(?:all|every|each)\s+(?:of\s+)?/i, '')
-      .replace(/^(?:the|a|an)\s+/i, '')
+      .replace(/^(?:the|a|an|their|its|his|her|our|your)\s+/i, '')
       .trim()
-    const name = fieldName(field ?? words.replace(/\s+(?:column|field|values?|text)$/i, ''))
+    // The field is named by the thing itself: 'titles of all posts' -> titles.
+    const name = fieldName(field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''))
     // A table's column, by its header.
     const headers = current.elements.filter(
       (element) => element.role === 'columnheader' || (element.tag === 'th' && element.role !== 'rowheader'),
