@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readInstructions, type Instruction } from './instructions.ts'
+import { readInstructions } from './instructions.ts'
+import type { Instruction } from './read-clause.ts'
 
 const read = (text: string) =>
   readInstructions(text).map((entry) => ('instruction' in entry ? entry.instruction : { unread: entry.unread }))

@@ -5,7 +5,8 @@ import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/
 import { findRepeatedValues } from '#server/browser/repeated-values.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { Explorer } from './explorer.ts'
-import { fieldName, type DraftPlan } from './offline-planner.ts'
+import type { DraftPlan } from './offline-planner.ts'
+import { fieldName } from './plan-extract.ts'
 import { hideSecrets, maskSecrets, unmaskSecrets } from './secrets.ts'
 import { snapshotForModel } from './snapshot-prompt.ts'
 

@@ -1,11 +1,12 @@
 import type { AutomationStep, STEP_KEYS } from '#common/automation-steps.ts'
 import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
-import { findElement, normalise, rankElements, readElementPhrase, tokens, type ElementWant } from '#server/browser/element-match.ts'
+import { findElement, normalise, rankElements, readElementPhrase, type ElementWant } from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
-import { findRepeatedValues } from '#server/browser/repeated-values.ts'
 import { locatorFor } from '#server/browser/target-resolver.ts'
 import type { Explorer } from './explorer.ts'
-import type { Instruction, Read } from './instructions.ts'
+import { extractStep } from './plan-extract.ts'
+import type { Read } from './instructions.ts'
+import type { Instruction } from './read-clause.ts'
 
 export interface DraftPlan {
   steps: AutomationStep[]
@@ -249,48 +250,12 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   }
 
   async function extract(what: string, field: string | null, source: string) {
-    const current = await page()
-    const words = what
-      .replace(/^(?:all|every|each)\s+(?:of\s+)?/i, '')
-      .replace(/^(?:the|a|an|their|its|his|her|our|your)\s+/i, '')
-      .trim()
-    // The field is named by the thing itself: 'titles of all posts' -> titles.
-    const name = fieldName(field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''))
-    // A table's column, by its header.
-    const headers = current.elements.filter(
-      (element) => element.role === 'columnheader' || (element.tag === 'th' && element.role !== 'rowheader'),
+    const step = await extractStep(
+      { look: page, page: explorer.page, targetOf, find: (words) => find(words, 'readable', source) },
+      what,
+      field,
     )
-    const column = findElement(words.replace(/\s+column$/i, ''), headers, 'readable')
-    // 'product names' means the Name column: every word of the header is in the phrase.
-    const headerSaid = (header: string) => tokens(header).length > 0 && tokens(header).every((word) => tokens(words).includes(word))
-    if (column && (column.score >= 0.75 || /\bcolumn\b/i.test(words) || headerSaid(column.element.name || column.element.text || ''))) {
-      const header = column.element.name || column.element.text || ''
-      return keep({ type: 'extract', target: [{ by: 'column', header }], field: name }, source)
-    }
-    // Values that repeat (list items, cards): a plural, or 'all …'.
-    const plural = /\b(?:all|every|each)\b/i.test(what) || /[^s]s\b|ies\b/i.test(words.split(/\s+/).at(-1) ?? '')
-    if (plural) {
-      const repeated = await findRepeatedValues(explorer.page, words)
-      if (repeated) {
-        const step: AutomationStep = { type: 'extract', target: [{ by: 'css', selector: repeated.selector }], field: name }
-        if (repeated.attribute) step.attribute = repeated.attribute
-        return keep(step, source)
-      }
-    }
-    // One element: 'the heading', 'the first heading', 'the total'.
-    const ordinal = /^(first|second|third|last)\s+/i.exec(words)
-    if (ordinal) {
-      const kind = readElementPhrase(words.slice(ordinal[0].length))
-      const ofKind = current.elements.filter(
-        (element) => kind.roles.includes(element.role ?? '') || normalise(element.role ?? '') === normalise(kind.words),
-      )
-      const index = { first: 0, second: 1, third: 2, last: ofKind.length - 1 }[(ordinal[1] ?? 'first').toLowerCase() as 'first']
-      const picked = ofKind[index]
-      const target = picked ? await targetOf(picked) : null
-      if (target) return keep({ type: 'extract', target, field: name }, source)
-    }
-    const found = await find(words, 'readable', source)
-    if (found) return keep({ type: 'extract', target: found.target, field: name }, source)
+    if (step) await keep(step, source)
   }
 
   if (start) await keep({ type: 'navigate', url: start }, 'the start page')
@@ -308,16 +273,4 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     await plan(read.instruction, read.source)
   }
   return { steps, notes }
-}
-
-/** A field name the extract step accepts: letters, digits, spaces, - and _, at most 64. */
-export function fieldName(words: string): string {
-  const cleaned = words
-    .replace(/[^A-Za-z0-9_ -]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^[^A-Za-z_]+/, '')
-    .slice(0, 64)
-    .trim()
-  return cleaned || 'value'
 }
