@@ -310,8 +310,23 @@ test.describe('Subscriptions', () => {
     await expect(toasts(page).getByText('Error updating plan')).toBeVisible()
     await expect(page.getByLabel(`Price of ${name}`)).toHaveValue('49')
 
+    // What the plan includes: a limit (blank is unlimited) and an AI feature.
+    await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('0')
+    await page.getByLabel(`Model calls / month of ${name}`).fill('50')
+    await page.getByLabel(`Model calls / month of ${name}`).blur()
+    await expect(toasts(page).getByText('Plan updated').first()).toBeVisible()
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
+    )
+    await page.getByLabel(`AI planning in ${name}`).check()
+    await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
+    expect((await saved).ok()).toBe(true)
+
     await page.reload()
     await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('300')
+    await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('50')
+    await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
+    await expect(page.getByLabel(`Suggestions in ${name}`)).not.toBeChecked()
     await page.getByRole('button', { name: `Delete the ${name} plan` }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Plan' }).click()
     await expect(toasts(page).getByText('Plan deleted')).toBeVisible()
