@@ -89,7 +89,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   paddlePriceId: planFieldsSchema.shape.paddlePriceId.optional(),
   monthlyRunLimit: planFieldsSchema.shape.monthlyRunLimit.optional(),
   actionLimit: planFieldsSchema.shape.actionLimit.optional(),
-  monthlyModelCalls: blankAsDefault(z.coerce.number().int().min(0).max(1_000_000).default(0)),
+  // Not sent: none; blank: unlimited, as when the plan is edited.
+  monthlyModelCalls: planFieldsSchema.shape.monthlyModelCalls.optional().default(0),
   aiPlanning: planFieldsSchema.shape.aiPlanning.default(false),
   modelRepair: planFieldsSchema.shape.modelRepair.default(false),
   suggestions: planFieldsSchema.shape.suggestions.default(false),

@@ -36,6 +36,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       schedule: automation.schedule,
       enabled: automation.enabled,
       selfRepair: automation.selfRepair,
+      version: automation.version,
       steps: automation.steps as StepData[],
     },
   }
@@ -56,7 +57,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(loaderData?.automation ? 'Edit Automation' : 'New Automation')({ matches })
 
-const EMPTY = { name: '', description: '', schedule: null, enabled: true, selfRepair: true, steps: [] }
+const EMPTY = { name: '', description: '', schedule: null, enabled: true, selfRepair: true, version: null, steps: [] }
 
 export default function AutomationBuilderPage() {
   const { automation, version, plan, assist, suggestions, nextRunLabel } = useLoaderData<typeof loader>()

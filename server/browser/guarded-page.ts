@@ -13,6 +13,9 @@ export interface GuardedPageOptions {
   lookup?: LookupAll
 }
 
+/** The exploration's time ran out, or the member went away: the page was closed under it. */
+export class ExplorationStopped extends Error {}
+
 /** A step that could not be done while exploring a page (inspection, planning): its number and why. */
 export class ExploreFailure extends Error {
   constructor(
@@ -37,41 +40,57 @@ export async function withGuardedPage<T>(
     perform(step: AutomationStep, n: number): Promise<void>
     log: string[]
   }) => Promise<T>,
-  signal?: AbortSignal,
+  limits: { timeLimitMs: number; signal?: AbortSignal },
 ): Promise<T> {
+  const deadline = Date.now() + limits.timeLimitMs
+  const timeUp = AbortSignal.timeout(limits.timeLimitMs)
+  const signal = limits.signal ? AbortSignal.any([limits.signal, timeUp]) : timeUp
   const guard = createTargetGuard({ policy: options.privateTargets, lookup: options.lookup })
   const browser = await options.browsers.acquire()
   let session: BrowserSession | null = null
+  // Whatever the page is doing (a script that never yields, a load that never ends), closing it
+  // ends every call waiting on it.
+  const stop = () => void session?.context.close().catch(() => {})
+  signal.addEventListener('abort', stop, { once: true })
   const log: string[] = []
   try {
     session = await openBrowserSession({ browser, guard })
+    if (signal.aborted) stop()
     const opened = session
     const context = (): StepContext => ({
       page: opened.page,
       guard,
       blocked: opened.blocked,
-      timeout: () => options.stepTimeoutMs,
+      timeout: () => Math.max(1, Math.min(options.stepTimeoutMs, deadline - Date.now())),
       stepSeconds: seconds(options.stepTimeoutMs),
-      running: () => !signal?.aborted,
+      running: () => !signal.aborted,
       browserConnected: () => browser.isConnected(),
-      stopSignal: signal ?? new AbortController().signal,
+      stopSignal: signal,
       progress: { log: (_level, message) => void log.push(message) },
       extracted: createExtractedTable(),
       takeScreenshot: async () => {},
       onRepaired: async () => {},
     })
-    return await use({
+    const result = await use({
       session: opened,
       log,
       async perform(step, n) {
+        if (signal.aborted) throw new ExplorationStopped('stopped')
         try {
           await performStep(context(), step, n)
         } catch (error) {
+          if (signal.aborted) throw new ExplorationStopped('stopped')
           throw new ExploreFailure(n, error instanceof StepFailure ? error.message : cleanMessage(error))
         }
       },
     })
+    if (signal.aborted) throw new ExplorationStopped('stopped')
+    return result
+  } catch (error) {
+    if (signal.aborted && !(error instanceof ExplorationStopped)) throw new ExplorationStopped('stopped')
+    throw error
   } finally {
+    signal.removeEventListener('abort', stop)
     await session?.close()
     options.browsers.release()
   }

@@ -218,7 +218,8 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
         await sleep(step.ms, undefined, { signal: context.stopSignal })
         return
       }
-      if (step.target) await element(context, step, step.target, n)
+      // Waiting for the results, say: any element the target matches is enough.
+      if (step.target) await element(context, step, step.target, n, 'any')
       return
     }
     case 'extract': {

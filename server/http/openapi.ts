@@ -31,7 +31,7 @@ export const errorSchema = z
   })
   .openapi('Error')
 
-export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429)[]) {
+export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429 | 503)[]) {
   const descriptions = {
     400: 'Invalid input; the message names the field',
     401: 'Not signed in, or wrong credentials',
@@ -39,6 +39,7 @@ export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429)[
     404: 'Not found',
     409: 'Conflicts with existing data',
     429: 'Too many requests; see Retry-After',
+    503: 'Temporarily unavailable (busy, or a dependency is down); try again',
   } as const
   return Object.fromEntries(
     statuses.map((status) => [status, { description: descriptions[status], content: { 'application/json': { schema: errorSchema } } }]),

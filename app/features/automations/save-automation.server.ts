@@ -20,8 +20,11 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
   }
   const caller = { id: user.id, role: user.profile.role }
   const { automations } = context.services
+  // Saved over the version the editor started from: a fix or suggestion applied meanwhile is not lost.
+  const version = Number(form.get('version'))
+  const expectedVersion = Number.isInteger(version) && version > 0 ? version : undefined
   const outcome = await attempt(() =>
-    id === null ? automations.create(user.id, submission.value) : automations.update(id, caller, submission.value),
+    id === null ? automations.create(user.id, submission.value) : automations.update(id, caller, submission.value, { expectedVersion }),
   )
   if (!outcome.ok) {
     const error = outcome.error

@@ -408,3 +408,26 @@ describe('runs reported by the extension or desktop app', () => {
     expect(everyone.total).toBe(2)
   })
 })
+
+describe('saving over a newer version', () => {
+  it('is refused when the editor started from an older version (a fix or suggestion was applied meanwhile)', async () => {
+    const member = await t.signUp()
+    const automation = await createAutomation(member)
+    const caller = { id: member.id, role: 'user' as const }
+    const changed = await t.services.automations.update(automation.id, caller, { description: 'Changed elsewhere' })
+    expect(changed.version).toBe(2)
+    await expect(
+      t.services.automations.update(automation.id, caller, { description: 'From the stale editor' }, { expectedVersion: 1 }),
+    ).rejects.toMatchObject({
+      status: 409,
+      message: 'The automation was changed meanwhile; look at it again.',
+    })
+    const saved = await t.services.automations.update(
+      automation.id,
+      caller,
+      { description: 'From the fresh editor' },
+      { expectedVersion: 2 },
+    )
+    expect(saved).toMatchObject({ version: 3, description: 'From the fresh editor' })
+  })
+})

@@ -15,14 +15,17 @@ export interface Explorer {
   look(): Promise<PageSnapshot>
   /** Performs the step; the reason it could not, or null. */
   attempt(step: AutomationStep): Promise<string | null>
-  /** The time left for planning, in ms. */
+  /** The time left for planning, in ms (none once the member went away). */
   remaining(): number
+  /** Aborted when the member went away: questions to the model stop too. */
+  signal?: AbortSignal
 }
 
 export function createExplorer(options: {
   page: Page
   perform: (step: AutomationStep, n: number) => Promise<void>
   deadline: number
+  signal?: AbortSignal
 }): Explorer {
   const { page } = options
   let performed = 0
@@ -31,7 +34,8 @@ export function createExplorer(options: {
   }
   return {
     page,
-    remaining: () => options.deadline - Date.now(),
+    signal: options.signal,
+    remaining: () => (options.signal?.aborted ? 0 : options.deadline - Date.now()),
     async look() {
       await settle()
       try {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { ExploreFailure, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
 import { snapshotPage, type SnapshotElement } from '#server/browser/page-snapshot.ts'
@@ -27,9 +28,6 @@ export interface Inspection {
 export function createInspector(options: GuardedPageOptions) {
   return {
     async inspect(input: { steps: AutomationStep[] }, signal?: AbortSignal): Promise<Inspection> {
-      const limit = signal
-        ? AbortSignal.any([signal, AbortSignal.timeout(INSPECT_TIME_LIMIT_MS)])
-        : AbortSignal.timeout(INSPECT_TIME_LIMIT_MS)
       return withGuardedPage(
         options,
         async ({ session, perform }) => {
@@ -44,12 +42,17 @@ export function createInspector(options: GuardedPageOptions) {
             }
           }
           const { page } = session
-          const snapshot = await snapshotPage(page)
-          const size = await page.evaluate(() => ({
-            width: document.documentElement.scrollWidth,
-            height: document.documentElement.scrollHeight,
-          }))
-          const clip = { x: 0, y: 0, width: Math.min(size.width, 1280), height: Math.min(size.height, MAX_SCREENSHOT_HEIGHT) }
+          const snapshot = await settled(page, () => snapshotPage(page))
+          const size = await settled(page, () =>
+            page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })),
+          )
+          // A page of no size still gets a picture: the browser window's.
+          const clip = {
+            x: 0,
+            y: 0,
+            width: Math.max(1, Math.min(size.width || VIEWPORT_WIDTH, VIEWPORT_WIDTH)),
+            height: Math.max(1, Math.min(size.height || VIEWPORT_HEIGHT, MAX_SCREENSHOT_HEIGHT)),
+          }
           const jpeg = await page.screenshot({
             type: 'jpeg',
             quality: SCREENSHOT_QUALITY,
@@ -66,9 +69,24 @@ export function createInspector(options: GuardedPageOptions) {
             stoppedAt,
           }
         },
-        limit,
+        { timeLimitMs: INSPECT_TIME_LIMIT_MS, signal },
       )
     },
+  }
+}
+
+const VIEWPORT_WIDTH = 1280
+const VIEWPORT_HEIGHT = 800
+
+/** Reads the page once it has settled; a page that navigated meanwhile (a redirect after load) is read again. */
+async function settled<T>(page: Page, read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => {})
+    try {
+      return await read()
+    } catch (error) {
+      if (attempt >= 3 || !/context was destroyed|navigat/i.test(String(error))) throw error
+    }
   }
 }
 

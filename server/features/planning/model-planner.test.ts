@@ -30,16 +30,19 @@ beforeEach(() => {
 async function plan(description: string, start: string) {
   let paid = 0
   const ai = createStructuredAnswers({ baseUrl: model.baseUrl, model: 'planner-test' })
-  const draft = await withGuardedPage({ browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 }, async ({ session, perform }) =>
-    planWithModel({
-      description,
-      start,
-      explorer: createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }),
-      ai,
-      pay: async () => {
-        paid += 1
-      },
-    }),
+  const draft = await withGuardedPage(
+    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
+    async ({ session, perform }) =>
+      planWithModel({
+        description,
+        start,
+        explorer: createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }),
+        ai,
+        pay: async () => {
+          paid += 1
+        },
+      }),
+    { timeLimitMs: 60_000 },
   )
   return { ...draft, paid }
 }
@@ -84,6 +87,26 @@ describe('planning with the AI model', () => {
     expect(draft.steps.slice(1)).toEqual([{ type: 'extract', target: [{ by: 'column', header: 'Name' }], field: 'product' }])
     // The refused answer was explained to the model in the next question.
     expect(promptOf(model.requests[1] as never)).toContain('Your last answer could not be used')
+  })
+
+  it('shows the model no address query and types secrets only on the site the task starts on', async () => {
+    const elsewhere = await startPracticeSites()
+    try {
+      model.respondWith({
+        reply: scriptedPlanner([
+          { type: 'navigate', url: `${elsewhere.url}/original/signin` },
+          { type: 'type', element: 'Password', text: '{{secret 1}}' },
+        ]),
+      })
+      const draft = await plan(`Log in with password ${ACCOUNT.password}`, `${sites.url}/original/signin?token=query-secret-123`)
+      expect(model.requests.every((request) => !JSON.stringify(request.body).includes('query-secret-123'))).toBe(true)
+      // The other site's page was visited, but the secret was not typed there.
+      expect(draft.steps.map((step) => step.type)).toEqual(['navigate', 'navigate'])
+      expect(promptOf(model.requests[2] as never)).toContain('secrets are typed only on the site the task starts on')
+      expect(model.requests.every((request) => !JSON.stringify(request.body).includes(ACCOUNT.password))).toBe(true)
+    } finally {
+      await elsewhere.close()
+    }
   })
 
   it('stops at its bounds and says so', async () => {

@@ -8,7 +8,7 @@ import type { Explorer } from './explorer.ts'
 import type { DraftPlan } from './offline-planner.ts'
 import { fieldName } from './plan-extract.ts'
 import { hideSecrets, maskSecrets, unmaskSecrets } from './secrets.ts'
-import { snapshotForModel } from './snapshot-prompt.ts'
+import { addressWithoutQuery, snapshotForModel } from './snapshot-prompt.ts'
 
 /** The bounds of one planning by the model (docs/decisions/020). */
 export const MODEL_PLANNING_LIMITS = {
@@ -75,12 +75,14 @@ export async function planWithModel(input: {
   const history: string[] = []
   let tokens = 0
   let turns = 0
+  // Secrets are typed on the site the task starts on only: text on another page cannot send them elsewhere.
+  let secretsSite = input.start && URL.canParse(input.start) ? new URL(input.start).origin : null
 
   if (input.start) {
     const step: AutomationStep = { type: 'navigate', url: input.start }
     const failed = await explorer.attempt(step)
     steps.push(step)
-    history.push(`1. navigate ${input.start}${failed ? ` (failed: ${failed})` : ''}`)
+    history.push(`1. navigate ${addressWithoutQuery(input.start)}${failed ? ` (failed: ${failed})` : ''}`)
   }
 
   for (;;) {
@@ -102,16 +104,21 @@ export async function planWithModel(input: {
           schema: plannerDecisionSchema,
           name: 'next_step',
           system: SYSTEM,
-          prompt: [
-            `Task: ${task}`,
-            history.length ? `Steps so far:\n${history.map((line) => hideSecrets(line, secrets)).join('\n')}` : 'No steps yet.',
-            snapshotForModel(snapshot),
-            'What is the next step?',
-          ].join('\n\n'),
+          // Everything the model reads passes through hideSecrets: a page may echo what was typed.
+          prompt: hideSecrets(
+            [
+              `Task: ${task}`,
+              history.length ? `Steps so far:\n${history.join('\n')}` : 'No steps yet.',
+              snapshotForModel(snapshot),
+              'What is the next step?',
+            ].join('\n\n'),
+            secrets,
+          ),
         },
         {
           maxOutputTokens: MODEL_PLANNING_LIMITS.answerTokens,
           timeoutMs: Math.max(1_000, Math.min(MODEL_PLANNING_LIMITS.answerMs, explorer.remaining())),
+          signal: explorer.signal,
         },
       )
     } catch (error) {
@@ -126,7 +133,7 @@ export async function planWithModel(input: {
       if (decision.thought && steps.length <= (input.start ? 1 : 0)) notes.push(`The AI model: ${decision.thought}`)
       break
     }
-    const made = await toStep(decision.step, snapshot, explorer, secrets)
+    const made = await toStep(decision.step, snapshot, explorer, secrets, () => secretsSite)
     if ('problem' in made) {
       history.push(`(Your last answer could not be used: ${made.problem})`)
       continue
@@ -139,12 +146,14 @@ export async function planWithModel(input: {
     }
     steps.push(made.step)
     history.push(`${n}. ${summary(made.step)}`)
+    if (!secretsSite && made.step.type === 'navigate') secretsSite = new URL(made.step.url).origin
   }
   return { steps, notes, turns, tokens }
 }
 
+/** A kept step as the model reads it in 'Steps so far' (an address without its query). */
 function summary(step: AutomationStep): string {
-  const words = { ...step } as Record<string, unknown>
+  const words = step.type === 'navigate' ? { ...step, url: addressWithoutQuery(step.url) } : step
   return `${step.type} ${JSON.stringify(words).slice(0, 300)}`
 }
 
@@ -156,6 +165,7 @@ async function toStep(
   snapshot: PageSnapshot,
   explorer: Explorer,
   secrets: Map<string, string>,
+  secretsSite: () => string | null,
 ): Promise<Made> {
   const element = proposed.ref === null ? null : (snapshot.elements.find((candidate) => candidate.ref === proposed.ref) ?? null)
   const target = async (): Promise<Target | { problem: string }> => {
@@ -173,7 +183,7 @@ async function toStep(
   const text = (value: string | null) => unmaskSecrets(value ?? '', secrets)
   switch (proposed.type) {
     case 'navigate': {
-      const url = proposed.url ? new URL(proposed.url, snapshot.url).toString() : null
+      const url = proposed.url && URL.canParse(proposed.url, snapshot.url) ? new URL(proposed.url, snapshot.url).toString() : null
       return url && /^https?:/i.test(url) ? { step: { type: 'navigate', url } } : { problem: 'navigate needs a full http(s) address' }
     }
     case 'screenshot':
@@ -221,6 +231,9 @@ async function toStep(
       if (!Array.isArray(found)) return found
       if (proposed.type === 'click') return { step: { type: 'click', target: found } }
       if (proposed.text === null) return { problem: `${proposed.type} needs the text` }
+      if (/\{\{secret \d+\}\}/.test(proposed.text) && (!URL.canParse(snapshot.url) || new URL(snapshot.url).origin !== secretsSite())) {
+        return { problem: 'secrets are typed only on the site the task starts on' }
+      }
       return proposed.type === 'type'
         ? { step: { type: 'type', target: found, text: text(proposed.text) } }
         : { step: { type: 'select', target: found, value: text(proposed.text) } }

@@ -47,8 +47,15 @@ afterAll(async () => {
 })
 
 const plan = (description: string) =>
-  withGuardedPage({ browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 }, ({ session, perform }) =>
-    planOffline(readInstructions(description), createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }), `${site}/`),
+  withGuardedPage(
+    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
+    ({ session, perform }) =>
+      planOffline(
+        readInstructions(description),
+        createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }),
+        `${site}/`,
+      ),
+    { timeLimitMs: 60_000 },
   )
 
 describe('the offline planner on a site it was not made with', () => {

@@ -21,8 +21,11 @@ afterAll(async () => {
 })
 
 async function plan(description: string, start: string | null): Promise<DraftPlan> {
-  return withGuardedPage({ browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 }, async ({ session, perform }) =>
-    planOffline(readInstructions(description), createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }), start),
+  return withGuardedPage(
+    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
+    async ({ session, perform }) =>
+      planOffline(readInstructions(description), createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }), start),
+    { timeLimitMs: 60_000 },
   )
 }
 

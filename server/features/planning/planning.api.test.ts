@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditLedger, profiles } from '#server/db/schema/index.ts'
@@ -81,6 +83,25 @@ describe('POST /api/automations/inspect', () => {
     })
     expect(status, JSON.stringify(body)).toBe(200)
     expect(body.data).toMatchObject({ url: `${sites.url}/original/products?page=2`, stoppedAt: null })
+  })
+
+  it('runs one inspection at a time per member', async () => {
+    const slow = createServer((_request, response) => {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Slow</title><p>Slow</p>'), 1_500)
+    })
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
+    try {
+      const member = await offline.signUp()
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`
+      const answers = await Promise.all([1, 2].map(() => call(offline, member, '/api/automations/inspect', { url })))
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429])
+      expect(answers.find((answer) => answer.status === 429)?.body.message).toBe(
+        'One page inspection or plan at a time: wait for the one under way.',
+      )
+    } finally {
+      slow.closeAllConnections()
+      await new Promise((resolve) => slow.close(resolve))
+    }
   })
 
   it('refuses what the target guard refuses, and bad input, with clear messages', async () => {

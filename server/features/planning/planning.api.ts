@@ -61,7 +61,7 @@ const inspect = signedInRoute(access, {
   request: { body: jsonBody(inspectInputSchema) },
   responses: {
     200: { description: 'What the page shows', content: { 'application/json': { schema: z.object({ data: inspectionSchema }) } } },
-    ...errorResponses(400, 429),
+    ...errorResponses(400, 429, 503),
   },
 })
 
@@ -75,7 +75,7 @@ const plan = signedInRoute(access, {
   request: { body: jsonBody(planInputSchema) },
   responses: {
     200: { description: 'Draft steps and notes', content: { 'application/json': { schema: z.object({ data: planSchema }) } } },
-    ...errorResponses(400, 409, 429),
+    ...errorResponses(400, 409, 429, 503),
   },
 })
 

@@ -1,17 +1,19 @@
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
-import { AppError, LimitReached, ServiceUnavailable, ValidationError } from '#common/errors.ts'
+import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError } from '#common/errors.ts'
 import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
-import { withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
+import { ExplorationStopped, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
+import { cleanMessage } from '#server/browser/step-actions.ts'
 import { BrowserUnavailableError } from '#server/browser/shared-browser.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { ModelCalls } from '#server/features/credits/model-calls.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import { createExplorer } from './explorer.ts'
-import { createInspector, type Inspection } from './inspector.ts'
+import { createInspector, INSPECT_TIME_LIMIT_MS, type Inspection } from './inspector.ts'
 import { readInstructions } from './instructions.ts'
 import { planWithModel } from './model-planner.ts'
 import { planOffline, type DraftPlan } from './offline-planner.ts'
+import { maskSecrets } from './secrets.ts'
 
 /** A whole planning's time, exploring included (the model's questions too). */
 export const PLAN_TIME_LIMIT_MS = 90_000
@@ -44,18 +46,28 @@ export function createPlanningService(deps: {
   const { ai, modelCalls, plans, rateLimits } = deps
   const inspector = createInspector(deps.page)
   let exploring = 0
+  const members = new Set<string>()
 
-  async function exclusively<T>(work: () => Promise<T>): Promise<T> {
+  /** One exploration per member at a time, MAX_EXPLORATIONS per process; what stops one becomes an answer. */
+  async function exclusively<T>(userId: string, work: () => Promise<T>, limitMs: number): Promise<T> {
+    if (members.has(userId)) throw new RateLimited('One page inspection or plan at a time: wait for the one under way.', 5)
     if (exploring >= MAX_EXPLORATIONS)
       throw new ServiceUnavailable('The cloud browser is busy with other inspections; try again in a moment.')
     exploring += 1
+    members.add(userId)
     try {
       return await work()
     } catch (error) {
       if (error instanceof BrowserUnavailableError) throw new ServiceUnavailable(`The cloud browser is not available: ${error.message}.`)
-      throw error
+      if (error instanceof ExplorationStopped) {
+        throw new ServiceUnavailable(`The page did not finish within ${limitMs / 1000} s; try again, or start from another page.`)
+      }
+      if (error instanceof AppError) throw error
+      // The browser could not read the page (it crashed, it changed under us): an answer, not a broken builder.
+      throw new ServiceUnavailable(`The cloud browser could not read the page (${cleanMessage(error)}); try again.`)
     } finally {
       exploring -= 1
+      members.delete(userId)
     }
   }
 
@@ -97,7 +109,7 @@ export function createPlanningService(deps: {
         throw new ValidationError('steps must begin with a navigate step', [
           { path: 'steps.0.type', message: 'steps must begin with a navigate step' },
         ])
-      const inspection = await exclusively(() => inspector.inspect({ steps }, signal))
+      const inspection = await exclusively(userId, () => inspector.inspect({ steps }, signal), INSPECT_TIME_LIMIT_MS)
       if (inspection.stoppedAt?.step === 1) {
         const message = `Could not open the page: ${inspection.stoppedAt.message}`
         throw new ValidationError(message, [{ path: input.url ? 'url' : 'steps.0.url', message }])
@@ -109,15 +121,18 @@ export function createPlanningService(deps: {
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
       const chosen = await choosePlanner(userId, input.planner)
       const start = input.startUrl ?? null
+      // The planners stop looking at PLAN_TIME_LIMIT_MS; the page is closed under them 10 s later.
       const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
-        exclusively(() =>
-          withGuardedPage(
-            deps.page,
-            ({ session, perform }) => work(createExplorer({ page: session.page, perform, deadline: Date.now() + PLAN_TIME_LIMIT_MS })),
-            signal
-              ? AbortSignal.any([signal, AbortSignal.timeout(PLAN_TIME_LIMIT_MS + 10_000)])
-              : AbortSignal.timeout(PLAN_TIME_LIMIT_MS + 10_000),
-          ),
+        exclusively(
+          userId,
+          () =>
+            withGuardedPage(
+              deps.page,
+              ({ session, perform }) =>
+                work(createExplorer({ page: session.page, perform, deadline: Date.now() + PLAN_TIME_LIMIT_MS, signal })),
+              { timeLimitMs: PLAN_TIME_LIMIT_MS + 10_000, signal },
+            ),
+          PLAN_TIME_LIMIT_MS,
         )
       const offline = async (why: string | null): Promise<PlanResult> => {
         const draft = await explore((explorer) => planOffline(readInstructions(input.description), explorer, start))
@@ -133,7 +148,8 @@ export function createPlanningService(deps: {
             explorer,
             ai,
             pay: async () => {
-              await modelCalls.charge(userId, 'planning', input.description.slice(0, 80))
+              // The ledger names the task without its secrets.
+              await modelCalls.charge(userId, 'planning', maskSecrets(input.description).text.slice(0, 80))
               paid += 1
             },
           }),
@@ -141,9 +157,11 @@ export function createPlanningService(deps: {
         return finish(draft, 'model', paid)
       } catch (error) {
         // The model could not be used (allowance used up, provider down): the offline planner answers, and says why.
-        if (input.planner === 'model' || !(error instanceof AppError)) throw error
+        if (input.planner === 'model' || !(error instanceof AppError) || error instanceof RateLimited) throw error
+        // The provider's own words (its address, its answer) are for the operator's log, not the member.
+        const why = error.code === 'AI_PROVIDER_ERROR' ? 'the AI provider did not answer as expected' : error.message.replace(/\.$/, '')
         return {
-          ...(await offline(`The AI model could not plan this (${error.message}) This draft comes from the offline planner.`)),
+          ...(await offline(`The AI model could not plan this (${why}). This draft comes from the offline planner.`)),
           modelCalls: paid,
         }
       }
@@ -151,10 +169,17 @@ export function createPlanningService(deps: {
   }
 }
 
+/** The draft as the step schema allows it (the model's texts may be too long): a step that is not is left out, with a note. */
 function finish(draft: DraftPlan, planner: 'offline' | 'model', modelCalls: number): PlanResult {
-  const steps = draft.steps.slice(0, MAX_PLAN_STEPS)
-  const notes = draft.steps.length > steps.length ? [...draft.notes, `Only the first ${MAX_PLAN_STEPS} steps were kept.`] : draft.notes
-  return { steps, notes, planner, modelCalls }
+  const notes = [...draft.notes]
+  const steps: AutomationStep[] = []
+  for (const [index, step] of draft.steps.entries()) {
+    const checked = parseSteps([step])
+    if (checked.ok) steps.push(...checked.steps)
+    else notes.push(`Step ${index + 1} was left out: ${checked.issues[0]?.message.replace(/^Step 1 /, '') ?? 'it is not a valid step'}.`)
+  }
+  if (steps.length > MAX_PLAN_STEPS) notes.push(`Only the first ${MAX_PLAN_STEPS} steps were kept.`)
+  return { steps: steps.slice(0, MAX_PLAN_STEPS), notes, planner, modelCalls }
 }
 
 export type PlanningService = ReturnType<typeof createPlanningService>

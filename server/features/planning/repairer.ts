@@ -2,8 +2,7 @@ import { z } from 'zod'
 import type { Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { LimitReached } from '#common/errors.ts'
-import { stepInWords } from '#common/step-words.ts'
-import type { Target, TargetAlternative } from '#common/targets.ts'
+import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
 import { rankElements, type ElementWant } from '#server/browser/element-match.ts'
 import { confirmTarget, snapshotPage, type PageSnapshot } from '#server/browser/page-snapshot.ts'
 import { findRepeatedValues } from '#server/browser/repeated-values.ts'
@@ -11,6 +10,7 @@ import type { StepRepair } from '#server/browser/step-actions.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { ModelCalls } from '#server/features/credits/model-calls.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
+import { hideSecrets } from './secrets.ts'
 import { snapshotForModel } from './snapshot-prompt.ts'
 
 /** How sure a match by similar words must be to stand in for a broken target (stricter than planning). */
@@ -47,8 +47,18 @@ function wordsOf(alternative: TargetAlternative): { words: string; roles: string
   }
 }
 
-/** A step in words without what it types (a value may be a secret): 'Type … into Field labelled “Password”'. */
-const hideValues = (words: string) => words.replace(/^(Type|Choose) “[^”]*”/, '$1 …')
+/** What a broken step does, said without any value it types or looks for (a value may be a secret). */
+const WORDS: Record<AutomationStep['type'], string> = {
+  navigate: 'Go to a page',
+  click: 'Click',
+  type: 'Type into',
+  select: 'Choose an option in',
+  press: 'Press a key in',
+  wait: 'Wait for',
+  extract: 'Read',
+  screenshot: 'Take a screenshot of',
+  assertText: 'Check the text of',
+}
 
 const repairAnswerSchema = z.object({
   ref: z.number().int().nullable().describe('The [number] of the element the step meant, or null if it is not on the page.'),
@@ -99,20 +109,29 @@ export function createRepairer(deps: {
     snapshot: PageSnapshot,
     step: AutomationStep,
     target: Target,
-    run: { id: string; userId: string },
+    run: { id: string; userId: string; steps: AutomationStep[] },
   ): Promise<Target | null> {
     await modelCalls.charge(run.userId, 'repair', `run ${run.id}`)
+    // What the run types never reaches the model, even where the page shows it back.
+    const typed = new Map(
+      run.steps.flatMap((each, index) =>
+        each.type === 'type' && each.text.length >= 3 ? [[`{{typed ${index + 1}}}`, each.text] as const] : [],
+      ),
+    )
     const { value } = await ai.answer(
       {
         schema: repairAnswerSchema,
         name: 'repaired_element',
         system: REPAIR_SYSTEM,
-        prompt: [
-          `The step: ${hideValues(stepInWords(step))}.`,
-          `Every way the step had to find it: ${target.map((alternative) => JSON.stringify(alternative)).join('; ')}.`,
-          snapshotForModel(snapshot),
-          'Which element did the step mean?',
-        ].join('\n\n'),
+        prompt: hideSecrets(
+          [
+            `The step: ${WORDS[step.type]} ${describeTarget(target)}.`,
+            `Every way the step had to find it: ${target.map((alternative) => JSON.stringify(alternative)).join('; ')}.`,
+            snapshotForModel(snapshot),
+            'Which element did the step mean?',
+          ].join('\n\n'),
+          typed,
+        ),
       },
       REPAIR_ANSWER,
     )
@@ -122,7 +141,10 @@ export function createRepairer(deps: {
 
   return {
     /** The repair function of one run (null when its automation turned self-repair off). */
-    forRun(run: { id: string; userId: string; selfRepair: boolean }, log: (message: string) => void): StepRepair | null {
+    forRun(
+      run: { id: string; userId: string; selfRepair: boolean; steps: AutomationStep[] },
+      log: (message: string) => void,
+    ): StepRepair | null {
       if (!run.selfRepair) return null
       let modelRefused = false
       return async (page, step, target) => {
@@ -143,10 +165,11 @@ export function createRepairer(deps: {
         } catch (error) {
           // Not in the plan, allowance used, provider down: the run goes on without the model (once said).
           modelRefused = true
+          // The provider's own words (its address, its answer) are not the member's to read.
           log(
             error instanceof LimitReached
               ? error.message
-              : `The AI model could not repair the step: ${error instanceof Error ? error.message : String(error)}`,
+              : 'The AI model could not repair the step: the AI provider did not answer as expected.',
           )
           return null
         }

@@ -18,10 +18,17 @@ function line(element: SnapshotElement): string {
   return parts.filter(Boolean).join(' ')
 }
 
+/** A page's address without its query and fragment, where tokens and typed values travel. */
+export function addressWithoutQuery(url: string): string {
+  if (!URL.canParse(url)) return 'an unknown address'
+  const parsed = new URL(url)
+  return `${parsed.origin}${parsed.pathname}`
+}
+
 /**
  * A page snapshot trimmed to what a model needs to choose an element (docs/decisions/020): the
  * page's title and address, and its elements by number with their role and the words a person
- * sees. Field values are left out (a typed secret is never sent).
+ * sees. Field values and the address's query are left out (a typed secret or a token is never sent).
  */
 export function snapshotForModel(snapshot: PageSnapshot): string {
   const interactive = snapshot.elements.filter((element) => element.interactive)
@@ -29,7 +36,7 @@ export function snapshotForModel(snapshot: PageSnapshot): string {
   const shown = [...interactive, ...readable].slice(0, MAX_PROMPT_ELEMENTS).sort((a, b) => a.ref - b.ref)
   const left = snapshot.elements.length - shown.length
   return [
-    `Page: ${JSON.stringify(clip(snapshot.title))} at ${snapshot.url}`,
+    `Page: ${JSON.stringify(clip(snapshot.title))} at ${addressWithoutQuery(snapshot.url)}`,
     'Elements ([number] role "name" and what else a person sees):',
     ...shown.map(line),
     left > 0 || snapshot.truncated ? `(${left > 0 ? left : 'more'} further elements not listed)` : '',

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { Conflict, NotFound } from '#common/errors.ts'
 import type { Target } from '#common/targets.ts'
@@ -26,8 +26,13 @@ export function createRepairApplier(deps: { db: Db; automations: Pick<Automation
       if (!before || !('target' in before) || !before.target) throw new NotFound(`This run repaired no step ${step}.`)
       const target: Target = repair.target ?? [repair.used]
       const automation = await automations.applyTarget(run.automationId, caller, { index: step - 1, before, target })
-      const applied = run.repairs.map((entry) => (entry.step === step ? { ...entry, appliedInVersion: automation.version } : entry))
-      await db.update(automationRuns).set({ repairs: applied }).where(eq(automationRuns.id, run.id))
+      // One statement, so two fixes applied at once both keep their mark.
+      await db
+        .update(automationRuns)
+        .set({
+          repairs: sql`(select coalesce(jsonb_agg(case when (entry->>'step')::int = ${step} then entry || jsonb_build_object('appliedInVersion', ${automation.version}::int) else entry end order by position), '[]'::jsonb) from jsonb_array_elements(${automationRuns.repairs}) with ordinality as listed(entry, position))`,
+        })
+        .where(eq(automationRuns.id, run.id))
       return automation
     },
   }

@@ -21,6 +21,8 @@ export interface BuilderAutomation {
   schedule: string | null
   enabled: boolean
   selfRepair: boolean
+  /** The saved version the editor started from (null: a new one); a save of an older one is refused. */
+  version: number | null
   steps: StepData[]
 }
 
@@ -118,6 +120,7 @@ export function AutomationBuilder({
         <StepsCard list={list} plan={plan} onExport={exportJson} />
 
         <input type="hidden" name="steps" value={list.json} />
+        {automation.version === null ? null : <input type="hidden" name="version" value={automation.version} />}
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={saving}>
             <Save aria-hidden="true" /> {saving ? 'Saving...' : 'Save Automation'}

@@ -94,8 +94,8 @@ export function DescribeTask({
           </h3>
           {draft.notes.length ? (
             <ul aria-label="Notes" className="list-disc space-y-1 pl-5 text-sm text-amber-800 dark:text-amber-300">
-              {draft.notes.map((note) => (
-                <li key={note}>{note}</li>
+              {draft.notes.map((note, index) => (
+                <li key={index}>{note}</li>
               ))}
             </ul>
           ) : null}

@@ -68,15 +68,22 @@ export function ElementStepForm({ element, onAdd }: { element: Element; onAdd: (
         return text.trim() ? { type: 'assertText', target, text: text.trim() } : null
     }
   }
-  const ready = step()
+  // Acting on one element needs a target that finds only it; reading may find several.
+  const needsOne = action === 'click' || action === 'type' || action === 'select'
+  const ready = needsOne && !element.checked ? null : step()
 
   return (
     <div className="space-y-3 rounded-md border bg-muted/30 p-3">
       <p className="text-sm">
         <span className="text-muted-foreground">Picked: </span>
         <span className="font-medium">{describeTarget(target)}</span>
-        {element.checked ? null : <span className="ml-1 text-xs text-amber-800 dark:text-amber-300">(not checked to be unique)</span>}
       </p>
+      {needsOne && !element.checked ? (
+        <p role="status" className="text-sm text-amber-800 dark:text-amber-300">
+          Other elements on the page say the same, so a step could not tell this one apart. Pick another element, or add the step by hand
+          below.
+        </p>
+      ) : null}
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-action`}>Step</Label>
