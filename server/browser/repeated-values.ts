@@ -93,10 +93,17 @@ function findGroups({ words, kind }: Args) {
   const results: { selector: string; count: number; sample: string[]; attribute: string | null; score: number; depth: number }[] = []
   for (const [key, members] of groups) {
     const shown = members.filter(visible)
+    const first = shown[0]
+    if (!first) continue
+    // What says the words: the element's own class or id, its container's, the heading before it.
+    const container = first.parentElement as Element
+    let before: Element | null = container.previousElementSibling
+    while (before && !/^H[1-6]$/.test(before.tagName) && before.previousElementSibling) before = before.previousElementSibling
+    const headingMentions = before && /^H[1-6]$/.test(before.tagName) ? mentions(textOf(before).toLowerCase()) : 0
+    const wordsSaid = 2 * mentions(said(first)) + mentions(said(container)) + headingMentions
     // One value is enough when its text shows the kind asked for (a single price in the results),
-    // or its own class says what was asked for (the one result's title).
-    const namedLikeWords = mentions(said(shown[0] as Element)) > 0
-    if (shown.length < (namedLikeWords || (kind && kind !== 'link' && kind !== 'image') ? 1 : 2)) continue
+    // or something says it is what was asked for (the one result under '1 results').
+    if (shown.length < (wordsSaid > 0 || (kind && kind !== 'link' && kind !== 'image') ? 1 : 2)) continue
     const texts = shown.map(textOf)
     const withText = texts.filter((text) => text.length > 0 && text.length <= 300)
     const attribute = kind === 'link' ? 'href' : kind === 'image' ? 'src' : null
@@ -105,15 +112,7 @@ function findGroups({ words, kind }: Args) {
     if (!attribute && withText.length < shown.length * 0.8) continue
     // A group whose members hold many other elements is a container (a row, a card), not a value.
     const leafy = shown.filter((element) => element.querySelectorAll('*').length <= 3).length / shown.length
-    let score = 0
-    const first = shown[0] as Element
-    score += 2 * mentions(said(first))
-    score += mentions(said(first.parentElement as Element))
-    // The heading just before the group's container ('Results', 'Top stories').
-    const container = first.parentElement as Element
-    let before: Element | null = container.previousElementSibling
-    while (before && !/^H[1-6]$/.test(before.tagName) && before.previousElementSibling) before = before.previousElementSibling
-    if (before && /^H[1-6]$/.test(before.tagName)) score += mentions(textOf(before).toLowerCase())
+    let score = wordsSaid
     const pattern = kind ? PATTERNS[kind] : undefined
     if (pattern) {
       // The value itself, not a block that holds one: short texts only.

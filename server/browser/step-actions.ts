@@ -142,6 +142,22 @@ function readElements(elements: Element[], attribute: string | null): (string | 
   })
 }
 
+/**
+ * A read of the page that a navigation under way interrupts (a click or a key sent a form a moment
+ * before): read again once the new page is there, within the step's time.
+ */
+async function whileSettling<T>(context: StepContext, read: () => Promise<T>): Promise<T> {
+  const until = Date.now() + context.timeout()
+  for (;;) {
+    try {
+      return await read()
+    } catch (error) {
+      if (!/context was destroyed|navigat/i.test(String(error)) || Date.now() >= until || !context.running()) throw error
+      await context.page.waitForLoadState('load', { timeout: Math.max(1, until - Date.now()) }).catch(() => {})
+    }
+  }
+}
+
 /** Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot. */
 export async function performStep(context: StepContext, step: AutomationStep, n: number): Promise<void> {
   const { page, stepSeconds } = context
@@ -226,7 +242,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
       const targets = await element(context, step, step.target, n, 'any')
       const values = await inPage(
         context,
-        () => targets.evaluateAll(readElements, step.attribute ?? null),
+        () => whileSettling(context, () => targets.evaluateAll(readElements, step.attribute ?? null)),
         () => `reading ${targetName(step.target)} took longer than ${stepSeconds}`,
       )
       context.extracted.add(
