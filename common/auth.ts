@@ -1,3 +1,4 @@
+import type { WorkspaceRole } from './workspaces.ts'
 import { z } from './zod.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
@@ -64,8 +65,27 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>
 export const ROLES = ['user', 'admin'] as const
 export type Role = (typeof ROLES)[number]
 
-/** Who asks, as the services see them: owners see and change their own; an admin may read anyone's. */
+/**
+ * Who asks, as the services see them: a person (with their site role; a site admin may read
+ * anyone's) working in one workspace, with their role there (docs/decisions/021).
+ */
 export interface Caller {
   id: string
+  email: string
   role: Role
+  workspace: { id: string; role: WorkspaceRole }
+}
+
+/** The signed-in person as the session resolves them (the parts a Caller is made of). */
+interface SignedInPerson {
+  id: string
+  email: string
+  profile: { role: Role }
+  workspace: { id: string; role: WorkspaceRole } | null
+}
+
+/** The caller a signed-in person is in their current workspace (pages and API routes alike). */
+export function callerOf(user: SignedInPerson): Caller {
+  if (!user.workspace) throw new Error('the request has no workspace: its route must declare a workspace role')
+  return { id: user.id, email: user.email, role: user.profile.role, workspace: { id: user.workspace.id, role: user.workspace.role } }
 }

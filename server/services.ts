@@ -10,6 +10,8 @@ import { createAccountService } from './features/auth/account.service.ts'
 import { createAccountMail } from './features/auth/account-mail.ts'
 import { createPlanService } from './features/plans/plan.service.ts'
 import { createProfileService } from './features/profiles/profile.service.ts'
+import { createWorkspaceService } from './features/workspaces/workspace.service.ts'
+import { createInvitationService } from './features/workspaces/invitation.service.ts'
 import { createRateLimitService } from './features/rate-limit/rate-limit.service.ts'
 import { createSettingsService } from './features/settings/settings.service.ts'
 import { createUserService } from './features/users/user.service.ts'
@@ -66,12 +68,14 @@ export function createServices(options: {
   const audit = createAuditService(db)
   const settings = createSettingsService(db, audit)
   const credits = createCreditService(db)
-  const profiles = createProfileService(db, settings, credits)
-  const rateLimits = createRateLimitService(db)
   const plans = createPlanService(db, audit)
+  const workspaces = createWorkspaceService({ db, audit, plans })
+  const profiles = createProfileService({ db, settings, credits, workspaces })
+  const rateLimits = createRateLimitService(db)
   const users = createUserService(db)
   const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
   const accountMail = createAccountMail(mailer, env.PUBLIC_URL)
+  const invitations = createInvitationService({ db, workspaces, mailer, publicUrl: env.PUBLIC_URL })
   const betterAuth = createAuth({
     db,
     env,
@@ -86,15 +90,15 @@ export function createServices(options: {
       sendResetPassword: accountMail.resetPassword,
     },
   })
-  const apiKeys = createApiKeyService(db)
-  const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, apiKeys, logger })
+  const apiKeys = createApiKeyService(db, audit)
+  const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, logger })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, sessions, apiKeys, trustedDevices, settings })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
-  const runs = createRunService({ db, credits, events })
-  const automations = createAutomationService(db)
+  const runs = createRunService({ db, credits, events, activity: audit })
+  const automations = createAutomationService(db, audit)
   const inquiries = createInquiryService({
     audit,
     events,
@@ -137,6 +141,8 @@ export function createServices(options: {
     billing,
     webhooks,
     profiles,
+    workspaces,
+    invitations,
     rateLimits,
     plans,
     users,

@@ -1,4 +1,6 @@
 import { data, redirect, type AppLoadContext } from 'react-router'
+import { callerOf, type Caller } from '#common/auth.ts'
+import type { SessionUser } from '#server/features/auth/session.service.ts'
 
 /** Pages that need a session send visitors to /auth, on the server. */
 export function requireMember(context: AppLoadContext) {
@@ -19,4 +21,22 @@ export function requireAdminAction(context: AppLoadContext) {
   if (context.user.profile.role !== 'admin')
     throw data({ message: "You don't have permission to access the admin panel." }, { status: 403 })
   return context.user
+}
+
+/**
+ * The member as the services see them, in the workspace they work in (docs/decisions/021). While
+ * their profile cannot be read, they look at their personal workspace and change nothing.
+ */
+export function pageCaller(user: SessionUser): Caller {
+  if (user.workspace) return callerOf(user)
+  return { id: user.id, email: user.email, role: user.profile.role, workspace: { id: user.id, role: 'viewer' } }
+}
+
+/** Billing is the workspace owner's; others see the plan but cannot change it. */
+export function requireWorkspaceOwner(user: SessionUser) {
+  const caller = pageCaller(user)
+  if (caller.workspace.role !== 'owner') {
+    throw data({ message: "Only the workspace's owners manage its billing." }, { status: 403 })
+  }
+  return caller
 }

@@ -7,7 +7,7 @@ import { saveAutomation } from '#app/features/automations/save-automation.server
 import { applySuggestion, inspectPage, planSteps } from '#app/features/automations/builder/assist-actions.server.ts'
 import { builderAssist, suggestionsView } from '#app/features/automations/builder/builder-view.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
 // One route for /dashboard/automations/new and /dashboard/automations/<id>: every route is an entry
@@ -16,18 +16,19 @@ const NEW = 'new'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const { plan, limit } = await context.services.automations.actionLimitOf(user.id)
-  const base = { plan: { name: plan, actionLimit: limit }, assist: await builderAssist(context.services, user.id) }
+  const caller = pageCaller(user)
+  const { plan, limit } = await context.services.automations.actionLimitOf(caller.workspace.id)
+  const base = { plan: { name: plan, actionLimit: limit }, assist: await builderAssist(context.services, caller.workspace.id) }
   if (params.id === NEW) return { ...base, automation: null, suggestions: null, version: NEW, nextRunLabel: null }
   const found = isUuid(params.id)
-    ? await attempt(() => context.services.automations.get(params.id, { id: user.id, role: user.profile.role }))
+    ? await attempt(() => context.services.automations.get(params.id, caller))
     : null
   // Only the owner edits it: anyone else's is as unknown as a missing one.
-  if (!found?.ok || found.value.ownerId !== user.id) throw data({ message: 'Automation not found' }, { status: 404 })
+  if (!found?.ok || found.value.workspaceId !== caller.workspace.id) throw data({ message: 'Automation not found' }, { status: 404 })
   const automation = found.value
   return {
     ...base,
-    suggestions: await suggestionsView(context.services, automation.id, { id: user.id, role: user.profile.role }),
+    suggestions: await suggestionsView(context.services, automation.id, caller),
     version: automation.updatedAt.toISOString(),
     nextRunLabel: automation.nextRunAt ? dateTimeLabel(automation.nextRunAt) : null,
     automation: {

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { formatDate, formatMoney } from '#app/features/billing/billing-view.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { requireMember, requireWorkspaceOwner } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
@@ -16,10 +16,11 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   if (context.services.billing.checkout?.kind !== 'sandbox') throw data('The payment sandbox is off.', { status: 404 })
+  const buyer = { id: requireWorkspaceOwner(user).workspace.id, email: user.email }
   const slug = new URL(request.url).searchParams.get('plan') ?? ''
   const outcome = await attempt(async () => {
-    const { plan } = await context.services.billing.checkoutFor(user, slug)
-    return { plan, trial: await context.services.billing.sandboxTrialFor(user.id) }
+    const { plan } = await context.services.billing.checkoutFor(buyer, slug)
+    return { plan, trial: await context.services.billing.sandboxTrialFor(buyer.id) }
   })
   if (!outcome.ok) return { plan: null, trial: null, dueTodayLabel: null, error: outcome.error.message, email: user.email }
   const { plan, trial } = outcome.value
@@ -38,7 +39,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData()
   const slug = String(form.get('plan') ?? '').slice(0, 100)
   const card = form.get('card') === 'declined' ? 'declined' : 'success'
-  const outcome = await attempt(() => context.services.billing.sandboxPurchase(user, slug, card))
+  const buyer = { id: requireWorkspaceOwner(user).workspace.id, email: user.email }
+  const outcome = await attempt(() => context.services.billing.sandboxPurchase(buyer, slug, card))
   if (!outcome.ok) return data({ error: outcome.error.message }, { status: outcome.error.status })
   if (outcome.value === 'declined') {
     return data({ error: 'The card was declined. No payment was taken: try another card.' }, { status: 402 })

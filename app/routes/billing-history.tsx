@@ -4,7 +4,7 @@ import { Pagination } from '#app/components/pagination.tsx'
 import { Card, CardContent } from '#app/components/ui/card.tsx'
 import { paymentRows } from '#app/features/billing/billing-view.server.ts'
 import { PaymentTable } from '#app/features/billing/payment-table.tsx'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
   const page = Number.isInteger(requested) && requested >= 1 && requested <= 100_000 ? requested : 1
   const [result, plans] = await Promise.all([
-    context.services.billing.payments(user.id, { page, limit: DEFAULT_PAGE_SIZE }),
+    context.services.billing.payments(pageCaller(user).workspace.id, { page, limit: DEFAULT_PAGE_SIZE }),
     context.services.plans.list(),
   ])
   if (page > 1 && result.items.length === 0) throw data('No such page', { status: 404 })

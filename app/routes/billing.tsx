@@ -8,7 +8,7 @@ import { formatDate, loadBilling } from '#app/features/billing/billing-view.serv
 import { PlanCards } from '#app/features/billing/plan-cards.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { requireMember, requireWorkspaceOwner } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
@@ -21,6 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(context)
+  const workspace = requireWorkspaceOwner(user).workspace.id
   const form = await request.formData()
   const intent = String(form.get('intent'))
   const { billing, plans } = context.services
@@ -28,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const outcome = await attempt(async (): Promise<Flash> => {
     if (intent === 'switch-to-free') {
-      const { endsAt, trial } = await billing.cancelToFree(user.id)
+      const { endsAt, trial } = await billing.cancelToFree(workspace)
       const until = endsAt ? formatDate(endsAt) : null
       return {
         type: 'success',
@@ -42,14 +43,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent === 'change-plan') {
       const slug = String(form.get('plan') ?? '').slice(0, 100)
-      await billing.changePlan(user.id, slug)
-      const subscription = await billing.currentSubscription(user.id)
+      await billing.changePlan(workspace, slug)
+      const subscription = await billing.currentSubscription(workspace)
       return subscription?.planSlug === slug
         ? { type: 'success', title: 'Plan updated', description: `You are now on the ${await planName(slug)} plan.` }
         : { type: 'success', title: 'Plan change requested', description: 'Your plan changes as soon as the payment provider confirms it.' }
     }
     if (intent === 'sandbox-end-period') {
-      const result = await billing.sandboxEndPeriod(user.id)
+      const result = await billing.sandboxEndPeriod(workspace)
       if (result === 'canceled') {
         return { type: 'info', title: 'Subscription ended', description: 'The subscription is over: you are on the Free plan.' }
       }

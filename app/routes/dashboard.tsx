@@ -17,7 +17,7 @@ import { useRunEvents } from '#app/features/automations/use-run-events.ts'
 import { CreditActivity } from '#app/features/dashboard/credit-activity.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData()
   const intent = String(form.get('intent'))
   const automationId = form.get('automationId')
-  const caller = { id: user.id, role: user.profile.role }
+  const caller = pageCaller(user)
   const { automations, runs } = context.services
   if (!isUuid(automationId)) {
     return data<ActionResult>(

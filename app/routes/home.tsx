@@ -14,6 +14,8 @@ import type { loader as rootLoader } from '#app/root.tsx'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.user
+  // Plans are bought for the workspace the member works in when they own it, else for their personal one.
+  const buying = user ? (user.workspace?.role === 'owner' ? user.workspace.id : user.id) : null
   const plans = await context.services.plans.list()
   const meta = await seo(
     {
@@ -43,11 +45,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         highlighted,
         priceId: context.services.billing.priceIdOf({ paddlePriceId }),
       })),
-      currentPlan: user?.profile.subscriptionPlan ?? null,
-      subscribed: user ? Boolean(await context.services.billing.currentSubscription(user.id)) : false,
+      currentPlan: user ? (user.workspace?.planSlug ?? user.profile.subscriptionPlan) : null,
+      subscribed: buying ? Boolean(await context.services.billing.currentSubscription(buying)) : false,
       checkout: {
         client: context.services.billing.checkout,
-        buyer: user ? { id: user.id, email: user.email, token: context.services.billing.checkoutToken(user.id) } : null,
+        buyer: user && buying ? { id: buying, email: user.email, token: context.services.billing.checkoutToken(buying) } : null,
       },
       jsonLd: organizationJsonLd(context.services.site, context.publicUrl),
       meta,

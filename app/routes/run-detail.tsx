@@ -10,18 +10,18 @@ import { isUuid, runDetail } from '#app/features/automations/run-view.server.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   // Another member's run is as unknown as a missing one (an admin may look at any).
   const found = isUuid(params.id)
-    ? await attempt(() => context.services.runs.get(params.id, { id: user.id, role: user.profile.role }))
+    ? await attempt(() => context.services.runs.get(params.id, pageCaller(user)))
     : null
   if (!found?.ok) throw data({ message: 'Run not found' }, { status: 404 })
   const run = found.value
-  return { run: runDetail(run), own: run.userId === user.id }
+  return { run: runDetail(run), own: run.workspaceId === pageCaller(user).workspace.id && pageCaller(user).workspace.role !== 'viewer' }
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -29,7 +29,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await request.formData()
   const intent = form.get('intent')
   if (!isUuid(params.id)) throw data({ message: 'Run not found' }, { status: 404 })
-  const caller = { id: user.id, role: user.profile.role }
+  const caller = pageCaller(user)
   if (intent === 'apply-fix') {
     const step = Number(form.get('step'))
     return actionResult(() => context.services.repairs.applyRepair(params.id, caller, Number.isInteger(step) && step > 0 ? step : 0), {

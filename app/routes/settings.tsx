@@ -9,7 +9,7 @@ import { SecurityCard } from '#app/features/account/security-card.tsx'
 import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { toast } from '#app/lib/toast.ts'
 import { accountSettingsSchema, passwordChangeFormSchema } from '#common/account.ts'
@@ -18,7 +18,7 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const apiKeys: ApiKeyRow[] = (await context.services.apiKeys.list(user.id)).map((key) => ({
+  const apiKeys: ApiKeyRow[] = (await context.services.apiKeys.list(pageCaller(user))).map((key) => ({
     id: key.id,
     name: key.name,
     prefix: key.prefix,
@@ -133,7 +133,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: apiKeyCreateSchema })
     if (submission.status !== 'success') return data({ intent, result: submission.reply(), error: null, createdKey: null }, { status: 400 })
     const { name, scopes } = submission.value
-    const outcome = await attempt(() => context.services.apiKeys.create({ id: user.id, role: user.profile.role }, name, scopes))
+    const outcome = await attempt(() => context.services.apiKeys.create(pageCaller(user), name, scopes))
     if (!outcome.ok) {
       const error = outcome.error.message
       return data({ intent, result: submission.reply({ formErrors: [error] }), error, createdKey: null }, { status: outcome.error.status })
@@ -146,7 +146,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === 'revoke-api-key') {
-    const outcome = await attempt(() => context.services.apiKeys.revoke(user.id, String(formData.get('id') ?? '')))
+    const outcome = await attempt(() => context.services.apiKeys.revoke(user, String(formData.get('id') ?? '')))
     if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })
     return done({ type: 'success', title: 'API key revoked', description: `"${outcome.value.name}" no longer works.` })
   }

@@ -1,7 +1,8 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi'
 import { createMiddleware } from 'hono/factory'
 import { API_KEY_CREDENTIALS_MESSAGE, API_KEY_SESSION_ONLY_MESSAGE, missingScopeMessage, type ApiKeyScope } from '#common/api-keys.ts'
-import type { Caller } from '#common/auth.ts'
+import { callerOf } from '#common/auth.ts'
+import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
 import { Forbidden, Unauthorized } from '#common/errors.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { AppEnv } from './app-env.ts'
@@ -19,6 +20,8 @@ export interface AccessRule {
   /** 'member': anyone signed in; 'admin': signed in with the admin role. */
   who: 'member' | 'admin'
   apiKey: KeyRule
+  /** The least role the caller needs in the workspace the request works in (docs/decisions/021); unset: no workspace involved. */
+  workspaceRole?: WorkspaceRole
 }
 
 export interface SignedInAccess extends AccessRule {
@@ -29,19 +32,28 @@ export interface SignedInAccess extends AccessRule {
   whenQuery?: { name: string; value: string; rule: AccessRule }
 }
 
-export const member = (apiKey: KeyRule): SignedInAccess => ({ who: 'member', apiKey })
+/** Anyone signed in; with a workspace role, only those who have at least it in the request's workspace. */
+export const member = (apiKey: KeyRule, workspaceRole?: WorkspaceRole): SignedInAccess =>
+  workspaceRole ? { who: 'member', apiKey, workspaceRole } : { who: 'member', apiKey }
 export const admin = (apiKey: Exclude<KeyRule, 'any'>): SignedInAccess => ({ who: 'admin', apiKey })
 
 /** What the route's handler can read once the access rule let the request in. */
 export type SignedInEnv = { Variables: { member: SessionUser } }
 
-/** The caller as the services see them. */
-export const callerOf = (user: SessionUser): Caller => ({ id: user.id, role: user.profile.role })
+export { callerOf }
 
 /** Whether a rule lets this member in; the error that refuses them otherwise. */
 export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorized | Forbidden | null {
   if (!user) return new Unauthorized()
   if (rule.who === 'admin' && user.profile.role !== 'admin') return new Forbidden('Admin access required.')
+  if (rule.workspaceRole) {
+    if (!user.workspace) return new Forbidden('You are not a member of this workspace.')
+    if (!hasRole(user.workspace.role, rule.workspaceRole)) {
+      return new Forbidden(
+        `This needs the ${WORKSPACE_ROLE_NAMES[rule.workspaceRole]} role in the workspace; you are ${WORKSPACE_ROLE_NAMES[user.workspace.role].toLowerCase()}.`,
+      )
+    }
+  }
   const via = user.signedInWith
   if (via.kind !== 'api-key' || rule.apiKey === 'any') return null
   if (rule.apiKey === 'never') return new Forbidden(rule.who === 'admin' ? API_KEY_SESSION_ONLY_MESSAGE : API_KEY_CREDENTIALS_MESSAGE)

@@ -1,6 +1,8 @@
 import { API_KEY_PREFIX } from '#common/api-keys.ts'
 import { SESSION_COOKIE_NAME } from '#server/auth.ts'
-import type { Credential } from '#server/features/auth/session.service.ts'
+import { parse as parseCookies } from 'hono/utils/cookie'
+import { WORKSPACE_COOKIE, WORKSPACE_HEADER } from '#common/workspaces.ts'
+import type { Credential, WorkspaceRequest } from '#server/features/auth/session.service.ts'
 
 /**
  * The one credential a request carries, read here and nowhere else. The API takes an API key or a
@@ -17,4 +19,17 @@ export function credentialOf(headers: Headers, options: { cookieOnly?: boolean }
   }
   const cookie = headers.get('cookie')
   return cookie?.includes(SESSION_COOKIE_NAME) ? { kind: 'cookie', header: cookie } : null
+}
+
+/**
+ * The workspace a request asks to work in (docs/decisions/021): the API's X-Workspace-Id header
+ * names it explicitly (a workspace the caller is not in is refused); a browser session remembers
+ * its choice in a cookie (a stale one falls back to the personal workspace). Pages read the cookie only.
+ */
+export function workspaceRequestOf(headers: Headers, options: { cookieOnly?: boolean } = {}): WorkspaceRequest | null {
+  const named = options.cookieOnly ? null : headers.get(WORKSPACE_HEADER)?.trim()
+  if (named) return { id: named.slice(0, 100), explicit: true }
+  const cookie = headers.get('cookie')
+  const remembered = cookie?.includes(WORKSPACE_COOKIE) ? parseCookies(cookie, WORKSPACE_COOKIE)[WORKSPACE_COOKIE] : undefined
+  return remembered ? { id: remembered.slice(0, 100), explicit: false } : null
 }

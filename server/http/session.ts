@@ -1,14 +1,15 @@
 import { createMiddleware } from 'hono/factory'
 import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { AppEnv } from './app-env.ts'
-import { credentialOf } from './credentials.ts'
+import { credentialOf, workspaceRequestOf } from './credentials.ts'
 import { isApiPath } from './request-guard.ts'
 
 /** Resolves who is asking (session cookie, bearer session token or API key) once per request. */
 export function resolveSession(sessions: SessionService) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const credential = credentialOf(c.req.raw.headers, { cookieOnly: !isApiPath(c.req.path) })
-    const { user, setCookies } = await sessions.resolve(credential)
+    const cookieOnly = !isApiPath(c.req.path)
+    const credential = credentialOf(c.req.raw.headers, { cookieOnly })
+    const { user, setCookies } = await sessions.resolve(credential, workspaceRequestOf(c.req.raw.headers, { cookieOnly }))
     c.set('credential', credential)
     c.set('user', user)
     await next()

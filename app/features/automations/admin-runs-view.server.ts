@@ -16,7 +16,7 @@ export async function loadAdminRuns(context: AppLoadContext, params: URLSearchPa
       const userId = member?.includes('@') ? await users.idByEmail(member) : member
       if (member && !userId) return { ...empty, unknownMember: true }
       const result = await runs.list({ page, limit: DEFAULT_PAGE_SIZE, status, userId: userId ?? undefined })
-      const emails = await users.emailsOf(result.items.map((run) => run.userId))
+      const emails = await users.emailsOf(result.items.flatMap((run) => (run.userId ? [run.userId] : [])))
       return { items: result.items, total: result.total, emails, unknownMember: false }
     },
     'An error occurred while fetching runs',
@@ -24,7 +24,7 @@ export async function loadAdminRuns(context: AppLoadContext, params: URLSearchPa
   const result = read.ok ? read.value : empty
   return {
     error: read.ok ? null : read.message,
-    runs: result.items.map((run) => ({ ...runRow(run), email: result.emails[run.userId] ?? run.userId })),
+    runs: result.items.map((run) => ({ ...runRow(run), email: run.userId ? (result.emails[run.userId] ?? run.userId) : 'a former member' })),
     total: result.total,
     unknownMember: result.unknownMember,
     page,

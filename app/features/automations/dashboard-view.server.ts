@@ -1,6 +1,7 @@
 import { format } from 'date-fns'
 import type { AppLoadContext } from 'react-router'
 import { readForPage } from '#app/lib/read-for-page.server.ts'
+import { pageCaller } from '#app/lib/guards.server.ts'
 import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import { readHistoryQuery } from './history-query.server.ts'
@@ -18,17 +19,18 @@ const LEDGER_ENTRIES = 5
 export async function loadDashboard(context: AppLoadContext, user: SessionUser, params: URLSearchParams) {
   const query = readHistoryQuery(params)
   const { automations, runs, plans, credits } = context.services
+  const workspace = pageCaller(user).workspace.id
   const [planList, ledger, lists] = await Promise.all([
     plans.list(),
-    user.profileUnavailable ? Promise.resolve([]) : credits.recent(user.id, LEDGER_ENTRIES),
+    user.profileUnavailable ? Promise.resolve([]) : credits.recent(workspace, LEDGER_ENTRIES),
     readForPage(
       context,
       async () => {
         const [recent, history, mine, names] = await Promise.all([
-          runs.list({ userId: user.id, page: 1, limit: RECENT_RUNS }),
-          runs.list({ userId: user.id, page: query.page, limit: DEFAULT_PAGE_SIZE, status: query.status, automationId: query.automation }),
-          automations.list(user.id, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
-          automations.names(user.id),
+          runs.list({ workspaceId: workspace, page: 1, limit: RECENT_RUNS }),
+          runs.list({ workspaceId: workspace, page: query.page, limit: DEFAULT_PAGE_SIZE, status: query.status, automationId: query.automation }),
+          automations.list(workspace, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
+          automations.names(workspace),
         ])
         const latest = await runs.latestOf(mine.items.map((automation) => automation.id))
         return { recent, history, mine, names, latest }
@@ -36,13 +38,14 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
       'Your automations could not be loaded. Please try again in a moment.',
     ),
   ])
-  const plan = planList.find((candidate) => candidate.slug === user.profile.subscriptionPlan)
+  const plan = planList.find((candidate) => candidate.slug === (user.workspace?.planSlug ?? user.profile.subscriptionPlan))
   const read = lists.ok ? lists.value : null
   const pageCount = (total: number) => Math.max(1, Math.ceil(total / DEFAULT_PAGE_SIZE))
   return {
     name: user.profile.fullName ?? user.name,
     planName: plan?.name ?? 'Free',
-    credits: user.profile.credits,
+    credits: user.workspace?.credits ?? user.profile.credits,
+    canChange: pageCaller(user).workspace.role !== 'viewer',
     profileIssue: Boolean(user.profileUnavailable),
     loadError: lists.ok ? null : lists.message,
     extensionUrl: context.services.site.links.extension,

@@ -56,7 +56,7 @@ export interface RunRow {
   id: string
   automationId: string | null
   automationName: string
-  userId: string
+  userId: string | null
   status: RunStatus
   trigger: RunTrigger
   runner: 'cloud' | 'client'

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type AppLoadContext } from 'react-router'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
 import { automationFormSchema } from './builder/automation-form.ts'
@@ -18,13 +18,13 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), stepIssues: [] as StepIssue[], limitMessage: null, error: null }, { status: 400 })
   }
-  const caller = { id: user.id, role: user.profile.role }
+  const caller = pageCaller(user)
   const { automations } = context.services
   // Saved over the version the editor started from: a fix or suggestion applied meanwhile is not lost.
   const version = Number(form.get('version'))
   const expectedVersion = Number.isInteger(version) && version > 0 ? version : undefined
   const outcome = await attempt(() =>
-    id === null ? automations.create(user.id, submission.value) : automations.update(id, caller, submission.value, { expectedVersion }),
+    id === null ? automations.create(caller, submission.value) : automations.update(id, caller, submission.value, { expectedVersion }),
   )
   if (!outcome.ok) {
     const error = outcome.error

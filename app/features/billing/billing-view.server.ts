@@ -1,3 +1,4 @@
+import { pageCaller } from '#app/lib/guards.server.ts'
 import { format } from 'date-fns'
 import type { AppLoadContext } from 'react-router'
 import { readForPage } from '#app/lib/read-for-page.server.ts'
@@ -31,14 +32,16 @@ const RECENT_PAYMENTS = 5
 /** What /billing shows: the member's plan and credits, their subscription, the plans and the latest payments. */
 export async function loadBilling(context: AppLoadContext, user: SessionUser) {
   const { billing, plans: planService } = context.services
+  const caller = pageCaller(user)
+  const workspace = caller.workspace.id
   const read = await readForPage(
     context,
     () =>
       Promise.all([
         planService.list(),
-        billing.currentSubscription(user.id),
-        billing.recentPayments(user.id, RECENT_PAYMENTS),
-        billing.payments(user.id, { page: 1, limit: 1 }),
+        billing.currentSubscription(workspace),
+        billing.recentPayments(workspace, RECENT_PAYMENTS),
+        billing.payments(workspace, { page: 1, limit: 1 }),
       ]),
     'Your billing details could not be loaded. Please try again in a moment.',
   )
@@ -62,9 +65,12 @@ export async function loadBilling(context: AppLoadContext, user: SessionUser) {
     : null
   return {
     error: read.ok ? null : read.message,
-    planSlug: user.profile.subscriptionPlan,
-    planName: planName(user.profile.subscriptionPlan),
-    credits: user.profile.credits,
+    planSlug: user.workspace?.planSlug ?? user.profile.subscriptionPlan,
+    planName: planName(user.workspace?.planSlug ?? user.profile.subscriptionPlan),
+    credits: user.workspace?.credits ?? user.profile.credits,
+    /** The workspace the page is about, and whether this member may change its billing (owners only). */
+    workspaceName: user.workspace?.kind === 'team' ? user.workspace.name : null,
+    canManage: caller.workspace.role === 'owner',
     subscription: view,
     plans: plans.map((plan) => ({
       slug: plan.slug,
@@ -76,7 +82,8 @@ export async function loadBilling(context: AppLoadContext, user: SessionUser) {
     })),
     payments: paymentRows(recent, plans),
     paymentCount: history.total,
-    checkout: { client: billing.checkout, buyer: { id: user.id, email: user.email, token: billing.checkoutToken(user.id) } },
+    // The buyer is the workspace (a personal workspace has its member's id): checkout's custom data carries it, signed.
+    checkout: { client: billing.checkout, buyer: { id: workspace, email: user.email, token: billing.checkoutToken(workspace) } },
     sandbox: billing.checkout?.kind === 'sandbox',
   }
 }

@@ -5,18 +5,21 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
 import { users } from './auth.ts'
+import { workspaces } from './workspaces.ts'
 
 /** Who executes a run: our worker in headless Chromium, or the member's extension / desktop app. */
 export const RUN_RUNNERS = ['cloud', 'client'] as const
 
-/** A member's automation: named steps, run by hand or on a cron schedule. */
+/** A workspace's automation: named steps, run by hand or on a cron schedule. */
 export const automations = pgTable(
   'automations',
   {
     id: uuid().primaryKey().defaultRandom(),
-    ownerId: text()
+    workspaceId: text()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Who created it; kept in the workspace when they leave or their account goes. */
+    ownerId: text().references(() => users.id, { onDelete: 'set null' }),
     name: text().notNull(),
     description: text().notNull().default(''),
     steps: jsonb().$type<AutomationStep[]>().notNull(),
@@ -33,7 +36,7 @@ export const automations = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index().on(table.ownerId, table.createdAt), index().on(table.nextRunAt)],
+  (table) => [index().on(table.workspaceId, table.createdAt), index().on(table.nextRunAt)],
 )
 
 export interface RunLogLine {
@@ -77,9 +80,11 @@ export const automationRuns = pgTable(
     /** Kept when the automation is deleted, so the history and the ledger still make sense. */
     automationId: uuid().references(() => automations.id, { onDelete: 'set null' }),
     automationName: text().notNull(),
-    userId: text()
+    workspaceId: text()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Who started it (the automation's creator for scheduled runs); null once their account is gone. */
+    userId: text().references(() => users.id, { onDelete: 'set null' }),
     status: text({ enum: RUN_STATUSES }).notNull(),
     trigger: text({ enum: RUN_TRIGGERS }).notNull(),
     runner: text({ enum: RUN_RUNNERS }).notNull(),
@@ -110,17 +115,21 @@ export const automationRuns = pgTable(
     check('automation_runs_trigger_check', sql`${table.trigger} in ('manual', 'schedule', 'extension', 'desktop')`),
     check('automation_runs_runner_check', sql`${table.runner} in ('cloud', 'client')`),
     check('automation_runs_counts_check', sql`${table.actionsPerformed} >= 0 and ${table.creditsCharged} >= 0`),
-    index().on(table.userId, table.createdAt),
+    index().on(table.workspaceId, table.createdAt),
     index().on(table.automationId, table.createdAt),
     index().on(table.status, table.runner, table.createdAt),
   ],
 )
 
-/** A member's API keys for the extension, the desktop apps and scripts; only a hash is kept. */
+/** A member's API keys for the extension, the desktop apps and scripts, each for one workspace; only a hash is kept. */
 export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid().primaryKey().defaultRandom(),
+    /** The workspace the key works in (with its member's role there). */
+    workspaceId: text()
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     userId: text()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

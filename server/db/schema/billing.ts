@@ -1,15 +1,16 @@
 import { sql } from 'drizzle-orm'
 import { check, index, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { users } from './auth.ts'
+import { workspaces } from './workspaces.ts'
 
-/** A member's subscription at the payment provider, as its webhooks last described it. */
+/** A workspace's subscription at the payment provider, as its webhooks last described it. */
 export const subscriptions = pgTable(
   'subscriptions',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: text()
+    workspaceId: text()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     /** 'paddle', or 'sandbox' for the local sandbox (docs/decisions/010-payments.md). */
     provider: text({ enum: ['paddle', 'sandbox'] }).notNull(),
     providerSubscriptionId: text().notNull().unique(),
@@ -29,7 +30,7 @@ export const subscriptions = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index().on(table.userId)],
+  (table) => [index().on(table.workspaceId)],
 )
 
 /** One row per provider transaction, with its latest status (the billing history). */
@@ -37,9 +38,9 @@ export const payments = pgTable(
   'payments',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: text()
+    workspaceId: text()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     providerTransactionId: text().notNull().unique(),
     providerSubscriptionId: text(),
     planSlug: text(),
@@ -52,21 +53,21 @@ export const payments = pgTable(
   (table) => [
     check('payments_status_check', sql`${table.status} in ('success', 'pending', 'failed')`),
     check('payments_amount_check', sql`${table.amount} >= 0`),
-    index().on(table.userId, table.createdAt),
+    index().on(table.workspaceId, table.createdAt),
   ],
 )
 
 /** `model_call`: one call to the AI model (planning, self-repair), docs/decisions/020. */
 export const CREDIT_REASONS = ['signup', 'plan_grant', 'admin_edit', 'usage', 'refund', 'model_call'] as const
 
-/** Every change of a credit balance; profiles.credits is the running total. */
+/** Every change of a workspace's credit balance; workspaces.credits is the running total. */
 export const creditLedger = pgTable(
   'credit_ledger',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: text()
+    workspaceId: text()
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     delta: integer().notNull(),
     balanceAfter: integer().notNull(),
     reason: text({ enum: CREDIT_REASONS }).notNull(),
@@ -79,7 +80,7 @@ export const creditLedger = pgTable(
   (table) => [
     check('credit_ledger_balance_check', sql`${table.balanceAfter} >= 0`),
     check('credit_ledger_reason_check', sql`${table.reason} in ('signup', 'plan_grant', 'admin_edit', 'usage', 'refund', 'model_call')`),
-    index().on(table.userId, table.createdAt),
+    index().on(table.workspaceId, table.createdAt),
   ],
 )
 

@@ -26,6 +26,10 @@ export const subscriptionPlans = pgTable(
     modelRepair: boolean().notNull().default(false),
     /** Optimisation suggestions for an automation, from its steps and run history. */
     suggestions: boolean().notNull().default(false),
+    /** Whether a subscriber may create team workspaces (docs/decisions/021). */
+    teams: boolean().notNull().default(false),
+    /** How many people a team workspace on this plan may hold (invitations pending included). */
+    seats: integer().notNull().default(1),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -35,7 +39,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1`,
     ),
   ],
 )

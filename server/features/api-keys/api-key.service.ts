@@ -1,11 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { ADMIN_API_KEY_SCOPES, ADMIN_SCOPES_MESSAGE, API_KEY_PREFIX, MAX_ACTIVE_API_KEYS, type ApiKeyScope } from '#common/api-keys.ts'
-import type { Role } from '#common/auth.ts'
+import type { Caller } from '#common/auth.ts'
 import { Conflict, Forbidden, NotFound } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { apiKeys } from '#server/db/schema/index.ts'
+import { hasRole } from '#common/workspaces.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
 
 /** What a member sees of a key: never the secret, never its hash. */
 export interface ApiKeySummary {
@@ -20,6 +22,8 @@ export interface ApiKeySummary {
 
 export interface AuthenticatedKey {
   userId: string
+  /** The workspace the key works in. */
+  workspaceId: string
   keyId: string
   scopes: ApiKeyScope[]
 }
@@ -38,7 +42,7 @@ function newKey(): { key: string; prefix: string } {
   return { prefix, key: `${prefix}_${randomBytes(32).toString('base64url')}` }
 }
 
-export function createApiKeyService(db: Db) {
+export function createApiKeyService(db: Db, activity: Pick<AuditService, 'record'>) {
   const summary = {
     id: apiKeys.id,
     name: apiKeys.name,
@@ -50,10 +54,12 @@ export function createApiKeyService(db: Db) {
   }
 
   return {
-    /** Creates a key and returns it whole: the only time it exists outside the caller's hands. */
-    async create(owner: { id: string; role: Role }, name: string, scopes: ApiKeyScope[]): Promise<ApiKeySummary & { key: string }> {
+    /** Creates a key for the caller's workspace and returns it whole: the only time it exists outside the caller's hands. */
+    async create(owner: Caller, name: string, scopes: ApiKeyScope[]): Promise<ApiKeySummary & { key: string }> {
       if (owner.role !== 'admin' && scopes.some((scope) => ADMIN_API_KEY_SCOPES.includes(scope))) throw new Forbidden(ADMIN_SCOPES_MESSAGE)
+      if (!hasRole(owner.workspace.role, 'member')) throw new Forbidden('Viewers cannot create API keys: a key acts with your role, and a viewer changes nothing.')
       const userId = owner.id
+      const workspaceId = owner.workspace.id
       for (let attempt = 1; ; attempt++) {
         const { key, prefix } = newKey()
         try {
@@ -69,9 +75,16 @@ export function createApiKeyService(db: Db) {
             }
             const [row] = await tx
               .insert(apiKeys)
-              .values({ userId, name, prefix, scopes, hash: sha256(key) })
+              .values({ userId, workspaceId, name, prefix, scopes, hash: sha256(key) })
               .returning(summary)
             if (!row) throw new Error('api key was not inserted')
+            await activity.record(tx, owner, {
+              workspaceId,
+              action: 'api_key.create',
+              targetType: 'api_key',
+              targetId: row.id,
+              summary: `Created the API key ${name} (${prefix}…)`,
+            })
             return { ...row, key }
           })
         } catch (error) {
@@ -82,21 +95,35 @@ export function createApiKeyService(db: Db) {
       }
     },
 
-    /** The member's keys, newest first, revoked ones included (with revokedAt). */
-    async list(userId: string): Promise<ApiKeySummary[]> {
-      return db.select(summary).from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+    /** The caller's keys for their current workspace, newest first, revoked ones included (with revokedAt). */
+    async list(caller: Pick<Caller, 'id' | 'workspace'>): Promise<ApiKeySummary[]> {
+      return db
+        .select(summary)
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, caller.id), eq(apiKeys.workspaceId, caller.workspace.id)))
+        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     },
 
-    /** Revokes one of the member's keys; another member's key (or none) is 404. Revoking twice is harmless. */
-    async revoke(userId: string, id: string): Promise<ApiKeySummary> {
+    /** Revokes one of the caller's keys; another member's key (or none) is 404. Revoking twice is harmless. */
+    async revoke(caller: Pick<Caller, 'id' | 'email'>, id: string): Promise<ApiKeySummary> {
       if (!UUID_PATTERN.test(id)) throw new NotFound('API key not found.')
-      const [row] = await db
-        .update(apiKeys)
-        .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-        .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
-        .returning(summary)
-      if (!row) throw new NotFound('API key not found.')
-      return row
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(apiKeys)
+          .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+          .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, caller.id)))
+          .returning({ ...summary, workspaceId: apiKeys.workspaceId })
+        if (!row) throw new NotFound('API key not found.')
+        const { workspaceId, ...key } = row
+        await activity.record(tx, caller, {
+          workspaceId,
+          action: 'api_key.revoke',
+          targetType: 'api_key',
+          targetId: key.id,
+          summary: `Revoked the API key ${key.name} (${key.prefix}…)`,
+        })
+        return key
+      })
     },
 
     /** The member a key belongs to, with the key's id and scopes; null for a malformed, unknown, forged or revoked key. */
@@ -115,7 +142,7 @@ export function createApiKeyService(db: Db) {
           .set({ lastUsedAt: new Date(now) })
           .where(eq(apiKeys.id, row.id))
       }
-      return { userId: row.userId, keyId: row.id, scopes: row.scopes }
+      return { userId: row.userId, workspaceId: row.workspaceId, keyId: row.id, scopes: row.scopes }
     },
 
     /** Whether a key still works (not revoked): an open event stream asks before each delivery. */

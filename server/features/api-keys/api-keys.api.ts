@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { API_KEY_SCOPES, apiKeyCreateSchema, MAX_ACTIVE_API_KEYS } from '#common/api-keys.ts'
-import { member, signedInRoute } from '#server/http/access.ts'
+import { callerOf, member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { ApiKeyService, ApiKeySummary } from './api-key.service.ts'
 
@@ -41,7 +41,7 @@ function toApiKeyDto(key: ApiKeySummary): z.infer<typeof apiKeySchema> {
 
 const SESSION_ONLY = 'Needs a session: a request signed in with an API key is refused (403), so a leaked key cannot mint or revoke keys.'
 
-const list = signedInRoute(member('any'), {
+const list = signedInRoute(member('any', 'viewer'), {
   method: 'get',
   path: '/',
   tags: ['API keys'],
@@ -51,7 +51,7 @@ const list = signedInRoute(member('any'), {
   },
 })
 
-const create = signedInRoute(member('never'), {
+const create = signedInRoute(member('never', 'member'), {
   method: 'post',
   path: '/',
   tags: ['API keys'],
@@ -82,12 +82,12 @@ const revoke = signedInRoute(member('never'), {
 export function createApiKeysApi(apiKeys: ApiKeyService) {
   return createRouter()
     .openapi(list, async (c) => {
-      return c.json({ data: (await apiKeys.list(c.get('member').id)).map(toApiKeyDto) }, 200)
+      return c.json({ data: (await apiKeys.list(callerOf(c.get('member')))).map(toApiKeyDto) }, 200)
     })
     .openapi(create, async (c) => {
       const user = c.get('member')
       const { name, scopes } = c.req.valid('json')
-      const created = await apiKeys.create({ id: user.id, role: user.profile.role }, name, scopes)
+      const created = await apiKeys.create(callerOf(user), name, scopes)
       const data = {
         id: created.id,
         name: created.name,
@@ -101,7 +101,7 @@ export function createApiKeysApi(apiKeys: ApiKeyService) {
       return c.json({ data }, 201)
     })
     .openapi(revoke, async (c) => {
-      const revoked = await apiKeys.revoke(c.get('member').id, c.req.valid('param').id)
+      const revoked = await apiKeys.revoke(c.get('member'), c.req.valid('param').id)
       return c.json({ data: toApiKeyDto(revoked) }, 200)
     })
 }

@@ -3,13 +3,16 @@ import { admin, signedInRoute } from '#server/http/access.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { createRouter, errorResponses, pageResponse } from '#server/http/openapi.ts'
 import type { AuditService } from './audit.service.ts'
+import { ACTIVITY_TARGETS } from '#server/db/schema/index.ts'
 
-const TARGETS = ['user', 'plan', 'post', 'inquiry', 'settings'] as const
+const TARGETS = ACTIVITY_TARGETS
 
 const entrySchema = z
   .object({
     id: z.string(),
     actor: z.object({ id: z.string().nullable(), email: z.string() }),
+    /** The workspace it happened in; null for the site's own settings and content. */
+    workspaceId: z.string().nullable(),
     action: z.string(),
     targetType: z.enum(TARGETS),
     targetId: z.string().nullable(),
@@ -24,7 +27,7 @@ const list = signedInRoute(admin('admin:read'), {
   method: 'get',
   path: '/',
   tags: ['Audit log (admin)'],
-  summary: 'Every admin change, newest first: who, what, before and after',
+  summary: 'Every admin change and workspace activity, newest first: who, what, before and after',
   request: {
     query: paginationQuerySchema.extend({
       targetType: z.enum(TARGETS, { error: `targetType must be one of ${TARGETS.join(', ')}` }).optional(),
@@ -42,6 +45,7 @@ export function createAuditApi(audit: AuditService) {
     const data = page.items.map((entry) => ({
       id: entry.id,
       actor: { id: entry.actorId, email: entry.actorEmail },
+      workspaceId: entry.workspaceId,
       action: entry.action,
       targetType: entry.targetType,
       targetId: entry.targetId,

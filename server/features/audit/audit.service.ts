@@ -8,13 +8,15 @@ import type { DbOrTx } from '#server/db/client.ts'
 export type AuditEntry = typeof auditLog.$inferSelect
 export type AuditTarget = AuditEntry['targetType']
 
-/** The admin making a change, as every admin service receives it. */
+/** The person making a change (an admin, or someone in a workspace). */
 export interface Actor {
   id: string
   email: string
 }
 
 export interface AuditRecord {
+  /** The workspace it happened in, for its activity page; none for the site's own changes. */
+  workspaceId?: string | null
   action: string
   targetType: AuditTarget
   targetId?: string | null
@@ -23,11 +25,15 @@ export interface AuditRecord {
   after?: Record<string, unknown> | null
 }
 
-/** Pass the open transaction so an audit entry exists exactly when the change it describes does. */
+/**
+ * The one activity table (docs/decisions/021). Pass the open transaction so an entry exists
+ * exactly when the change it describes does.
+ */
 export function createAuditService(db: Db) {
   return {
     async record(tx: Pick<DbOrTx, 'insert'>, actor: Actor, entry: AuditRecord): Promise<void> {
       await tx.insert(auditLog).values({
+        workspaceId: entry.workspaceId ?? null,
         actorId: actor.id,
         actorEmail: actor.email,
         action: entry.action,
@@ -37,6 +43,11 @@ export function createAuditService(db: Db) {
         before: entry.before ?? null,
         after: entry.after ?? null,
       })
+    },
+
+    /** A workspace's activity, newest first. */
+    async listForWorkspace(workspaceId: string, query: { page: number; limit: number }): Promise<Page<AuditEntry>> {
+      return newestFirstPage(db, auditLog, eq(auditLog.workspaceId, workspaceId), query)
     },
 
     async list(query: { page: number; limit: number; targetType?: AuditTarget }): Promise<Page<AuditEntry>> {

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, SESSION_IDLE_SECONDS, SESSION_REFRESH_SECONDS } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
-import { profiles, sessions, users } from '#server/db/schema/index.ts'
+import { profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 import type { Profile } from '#server/features/profiles/profile.service.ts'
 import type { Credential } from './session.service.ts'
 
@@ -45,13 +46,14 @@ export function createSessionLookup(db: Db, secret: string) {
           expiresAt: sessions.expiresAt,
           createdAt: sessions.createdAt,
           user: { id: users.id, email: users.email, emailVerified: users.emailVerified, name: users.name },
-          profile: profiles,
+          profile: profileColumns,
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .leftJoin(profiles, eq(profiles.id, sessions.userId))
+        .innerJoin(profiles, eq(profiles.id, sessions.userId))
+        .innerJoin(workspaces, eq(workspaces.id, sessions.userId))
         .where(eq(sessions.token, token))
-      if (!row?.profile) return null
+      if (!row) return null
       const now = Date.now()
       const expiresAt = row.expiresAt.getTime()
       const dueForRefresh = expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now

@@ -7,6 +7,7 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/erro
 import { profiles, sessions, users } from '#server/db/schema/index.ts'
 import type { AuthenticatedKey } from '#server/features/api-keys/api-key.service.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
+import type { WorkspaceAccess, WorkspaceService } from '#server/features/workspaces/workspace.service.ts'
 import type { Logger } from '#server/logger.ts'
 import { createSessionLookup } from './session-lookup.ts'
 
@@ -14,7 +15,9 @@ import { createSessionLookup } from './session-lookup.ts'
 export type Credential = { kind: 'api-key'; key: string } | { kind: 'bearer'; token: string } | { kind: 'cookie'; header: string }
 
 /** How a signed-in request proved who it is: one of the member's sessions, or one of their API keys. */
-export type SignedInWith = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string; scopes: ApiKeyScope[] }
+export type SignedInWith =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'api-key'; keyId: string; workspaceId: string; scopes: ApiKeyScope[] }
 
 export interface SessionUser {
   id: string
@@ -23,8 +26,20 @@ export interface SessionUser {
   name: string
   signedInWith: SignedInWith
   profile: Profile
+  /**
+   * The workspace this request works in (docs/decisions/021): an API key's own, or the one the
+   * request names (X-Workspace-Id, or the session's remembered choice), else the personal one.
+   * Null when the request names a workspace the member is not in.
+   */
+  workspace: WorkspaceAccess | null
   /** The profile could not be read: `profile` is the default one (spec: 'Profile loading issue'). */
   profileUnavailable?: boolean
+}
+
+/** Which workspace a request asks for: named explicitly (a header: must be theirs) or remembered (a cookie: falls back). */
+export interface WorkspaceRequest {
+  id: string
+  explicit: boolean
 }
 
 export interface CurrentSession {
@@ -63,24 +78,43 @@ export function createSessionService(deps: {
   secret: string
   db: Db
   profiles: ProfileService
+  workspaces: Pick<WorkspaceService, 'access'>
   apiKeys: ApiKeyAuthenticator
   logger: Logger
 }) {
-  const { auth, db, profiles: profileService, apiKeys, logger } = deps
+  const { auth, db, profiles: profileService, workspaces, apiKeys, logger } = deps
+
+  /** The workspace the request works in (see SessionUser.workspace). */
+  async function workspaceOf(userId: string, signedInWith: SignedInWith, requested: WorkspaceRequest | null): Promise<WorkspaceAccess | null> {
+    if (signedInWith.kind === 'api-key') {
+      if (requested?.explicit && requested.id !== signedInWith.workspaceId) return null
+      return workspaces.access(userId, signedInWith.workspaceId)
+    }
+    if (requested && requested.id !== userId) {
+      const chosen = await workspaces.access(userId, requested.id)
+      if (chosen || requested.explicit) return chosen
+    }
+    return workspaces.access(userId, userId)
+  }
   const sessionLookup = createSessionLookup(db, deps.secret)
 
-  async function loadUser(userId: string, signedInWith: SignedInWith, fallbackName: string): Promise<SessionUser | null> {
+  async function loadUser(
+    userId: string,
+    signedInWith: SignedInWith,
+    fallbackName: string,
+    requested: WorkspaceRequest | null = null,
+  ): Promise<SessionUser | null> {
     const [user] = await db.select().from(users).where(eq(users.id, userId))
     if (!user) return null
     const base = { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, signedInWith }
     try {
       // The spec inserts a profile when one is missing; so do we.
       const profile = (await profileService.get(user.id)) ?? (await profileService.createFor(user.id, fallbackName))
-      return { ...base, profile }
+      return { ...base, profile, workspace: await workspaceOf(user.id, signedInWith, requested) }
     } catch (error) {
       // The session is valid; without a readable profile the member continues with the default one.
       logger.error({ userId: user.id, error: String(error) }, 'profile could not be read; using the default profile')
-      return { ...base, profile: defaultProfile(user.id, fallbackName || null), profileUnavailable: true }
+      return { ...base, profile: defaultProfile(user.id, fallbackName || null), workspace: null, profileUnavailable: true }
     }
   }
 
@@ -98,11 +132,12 @@ export function createSessionService(deps: {
      * lifetime: a session older than SESSION_ABSOLUTE_SECONDS is deleted, whatever its activity.
      * An unknown or revoked API key is nobody, and a key never sets cookies.
      */
-    async resolve(credential: Credential | null): Promise<CurrentSession> {
+    async resolve(credential: Credential | null, requested: WorkspaceRequest | null = null): Promise<CurrentSession> {
       if (!credential) return { user: null, setCookies: [] }
       if (credential.kind === 'api-key') {
         const key = await apiKeys.authenticate(credential.key)
-        const user = key ? await loadUser(key.userId, { kind: 'api-key', keyId: key.keyId, scopes: key.scopes }, '') : null
+        const via = key && ({ kind: 'api-key', keyId: key.keyId, workspaceId: key.workspaceId, scopes: key.scopes } as const)
+        const user = key && via ? await loadUser(key.userId, via, '', requested) : null
         return { user, setCookies: [] }
       }
       const live = await sessionLookup.find(credential).catch((error: unknown) => {
@@ -111,8 +146,9 @@ export function createSessionService(deps: {
         return null
       })
       if (live) {
-        const user = { ...live.user, signedInWith: { kind: 'session' as const, sessionId: live.sessionId }, profile: live.profile }
-        return { user, setCookies: [] }
+        const signedInWith = { kind: 'session' as const, sessionId: live.sessionId }
+        const workspace = await workspaceOf(live.user.id, signedInWith, requested)
+        return { user: { ...live.user, signedInWith, profile: live.profile, workspace }, setCookies: [] }
       }
       const result = await auth.api.getSession({ headers: betterAuthHeaders(credential), returnHeaders: true }).catch(unlessOutage)
       const found = result?.response
@@ -123,7 +159,7 @@ export function createSessionService(deps: {
         await db.delete(sessions).where(eq(sessions.id, found.session.id))
         return { user: null, setCookies: [expiredSessionCookie()] }
       }
-      const user = await loadUser(found.session.userId, { kind: 'session', sessionId: found.session.id }, found.user.name)
+      const user = await loadUser(found.session.userId, { kind: 'session', sessionId: found.session.id }, found.user.name, requested)
       return { user, setCookies }
     },
 

@@ -1,36 +1,39 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
-import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
-import { automations, profiles, subscriptionPlans } from '#server/db/schema/index.ts'
+import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
+import { hasRole } from '#common/workspaces.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
 
 export type Automation = typeof automations.$inferSelect
 
-/** The most automations one member keeps (a guard against runaway scripts, not a plan feature). */
-const MAX_AUTOMATIONS_PER_MEMBER = 500
+/** The most automations one workspace keeps (a guard against runaway scripts, not a plan feature). */
+const MAX_AUTOMATIONS_PER_WORKSPACE = 500
 
 /**
- * Members' automations: named, versioned steps with an optional cron schedule. Steps are checked
- * one by one (the message names the step and field) and against the plan's action limit.
+ * A workspace's automations: named, versioned steps with an optional cron schedule. Steps are
+ * checked one by one (the message names the step and field) and against the plan's action limit.
+ * Everyone in the workspace sees them; members and above change them (docs/decisions/021).
  */
-export function createAutomationService(db: Db) {
-  async function actionLimitOf(userId: string): Promise<{ plan: string; limit: number | null }> {
+export function createAutomationService(db: Db, activity: Pick<AuditService, 'record'>) {
+  async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
-      .from(profiles)
-      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
-      .where(eq(profiles.id, userId))
+      .from(workspaces)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+      .where(eq(workspaces.id, workspaceId))
     return row ?? { plan: 'Free', limit: null }
   }
 
-  async function checkedSteps(userId: string, raw: unknown[]): Promise<AutomationStep[]> {
+  async function checkedSteps(workspaceId: string, raw: unknown[]): Promise<AutomationStep[]> {
     const parsed = parseSteps(raw)
     if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
-    const { plan, limit } = await actionLimitOf(userId)
+    const { plan, limit } = await actionLimitOf(workspaceId)
     if (limit !== null && parsed.steps.length > limit) {
       throw new LimitReached(
         `The ${plan} plan allows up to ${limit} actions per automation; this one has ${parsed.steps.length}. Upgrade for unlimited actions.`,
@@ -42,24 +45,34 @@ export function createAutomationService(db: Db) {
 
   async function owned(id: string, caller: Caller): Promise<Automation> {
     const [row] = await db.select().from(automations).where(eq(automations.id, id))
-    // Another member's automation is as unknown as a missing one.
-    if (!row || (row.ownerId !== caller.id && caller.role !== 'admin')) throw new NotFound('Automation not found')
+    // Another workspace's automation is as unknown as a missing one (a site admin reads any).
+    if (!row || (row.workspaceId !== caller.workspace.id && caller.role !== 'admin')) throw new NotFound('Automation not found')
     return row
+  }
+
+  function requireMember(caller: Caller): void {
+    if (!hasRole(caller.workspace.role, 'member')) {
+      throw new Forbidden('Viewers cannot change automations; ask an admin of the workspace for the Member role.')
+    }
   }
 
   async function ownedForChange(id: string, caller: Caller): Promise<Automation> {
     const row = await owned(id, caller)
-    if (row.ownerId !== caller.id) throw new NotFound('Automation not found')
+    if (row.workspaceId !== caller.workspace.id) throw new NotFound('Automation not found')
+    requireMember(caller)
     return row
   }
+
+  const record = (tx: Pick<Db, 'insert'>, caller: Caller, action: string, automation: Pick<Automation, 'id' | 'name'>, summary: string) =>
+    activity.record(tx, caller, { workspaceId: caller.workspace.id, action, targetType: 'automation', targetId: automation.id, summary })
 
   const nextRun = (schedule: string | null, enabled: boolean) => (schedule && enabled ? nextCronRun(schedule, new Date()) : null)
 
   return {
     actionLimitOf,
 
-    async list(ownerId: string, query: { page: number; limit: number }): Promise<Page<Automation>> {
-      const where = eq(automations.ownerId, ownerId)
+    async list(workspaceId: string, query: { page: number; limit: number }): Promise<Page<Automation>> {
+      const where = eq(automations.workspaceId, workspaceId)
       const [items, [totals]] = await Promise.all([
         db
           .select()
@@ -74,66 +87,74 @@ export function createAutomationService(db: Db) {
     },
 
     /** Every automation's id and name, by name: the choices of a filter. */
-    async names(ownerId: string): Promise<{ id: string; name: string }[]> {
+    async names(workspaceId: string): Promise<{ id: string; name: string }[]> {
       return db
         .select({ id: automations.id, name: automations.name })
         .from(automations)
-        .where(eq(automations.ownerId, ownerId))
+        .where(eq(automations.workspaceId, workspaceId))
         .orderBy(asc(automations.name), asc(automations.id))
-        .limit(MAX_AUTOMATIONS_PER_MEMBER)
+        .limit(MAX_AUTOMATIONS_PER_WORKSPACE)
     },
 
     get: owned,
 
     /** Input parsed by the front door (automationInputSchema); the steps are checked here. */
-    async create(ownerId: string, data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean }): Promise<Automation> {
-      const steps = await checkedSteps(ownerId, data.steps)
-      const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.ownerId, ownerId))
-      if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_MEMBER) {
-        throw new LimitReached(`You can keep up to ${MAX_AUTOMATIONS_PER_MEMBER} automations; delete some first.`, 'PLAN_LIMIT')
+    async create(caller: Caller, data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean }): Promise<Automation> {
+      requireMember(caller)
+      const workspaceId = caller.workspace.id
+      const steps = await checkedSteps(workspaceId, data.steps)
+      const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
+      if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
+        throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
       }
-      const [row] = await db
-        .insert(automations)
-        .values({ ...data, ownerId, steps, nextRunAt: nextRun(data.schedule, data.enabled) })
-        .returning()
-      if (!row) throw new Error('automation insert returned nothing')
-      return row
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(automations)
+          .values({ ...data, workspaceId, ownerId: caller.id, steps, nextRunAt: nextRun(data.schedule, data.enabled) })
+          .returning()
+        if (!row) throw new Error('automation insert returned nothing')
+        await record(tx, caller, 'automation.create', row, `Created ${row.name}`)
+        return row
+      })
     },
 
     /** Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else Conflict). */
     async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
       const current = await ownedForChange(id, caller)
-      const steps = data.steps === undefined ? undefined : await checkedSteps(current.ownerId, data.steps)
+      const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
       const enabled = data.enabled ?? current.enabled
       const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
-      const [row] = await db
-        .update(automations)
-        .set({
-          ...data,
-          steps,
-          schedule,
-          enabled,
-          ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
-          version: sql`${automations.version} + 1`,
-          updatedAt: new Date(),
-        })
-        .where(
-          and(
-            eq(automations.id, id),
-            eq(automations.ownerId, caller.id),
-            options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
-          ),
-        )
-        .returning()
-      if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
-      if (!row) throw new NotFound('Automation not found')
-      return row
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(automations)
+          .set({
+            ...data,
+            steps,
+            schedule,
+            enabled,
+            ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
+            version: sql`${automations.version} + 1`,
+            updatedAt: new Date(),
+          })
+          .where(
+            and(
+              eq(automations.id, id),
+              eq(automations.workspaceId, caller.workspace.id),
+              options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
+            ),
+          )
+          .returning()
+        if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
+        if (!row) throw new NotFound('Automation not found')
+        await record(tx, caller, 'automation.update', row, `Changed ${row.name} (version ${row.version})`)
+        return row
+      })
     },
 
     async duplicate(id: string, caller: Caller): Promise<Automation> {
       const source = await ownedForChange(id, caller)
-      return this.create(caller.id, {
+      return this.create(caller, {
         name: `Copy of ${source.name}`.slice(0, 100),
         description: source.description,
         steps: source.steps,
@@ -153,9 +174,10 @@ export function createAutomationService(db: Db) {
         const [row] = await tx
           .select()
           .from(automations)
-          .where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
+          .where(and(eq(automations.id, id), eq(automations.workspaceId, caller.workspace.id)))
           .for('update')
         if (!row) throw new NotFound('Automation not found')
+        requireMember(caller)
         const current = row.steps[change.index]
         if (!current || JSON.stringify(current) !== JSON.stringify(change.before) || !('target' in current) || !current.target) {
           throw new Conflict(`Step ${change.index + 1} of “${row.name}” has changed since this run; edit it in the builder instead.`)
@@ -168,13 +190,17 @@ export function createAutomationService(db: Db) {
           .where(eq(automations.id, id))
           .returning()
         if (!updated) throw new NotFound('Automation not found')
+        await record(tx, caller, 'automation.repair', updated, `Applied a fix to step ${change.index + 1} of ${updated.name}`)
         return updated
       })
     },
 
     async remove(id: string, caller: Caller): Promise<void> {
-      await ownedForChange(id, caller)
-      await db.delete(automations).where(and(eq(automations.id, id), eq(automations.ownerId, caller.id)))
+      const current = await ownedForChange(id, caller)
+      await db.transaction(async (tx) => {
+        await tx.delete(automations).where(and(eq(automations.id, id), eq(automations.workspaceId, caller.workspace.id)))
+        await record(tx, caller, 'automation.delete', current, `Deleted ${current.name}`)
+      })
     },
   }
 }

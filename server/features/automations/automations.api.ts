@@ -19,7 +19,10 @@ const automationSchema = z
     schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
     enabled: z.boolean(),
     nextRunAt: z.string().nullable(),
-    ownerId: z.string(),
+    /** The workspace it belongs to (docs/decisions/021). */
+    workspaceId: z.string(),
+    /** Who created it; null once their account is gone. */
+    ownerId: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -38,7 +41,7 @@ const idParam = ownedResourceParams
 const one = { 'application/json': { schema: z.object({ data: automationSchema }) } }
 const tags = ['Automations']
 
-const list = signedInRoute(member('automations'), {
+const list = signedInRoute(member('automations', 'viewer'), {
   method: 'get',
   path: '/',
   tags,
@@ -60,7 +63,7 @@ const stepsSchema = publicRoute({
   },
 })
 
-const create = signedInRoute(member('automations'), {
+const create = signedInRoute(member('automations', 'member'), {
   method: 'post',
   path: '/',
   tags,
@@ -69,7 +72,7 @@ const create = signedInRoute(member('automations'), {
   responses: { 201: { description: 'Created', content: one }, ...errorResponses(400, 409) },
 })
 
-const get = signedInRoute(member('automations'), {
+const get = signedInRoute(member('automations', 'viewer'), {
   method: 'get',
   path: '/{id}',
   tags,
@@ -78,7 +81,7 @@ const get = signedInRoute(member('automations'), {
   responses: { 200: { description: 'The automation', content: one }, ...errorResponses(400, 404) },
 })
 
-const update = signedInRoute(member('automations'), {
+const update = signedInRoute(member('automations', 'member'), {
   method: 'put',
   path: '/{id}',
   tags,
@@ -87,7 +90,7 @@ const update = signedInRoute(member('automations'), {
   responses: { 200: { description: 'Changed', content: one }, ...errorResponses(400, 404, 409) },
 })
 
-const duplicate = signedInRoute(member('automations'), {
+const duplicate = signedInRoute(member('automations', 'member'), {
   method: 'post',
   path: '/{id}/duplicate',
   tags,
@@ -96,7 +99,7 @@ const duplicate = signedInRoute(member('automations'), {
   responses: { 201: { description: 'The copy', content: one }, ...errorResponses(400, 404, 409) },
 })
 
-const remove = signedInRoute(member('automations'), {
+const remove = signedInRoute(member('automations', 'member'), {
   method: 'delete',
   path: '/{id}',
   tags,
@@ -114,12 +117,12 @@ export function createAutomationsApi(automations: AutomationService) {
     .openapi(stepsSchema, (c) => c.json({ ...jsonSchema, title: `Aether automation steps, version ${STEPS_VERSION}` }, 200))
     .openapi(list, async (c) => {
       const user = c.get('member')
-      const page = await automations.list(user.id, c.req.valid('query'))
+      const page = await automations.list(callerOf(user).workspace.id, c.req.valid('query'))
       return c.json({ data: page.items.map(toAutomationDto), total: page.total, page: page.page, limit: page.limit }, 200)
     })
     .openapi(create, async (c) => {
       const user = c.get('member')
-      return c.json({ data: toAutomationDto(await automations.create(user.id, c.req.valid('json'))) }, 201)
+      return c.json({ data: toAutomationDto(await automations.create(callerOf(user), c.req.valid('json'))) }, 201)
     })
     .openapi(get, async (c) => {
       const user = c.get('member')

@@ -71,11 +71,11 @@ export function createBillingService(deps: {
     return realPaddle && !PADDLE_PRICE_ID.test(plan.paddlePriceId) ? null : plan.paddlePriceId
   }
 
-  async function currentSubscription(userId: string): Promise<CurrentSubscription | null> {
+  async function currentSubscription(workspaceId: string): Promise<CurrentSubscription | null> {
     const [row] = await db
       .select()
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, SERVING)))
+      .where(and(eq(subscriptions.workspaceId, workspaceId), inArray(subscriptions.status, SERVING)))
       .orderBy(desc(subscriptions.updatedAt))
       .limit(1)
     return row ? { ...row, trialEndsAt: trialEndOf(row) } : null
@@ -92,8 +92,8 @@ export function createBillingService(deps: {
    * a subscription (whatever became of it) gets one. With real Paddle the trial is the price's own
    * (its trial_period, set by the operator), so Paddle, not this rule, decides.
    */
-  async function sandboxTrialFor(userId: string, from = new Date()): Promise<SandboxTrial | null> {
-    const [earlier] = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1)
+  async function sandboxTrialFor(workspaceId: string, from = new Date()): Promise<SandboxTrial | null> {
+    const [earlier] = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.workspaceId, workspaceId)).limit(1)
     return earlier ? null : { days: TRIAL_DAYS, endsAt: new Date(from.getTime() + TRIAL_DAYS * DAY_MS) }
   }
 
@@ -108,19 +108,22 @@ export function createBillingService(deps: {
     /** What a page may hand to checkout as the plan's price id (null: 'Checkout Not Available'). */
     priceIdOf,
     /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
-    checkoutToken: (userId: string) => checkoutUserToken(checkoutSecret, userId),
+    checkoutToken: (workspaceId: string) => checkoutUserToken(checkoutSecret, workspaceId),
     currentSubscription,
     sandboxTrialFor,
 
-    async recentPayments(userId: string, limit = 5): Promise<Payment[]> {
-      return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt)).limit(limit)
+    async recentPayments(workspaceId: string, limit = 5): Promise<Payment[]> {
+      return db.select().from(payments).where(eq(payments.workspaceId, workspaceId)).orderBy(desc(payments.createdAt)).limit(limit)
     },
 
-    async payments(userId: string, query: { page: number; limit: number }): Promise<Page<Payment>> {
-      return newestFirstPage(db, payments, eq(payments.userId, userId), query)
+    async payments(workspaceId: string, query: { page: number; limit: number }): Promise<Page<Payment>> {
+      return newestFirstPage(db, payments, eq(payments.workspaceId, workspaceId), query)
     },
 
-    /** What buying `planSlug` takes: the checkout to open. Throws when checkout cannot open. */
+    /**
+     * What buying `planSlug` takes: the checkout to open. Throws when checkout cannot open. The
+     * buyer is a workspace (its id; a personal workspace has its member's) and the e-mail paying.
+     */
     async checkoutFor(user: { id: string; email: string }, planSlug: string) {
       const plan = await requirePlan(planSlug)
       if (plan.price === 0) throw new Conflict('The Free plan needs no checkout.')
@@ -148,8 +151,8 @@ export function createBillingService(deps: {
      * Switching to Free: the subscription ends with its paid period, or with its trial, uncharged.
      * Returns when it ends, and whether that is a trial's end.
      */
-    async cancelToFree(userId: string): Promise<{ endsAt: Date | null; trial: boolean }> {
-      const subscription = await currentSubscription(userId)
+    async cancelToFree(workspaceId: string): Promise<{ endsAt: Date | null; trial: boolean }> {
+      const subscription = await currentSubscription(workspaceId)
       if (!subscription) throw new Conflict('You are already on the Free plan.')
       const trial = subscription.status === 'trialing'
       if (subscription.cancelAt) return { endsAt: subscription.cancelAt, trial }
@@ -158,9 +161,9 @@ export function createBillingService(deps: {
     },
 
     /** Upgrade or downgrade between paid plans while subscribed. */
-    async changePlan(userId: string, planSlug: string): Promise<void> {
+    async changePlan(workspaceId: string, planSlug: string): Promise<void> {
       const plan = await requirePlan(planSlug)
-      const subscription = await currentSubscription(userId)
+      const subscription = await currentSubscription(workspaceId)
       if (!subscription) throw new Conflict('Choose a paid plan through checkout first.')
       if (subscription.planSlug === plan.slug) throw new Conflict(`You are already on the ${plan.name} plan.`)
       if (plan.price === 0) throw new Conflict('Use Switch to Free to end your subscription.')
@@ -170,9 +173,9 @@ export function createBillingService(deps: {
     },
 
     /** Sandbox only: lets the current period (or trial) end now: a renewal, the trial's first charge, or the scheduled cancellation. */
-    async sandboxEndPeriod(userId: string) {
+    async sandboxEndPeriod(workspaceId: string) {
       if (!sandbox) throw new NotFound('The payment sandbox is off.')
-      const subscription = await currentSubscription(userId)
+      const subscription = await currentSubscription(workspaceId)
       if (!subscription) throw new Conflict('There is no subscription to renew or end.')
       return sandbox.endPeriod(subscription)
     },

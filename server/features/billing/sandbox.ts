@@ -175,7 +175,7 @@ export function createSandboxBilling(options: {
         subscription({
           subscriptionId: current.providerSubscriptionId,
           customerId: customer(current),
-          customData: { user_id: current.userId, plan: plan.slug },
+          customData: { user_id: current.workspaceId, plan: plan.slug },
           plan,
           status: current.status,
           nextBilledAt: null,
@@ -190,7 +190,7 @@ export function createSandboxBilling(options: {
       const common = {
         subscriptionId: current.providerSubscriptionId,
         customerId: customer(current),
-        customData: { user_id: current.userId, plan: plan.slug },
+        customData: { user_id: current.workspaceId, plan: plan.slug },
         plan,
       }
       if (current.status === 'trialing') {
@@ -208,7 +208,7 @@ export function createSandboxBilling(options: {
       const common = {
         subscriptionId: current.providerSubscriptionId,
         customerId: customer(current),
-        customData: { user_id: current.userId, plan: plan.slug },
+        customData: { user_id: current.workspaceId, plan: plan.slug },
         plan,
       }
       if (current.cancelAt) {

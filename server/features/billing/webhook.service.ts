@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lte, ne } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { payments, profiles, subscriptionPlans, subscriptions, users, webhookEvents } from '#server/db/schema/index.ts'
+import { payments, subscriptionPlans, subscriptions, webhookEvents, workspaces } from '#server/db/schema/index.ts'
 import type { DbOrTx } from '#server/db/client.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { Logger } from '#server/logger.ts'
@@ -47,10 +47,11 @@ export function createWebhookService(deps: {
   const { db, credits, logger, provider, secret, checkoutSecret } = deps
 
   /** Our user behind custom data: only a user id our server signed for checkout counts. */
-  async function signedUser(tx: DbOrTx, customData: PaddleSubscription['custom_data']): Promise<string | null> {
-    const userId = customData?.user_id
-    if (!userId || !isCheckoutUserToken(checkoutSecret, userId, customData.user_token)) return null
-    const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId))
+  /** The paying workspace: custom_data.user_id names it (a personal workspace has its member's id), signed by user_token. */
+  async function signedWorkspace(tx: DbOrTx, customData: PaddleSubscription['custom_data']): Promise<string | null> {
+    const workspaceId = customData?.user_id
+    if (!workspaceId || !isCheckoutUserToken(checkoutSecret, workspaceId, customData.user_token)) return null
+    const [row] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId))
     return row?.id ?? null
   }
 
@@ -61,18 +62,18 @@ export function createWebhookService(deps: {
     return plan ?? null
   }
 
-  /** The member's plan: the dearest plan among their subscriptions that serve, else Free. */
-  async function syncProfilePlan(tx: DbOrTx, userId: string) {
+  /** The workspace's plan: the dearest plan among its subscriptions that serve, else Free. */
+  async function syncWorkspacePlan(tx: DbOrTx, workspaceId: string) {
     const serving = await tx
       .select({ slug: subscriptionPlans.slug, price: subscriptionPlans.price })
       .from(subscriptions)
       .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, subscriptions.planSlug))
-      .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, SERVING_STATUSES)))
+      .where(and(eq(subscriptions.workspaceId, workspaceId), inArray(subscriptions.status, SERVING_STATUSES)))
     const best = serving.sort((a, b) => b.price - a.price)[0]
     await tx
-      .update(profiles)
-      .set({ subscriptionPlan: best?.slug ?? 'free', updatedAt: new Date() })
-      .where(eq(profiles.id, userId))
+      .update(workspaces)
+      .set({ planSlug: best?.slug ?? 'free', updatedAt: new Date() })
+      .where(eq(workspaces.id, workspaceId))
   }
 
   async function applySubscription(tx: DbOrTx, event: PaddleEvent, data: PaddleSubscription): Promise<Outcome> {
@@ -80,8 +81,8 @@ export function createWebhookService(deps: {
     const lockRow = () => tx.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, data.id)).for('update')
     // Locked, so two events for one subscription apply one after the other, in occurred_at order.
     const [existing] = await lockRow()
-    const userId = existing?.userId ?? (await signedUser(tx, data.custom_data))
-    if (!userId) return ignored('no user of ours (custom_data.user_id with a valid user_token)')
+    const workspaceId = existing?.workspaceId ?? (await signedWorkspace(tx, data.custom_data))
+    if (!workspaceId) return ignored('no workspace of ours (custom_data.user_id with a valid user_token)')
     if (existing && occurredAt < existing.lastEventAt) return ignored('older than the last event applied to this subscription')
     const plan = await planFor(tx, data.items[0]?.price.id)
     if (!plan) return ignored(`no plan has the price id ${data.items[0]?.price.id}`)
@@ -101,7 +102,7 @@ export function createWebhookService(deps: {
     if (!row) {
       const [created] = await tx
         .insert(subscriptions)
-        .values({ ...values, userId, provider, providerSubscriptionId: data.id })
+        .values({ ...values, workspaceId, provider, providerSubscriptionId: data.id })
         .onConflictDoNothing()
         .returning()
       // Created meanwhile by a concurrent event: apply this one as an update, in order.
@@ -111,7 +112,7 @@ export function createWebhookService(deps: {
       if (occurredAt < row.lastEventAt) return ignored('older than the last event applied to this subscription')
       await tx.update(subscriptions).set(values).where(eq(subscriptions.id, row.id))
     }
-    await syncProfilePlan(tx, userId)
+    await syncWorkspacePlan(tx, workspaceId)
     return applied
   }
 
@@ -144,7 +145,7 @@ export function createWebhookService(deps: {
    * starts here: it serves no plan (status 'incomplete') and its lastEventAt is the epoch, so the
    * subscription's own events fill it in whenever they arrive.
    */
-  async function keepCard(tx: DbOrTx, userId: string, data: PaddleTransaction, planSlug: string | undefined) {
+  async function keepCard(tx: DbOrTx, workspaceId: string, data: PaddleTransaction, planSlug: string | undefined) {
     const card = data.payments.find((payment) => payment.method_details?.card)?.method_details?.card
     if (!card || !data.subscription_id) return
     const cardValues = { cardBrand: card.type, cardLast4: card.last4, updatedAt: new Date() }
@@ -156,7 +157,7 @@ export function createWebhookService(deps: {
       .insert(subscriptions)
       .values({
         ...cardValues,
-        userId,
+        workspaceId,
         provider,
         providerSubscriptionId: data.subscription_id,
         planSlug,
@@ -167,11 +168,11 @@ export function createWebhookService(deps: {
   }
 
   /** Whether the member had a subscription other than this one (our rule: one free trial per account). */
-  async function hadEarlierSubscription(tx: DbOrTx, userId: string, subscriptionId: string | null | undefined) {
+  async function hadEarlierSubscription(tx: DbOrTx, workspaceId: string, subscriptionId: string | null | undefined) {
     const [other] = await tx
       .select({ id: subscriptions.id })
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, userId), subscriptionId ? ne(subscriptions.providerSubscriptionId, subscriptionId) : undefined))
+      .where(and(eq(subscriptions.workspaceId, workspaceId), subscriptionId ? ne(subscriptions.providerSubscriptionId, subscriptionId) : undefined))
       .limit(1)
     return Boolean(other)
   }
@@ -180,8 +181,8 @@ export function createWebhookService(deps: {
     const [subscription] = data.subscription_id
       ? await tx.select().from(subscriptions).where(eq(subscriptions.providerSubscriptionId, data.subscription_id))
       : []
-    const userId = subscription?.userId ?? (await signedUser(tx, data.custom_data))
-    if (!userId) return ignored('no user of ours (custom_data.user_id with a valid user_token)')
+    const workspaceId = subscription?.workspaceId ?? (await signedWorkspace(tx, data.custom_data))
+    if (!workspaceId) return ignored('no workspace of ours (custom_data.user_id with a valid user_token)')
     // A prorated plan change also lists the item it replaces, with a negative quantity.
     const plan = await planFor(tx, data.items.find((item) => (item.quantity ?? 1) > 0)?.price.id)
     const status =
@@ -189,7 +190,7 @@ export function createWebhookService(deps: {
     const createdAt = new Date(data.billed_at ?? data.created_at)
 
     const values = {
-      userId,
+      workspaceId,
       providerSubscriptionId: data.subscription_id ?? null,
       planSlug: plan?.slug ?? null,
       amount: fromMinorUnits(data.details.totals.grand_total, data.currency_code),
@@ -213,13 +214,13 @@ export function createWebhookService(deps: {
     if (status !== 'success') return applied
 
     // Only the event that turned this row into a success gets here: credits once per transaction.
-    await keepCard(tx, userId, data, plan?.slug)
+    await keepCard(tx, workspaceId, data, plan?.slug)
     const previous = data.origin === 'subscription_update' ? await planBefore(tx, data, subscription, createdAt) : null
     // A free first transaction is a trial's start; Paddle gives the price's trial to every checkout.
     const free = values.amount === 0
-    const earlierSubscription = data.origin === 'web' && free ? await hadEarlierSubscription(tx, userId, data.subscription_id) : false
+    const earlierSubscription = data.origin === 'web' && free ? await hadEarlierSubscription(tx, workspaceId, data.subscription_id) : false
     const grant = creditGrantFor({ origin: data.origin, transactionId: data.id, plan, previous, free, earlierSubscription })
-    if (grant) await credits.applyIn(tx, { userId, reason: 'plan_grant', ...grant })
+    if (grant) await credits.applyIn(tx, { workspaceId, reason: 'plan_grant', ...grant })
     return applied
   }
 

@@ -3,13 +3,14 @@ import { Conflict, NotFound } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
-import { creditLedger, profiles, type CREDIT_REASONS } from '#server/db/schema/index.ts'
+import { creditLedger, workspaces, type CREDIT_REASONS } from '#server/db/schema/index.ts'
 
 type CreditReason = (typeof CREDIT_REASONS)[number]
 export type CreditEntry = typeof creditLedger.$inferSelect
 
 export interface CreditChange {
-  userId: string
+  /** The workspace whose balance changes (a member's personal workspace has their account's id). */
+  workspaceId: string
   delta: number
   reason: CreditReason
   reference?: string | null
@@ -23,31 +24,31 @@ export class InsufficientCredits extends Conflict {
 }
 
 /**
- * Credit balances and their ledger. The balance on the profile and its ledger row change in one
- * statement pair inside a transaction; the update is conditional, so concurrent changes queue on
- * the profile row and the balance can never go below zero (a CHECK constraint backs this up).
+ * Credit balances and their ledger, per workspace. The balance on the workspace and its ledger row
+ * change in one statement pair inside a transaction; the update is conditional, so concurrent
+ * changes queue on the workspace row and the balance can never go below zero (a CHECK constraint backs this up).
  */
 export function createCreditService(db: Db) {
   async function applyIn(tx: DbOrTx, change: CreditChange): Promise<number> {
     if (!Number.isInteger(change.delta)) throw new Error(`credit delta must be an integer, got ${change.delta}`)
     const [updated] = await tx
-      .update(profiles)
-      .set({ credits: sql`${profiles.credits} + ${change.delta}`, updatedAt: new Date() })
-      .where(and(eq(profiles.id, change.userId), sql`${profiles.credits} + ${change.delta} >= 0`))
-      .returning({ credits: profiles.credits })
+      .update(workspaces)
+      .set({ credits: sql`${workspaces.credits} + ${change.delta}`, updatedAt: new Date() })
+      .where(and(eq(workspaces.id, change.workspaceId), sql`${workspaces.credits} + ${change.delta} >= 0`))
+      .returning({ credits: workspaces.credits })
     if (!updated) {
-      const [current] = await tx.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, change.userId))
-      if (!current) throw new NotFound('Profile not found')
+      const [current] = await tx.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, change.workspaceId))
+      if (!current) throw new NotFound('Workspace not found')
       throw new InsufficientCredits(current.credits)
     }
     await tx.insert(creditLedger).values({
-      userId: change.userId,
+      workspaceId: change.workspaceId,
       delta: change.delta,
       balanceAfter: updated.credits,
       reason: change.reason,
       reference: change.reference ?? null,
       actorId: change.actorId ?? null,
-      // The time of this insert, not of the transaction's start: the profile row is locked by now,
+      // The time of this insert, not of the transaction's start: the workspace row is locked by now,
       // so the ledger's order by time is the order in which the balances changed.
       createdAt: sql`clock_timestamp()`,
     })
@@ -57,15 +58,15 @@ export function createCreditService(db: Db) {
   /** setBalance inside the caller's transaction (which must lock nothing the ledger needs first). */
   async function setBalanceIn(
     tx: DbOrTx,
-    userId: string,
+    workspaceId: string,
     credits: number,
     actor: { actorId: string; reference?: string },
   ): Promise<number> {
-    const [current] = await tx.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, userId)).for('update')
-    if (!current) throw new NotFound('Profile not found')
+    const [current] = await tx.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update')
+    if (!current) throw new NotFound('Workspace not found')
     const delta = credits - current.credits
     if (delta === 0) return current.credits
-    return applyIn(tx, { userId, delta, reason: 'admin_edit', actorId: actor.actorId, reference: actor.reference })
+    return applyIn(tx, { workspaceId, delta, reason: 'admin_edit', actorId: actor.actorId, reference: actor.reference })
   }
 
   return {
@@ -78,18 +79,18 @@ export function createCreditService(db: Db) {
     },
 
     /** Sets a balance (an admin's edit), recording the difference; returns the new balance. */
-    async setBalance(userId: string, credits: number, actor: { actorId: string; reference?: string }): Promise<number> {
-      return db.transaction((tx) => setBalanceIn(tx, userId, credits, actor))
+    async setBalance(workspaceId: string, credits: number, actor: { actorId: string; reference?: string }): Promise<number> {
+      return db.transaction((tx) => setBalanceIn(tx, workspaceId, credits, actor))
     },
 
     setBalanceIn,
 
-    async recent(userId: string, limit = 5): Promise<CreditEntry[]> {
-      return db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt)).limit(limit)
+    async recent(workspaceId: string, limit = 5): Promise<CreditEntry[]> {
+      return db.select().from(creditLedger).where(eq(creditLedger.workspaceId, workspaceId)).orderBy(desc(creditLedger.createdAt)).limit(limit)
     },
 
-    async list(userId: string, query: { page: number; limit: number }): Promise<Page<CreditEntry>> {
-      return newestFirstPage(db, creditLedger, eq(creditLedger.userId, userId), query)
+    async list(workspaceId: string, query: { page: number; limit: number }): Promise<Page<CreditEntry>> {
+      return newestFirstPage(db, creditLedger, eq(creditLedger.workspaceId, workspaceId), query)
     },
   }
 }

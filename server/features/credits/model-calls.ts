@@ -3,7 +3,7 @@ import { MODEL_CALL_CREDITS } from '#common/ai.ts'
 import { monthStart } from '#common/calendar.ts'
 import { LimitReached } from '#common/errors.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
-import { creditLedger, profiles } from '#server/db/schema/index.ts'
+import { creditLedger, workspaces } from '#server/db/schema/index.ts'
 import { InsufficientCredits, type CreditService } from './credit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
@@ -11,14 +11,14 @@ import type { RateLimitService } from '#server/features/rate-limit/rate-limit.se
 /** What a model call is for: it is written into the ledger row's reference. */
 export type ModelCallPurpose = 'planning' | 'repair'
 
-/** Model calls one member may make in a minute, whatever their plan (a runaway loop costs little). */
+/** Model calls one workspace may make in a minute, whatever its plan (a runaway loop costs little). */
 const MODEL_CALLS_PER_MINUTE = 30
 
 /**
  * Every call to the AI model is paid before it is made (docs/decisions/020): MODEL_CALL_CREDITS
- * from the member's balance, as a `model_call` row of the credit ledger, within the monthly
- * allowance of their plan and a per-minute limit. The ledger is the count: this month's
- * `model_call` rows are this month's calls. The profile row is locked while counting, so two calls
+ * from the workspace's balance, as a `model_call` row of the credit ledger, within the monthly
+ * allowance of its plan and a per-minute limit. The ledger is the count: this month's
+ * `model_call` rows are this month's calls. The workspace row is locked while counting, so two calls
  * at once cannot both take the last one.
  */
 export function createModelCalls(deps: {
@@ -29,30 +29,30 @@ export function createModelCalls(deps: {
 }) {
   const { db, credits, plans, rateLimits } = deps
 
-  async function usedIn(tx: DbOrTx, userId: string): Promise<number> {
+  async function usedIn(tx: DbOrTx, workspaceId: string): Promise<number> {
     const [row] = await tx
       .select({ n: count() })
       .from(creditLedger)
-      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reason, 'model_call'), gte(creditLedger.createdAt, monthStart())))
+      .where(and(eq(creditLedger.workspaceId, workspaceId), eq(creditLedger.reason, 'model_call'), gte(creditLedger.createdAt, monthStart())))
     return row?.n ?? 0
   }
 
   return {
-    /** Model calls the member made this calendar month (UTC). */
-    usedThisMonth: (userId: string) => usedIn(db, userId),
+    /** Model calls the workspace made this calendar month (UTC). */
+    usedThisMonth: (workspaceId: string) => usedIn(db, workspaceId),
 
     /** Pays for one model call, or refuses it (LimitReached naming the plan, or RateLimited). */
-    async charge(userId: string, purpose: ModelCallPurpose, reference: string): Promise<void> {
-      await rateLimits.consume(`model-calls:${userId}`, {
+    async charge(workspaceId: string, purpose: ModelCallPurpose, reference: string): Promise<void> {
+      await rateLimits.consume(`model-calls:${workspaceId}`, {
         limit: MODEL_CALLS_PER_MINUTE,
         windowSeconds: 60,
         message: `At most ${MODEL_CALLS_PER_MINUTE} AI model calls a minute; try again in a moment.`,
       })
       await db.transaction(async (tx) => {
-        await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, userId)).for('update')
-        const allowances = await plans.allowancesOf(userId, tx)
+        await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update')
+        const allowances = await plans.allowancesOf(workspaceId, tx)
         const allowed = allowances.monthlyModelCalls
-        if (allowed !== null && (await usedIn(tx, userId)) >= allowed) {
+        if (allowed !== null && (await usedIn(tx, workspaceId)) >= allowed) {
           throw new LimitReached(
             allowed === 0
               ? `The ${allowances.plan} plan includes no AI model calls. Upgrade to use the AI model.`
@@ -62,7 +62,7 @@ export function createModelCalls(deps: {
         }
         try {
           await credits.applyIn(tx, {
-            userId,
+            workspaceId,
             delta: -MODEL_CALL_CREDITS,
             reason: 'model_call',
             reference: `${purpose}: ${reference}`.slice(0, 200),

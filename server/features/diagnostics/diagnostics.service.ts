@@ -1,6 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
-import { profiles } from '#server/db/schema/index.ts'
+import { profiles, workspaces } from '#server/db/schema/index.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 
 export type Check<T> = { ok: true; value: T } | { ok: false; error: string }
 
@@ -31,7 +32,7 @@ export function createDiagnosticsService(database: Pick<Database, 'db' | 'kind' 
     async run(user: { id: string; email: string }): Promise<DiagnosticsReport> {
       const [profile, profilesTable, backend] = await Promise.all([
         check(async () => {
-          const [row] = await db.select().from(profiles).where(eq(profiles.id, user.id))
+          const [row] = await db.select(profileColumns).from(profiles).innerJoin(workspaces, eq(workspaces.id, profiles.id)).where(eq(profiles.id, user.id))
           if (!row) throw new Error('No profile row for this user')
           return { role: row.role, subscriptionPlan: row.subscriptionPlan, credits: row.credits, fullName: row.fullName }
         }),

@@ -10,7 +10,8 @@ export interface InquiryEvent {
 /** A run changed (queued, started, progressed, finished); pages re-read it. */
 interface RunEvent {
   id: string
-  userId: string
+  /** Everyone working in this workspace sees it. */
+  workspaceId: string
   status: string
   automationId: string | null
 }

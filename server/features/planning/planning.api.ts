@@ -2,12 +2,12 @@ import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { inspectInputSchema, planInputSchema } from '#common/planning.ts'
 import { targetSchema } from '#common/targets.ts'
-import { member, signedInRoute } from '#server/http/access.ts'
+import { callerOf, member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { PlanningService } from './planning.service.ts'
 
 const tags = ['Planning']
-const access = member('automations')
+const access = member('automations', 'member')
 
 const elementSchema = z
   .object({
@@ -87,6 +87,6 @@ export function createPlanningApi(planning: PlanningService) {
     })
     .openapi(plan, async (c) => {
       const user = c.get('member')
-      return c.json({ data: await planning.plan(user.id, c.req.valid('json'), c.req.raw.signal) }, 200)
+      return c.json({ data: await planning.plan(callerOf(user), c.req.valid('json'), c.req.raw.signal) }, 200)
     })
 }

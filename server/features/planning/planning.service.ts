@@ -1,3 +1,4 @@
+import type { Caller } from '#common/auth.ts'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError } from '#common/errors.ts'
 import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
@@ -79,7 +80,7 @@ export function createPlanningService(deps: {
 
   /** Which planner answers, and why not the model when it is not (a note for the member). */
   async function choosePlanner(
-    userId: string,
+    workspaceId: string,
     choice: PlanInput['planner'],
   ): Promise<{ planner: 'offline' | 'model'; why: string | null }> {
     if (choice === 'offline') return { planner: 'offline', why: null }
@@ -89,7 +90,7 @@ export function createPlanningService(deps: {
       return { planner: 'offline', why: 'Planned offline: no AI model is configured on this server.' }
     }
     try {
-      await plans.requireFeature(userId, 'aiPlanning')
+      await plans.requireFeature(workspaceId, 'aiPlanning')
       return { planner: 'model', why: null }
     } catch (error) {
       if (choice === 'model' || !(error instanceof LimitReached)) throw error
@@ -117,9 +118,11 @@ export function createPlanningService(deps: {
       return inspection
     },
 
-    async plan(userId: string, input: PlanInput, signal?: AbortSignal): Promise<PlanResult> {
+    /** Plans for a person in a workspace: the person is limited to one at a time, the workspace pays and its plan decides. */
+    async plan(caller: Pick<Caller, 'id' | 'workspace'>, input: PlanInput, signal?: AbortSignal): Promise<PlanResult> {
+      const userId = caller.id
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
-      const chosen = await choosePlanner(userId, input.planner)
+      const chosen = await choosePlanner(caller.workspace.id, input.planner)
       const start = input.startUrl ?? null
       // The planners stop looking at PLAN_TIME_LIMIT_MS; the page is closed under them 10 s later.
       const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
@@ -149,7 +152,7 @@ export function createPlanningService(deps: {
             ai,
             pay: async () => {
               // The ledger names the task without its secrets.
-              await modelCalls.charge(userId, 'planning', maskSecrets(input.description).text.slice(0, 80))
+              await modelCalls.charge(caller.workspace.id, 'planning', maskSecrets(input.description).text.slice(0, 80))
               paid += 1
             },
           }),

@@ -109,9 +109,9 @@ export function createRepairer(deps: {
     snapshot: PageSnapshot,
     step: AutomationStep,
     target: Target,
-    run: { id: string; userId: string; steps: AutomationStep[] },
+    run: { id: string; workspaceId: string; steps: AutomationStep[] },
   ): Promise<Target | null> {
-    await modelCalls.charge(run.userId, 'repair', `run ${run.id}`)
+    await modelCalls.charge(run.workspaceId, 'repair', `run ${run.id}`)
     // What the run types never reaches the model, even where the page shows it back.
     const typed = new Map(
       run.steps.flatMap((each, index) =>
@@ -142,7 +142,7 @@ export function createRepairer(deps: {
   return {
     /** The repair function of one run (null when its automation turned self-repair off). */
     forRun(
-      run: { id: string; userId: string; selfRepair: boolean; steps: AutomationStep[] },
+      run: { id: string; workspaceId: string; selfRepair: boolean; steps: AutomationStep[] },
       log: (message: string) => void,
     ): StepRepair | null {
       if (!run.selfRepair) return null
@@ -159,7 +159,7 @@ export function createRepairer(deps: {
         }
         if (ai.kind === 'offline' || modelRefused) return null
         try {
-          await plans.requireFeature(run.userId, 'modelRepair')
+          await plans.requireFeature(run.workspaceId, 'modelRepair')
           const repaired = await byModel(page, snapshot, step, target, run)
           return repaired ? { target: repaired, how: 'model' } : null
         } catch (error) {

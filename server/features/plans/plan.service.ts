@@ -5,14 +5,16 @@ import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '#server/db/errors.ts'
-import { profiles, subscriptionPlans } from '#server/db/schema/index.ts'
+import { subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 
 export type Plan = typeof subscriptionPlans.$inferSelect
 
-/** What a member's plan includes (docs/decisions/020). */
+/** What a workspace's plan includes (docs/decisions/020, 021). */
 export interface Allowances {
   plan: string
+  teams: boolean
+  seats: number
   monthlyRunLimit: number | null
   actionLimit: number | null
   monthlyModelCalls: number | null
@@ -22,8 +24,9 @@ export interface Allowances {
 }
 
 /** The plan features a member may lack, as a refusal names them. */
-export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions'
+export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams'
 export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
+  teams: 'Team workspaces',
   aiPlanning: 'Planning with the AI model',
   modelRepair: 'Self-repair by the AI model',
   suggestions: 'Optimisation suggestions',
@@ -31,6 +34,8 @@ export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
 
 const allowanceColumns = {
   plan: subscriptionPlans.name,
+  teams: subscriptionPlans.teams,
+  seats: subscriptionPlans.seats,
   monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
   actionLimit: subscriptionPlans.actionLimit,
   monthlyModelCalls: subscriptionPlans.monthlyModelCalls,
@@ -55,14 +60,14 @@ export function createPlanService(db: Db, audit: AuditService) {
     throw error
   }
 
-  /** The member's plan's allowances (read in the caller's transaction when one is given). */
-  async function allowancesOf(userId: string, tx: DbOrTx = db): Promise<Allowances> {
+  /** The workspace's plan's allowances (read in the caller's transaction when one is given). */
+  async function allowancesOf(workspaceId: string, tx: DbOrTx = db): Promise<Allowances> {
     const [row] = await tx
       .select(allowanceColumns)
-      .from(profiles)
-      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
-      .where(eq(profiles.id, userId))
-    if (!row) throw new NotFound('Profile not found')
+      .from(workspaces)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+      .where(eq(workspaces.id, workspaceId))
+    if (!row) throw new NotFound('Workspace not found')
     return row
   }
 
@@ -70,11 +75,11 @@ export function createPlanService(db: Db, audit: AuditService) {
     allowancesOf,
 
     /**
-     * The member's allowances if their plan includes the feature; otherwise a refusal that names
+     * The workspace's allowances if its plan includes the feature; otherwise a refusal that names
      * the cheapest plan that does ('… is part of the Pro plan; you are on Free.').
      */
-    async requireFeature(userId: string, feature: PlanFeature): Promise<Allowances> {
-      const allowances = await allowancesOf(userId)
+    async requireFeature(workspaceId: string, feature: PlanFeature): Promise<Allowances> {
+      const allowances = await allowancesOf(workspaceId)
       if (allowances[feature]) return allowances
       const [unlocking] = await db
         .select({ name: subscriptionPlans.name })
@@ -95,9 +100,9 @@ export function createPlanService(db: Db, audit: AuditService) {
       return db.select().from(subscriptionPlans).orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.price))
     },
 
-    /** How many members are on each plan (by slug). */
+    /** How many workspaces are on each plan (by slug). */
     async memberCounts(): Promise<Record<string, number>> {
-      const rows = await db.select({ slug: profiles.subscriptionPlan, n: count() }).from(profiles).groupBy(profiles.subscriptionPlan)
+      const rows = await db.select({ slug: workspaces.planSlug, n: count() }).from(workspaces).groupBy(workspaces.planSlug)
       return Object.fromEntries(rows.map((row) => [row.slug, row.n]))
     },
 
@@ -159,7 +164,7 @@ export function createPlanService(db: Db, audit: AuditService) {
 
     /**
      * Refused for Free and for any plan members are on: they would be left on a plan that does not
-     * exist. The foreign key on profiles.subscription_plan is the check, so a member assigned while
+     * exist. The foreign key on workspaces.plan_slug is the check, so a workspace assigned while
      * the delete runs is counted too.
      */
     async remove(actor: Actor, id: string): Promise<void> {
@@ -180,7 +185,7 @@ export function createPlanService(db: Db, audit: AuditService) {
         })
         .catch(async (error: unknown) => {
           if (!plan || !isForeignKeyViolation(error)) throw error
-          const [members] = await db.select({ n: count() }).from(profiles).where(eq(profiles.subscriptionPlan, plan.slug))
+          const [members] = await db.select({ n: count() }).from(workspaces).where(eq(workspaces.planSlug, plan.slug))
           throw membersOnPlan(plan.name, members?.n ?? 0)
         })
     },

@@ -14,6 +14,8 @@ export interface RunListQuery {
   limit: number
   status?: RunStatus
   automationId?: string
+  /** A workspace's runs (the member area); without it, everyone's (the admin's Runs tab). */
+  workspaceId?: string
   userId?: string
 }
 
@@ -22,6 +24,7 @@ export function createRunHistory(db: Db) {
   return {
     async list(query: RunListQuery): Promise<Page<Run>> {
       const conditions: SQL[] = []
+      if (query.workspaceId) conditions.push(eq(automationRuns.workspaceId, query.workspaceId))
       if (query.userId) conditions.push(eq(automationRuns.userId, query.userId))
       if (query.status) conditions.push(eq(automationRuns.status, query.status))
       if (query.automationId) conditions.push(eq(automationRuns.automationId, query.automationId))
@@ -50,26 +53,26 @@ export function createRunHistory(db: Db) {
       return Object.fromEntries(rows.flatMap((run) => (run.automationId ? [[run.automationId, run]] : [])))
     },
 
-    /** Runs and cloud credits spent this month per member, for the admin's Users tab. */
-    async usageThisMonth(userIds: string[]): Promise<Record<string, { runs: number; credits: number }>> {
-      if (userIds.length === 0) return {}
+    /** Runs and cloud credits spent this month per workspace (a member's personal one has their id), for the admin's Users tab. */
+    async usageThisMonth(workspaceIds: string[]): Promise<Record<string, { runs: number; credits: number }>> {
+      if (workspaceIds.length === 0) return {}
       const rows = await db
         .select({
-          userId: automationRuns.userId,
+          workspaceId: automationRuns.workspaceId,
           runs: count(),
           credits: sql<number>`coalesce(sum(case when ${automationRuns.refundedAt} is null then ${automationRuns.creditsCharged} else 0 end), 0)::int`,
         })
         .from(automationRuns)
         .where(
           and(
-            inArray(automationRuns.userId, userIds),
+            inArray(automationRuns.workspaceId, workspaceIds),
             gte(automationRuns.createdAt, monthStart()),
             isNull(automationRuns.refundedAt),
             notRefused,
           ),
         )
-        .groupBy(automationRuns.userId)
-      return Object.fromEntries(rows.map((row) => [row.userId, { runs: row.runs, credits: row.credits }]))
+        .groupBy(automationRuns.workspaceId)
+      return Object.fromEntries(rows.map((row) => [row.workspaceId, { runs: row.runs, credits: row.credits }]))
     },
   }
 }

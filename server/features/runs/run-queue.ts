@@ -36,7 +36,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
   const { db, runs, events, leaseMs } = deps
   const leaseFromNow = () => new Date(Date.now() + leaseMs)
   const announce = (run: Run) =>
-    events.publish('run', { id: run.id, userId: run.userId, status: run.status, automationId: run.automationId })
+    events.publish('run', { id: run.id, workspaceId: run.workspaceId, status: run.status, automationId: run.automationId })
   const held = (id: string, workerId: string) =>
     and(eq(automationRuns.id, id), eq(automationRuns.workerId, workerId), eq(automationRuns.status, 'running'))
 

@@ -9,7 +9,9 @@ export const runDtoSchema = z
     id: z.string(),
     automationId: z.string().nullable(),
     automationName: z.string(),
-    userId: z.string(),
+    /** The workspace it ran in, and who started it (null: a schedule whose creator has gone). */
+    workspaceId: z.string(),
+    userId: z.string().nullable(),
     status: z.enum(RUN_STATUSES),
     trigger: z.enum(RUN_TRIGGERS),
     runner: z.enum(['cloud', 'client']),
@@ -49,6 +51,7 @@ export function toRunDto(run: Run): RunDto {
     id: run.id,
     automationId: run.automationId,
     automationName: run.automationName,
+    workspaceId: run.workspaceId,
     userId: run.userId,
     status: run.status,
     trigger: run.trigger,

@@ -1,11 +1,13 @@
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
 import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, MAX_EXTRACTED_ROWS, MAX_LOG_LINES, type RunTrigger } from '#common/automations.ts'
-import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { hasRole } from '#common/workspaces.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { automationRuns, automations, profiles, subscriptionPlans, type RunLogLine } from '#server/db/schema/index.ts'
+import { automationRuns, automations, subscriptionPlans, workspaces, type RunLogLine } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
 import { monthStart } from '#common/calendar.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 
@@ -26,15 +28,20 @@ const line = (level: RunLogLine['level'], message: string): RunLogLine => ({ at:
  * one transaction), what clients report about runs they execute, cancelling and refunds, with the
  * reads of run-history.ts. docs/decisions/012-automations-credits-and-runs.md has the rules.
  */
-export function createRunService(deps: { db: Db; credits: CreditService; events: EventBus }) {
-  const { db, credits, events } = deps
+export function createRunService(deps: { db: Db; credits: CreditService; events: EventBus; activity: Pick<AuditService, 'record'> }) {
+  const { db, credits, events, activity } = deps
 
-  const announce = (run: Pick<Run, 'id' | 'userId' | 'status' | 'automationId'>) =>
-    events.publish('run', { id: run.id, userId: run.userId, status: run.status, automationId: run.automationId })
+  const announce = (run: Pick<Run, 'id' | 'workspaceId' | 'status' | 'automationId'>) =>
+    events.publish('run', { id: run.id, workspaceId: run.workspaceId, status: run.status, automationId: run.automationId })
+
+  /** Starting, reporting on and cancelling runs changes things: viewers only look. */
+  const requireMember = (caller: Caller) => {
+    if (!hasRole(caller.workspace.role, 'member')) throw new Forbidden('Viewers cannot start or cancel runs; ask an admin of the workspace for the Member role.')
+  }
 
   async function find(id: string, caller: Caller): Promise<Run> {
     const [run] = await db.select().from(automationRuns).where(eq(automationRuns.id, id))
-    if (!run || (run.userId !== caller.id && caller.role !== 'admin')) throw new NotFound('Run not found')
+    if (!run || (run.workspaceId !== caller.workspace.id && caller.role !== 'admin')) throw new NotFound('Run not found')
     return run
   }
 
@@ -42,41 +49,42 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
    * Runs this month that count against the plan's cap (a run refunded for our failure does not,
    * nor a refused scheduled start).
    */
-  async function runsThisMonth(tx: Pick<Db, 'select'>, userId: string): Promise<number> {
+  async function runsThisMonth(tx: Pick<Db, 'select'>, workspaceId: string): Promise<number> {
     const [row] = await tx
       .select({ n: count() })
       .from(automationRuns)
       .where(
-        and(eq(automationRuns.userId, userId), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt), notRefused),
+        and(eq(automationRuns.workspaceId, workspaceId), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt), notRefused),
       )
     return row?.n ?? 0
   }
 
   async function refundIn(tx: Tx, run: Run, why: string): Promise<void> {
     if (run.creditsCharged > 0 && !run.refundedAt) {
-      await credits.applyIn(tx, { userId: run.userId, delta: run.creditsCharged, reason: 'refund', reference: `run ${run.id}: ${why}` })
+      await credits.applyIn(tx, { workspaceId: run.workspaceId, delta: run.creditsCharged, reason: 'refund', reference: `run ${run.id}: ${why}` })
     }
     await tx.update(automationRuns).set({ refundedAt: new Date() }).where(eq(automationRuns.id, run.id))
   }
 
   async function startIn(tx: Tx, automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
-    // One start at a time per member: the caps below cannot be passed by two at once.
+    requireMember(caller)
+    // One start at a time per workspace: the caps below cannot be passed by two at once.
     const [member] = await tx
       .select({
-        credits: profiles.credits,
+        credits: workspaces.credits,
         plan: subscriptionPlans.name,
         monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
         actionLimit: subscriptionPlans.actionLimit,
       })
-      .from(profiles)
-      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, profiles.subscriptionPlan))
-      .where(eq(profiles.id, caller.id))
-      .for('update', { of: profiles })
-    if (!member) throw new NotFound('Profile not found')
+      .from(workspaces)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+      .where(eq(workspaces.id, caller.workspace.id))
+      .for('update', { of: workspaces })
+    if (!member) throw new NotFound('Workspace not found')
     const [automation] = await tx
       .select()
       .from(automations)
-      .where(and(eq(automations.id, automationId), eq(automations.ownerId, caller.id)))
+      .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
     if (!automation) throw new NotFound('Automation not found')
     if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
     if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
@@ -85,7 +93,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
         'PLAN_LIMIT',
       )
     }
-    if (member.monthlyRunLimit !== null && (await runsThisMonth(tx, caller.id)) >= member.monthlyRunLimit) {
+    if (member.monthlyRunLimit !== null && (await runsThisMonth(tx, caller.workspace.id)) >= member.monthlyRunLimit) {
       throw new LimitReached(
         `The ${member.plan} plan includes ${member.monthlyRunLimit} automation runs per month, and this month's are used. Upgrade for unlimited automations.`,
         'PLAN_LIMIT',
@@ -104,7 +112,9 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
       .values({
         automationId: automation.id,
         automationName: automation.name,
-        userId: caller.id,
+        workspaceId: caller.workspace.id,
+        // A scheduled run of an automation whose creator's account is gone is nobody's (scheduledCaller).
+        userId: caller.id || null,
         status: options.runner === 'cloud' ? 'queued' : 'running',
         trigger: options.trigger,
         runner: options.runner,
@@ -123,12 +133,21 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
       })
       .returning()
     if (!created) throw new Error('run insert returned nothing')
-    if (cost > 0) await credits.applyIn(tx, { userId: caller.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
+    if (cost > 0) await credits.applyIn(tx, { workspaceId: caller.workspace.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
+    if (options.trigger !== 'schedule') {
+      await activity.record(tx, caller, {
+        workspaceId: caller.workspace.id,
+        action: 'run.start',
+        targetType: 'run',
+        targetId: created.id,
+        summary: `Ran ${automation.name}${options.runner === 'client' ? ` in the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}` : ' in the cloud'}`,
+      })
+    }
     return created
   }
 
   return {
-    runsThisMonth: (userId: string) => runsThisMonth(db, userId),
+    runsThisMonth: (workspaceId: string) => runsThisMonth(db, workspaceId),
 
     /**
      * Starts a run of one of the caller's automations. A cloud run is queued for the worker and
@@ -155,7 +174,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
      */
     async recordRefusalIn(
       tx: Tx,
-      automation: { id: string; name: string; ownerId: string; steps: Run['steps'] },
+      automation: { id: string; name: string; workspaceId: string; ownerId: string | null; steps: Run['steps'] },
       trigger: RunTrigger,
       message: string,
     ): Promise<Run | null> {
@@ -171,6 +190,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
         .values({
           automationId: automation.id,
           automationName: automation.name,
+          workspaceId: automation.workspaceId,
           userId: automation.ownerId,
           status: 'failed',
           trigger,
@@ -204,7 +224,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
     ): Promise<Run> {
       const updated = await db.transaction(async (tx) => {
         const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
-        if (!run || run.userId !== caller.id) throw new NotFound('Run not found')
+        if (!run || run.workspaceId !== caller.workspace.id || run.userId !== caller.id) throw new NotFound('Run not found')
         if (run.runner !== 'client') throw new ValidationError('This run executes in the cloud; only the cloud worker reports on it.')
         if (FINISHED_STATUSES.includes(run.status))
           throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
@@ -236,7 +256,8 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
     async cancel(id: string, caller: Caller): Promise<Run> {
       const cancelled = await db.transaction(async (tx) => {
         const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
-        if (!run || run.userId !== caller.id) throw new NotFound('Run not found')
+        if (!run || run.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
+        requireMember(caller)
         if (FINISHED_STATUSES.includes(run.status))
           throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
         if (run.status === 'queued') await refundIn(tx, run, 'cancelled before it started')
@@ -246,11 +267,18 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
             status: 'cancelled',
             finishedAt: new Date(),
             updatedAt: new Date(),
-            log: [...run.log, line('warn', 'Cancelled by the member.')],
+            log: [...run.log, line('warn', `Cancelled by ${caller.email}.`)],
           })
           .where(eq(automationRuns.id, id))
           .returning()
         if (!row) throw new NotFound('Run not found')
+        await activity.record(tx, caller, {
+          workspaceId: run.workspaceId,
+          action: 'run.cancel',
+          targetType: 'run',
+          targetId: run.id,
+          summary: `Cancelled a run of ${run.automationName}`,
+        })
         return row
       })
       announce(cancelled)

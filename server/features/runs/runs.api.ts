@@ -13,7 +13,9 @@ import type { RunService } from './run.service.ts'
 
 const tags = ['Runs']
 const idParam = ownedResourceParams
-const access = member('automations')
+const access = member('automations', 'viewer')
+/** Starting, reporting on, cancelling and fixing runs change things: members and above. */
+const changes = member('automations', 'member')
 /** Every member's runs (scope=all) are for admins, with a session or a key with admin:read. */
 const listAccess: SignedInAccess = { ...access, whenQuery: { name: 'scope', value: 'all', rule: admin('admin:read') } }
 const one = { 'application/json': { schema: z.object({ data: runDtoSchema }) } }
@@ -54,7 +56,7 @@ const get = signedInRoute(access, {
   responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
 })
 
-const progress = signedInRoute(access, {
+const progress = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/progress',
   tags,
@@ -63,7 +65,7 @@ const progress = signedInRoute(access, {
   responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
 })
 
-const finish = signedInRoute(access, {
+const finish = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/finish',
   tags,
@@ -72,7 +74,7 @@ const finish = signedInRoute(access, {
   responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
 })
 
-const cancel = signedInRoute(access, {
+const cancel = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/cancel',
   tags,
@@ -109,7 +111,7 @@ const screenshot = signedInRoute(access, {
   responses: { 200: { description: 'The image', content: { 'image/png': { schema: z.string() } } }, ...errorResponses(400, 404) },
 })
 
-const applyRepair = signedInRoute(access, {
+const applyRepair = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/repairs/{step}/apply',
   tags,
@@ -137,7 +139,7 @@ const applyRepair = signedInRoute(access, {
   },
 })
 
-const start = signedInRoute(access, {
+const start = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/runs',
   tags,
@@ -178,7 +180,7 @@ export function createRunsApi(deps: {
     .openapi(list, async (c) => {
       const user = c.get('member')
       const { scope, userId, ...query } = c.req.valid('query')
-      const page = await runs.list({ ...query, userId: scope === 'all' ? userId : user.id })
+      const page = await runs.list(scope === 'all' ? { ...query, userId } : { ...query, workspaceId: callerOf(user).workspace.id })
       return c.json({ data: page.items.map(toRunDto), total: page.total, page: page.page, limit: page.limit }, 200)
     })
     .openapi(events, (c) => {
@@ -189,7 +191,7 @@ export function createRunsApi(deps: {
         event: 'run',
         subscribe: (send) =>
           bus.subscribe('run', (event) => {
-            if (event.userId === user.id) send({ id: event.id, status: event.status, automationId: event.automationId })
+            if (event.workspaceId === user.workspace?.id) send({ id: event.id, status: event.status, automationId: event.automationId })
           }),
       })
     })

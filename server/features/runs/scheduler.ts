@@ -4,7 +4,20 @@ import { AppError } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
 import { automations } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
+import type { Caller } from '#common/auth.ts'
+import type { Automation } from '#server/features/automations/automation.service.ts'
 import type { Run, RunService } from './run.service.ts'
+
+/**
+ * Who a scheduled run starts as: the automation's workspace runs it, in its creator's name (nobody's
+ * once their account is gone). The schedule was set by someone who could change the automation.
+ */
+const scheduledCaller = (automation: Pick<Automation, 'ownerId' | 'workspaceId'>): Caller => ({
+  id: automation.ownerId ?? '',
+  email: 'the schedule',
+  role: 'user',
+  workspace: { id: automation.workspaceId, role: 'member' },
+})
 
 const TICK_MS = 15_000
 /** The most automations one tick starts; the rest wait for the next tick. */
@@ -44,7 +57,7 @@ export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn'
       try {
         // A savepoint: a refused start rolls back alone, and the schedule still moves on.
         announced = await tx.transaction((savepoint) =>
-          runs.startIn(savepoint, due.id, { id: due.ownerId, role: 'user' }, { runner: 'cloud', trigger: 'schedule' }),
+          runs.startIn(savepoint, due.id, scheduledCaller(due), { runner: 'cloud', trigger: 'schedule' }),
         )
         result.started += 1
       } catch (error) {

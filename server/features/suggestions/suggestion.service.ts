@@ -21,9 +21,9 @@ export function createSuggestionService(deps: {
 
   async function analyse(automationId: string, caller: Caller): Promise<{ automation: Automation; suggestions: Suggestion[] }> {
     const automation = await automations.get(automationId, caller)
-    // Only the owner: an admin may read a member's automation, but these are for changing it.
-    if (automation.ownerId !== caller.id) throw new NotFound('Automation not found')
-    await plans.requireFeature(caller.id, 'suggestions')
+    // Only the workspace's: an admin may read any automation, but these are for changing it.
+    if (automation.workspaceId !== caller.workspace.id) throw new NotFound('Automation not found')
+    await plans.requireFeature(caller.workspace.id, 'suggestions')
     const runs = await db
       .select({
         status: automationRuns.status,

@@ -23,7 +23,7 @@ const suggestionSchema = z
 
 const tags = ['Automations']
 
-const list = signedInRoute(member('automations'), {
+const list = signedInRoute(member('automations', 'viewer'), {
   method: 'get',
   path: '/{id}/suggestions',
   tags,
@@ -39,7 +39,7 @@ const list = signedInRoute(member('automations'), {
   },
 })
 
-const apply = signedInRoute(member('automations'), {
+const apply = signedInRoute(member('automations', 'member'), {
   method: 'post',
   path: '/{id}/suggestions/{suggestionId}/apply',
   tags,

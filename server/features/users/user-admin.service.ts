@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { AdminEmail, AdminUserCreate, AdminUserUpdate } from '#common/users.ts'
 import { Conflict, NotFound, ValidationError } from '#common/errors.ts'
 import type { Auth } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
-import { accounts, profiles, sessions, subscriptionPlans, users } from '#server/db/schema/index.ts'
+import { accounts, profiles, sessions, subscriptionPlans, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { Mailer } from '#server/features/mail/mailer.ts'
@@ -32,6 +33,23 @@ export function createUserAdminService(deps: {
     return user
   }
 
+  /** The team workspaces this person alone owns: deleting them would leave those without an owner. */
+  async function soleOwnerOf(tx: Pick<Db, 'select'>, userId: string): Promise<string[]> {
+    const rows = await tx
+      .select({ name: workspaces.name })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .where(
+        and(
+          eq(workspaceMembers.userId, userId),
+          eq(workspaceMembers.role, 'owner'),
+          eq(workspaces.kind, 'team'),
+          sql`(select count(*) from ${workspaceMembers} o where o.workspace_id = ${workspaces.id} and o.role = 'owner') = 1`,
+        ),
+      )
+    return rows.map((row) => row.name)
+  }
+
   /** Locks every admin's profile, so two admins demoting each other at once cannot leave none. */
   async function adminCount(tx: Pick<Db, 'select'>): Promise<number> {
     const admins = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.role, 'admin')).orderBy(profiles.id).for('update')
@@ -43,7 +61,12 @@ export function createUserAdminService(deps: {
       await db.transaction(async (tx) => {
         // Admins are locked before the target (one order for every transaction: no deadlock).
         const admins = changes.role === 'user' ? await adminCount(tx) : null
-        const [profile] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update')
+        const [profile] = await tx
+          .select(profileColumns)
+          .from(profiles)
+          .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+          .where(eq(profiles.id, id))
+          .for('update', { of: profiles })
         const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
         if (!profile || !user) throw new NotFound('User not found')
         const before: Record<string, unknown> = {}
@@ -77,8 +100,14 @@ export function createUserAdminService(deps: {
         }
         const profileChanges = {
           ...(after.role !== undefined ? { role: after.role as 'user' | 'admin' } : {}),
-          ...(after.plan !== undefined ? { subscriptionPlan: after.plan as string } : {}),
           ...(after.fullName !== undefined ? { fullName: after.fullName as string } : {}),
+        }
+        // A member's plan and credits are those of their personal workspace (same id).
+        if (after.plan !== undefined) {
+          await tx
+            .update(workspaces)
+            .set({ planSlug: after.plan as string, updatedAt: new Date() })
+            .where(eq(workspaces.id, id))
         }
         if (Object.keys(profileChanges).length) {
           await tx
@@ -134,10 +163,19 @@ export function createUserAdminService(deps: {
       if (id === actor.id) throw new Conflict('You cannot delete your own account.')
       await db.transaction(async (tx) => {
         const admins = await adminCount(tx)
-        const [profile] = await tx.select().from(profiles).where(eq(profiles.id, id)).for('update')
+        const [profile] = await tx
+          .select(profileColumns)
+          .from(profiles)
+          .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+          .where(eq(profiles.id, id))
+          .for('update', { of: profiles })
         const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
         if (!user) throw new NotFound('User not found')
         if (profile?.role === 'admin' && admins <= 1) throw new Conflict('This is the last admin and cannot be deleted.')
+        const orphaned = await soleOwnerOf(tx, id)
+        if (orphaned.length) {
+          throw new Conflict(`${user.email} is the only owner of the team workspace ${orphaned.join(', ')}: make someone else its owner first.`)
+        }
         await tx.delete(users).where(eq(users.id, id))
         await audit.record(tx, actor, {
           action: 'user.delete',

@@ -3,7 +3,9 @@ import type { Page, PaginationQuery } from '#common/pagination.ts'
 import type { Role } from '#common/auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
-import { profiles, sessions, users } from '#server/db/schema/index.ts'
+import { profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
+import type { Profile } from '#server/features/profiles/profile.service.ts'
 
 export interface UserListItem {
   id: string
@@ -11,7 +13,7 @@ export interface UserListItem {
   emailVerified: boolean
   createdAt: Date
   lastSignInAt: Date | null
-  profile: typeof profiles.$inferSelect
+  profile: Profile
 }
 
 export interface UserListQuery extends PaginationQuery {
@@ -42,9 +44,10 @@ export function createUserService(db: Db) {
       const where = filters(query)
       const [rows, [totals]] = await Promise.all([
         db
-          .select({ user: users, profile: profiles, lastSignInAt: lastSignIn.at })
+          .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at })
           .from(users)
           .innerJoin(profiles, eq(profiles.id, users.id))
+          .innerJoin(workspaces, eq(workspaces.id, users.id))
           .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
           .where(where)
           .orderBy(desc(users.createdAt), desc(users.id))
@@ -62,9 +65,10 @@ export function createUserService(db: Db) {
 
     async get(id: string): Promise<UserListItem | null> {
       const [row] = await db
-        .select({ user: users, profile: profiles, lastSignInAt: lastSignIn.at })
+        .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at })
         .from(users)
         .innerJoin(profiles, eq(profiles.id, users.id))
+        .innerJoin(workspaces, eq(workspaces.id, users.id))
         .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
         .where(eq(users.id, id))
       return row ? toListItem(row) : null
@@ -93,7 +97,7 @@ export function createUserService(db: Db) {
 
 function toListItem(row: {
   user: typeof users.$inferSelect
-  profile: typeof profiles.$inferSelect
+  profile: Profile
   lastSignInAt: Date | string | null
 }): UserListItem {
   return {

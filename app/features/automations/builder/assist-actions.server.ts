@@ -1,7 +1,7 @@
 import { data, type AppLoadContext } from 'react-router'
 import { actionResult } from '#app/lib/action-result.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
-import { requireMember } from '#app/lib/guards.server.ts'
+import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { inspectInputSchema, planInputSchema } from '#common/planning.ts'
 import type { z } from '#common/zod.ts'
 import type { Inspection } from '#server/features/planning/inspector.ts'
@@ -58,7 +58,7 @@ export async function planSteps(request: Request, form: FormData, context: AppLo
     planner: text(form, 'planner'),
   })
   if (!parsed.success) return data<PlanAnswer>({ intent: 'plan', plan: null, error: firstIssue(parsed.error) }, { status: 400 })
-  const outcome = await attempt(() => context.services.planning.plan(user.id, parsed.data, request.signal))
+  const outcome = await attempt(() => context.services.planning.plan(pageCaller(user), parsed.data, request.signal))
   if (!outcome.ok) return data<PlanAnswer>({ intent: 'plan', plan: null, error: outcome.error.message }, { status: outcome.error.status })
   return data<PlanAnswer>({ intent: 'plan', plan: outcome.value, error: null })
 }
@@ -66,7 +66,7 @@ export async function planSteps(request: Request, form: FormData, context: AppLo
 export async function applySuggestion(form: FormData, context: AppLoadContext, automationId: string) {
   const user = requireMember(context)
   const suggestionId = String(form.get('suggestionId') ?? '').slice(0, 64)
-  return actionResult(() => context.services.suggestions.apply(automationId, { id: user.id, role: user.profile.role }, suggestionId), {
+  return actionResult(() => context.services.suggestions.apply(automationId, pageCaller(user), suggestionId), {
     intent: 'apply-suggestion',
     success: (automation) => ({
       title: 'Suggestion applied',

@@ -5,8 +5,8 @@ import type { Caller } from '#common/auth.ts'
 type Services = AppLoadContext['services']
 
 /** What the builder's helpers can do for this member: which planner answers, whether runs may ask the model. */
-export async function builderAssist(services: Services, userId: string) {
-  const allowances = await services.plans.allowancesOf(userId)
+export async function builderAssist(services: Services, workspaceId: string) {
+  const allowances = await services.plans.allowancesOf(workspaceId)
   const model = services.planning.aiKind !== 'offline'
   return {
     planner: model && allowances.aiPlanning ? ('model' as const) : ('offline' as const),
