@@ -74,10 +74,20 @@ const planFieldsSchema = z.object({
   aiPlanning: z.boolean(),
   modelRepair: z.boolean(),
   suggestions: z.boolean(),
+  // Team workspaces (docs/decisions/021): whether subscribers may create them, and how many people one holds.
+  teams: z.boolean(),
+  seats: requiredNumber(
+    'Seats are required.',
+    z.coerce
+      .number({ error: 'Seats must be a number.' })
+      .int('Seats must be a whole number.')
+      .min(1, 'Seats must be at least 1.')
+      .max(100_000, 'Seats must be at most 100,000.'),
+  ),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
-export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions'] as const
+export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions', 'teams'] as const
 
 /** Add plan: name required; price and credits numeric, default 0. */
 export const planCreateSchema = planFieldsSchema.extend({
@@ -94,6 +104,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   aiPlanning: planFieldsSchema.shape.aiPlanning.default(false),
   modelRepair: planFieldsSchema.shape.modelRepair.default(false),
   suggestions: planFieldsSchema.shape.suggestions.default(false),
+  teams: planFieldsSchema.shape.teams.default(false),
+  seats: blankAsDefault(planFieldsSchema.shape.seats.default(1)),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

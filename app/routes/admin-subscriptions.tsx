@@ -35,6 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       aiPlanning: plan.aiPlanning,
       modelRepair: plan.modelRepair,
       suggestions: plan.suggestions,
+      teams: plan.teams,
+      seats: plan.seats,
       members: members[plan.slug] ?? 0,
     })),
   }

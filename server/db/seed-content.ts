@@ -11,6 +11,7 @@ export const DEFAULT_PLANS = [
     monthlyRunLimit: 5,
     actionLimit: 100,
     monthlyModelCalls: 0,
+    seats: 3,
     highlighted: false,
     sortOrder: 0,
   },
@@ -33,6 +34,7 @@ export const DEFAULT_PLANS = [
     modelRepair: true,
     suggestions: true,
     monthlyModelCalls: 300,
+    seats: 3,
     highlighted: true,
     sortOrder: 1,
     // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
@@ -57,6 +59,9 @@ export const DEFAULT_PLANS = [
     modelRepair: true,
     suggestions: true,
     monthlyModelCalls: 2000,
+    // "Team collaboration": team workspaces of up to 25 people (docs/decisions/021).
+    teams: true,
+    seats: 25,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { Conflict, Forbidden, LimitReached, NotFound } from '#common/errors.ts'
-import { INVITATION_TTL_DAYS, MAX_PENDING_INVITATIONS, WORKSPACE_ROLE_NAMES, type InvitationCreate, type InvitableRole } from '#common/workspaces.ts'
+import {
+  INVITATION_TTL_DAYS,
+  MAX_PENDING_INVITATIONS,
+  WORKSPACE_ROLE_NAMES,
+  type InvitationCreate,
+  type InvitableRole,
+} from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { users, workspaceInvitations, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/features/mail/mailer.ts'
@@ -73,13 +79,16 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
           .where(and(eq(workspaceMembers.workspaceId, access.id), eq(users.email, input.email)))
         if (already) throw new Conflict(`${input.email} is already in this workspace.`)
         const pending = await pendingCount(tx, access.id, input.email)
-        if (pending >= MAX_PENDING_INVITATIONS) throw new LimitReached(`At most ${MAX_PENDING_INVITATIONS} invitations can be pending at once.`, 'PLAN_LIMIT')
+        if (pending >= MAX_PENDING_INVITATIONS)
+          throw new LimitReached(`At most ${MAX_PENDING_INVITATIONS} invitations can be pending at once.`, 'PLAN_LIMIT')
         await checkSeats(tx, access.id, pending)
         // A new link replaces any earlier one to the same address.
         await tx
           .update(workspaceInvitations)
           .set({ revokedAt: new Date() })
-          .where(and(eq(workspaceInvitations.workspaceId, access.id), eq(workspaceInvitations.email, input.email), pendingWhere(new Date())))
+          .where(
+            and(eq(workspaceInvitations.workspaceId, access.id), eq(workspaceInvitations.email, input.email), pendingWhere(new Date())),
+          )
         const [row] = await tx
           .insert(workspaceInvitations)
           .values({
@@ -103,7 +112,7 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
       await mailer.send({
         to: input.email,
         subject: `${actor.email} invited you to ${invitation.workspaceName} on Aether`,
-        text: `${actor.email} invited you to join the workspace "${invitation.workspaceName}" on Aether as ${WORKSPACE_ROLE_NAMES[input.role].toLowerCase()}.\n\nAccept the invitation here (sign up or sign in with ${input.email}):\n\n${publicUrl}/invitations/${token}\n\nThe link works once, for ${INVITATION_TTL_DAYS} days. If you did not expect it, you can ignore this e-mail.\n\n— Aether`,
+        text: `${actor.email} invited you to join the workspace "${invitation.workspaceName}" on Aether as ${WORKSPACE_ROLE_NAMES[input.role].toLowerCase()}.\n\nAccept the invitation here (sign up or sign in with ${input.email}):\n\n${publicUrl}/invitations/accept?token=${encodeURIComponent(token)}\n\nThe link works once, for ${INVITATION_TTL_DAYS} days. If you did not expect it, you can ignore this e-mail.\n\n— Aether`,
       })
       const { row } = invitation
       return { id: row.id, email: row.email, role: row.role, invitedBy: actor.email, expiresAt: row.expiresAt, createdAt: row.createdAt }
@@ -166,8 +175,13 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
     /** Joins the workspace with the invitation's role; the link is used up. Returns the workspace id. */
     async accept(token: string, user: { id: string; email: string }): Promise<string> {
       return db.transaction(async (tx) => {
-        const [invitation] = await tx.select().from(workspaceInvitations).where(eq(workspaceInvitations.tokenHash, hashOf(token))).for('update')
-        if (!invitation || invitation.revokedAt) throw new NotFound('This invitation link is not valid: it was withdrawn or replaced by a newer one.')
+        const [invitation] = await tx
+          .select()
+          .from(workspaceInvitations)
+          .where(eq(workspaceInvitations.tokenHash, hashOf(token)))
+          .for('update')
+        if (!invitation || invitation.revokedAt)
+          throw new NotFound('This invitation link is not valid: it was withdrawn or replaced by a newer one.')
         if (invitation.acceptedAt) throw new Conflict('This invitation link was already used.')
         if (invitation.expiresAt <= new Date()) throw new Conflict('This invitation has expired: ask for a new one.')
         if (invitation.email !== user.email.toLowerCase()) {
@@ -185,12 +199,16 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
           .where(eq(workspaceInvitations.id, invitation.id))
         const access = await workspaceService.accessIn(tx, user.id, invitation.workspaceId)
         if (access) {
-          await workspaceService.record(tx, { id: user.id, email: user.email, workspace: access }, {
-            action: 'invitation.accept',
-            targetType: 'member',
-            targetId: user.id,
-            summary: `${user.email} joined as ${WORKSPACE_ROLE_NAMES[access.role]}`,
-          })
+          await workspaceService.record(
+            tx,
+            { id: user.id, email: user.email, workspace: access },
+            {
+              action: 'invitation.accept',
+              targetType: 'member',
+              targetId: user.id,
+              summary: `${user.email} joined as ${WORKSPACE_ROLE_NAMES[access.role]}`,
+            },
+          )
         }
         return invitation.workspaceId
       })

@@ -55,7 +55,9 @@ const accessColumns = {
 /** A refusal that says which role the action needs. */
 export function requireRole(access: WorkspaceAccess, needed: WorkspaceRole, what: string): void {
   if (hasRole(access.role, needed)) return
-  throw new Forbidden(`${what} needs the ${WORKSPACE_ROLE_NAMES[needed]} role in this workspace; you are ${WORKSPACE_ROLE_NAMES[access.role].toLowerCase()}.`)
+  throw new Forbidden(
+    `${what} needs the ${WORKSPACE_ROLE_NAMES[needed]} role in this workspace; you are ${WORKSPACE_ROLE_NAMES[access.role].toLowerCase()}.`,
+  )
 }
 
 /**
@@ -179,12 +181,16 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
         await tx.insert(workspaceMembers).values({ workspaceId: id, userId: actor.id, role: 'owner' })
         const access = await accessIn(tx, actor.id, id)
         if (!access) throw new Error('the new workspace could not be read')
-        await record(tx, { ...actor, workspace: access }, {
-          action: 'workspace.create',
-          targetType: 'workspace',
-          targetId: id,
-          summary: `Created the workspace ${name}`,
-        })
+        await record(
+          tx,
+          { ...actor, workspace: access },
+          {
+            action: 'workspace.create',
+            targetType: 'workspace',
+            targetId: id,
+            summary: `Created the workspace ${name}`,
+          },
+        )
         return access
       })
     },
@@ -222,19 +228,33 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
           .where(and(eq(subscriptions.workspaceId, access.id), ne(subscriptions.status, 'canceled')))
           .limit(1)
         if (live) throw new Conflict('This workspace has a subscription: cancel it on the Billing page before deleting the workspace.')
-        await record(tx, actor, { action: 'workspace.delete', targetType: 'workspace', targetId: access.id, summary: `Deleted the workspace ${access.name}` })
+        await record(tx, actor, {
+          action: 'workspace.delete',
+          targetType: 'workspace',
+          targetId: access.id,
+          summary: `Deleted the workspace ${access.name}`,
+        })
         await tx.delete(workspaces).where(eq(workspaces.id, access.id))
       })
     },
 
     async members(actor: WorkspaceActor): Promise<WorkspaceMember[]> {
       return db
-        .select({ userId: users.id, email: users.email, name: users.name, role: workspaceMembers.role, joinedAt: workspaceMembers.createdAt })
+        .select({
+          userId: users.id,
+          email: users.email,
+          name: users.name,
+          role: workspaceMembers.role,
+          joinedAt: workspaceMembers.createdAt,
+        })
         .from(workspaceMembers)
         .innerJoin(users, eq(users.id, workspaceMembers.userId))
         .leftJoin(profiles, eq(profiles.id, users.id))
         .where(eq(workspaceMembers.workspaceId, actor.workspace.id))
-        .orderBy(sql`case ${workspaceMembers.role} when 'owner' then 0 when 'admin' then 1 when 'member' then 2 else 3 end`, asc(users.email))
+        .orderBy(
+          sql`case ${workspaceMembers.role} when 'owner' then 0 when 'admin' then 1 when 'member' then 2 else 3 end`,
+          asc(users.email),
+        )
     },
 
     /** Admins change members' and viewers' roles; only an owner changes an admin's, or steps down while another owner stays. */

@@ -25,10 +25,12 @@ export interface PlanRow {
   aiPlanning: boolean
   modelRepair: boolean
   suggestions: boolean
+  teams: boolean
+  seats: number
   members: number
 }
 
-type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions'
+type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams'
 
 const HEADERS = [
   'Name',
@@ -177,11 +179,13 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'monthlyRunLimit', label: 'Runs / month', value: plan.monthlyRunLimit },
     { field: 'actionLimit', label: 'Actions / automation', value: plan.actionLimit },
     { field: 'monthlyModelCalls', label: 'Model calls / month', value: plan.monthlyModelCalls },
+    { field: 'seats', label: 'Seats / workspace', value: plan.seats },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },
     { field: 'modelRepair', label: 'Self-repair by model' },
     { field: 'suggestions', label: 'Suggestions' },
+    { field: 'teams', label: 'Team workspaces' },
   ] as const
   return (
     <div className="grid w-56 gap-1.5 text-xs">
