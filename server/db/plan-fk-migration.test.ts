@@ -38,9 +38,9 @@ async function addMember(id: string, plan: string) {
   await client.query(`insert into profiles (id, subscription_plan) values ($1, $2)`, [id, plan])
 }
 
+// After every migration, a member's plan is their personal workspace's (0010, same id).
 const planOf = async (id: string) =>
-  (await client.query<{ subscription_plan: string }>(`select subscription_plan from profiles where id = $1`, [id])).rows[0]
-    ?.subscription_plan
+  (await client.query<{ plan_slug: string }>(`select plan_slug from workspaces where id = $1`, [id])).rows[0]?.plan_slug
 
 describe('migration 0004 (profiles.subscription_plan references a plan)', () => {
   it('moves members of a deleted plan to Free, keeps the others, then refuses a new dangling plan', async () => {
@@ -52,7 +52,7 @@ describe('migration 0004 (profiles.subscription_plan references a plan)', () => 
 
     expect(await planOf('on-pro')).toBe('pro')
     expect(await planOf('on-gone')).toBe('free')
-    await expect(client.query(`update profiles set subscription_plan = 'gone' where id = 'on-pro'`)).rejects.toMatchObject({
+    await expect(client.query(`update workspaces set plan_slug = 'gone' where id = 'on-pro'`)).rejects.toMatchObject({
       code: '23503',
     })
     await expect(client.query(`delete from subscription_plans where slug = 'pro'`)).rejects.toMatchObject({ code: '23001' })
