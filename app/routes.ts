@@ -20,6 +20,7 @@ export default [
     route('reset-password', 'routes/reset-password.tsx'),
     route('verify-email', 'routes/verify-email.tsx'),
     route('confirm-email', 'routes/confirm-email.tsx'),
+    route('invitations/accept', 'routes/invitation-accept.tsx'),
   ]),
   layout('routes/member-layout.tsx', [
     route('dashboard', 'routes/dashboard.tsx'),
@@ -29,7 +30,10 @@ export default [
     route('billing', 'routes/billing.tsx'),
     route('billing/history', 'routes/billing-history.tsx'),
     route('billing/checkout', 'routes/billing-checkout.tsx'),
+    route('workspace', 'routes/workspace.tsx'),
+    route('workspace/activity', 'routes/workspace-activity.tsx'),
   ]),
+  route('workspace/switch', 'routes/workspace-switch.tsx'),
   route('admin', 'routes/admin.tsx', [
     index('routes/admin-users.tsx'),
     route('blog', 'routes/admin-blog.tsx'),

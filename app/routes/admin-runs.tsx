@@ -33,7 +33,11 @@ export default function AdminRunsPage() {
       <p className="text-sm text-muted-foreground">
         {unknownMember ? 'No member has that e-mail address.' : total === 1 ? '1 run' : `${total} runs`}
       </p>
-      <RunHistoryTable runs={runs} caption="Runs of every member, newest first" member={(run) => emailOf.get(run.id) ?? run.userId ?? 'a former member'} />
+      <RunHistoryTable
+        runs={runs}
+        caption="Runs of every member, newest first"
+        member={(run) => emailOf.get(run.id) ?? run.userId ?? 'a former member'}
+      />
       <Pagination
         page={page}
         pageCount={pageCount}

@@ -20,9 +20,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { plan, limit } = await context.services.automations.actionLimitOf(caller.workspace.id)
   const base = { plan: { name: plan, actionLimit: limit }, assist: await builderAssist(context.services, caller.workspace.id) }
   if (params.id === NEW) return { ...base, automation: null, suggestions: null, version: NEW, nextRunLabel: null }
-  const found = isUuid(params.id)
-    ? await attempt(() => context.services.automations.get(params.id, caller))
-    : null
+  const found = isUuid(params.id) ? await attempt(() => context.services.automations.get(params.id, caller)) : null
   // Only the owner edits it: anyone else's is as unknown as a missing one.
   if (!found?.ok || found.value.workspaceId !== caller.workspace.id) throw data({ message: 'Automation not found' }, { status: 404 })
   const automation = found.value

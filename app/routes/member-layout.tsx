@@ -2,10 +2,17 @@ import { Outlet, useLoaderData } from 'react-router'
 import type { Route } from './+types/member-layout'
 import { MemberShell } from '#app/components/layout/member-shell.tsx'
 import { requireMember } from '#app/lib/guards.server.ts'
+import { WorkspaceSwitcher } from '#app/features/workspaces/workspace-switcher.tsx'
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  return { email: user.email, isAdmin: user.profile.role === 'admin' }
+  const mine = user.profileUnavailable ? [] : await context.services.workspaces.listFor(user.id)
+  return {
+    email: user.email,
+    isAdmin: user.profile.role === 'admin',
+    workspaces: mine.map(({ id, name, kind }) => ({ id, name, kind })),
+    currentWorkspace: user.workspace?.id ?? user.id,
+  }
 }
 
 export function headers() {
@@ -13,9 +20,9 @@ export function headers() {
 }
 
 export default function MemberLayout() {
-  const { email, isAdmin } = useLoaderData<typeof loader>()
+  const { email, isAdmin, workspaces, currentWorkspace } = useLoaderData<typeof loader>()
   return (
-    <MemberShell email={email} isAdmin={isAdmin}>
+    <MemberShell email={email} isAdmin={isAdmin} switcher={<WorkspaceSwitcher workspaces={workspaces} current={currentWorkspace} />}>
       <Outlet />
     </MemberShell>
   )

@@ -16,9 +16,7 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   // Another member's run is as unknown as a missing one (an admin may look at any).
-  const found = isUuid(params.id)
-    ? await attempt(() => context.services.runs.get(params.id, pageCaller(user)))
-    : null
+  const found = isUuid(params.id) ? await attempt(() => context.services.runs.get(params.id, pageCaller(user))) : null
   if (!found?.ok) throw data({ message: 'Run not found' }, { status: 404 })
   const run = found.value
   return { run: runDetail(run), own: run.workspaceId === pageCaller(user).workspace.id && pageCaller(user).workspace.role !== 'viewer' }

@@ -307,6 +307,30 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /audit': () => ({ path: '/audit?targetType=user' }),
   'GET /events/inquiries': () => ({ path: '/events/inquiries', stream: true }),
 
+  'GET /workspaces': () => ({ path: '/workspaces' }),
+  'POST /workspaces': () => ({ path: '/workspaces', body: { name: 'Matrix team' } }),
+  'GET /workspaces/current': () => ({ path: '/workspaces/current' }),
+  'PATCH /workspaces/current': () => ({ path: '/workspaces/current', body: { requireTwoFactor: false } }),
+  'DELETE /workspaces/current': () => ({ path: '/workspaces/current' }),
+  'GET /workspaces/current/members': () => ({ path: '/workspaces/current/members' }),
+  'PATCH /workspaces/current/members/{userId}': () => ({
+    path: `/workspaces/current/members/${accounts.member.id}`,
+    body: { role: 'viewer' },
+  }),
+  'DELETE /workspaces/current/members/{userId}': () => ({ path: `/workspaces/current/members/${accounts.otherMember.id}` }),
+  'POST /workspaces/current/leave': () => ({ path: '/workspaces/current/leave' }),
+  'POST /workspaces/current/transfer': () => ({ path: '/workspaces/current/transfer', body: { userId: accounts.otherMember.id } }),
+  'GET /workspaces/current/invitations': () => ({ path: '/workspaces/current/invitations' }),
+  'POST /workspaces/current/invitations': () => ({
+    path: '/workspaces/current/invitations',
+    body: { email: 'matrix-invitee@example.com' },
+  }),
+  'DELETE /workspaces/current/invitations/{id}': () => ({
+    path: '/workspaces/current/invitations/00000000-0000-4000-8000-000000000000',
+  }),
+  'GET /workspaces/current/activity': () => ({ path: '/workspaces/current/activity' }),
+  'POST /workspaces/invitations/accept': () => ({ path: '/workspaces/invitations/accept', body: { token: 'no-such-invitation' } }),
+
   'GET /keys': () => ({ path: '/keys', private: [fixtures.keyId] }),
   'GET /keys [API key]': (role) => ({ path: '/keys', private: [fixtures.keyId], credentials: viaApiKey(role) }),
   'POST /keys': () => ({ path: '/keys', body: { name: unique('Matrix key') } }),

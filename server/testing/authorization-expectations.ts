@@ -395,6 +395,73 @@ export const DOCUMENTED: RouteExpectation[] = [
   { route: 'GET /runs/{id}/extracted.csv', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/extracted.json', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/screenshots/{file}', visitor: 401, member: 200, otherMember: 404, admin: 200 },
+
+  // Workspaces (docs/decisions/021): every role here works in its personal workspace, as its owner.
+  // Team workspaces, roles and another team's ids: server/features/workspaces/workspaces.api.test.ts.
+  { route: 'GET /workspaces', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  { route: 'POST /workspaces', visitor: 401, member: 409, otherMember: 409, admin: 409, note: 'on Free: team workspaces need Business' },
+  { route: 'GET /workspaces/current', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  { route: 'PATCH /workspaces/current', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  {
+    route: 'DELETE /workspaces/current',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'a personal workspace cannot be deleted',
+  },
+  { route: 'GET /workspaces/current/members', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  {
+    route: 'PATCH /workspaces/current/members/{userId}',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'personal: nobody else is in it',
+  },
+  {
+    route: 'DELETE /workspaces/current/members/{userId}',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'personal: nobody else is in it',
+  },
+  {
+    route: 'POST /workspaces/current/leave',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'nobody leaves a personal workspace',
+  },
+  {
+    route: 'POST /workspaces/current/transfer',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'personal: nobody to transfer to',
+  },
+  { route: 'GET /workspaces/current/invitations', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  {
+    route: 'POST /workspaces/current/invitations',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'a personal workspace takes no invitations',
+  },
+  {
+    route: 'DELETE /workspaces/current/invitations/{id}',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'personal: there are none',
+  },
+  { route: 'GET /workspaces/current/activity', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  { route: 'POST /workspaces/invitations/accept', visitor: 401, member: 404, otherMember: 404, admin: 404, note: 'an unknown token' },
 ]
 
 /**

@@ -1,5 +1,7 @@
 import {
+  Activity,
   ArrowLeft,
+  Users,
   CreditCard,
   History,
   LoaderCircle,
@@ -27,6 +29,8 @@ interface MenuItem {
 // on its own page and the pages under it (Automation History on the builder and run pages).
 const DASHBOARD_MENU: MenuItem[] = [
   { to: '/dashboard', label: 'Automation History', icon: History },
+  { to: '/workspace', label: 'Team', icon: Users },
+  { to: '/workspace/activity', label: 'Activity', icon: Activity },
   { to: '/billing', label: 'Billing', icon: CreditCard },
   { to: '/settings', label: 'Settings', icon: Settings },
 ]
@@ -42,7 +46,18 @@ const itemClass = (active: boolean) =>
     active ? 'bg-accent text-accent-foreground' : 'text-muted-foreground hover:bg-accent hover:text-foreground',
   )
 
-export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; email: string; children: React.ReactNode }) {
+export function MemberShell({
+  isAdmin,
+  email,
+  switcher,
+  children,
+}: {
+  isAdmin: boolean
+  email: string
+  /** The workspace switcher, above the menu. */
+  switcher?: React.ReactNode
+  children: React.ReactNode
+}) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
   const accountArea = pathname.startsWith('/settings') || pathname.startsWith('/billing')
@@ -58,6 +73,7 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
             Aether
           </Link>
         </div>
+        {switcher}
         <nav aria-label="Account" className="flex gap-1 overflow-x-auto px-3 pb-3 md:flex-col md:pb-0">
           {accountArea ? (
             <Link to="/dashboard" className={itemClass(false)}>
@@ -72,7 +88,7 @@ export function MemberShell({ isAdmin, email, children }: { isAdmin: boolean; em
                 <span className="whitespace-nowrap">{label}</span>
               </Link>
             ) : (
-              <NavLink key={to} to={to} end={to === '/settings'} className={({ isActive }) => itemClass(isActive)}>
+              <NavLink key={to} to={to} end={to === '/settings' || to === '/workspace'} className={({ isActive }) => itemClass(isActive)}>
                 <Icon className="size-4" aria-hidden="true" />
                 <span className="whitespace-nowrap">{label}</span>
               </NavLink>

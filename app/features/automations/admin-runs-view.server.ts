@@ -24,7 +24,10 @@ export async function loadAdminRuns(context: AppLoadContext, params: URLSearchPa
   const result = read.ok ? read.value : empty
   return {
     error: read.ok ? null : read.message,
-    runs: result.items.map((run) => ({ ...runRow(run), email: run.userId ? (result.emails[run.userId] ?? run.userId) : 'a former member' })),
+    runs: result.items.map((run) => ({
+      ...runRow(run),
+      email: run.userId ? (result.emails[run.userId] ?? run.userId) : 'a former member',
+    })),
     total: result.total,
     unknownMember: result.unknownMember,
     page,

@@ -28,7 +28,13 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
       async () => {
         const [recent, history, mine, names] = await Promise.all([
           runs.list({ workspaceId: workspace, page: 1, limit: RECENT_RUNS }),
-          runs.list({ workspaceId: workspace, page: query.page, limit: DEFAULT_PAGE_SIZE, status: query.status, automationId: query.automation }),
+          runs.list({
+            workspaceId: workspace,
+            page: query.page,
+            limit: DEFAULT_PAGE_SIZE,
+            status: query.status,
+            automationId: query.automation,
+          }),
           automations.list(workspace, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
           automations.names(workspace),
         ])

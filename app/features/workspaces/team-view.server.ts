@@ -1,0 +1,48 @@
+import type { AppLoadContext } from 'react-router'
+import { format } from 'date-fns'
+import { hasRole } from '#common/workspaces.ts'
+import { pageCaller } from '#app/lib/guards.server.ts'
+import type { SessionUser } from '#server/features/auth/session.service.ts'
+import type { WorkspaceAccess } from '#server/features/workspaces/workspace.service.ts'
+
+/**
+ * What /workspace shows: the workspace the member works in, its people and pending invitations,
+ * what their role lets them do there, and whether they may create a team workspace.
+ */
+export async function loadTeam(context: AppLoadContext, user: SessionUser) {
+  const { workspaces, invitations, plans } = context.services
+  const caller = pageCaller(user)
+  const workspace = user.workspace as WorkspaceAccess
+  const actor = { id: user.id, email: user.email, workspace }
+  const manages = hasRole(caller.workspace.role, 'admin') && workspace.kind === 'team'
+  const [members, pending, allowances, mine] = await Promise.all([
+    workspaces.members(actor),
+    manages ? invitations.listPending(actor) : Promise.resolve([]),
+    plans.allowancesOf(workspace.id),
+    workspaces.listFor(user.id),
+  ])
+  const ownedPlans = await Promise.all(mine.filter((w) => w.role === 'owner').map((w) => plans.allowancesOf(w.id)))
+  return {
+    workspace: {
+      id: workspace.id,
+      name: workspace.name,
+      kind: workspace.kind,
+      planName: workspace.planName,
+      requireTwoFactor: workspace.requireTwoFactor,
+    },
+    role: caller.workspace.role,
+    me: user.id,
+    seats: { total: allowances.seats, taken: members.length + pending.length },
+    members: members.map((member) => ({ ...member, joinedLabel: format(member.joinedAt, 'MMM d, yyyy') })),
+    invitations: pending.map((invitation) => ({
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.role,
+      invitedBy: invitation.invitedBy,
+      expiresLabel: format(invitation.expiresAt, 'MMM d, yyyy'),
+    })),
+    canCreateTeam: ownedPlans.some((plan) => plan.teams),
+  }
+}
+
+export type TeamView = Awaited<ReturnType<typeof loadTeam>>
