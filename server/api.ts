@@ -56,7 +56,10 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/audit', createAuditApi(services.audit))
   api.route('/events', createEventsApi({ events: services.events, sessions: services.sessions }))
   api.route('/keys', createApiKeysApi(services.apiKeys))
-  api.route('/workspaces', createWorkspacesApi({ workspaces: services.workspaces, invitations: services.invitations, activity: services.audit }))
+  api.route(
+    '/workspaces',
+    createWorkspacesApi({ workspaces: services.workspaces, invitations: services.invitations, activity: services.audit }),
+  )
   api.route('/automations', createPlanningApi(services.planning))
   api.route('/automations', createAutomationsApi(services.automations))
   api.route('/automations', createRunStartApi(services.runs))

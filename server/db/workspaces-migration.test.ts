@@ -36,7 +36,12 @@ const rows = async <T>(sql: string, params: unknown[] = []) => (await client.que
 /** A member as the database held them before workspaces: profile, ledger, automation, run, key, subscription, payment. */
 async function seedMember(id: string, plan: string, credits: number) {
   await client.query(`insert into users (id, email) values ($1, $2)`, [id, `${id}@example.com`])
-  await client.query(`insert into profiles (id, subscription_plan, credits, full_name) values ($1, $2, $3, $4)`, [id, plan, credits, `Name ${id}`])
+  await client.query(`insert into profiles (id, subscription_plan, credits, full_name) values ($1, $2, $3, $4)`, [
+    id,
+    plan,
+    credits,
+    `Name ${id}`,
+  ])
   await client.query(`insert into credit_ledger (user_id, delta, balance_after, reason) values ($1, $2, $2, 'signup')`, [id, credits])
   const [automation] = await rows<{ id: string }>(
     `insert into automations (owner_id, name, steps) values ($1, $2, '[]'::jsonb) returning id`,
@@ -51,10 +56,10 @@ async function seedMember(id: string, plan: string, credits: number) {
     `insert into subscriptions (user_id, provider, provider_subscription_id, plan_slug, status, last_event_at) values ($1, 'sandbox', $2, $3, 'active', now())`,
     [id, `sub_${id}`, plan],
   )
-  await client.query(
-    `insert into payments (user_id, provider_transaction_id, amount, status) values ($1, $2, 29, 'success')`,
-    [id, `txn_${id}`],
-  )
+  await client.query(`insert into payments (user_id, provider_transaction_id, amount, status) values ($1, $2, 29, 'success')`, [
+    id,
+    `txn_${id}`,
+  ])
 }
 
 describe('migration 0010 (workspaces)', () => {
@@ -100,7 +105,10 @@ describe('migration 0010 (workspaces)', () => {
     // The profile keeps the person only.
     const columns = await rows<{ column_name: string }>(`select column_name from information_schema.columns where table_name = 'profiles'`)
     expect(columns.map((column) => column.column_name)).not.toContain('credits')
-    expect(await rows(`select full_name from profiles order by id`)).toEqual([{ full_name: 'Name alice00000000001' }, { full_name: 'Name bob0000000000002' }])
+    expect(await rows(`select full_name from profiles order by id`)).toEqual([
+      { full_name: 'Name alice00000000001' },
+      { full_name: 'Name bob0000000000002' },
+    ])
   })
 
   it('keeps the plans referenced: a plan in use by a workspace cannot be deleted', async () => {

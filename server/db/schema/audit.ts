@@ -3,7 +3,20 @@ import { users } from './auth.ts'
 import { workspaces } from './workspaces.ts'
 
 /** What an activity entry is about. */
-export const ACTIVITY_TARGETS = ['user', 'plan', 'post', 'inquiry', 'settings', 'workspace', 'member', 'invitation', 'automation', 'run', 'api_key', 'subscription'] as const
+export const ACTIVITY_TARGETS = [
+  'user',
+  'plan',
+  'post',
+  'inquiry',
+  'settings',
+  'workspace',
+  'member',
+  'invitation',
+  'automation',
+  'run',
+  'api_key',
+  'subscription',
+] as const
 
 /**
  * The one activity table: every change an admin makes, and what happens in a workspace (who

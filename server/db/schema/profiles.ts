@@ -17,7 +17,5 @@ export const profiles = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    check('profiles_role_check', sql`${table.role} in ('user', 'admin')`),
-  ],
+  (table) => [check('profiles_role_check', sql`${table.role} in ('user', 'admin')`)],
 )

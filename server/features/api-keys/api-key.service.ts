@@ -57,7 +57,8 @@ export function createApiKeyService(db: Db, activity: Pick<AuditService, 'record
     /** Creates a key for the caller's workspace and returns it whole: the only time it exists outside the caller's hands. */
     async create(owner: Caller, name: string, scopes: ApiKeyScope[]): Promise<ApiKeySummary & { key: string }> {
       if (owner.role !== 'admin' && scopes.some((scope) => ADMIN_API_KEY_SCOPES.includes(scope))) throw new Forbidden(ADMIN_SCOPES_MESSAGE)
-      if (!hasRole(owner.workspace.role, 'member')) throw new Forbidden('Viewers cannot create API keys: a key acts with your role, and a viewer changes nothing.')
+      if (!hasRole(owner.workspace.role, 'member'))
+        throw new Forbidden('Viewers cannot create API keys: a key acts with your role, and a viewer changes nothing.')
       const userId = owner.id
       const workspaceId = owner.workspace.id
       for (let attempt = 1; ; attempt++) {

@@ -16,8 +16,7 @@ export type Credential = { kind: 'api-key'; key: string } | { kind: 'bearer'; to
 
 /** How a signed-in request proved who it is: one of the member's sessions, or one of their API keys. */
 export type SignedInWith =
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'api-key'; keyId: string; workspaceId: string; scopes: ApiKeyScope[] }
+  { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string; workspaceId: string; scopes: ApiKeyScope[] }
 
 export interface SessionUser {
   id: string
@@ -85,7 +84,11 @@ export function createSessionService(deps: {
   const { auth, db, profiles: profileService, workspaces, apiKeys, logger } = deps
 
   /** The workspace the request works in (see SessionUser.workspace). */
-  async function workspaceOf(userId: string, signedInWith: SignedInWith, requested: WorkspaceRequest | null): Promise<WorkspaceAccess | null> {
+  async function workspaceOf(
+    userId: string,
+    signedInWith: SignedInWith,
+    requested: WorkspaceRequest | null,
+  ): Promise<WorkspaceAccess | null> {
     if (signedInWith.kind === 'api-key') {
       if (requested?.explicit && requested.id !== signedInWith.workspaceId) return null
       return workspaces.access(userId, signedInWith.workspaceId)

@@ -93,7 +93,11 @@ export function createBillingService(deps: {
    * (its trial_period, set by the operator), so Paddle, not this rule, decides.
    */
   async function sandboxTrialFor(workspaceId: string, from = new Date()): Promise<SandboxTrial | null> {
-    const [earlier] = await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.workspaceId, workspaceId)).limit(1)
+    const [earlier] = await db
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.workspaceId, workspaceId))
+      .limit(1)
     return earlier ? null : { days: TRIAL_DAYS, endsAt: new Date(from.getTime() + TRIAL_DAYS * DAY_MS) }
   }
 

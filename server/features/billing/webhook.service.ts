@@ -172,7 +172,12 @@ export function createWebhookService(deps: {
     const [other] = await tx
       .select({ id: subscriptions.id })
       .from(subscriptions)
-      .where(and(eq(subscriptions.workspaceId, workspaceId), subscriptionId ? ne(subscriptions.providerSubscriptionId, subscriptionId) : undefined))
+      .where(
+        and(
+          eq(subscriptions.workspaceId, workspaceId),
+          subscriptionId ? ne(subscriptions.providerSubscriptionId, subscriptionId) : undefined,
+        ),
+      )
       .limit(1)
     return Boolean(other)
   }

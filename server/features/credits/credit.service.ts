@@ -86,7 +86,12 @@ export function createCreditService(db: Db) {
     setBalanceIn,
 
     async recent(workspaceId: string, limit = 5): Promise<CreditEntry[]> {
-      return db.select().from(creditLedger).where(eq(creditLedger.workspaceId, workspaceId)).orderBy(desc(creditLedger.createdAt)).limit(limit)
+      return db
+        .select()
+        .from(creditLedger)
+        .where(eq(creditLedger.workspaceId, workspaceId))
+        .orderBy(desc(creditLedger.createdAt))
+        .limit(limit)
     },
 
     async list(workspaceId: string, query: { page: number; limit: number }): Promise<Page<CreditEntry>> {

@@ -33,7 +33,9 @@ export function createModelCalls(deps: {
     const [row] = await tx
       .select({ n: count() })
       .from(creditLedger)
-      .where(and(eq(creditLedger.workspaceId, workspaceId), eq(creditLedger.reason, 'model_call'), gte(creditLedger.createdAt, monthStart())))
+      .where(
+        and(eq(creditLedger.workspaceId, workspaceId), eq(creditLedger.reason, 'model_call'), gte(creditLedger.createdAt, monthStart())),
+      )
     return row?.n ?? 0
   }
 

@@ -32,7 +32,11 @@ export function createDiagnosticsService(database: Pick<Database, 'db' | 'kind' 
     async run(user: { id: string; email: string }): Promise<DiagnosticsReport> {
       const [profile, profilesTable, backend] = await Promise.all([
         check(async () => {
-          const [row] = await db.select(profileColumns).from(profiles).innerJoin(workspaces, eq(workspaces.id, profiles.id)).where(eq(profiles.id, user.id))
+          const [row] = await db
+            .select(profileColumns)
+            .from(profiles)
+            .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+            .where(eq(profiles.id, user.id))
           if (!row) throw new Error('No profile row for this user')
           return { role: row.role, subscriptionPlan: row.subscriptionPlan, credits: row.credits, fullName: row.fullName }
         }),

@@ -9,7 +9,6 @@ import type { WorkspaceService } from '#server/features/workspaces/workspace.ser
 /** The person, with the plan and balance of their personal workspace (the spec's profile fields). */
 export type Profile = typeof profiles.$inferSelect & { subscriptionPlan: string; credits: number }
 
-
 export function createProfileService(deps: {
   db: Db
   settings: SettingsService
@@ -19,7 +18,11 @@ export function createProfileService(deps: {
   const { db, settings, credits, workspaces: workspaceService } = deps
 
   async function get(userId: string): Promise<Profile | null> {
-    const [row] = await db.select(profileColumns).from(profiles).innerJoin(workspaces, eq(workspaces.id, profiles.id)).where(eq(profiles.id, userId))
+    const [row] = await db
+      .select(profileColumns)
+      .from(profiles)
+      .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+      .where(eq(profiles.id, userId))
     return row ?? null
   }
 
@@ -40,7 +43,12 @@ export function createProfileService(deps: {
           .onConflictDoNothing()
           .returning({ id: profiles.id })
         if (created && defaultCredits > 0) {
-          await credits.applyIn(tx, { workspaceId: userId, delta: defaultCredits, reason: 'signup', reference: 'default credits for new accounts' })
+          await credits.applyIn(tx, {
+            workspaceId: userId,
+            delta: defaultCredits,
+            reason: 'signup',
+            reference: 'default credits for new accounts',
+          })
         }
       })
       const profile = await get(userId)

@@ -36,7 +36,8 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
 
   /** Starting, reporting on and cancelling runs changes things: viewers only look. */
   const requireMember = (caller: Caller) => {
-    if (!hasRole(caller.workspace.role, 'member')) throw new Forbidden('Viewers cannot start or cancel runs; ask an admin of the workspace for the Member role.')
+    if (!hasRole(caller.workspace.role, 'member'))
+      throw new Forbidden('Viewers cannot start or cancel runs; ask an admin of the workspace for the Member role.')
   }
 
   async function find(id: string, caller: Caller): Promise<Run> {
@@ -54,14 +55,24 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
       .select({ n: count() })
       .from(automationRuns)
       .where(
-        and(eq(automationRuns.workspaceId, workspaceId), gte(automationRuns.createdAt, monthStart()), isNull(automationRuns.refundedAt), notRefused),
+        and(
+          eq(automationRuns.workspaceId, workspaceId),
+          gte(automationRuns.createdAt, monthStart()),
+          isNull(automationRuns.refundedAt),
+          notRefused,
+        ),
       )
     return row?.n ?? 0
   }
 
   async function refundIn(tx: Tx, run: Run, why: string): Promise<void> {
     if (run.creditsCharged > 0 && !run.refundedAt) {
-      await credits.applyIn(tx, { workspaceId: run.workspaceId, delta: run.creditsCharged, reason: 'refund', reference: `run ${run.id}: ${why}` })
+      await credits.applyIn(tx, {
+        workspaceId: run.workspaceId,
+        delta: run.creditsCharged,
+        reason: 'refund',
+        reference: `run ${run.id}: ${why}`,
+      })
     }
     await tx.update(automationRuns).set({ refundedAt: new Date() }).where(eq(automationRuns.id, run.id))
   }
@@ -133,7 +144,8 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
       })
       .returning()
     if (!created) throw new Error('run insert returned nothing')
-    if (cost > 0) await credits.applyIn(tx, { workspaceId: caller.workspace.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
+    if (cost > 0)
+      await credits.applyIn(tx, { workspaceId: caller.workspace.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
     if (options.trigger !== 'schedule') {
       await activity.record(tx, caller, {
         workspaceId: caller.workspace.id,

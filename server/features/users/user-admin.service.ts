@@ -174,7 +174,9 @@ export function createUserAdminService(deps: {
         if (profile?.role === 'admin' && admins <= 1) throw new Conflict('This is the last admin and cannot be deleted.')
         const orphaned = await soleOwnerOf(tx, id)
         if (orphaned.length) {
-          throw new Conflict(`${user.email} is the only owner of the team workspace ${orphaned.join(', ')}: make someone else its owner first.`)
+          throw new Conflict(
+            `${user.email} is the only owner of the team workspace ${orphaned.join(', ')}: make someone else its owner first.`,
+          )
         }
         await tx.delete(users).where(eq(users.id, id))
         await audit.record(tx, actor, {

@@ -95,11 +95,7 @@ export function createUserService(db: Db) {
   }
 }
 
-function toListItem(row: {
-  user: typeof users.$inferSelect
-  profile: Profile
-  lastSignInAt: Date | string | null
-}): UserListItem {
+function toListItem(row: { user: typeof users.$inferSelect; profile: Profile; lastSignInAt: Date | string | null }): UserListItem {
   return {
     id: row.user.id,
     email: row.user.email,
