@@ -209,41 +209,44 @@ async function burstAndKill(server: ServerProcess, round: number, known: Acknowl
 }
 
 interface Snapshot {
-  users: { id: string; email: string; credentials: number; has_profile: boolean; credits: number | null }[]
+  /** Each account, with its personal workspace's balance (docs/decisions/021). */
+  users: { id: string; email: string; credentials: number; has_profile: boolean; has_workspace: boolean; credits: number | null }[]
+  /** Each workspace's balance against its ledger. */
   balances: { id: string; credits: number; ledger_sum: number; entries: number; last_balance: number | null }[]
-  ledger: { user_id: string; delta: number; balance_after: number; reason: string; reference: string | null }[]
+  ledger: { workspace_id: string; delta: number; balance_after: number; reason: string; reference: string | null }[]
   inquiries: { id: string; message: string }[]
-  runs: { id: string; user_id: string; credits_charged: number; refunded_at: unknown }[]
+  runs: { id: string; workspace_id: string; credits_charged: number; refunded_at: unknown }[]
 }
 
 async function snapshot(query: Query): Promise<Snapshot> {
   const crashUsers = `select id from users where email like '%@${DOMAIN}'`
   return {
     users: await query(
-      `select u.id, u.email, p.id is not null as has_profile, p.credits,
+      `select u.id, u.email, p.id is not null as has_profile, w.id is not null as has_workspace, w.credits,
          (select count(*)::int from accounts a where a.user_id = u.id and a.provider_id = 'credential') as credentials
-       from users u left join profiles p on p.id = u.id where u.email like '%@${DOMAIN}'`,
+       from users u left join profiles p on p.id = u.id left join workspaces w on w.id = u.id and w.kind = 'personal'
+       where u.email like '%@${DOMAIN}'`,
     ),
     balances: await query(
-      `select p.id, p.credits, coalesce(sum(l.delta), 0)::int as ledger_sum, count(l.id)::int as entries,
-         (select l2.balance_after from credit_ledger l2 where l2.user_id = p.id order by l2.created_at desc, l2.balance_after limit 1) as last_balance
-       from profiles p left join credit_ledger l on l.user_id = p.id group by p.id, p.credits`,
+      `select w.id, w.credits, coalesce(sum(l.delta), 0)::int as ledger_sum, count(l.id)::int as entries,
+         (select l2.balance_after from credit_ledger l2 where l2.workspace_id = w.id order by l2.created_at desc, l2.balance_after limit 1) as last_balance
+       from workspaces w left join credit_ledger l on l.workspace_id = w.id group by w.id, w.credits`,
     ),
     ledger: await query(
-      `select user_id, delta, balance_after, reason, reference from credit_ledger
-       where user_id in (${crashUsers}) order by created_at, id`,
+      `select workspace_id, delta, balance_after, reason, reference from credit_ledger
+       where workspace_id in (${crashUsers}) order by created_at, id`,
     ),
     inquiries: await query(`select id, message from service_inquiries where message like '${INQUIRY_PREFIX} %'`),
-    runs: await query(`select id, user_id, credits_charged, refunded_at from automation_runs where user_id in (${crashUsers})`),
+    runs: await query(`select id, workspace_id, credits_charged, refunded_at from automation_runs where workspace_id in (${crashUsers})`),
   }
 }
 
 /** Checks the accounts after a restart against the acknowledged sign-ups; returns the allowed half ones. */
 function verifyAccounts(data: Snapshot, known: Acknowledged, context: string) {
   const users = new Map(data.users.map((user) => [user.id, user]))
-  const ledgerOf = (id: string) => data.ledger.filter((entry) => entry.user_id === id)
+  const ledgerOf = (id: string) => data.ledger.filter((entry) => entry.workspace_id === id)
 
-  // Every acknowledged sign-up is there, with its credential, profile and sign-up grant.
+  // Every acknowledged sign-up is there, with its credential, profile, personal workspace and sign-up grant.
   const lostSignUps = known.signUps.filter((signUp) => users.get(signUp.id)?.email !== signUp.email)
   expect(lostSignUps, `acknowledged sign-ups missing after the restart${context}`).toEqual([])
   for (const signUp of known.signUps) {
@@ -252,14 +255,16 @@ function verifyAccounts(data: Snapshot, known: Acknowledged, context: string) {
     expect(grants, signUp.email).toEqual(known.defaultCredits > 0 ? [['signup', known.defaultCredits]] : [])
   }
   // No account is half there, with two exceptions that only unacknowledged sign-ups may show:
-  // - a credential without its profile: the profile (and its sign-up grant) is made at the first
-  //   sign-in (auth.service.ts loadUser), which the caller of this function checks;
+  // - a credential without its profile: the profile (with its personal workspace and sign-up grant,
+  //   in one transaction) is made at the first sign-in (auth.service.ts loadUser), which the caller
+  //   of this function checks;
   // - a user row alone, without credential or profile: Better Auth writes the user and its
   //   credential account in two commits, so a kill between them leaves the row; signing up again
   //   removes it (auth.service.ts removeInterruptedSignUp), which the caller of this function checks.
   const acknowledged = new Set(known.signUps.map((signUp) => signUp.id))
-  const half = data.users.filter((user) => user.credentials !== 1 || !user.has_profile)
-  const untouched = (user: Snapshot['users'][number]) => !acknowledged.has(user.id) && !user.has_profile && !ledgerOf(user.id).length
+  const half = data.users.filter((user) => user.credentials !== 1 || !user.has_profile || !user.has_workspace)
+  const untouched = (user: Snapshot['users'][number]) =>
+    !acknowledged.has(user.id) && !user.has_profile && !user.has_workspace && !ledgerOf(user.id).length
   const profilePending = half.filter((user) => user.credentials === 1 && untouched(user))
   const userRowOnly = half.filter((user) => user.credentials === 0 && untouched(user))
   expect(
@@ -272,7 +277,7 @@ function verifyAccounts(data: Snapshot, known: Acknowledged, context: string) {
 /** Checks inquiries and balances after a restart against what was acknowledged; settles the in-flight edits. */
 function verifyWrites(data: Snapshot, known: Acknowledged, context: string) {
   const users = new Map(data.users.map((user) => [user.id, user]))
-  const ledgerOf = (id: string) => data.ledger.filter((entry) => entry.user_id === id)
+  const ledgerOf = (id: string) => data.ledger.filter((entry) => entry.workspace_id === id)
 
   // Every acknowledged inquiry exists exactly once; an unacknowledged one at most once.
   const byMessage = new Map<string, string[]>()
@@ -304,7 +309,7 @@ function verifyWrites(data: Snapshot, known: Acknowledged, context: string) {
   // Charged runs: every acknowledged run is there; each run has exactly one charge and each
   // charge its run, and the balance is the start minus one credit per run.
   for (const member of known.charged) {
-    const runs = data.runs.filter((run) => run.user_id === member.id)
+    const runs = data.runs.filter((run) => run.workspace_id === member.id)
     const runIds = new Set(runs.map((run) => run.id))
     expect(
       [...member.acked].filter((id) => !runIds.has(id)),

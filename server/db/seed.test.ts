@@ -5,7 +5,7 @@ import { createServices } from '#server/services.ts'
 import { testEnv } from '#server/testing/create-test-app.ts'
 import { openTestDatabase } from '#server/testing/test-database.ts'
 import type { Database } from './client.ts'
-import { appSettings, blogPosts, profiles, serviceInquiries, subscriptionPlans, users } from './schema/index.ts'
+import { appSettings, blogPosts, profiles, serviceInquiries, subscriptionPlans, users, workspaces } from './schema/index.ts'
 import { seed, type SeedOptions } from './seed.ts'
 
 const opened: Database[] = []
@@ -128,9 +128,10 @@ describe('seed with demo content', () => {
 
   it('makes the admin an admin and the member a plain user, both verified, on the free plan', async () => {
     const rows = await a.db
-      .select({ email: users.email, verified: users.emailVerified, role: profiles.role, plan: profiles.subscriptionPlan })
+      .select({ email: users.email, verified: users.emailVerified, role: profiles.role, plan: workspaces.planSlug })
       .from(users)
       .innerJoin(profiles, eq(profiles.id, users.id))
+      .innerJoin(workspaces, eq(workspaces.id, users.id))
     expect(rows).toHaveLength(2)
     expect(rows.find((row) => row.email === 'admin@aether.test')).toMatchObject({ role: 'admin', verified: true, plan: 'free' })
     expect(rows.find((row) => row.email === 'member@aether.test')).toMatchObject({ role: 'user', verified: true, plan: 'free' })

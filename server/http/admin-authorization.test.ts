@@ -51,6 +51,21 @@ const MEMBER_OPERATIONS = [
   'GET /runs/{id}/extracted.csv',
   'GET /runs/{id}/extracted.json',
   'GET /runs/{id}/screenshots/{file}',
+  'GET /workspaces',
+  'POST /workspaces',
+  'GET /workspaces/current',
+  'PATCH /workspaces/current',
+  'DELETE /workspaces/current',
+  'GET /workspaces/current/members',
+  'PATCH /workspaces/current/members/{userId}',
+  'DELETE /workspaces/current/members/{userId}',
+  'POST /workspaces/current/leave',
+  'POST /workspaces/current/transfer',
+  'GET /workspaces/current/invitations',
+  'POST /workspaces/current/invitations',
+  'DELETE /workspaces/current/invitations/{id}',
+  'GET /workspaces/current/activity',
+  'POST /workspaces/invitations/accept',
 ]
 
 let t: TestApp

@@ -42,7 +42,7 @@ async function changeFor(change: Change, account: Account, key: { id: string } |
 /** One event of every kind the bus carries, each about this member. */
 function publishEverything(userId: string) {
   t.services.events.publish('inquiry', { type: 'created', id: crypto.randomUUID(), name: 'After the change' })
-  t.services.events.publish('run', { id: crypto.randomUUID(), userId, status: 'running', automationId: null })
+  t.services.events.publish('run', { id: crypto.randomUUID(), workspaceId: userId, status: 'running', automationId: null })
 }
 
 describe('live streams end with the right that opened them', () => {

@@ -10,6 +10,7 @@ import {
 } from '#common/api-keys.ts'
 import { apiKeys } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { personalCaller } from '#server/testing/callers.ts'
 
 type Member = Awaited<ReturnType<TestApp['signUp']>>
 type Created = { id: string; name: string; prefix: string; createdAt: string; key: string }
@@ -224,7 +225,7 @@ describe('rate limit', () => {
     try {
       const dave = await limited.signUp({ email: 'dave@example.com' })
       // Created directly: the API's own budget would count this request too.
-      const { key } = await limited.services.apiKeys.create({ id: dave.id, role: 'user' }, 'Script', ['automations'])
+      const { key } = await limited.services.apiKeys.create(personalCaller(dave), 'Script', ['automations'])
       const get = (token: string, ip: string) => limited.request('/api/auth/me', { token, ip })
       expect((await get(key, '203.0.113.21')).status).toBe(200)
       expect((await get(dave.token, '203.0.113.22')).status).toBe(200)

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accounts, profiles, users } from '#server/db/schema/index.ts'
+import { accounts, profiles, users, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -134,7 +135,11 @@ describe('new accounts', () => {
       expect(registered.status).toBe(201)
       const created = (await registered.json()) as { data: { user: { id: string; profile: Profile } } }
       expect(created.data.user.profile).toMatchObject({ credits: 42, subscriptionPlan: 'free', role: 'user', fullName: 'Forty Two' })
-      const [row] = await t.db.select().from(profiles).where(eq(profiles.id, created.data.user.id))
+      const [row] = await t.db
+        .select(profileColumns)
+        .from(profiles)
+        .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+        .where(eq(profiles.id, created.data.user.id))
       expect(row).toMatchObject({ credits: 42, subscriptionPlan: 'free', role: 'user', fullName: 'Forty Two' })
       // Users created before the change keep their credits.
       expect((await me(first.token)).profile.credits).toBe(5)

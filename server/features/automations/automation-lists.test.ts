@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { personalCaller } from '#server/testing/callers.ts'
 
 // The two reads the dashboard's lists use: the automation filter's choices and the 'last run' column.
 
@@ -15,22 +16,34 @@ const STEPS = [{ type: 'navigate', url: 'https://example.com/' }]
 
 async function member() {
   const account = await t.signUp()
-  return { account, caller: { id: account.id, role: 'user' as const } }
+  return { account, caller: personalCaller(account) }
 }
 
 describe('automations.names', () => {
   it("lists only the owner's automations, by name", async () => {
     const { account } = await member()
     const other = await member()
-    await t.services.automations.create(account.id, { name: 'Zeta', description: '', steps: STEPS, schedule: null, enabled: true })
-    const alpha = await t.services.automations.create(account.id, {
+    await t.services.automations.create(personalCaller(account), {
+      name: 'Zeta',
+      description: '',
+      steps: STEPS,
+      schedule: null,
+      enabled: true,
+    })
+    const alpha = await t.services.automations.create(personalCaller(account), {
       name: 'Alpha',
       description: '',
       steps: STEPS,
       schedule: null,
       enabled: true,
     })
-    await t.services.automations.create(other.account.id, { name: 'Other', description: '', steps: STEPS, schedule: null, enabled: true })
+    await t.services.automations.create(personalCaller(other.account), {
+      name: 'Other',
+      description: '',
+      steps: STEPS,
+      schedule: null,
+      enabled: true,
+    })
 
     const names = await t.services.automations.names(account.id)
     expect(names.map((row) => row.name)).toEqual(['Alpha', 'Zeta'])
@@ -43,7 +56,7 @@ describe('runs.latestOf', () => {
   it('answers the newest run of each automation asked for, and nothing for one never run', async () => {
     const { account, caller } = await member()
     const make = (name: string) =>
-      t.services.automations.create(account.id, { name, description: '', steps: STEPS, schedule: null, enabled: true })
+      t.services.automations.create(personalCaller(account), { name, description: '', steps: STEPS, schedule: null, enabled: true })
     const [first, second, never] = await Promise.all([make('First'), make('Second'), make('Never')])
 
     const older = await t.services.runs.start(first.id, caller, { runner: 'client', trigger: 'extension' })

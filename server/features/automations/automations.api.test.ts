@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { automationRuns, creditLedger, profiles } from '#server/db/schema/index.ts'
+import { automationRuns, creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { personalCaller } from '#server/testing/callers.ts'
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
 type Body = {
@@ -50,7 +51,7 @@ const startRun = (account: Account, automationId: string, where: 'cloud' | 'clie
   call(account, `/api/automations/${automationId}/runs`, { body: { where } })
 
 async function balance(userId: string) {
-  const [row] = await t.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, userId))
+  const [row] = await t.db.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, userId))
   return row?.credits
 }
 
@@ -217,7 +218,7 @@ describe('credits', () => {
     const [usage] = await t.db
       .select()
       .from(creditLedger)
-      .where(and(eq(creditLedger.userId, member.id), eq(creditLedger.reason, 'usage')))
+      .where(and(eq(creditLedger.workspaceId, member.id), eq(creditLedger.reason, 'usage')))
     expect(usage).toMatchObject({ delta: -1, reference: `run ${cloud.body.data.id}` })
 
     const client = await startRun(member, id, 'client')
@@ -278,7 +279,7 @@ describe('the cloud queue, failures and refunds', () => {
     const refunds = await t.db
       .select()
       .from(creditLedger)
-      .where(and(eq(creditLedger.userId, member.id), eq(creditLedger.reason, 'refund')))
+      .where(and(eq(creditLedger.workspaceId, member.id), eq(creditLedger.reason, 'refund')))
     expect(refunds).toHaveLength(1)
     expect(refunds[0]).toMatchObject({ delta: 1 })
     expect(refunds[0]?.reference).toMatch(new RegExp(`^run ${first}`))
@@ -413,7 +414,7 @@ describe('saving over a newer version', () => {
   it('is refused when the editor started from an older version (a fix or suggestion was applied meanwhile)', async () => {
     const member = await t.signUp()
     const automation = await createAutomation(member)
-    const caller = { id: member.id, role: 'user' as const }
+    const caller = personalCaller(member)
     const changed = await t.services.automations.update(automation.id, caller, { description: 'Changed elsewhere' })
     expect(changed.version).toBe(2)
     await expect(

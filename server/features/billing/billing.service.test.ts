@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { payments, profiles, subscriptionPlans, subscriptions } from '#server/db/schema/index.ts'
+import { payments, profiles, subscriptionPlans, subscriptions, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 
 /** A stand-in for Paddle's REST API on loopback: records requests, answers like Paddle. */
 async function startFakePaddle() {
@@ -34,7 +35,11 @@ async function startFakePaddle() {
 }
 
 async function profile(t: TestApp, userId: string) {
-  const [row] = await t.db.select().from(profiles).where(eq(profiles.id, userId))
+  const [row] = await t.db
+    .select(profileColumns)
+    .from(profiles)
+    .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+    .where(eq(profiles.id, userId))
   return row
 }
 
@@ -74,7 +79,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     expect(await buy(user, 'business', 'declined')).toBe('declined')
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'free', credits: 5 })
     // The trial's checkout costs $0: it is that check of the card that failed.
-    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toMatchObject([{ status: 'failed', amount: 0 }])
+    expect(await t.db.select().from(payments).where(eq(payments.workspaceId, user.id))).toMatchObject([{ status: 'failed', amount: 0 }])
     expect(await t.services.billing.sandboxTrialFor(user.id)).not.toBeNull()
   })
 
@@ -175,7 +180,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   async function subscribed(status = 'active') {
     const user = await t.signUp()
     await t.db.insert(subscriptions).values({
-      userId: user.id,
+      workspaceId: user.id,
       provider: 'paddle',
       providerSubscriptionId: `sub_${user.id}`,
       planSlug: 'pro',

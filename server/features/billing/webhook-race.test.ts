@@ -2,12 +2,13 @@ import { eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '#server/db/client.ts'
-import { creditLedger, payments, profiles } from '#server/db/schema/index.ts'
+import { creditLedger, payments, profiles, workspaces } from '#server/db/schema/index.ts'
 import type { DbOrTx } from '#server/db/client.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '#server/testing/create-test-app.ts'
 import { checkoutUserToken } from './checkout-token.ts'
 import { signPaddleBody } from './paddle-signature.ts'
 import { createWebhookService } from './webhook.service.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 
 // PGlite runs one transaction at a time, so the race is staged: another event's payment row is
 // committed between this event's start and its write to payments, which PostgreSQL allows when
@@ -99,15 +100,19 @@ function transaction(userId: string, id: string) {
 }
 
 async function state(userId: string) {
-  const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, userId))
-  const grants = await t.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))
-  const paid = await t.db.select().from(payments).where(eq(payments.userId, userId))
+  const [profile] = await t.db
+    .select(profileColumns)
+    .from(profiles)
+    .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+    .where(eq(profiles.id, userId))
+  const grants = await t.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, userId))
+  const paid = await t.db.select().from(payments).where(eq(payments.workspaceId, userId))
   return { credits: profile?.credits, grants: grants.filter((row) => row.reason === 'plan_grant'), payments: paid }
 }
 
 describe('transaction.billed and transaction.completed for one transaction, racing', () => {
   const row = (userId: string, id: string, status: 'pending' | 'success') => ({
-    userId,
+    workspaceId: userId,
     providerTransactionId: id,
     planSlug: 'pro',
     amount: 29,
@@ -139,7 +144,7 @@ describe('transaction.billed and transaction.completed for one transaction, raci
     const db = committedMeanwhile(t.db, async (tx) => {
       staged = true
       await tx.insert(payments).values(row(user.id, id, 'success'))
-      await t.services.credits.applyIn(tx, { userId: user.id, delta: 1000, reason: 'plan_grant', reference: id })
+      await t.services.credits.applyIn(tx, { workspaceId: user.id, delta: 1000, reason: 'plan_grant', reference: id })
     })
     const result = await receive(db, 'transaction.billed', { ...transaction(user.id, id), status: 'billed' })
     expect(staged).toBe(true)

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { creditLedger, payments, profiles, subscriptions, webhookEvents } from '#server/db/schema/index.ts'
+import { creditLedger, payments, profiles, subscriptions, webhookEvents, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '#server/testing/create-test-app.ts'
 import { checkoutUserToken } from './checkout-token.ts'
 import { signPaddleBody } from './paddle-signature.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 
 const SECRET = 'pdl_ntfset_01_test_secret_for_webhooks'
 let t: TestApp
@@ -66,10 +67,14 @@ async function deliver(body: unknown, options: { secret?: string; header?: strin
 }
 
 async function state(userId: string) {
-  const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, userId))
-  const ledger = await t.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))
-  const paid = await t.db.select().from(payments).where(eq(payments.userId, userId))
-  const subs = await t.db.select().from(subscriptions).where(eq(subscriptions.userId, userId))
+  const [profile] = await t.db
+    .select(profileColumns)
+    .from(profiles)
+    .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+    .where(eq(profiles.id, userId))
+  const ledger = await t.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, userId))
+  const paid = await t.db.select().from(payments).where(eq(payments.workspaceId, userId))
+  const subs = await t.db.select().from(subscriptions).where(eq(subscriptions.workspaceId, userId))
   return { plan: profile?.subscriptionPlan, credits: profile?.credits, ledger, payments: paid, subscriptions: subs }
 }
 

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { creditLedger, profiles } from '#server/db/schema/index.ts'
+import { creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { InsufficientCredits } from './credit.service.ts'
 
@@ -16,12 +16,12 @@ afterAll(async () => {
 })
 
 async function balance(userId: string) {
-  const [row] = await t.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, userId))
+  const [row] = await t.db.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, userId))
   return row?.credits
 }
 
 async function ledger(userId: string) {
-  return t.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))
+  return t.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, userId))
 }
 
 describe('credit ledger', () => {
@@ -35,8 +35,8 @@ describe('credit ledger', () => {
 
   it('every change writes a row with the balance after it', async () => {
     const user = await t.signUp()
-    expect(await t.services.credits.change({ userId: user.id, delta: 100, reason: 'plan_grant', reference: 'txn_1' })).toBe(105)
-    expect(await t.services.credits.change({ userId: user.id, delta: -30, reason: 'usage', reference: 'run_1' })).toBe(75)
+    expect(await t.services.credits.change({ workspaceId: user.id, delta: 100, reason: 'plan_grant', reference: 'txn_1' })).toBe(105)
+    expect(await t.services.credits.change({ workspaceId: user.id, delta: -30, reason: 'usage', reference: 'run_1' })).toBe(75)
     const rows = (await ledger(user.id)).sort((a, b) => a.balanceAfter - b.balanceAfter)
     expect(rows.map((row) => [row.reason, row.delta, row.balanceAfter])).toEqual([
       ['signup', 5, 5],
@@ -49,7 +49,9 @@ describe('credit ledger', () => {
 
   it('refuses a change that would go below zero, and records nothing', async () => {
     const user = await t.signUp()
-    await expect(t.services.credits.change({ userId: user.id, delta: -6, reason: 'usage' })).rejects.toBeInstanceOf(InsufficientCredits)
+    await expect(t.services.credits.change({ workspaceId: user.id, delta: -6, reason: 'usage' })).rejects.toBeInstanceOf(
+      InsufficientCredits,
+    )
     expect(await balance(user.id)).toBe(5)
     expect(await ledger(user.id)).toHaveLength(1)
   })
@@ -67,14 +69,16 @@ describe('credit ledger', () => {
   it('concurrent grants and charges keep the balance equal to the sum of the ledger', async () => {
     const user = await t.signUp()
     const grants = Array.from({ length: 20 }, (_, index) =>
-      t.services.credits.change({ userId: user.id, delta: 10, reason: 'plan_grant', reference: `txn_${index}` }),
+      t.services.credits.change({ workspaceId: user.id, delta: 10, reason: 'plan_grant', reference: `txn_${index}` }),
     )
     // More charges than the balance can ever cover: some must be refused, none may overdraw.
     const charges = Array.from({ length: 30 }, (_, index) =>
-      t.services.credits.change({ userId: user.id, delta: -10, reason: 'usage', reference: `run_${index}` }).catch((error: unknown) => {
-        if (error instanceof InsufficientCredits) return null
-        throw error
-      }),
+      t.services.credits
+        .change({ workspaceId: user.id, delta: -10, reason: 'usage', reference: `run_${index}` })
+        .catch((error: unknown) => {
+          if (error instanceof InsufficientCredits) return null
+          throw error
+        }),
     )
     await Promise.all([...grants, ...charges])
     const rows = await ledger(user.id)
@@ -93,10 +97,10 @@ describe('credit ledger', () => {
     const early = t.db.transaction(async (tx) => {
       await tx.execute(sql`select 1`)
       await held
-      return t.services.credits.applyIn(tx, { userId: user.id, delta: -1, reason: 'usage', reference: 'began first' })
+      return t.services.credits.applyIn(tx, { workspaceId: user.id, delta: -1, reason: 'usage', reference: 'began first' })
     })
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(await t.services.credits.change({ userId: user.id, delta: -2, reason: 'usage', reference: 'began second' })).toBe(3)
+    expect(await t.services.credits.change({ workspaceId: user.id, delta: -2, reason: 'usage', reference: 'began second' })).toBe(3)
     release()
     expect(await early).toBe(2)
     const [newest] = await t.services.credits.recent(user.id, 1)

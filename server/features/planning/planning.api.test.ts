@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { creditLedger, profiles } from '#server/db/schema/index.ts'
+import { creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
@@ -47,7 +47,7 @@ const modelCallsOf = async (t: TestApp, userId: string) =>
   t.db
     .select()
     .from(creditLedger)
-    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reason, 'model_call')))
+    .where(and(eq(creditLedger.workspaceId, userId), eq(creditLedger.reason, 'model_call')))
 
 describe('POST /api/automations/inspect', () => {
   it('returns a screenshot and the elements with suggested targets in words', async () => {
@@ -147,7 +147,7 @@ describe('POST /api/automations/plan', () => {
   it('plans with the model when the plan includes it, paying one credit per question', async () => {
     const member = await withModel.signUp()
     await setPlan(withModel, member, 'pro')
-    const [before] = await withModel.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, member.id))
+    const [before] = await withModel.db.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, member.id))
     model.respondWith({ reply: scriptedPlanner([{ type: 'click', element: 'Next page' }]) })
     const { status, body } = await call(withModel, member, '/api/automations/plan', {
       description: 'Go to the second page of products',
@@ -166,7 +166,7 @@ describe('POST /api/automations/plan', () => {
       },
     ])
     expect(await modelCallsOf(withModel, member.id)).toHaveLength(2)
-    const [after] = await withModel.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, member.id))
+    const [after] = await withModel.db.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, member.id))
     expect(after?.credits).toBe((before?.credits ?? 0) - 2)
   })
 
@@ -187,7 +187,7 @@ describe('POST /api/automations/plan', () => {
     await setPlan(withModel, member, 'pro')
     await withModel.db.execute(
       // The allowance of Pro, all used this month.
-      `insert into credit_ledger (user_id, delta, balance_after, reason, reference) select '${member.id}', 0, 0, 'model_call', 'test' from generate_series(1, 300)` as never,
+      `insert into credit_ledger (workspace_id, delta, balance_after, reason, reference) select '${member.id}', 0, 0, 'model_call', 'test' from generate_series(1, 300)` as never,
     )
     const { body } = await call(withModel, member, '/api/automations/plan', { description: 'take a screenshot' })
     expect(body.data).toMatchObject({ planner: 'offline', modelCalls: 0 })

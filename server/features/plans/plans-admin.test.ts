@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { planCreateSchema, planUpdateSchema } from '#common/plans.ts'
-import { auditLog, profiles, subscriptionPlans } from '#server/db/schema/index.ts'
+import { auditLog, profiles, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Actor } from '#server/features/audit/audit.service.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { profileColumns } from '#server/db/profile-columns.ts'
 
 /** What a service throws for a broken rule that the API answers with 409. */
 const conflict = (message: string) => ({ status: 409, code: 'CONFLICT', message })
@@ -169,9 +170,9 @@ describe('deleting a plan', () => {
     const member = await t.signUp()
     await t.services.userAdmin.update(actor, member.id, { plan: plan.slug })
     await expect(t.db.delete(subscriptionPlans).where(eq(subscriptionPlans.id, plan.id))).rejects.toMatchObject({
-      cause: expect.objectContaining({ constraint: 'profiles_subscription_plan_subscription_plans_slug_fk' }),
+      cause: expect.objectContaining({ constraint: 'workspaces_plan_slug_subscription_plans_slug_fk' }),
     })
-    await expect(t.db.update(profiles).set({ subscriptionPlan: 'no-such-plan' }).where(eq(profiles.id, member.id))).rejects.toMatchObject({
+    await expect(t.db.update(workspaces).set({ planSlug: 'no-such-plan' }).where(eq(workspaces.id, member.id))).rejects.toMatchObject({
       cause: expect.objectContaining({ code: '23503' }),
     })
     expect(await planBySlug('guarded')).toBeDefined()
@@ -187,7 +188,11 @@ describe('deleting a plan', () => {
     ])
     // Exactly one wins: the member joined (and the delete was refused) or the plan went (and the assignment was refused).
     expect([assigned.status, deleted.status].sort()).toEqual(['fulfilled', 'rejected'])
-    const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, member.id))
+    const [profile] = await t.db
+      .select(profileColumns)
+      .from(profiles)
+      .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+      .where(eq(profiles.id, member.id))
     const stored = await planBySlug('contested')
     expect(profile?.subscriptionPlan).toBe(stored ? 'contested' : 'free')
   })
@@ -235,7 +240,7 @@ describe('what a plan includes', () => {
       code: 'PLAN_LIMIT',
       message: 'Optimisation suggestions is part of the Pro plan; you are on the Free plan. Upgrade to use it.',
     })
-    await t.db.update(profiles).set({ subscriptionPlan: 'pro' }).where(eq(profiles.id, member.id))
+    await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, member.id))
     expect((await plans().requireFeature(member.id, 'suggestions')).plan).toBe('Pro')
   })
 })

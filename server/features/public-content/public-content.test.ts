@@ -72,7 +72,7 @@ describe('the public content version', () => {
       }),
     ).toBe(false)
     const signedUp = member as unknown as TestUser
-    expect(await changes(() => t.services.credits.change({ userId: signedUp.id, delta: 3, reason: 'plan_grant' }))).toBe(false)
+    expect(await changes(() => t.services.credits.change({ workspaceId: signedUp.id, delta: 3, reason: 'plan_grant' }))).toBe(false)
     expect(
       await changes(() =>
         t.request('/api/contact', {

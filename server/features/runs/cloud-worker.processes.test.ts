@@ -112,7 +112,7 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL', () => {
 
     // One charge per run, no refund.
     const ledger = (
-      await db.query(`select reason, reference from credit_ledger where user_id = $1 and reason in ('usage', 'refund')`, [member.id])
+      await db.query(`select reason, reference from credit_ledger where workspace_id = $1 and reason in ('usage', 'refund')`, [member.id])
     ).rows as { reason: string; reference: string }[]
     expect(ledger.filter((entry) => entry.reason === 'refund')).toEqual([])
     expect(ledger.map((entry) => entry.reference).sort()).toEqual(runIds.map((id) => `run ${id}`).sort())

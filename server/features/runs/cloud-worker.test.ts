@@ -2,22 +2,24 @@ import { eq, inArray } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { automationRuns, profiles } from '#server/db/schema/index.ts'
+import { automationRuns, profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { createCloudWorker, newWorkerId, type CloudWorkerConfig } from './cloud-worker.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
+import { personalCaller } from '#server/testing/callers.ts'
+import type { Caller } from '#common/auth.ts'
 
 const logger = pino({ level: 'silent' })
 
 let t: TestApp
 let site: Awaited<ReturnType<typeof startTestSite>>
-let caller: { id: string; role: 'user' }
+let caller: Caller
 beforeAll(async () => {
   t = await createTestApp()
   site = await startTestSite()
   const member = await t.signUp()
-  caller = { id: member.id, role: 'user' }
-  await t.db.update(profiles).set({ subscriptionPlan: 'pro', credits: 100 }).where(eq(profiles.id, member.id))
+  caller = personalCaller(member)
+  await t.db.update(workspaces).set({ planSlug: 'pro', credits: 100 }).where(eq(workspaces.id, member.id))
 })
 afterAll(async () => {
   await site?.close()
@@ -46,7 +48,7 @@ const worker = (config: Partial<CloudWorkerConfig> = {}) =>
   })
 
 async function queue(steps: AutomationStep[], count: number): Promise<string[]> {
-  const automation = await t.services.automations.create(caller.id, { name: 'Form', description: '', steps, schedule: null, enabled: true })
+  const automation = await t.services.automations.create(caller, { name: 'Form', description: '', steps, schedule: null, enabled: true })
   const ids: string[] = []
   for (let i = 0; i < count; i++) ids.push((await t.services.runs.start(automation.id, caller, { runner: 'cloud', trigger: 'manual' })).id)
   return ids
@@ -95,7 +97,7 @@ describe('cloud worker', () => {
   })
 
   it('fails runs at once, refunded, when Chromium is missing (they never hang)', async () => {
-    const before = (await t.db.select().from(profiles).where(eq(profiles.id, caller.id)))[0]?.credits ?? 0
+    const before = (await t.db.select().from(workspaces).where(eq(workspaces.id, caller.workspace.id)))[0]?.credits ?? 0
     const ids = await queue(withSite(FORM), 2)
     const cloud = worker({ chromiumPath: '/nonexistent/chromium' })
     cloud.start()
@@ -108,7 +110,7 @@ describe('cloud worker', () => {
       expect(run.error).toContain('Chromium was not found at /nonexistent/chromium')
       expect(run.refundedAt).not.toBeNull()
     }
-    expect((await t.db.select().from(profiles).where(eq(profiles.id, caller.id)))[0]?.credits).toBe(before)
+    expect((await t.db.select().from(workspaces).where(eq(workspaces.id, caller.workspace.id)))[0]?.credits).toBe(before)
   })
 
   it('on shutdown gives a run that does not finish within the grace period back to the queue', async () => {

@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { automationRuns, automations, creditLedger, profiles } from '#server/db/schema/index.ts'
+import { automationRuns, automations, creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { createScheduler } from './scheduler.ts'
+import { personalCaller } from '#server/testing/callers.ts'
 
 const logger = pino({ level: 'silent' })
 const STEPS = [{ type: 'navigate' as const, url: 'https://example.com/' }]
@@ -20,12 +21,12 @@ const scheduler = () => createScheduler({ db: t.db, runs: t.services.runs, logge
 
 async function member(plan = 'pro', credits = 100) {
   const account = await t.signUp()
-  await t.db.update(profiles).set({ subscriptionPlan: plan, credits }).where(eq(profiles.id, account.id))
+  await t.db.update(workspaces).set({ planSlug: plan, credits }).where(eq(workspaces.id, account.id))
   return account
 }
 
 async function scheduled(ownerId: string, options: { schedule?: string; enabled?: boolean } = {}) {
-  const automation = await t.services.automations.create(ownerId, {
+  const automation = await t.services.automations.create(personalCaller({ id: ownerId }), {
     name: 'Every minute',
     description: '',
     steps: STEPS,
@@ -86,14 +87,14 @@ describe('scheduler', () => {
   it('leaves disabled, unscheduled and not-yet-due automations alone', async () => {
     const owner = await member()
     const disabled = await scheduled(owner.id, { enabled: false })
-    const manual = await t.services.automations.create(owner.id, {
+    const manual = await t.services.automations.create(personalCaller(owner), {
       name: 'Manual',
       description: '',
       steps: STEPS,
       schedule: null,
       enabled: true,
     })
-    const later = await t.services.automations.create(owner.id, {
+    const later = await t.services.automations.create(personalCaller(owner), {
       name: 'Later',
       description: '',
       steps: STEPS,
@@ -125,7 +126,7 @@ describe('scheduler', () => {
       await t.db
         .select()
         .from(creditLedger)
-        .where(and(eq(creditLedger.userId, owner.id), eq(creditLedger.reason, 'usage'))),
+        .where(and(eq(creditLedger.workspaceId, owner.id), eq(creditLedger.reason, 'usage'))),
     ).toEqual([])
     expect((await nextRunAt(automation.id))?.getTime()).toBeGreaterThan(Date.now())
 
@@ -133,7 +134,7 @@ describe('scheduler', () => {
     await makeDue(automation.id)
     expect(await scheduler().tick()).toMatchObject({ refused: 1 })
     expect(await runsOf(automation.id)).toHaveLength(1)
-    await t.db.update(profiles).set({ credits: 3 }).where(eq(profiles.id, owner.id))
+    await t.db.update(workspaces).set({ credits: 3 }).where(eq(workspaces.id, owner.id))
     await makeDue(automation.id)
     expect(await scheduler().tick()).toMatchObject({ started: 1 })
     expect((await runsOf(automation.id)).map((run) => run.status).sort()).toEqual(['failed', 'queued'])

@@ -2,12 +2,13 @@ import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { automationRuns, creditLedger, profiles } from '#server/db/schema/index.ts'
+import { automationRuns, creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
 import { scriptedRepair } from '#server/testing/scripted-model.ts'
 import { createCloudWorker } from './cloud-worker.ts'
+import { personalCaller } from '#server/testing/callers.ts'
 
 // Self-repair (docs/decisions/019): an automation made on the original design of a site runs on
 // its redesign. Ways of a target that survive the redesign stand in; similar words on the page
@@ -33,11 +34,11 @@ afterAll(async () => {
 beforeEach(async () => {
   sites.redesign('original')
   model.requests.length = 0
-  await t.db.update(profiles).set({ subscriptionPlan: 'pro', credits: 100 }).where(eq(profiles.id, member.id))
+  await t.db.update(workspaces).set({ planSlug: 'pro', credits: 100 }).where(eq(workspaces.id, member.id))
 })
 
 async function runOf(steps: AutomationStep[], options: { selfRepair?: boolean } = {}) {
-  const automation = await t.services.automations.create(member.id, {
+  const automation = await t.services.automations.create(personalCaller(member), {
     name: 'Sign in',
     description: '',
     steps,
@@ -49,7 +50,7 @@ async function runOf(steps: AutomationStep[], options: { selfRepair?: boolean } 
 }
 
 async function runAgain(automationId: string) {
-  const caller = { id: member.id, role: 'user' as const }
+  const caller = personalCaller(member)
   const started = await t.services.runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual' })
   const worker = createCloudWorker({
     runQueue: t.services.runQueue,
@@ -133,7 +134,7 @@ describe('runs that repair themselves', () => {
       const applied = await t.request(`/api/runs/${run.id}/repairs/${step}/apply`, { method: 'POST', token: member.token })
       expect(applied.status, await applied.clone().text()).toBe(200)
     }
-    const automation = await t.services.automations.get(automationId, { id: member.id, role: 'user' })
+    const automation = await t.services.automations.get(automationId, personalCaller(member))
     expect(automation.version).toBe(3)
     expect((automation.steps[3] as { target: unknown[] }).target[0]).toEqual({ by: 'role', role: 'button', name: 'Sign in' })
     // The old ways stay behind as fallbacks.
@@ -160,7 +161,11 @@ describe('runs that repair themselves', () => {
       .select()
       .from(creditLedger)
       .where(
-        and(eq(creditLedger.userId, member.id), eq(creditLedger.reason, 'model_call'), eq(creditLedger.reference, `repair: run ${run.id}`)),
+        and(
+          eq(creditLedger.workspaceId, member.id),
+          eq(creditLedger.reason, 'model_call'),
+          eq(creditLedger.reference, `repair: run ${run.id}`),
+        ),
       )
     expect(calls).toHaveLength(1)
   })
@@ -188,7 +193,7 @@ describe('runs that repair themselves', () => {
 
     // A member on Free, with this month's runs still to use.
     member = await t.signUp()
-    await t.db.update(profiles).set({ subscriptionPlan: 'free', credits: 10 }).where(eq(profiles.id, member.id))
+    await t.db.update(workspaces).set({ planSlug: 'free', credits: 10 }).where(eq(workspaces.id, member.id))
     model.respondWith({ reply: scriptedRepair('Forgot password') })
     const free = await runOf([
       { type: 'navigate', url: `${sites.url}/signin` },

@@ -6,19 +6,21 @@ import { eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { profiles } from '#server/db/schema/index.ts'
+import { profiles, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import type { Run } from './run.service.ts'
 import { createStepExecutor, type ExecutorConfig } from './step-executor.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
+import { personalCaller } from '#server/testing/callers.ts'
+import type { Caller } from '#common/auth.ts'
 
 const WORKER = 'test-host:1:abc123'
 const logger = pino({ level: 'silent' })
 
 let t: TestApp
 let site: Awaited<ReturnType<typeof startTestSite>>
-let caller: { id: string; role: 'user' }
+let caller: Caller
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger })
 
 beforeAll(async () => {
@@ -26,8 +28,8 @@ beforeAll(async () => {
   // A redirect and an image that lead from the (allowed) loopback page to a private network.
   site = await startTestSite({ redirectTo: 'http://10.255.0.1/secret', imageFrom: 'http://192.168.77.1/pixel.png' })
   const member = await t.signUp()
-  caller = { id: member.id, role: 'user' }
-  await t.db.update(profiles).set({ subscriptionPlan: 'pro', credits: 100 }).where(eq(profiles.id, member.id))
+  caller = personalCaller(member)
+  await t.db.update(workspaces).set({ planSlug: 'pro', credits: 100 }).where(eq(workspaces.id, member.id))
 })
 afterAll(async () => {
   await browsers.close()
@@ -56,7 +58,7 @@ function executor(config: Partial<ExecutorConfig> = {}, source = browsers) {
 
 /** Queues a cloud run of these steps and claims it as the worker would. */
 async function claimRun(steps: AutomationStep[]): Promise<Run> {
-  const automation = await t.services.automations.create(caller.id, { name: 'Form', description: '', steps, schedule: null, enabled: true })
+  const automation = await t.services.automations.create(caller, { name: 'Form', description: '', steps, schedule: null, enabled: true })
   const queued = await t.services.runs.start(automation.id, caller, { runner: 'cloud', trigger: 'manual' })
   const claimed = await t.services.runQueue.claim(WORKER)
   expect(claimed?.id).toBe(queued.id)
@@ -64,7 +66,7 @@ async function claimRun(steps: AutomationStep[]): Promise<Run> {
 }
 
 async function credits() {
-  const [row] = await t.db.select({ credits: profiles.credits }).from(profiles).where(eq(profiles.id, caller.id))
+  const [row] = await t.db.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, caller.id))
   return row?.credits
 }
 

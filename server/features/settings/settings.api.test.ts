@@ -164,7 +164,7 @@ describe('default credits', () => {
       const ledger = await t.db
         .select()
         .from(creditLedger)
-        .where(and(eq(creditLedger.userId, user.id), eq(creditLedger.reason, 'signup')))
+        .where(and(eq(creditLedger.workspaceId, user.id), eq(creditLedger.reason, 'signup')))
       expect(ledger).toMatchObject([{ delta: 42, balanceAfter: 42 }])
     })
   })

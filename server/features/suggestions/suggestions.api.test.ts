@@ -55,6 +55,7 @@ async function repairedRuns(account: Account, automation: { id: string; name: st
     Array.from({ length: count }, () => ({
       automationId: automation.id,
       automationName: automation.name,
+      workspaceId: account.id,
       userId: account.id,
       status: 'succeeded' as const,
       trigger: 'manual' as const,
@@ -128,6 +129,7 @@ describe('optimisation suggestions', () => {
       [1, 2].map(() => ({
         automationId: automation.id,
         automationName: automation.name,
+        workspaceId: member.id,
         userId: member.id,
         status: 'failed' as const,
         trigger: 'schedule' as const,

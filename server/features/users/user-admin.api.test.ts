@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { blogPosts, creditLedger, profiles, sessions, users } from '#server/db/schema/index.ts'
+import { blogPosts, creditLedger, profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
@@ -169,14 +169,15 @@ describe('PUT /api/users/:id', () => {
     const ledger = await t.db
       .select()
       .from(creditLedger)
-      .where(and(eq(creditLedger.userId, user.id), eq(creditLedger.reason, 'admin_edit')))
+      .where(and(eq(creditLedger.workspaceId, user.id), eq(creditLedger.reason, 'admin_edit')))
       .orderBy(creditLedger.createdAt)
     expect(ledger).toMatchObject([
       { delta: 250 - start, balanceAfter: 250, actorId: admin.id },
       { delta: -210, balanceAfter: 40, actorId: admin.id },
     ])
-    const [profile] = await t.db.select().from(profiles).where(eq(profiles.id, user.id))
-    expect(profile?.credits).toBe(40)
+    // The balance is the member's personal workspace's (docs/decisions/021).
+    const [workspace] = await t.db.select().from(workspaces).where(eq(workspaces.id, user.id))
+    expect(workspace?.credits).toBe(40)
     const [entry] = await auditFor(user.id)
     expect(entry).toMatchObject({ action: 'user.update', before: { credits: 250 }, after: { credits: 40 } })
   })
@@ -200,7 +201,7 @@ describe('PUT /api/users/:id', () => {
       await t.db
         .select()
         .from(creditLedger)
-        .where(and(eq(creditLedger.userId, user.id), eq(creditLedger.reason, 'admin_edit'))),
+        .where(and(eq(creditLedger.workspaceId, user.id), eq(creditLedger.reason, 'admin_edit'))),
     ).toEqual([])
   })
 
