@@ -68,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Billing')
 
 export default function BillingPage() {
-  const { error, planSlug, planName, credits, subscription, plans, payments, paymentCount, checkout, sandbox } =
+  const { error, planSlug, planName, credits, subscription, plans, payments, paymentCount, checkout, sandbox, workspaceName, canManage } =
     useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   useEffect(() => {
@@ -80,7 +80,12 @@ export default function BillingPage() {
 
   return (
     <main className="space-y-8">
-      <h1 className="text-2xl font-semibold tracking-tight">Billing</h1>
+      <h1 className="text-2xl font-semibold tracking-tight">Billing{workspaceName ? ` · ${workspaceName}` : ''}</h1>
+      {canManage ? null : (
+        <p role="note" className="rounded-md border p-4 text-sm text-muted-foreground">
+          Only the workspace&apos;s owners change its plan and payment details. You can see its plan and credits here.
+        </p>
+      )}
       <CurrentPlanCard planName={planName} credits={credits} subscription={subscription} />
       {error ? (
         <p role="alert" className="rounded-md border border-destructive/50 p-4 text-sm">
@@ -90,15 +95,17 @@ export default function BillingPage() {
           </a>
         </p>
       ) : null}
-      <section aria-labelledby="plans-heading" className="space-y-4">
-        <h2 id="plans-heading" className="text-lg font-semibold">
-          Available Plans
-        </h2>
-        <PlanCards plans={plans} currentSlug={planSlug} subscription={subscription} checkout={checkout} />
-      </section>
-      <PaymentMethodCard subscription={subscription} />
+      {canManage ? (
+        <section aria-labelledby="plans-heading" className="space-y-4">
+          <h2 id="plans-heading" className="text-lg font-semibold">
+            Available Plans
+          </h2>
+          <PlanCards plans={plans} currentSlug={planSlug} subscription={subscription} checkout={checkout} />
+        </section>
+      ) : null}
+      {canManage ? <PaymentMethodCard subscription={subscription} /> : null}
       <BillingHistoryCard payments={payments} total={paymentCount} />
-      {sandbox && subscription ? (
+      {sandbox && subscription && canManage ? (
         <SandboxTools ends={subscription.cancelAtLabel ? 'subscription' : subscription.trial ? 'trial' : 'period'} />
       ) : null}
     </main>

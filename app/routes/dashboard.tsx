@@ -75,8 +75,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Dashboard')
 
 export default function Dashboard() {
-  const { name, planName, credits, profileIssue, loadError, extensionUrl, ledger, recent, history, automations, automationNames } =
-    useLoaderData<typeof loader>()
+  const {
+    name,
+    planName,
+    credits,
+    profileIssue,
+    loadError,
+    extensionUrl,
+    ledger,
+    recent,
+    history,
+    automations,
+    automationNames,
+    canChange,
+  } = useLoaderData<typeof loader>()
   useActionToast(useActionData<typeof action>())
   useEffect(() => {
     if (profileIssue) toast.error(PROFILE_ISSUE[0], { description: PROFILE_ISSUE[1] })
@@ -154,11 +166,13 @@ export default function Dashboard() {
             </CardDescription>
           </CardHeader>
           <CardContent className="flex flex-wrap items-center gap-4">
-            <Button asChild>
-              <Link to="/dashboard/automations/new">
-                <Plus /> Create New Automation
-              </Link>
-            </Button>
+            {canChange ? (
+              <Button asChild>
+                <Link to="/dashboard/automations/new">
+                  <Plus /> Create New Automation
+                </Link>
+              </Button>
+            ) : null}
             <a href={extensionUrl} target="_blank" rel="noopener noreferrer" className="text-sm text-primary hover:underline">
               <Download className="mr-1 inline size-4" aria-hidden="true" />
               Get the browser extension
@@ -167,7 +181,7 @@ export default function Dashboard() {
         </Card>
         <RecentActivity runs={recent} />
       </section>
-      <AutomationsList automations={automations.rows} total={automations.total}>
+      <AutomationsList automations={automations.rows} total={automations.total} readOnly={!canChange}>
         <Pagination
           page={automations.page}
           pageCount={automations.pageCount}

@@ -67,6 +67,11 @@ test('create a team, invite, accept from the mail, share an automation, change t
   await row.getByLabel(`Role of ${colleague.email}`).selectOption('viewer')
   await row.getByRole('button', { name: 'Change role' }).click()
   await expect(toasts(ownerPage).getByText('Role changed')).toBeVisible()
+  // As a viewer the colleague sees the team's automations, without the buttons that change or run them.
+  await gotoHydrated(colleaguePage, '/dashboard')
+  await expect(colleaguePage.getByText('You are a viewer in this workspace')).toBeVisible()
+  await expect(colleaguePage.getByRole('button', { name: 'Run in cloud: Shared price check' })).toBeHidden()
+  await expect(colleaguePage.getByRole('link', { name: 'Create New Automation' })).toHaveCount(0)
   await row.getByRole('button', { name: 'Remove' }).click()
   await ownerPage.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
   await expect(toasts(ownerPage).getByText('Removed from the workspace')).toBeVisible()

@@ -9,7 +9,18 @@ import { RunStatusBadge } from './run-status.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 
 /** 'My Automations': each with its steps, schedule and last run; run it in the cloud, edit, copy or delete it. */
-export function AutomationsList({ automations, total, children }: { automations: AutomationRow[]; total: number; children?: ReactNode }) {
+/** `readOnly`: a viewer of the workspace sees the automations without the buttons that change or run them. */
+export function AutomationsList({
+  automations,
+  total,
+  readOnly = false,
+  children,
+}: {
+  automations: AutomationRow[]
+  total: number
+  readOnly?: boolean
+  children?: ReactNode
+}) {
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
@@ -19,11 +30,15 @@ export function AutomationsList({ automations, total, children }: { automations:
             {total === 0 ? 'Build one step by step, or import its steps as JSON.' : total === 1 ? '1 automation' : `${total} automations`}
           </CardDescription>
         </div>
-        <Button asChild variant="outline" size="sm">
-          <Link to="/dashboard/automations/new">
-            <Plus aria-hidden="true" /> New Automation
-          </Link>
-        </Button>
+        {readOnly ? (
+          <p className="text-xs text-muted-foreground">You are a viewer in this workspace: you can look, not change or run.</p>
+        ) : (
+          <Button asChild variant="outline" size="sm">
+            <Link to="/dashboard/automations/new">
+              <Plus aria-hidden="true" /> New Automation
+            </Link>
+          </Button>
+        )}
       </CardHeader>
       <CardContent>
         {automations.length === 0 ? (
@@ -31,7 +46,7 @@ export function AutomationsList({ automations, total, children }: { automations:
         ) : (
           <DataTable caption="My Automations" headers={['Name', 'Steps', 'Schedule', 'Last run', { label: 'Actions', srOnly: true }]}>
             {automations.map((automation) => (
-              <AutomationLine key={automation.id} automation={automation} />
+              <AutomationLine key={automation.id} automation={automation} readOnly={readOnly} />
             ))}
           </DataTable>
         )}
@@ -41,7 +56,7 @@ export function AutomationsList({ automations, total, children }: { automations:
   )
 }
 
-function AutomationLine({ automation }: { automation: AutomationRow }) {
+function AutomationLine({ automation, readOnly }: { automation: AutomationRow; readOnly: boolean }) {
   const navigation = useNavigation()
   const busy = (intent: string) =>
     navigation.state !== 'idle' &&
@@ -85,7 +100,7 @@ function AutomationLine({ automation }: { automation: AutomationRow }) {
         )}
       </td>
       <td className="py-3">
-        <div className="flex flex-wrap justify-end gap-1">
+        <div className="flex flex-wrap justify-end gap-1" hidden={readOnly}>
           <Form method="post" preventScrollReset>
             <input type="hidden" name="intent" value="run-cloud" />
             <input type="hidden" name="automationId" value={automation.id} />
