@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { automationRuns, creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, creditLedger, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 

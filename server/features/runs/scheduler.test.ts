@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { automationRuns, automations, creditLedger, profiles, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, automations, creditLedger, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { createScheduler } from './scheduler.ts'
 import { personalCaller } from '#server/testing/callers.ts'
