@@ -1,36 +1,19 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
-import { drizzle } from 'drizzle-orm/pglite'
-import { migrate } from 'drizzle-orm/pglite/migrator'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { migratedUntil } from '#server/testing/migrated-until.ts'
 
 // Migration 0004 adds the key from profiles.subscription_plan to subscription_plans.slug. It must
 // apply to a database that already has members on a plan deleted before the key existed.
-const migrationsFolder = path.resolve(process.cwd(), 'server/db/migrations')
-const BEFORE_KEY = '0004_profiles_plan_fk'
-
+let database: Awaited<ReturnType<typeof migratedUntil>>
 let client: PGlite
-let db: ReturnType<typeof drizzle>
-let folder: string
 
 /** Each test starts from a database migrated up to, not including, the plan key. */
 beforeEach(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), 'aether-migrations-'))
-  cpSync(migrationsFolder, folder, { recursive: true })
-  const journalPath = path.join(folder, 'meta', '_journal.json')
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] }
-  const index = journal.entries.findIndex((entry) => entry.tag === BEFORE_KEY)
-  expect(index).toBeGreaterThan(0)
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }))
-  client = new PGlite()
-  db = drizzle({ client })
-  await migrate(db, { migrationsFolder: folder })
+  database = await migratedUntil('0004_profiles_plan_fk')
+  client = database.client
 })
 afterEach(async () => {
-  await client.close()
-  rmSync(folder, { recursive: true, force: true })
+  await database.close()
 })
 
 async function addMember(id: string, plan: string) {
@@ -48,7 +31,7 @@ describe('migration 0004 (profiles.subscription_plan references a plan)', () => 
     await addMember('on-pro', 'pro')
     await addMember('on-gone', 'gone')
 
-    await migrate(db, { migrationsFolder })
+    await database.migrateRest()
 
     expect(await planOf('on-pro')).toBe('pro')
     expect(await planOf('on-gone')).toBe('free')
@@ -60,12 +43,12 @@ describe('migration 0004 (profiles.subscription_plan references a plan)', () => 
 
   it('recreates Free when stranded members need it and it is missing', async () => {
     await addMember('stranded', 'gone')
-    await migrate(db, { migrationsFolder })
+    await database.migrateRest()
     expect(await planOf('stranded')).toBe('free')
   })
 
   it('adds no plan to an empty database, so the seed still writes the default three', async () => {
-    await migrate(db, { migrationsFolder })
+    await database.migrateRest()
     expect((await client.query('select slug from subscription_plans')).rows).toEqual([])
   })
 })

@@ -1,34 +1,19 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
-import { drizzle } from 'drizzle-orm/pglite'
-import { migrate } from 'drizzle-orm/pglite/migrator'
+import type { PGlite } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { migratedUntil } from '#server/testing/migrated-until.ts'
 
 // Migration 0010 moves ownership to workspaces (docs/decisions/021). A database from before it,
 // with members, automations, runs, keys, credits, subscriptions and payments, must come out with
 // every row in the right personal workspace and every balance unchanged.
-const migrationsFolder = path.resolve(process.cwd(), 'server/db/migrations')
-const WORKSPACES = '0010_workspaces'
-
+let database: Awaited<ReturnType<typeof migratedUntil>>
 let client: PGlite
-let folder: string
 
 beforeEach(async () => {
-  folder = mkdtempSync(path.join(tmpdir(), 'aether-migrations-'))
-  cpSync(migrationsFolder, folder, { recursive: true })
-  const journalPath = path.join(folder, 'meta', '_journal.json')
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] }
-  const index = journal.entries.findIndex((entry) => entry.tag === WORKSPACES)
-  expect(index).toBeGreaterThan(0)
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }))
-  client = new PGlite()
-  await migrate(drizzle({ client }), { migrationsFolder: folder })
+  database = await migratedUntil('0010_workspaces')
+  client = database.client
 })
 afterEach(async () => {
-  await client.close()
-  rmSync(folder, { recursive: true, force: true })
+  await database.close()
 })
 
 const rows = async <T>(sql: string, params: unknown[] = []) => (await client.query<T>(sql, params)).rows
@@ -70,7 +55,7 @@ describe('migration 0010 (workspaces)', () => {
     // An account whose profile was never created (the profile is made on first sign-in).
     await client.query(`insert into users (id, email) values ('carol00000000003', 'carol@example.com')`)
 
-    await migrate(drizzle({ client }), { migrationsFolder })
+    await database.migrateRest()
 
     expect(await rows(`select id, kind, personal_owner_id, plan_slug, credits from workspaces order by id`)).toEqual([
       { id: 'alice00000000001', kind: 'personal', personal_owner_id: 'alice00000000001', plan_slug: 'pro', credits: 250 },
@@ -114,7 +99,7 @@ describe('migration 0010 (workspaces)', () => {
   it('keeps the plans referenced: a plan in use by a workspace cannot be deleted', async () => {
     await client.query(`insert into subscription_plans (name, slug) values ('Free', 'free'), ('Pro', 'pro')`)
     await seedMember('dave00000000004', 'pro', 1)
-    await migrate(drizzle({ client }), { migrationsFolder })
+    await database.migrateRest()
     await expect(client.query(`delete from subscription_plans where slug = 'pro'`)).rejects.toMatchObject({ code: '23001' })
   })
 })

@@ -56,18 +56,24 @@ export function createUserAdminService(deps: {
     return admins.length
   }
 
+  /** The account's profile (with its personal workspace's plan and credits), locked, and its e-mail. */
+  async function lockedAccount(tx: Pick<Db, 'select'>, id: string) {
+    const [profile] = await tx
+      .select(profileColumns)
+      .from(profiles)
+      .innerJoin(workspaces, eq(workspaces.id, profiles.id))
+      .where(eq(profiles.id, id))
+      .for('update', { of: profiles })
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
+    return { profile, user }
+  }
+
   return {
     async update(actor: Actor, id: string, changes: AdminUserUpdate) {
       await db.transaction(async (tx) => {
         // Admins are locked before the target (one order for every transaction: no deadlock).
         const admins = changes.role === 'user' ? await adminCount(tx) : null
-        const [profile] = await tx
-          .select(profileColumns)
-          .from(profiles)
-          .innerJoin(workspaces, eq(workspaces.id, profiles.id))
-          .where(eq(profiles.id, id))
-          .for('update', { of: profiles })
-        const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
+        const { profile, user } = await lockedAccount(tx, id)
         if (!profile || !user) throw new NotFound('User not found')
         const before: Record<string, unknown> = {}
         const after: Record<string, unknown> = {}
@@ -163,13 +169,7 @@ export function createUserAdminService(deps: {
       if (id === actor.id) throw new Conflict('You cannot delete your own account.')
       await db.transaction(async (tx) => {
         const admins = await adminCount(tx)
-        const [profile] = await tx
-          .select(profileColumns)
-          .from(profiles)
-          .innerJoin(workspaces, eq(workspaces.id, profiles.id))
-          .where(eq(profiles.id, id))
-          .for('update', { of: profiles })
-        const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
+        const { profile, user } = await lockedAccount(tx, id)
         if (!user) throw new NotFound('User not found')
         if (profile?.role === 'admin' && admins <= 1) throw new Conflict('This is the last admin and cannot be deleted.')
         const orphaned = await soleOwnerOf(tx, id)
