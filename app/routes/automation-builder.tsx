@@ -1,4 +1,4 @@
-import { data, useActionData, useLoaderData } from 'react-router'
+import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/automation-builder'
 import type { StepData } from '#app/features/automations/builder/step-drafts.ts'
 import { BuilderPage } from '#app/features/automations/builder/builder-page.tsx'
@@ -19,13 +19,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const caller = pageCaller(user)
   const { plan, limit } = await context.services.automations.actionLimitOf(caller.workspace.id)
   const base = { plan: { name: plan, actionLimit: limit }, assist: await builderAssist(context.services, caller.workspace.id) }
-  if (params.id === NEW) return { ...base, automation: null, suggestions: null, version: NEW, nextRunLabel: null }
+  const readOnly = caller.workspace.role === 'viewer'
+  if (params.id === NEW) {
+    // A viewer changes nothing in the workspace: there is nothing to build here for them.
+    if (readOnly) throw redirect('/dashboard')
+    return { ...base, automation: null, suggestions: null, version: NEW, nextRunLabel: null, readOnly }
+  }
   const found = isUuid(params.id) ? await attempt(() => context.services.automations.get(params.id, caller)) : null
-  // Only the owner edits it: anyone else's is as unknown as a missing one.
+  // Only the workspace's: another workspace's is as unknown as a missing one.
   if (!found?.ok || found.value.workspaceId !== caller.workspace.id) throw data({ message: 'Automation not found' }, { status: 404 })
   const automation = found.value
   return {
     ...base,
+    readOnly,
     suggestions: await suggestionsView(context.services, automation.id, caller),
     version: automation.updatedAt.toISOString(),
     nextRunLabel: automation.nextRunAt ? dateTimeLabel(automation.nextRunAt) : null,
@@ -59,14 +65,20 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
 const EMPTY = { name: '', description: '', schedule: null, enabled: true, selfRepair: true, version: null, steps: [] }
 
 export default function AutomationBuilderPage() {
-  const { automation, version, plan, assist, suggestions, nextRunLabel } = useLoaderData<typeof loader>()
+  const { automation, version, plan, assist, suggestions, nextRunLabel, readOnly } = useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
   const answer = data && 'result' in data ? data : undefined
   return automation ? (
     <BuilderPage
       title={`Edit ${automation.name}`}
-      intro={nextRunLabel ? `Next scheduled run: ${nextRunLabel}.` : 'Runs only when you start it.'}
+      intro={
+        readOnly
+          ? 'You are a viewer in this workspace: you can read these steps, not save changes.'
+          : nextRunLabel
+            ? `Next scheduled run: ${nextRunLabel}.`
+            : 'Runs only when you start it.'
+      }
       automation={automation}
       version={version}
       plan={plan}
