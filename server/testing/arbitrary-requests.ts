@@ -35,7 +35,7 @@ type OpenApiOperation = {
 }
 
 /** A route's declared access rule (server/http/access.ts), as the document publishes it. */
-export type AccessRule = { who: 'member' | 'admin'; apiKey: string }
+export type AccessRule = { who: 'member' | 'admin'; apiKey: string; workspaceRole?: 'owner' | 'admin' | 'member' | 'viewer' }
 export type Access = 'anyone' | (AccessRule & { whenQuery?: { name: string; value: string; rule: AccessRule } })
 export type OpenApiDocument = {
   paths: Record<string, Record<string, OpenApiOperation>>
