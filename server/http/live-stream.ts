@@ -9,8 +9,8 @@ const HEARTBEAT_MS = 25_000
 /**
  * A server-sent event stream that lives only as long as the right to read it: before each event is
  * delivered, and at each heartbeat, it asks whether the session (or API key) that opened it still
- * works and still passes the route's access rule. A sign-out, an ended session, a revoked key or a
- * demotion ends the stream; nothing is delivered after it.
+ * works and still passes the route's access rule. A sign-out, an ended session, a revoked key, a
+ * demotion or a removal from the workspace ends the stream; nothing is delivered after it.
  */
 export function liveStream<T>(
   c: Context<AppEnv & SignedInEnv>,
@@ -25,7 +25,10 @@ export function liveStream<T>(
   const member = c.get('member')
   const stillAllowed = async () => {
     const role = await options.sessions.currentRole(member).catch(() => null)
-    return role !== null && refusal({ ...member, profile: { ...member.profile, role } }, options.rule) === null
+    if (role === null) return false
+    // Removed from the workspace, or demoted below the rule, since the stream opened: it ends.
+    const workspace = options.rule.workspaceRole ? await options.sessions.currentWorkspace(member).catch(() => null) : member.workspace
+    return refusal({ ...member, profile: { ...member.profile, role }, workspace }, options.rule) === null
   }
   return streamSSE(c, async (stream) => {
     // One delivery at a time, in order, each after its own check.

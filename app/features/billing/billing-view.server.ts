@@ -83,7 +83,11 @@ export async function loadBilling(context: AppLoadContext, user: SessionUser) {
     payments: paymentRows(recent, plans),
     paymentCount: history.total,
     // The buyer is the workspace (a personal workspace has its member's id): checkout's custom data carries it, signed.
-    checkout: { client: billing.checkout, buyer: { id: workspace, email: user.email, token: billing.checkoutToken(workspace) } },
+    // Only owners get the signed buyer: with it, a checkout would attach a subscription to the workspace.
+    checkout: {
+      client: billing.checkout,
+      buyer: caller.workspace.role === 'owner' ? { id: workspace, email: user.email, token: billing.checkoutToken(workspace) } : null,
+    },
     sandbox: billing.checkout?.kind === 'sandbox',
   }
 }

@@ -17,8 +17,11 @@ const refused = (title: string, description: string) => data<ActionResult>({ ok:
  */
 export async function teamAction(context: AppLoadContext, user: SessionUser, form: FormData) {
   const { workspaces, invitations } = context.services
-  const actor = { id: user.id, email: user.email, workspace: user.workspace as WorkspaceAccess }
   const intent = String(form.get('intent'))
+  if (!user.workspace && intent !== 'create-team') {
+    return refused('Workspace not available', 'Your workspace could not be read. Please try again in a moment.')
+  }
+  const actor = { id: user.id, email: user.email, workspace: user.workspace as WorkspaceAccess }
   const userId = String(form.get('userId') ?? '').slice(0, 100)
 
   if (intent === 'create-team') {

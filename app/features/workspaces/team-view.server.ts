@@ -1,4 +1,4 @@
-import type { AppLoadContext } from 'react-router'
+import { data, type AppLoadContext } from 'react-router'
 import { format } from 'date-fns'
 import { hasRole } from '#common/workspaces.ts'
 import { pageCaller } from '#app/lib/guards.server.ts'
@@ -12,7 +12,8 @@ import type { WorkspaceAccess } from '#server/features/workspaces/workspace.serv
 export async function loadTeam(context: AppLoadContext, user: SessionUser) {
   const { workspaces, invitations, plans } = context.services
   const caller = pageCaller(user)
-  const workspace = user.workspace as WorkspaceAccess
+  if (!user.workspace) throw data({ message: 'Your workspace could not be read. Please try again in a moment.' }, { status: 503 })
+  const workspace: WorkspaceAccess = user.workspace
   const actor = { id: user.id, email: user.email, workspace }
   const manages = hasRole(caller.workspace.role, 'admin') && workspace.kind === 'team'
   const [members, pending, allowances, mine] = await Promise.all([

@@ -130,6 +130,11 @@ export function createSessionService(deps: {
   return {
     loadUser,
 
+    /** The member's access to the workspace the request opened in, read again now (null once they left it). */
+    async currentWorkspace(user: SessionUser): Promise<WorkspaceAccess | null> {
+      return user.workspace ? workspaces.access(user.id, user.workspace.id) : null
+    },
+
     /**
      * The signed-in user, if any. Better Auth slides the idle timeout; we add the absolute
      * lifetime: a session older than SESSION_ABSOLUTE_SECONDS is deleted, whatever its activity.

@@ -83,7 +83,7 @@ export function createPlanningApi(planning: PlanningService) {
   return createRouter()
     .openapi(inspect, async (c) => {
       const user = c.get('member')
-      return c.json({ data: await planning.inspect(user.id, c.req.valid('json'), c.req.raw.signal) }, 200)
+      return c.json({ data: await planning.inspect(callerOf(user), c.req.valid('json'), c.req.raw.signal) }, 200)
     })
     .openapi(plan, async (c) => {
       const user = c.get('member')

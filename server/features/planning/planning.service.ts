@@ -1,6 +1,7 @@
 import type { Caller } from '#common/auth.ts'
+import { hasRole } from '#common/workspaces.ts'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
-import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError } from '#common/errors.ts'
+import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError, Forbidden } from '#common/errors.ts'
 import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
 import { ExplorationStopped, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
 import { cleanMessage } from '#server/browser/step-actions.ts'
@@ -72,6 +73,13 @@ export function createPlanningService(deps: {
     }
   }
 
+  /** Inspecting and planning are building: they use the cloud browser and the workspace's credits. */
+  function requireBuilder(caller: Pick<Caller, 'workspace'>): void {
+    if (!hasRole(caller.workspace.role, 'member')) {
+      throw new Forbidden('Viewers cannot inspect pages or plan automations; ask an admin of the workspace for the Member role.')
+    }
+  }
+
   function checkedSteps(raw: unknown[]): AutomationStep[] {
     const parsed = parseSteps(raw)
     if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
@@ -102,7 +110,9 @@ export function createPlanningService(deps: {
     /** Whether planning can use a model here ('openai-compatible') or only the offline planner. */
     aiKind: ai.kind,
 
-    async inspect(userId: string, input: InspectInput, signal?: AbortSignal): Promise<Inspection> {
+    async inspect(caller: Pick<Caller, 'id' | 'workspace'>, input: InspectInput, signal?: AbortSignal): Promise<Inspection> {
+      requireBuilder(caller)
+      const userId = caller.id
       const replay = checkedSteps(input.steps)
       await rateLimits.consume(`inspect:${userId}`, INSPECT_LIMIT)
       const steps: AutomationStep[] = input.url ? [{ type: 'navigate', url: input.url }, ...replay] : replay
@@ -120,6 +130,7 @@ export function createPlanningService(deps: {
 
     /** Plans for a person in a workspace: the person is limited to one at a time, the workspace pays and its plan decides. */
     async plan(caller: Pick<Caller, 'id' | 'workspace'>, input: PlanInput, signal?: AbortSignal): Promise<PlanResult> {
+      requireBuilder(caller)
       const userId = caller.id
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
       const chosen = await choosePlanner(caller.workspace.id, input.planner)

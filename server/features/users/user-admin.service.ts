@@ -35,6 +35,14 @@ export function createUserAdminService(deps: {
 
   /** The team workspaces this person alone owns: deleting them would leave those without an owner. */
   async function soleOwnerOf(tx: Pick<Db, 'select'>, userId: string): Promise<string[]> {
+    // Their teams are locked first, so an owner leaving meanwhile waits and is counted.
+    await tx
+      .select({ id: workspaces.id })
+      .from(workspaces)
+      .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, workspaces.id))
+      .where(and(eq(workspaceMembers.userId, userId), eq(workspaces.kind, 'team')))
+      .orderBy(workspaces.id)
+      .for('update', { of: workspaces })
     const rows = await tx
       .select({ name: workspaces.name })
       .from(workspaceMembers)

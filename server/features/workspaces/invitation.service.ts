@@ -31,6 +31,7 @@ export interface InvitationPreview {
   status: 'pending' | 'expired' | 'accepted' | 'revoked'
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
 const pendingWhere = (now: Date) =>
   and(isNull(workspaceInvitations.acceptedAt), isNull(workspaceInvitations.revokedAt), gt(workspaceInvitations.expiresAt, now))
@@ -72,6 +73,7 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
       const token = randomBytes(32).toString('base64url')
       const invitation = await db.transaction(async (tx) => {
         const access = await workspaceService.lockedTeam(tx, actor, 'admin', 'Inviting people')
+        if (input.role === 'admin' && access.role !== 'owner') throw new Forbidden('Only an owner can invite admins.')
         const [already] = await tx
           .select({ id: users.id })
           .from(workspaceMembers)
@@ -135,6 +137,7 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
     },
 
     async revoke(actor: WorkspaceActor, invitationId: string): Promise<void> {
+      if (!UUID.test(invitationId)) throw new NotFound('Invitation not found')
       await db.transaction(async (tx) => {
         const access = await workspaceService.lockedTeam(tx, actor, 'admin', 'Revoking invitations')
         const [row] = await tx
@@ -175,6 +178,12 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
     /** Joins the workspace with the invitation's role; the link is used up. Returns the workspace id. */
     async accept(token: string, user: { id: string; email: string }): Promise<string> {
       return db.transaction(async (tx) => {
+        // The workspace first, then the invitation: the order invite() locks them in (no deadlock).
+        const [target] = await tx
+          .select({ workspaceId: workspaceInvitations.workspaceId })
+          .from(workspaceInvitations)
+          .where(eq(workspaceInvitations.tokenHash, hashOf(token)))
+        if (target) await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, target.workspaceId)).for('update')
         const [invitation] = await tx
           .select()
           .from(workspaceInvitations)
@@ -187,7 +196,6 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
         if (invitation.email !== user.email.toLowerCase()) {
           throw new Forbidden(`This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`)
         }
-        await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, invitation.workspaceId)).for('update')
         const current = await workspaceService.memberRole(tx, invitation.workspaceId, user.id)
         if (!current) {
           await checkSeats(tx, invitation.workspaceId, await pendingCount(tx, invitation.workspaceId, invitation.email))

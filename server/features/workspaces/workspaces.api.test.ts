@@ -1,7 +1,8 @@
 import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { automations, mailOutbox, workspaces } from '#server/db/schema/index.ts'
+import { automations, mailOutbox, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { eventReader } from '#server/testing/event-stream-reader.ts'
 
 type Member = Awaited<ReturnType<TestApp['signUp']>>
 type Workspace = { id: string; name: string; kind: string; role: string; plan: string; credits: number }
@@ -162,5 +163,53 @@ describe('team workspaces', () => {
     expect(page.data[0]?.action).toBe('member.remove')
     // Another workspace's activity is not there.
     expect((await t.request('/api/workspaces/current/activity', inTeam(outsider))).status).toBe(403)
+  })
+})
+
+describe('what a review found (each refused)', () => {
+  it('an admin cannot invite another admin; only an owner can', async () => {
+    const admin = await t.signUp()
+    await t.db.insert(workspaceMembers).values({ workspaceId: team.id, userId: admin.id, role: 'admin' })
+    const byAdmin = await t.request(
+      '/api/workspaces/current/invitations',
+      inTeam(admin, { body: { email: 'alt@example.com', role: 'admin' } }),
+    )
+    expect(byAdmin.status).toBe(403)
+    expect(((await byAdmin.json()) as { message: string }).message).toBe('Only an owner can invite admins.')
+    await t.db.delete(workspaceMembers).where(eq(workspaceMembers.userId, admin.id))
+  })
+
+  it('a viewer can neither inspect pages nor plan with the workspace credits, whatever calls the service', async () => {
+    const viewer = await t.signUp()
+    const caller = { id: viewer.id, email: viewer.email, role: 'user' as const, workspace: { id: team.id, role: 'viewer' as const } }
+    await expect(
+      t.services.planning.plan(caller, { description: 'click Send', startUrl: 'https://example.com', planner: 'offline' }),
+    ).rejects.toMatchObject({
+      status: 403,
+    })
+    await expect(t.services.planning.inspect(caller, { url: 'https://example.com', steps: [] })).rejects.toMatchObject({ status: 403 })
+  })
+
+  it('a malformed invitation id is not found, not a server error', async () => {
+    const actor = { id: owner.id, email: owner.email, workspace: (await t.services.workspaces.access(owner.id, team.id))! }
+    await expect(t.services.invitations.revoke(actor, 'not-a-uuid')).rejects.toMatchObject({ status: 404 })
+  })
+
+  it('a member removed from the workspace stops receiving its live run events', async () => {
+    const watcher = await t.signUp()
+    await t.db.insert(workspaceMembers).values({ workspaceId: team.id, userId: watcher.id, role: 'viewer' })
+    const response = await t.request('/api/runs/events', inTeam(watcher))
+    expect(response.status).toBe(200)
+    const events = eventReader(response)
+    try {
+      expect((await events.next()).event).toBe('ready')
+      t.services.events.publish('run', { id: crypto.randomUUID(), workspaceId: team.id, status: 'running', automationId: null })
+      expect((await events.next()).event).toBe('run')
+      await json(await t.request(`/api/workspaces/current/members/${watcher.id}`, inTeam(owner, { method: 'DELETE' })), 200)
+      t.services.events.publish('run', { id: crypto.randomUUID(), workspaceId: team.id, status: 'running', automationId: null })
+      await expect(events.next()).rejects.toThrow('the stream ended')
+    } finally {
+      await events.cancel().catch(() => {})
+    }
   })
 })

@@ -44,7 +44,7 @@ export async function inspectPage(request: Request, form: FormData, context: App
     const error = typeof steps === 'string' ? steps : parsed ? firstIssue(parsed.error) : 'Invalid input'
     return data<InspectAnswer>({ intent: 'inspect', inspection: null, error }, { status: 400 })
   }
-  const outcome = await attempt(() => context.services.planning.inspect(user.id, parsed.data, request.signal))
+  const outcome = await attempt(() => context.services.planning.inspect(pageCaller(user), parsed.data, request.signal))
   if (!outcome.ok)
     return data<InspectAnswer>({ intent: 'inspect', inspection: null, error: outcome.error.message }, { status: outcome.error.status })
   return data<InspectAnswer>({ intent: 'inspect', inspection: outcome.value, error: null })
