@@ -580,3 +580,39 @@ export function formFor(fields: Record<string, string[]>, kind: 'form' | 'not-a-
     return Object.assign(sample, { [fc.toStringMethod]: () => `${sample.describe} from ${ip}` })
   })
 }
+
+/** Bodies over the size limit are refused (413) before anything, whoever sends them: samples stay under it. */
+const MAX_SAMPLE_BODY_BYTES = 1024 * 1024
+
+export interface OperationSample {
+  params: string[]
+  query: string | null
+  body: RawBody | null
+}
+
+const byteLength = (body: RawBody | null) =>
+  body === null ? 0 : typeof body.body === 'string' ? Buffer.byteLength(body.body) : body.body.length
+
+/** Any path parameters, query and body for an operation (no body for GET), within the body limit. */
+export function operationSample(operation: Operation): fc.Arbitrary<OperationSample> {
+  return fc
+    .record({
+      params: fc.array(routableUrlPiece, { minLength: operation.pathParams.length, maxLength: operation.pathParams.length }),
+      query: fc.option(queryFor(operation), { freq: 3 }),
+      body: operation.method === 'GET' ? fc.constant(null) : bodyFor(operation),
+    })
+    .filter((sample) => byteLength(sample.body) <= MAX_SAMPLE_BODY_BYTES)
+}
+
+/** The request a sample makes of the operation, with the caller's headers (and the body's content type). */
+export function sampleRequest(operation: Operation, sample: OperationSample, headers: Headers): Request {
+  let path = operation.path
+  operation.pathParams.forEach((name, index) => (path = path.replace(`{${name}}`, sample.params[index] ?? 'x')))
+  if (sample.body?.contentType) headers.set('content-type', sample.body.contentType)
+  const payload = sample.body?.body
+  return new Request(`http://localhost:3000${path}${sample.query === null ? '' : `?${sample.query}`}`, {
+    method: operation.method,
+    headers,
+    body: payload === undefined ? undefined : typeof payload === 'string' ? payload : new Blob([new Uint8Array(payload)]),
+  })
+}
