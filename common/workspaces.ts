@@ -1,3 +1,4 @@
+import { Forbidden } from './errors.ts'
 import { z } from './zod.ts'
 
 /** Who a person is in a workspace, most powerful first (docs/decisions/021). */
@@ -27,6 +28,20 @@ const RANK: Record<WorkspaceRole, number> = { owner: 4, admin: 3, member: 2, vie
 
 /** Whether a role includes everything `needed` may do. */
 export const hasRole = (role: WorkspaceRole, needed: WorkspaceRole): boolean => RANK[role] >= RANK[needed]
+
+/** The refusal (403) of someone whose role is below `needed`, naming what they tried ('Changing automations'); null when allowed. */
+export function workspaceRoleRefusal(role: WorkspaceRole, needed: WorkspaceRole, doing: string): Forbidden | null {
+  if (hasRole(role, needed)) return null
+  return new Forbidden(
+    `${doing} needs the ${WORKSPACE_ROLE_NAMES[needed]} role in this workspace; you are ${WORKSPACE_ROLE_NAMES[role].toLowerCase()}.`,
+  )
+}
+
+/** Throws workspaceRoleRefusal's 403 unless the role includes `needed`: the one check routes, pages and services share. */
+export function requireWorkspaceRole(role: WorkspaceRole, needed: WorkspaceRole, doing: string): void {
+  const refused = workspaceRoleRefusal(role, needed, doing)
+  if (refused) throw refused
+}
 
 /** The header an API client names its workspace with; without it, the session's current one (or the personal one). */
 export const WORKSPACE_HEADER = 'X-Workspace-Id'

@@ -28,8 +28,7 @@ export function requireAdminAction(context: AppLoadContext) {
  * their profile cannot be read, they look at their personal workspace and change nothing.
  */
 export function pageCaller(user: SessionUser): Caller {
-  if (user.workspace) return callerOf(user)
-  return { id: user.id, email: user.email, role: user.profile.role, workspace: { id: user.id, role: 'viewer' } }
+  return callerOf(user.workspace ? user : { ...user, workspace: { id: user.id, role: 'viewer' } })
 }
 
 /** Billing is the workspace owner's; others see the plan but cannot change it. */

@@ -2,7 +2,7 @@ import { createRoute, type RouteConfig } from '@hono/zod-openapi'
 import { createMiddleware } from 'hono/factory'
 import { API_KEY_CREDENTIALS_MESSAGE, API_KEY_SESSION_ONLY_MESSAGE, missingScopeMessage, type ApiKeyScope } from '#common/api-keys.ts'
 import { callerOf } from '#common/auth.ts'
-import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
+import { workspaceRoleRefusal, type WorkspaceRole } from '#common/workspaces.ts'
 import { Forbidden, Unauthorized } from '#common/errors.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { AppEnv } from './app-env.ts'
@@ -48,11 +48,8 @@ export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorize
   if (rule.who === 'admin' && user.profile.role !== 'admin') return new Forbidden('Admin access required.')
   if (rule.workspaceRole) {
     if (!user.workspace) return new Forbidden('You are not a member of this workspace.')
-    if (!hasRole(user.workspace.role, rule.workspaceRole)) {
-      return new Forbidden(
-        `This needs the ${WORKSPACE_ROLE_NAMES[rule.workspaceRole]} role in the workspace; you are ${WORKSPACE_ROLE_NAMES[user.workspace.role].toLowerCase()}.`,
-      )
-    }
+    const refused = workspaceRoleRefusal(user.workspace.role, rule.workspaceRole, 'This')
+    if (refused) return refused
   }
   const via = user.signedInWith
   if (via.kind !== 'api-key' || rule.apiKey === 'any') return null

@@ -10,19 +10,18 @@ import type { WorkspaceAccess } from '#server/features/workspaces/workspace.serv
  * what their role lets them do there, and whether they may create a team workspace.
  */
 export async function loadTeam(context: AppLoadContext, user: SessionUser) {
-  const { workspaces, invitations, plans } = context.services
+  const { workspaces, invitations } = context.services
   const caller = pageCaller(user)
   if (!user.workspace) throw data({ message: 'Your workspace could not be read. Please try again in a moment.' }, { status: 503 })
   const workspace: WorkspaceAccess = user.workspace
   const actor = { id: user.id, email: user.email, workspace }
   const manages = hasRole(caller.workspace.role, 'admin') && workspace.kind === 'team'
-  const [members, pending, allowances, mine] = await Promise.all([
+  const [members, pending, seats, canCreateTeam] = await Promise.all([
     workspaces.members(actor),
     manages ? invitations.listPending(actor) : Promise.resolve([]),
-    plans.allowancesOf(workspace.id),
-    workspaces.listFor(user.id),
+    invitations.seats(workspace.id),
+    workspaces.mayCreateTeams(user.id),
   ])
-  const ownedPlans = await Promise.all(mine.filter((w) => w.role === 'owner').map((w) => plans.allowancesOf(w.id)))
   return {
     workspace: {
       id: workspace.id,
@@ -33,7 +32,7 @@ export async function loadTeam(context: AppLoadContext, user: SessionUser) {
     },
     role: caller.workspace.role,
     me: user.id,
-    seats: { total: allowances.seats, taken: members.length + pending.length },
+    seats: { total: seats.seats, taken: seats.taken },
     members: members.map((member) => ({ ...member, joinedLabel: format(member.joinedAt, 'MMM d, yyyy') })),
     invitations: pending.map((invitation) => ({
       id: invitation.id,
@@ -42,7 +41,7 @@ export async function loadTeam(context: AppLoadContext, user: SessionUser) {
       invitedBy: invitation.invitedBy,
       expiresLabel: format(invitation.expiresAt, 'MMM d, yyyy'),
     })),
-    canCreateTeam: ownedPlans.some((plan) => plan.teams),
+    canCreateTeam,
   }
 }
 

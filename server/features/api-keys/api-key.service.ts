@@ -6,7 +6,7 @@ import { Conflict, Forbidden, NotFound } from '#common/errors.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { apiKeys } from '#server/db/schema/index.ts'
-import { hasRole } from '#common/workspaces.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 
 /** What a member sees of a key: never the secret, never its hash. */
@@ -57,8 +57,7 @@ export function createApiKeyService(db: Db, activity: Pick<AuditService, 'record
     /** Creates a key for the caller's workspace and returns it whole: the only time it exists outside the caller's hands. */
     async create(owner: Caller, name: string, scopes: ApiKeyScope[]): Promise<ApiKeySummary & { key: string }> {
       if (owner.role !== 'admin' && scopes.some((scope) => ADMIN_API_KEY_SCOPES.includes(scope))) throw new Forbidden(ADMIN_SCOPES_MESSAGE)
-      if (!hasRole(owner.workspace.role, 'member'))
-        throw new Forbidden('Viewers cannot create API keys: a key acts with your role, and a viewer changes nothing.')
+      requireWorkspaceRole(owner.workspace.role, 'member', 'Creating API keys')
       const userId = owner.id
       const workspaceId = owner.workspace.id
       for (let attempt = 1; ; attempt++) {

@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
-import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
-import { hasRole } from '#common/workspaces.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 
 export type Automation = typeof automations.$inferSelect
@@ -50,11 +50,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
     return row
   }
 
-  function requireMember(caller: Caller): void {
-    if (!hasRole(caller.workspace.role, 'member')) {
-      throw new Forbidden('Viewers cannot change automations; ask an admin of the workspace for the Member role.')
-    }
-  }
+  const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing automations')
 
   async function ownedForChange(id: string, caller: Caller): Promise<Automation> {
     const row = await owned(id, caller)

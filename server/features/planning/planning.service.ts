@@ -1,7 +1,7 @@
 import type { Caller } from '#common/auth.ts'
-import { hasRole } from '#common/workspaces.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
-import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError, Forbidden } from '#common/errors.ts'
+import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError } from '#common/errors.ts'
 import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
 import { ExplorationStopped, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
 import { cleanMessage } from '#server/browser/step-actions.ts'
@@ -74,11 +74,8 @@ export function createPlanningService(deps: {
   }
 
   /** Inspecting and planning are building: they use the cloud browser and the workspace's credits. */
-  function requireBuilder(caller: Pick<Caller, 'workspace'>): void {
-    if (!hasRole(caller.workspace.role, 'member')) {
-      throw new Forbidden('Viewers cannot inspect pages or plan automations; ask an admin of the workspace for the Member role.')
-    }
-  }
+  const requireBuilder = (caller: Pick<Caller, 'workspace'>) =>
+    requireWorkspaceRole(caller.workspace.role, 'member', 'Inspecting pages and planning automations')
 
   function checkedSteps(raw: unknown[]): AutomationStep[] {
     const parsed = parseSteps(raw)

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
 import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, MAX_EXTRACTED_ROWS, MAX_LOG_LINES, type RunTrigger } from '#common/automations.ts'
-import { Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
-import { hasRole } from '#common/workspaces.ts'
+import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { automationRuns, automations, subscriptionPlans, workspaces, type RunLogLine } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
@@ -35,10 +35,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
     events.publish('run', { id: run.id, workspaceId: run.workspaceId, status: run.status, automationId: run.automationId })
 
   /** Starting, reporting on and cancelling runs changes things: viewers only look. */
-  const requireMember = (caller: Caller) => {
-    if (!hasRole(caller.workspace.role, 'member'))
-      throw new Forbidden('Viewers cannot start or cancel runs; ask an admin of the workspace for the Member role.')
-  }
+  const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Starting or cancelling runs')
 
   async function find(id: string, caller: Caller): Promise<Run> {
     const [run] = await db.select().from(automationRuns).where(eq(automationRuns.id, id))

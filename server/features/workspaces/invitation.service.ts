@@ -68,6 +68,9 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
   }
 
   return {
+    /** The workspace's seats and how many members and pending invitations take (the Team page's figure). */
+    seats: async (workspaceId: string) => workspaceService.seatsIn(db, workspaceId, await pendingCount(db, workspaceId)),
+
     /** Invites an address (or sends a pending invitation again with a new link). Owners and admins only. */
     async invite(actor: WorkspaceActor, input: InvitationCreate): Promise<PendingInvitation> {
       const token = randomBytes(32).toString('base64url')

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm'
 import { Conflict, Forbidden, LimitReached, NotFound } from '#common/errors.ts'
 import {
-  hasRole,
   MAX_WORKSPACES_PER_PERSON,
+  requireWorkspaceRole,
   WORKSPACE_ROLE_NAMES,
   type InvitableRole,
   type WorkspaceRole,
   type WorkspaceUpdate,
 } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
-import { apiKeys, profiles, subscriptionPlans, subscriptions, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { apiKeys, subscriptionPlans, subscriptions, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 
@@ -52,14 +52,6 @@ const accessColumns = {
   requireTwoFactor: workspaces.requireTwoFactor,
 }
 
-/** A refusal that says which role the action needs. */
-export function requireRole(access: WorkspaceAccess, needed: WorkspaceRole, what: string): void {
-  if (hasRole(access.role, needed)) return
-  throw new Forbidden(
-    `${what} needs the ${WORKSPACE_ROLE_NAMES[needed]} role in this workspace; you are ${WORKSPACE_ROLE_NAMES[access.role].toLowerCase()}.`,
-  )
-}
-
 /**
  * Workspaces and the people in them (docs/decisions/021). Every account has a personal workspace
  * with its own id; a subscriber whose plan includes teams creates team workspaces, which are
@@ -83,7 +75,7 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
     await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, actor.workspace.id)).for('update')
     const access = await accessIn(tx, actor.id, actor.workspace.id)
     if (!access) throw new NotFound('Workspace not found')
-    requireRole(access, needed, what)
+    requireWorkspaceRole(access.role, needed, what)
     if (access.kind === 'personal') throw new Conflict('A personal workspace is yours alone; create a team workspace to work with others.')
     return access
   }
@@ -112,6 +104,18 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
   const record = (tx: DbOrTx, actor: WorkspaceActor, entry: Omit<Parameters<AuditService['record']>[2], 'workspaceId'>) =>
     audit.record(tx, actor, { ...entry, workspaceId: actor.workspace.id })
 
+  /** Whether the person owns a workspace whose plan includes team workspaces (Business): who may create one. */
+  async function mayCreateTeamsIn(tx: DbOrTx, userId: string): Promise<boolean> {
+    const [owned] = await tx
+      .select({ id: workspaces.id })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+      .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, 'owner'), eq(subscriptionPlans.teams, true)))
+      .limit(1)
+    return Boolean(owned)
+  }
+
   /** Takes someone out: their automations stay in the workspace, their keys for it stop working. */
   async function removeIn(tx: DbOrTx, workspaceId: string, userId: string): Promise<void> {
     await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
@@ -130,6 +134,8 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
       await tx.insert(workspaces).values({ id: userId, name: 'Personal', kind: 'personal', personalOwnerId: userId }).onConflictDoNothing()
       await tx.insert(workspaceMembers).values({ workspaceId: userId, userId, role: 'owner' }).onConflictDoNothing()
     },
+
+    mayCreateTeams: (userId: string) => mayCreateTeamsIn(db, userId),
 
     /** The person's access to a workspace, or null when they are not in it. */
     access: (userId: string, workspaceId: string) => accessIn(db, userId, workspaceId),
@@ -152,13 +158,7 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
     /** A team workspace, with its creator as owner; their plan (of any workspace they own) must include teams. */
     async createTeam(actor: Actor, name: string): Promise<WorkspaceAccess> {
       return db.transaction(async (tx) => {
-        const owned = await tx
-          .select({ teams: subscriptionPlans.teams })
-          .from(workspaceMembers)
-          .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-          .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
-          .where(and(eq(workspaceMembers.userId, actor.id), eq(workspaceMembers.role, 'owner')))
-        if (!owned.some((row) => row.teams)) {
+        if (!(await mayCreateTeamsIn(tx, actor.id))) {
           const [unlocking] = await tx
             .select({ name: subscriptionPlans.name })
             .from(subscriptionPlans)
@@ -199,7 +199,7 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
       return db.transaction(async (tx) => {
         const before = await accessIn(tx, actor.id, actor.workspace.id)
         if (!before) throw new NotFound('Workspace not found')
-        requireRole(before, 'admin', 'Changing the workspace settings')
+        requireWorkspaceRole(before.role, 'admin', 'Changing the workspace settings')
         if (changes.name !== undefined && before.kind === 'personal') throw new Conflict('Your personal workspace keeps its name.')
         await tx
           .update(workspaces)
@@ -249,7 +249,6 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
         })
         .from(workspaceMembers)
         .innerJoin(users, eq(users.id, workspaceMembers.userId))
-        .leftJoin(profiles, eq(profiles.id, users.id))
         .where(eq(workspaceMembers.workspaceId, actor.workspace.id))
         .orderBy(
           sql`case ${workspaceMembers.role} when 'owner' then 0 when 'admin' then 1 when 'member' then 2 else 3 end`,
@@ -347,13 +346,6 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
 
     lockedTeam,
     record,
-
-    /** The workspaces among these ids that exist (the admin's views name them). */
-    async names(ids: string[]): Promise<Record<string, string>> {
-      if (ids.length === 0) return {}
-      const rows = await db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, ids))
-      return Object.fromEntries(rows.map((row) => [row.id, row.name]))
-    },
   }
 }
 
