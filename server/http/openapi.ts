@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { z } from '@hono/zod-openapi'
 import type { AppEnv } from './app-env.ts'
 import { refuse } from './request-guard.ts'
+import { isUuid } from '#common/ids.ts'
 
 /**
  * A router whose request validation answers 400 with a message naming the field. Validation runs
@@ -57,7 +58,6 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { content: { 'application/json': { schema } }, required: true as const }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** No row has this id. */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 
@@ -69,6 +69,6 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 export const ownedResourceParams = z.object({
   id: z
     .string()
-    .transform((id) => (UUID.test(id) ? id : NIL_UUID))
+    .transform((id) => (isUuid(id) ? id : NIL_UUID))
     .openapi({ format: 'uuid' }),
 })

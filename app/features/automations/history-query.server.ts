@@ -1,6 +1,6 @@
 import type { RunStatus } from '#common/automations.ts'
 import { RUN_STATUS_OPTIONS } from './run-status.tsx'
-import { isUuid } from './run-view.server.ts'
+import { isUuid } from '#common/ids.ts'
 
 const MAX_PAGE = 100_000
 

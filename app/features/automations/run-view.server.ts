@@ -143,7 +143,3 @@ export function automationRow(automation: Automation, lastRun: Pick<Run, 'id' | 
     lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, created: stamp(lastRun.createdAt, dateLabel(lastRun.createdAt)) } : null,
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-/** Ids of runs and automations are UUIDs; anything else is as unknown as a missing one. */
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)

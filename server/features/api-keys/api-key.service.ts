@@ -8,6 +8,7 @@ import { isUniqueViolation } from '#server/db/errors.ts'
 import { apiKeys } from '#server/db/schema/index.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
+import { isUuid } from '#common/ids.ts'
 
 /** What a member sees of a key: never the secret, never its hash. */
 export interface ApiKeySummary {
@@ -30,7 +31,6 @@ export interface AuthenticatedKey {
 
 /** ak_<8 hex: the stored prefix>_<43 base64url characters: 32 random bytes>. */
 const KEY_PATTERN = /^(ak_[0-9a-f]{8})_[A-Za-z0-9_-]{43}$/
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** lastUsedAt is a hint, not an audit log: one write per key per minute at most. */
 const LAST_USED_RESOLUTION_MS = 60_000
 const PREFIX_ATTEMPTS = 5
@@ -106,7 +106,7 @@ export function createApiKeyService(db: Db, activity: Pick<AuditService, 'record
 
     /** Revokes one of the caller's keys; another member's key (or none) is 404. Revoking twice is harmless. */
     async revoke(caller: Pick<Caller, 'id' | 'email'>, id: string): Promise<ApiKeySummary> {
-      if (!UUID_PATTERN.test(id)) throw new NotFound('API key not found.')
+      if (!isUuid(id)) throw new NotFound('API key not found.')
       return db.transaction(async (tx) => {
         const [row] = await tx
           .update(apiKeys)

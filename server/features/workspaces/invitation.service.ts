@@ -12,6 +12,7 @@ import type { Db, DbOrTx } from '#server/db/client.ts'
 import { users, workspaceInvitations, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { Mailer } from '#server/features/mail/mailer.ts'
 import type { WorkspaceActor, WorkspaceService } from './workspace.service.ts'
+import { isUuid } from '#common/ids.ts'
 
 export interface PendingInvitation {
   id: string
@@ -31,7 +32,6 @@ export interface InvitationPreview {
   status: 'pending' | 'expired' | 'accepted' | 'revoked'
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
 const pendingWhere = (now: Date) =>
   and(isNull(workspaceInvitations.acceptedAt), isNull(workspaceInvitations.revokedAt), gt(workspaceInvitations.expiresAt, now))
@@ -140,7 +140,7 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
     },
 
     async revoke(actor: WorkspaceActor, invitationId: string): Promise<void> {
-      if (!UUID.test(invitationId)) throw new NotFound('Invitation not found')
+      if (!isUuid(invitationId)) throw new NotFound('Invitation not found')
       await db.transaction(async (tx) => {
         const access = await workspaceService.lockedTeam(tx, actor, 'admin', 'Revoking invitations')
         const [row] = await tx
