@@ -40,7 +40,7 @@ export default function WorkspacePage() {
       {workspace.kind === 'team' ? <MembersCard view={view} /> : null}
       {manages ? <InvitationsCard view={view} /> : null}
       {workspace.kind === 'team' ? <WorkspaceSettingsCard view={view} /> : null}
-      <CreateTeamCard allowed={view.canCreateTeam} />
+      <CreateTeamCard key={workspace.id} allowed={view.canCreateTeam} />
     </main>
   )
 }
