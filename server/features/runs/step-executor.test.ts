@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { createSharedBrowser } from '#server/browser/shared-browser.ts'
+import { createSharedBrowser, type BrowserSource } from '#server/browser/shared-browser.ts'
 import type { Run } from './run.service.ts'
 import { createStepExecutor, type ExecutorConfig } from './step-executor.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
@@ -46,7 +46,7 @@ const CONFIG: ExecutorConfig = {
   heartbeatMs: 200,
 }
 
-function executor(config: Partial<ExecutorConfig> = {}, source = browsers) {
+function executor(config: Partial<ExecutorConfig> = {}, source: BrowserSource = browsers) {
   return createStepExecutor({
     runQueue: t.services.runQueue,
     runFiles: t.services.runFiles,
@@ -138,9 +138,18 @@ describe('step executor', () => {
     expect((await reload(claimed)).error).toBe('Step 2 (assertText): "li.item" does not contain "Gamma" (it reads "Alpha")')
   })
 
-  it('refuses a private target when private targets are not allowed', async () => {
+  it('refuses a private first address without starting a browser', async () => {
     const claimed = await claimRun([{ type: 'navigate', url: `${site.url}/form` }])
-    expect(await executor({ privateTargets: 'none' }).execute(claimed, WORKER)).toBe('failed')
+    let launches = 0
+    const counting = {
+      acquire: () => {
+        launches += 1
+        return browsers.acquire()
+      },
+      release: () => browsers.release(),
+    }
+    expect(await executor({ privateTargets: 'none' }, counting).execute(claimed, WORKER)).toBe('failed')
+    expect(launches).toBe(0)
     expect(await reload(claimed)).toMatchObject({
       status: 'failed',
       error: 'Step 1 (navigate): the address 127.0.0.1 is private; cloud runs may only reach public addresses',

@@ -136,6 +136,21 @@ export function createStepExecutor(deps: {
       repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message)) ?? null,
     })
 
+    /**
+     * A run whose first address the guard refuses fails before a browser starts: nothing would
+     * load, and starting Chromium is the slowest part of a run (seconds on a busy machine).
+     */
+    async function refuseFirstAddress() {
+      const first = run.steps[0]
+      if (first?.type !== 'navigate') return
+      const verdict = await guard.checkUrl(first.url)
+      if (verdict.allowed) return
+      current = 1
+      label = 'Step 1 (navigate)'
+      progress.log('info', `${label}: ${describeStep(first)}`)
+      throw new StepFailure(verdict.reason)
+    }
+
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {
       const png = await inPage(
         stepContext(target),
@@ -152,6 +167,7 @@ export function createStepExecutor(deps: {
     try {
       progress.log('info', `Running in the cloud${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
       await progress.flush()
+      await refuseFirstAddress()
       try {
         browser = await browsers.acquire()
       } catch (error) {
