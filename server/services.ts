@@ -110,6 +110,7 @@ export function createServices(options: {
   })
   const { billing, webhooks } = createBilling({
     db,
+    activity: audit,
     env,
     plans,
     credits,

@@ -26,6 +26,12 @@ export class ExploreFailure extends Error {
   }
 }
 
+/** Why the target guard refuses an address (null when it may be opened), without a browser. */
+export async function refusedAddress(options: Pick<GuardedPageOptions, 'privateTargets' | 'lookup'>, url: string): Promise<string | null> {
+  const verdict = await createTargetGuard({ policy: options.privateTargets, lookup: options.lookup }).checkUrl(url)
+  return verdict.allowed ? null : verdict.reason
+}
+
 /**
  * A page to look at and act on outside a run (inspecting a page, planning from a sentence): a
  * guarded browser session of the shared browser (browser-session.ts) that performs steps exactly

@@ -7,12 +7,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AppLoadContext } from 'react-router'
-import routes from '#app/routes.ts'
+import { pageOutcome, pageRoutes } from '#server/testing/page-modules.ts'
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 
 type Rule = 'member' | 'admin'
-type RouteModule = { loader?: (args: unknown) => Promise<unknown>; action?: (args: unknown) => Promise<unknown> }
-
 /** Pages anyone may load and post to (they validate their input themselves). */
 const PUBLIC = new Set([
   'routes/site-layout.tsx',
@@ -69,13 +67,8 @@ const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false }> 
   'routes/diagnostics.tsx': { rule: 'admin' },
 }
 
-const modules = import.meta.glob<RouteModule>('/app/routes/*.{ts,tsx}')
-
-type RouteEntry = { file: string; path?: string; children?: RouteEntry[] }
-function filesOf(entries: RouteEntry[]): string[] {
-  return entries.flatMap((entry) => [entry.file, ...filesOf(entry.children ?? [])])
-}
-const files = [...new Set(filesOf(routes as RouteEntry[]))]
+const pages = pageRoutes()
+const files = [...new Set(pages.map((page) => page.file))]
 
 const t: TestApp = await createTestApp()
 afterAll(async () => {
@@ -129,20 +122,12 @@ function post(body: string, type: string) {
   return { request, state }
 }
 
-/** The status and redirect of what a loader or action threw or returned. */
-async function outcomeOf(run: () => Promise<unknown>) {
-  let result: unknown
-  try {
-    result = await run()
-  } catch (thrown) {
-    result = thrown
-  }
-  if (result instanceof Response) return { status: result.status, location: result.headers.get('location') }
-  const init = (result as { init?: ResponseInit | null } | null)?.init
-  return { status: init?.status ?? 200, location: null }
-}
-
-function expectRefused(outcome: { status: number; location: string | null }, caller: 'visitor' | 'member', kind: 'loader' | 'action') {
+function expectRefused(
+  outcome: { status: number; location: string | null; error?: unknown },
+  caller: 'visitor' | 'member',
+  kind: 'loader' | 'action',
+) {
+  expect(outcome.error).toBeUndefined()
   if (caller === 'visitor') {
     // Pages send visitors to sign in; admin actions answer the panel's 401.
     if (outcome.status === 401) return
@@ -167,18 +152,16 @@ describe('page authorization comes before input', () => {
   })
 
   it.each(cases)('%s', async (_name, file, expectation, caller) => {
-    const load = modules[`/app/${file}`]
-    expect(load, `${file} exists`).toBeDefined()
-    const module = await load!()
+    const module = await pages.find((page) => page.file === file)!.load()
     const user = caller === 'member' ? member : null
     if (module.loader && expectation.loader !== false) {
       const request = new Request(`${TEST_PUBLIC_URL}/page${QUERY}`)
-      expectRefused(await outcomeOf(() => module.loader!({ request, params: PARAMS, context: context(user) })), caller, 'loader')
+      expectRefused(await pageOutcome(() => module.loader!({ request, params: PARAMS, context: context(user) })), caller, 'loader')
     }
     if (module.action && expectation.action !== false) {
       for (const [, type, body] of BODIES) {
         const { request, state } = post(body, type)
-        expectRefused(await outcomeOf(() => module.action!({ request, params: PARAMS, context: context(user) })), caller, 'action')
+        expectRefused(await pageOutcome(() => module.action!({ request, params: PARAMS, context: context(user) })), caller, 'action')
         expect(state.read, 'the body was read before the caller was refused').toBe(false)
       }
     }

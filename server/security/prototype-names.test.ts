@@ -6,23 +6,10 @@
  * step schema inside automations), and through every page action for the fields forms send.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { action as adminBlogAction } from '#app/routes/admin-blog.tsx'
-import { action as adminInquiriesAction } from '#app/routes/admin-inquiries.tsx'
-import { action as adminSettingsAction } from '#app/routes/admin-settings.tsx'
-import { action as adminSubscriptionsAction } from '#app/routes/admin-subscriptions.tsx'
-import { action as adminUsersAction } from '#app/routes/admin-users.tsx'
-import { action as authAction } from '#app/routes/auth.tsx'
-import { action as builderAction } from '#app/routes/automation-builder.tsx'
-import { action as billingAction } from '#app/routes/billing.tsx'
-import { action as billingCheckoutAction } from '#app/routes/billing-checkout.tsx'
-import { action as dashboardAction } from '#app/routes/dashboard.tsx'
-import { action as preferencesAction } from '#app/routes/preferences.tsx'
-import { action as runDetailAction } from '#app/routes/run-detail.tsx'
-import { action as servicesAction } from '#app/routes/services.tsx'
-import { action as settingsAction } from '#app/routes/settings.tsx'
 import type { PageContext } from '#server/http/page-context.ts'
 import { operationsOf, type JsonSchema, type OpenApiDocument } from '#server/testing/arbitrary-requests.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { pageOutcome, pageRoutes } from '#server/testing/page-modules.ts'
 
 const PROTOTYPE_NAMES = [
   'constructor',
@@ -155,27 +142,18 @@ describe('prototype names in the API', () => {
   )
 })
 
-type PageAction = (args: { request: Request; params: Record<string, string>; context: PageContext }) => unknown
-
 describe('prototype names in page forms', async () => {
   const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: admin.token })
   const runId = ((await run.json()) as { data: { id: string } }).data.id
-  const pages: [string, PageAction, Record<string, string>][] = [
-    ['/admin', adminUsersAction as unknown as PageAction, {}],
-    ['/admin/blog', adminBlogAction as unknown as PageAction, {}],
-    ['/admin/inquiries', adminInquiriesAction as unknown as PageAction, {}],
-    ['/admin/settings', adminSettingsAction as unknown as PageAction, {}],
-    ['/admin/subscriptions', adminSubscriptionsAction as unknown as PageAction, {}],
-    ['/auth', authAction as unknown as PageAction, {}],
-    ['/dashboard/automations/new', builderAction as unknown as PageAction, { id: 'new' }],
-    ['/billing', billingAction as unknown as PageAction, {}],
-    ['/billing/checkout', billingCheckoutAction as unknown as PageAction, {}],
-    ['/dashboard', dashboardAction as unknown as PageAction, {}],
-    ['/preferences', preferencesAction as unknown as PageAction, {}],
-    [`/dashboard/runs/${runId}`, runDetailAction as unknown as PageAction, { id: runId }],
-    ['/services', servicesAction as unknown as PageAction, {}],
-    ['/settings', settingsAction as unknown as PageAction, {}],
-  ]
+  // Every page with an action, posted to by an admin (whom no page refuses) with an address its page can read.
+  const params = (path: string): Record<string, string> =>
+    path === '/dashboard/automations/:id' ? { id: 'new' } : path === '/dashboard/runs/:id' ? { id: runId } : {}
+  const pages = []
+  for (const page of pageRoutes()) {
+    const { action } = await page.load()
+    // Signing out reads no field, and would end the admin's session the other pages use.
+    if (action && page.path !== '/sign-out') pages.push([page.path, action, params(page.path)] as const)
+  }
   const FIELDS = [
     'intent',
     'theme',
@@ -191,6 +169,12 @@ describe('prototype names in page forms', async () => {
     'card',
     'scopes',
   ]
+
+  it('posts to every page action', () => {
+    expect(pages.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['/admin', '/auth', '/workspace', '/invitations/accept', '/contact']),
+    )
+  })
 
   it.each(pages)('%s', async (path, action, params) => {
     const failures: string[] = []
@@ -213,16 +197,10 @@ describe('prototype names in page forms', async () => {
         publicUrl: 'http://localhost:3000',
         reportError: (error) => reported.push(error),
       }
-      try {
-        const result = await action({ request, params, context })
-        const status = result instanceof Response ? result.status : ((result as { init?: { status?: number } } | null)?.init?.status ?? 200)
-        if (status >= 500) failures.push(`${name}: ${status}`)
-      } catch (error) {
-        // A thrown Response or data() is an answer; anything else would be a 500 page.
-        const status = error instanceof Response ? error.status : (error as { init?: { status?: number } } | null)?.init?.status
-        if (status === undefined) failures.push(`${name}: threw ${error instanceof Error ? error.message : String(error)}`)
-        else if (status >= 500) failures.push(`${name}: ${status}`)
-      }
+      const outcome = await pageOutcome(() => action({ request, params, context }))
+      // A thrown Response or data() is an answer; anything else would be a 500 page.
+      if (outcome.error) failures.push(`${name}: threw ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`)
+      else if (outcome.status >= 500) failures.push(`${name}: ${outcome.status}`)
       if (reported.length) failures.push(`${name}: reported ${String(reported[0])}`)
     }
     expect(failures).toEqual([])

@@ -8,6 +8,7 @@ import { createBillingService, type CheckoutClient } from './billing.service.ts'
 import { createPaddleApi, type BillingProvider } from './billing-provider.ts'
 import { createSandboxBilling } from './sandbox.ts'
 import { createWebhookService } from './webhook.service.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
 
 export type BillingEnv = Pick<
   Env,
@@ -30,12 +31,14 @@ export function createBilling(deps: {
   env: Partial<BillingEnv>
   plans: PlanService
   credits: CreditService
+  /** Billing events go to the workspace's activity (docs/decisions/021). */
+  activity: Pick<AuditService, 'record'>
   logger: Logger
   /** Signs the user id that checkout carries to the webhook (the auth secret). */
   checkoutSecret: string
   deliverWebhook?: (request: Request) => Promise<Response>
 }) {
-  const { db, env, plans, credits, logger, checkoutSecret } = deps
+  const { db, env, plans, credits, activity, logger, checkoutSecret } = deps
   const environment = env.PADDLE_ENVIRONMENT ?? 'sandbox'
 
   if (env.BILLING_SANDBOX) {
@@ -56,7 +59,7 @@ export function createBilling(deps: {
     logger.warn('Payments: LOCAL SANDBOX (BILLING_SANDBOX=true): purchases complete without payment. Never use it in production.')
     return {
       billing: createBillingService({ db, plans, checkout: { kind: 'sandbox' }, provider: sandbox, checkoutSecret }),
-      webhooks: createWebhookService({ db, credits, logger, provider: 'sandbox', secret, checkoutSecret }),
+      webhooks: createWebhookService({ db, credits, activity, logger, provider: 'sandbox', secret, checkoutSecret }),
     }
   }
 
@@ -71,6 +74,14 @@ export function createBilling(deps: {
   if (checkout && !provider) logger.warn('PADDLE_API_KEY is unset: members cannot switch plans or cancel from the Billing page')
   return {
     billing: createBillingService({ db, plans, checkout, provider, checkoutSecret }),
-    webhooks: createWebhookService({ db, credits, logger, provider: 'paddle', secret: env.PADDLE_WEBHOOK_SECRET ?? null, checkoutSecret }),
+    webhooks: createWebhookService({
+      db,
+      credits,
+      activity,
+      logger,
+      provider: 'paddle',
+      secret: env.PADDLE_WEBHOOK_SECRET ?? null,
+      checkoutSecret,
+    }),
   }
 }

@@ -74,6 +74,7 @@ async function receive(db: Db, type: string, data: Record<string, unknown>) {
   const webhooks = createWebhookService({
     db,
     credits: t.services.credits,
+    activity: t.services.audit,
     logger: pino({ level: 'silent' }),
     provider: 'paddle',
     secret: SECRET,

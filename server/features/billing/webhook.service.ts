@@ -2,6 +2,8 @@ import { and, desc, eq, inArray, lte, ne } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { payments, subscriptionPlans, subscriptions, webhookEvents, workspaces } from '#server/db/schema/index.ts'
 import type { DbOrTx } from '#server/db/client.ts'
+import { PAYMENT_PROVIDER, type AuditService } from '#server/features/audit/audit.service.ts'
+import { paymentActivity, subscriptionActivity } from './billing-activity.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { Logger } from '#server/logger.ts'
 import {
@@ -37,6 +39,8 @@ const SERVING_STATUSES = ['active', 'trialing', 'past_due']
 export function createWebhookService(deps: {
   db: Db
   credits: CreditService
+  /** Where billing events are told to the workspace (its activity page) and the admin (the audit log). */
+  activity: Pick<AuditService, 'record'>
   logger: Logger
   provider: 'paddle' | 'sandbox'
   /** The endpoint's secret key; null when payments are not configured. */
@@ -44,9 +48,8 @@ export function createWebhookService(deps: {
   /** Signs the user id in checkout's custom data (checkout-token.ts). */
   checkoutSecret: string
 }) {
-  const { db, credits, logger, provider, secret, checkoutSecret } = deps
+  const { db, credits, activity, logger, provider, secret, checkoutSecret } = deps
 
-  /** Our user behind custom data: only a user id our server signed for checkout counts. */
   /** The paying workspace: custom_data.user_id names it (a personal workspace has its member's id), signed by user_token. */
   async function signedWorkspace(tx: DbOrTx, customData: PaddleSubscription['custom_data']): Promise<string | null> {
     const workspaceId = customData?.user_id
@@ -113,6 +116,9 @@ export function createWebhookService(deps: {
       await tx.update(subscriptions).set(values).where(eq(subscriptions.id, row.id))
     }
     await syncWorkspacePlan(tx, workspaceId)
+    // A row that only kept a card (status 'incomplete') was no subscription yet.
+    const change = subscriptionActivity(workspaceId, data.id, row?.status === 'incomplete' ? undefined : row, values, plan.name)
+    if (change) await activity.record(tx, PAYMENT_PROVIDER, change)
     return applied
   }
 
@@ -216,6 +222,7 @@ export function createWebhookService(deps: {
       })
       .returning({ id: payments.id })
     if (!row) return ignored('the transaction is already recorded as paid (or as failed, for a pending event)')
+    if (status !== 'pending') await activity.record(tx, PAYMENT_PROVIDER, paymentActivity(data, { ...values, status }, plan?.name))
     if (status !== 'success') return applied
 
     // Only the event that turned this row into a success gets here: credits once per transaction.

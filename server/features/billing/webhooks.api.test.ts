@@ -151,6 +151,64 @@ describe('POST /api/webhooks/paddle: a purchase', () => {
   })
 })
 
+describe('POST /api/webhooks/paddle: billing events in the activity', () => {
+  it("the workspace's activity page and the admin's audit log tell each billing event once, by the payment provider", async () => {
+    const user = await t.signUp()
+    const admin = await t.signUp({ role: 'admin' })
+    const subId = next('sub')
+    const txnId = next('txn')
+    await deliver(event('subscription.created', subscription(user.id, { id: subId }), { occurredAt: new Date(Date.now() - 4000) }))
+    const paid = event('transaction.completed', transaction(user.id, { id: txnId, subscriptionId: subId }))
+    await deliver(paid)
+    await deliver(paid)
+    await deliver(
+      event('transaction.payment_failed', {
+        ...transaction(user.id, { id: next('txn'), subscriptionId: subId }),
+        status: 'payment_failed',
+      }),
+    )
+    await deliver(
+      event('subscription.updated', subscription(user.id, { id: subId, cancelAt: '2026-12-23T10:00:00.000Z' }), {
+        occurredAt: new Date(Date.now() - 2000),
+      }),
+    )
+    // Only the next billing date moved: nothing a member would notice.
+    await deliver(
+      event(
+        'subscription.updated',
+        subscription(user.id, { id: subId, cancelAt: '2026-12-23T10:00:00.000Z', nextBilledAt: '2027-01-01T00:00:00.000Z' }),
+        {
+          occurredAt: new Date(Date.now() - 1000),
+        },
+      ),
+    )
+    await deliver(event('subscription.canceled', subscription(user.id, { id: subId, status: 'canceled' })))
+
+    const activity = await t.request('/api/workspaces/current/activity', { token: user.token })
+    expect(activity.status).toBe(200)
+    const entries = (
+      (await activity.json()) as { data: { action: string; summary: string; actor: { id: string | null; email: string } }[] }
+    ).data
+    expect(
+      entries.map(({ action, summary, actor }) => ({ action, summary, actorEmail: actor.email, actorId: actor.id })).reverse(),
+    ).toEqual([
+      { action: 'subscription.create', summary: 'Subscribed to Pro (active)', actorEmail: 'Payment provider', actorId: null },
+      { action: 'payment.success', summary: 'Payment received: 29.00 USD for Pro', actorEmail: 'Payment provider', actorId: null },
+      { action: 'payment.failed', summary: 'Payment failed: 29.00 USD for Pro', actorEmail: 'Payment provider', actorId: null },
+      {
+        action: 'subscription.update',
+        summary: 'Subscription to Pro set to end on 2026-12-23',
+        actorEmail: 'Payment provider',
+        actorId: null,
+      },
+      { action: 'subscription.update', summary: 'Subscription to Pro is now canceled', actorEmail: 'Payment provider', actorId: null },
+    ])
+    const audit = await t.request('/api/audit?limit=100', { token: admin.token })
+    const logged = ((await audit.json()) as { data: { workspaceId: string | null; targetId: string | null }[] }).data
+    expect(logged.filter((entry) => entry.workspaceId === user.id && entry.targetId === subId)).toHaveLength(5)
+  })
+})
+
 describe('POST /api/webhooks/paddle: custom data is the buyer’s to change, so it is not trusted', () => {
   it('a subscription naming another user without our signature is ignored: the victim keeps their plan', async () => {
     const victim = await t.signUp()

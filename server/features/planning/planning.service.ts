@@ -3,7 +3,7 @@ import { requireWorkspaceRole } from '#common/workspaces.ts'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError } from '#common/errors.ts'
 import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
-import { ExplorationStopped, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
+import { ExplorationStopped, refusedAddress, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
 import { cleanMessage } from '#server/browser/step-actions.ts'
 import { BrowserUnavailableError } from '#server/browser/shared-browser.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
@@ -113,15 +113,20 @@ export function createPlanningService(deps: {
       const replay = checkedSteps(input.steps)
       await rateLimits.consume(`inspect:${userId}`, INSPECT_LIMIT)
       const steps: AutomationStep[] = input.url ? [{ type: 'navigate', url: input.url }, ...replay] : replay
-      if (steps[0]?.type !== 'navigate')
+      const first = steps[0]
+      if (first?.type !== 'navigate')
         throw new ValidationError('steps must begin with a navigate step', [
           { path: 'steps.0.type', message: 'steps must begin with a navigate step' },
         ])
-      const inspection = await exclusively(userId, () => inspector.inspect({ steps }, signal), INSPECT_TIME_LIMIT_MS)
-      if (inspection.stoppedAt?.step === 1) {
-        const message = `Could not open the page: ${inspection.stoppedAt.message}`
-        throw new ValidationError(message, [{ path: input.url ? 'url' : 'steps.0.url', message }])
+      const couldNotOpen = (why: string) => {
+        const message = `Could not open the page: ${why}`
+        return new ValidationError(message, [{ path: input.url ? 'url' : 'steps.0.url', message }])
       }
+      // An address the guard refuses is answered before a browser starts (the slow part).
+      const refusal = await refusedAddress(deps.page, first.url)
+      if (refusal) throw couldNotOpen(refusal)
+      const inspection = await exclusively(userId, () => inspector.inspect({ steps }, signal), INSPECT_TIME_LIMIT_MS)
+      if (inspection.stoppedAt?.step === 1) throw couldNotOpen(inspection.stoppedAt.message)
       return inspection
     },
 
