@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { PageContext } from '#server/http/page-context.ts'
 import { operationsOf, type JsonSchema, type OpenApiDocument } from '#server/testing/arbitrary-requests.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { pageOutcome, pageRoutes } from '#server/testing/page-modules.ts'
+import { pageOutcome, pageRoutes, type PageFunction } from '#server/testing/page-modules.ts'
 
 const PROTOTYPE_NAMES = [
   'constructor',
@@ -148,11 +148,11 @@ describe('prototype names in page forms', async () => {
   // Every page with an action, posted to by an admin (whom no page refuses) with an address its page can read.
   const params = (path: string): Record<string, string> =>
     path === '/dashboard/automations/:id' ? { id: 'new' } : path === '/dashboard/runs/:id' ? { id: runId } : {}
-  const pages = []
+  const pages: [string, PageFunction, Record<string, string>][] = []
   for (const page of pageRoutes()) {
     const { action } = await page.load()
     // Signing out reads no field, and would end the admin's session the other pages use.
-    if (action && page.path !== '/sign-out') pages.push([page.path, action, params(page.path)] as const)
+    if (action && page.path !== '/sign-out') pages.push([page.path, action, params(page.path)])
   }
   const FIELDS = [
     'intent',

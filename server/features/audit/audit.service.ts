@@ -14,8 +14,8 @@ export interface Actor {
   email: string
 }
 
-/** Who the activity names when no person made the change: the payment provider's webhooks. */
-export const PAYMENT_PROVIDER = { id: null, email: 'Payment provider' } as const
+/** Whoever an entry names: a person, or (with no id) a system such as the payment provider. */
+export type ActivityActor = { id: string | null; email: string }
 
 export interface AuditRecord {
   /** The workspace it happened in, for its activity page; none for the site's own changes. */
@@ -34,7 +34,7 @@ export interface AuditRecord {
  */
 export function createAuditService(db: Db) {
   return {
-    async record(tx: Pick<DbOrTx, 'insert'>, actor: Actor | typeof PAYMENT_PROVIDER, entry: AuditRecord): Promise<void> {
+    async record(tx: Pick<DbOrTx, 'insert'>, actor: ActivityActor, entry: AuditRecord): Promise<void> {
       await tx.insert(auditLog).values({
         workspaceId: entry.workspaceId ?? null,
         actorId: actor.id,

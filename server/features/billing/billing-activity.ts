@@ -1,6 +1,9 @@
-import type { AuditRecord } from '#server/features/audit/audit.service.ts'
+import type { ActivityActor, AuditRecord } from '#server/features/audit/audit.service.ts'
 import type { Subscription } from './billing-provider.ts'
 import type { PaddleTransaction } from './paddle-events.ts'
+
+/** Who the activity names for what the payment provider's webhooks change. */
+export const PAYMENT_PROVIDER: ActivityActor = { id: null, email: 'Payment provider' }
 
 type SubscriptionState = Pick<Subscription, 'planSlug' | 'status' | 'cancelAt'>
 
