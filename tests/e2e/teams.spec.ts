@@ -2,7 +2,7 @@ import { adminHeaders, apiToken, createAccount, latestMail, linkIn } from './acc
 import { BASE_URL, expect, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
 
 // A Business subscriber builds a team: creates the workspace, invites a colleague by e-mail, the
-// colleague joins from the mail's link and works on a shared automation; the owner changes their
+// colleague joins from the mail's link and runs a shared automation; the owner changes their
 // role and removes them; the activity page shows each step.
 
 test('create a team, invite, accept from the mail, share an automation, change the role, remove; activity shows it all', async ({
@@ -61,6 +61,16 @@ test('create a team, invite, accept from the mail, share an automation, change t
   // The link works once.
   await gotoHydrated(colleaguePage, linkIn(mail.text, '/invitations/accept'))
   await expect(colleaguePage.getByText('It was already used.')).toBeVisible()
+  // The colleague runs the shared automation as the extension does: through the API, in the team.
+  const colleagueToken = await apiToken(request, colleague)
+  const automationId = ((await created.json()) as { data: { id: string } }).data.id
+  const started = await request.post(`${BASE_URL}/api/automations/${automationId}/runs`, {
+    headers: { Authorization: `Bearer ${colleagueToken}`, 'X-Workspace-Id': team?.id ?? '' },
+    data: { where: 'client' },
+  })
+  expect(started.status()).toBe(201)
+  await gotoHydrated(colleaguePage, '/dashboard')
+  await expect(colleaguePage.getByRole('table', { name: /Automation History/ })).toContainText('Shared price check')
 
   await gotoHydrated(ownerPage, '/workspace')
   const row = ownerPage.locator(`[data-member="${colleague.email}"]`)
@@ -84,6 +94,7 @@ test('create a team, invite, accept from the mail, share an automation, change t
     `Invited ${colleague.email} as Member`,
     'Created Shared price check',
     `${colleague.email} joined as Member`,
+    'Ran Shared price check in the extension',
     'role from Member to Viewer',
     'from the workspace',
   ]) {
