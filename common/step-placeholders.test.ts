@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import type { AutomationStep } from './automation-steps.ts'
+import { fillStep, hideValues, placeholdersIn, placeholdersOf } from './step-placeholders.ts'
+
+const steps: AutomationStep[] = [
+  { type: 'navigate', url: 'https://shop.example/search?q={{input.term}}' },
+  { type: 'type', target: [{ by: 'label', text: 'Password' }], text: '{{ secrets.shop_password }}' },
+  { type: 'type', target: [{ by: 'label', text: 'Code' }], text: '{{totp.shop}}' },
+  { type: 'click', target: [{ by: 'text', text: '{{secrets.not_here}}' }] },
+  { type: 'assertText', text: 'Hello {{input.term}}' },
+]
+
+describe('step placeholders', () => {
+  it('finds each placeholder of the fields that take them, once, and none in targets', () => {
+    expect(placeholdersOf(steps).map((p) => `${p.kind}.${p.name}`)).toEqual(['input.term', 'secrets.shop_password', 'totp.shop'])
+  })
+
+  it('ignores what only looks like one: template inputs, unknown kinds, bad names', () => {
+    expect(placeholdersIn('{{search_term}} {{vault.x}} {{secrets.1x}} {{secrets.}} {secrets.x}')).toEqual([])
+  })
+
+  it('fills the values it has and lists the ones it does not', () => {
+    const values: Record<string, string> = { 'input.term': 'rain jacket', 'secrets.shop_password': 'hunter22' }
+    const filled = steps.map((step) => fillStep(step, (p) => values[`${p.kind}.${p.name}`]))
+    expect(filled[0]?.step).toMatchObject({ url: 'https://shop.example/search?q=rain jacket' })
+    expect(filled[1]?.step).toMatchObject({ text: 'hunter22' })
+    expect(filled[2]?.missing.map((p) => p.text)).toEqual(['{{totp.shop}}'])
+    expect(filled[2]?.step).toMatchObject({ text: '{{totp.shop}}' })
+    expect(filled[3]?.step).toBe(steps[3])
+    // The original steps are unchanged.
+    expect(steps[1]).toMatchObject({ text: '{{ secrets.shop_password }}' })
+  })
+
+  it('hides every value it was given, the longest first, and leaves short ones alone', () => {
+    const hidden = new Map([
+      ['hunter22', '{{secrets.pw}}'],
+      ['hunter2', '{{secrets.old}}'],
+      ['ab', '{{secrets.tiny}}'],
+    ])
+    expect(hideValues('typed hunter22 then hunter2 in a lab', hidden)).toBe('typed {{secrets.pw}} then {{secrets.old}} in a lab')
+  })
+})
