@@ -109,9 +109,10 @@ export function createRepairer(deps: {
     snapshot: PageSnapshot,
     step: AutomationStep,
     target: Target,
-    run: { id: string; workspaceId: string; steps: AutomationStep[] },
+    run: { id: string; workspaceId: string; userId: string | null; steps: AutomationStep[] },
   ): Promise<Target | null> {
-    await modelCalls.charge(run.workspaceId, 'repair', `run ${run.id}`)
+    // Paid by the run's workspace; limited per minute for the member who started it.
+    await modelCalls.charge({ workspaceId: run.workspaceId, memberId: run.userId }, 'repair', `run ${run.id}`)
     // What the run types never reaches the model, even where the page shows it back.
     const typed = new Map(
       run.steps.flatMap((each, index) =>
@@ -142,7 +143,7 @@ export function createRepairer(deps: {
   return {
     /** The repair function of one run (null when its automation turned self-repair off). */
     forRun(
-      run: { id: string; workspaceId: string; selfRepair: boolean; steps: AutomationStep[] },
+      run: { id: string; workspaceId: string; userId: string | null; selfRepair: boolean; steps: AutomationStep[] },
       log: (message: string) => void,
     ): StepRepair | null {
       if (!run.selfRepair) return null

@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { automationRuns, creditLedger, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, creditLedger, rateLimits, workspaces } from '#server/db/schema/index.ts'
+import { modelCallLimitKey } from '#server/features/credits/model-calls.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
@@ -168,6 +169,12 @@ describe('runs that repair themselves', () => {
         ),
       )
     expect(calls).toHaveLength(1)
+    // Rate limited for the member who started the run (docs/decisions/020).
+    const [counter] = await t.db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, modelCallLimitKey({ workspaceId: member.id, memberId: member.id })))
+    expect(counter?.count).toBe(1)
   })
 
   it('never shows the model what a step types', async () => {
