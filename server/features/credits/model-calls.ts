@@ -11,6 +11,9 @@ import type { RateLimitService } from '#server/features/rate-limit/rate-limit.se
 /** What a model call is for: it is written into the ledger row's reference. */
 export type ModelCallPurpose = 'planning' | 'repair'
 
+/** The plan feature each purpose spends model calls on (what the plan named in a refusal must have too). */
+const FEATURE_OF = { planning: 'aiPlanning', repair: 'modelRepair' } as const
+
 /** Who pays for a model call: the workspace (credits, monthly allowance) and the member it is made for (the rate limit). */
 export interface ModelCallPayer {
   workspaceId: string
@@ -25,17 +28,20 @@ export const MODEL_CALLS_PER_MINUTE = 30
 export const modelCallLimitKey = (payer: ModelCallPayer) =>
   payer.memberId ? `model-calls:member:${payer.memberId}` : `model-calls:workspace:${payer.workspaceId}`
 
+const calls = (n: number) => n.toLocaleString('en-US')
+
 /**
  * Every call to the AI model is paid before it is made (docs/decisions/020): MODEL_CALL_CREDITS
  * from the workspace's balance, as a `model_call` row of the credit ledger, within the monthly
  * allowance of its plan, and within a per-minute limit per member. The ledger is the count: this
  * month's `model_call` rows are this month's calls. The workspace row is locked while counting, so
- * two calls at once cannot both take the last one.
+ * two calls at once cannot both take the last one. A refusal by the allowance names the cheapest
+ * plan with more calls, as every plan refusal does.
  */
 export function createModelCalls(deps: {
   db: Db
   credits: Pick<CreditService, 'applyIn'>
-  plans: Pick<PlanService, 'allowancesOf'>
+  plans: Pick<PlanService, 'allowancesOf' | 'cheapestWithMoreModelCalls'>
   rateLimits: Pick<RateLimitService, 'consume'>
 }) {
   const { db, credits, plans, rateLimits } = deps
@@ -67,12 +73,8 @@ export function createModelCalls(deps: {
         const allowances = await plans.allowancesOf(workspaceId, tx)
         const allowed = allowances.monthlyModelCalls
         if (allowed !== null && (await usedIn(tx, workspaceId)) >= allowed) {
-          throw new LimitReached(
-            allowed === 0
-              ? `The ${allowances.plan} plan includes no AI model calls. Upgrade to use the AI model.`
-              : `The ${allowances.plan} plan includes ${allowed} AI model calls per month, and this month's are used.`,
-            'PLAN_LIMIT',
-          )
+          const more = await plans.cheapestWithMoreModelCalls(allowed, FEATURE_OF[purpose], tx)
+          throw new LimitReached(allowanceRefusal(allowances.plan, allowed, more), 'PLAN_LIMIT')
         }
         try {
           await credits.applyIn(tx, {
@@ -94,3 +96,19 @@ export function createModelCalls(deps: {
 }
 
 export type ModelCalls = ReturnType<typeof createModelCalls>
+
+/** Why the allowance refuses a call, naming the cheapest plan that would allow it (as requireFeature does). */
+function allowanceRefusal(plan: string, allowed: number, more: { name: string; monthlyModelCalls: number | null } | null): string {
+  const upgrade = more
+    ? more.monthlyModelCalls === null
+      ? `the ${more.name} plan has AI model calls without a monthly limit`
+      : `the ${more.name} plan includes ${calls(more.monthlyModelCalls)} a month`
+    : null
+  if (allowed === 0) {
+    return upgrade
+      ? `The ${plan} plan includes no AI model calls; ${upgrade}. Upgrade to use the AI model.`
+      : `The ${plan} plan includes no AI model calls, and no plan includes them at the moment.`
+  }
+  const used = `The ${plan} plan includes ${calls(allowed)} AI model calls per month, and this month's are used`
+  return upgrade ? `${used}; ${upgrade}. Upgrade to use more.` : `${used}. More arrive on the first day of next month.`
+}
