@@ -405,7 +405,7 @@ export const DOCUMENTED: RouteExpectation[] = [
     member: 200,
     otherMember: 404,
     admin: 404,
-    note: 'a fresh run with a repair each call; only the owner changes their automation with it',
+    note: 'a fresh run with a repair each call; members of the run’s workspace apply it (team roles: runs/apply-repair.test.ts)',
   },
   {
     route: 'POST /runs/{id}/repairs/{step}/apply',
