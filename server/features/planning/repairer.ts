@@ -5,7 +5,7 @@ import { LimitReached } from '#common/errors.ts'
 import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
 import { rankElements, type ElementWant } from '#server/browser/element-match.ts'
 import { confirmTarget, snapshotPage, type PageSnapshot } from '#server/browser/page-snapshot.ts'
-import { findRepeatedValues } from '#server/browser/repeated-values.ts'
+import { findRepeatedValues, repeatedValuesTarget } from '#server/browser/repeated-values.ts'
 import type { StepRepair } from '#server/browser/step-actions.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { ModelCalls } from '#server/features/credits/model-calls.ts'
@@ -156,7 +156,7 @@ export function createRepairer(deps: {
         if (step.type === 'extract') {
           const repeated = await findRepeatedValues(page, step.field)
           if (repeated && !repeated.attribute === !step.attribute)
-            return { target: [{ by: 'css', selector: repeated.selector }], how: 'similar' }
+            return { target: await repeatedValuesTarget(page, repeated), how: 'similar' }
         }
         if (ai.kind === 'offline' || modelRefused) return null
         try {
