@@ -172,7 +172,7 @@ async function main(): Promise<number> {
   for (const design of ['original', 'redesigned', 'reworded'] as const) {
     sites.redesign(design)
     console.log(`running every plan on the ${design} design…`)
-    await runAll(api, outcomes, tokenForOutcome(tokenFor), design)
+    await runAll(api, outcomes, (outcome) => tokenFor(outcome.task - 1), design)
   }
 
   report(corpus, outcomes)
@@ -196,10 +196,6 @@ const runsFirstTime = (outcome: Outcome) =>
 /** A run on this design that succeeded with at least one step repaired by the AI model. */
 const repairedByModel = (outcome: Outcome, design: Design) =>
   outcome.runs[design]?.status === 'succeeded' && (outcome.runs[design]?.modelRepairs ?? 0) > 0
-
-function tokenForOutcome(tokenFor: (task: number) => string) {
-  return (outcome: Outcome) => tokenFor(outcome.task - 1)
-}
 
 /** Runs every saved plan in the cloud (two at a time on the server) and records how each ended. */
 async function runAll(api: ReturnType<typeof client>, outcomes: Outcome[], tokenOf: (outcome: Outcome) => string, design: Design) {
