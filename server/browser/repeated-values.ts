@@ -1,10 +1,13 @@
 import type { Page } from 'playwright-core'
+import type { Target, TargetAlternative } from '#common/targets.ts'
+import { locatorFor } from './target-resolver.ts'
 
 // Finds the repeated values a person means by a plural ('the prices', 'all story titles', 'the
 // results'): the elements of one kind that repeat down a page (list items, cards, rows) and whose
 // class, container or text says what was asked for. Used by the offline planner for extract steps
 // that are not a table column; the answer is a CSS selector that matches exactly that group,
-// which the planner keeps as a fallback behind words where it can.
+// kept as a fallback behind a way people read where the page offers one (repeatedValuesTarget:
+// the column's header when the values are a table's column, the test id they share).
 
 export interface RepeatedValues {
   /** Matches every element of the group, and nothing else on the page. */
@@ -14,6 +17,10 @@ export interface RepeatedValues {
   sample: string[]
   /** Read this attribute instead of the text (links: href). */
   attribute: string | null
+  /** The header of the table column the values are, when they are one. */
+  header: string | null
+  /** The data-testid every value has, when they share one. */
+  testId: string | null
 }
 
 /** What the words ask for, beyond their words: a kind of value the text itself shows. */
@@ -76,7 +83,8 @@ function findGroups({ words, kind }: Args) {
     wanted.filter((word) => text.split(/\s+/).some((part) => stem(part).includes(word) || (part.length > 3 && word.includes(stem(part)))))
       .length
 
-  // Groups of elements of one kind (tag and classes) under one container kind.
+  // Groups of elements of one kind (tag and classes) under one container kind; a table's cells
+  // by their column too (the cells of a row are different values, classes or not).
   const groups = new Map<string, Element[]>()
   const all = document.body.querySelectorAll('*')
   for (const element of all) {
@@ -84,13 +92,44 @@ function findGroups({ words, kind }: Args) {
     if (['script', 'style', 'noscript', 'template', 'svg', 'path', 'br', 'html', 'body', 'head', 'option'].includes(tag)) continue
     const parent = element.parentElement
     if (!parent) continue
-    const key = `${keyOf(parent)} > ${keyOf(element)}`
+    const column = tag === 'td' ? `:nth-child(${[...parent.children].indexOf(element) + 1})` : ''
+    const key = `${keyOf(parent)} > ${keyOf(element)}${column}`
     const list = groups.get(key) ?? []
     list.push(element)
     groups.set(key, list)
   }
 
-  const results: { selector: string; count: number; sample: string[]; attribute: string | null; score: number; depth: number }[] = []
+  /** The header of the one table column these cells are, or null. */
+  const columnHeader = (cells: Element[]): string | null => {
+    const first = cells[0]
+    if (!(first instanceof HTMLTableCellElement) || first.tagName !== 'TD') return null
+    const table = first.closest('table')
+    const index = first.cellIndex
+    if (
+      !table ||
+      !cells.every((cell) => cell instanceof HTMLTableCellElement && cell.cellIndex === index && cell.closest('table') === table)
+    )
+      return null
+    const headerRow = table.tHead?.rows[0] ?? [...table.rows].find((row) => row.cells[0]?.tagName === 'TH')
+    const header = headerRow?.cells[index]
+    const words = header && header.tagName === 'TH' ? textOf(header) : ''
+    return words && words.length <= 80 ? words : null
+  }
+  const sharedTestId = (members: Element[]): string | null => {
+    const id = members[0]?.getAttribute('data-testid')
+    return id && members.every((element) => element.getAttribute('data-testid') === id) ? id : null
+  }
+
+  const results: {
+    selector: string
+    count: number
+    sample: string[]
+    attribute: string | null
+    header: string | null
+    testId: string | null
+    score: number
+    depth: number
+  }[] = []
   for (const [key, members] of groups) {
     const shown = members.filter(visible)
     const first = shown[0]
@@ -125,9 +164,11 @@ function findGroups({ words, kind }: Args) {
     if (kind === 'title' && /^(?:A|H[1-6]|STRONG|B)$/.test(first.tagName)) score += 2
     score += leafy
     if (score < 1.5) continue
-    // The selector: the member's kind under its container's kind, narrowed until it matches the group only.
+    // The selector: the member's kind under its container's kind, narrowed until it matches the
+    // group only; a column's place among the cells only when its classes do not say it.
     const [parentKey, childKey] = key.split(' > ') as [string, string]
-    const candidates = [childKey, `${parentKey} > ${childKey}`]
+    const unplaced = childKey.replace(/:nth-child\(\d+\)$/, '')
+    const candidates = [...new Set([unplaced, `${parentKey} > ${unplaced}`, childKey, `${parentKey} > ${childKey}`])]
     const selector = candidates.find((candidate) => {
       try {
         const found = [...document.querySelectorAll(candidate)].filter(visible)
@@ -139,7 +180,16 @@ function findGroups({ words, kind }: Args) {
     if (!selector) continue
     // Among equals, the values themselves rather than the boxes that hold them.
     const depth = first.querySelectorAll('*').length
-    results.push({ selector, count: shown.length, sample: texts.slice(0, 3).map((text) => text.slice(0, 80)), attribute, score, depth })
+    results.push({
+      selector,
+      count: shown.length,
+      sample: texts.slice(0, 3).map((text) => text.slice(0, 80)),
+      attribute,
+      header: columnHeader(shown),
+      testId: sharedTestId(shown),
+      score,
+      depth,
+    })
   }
   results.sort((a, b) => b.score - a.score || b.count - a.count || a.depth - b.depth)
   return results.slice(0, 3)
@@ -157,5 +207,40 @@ export async function findRepeatedValues(page: Page, words: string): Promise<Rep
     )
   const found = await page.evaluate(findGroups, { words: list, kind: valueKindOf(words) }).catch(() => [])
   const [best] = found
-  return best ? { selector: best.selector, count: best.count, sample: best.sample, attribute: best.attribute } : null
+  return best
+    ? {
+        selector: best.selector,
+        count: best.count,
+        sample: best.sample,
+        attribute: best.attribute,
+        header: best.header,
+        testId: best.testId,
+      }
+    : null
+}
+
+/**
+ * The target that reads repeated values: the ways people read them first (the column by its
+ * header, the test id they share), each kept only if it finds exactly the values the CSS selector
+ * finds on this page, then the CSS selector as the fallback (docs/decisions/024). Values the page
+ * says no other way (boxes known only by their classes) keep the CSS selector alone.
+ */
+export async function repeatedValuesTarget(page: Page, repeated: RepeatedValues): Promise<Target> {
+  const css: TargetAlternative = { by: 'css', selector: repeated.selector }
+  const candidates: TargetAlternative[] = [
+    ...(repeated.header && !repeated.attribute ? [{ by: 'column', header: repeated.header } as const] : []),
+    ...(repeated.testId ? [{ by: 'testId', id: repeated.testId } as const] : []),
+  ]
+  if (candidates.length === 0) return [css]
+  const valuesOf = (alternative: TargetAlternative) =>
+    locatorFor(page, alternative)
+      .evaluateAll((elements) => elements.map((element) => element.outerHTML))
+      .catch(() => null)
+  const expected = await valuesOf(css)
+  if (!expected?.length) return [css]
+  const same = (found: string[] | null) =>
+    found !== null && found.length === expected.length && found.every((html, index) => html === expected[index])
+  const readable: TargetAlternative[] = []
+  for (const candidate of candidates) if (same(await valuesOf(candidate))) readable.push(candidate)
+  return [...readable, css]
 }

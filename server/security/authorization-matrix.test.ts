@@ -148,6 +148,21 @@ const make = {
       .where(eq(automationRuns.id, runId))
     return runId
   },
+  /** A fresh automation that waits 3 s before a click, and the suggestion to wait for the element instead. */
+  async suggestion(): Promise<{ automationId: string; suggestionId: string }> {
+    const steps = [
+      { type: 'navigate', url: 'https://example.com/form' },
+      { type: 'wait', ms: 3000 },
+      { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+    ]
+    const created = await send('member', 'POST', { path: '/automations', body: { name: unique('Matrix suggestion'), steps } })
+    const automationId = (await json<{ data: { id: string } }>(created, 201)).data.id
+    const listed = await send('member', 'GET', { path: `/automations/${automationId}/suggestions` })
+    const suggestions = (await json<{ data: { id: string; kind: string }[] }>(listed, 200)).data
+    const suggestionId = suggestions.find((suggestion) => suggestion.kind === 'fixed-wait')?.id
+    if (!suggestionId) throw new Error('no fixed-wait suggestion')
+    return { automationId, suggestionId }
+  },
   async key(): Promise<string> {
     const response = await send('member', 'POST', { path: '/keys', body: { name: unique('Matrix key') } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
@@ -366,6 +381,14 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'POST /automations/{id}/suggestions/{suggestionId}/apply': () => ({
     path: `/automations/${fixtures.automationId}/suggestions/0123456789abcdef/apply`,
   }),
+  'GET /automations/{id}/suggestions [API key]': async (role) => {
+    const { automationId, suggestionId } = await make.suggestion()
+    return { path: `/automations/${automationId}/suggestions`, private: [suggestionId], credentials: viaApiKey(role) }
+  },
+  'POST /automations/{id}/suggestions/{suggestionId}/apply [API key]': async (role) => {
+    const { automationId, suggestionId } = await make.suggestion()
+    return { path: `/automations/${automationId}/suggestions/${suggestionId}/apply`, credentials: viaApiKey(role) }
+  },
   'POST /automations/{id}/runs': () => ({ path: `/automations/${fixtures.automationId}/runs`, body: { where: 'client' } }),
 
   'GET /runs': () => ({ path: '/runs?limit=100', private: [fixtures.runId] }),
@@ -383,6 +406,10 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /runs/events': () => ({ path: '/runs/events', stream: true }),
   'GET /runs/{id}': () => ({ path: `/runs/${fixtures.runId}` }),
   'POST /runs/{id}/repairs/{step}/apply': async () => ({ path: `/runs/${await make.repairedRun()}/repairs/2/apply` }),
+  'POST /runs/{id}/repairs/{step}/apply [API key]': async (role) => ({
+    path: `/runs/${await make.repairedRun()}/repairs/2/apply`,
+    credentials: viaApiKey(role),
+  }),
   'POST /runs/{id}/progress': async () => ({
     path: `/runs/${await make.clientRun(fixtures.automationId)}/progress`,
     body: { actionsPerformed: 1, log: [{ message: 'Step 1 done' }] },

@@ -67,3 +67,93 @@ export function scriptedPlanner(script: ScriptedStep[]) {
 export function scriptedRepair(words: string) {
   return (request: RecordedChatRequest) => ({ ref: refOf(promptOf(request), words), reason: `It says ${words}.` })
 }
+
+/** What a broken step's verb lets it act on, as the repair question says it ('Click', 'Type into'…). */
+const ROLES_FOR_VERB: [RegExp, string[] | null][] = [
+  [/^Click\b/, ['link', 'button', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch']],
+  [/^Type into\b/, ['textbox', 'searchbox', 'combobox', 'spinbutton']],
+  [/^Choose an option in\b/, ['combobox', 'listbox']],
+]
+/** Words of a class or id that say nothing of what the element is for. */
+const MARKUP_WORDS = new Set([
+  'btn',
+  'button',
+  'link',
+  'primary',
+  'secondary',
+  'item',
+  'row',
+  'col',
+  'wrap',
+  'wrapper',
+  'box',
+  'card',
+  'old',
+  'new',
+])
+/** Words that ask for values of a shape a model recognises in the text itself. */
+const VALUE_SHAPES: [RegExp, RegExp][] = [
+  [/^(?:prices?|costs?|amounts?|totals?|fees?)$/, /(?:[$€£¥]\s?\d|\d[.,]\d{2}\b)/],
+  [/^(?:dates?|days?)$/, /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/],
+  [/^(?:e-?mails?)$/, /[^\s@"]+@[^\s@"]+\.[a-z]{2,}/i],
+]
+
+const stem = (word: string) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word)
+const wordsIn = (text: string) =>
+  text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map(stem)
+
+/** The words and role each way of the broken step names its element by (a CSS or XPath way: the words of its ids and classes). */
+function waysOf(prompt: string): { phrase: string; words: string[]; role: string | null }[] {
+  const line = /^Every way the step had to find it: (.*)$/m.exec(prompt)?.[1] ?? ''
+  return [...line.matchAll(/\{[^{}]*\}/g)].flatMap((match) => {
+    const way = JSON.parse(match[0]) as Record<string, string>
+    const said = way.name ?? way.text ?? way.header ?? way.id?.replace(/[-_]+/g, ' ')
+    if (said) return [{ phrase: said.toLowerCase(), words: wordsIn(said), role: way.by === 'role' ? (way.role ?? null) : null }]
+    const markup = way.selector ?? way.path ?? ''
+    const names = [...markup.matchAll(/[#.]([A-Za-z][\w-]*)|\[(?:name|aria-label|title)=["']?([^"'\]]+)/g)].map(
+      (part) => part[1] ?? part[2] ?? '',
+    )
+    const words = names.flatMap(wordsIn).filter((word) => word.length > 2 && !MARKUP_WORDS.has(word))
+    return words.length ? [{ phrase: '', words, role: null }] : []
+  })
+}
+
+/**
+ * Self-repair as a model answers it from the question alone (docs/decisions/024): what the step did
+ * and every way it had, and the page's numbered elements. It chooses the element whose words say
+ * what the step's ways said (the whole name, else most of its words, including the words of a CSS
+ * way's classes), of a kind the step can act on; values asked for by what they are (prices, dates)
+ * are recognised by their shape. Nothing that says so: null, as a careful model answers.
+ */
+export function repairFromQuestion(request: RecordedChatRequest): { ref: number | null; reason: string } {
+  const prompt = promptOf(request)
+  const verb = /^The step: (.*)$/m.exec(prompt)?.[1] ?? ''
+  const roles = ROLES_FOR_VERB.find(([pattern]) => pattern.test(verb))?.[1] ?? null
+  const ways = waysOf(prompt)
+  let best: { ref: number; score: number; why: string } | null = null
+  for (const line of prompt.split('\n')) {
+    const match = /^\[(\d+)\] (\S+) (.*)$/.exec(line)
+    if (!match) continue
+    const [, ref, role = '', rest = ''] = match
+    if (roles && !roles.includes(role)) continue
+    const text = rest.toLowerCase()
+    const present = new Set(wordsIn(rest.replace(/\b(?:label|placeholder|text|options|type)=/g, ' ')))
+    for (const way of ways) {
+      let score = 0
+      if (way.phrase && text.includes(way.phrase)) score = 3
+      else if (way.words.length) {
+        const shared = way.words.filter((word) => present.has(word)).length / way.words.length
+        if (shared >= 0.5) score = 1 + shared
+      }
+      if (score === 0 && way.words.some((word) => VALUE_SHAPES.some(([asks, shape]) => asks.test(word) && shape.test(rest)))) score = 1
+      if (score > 0 && way.role && way.role === role) score += 0.5
+      if (score > (best?.score ?? 0)) best = { ref: Number(ref), score, why: way.phrase || way.words.join(' ') }
+    }
+  }
+  return best ? { ref: best.ref, reason: `It says ${best.why}.` } : { ref: null, reason: 'Nothing on the page says what the step meant.' }
+}

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { STEP_KEYS, STEP_TYPES, type AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
-import { findRepeatedValues } from '#server/browser/repeated-values.ts'
+import { findRepeatedValues, repeatedValuesTarget } from '#server/browser/repeated-values.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { Explorer } from './explorer.ts'
 import type { DraftPlan } from './offline-planner.ts'
@@ -215,7 +215,7 @@ async function toStep(
           return {
             step: {
               type: 'extract',
-              target: [{ by: 'css', selector: repeated.selector }],
+              target: await repeatedValuesTarget(explorer.page, repeated),
               field,
               ...(repeated.attribute ? { attribute: repeated.attribute } : {}),
             },

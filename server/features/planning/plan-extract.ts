@@ -3,7 +3,7 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { findElement, normalise, readElementPhrase, tokens } from '#server/browser/element-match.ts'
 import type { PageSnapshot, SnapshotElement } from '#server/browser/page-snapshot.ts'
-import { findRepeatedValues } from '#server/browser/repeated-values.ts'
+import { findRepeatedValues, repeatedValuesTarget } from '#server/browser/repeated-values.ts'
 
 /** What planning an extract step needs of the planner: the page now, and its ways to find and check elements. */
 export interface ExtractContext {
@@ -42,7 +42,7 @@ export async function extractStep(context: ExtractContext, what: string, field: 
   if (plural) {
     const repeated = await findRepeatedValues(context.page, words)
     if (repeated) {
-      const step: AutomationStep = { type: 'extract', target: [{ by: 'css', selector: repeated.selector }], field: name }
+      const step: AutomationStep = { type: 'extract', target: await repeatedValuesTarget(context.page, repeated), field: name }
       if (repeated.attribute) step.attribute = repeated.attribute
       return step
     }

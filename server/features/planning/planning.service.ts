@@ -165,7 +165,11 @@ export function createPlanningService(deps: {
             ai,
             pay: async () => {
               // The ledger names the task without its secrets.
-              await modelCalls.charge(caller.workspace.id, 'planning', maskSecrets(input.description).text.slice(0, 80))
+              await modelCalls.charge(
+                { workspaceId: caller.workspace.id, memberId: caller.id },
+                'planning',
+                maskSecrets(input.description).text.slice(0, 80),
+              )
               paid += 1
             },
           }),

@@ -5,7 +5,7 @@ import { LimitReached } from '#common/errors.ts'
 import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
 import { rankElements, type ElementWant } from '#server/browser/element-match.ts'
 import { confirmTarget, snapshotPage, type PageSnapshot } from '#server/browser/page-snapshot.ts'
-import { findRepeatedValues } from '#server/browser/repeated-values.ts'
+import { findRepeatedValues, repeatedValuesTarget } from '#server/browser/repeated-values.ts'
 import type { StepRepair } from '#server/browser/step-actions.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { ModelCalls } from '#server/features/credits/model-calls.ts'
@@ -109,9 +109,10 @@ export function createRepairer(deps: {
     snapshot: PageSnapshot,
     step: AutomationStep,
     target: Target,
-    run: { id: string; workspaceId: string; steps: AutomationStep[] },
+    run: { id: string; workspaceId: string; userId: string | null; steps: AutomationStep[] },
   ): Promise<Target | null> {
-    await modelCalls.charge(run.workspaceId, 'repair', `run ${run.id}`)
+    // Paid by the run's workspace; limited per minute for the member who started it.
+    await modelCalls.charge({ workspaceId: run.workspaceId, memberId: run.userId }, 'repair', `run ${run.id}`)
     // What the run types never reaches the model, even where the page shows it back.
     const typed = new Map(
       run.steps.flatMap((each, index) =>
@@ -142,7 +143,7 @@ export function createRepairer(deps: {
   return {
     /** The repair function of one run (null when its automation turned self-repair off). */
     forRun(
-      run: { id: string; workspaceId: string; selfRepair: boolean; steps: AutomationStep[] },
+      run: { id: string; workspaceId: string; userId: string | null; selfRepair: boolean; steps: AutomationStep[] },
       log: (message: string) => void,
     ): StepRepair | null {
       if (!run.selfRepair) return null
@@ -155,7 +156,7 @@ export function createRepairer(deps: {
         if (step.type === 'extract') {
           const repeated = await findRepeatedValues(page, step.field)
           if (repeated && !repeated.attribute === !step.attribute)
-            return { target: [{ by: 'css', selector: repeated.selector }], how: 'similar' }
+            return { target: await repeatedValuesTarget(page, repeated), how: 'similar' }
         }
         if (ai.kind === 'offline' || modelRefused) return null
         try {

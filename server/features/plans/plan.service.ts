@@ -1,4 +1,4 @@
-import { asc, count, eq, like } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull, like, or, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '#server/db/client.ts'
 import { Conflict, LimitReached, NotFound } from '#common/errors.ts'
 import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
@@ -71,8 +71,33 @@ export function createPlanService(db: Db, audit: AuditService) {
     return row
   }
 
+  /** The cheapest plan that meets the condition (the refusals name it), or null when none does. */
+  async function cheapestWhere(condition: SQL | undefined, tx: DbOrTx = db) {
+    const [plan] = await tx
+      .select({ name: subscriptionPlans.name, monthlyModelCalls: subscriptionPlans.monthlyModelCalls })
+      .from(subscriptionPlans)
+      .where(condition)
+      .orderBy(asc(subscriptionPlans.price), asc(subscriptionPlans.sortOrder))
+      .limit(1)
+    return plan ?? null
+  }
+
   return {
     allowancesOf,
+
+    /**
+     * The cheapest plan with more AI model calls a month than `than` (blank: no monthly limit) and
+     * the feature that spends them, or null: what a refusal of a model call names.
+     */
+    cheapestWithMoreModelCalls(than: number, feature: Extract<PlanFeature, 'aiPlanning' | 'modelRepair'>, tx: DbOrTx = db) {
+      return cheapestWhere(
+        and(
+          eq(subscriptionPlans[feature], true),
+          or(isNull(subscriptionPlans.monthlyModelCalls), gt(subscriptionPlans.monthlyModelCalls, than)),
+        ),
+        tx,
+      )
+    },
 
     /**
      * The workspace's allowances if its plan includes the feature; otherwise a refusal that names
@@ -81,12 +106,7 @@ export function createPlanService(db: Db, audit: AuditService) {
     async requireFeature(workspaceId: string, feature: PlanFeature): Promise<Allowances> {
       const allowances = await allowancesOf(workspaceId)
       if (allowances[feature]) return allowances
-      const [unlocking] = await db
-        .select({ name: subscriptionPlans.name })
-        .from(subscriptionPlans)
-        .where(eq(subscriptionPlans[feature], true))
-        .orderBy(asc(subscriptionPlans.price), asc(subscriptionPlans.sortOrder))
-        .limit(1)
+      const unlocking = await cheapestWhere(eq(subscriptionPlans[feature], true))
       const what = PLAN_FEATURE_NAMES[feature]
       throw new LimitReached(
         unlocking

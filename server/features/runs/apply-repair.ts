@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { Conflict, NotFound } from '#common/errors.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Target } from '#common/targets.ts'
 import type { Db } from '#server/db/client.ts'
 import { automationRuns } from '#server/db/schema/index.ts'
@@ -15,8 +16,10 @@ export function createRepairApplier(deps: { db: Db; automations: Pick<Automation
   return {
     async applyRepair(runId: string, caller: Caller, step: number): Promise<Automation> {
       const [run] = await db.select().from(automationRuns).where(eq(automationRuns.id, runId))
-      // Only the member who owns the run changes their automation with it.
-      if (!run || run.userId !== caller.id) throw new NotFound('Run not found')
+      // A run belongs to its workspace (docs/decisions/021): whoever there may change automations
+      // may apply its fix, whoever started it; viewers only read it, other workspaces do not see it.
+      if (!run || run.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
+      requireWorkspaceRole(caller.workspace.role, 'member', 'Applying a fix')
       const repair = run.repairs.find((entry) => entry.step === step)
       if (!repair) throw new NotFound(`This run repaired no step ${step}.`)
       if (repair.appliedInVersion)

@@ -2,11 +2,12 @@ import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { automationRuns, creditLedger, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, creditLedger, rateLimits, workspaces } from '#server/db/schema/index.ts'
+import { modelCallLimitKey } from '#server/features/credits/model-calls.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
-import { scriptedRepair } from '#server/testing/scripted-model.ts'
+import { repairFromQuestion, scriptedRepair } from '#server/testing/scripted-model.ts'
 import { createCloudWorker } from './cloud-worker.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 
@@ -168,6 +169,32 @@ describe('runs that repair themselves', () => {
         ),
       )
     expect(calls).toHaveLength(1)
+    // Rate limited for the member who started the run (docs/decisions/020).
+    const [counter] = await t.db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, modelCallLimitKey({ workspaceId: member.id, memberId: member.id })))
+    expect(counter?.count).toBe(1)
+  })
+
+  it('a model that reads only the question repairs a CSS-only step by the words of its classes', async () => {
+    sites.redesign()
+    // The way a version-1 automation names a link: its class, which the redesign dropped.
+    model.respondWith({ reply: repairFromQuestion })
+    const { run } = await runOf([
+      { type: 'navigate', url: `${sites.url}/signin` },
+      { type: 'click', target: [{ by: 'css', selector: 'a.forgot-password' }] },
+    ])
+    expect(run.status).toBe('succeeded')
+    expect(run.repairs).toMatchObject([{ step: 2, how: 'model', used: { by: 'role', role: 'link', name: 'Forgot password?' } }])
+    // Asked about a step whose ways say nothing the page says, it answers that nothing fits.
+    model.requests.length = 0
+    const unknown = await runOf([
+      { type: 'navigate', url: `${sites.url}/signin` },
+      { type: 'click', target: [{ by: 'css', selector: 'a.newsletter-archive' }] },
+    ])
+    expect(unknown.run.status).toBe('failed')
+    expect(model.requests).toHaveLength(1)
   })
 
   it('never shows the model what a step types', async () => {
