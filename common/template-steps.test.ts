@@ -24,7 +24,10 @@ describe('checkTemplateSteps', () => {
 
   it('upgrades version-1 steps, trims text and drops what the schema does not know', () => {
     const checked = checkTemplateSteps(
-      [{ type: 'click', selector: '#go', junk: { deep: [1] } }, { type: 'navigate', url: '  {{start_url}} ' }],
+      [
+        { type: 'click', selector: '#go', junk: { deep: [1] } },
+        { type: 'navigate', url: '  {{start_url}} ' },
+      ],
       [INPUTS[0] as TemplateInput],
     )
     expect(checked).toEqual({
@@ -121,7 +124,15 @@ describe('resolveInputs and filledSteps', () => {
   })
 
   it('a value that makes a step invalid is refused naming the input', () => {
-    const filled = filledSteps(STEPS, INPUTS, new Map([['start_url', 'javascript:alert(1)'], ['search_term', 'x'], ['note', '']]))
+    const filled = filledSteps(
+      STEPS,
+      INPUTS,
+      new Map([
+        ['start_url', 'javascript:alert(1)'],
+        ['search_term', 'x'],
+        ['note', ''],
+      ]),
+    )
     expect(filled.ok ? null : filled.issues[0]?.message).toBe(
       'Step 1 (navigate): url must be an http or https address: check “Start page” (start_url)',
     )

@@ -27,7 +27,8 @@ function mapStrings(value: unknown, map: (text: string, key: string) => string, 
   if (typeof value === 'string') return map(value, key)
   if (depth >= MAX_DEPTH) return value
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map, key, depth + 1))
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, mapStrings(item, map, name, depth + 1)]))
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, mapStrings(item, map, name, depth + 1)]))
   return value
 }
 
@@ -114,7 +115,10 @@ export function checkTemplateSteps(
   if (issues.length) return { ok: false, issues }
   const parsed = parseSteps(fillSteps(steps, new Map(inputs.map((input) => [input.name, input.example]))))
   if (!parsed.ok) {
-    return { ok: false, issues: parsed.issues.map((issue) => withInputs({ ...issue, message: `With the examples, ${issue.message}` }, steps, inputs)) }
+    return {
+      ok: false,
+      issues: parsed.issues.map((issue) => withInputs({ ...issue, message: `With the examples, ${issue.message}` }, steps, inputs)),
+    }
   }
   return { ok: true, steps: pruned(steps, parsed.steps) as unknown[] }
 }
@@ -129,7 +133,8 @@ export function resolveInputs(
 ): { ok: true; values: Map<string, string> } | { ok: false; issue: Issue } {
   const declared = new Map(inputs.map((input) => [input.name, input]))
   for (const name of Object.keys(given)) {
-    if (!declared.has(name)) return { ok: false, issue: { path: `inputs.${name}`, message: `This template has no input named ${name.slice(0, 40)}.` } }
+    if (!declared.has(name))
+      return { ok: false, issue: { path: `inputs.${name}`, message: `This template has no input named ${name.slice(0, 40)}.` } }
   }
   const values = new Map<string, string>()
   for (const input of inputs) {

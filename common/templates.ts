@@ -36,7 +36,11 @@ export const templateInputSchema = z.object({
     .string({ error: 'Each input needs a name.' })
     .trim()
     .regex(INPUT_NAME, 'An input name is lower-case letters, digits and _, starting with a letter (at most 40), e.g. search_term.'),
-  label: z.string({ error: 'Each input needs a label.' }).trim().min(1, 'Each input needs a label.').max(80, 'A label is at most 80 characters.'),
+  label: z
+    .string({ error: 'Each input needs a label.' })
+    .trim()
+    .min(1, 'Each input needs a label.')
+    .max(80, 'A label is at most 80 characters.'),
   /** Shown in the empty field, and used to check the template's steps when it is saved. */
   example: z
     .string({ error: 'Each input needs an example value.' })
@@ -44,11 +48,7 @@ export const templateInputSchema = z.object({
     .min(1, 'Each input needs an example value.')
     .max(MAX_INPUT_VALUE_LENGTH, `An example is at most ${MAX_INPUT_VALUE_LENGTH} characters.`),
   /** The field's starting value; what an optional input left blank becomes. */
-  defaultValue: z
-    .string()
-    .trim()
-    .max(MAX_INPUT_VALUE_LENGTH, `A default is at most ${MAX_INPUT_VALUE_LENGTH} characters.`)
-    .default(''),
+  defaultValue: z.string().trim().max(MAX_INPUT_VALUE_LENGTH, `A default is at most ${MAX_INPUT_VALUE_LENGTH} characters.`).default(''),
   required: z.boolean({ error: 'required must be true or false' }).default(true),
 })
 export type TemplateInput = z.output<typeof templateInputSchema>

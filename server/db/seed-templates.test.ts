@@ -12,15 +12,18 @@ describe('the seeded templates', () => {
     expect(SEED_TEMPLATES.some((template) => template.advanced)).toBe(true)
   })
 
-  it.each(SEED_TEMPLATES.map((template) => [template.slug, template] as const))('%s is valid as stored, with its address an input', (_slug, template) => {
-    const { slug: _ignored, ...fields } = template
-    const parsed = templateCreateSchema.parse(fields)
-    expect(parsed.inputs).toEqual(template.inputs)
-    // Stored as written: the check keeps every field (nothing it would drop or change).
-    expect(checkTemplateSteps(template.steps, template.inputs)).toEqual({ ok: true, steps: template.steps })
-    expect(template.steps[0]).toEqual({ type: 'navigate', url: '{{start_url}}' })
-    expect(previewSteps(template.steps, template.inputs)).toHaveLength(template.steps.length)
-  })
+  it.each(SEED_TEMPLATES.map((template) => [template.slug, template] as const))(
+    '%s is valid as stored, with its address an input',
+    (_slug, template) => {
+      const { slug: _ignored, ...fields } = template
+      const parsed = templateCreateSchema.parse(fields)
+      expect(parsed.inputs).toEqual(template.inputs)
+      // Stored as written: the check keeps every field (nothing it would drop or change).
+      expect(checkTemplateSteps(template.steps, template.inputs)).toEqual({ ok: true, steps: template.steps })
+      expect(template.steps[0]).toEqual({ type: 'navigate', url: '{{start_url}}' })
+      expect(previewSteps(template.steps, template.inputs)).toHaveLength(template.steps.length)
+    },
+  )
 
   it('name elements as people see them: CSS is never the first way', () => {
     const firstWays = SEED_TEMPLATES.flatMap((template) =>

@@ -15,7 +15,12 @@ export interface SeedTemplate {
   published: boolean
 }
 
-const input = (name: string, label: string, example: string, options: { defaultValue?: string; required?: boolean } = {}): TemplateInput => ({
+const input = (
+  name: string,
+  label: string,
+  example: string,
+  options: { defaultValue?: string; required?: boolean } = {},
+): TemplateInput => ({
   name,
   label,
   example,
@@ -65,7 +70,8 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     slug: 'enter-an-order',
     name: 'Enter an order into a web form',
     category: 'data-entry',
-    description: 'Types a customer, a product and a quantity into an order form, chooses the shipping, adds the order and checks the confirmation.',
+    description:
+      'Types a customer, a product and a quantity into an order form, chooses the shipping, adds the order and checks the confirmation.',
     inputs: [
       startUrl('Order form address', 'https://orders.example.com/new'),
       input('customer', 'Customer', 'Grace Hopper'),
@@ -90,7 +96,8 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     slug: 'send-a-contact-form',
     name: 'Send a contact form',
     category: 'form-submission',
-    description: 'Fills a website’s contact form with your name, e-mail address, topic and message, sends it and checks the thank-you message.',
+    description:
+      'Fills a website’s contact form with your name, e-mail address, topic and message, sends it and checks the thank-you message.',
     inputs: [
       startUrl('Contact page address', 'https://www.example.com/contact'),
       input('full_name', 'Your name', 'Ada Lovelace'),
@@ -123,7 +130,14 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     ],
     steps: [
       go,
-      { type: 'type', target: field('Email', [{ by: 'placeholder', text: 'you@example.com' }, { by: 'role', role: 'textbox', name: 'Email' }]), text: '{{email}}' },
+      {
+        type: 'type',
+        target: field('Email', [
+          { by: 'placeholder', text: 'you@example.com' },
+          { by: 'role', role: 'textbox', name: 'Email' },
+        ]),
+        text: '{{email}}',
+      },
       { type: 'click', target: button('Subscribe') },
       { type: 'assertText', text: '{{confirmation_text}}' },
     ],
@@ -159,8 +173,20 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     ],
     steps: [
       go,
-      { type: 'click', target: [{ by: 'role', role: 'link', name: '{{first_link}}' }, { by: 'text', text: '{{first_link}}' }] },
-      { type: 'click', target: [{ by: 'role', role: 'link', name: '{{second_link}}' }, { by: 'text', text: '{{second_link}}' }] },
+      {
+        type: 'click',
+        target: [
+          { by: 'role', role: 'link', name: '{{first_link}}' },
+          { by: 'text', text: '{{first_link}}' },
+        ],
+      },
+      {
+        type: 'click',
+        target: [
+          { by: 'role', role: 'link', name: '{{second_link}}' },
+          { by: 'text', text: '{{second_link}}' },
+        ],
+      },
       { type: 'assertText', text: '{{expected_text}}' },
       { type: 'screenshot', name: 'Page' },
     ],
@@ -179,7 +205,13 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     ],
     steps: [
       go,
-      { type: 'wait', target: [{ by: 'role', role: 'table' }, { by: 'css', selector: 'table' }] },
+      {
+        type: 'wait',
+        target: [
+          { by: 'role', role: 'table' },
+          { by: 'css', selector: 'table' },
+        ],
+      },
       { type: 'extract', target: [{ by: 'column', header: '{{name_column}}' }], field: 'item' },
       { type: 'extract', target: [{ by: 'column', header: '{{value_column}}' }], field: 'value' },
     ],
@@ -190,7 +222,8 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     slug: 'collect-a-table-across-pages',
     name: 'Collect a table across three pages',
     category: 'scraping',
-    description: 'Reads two columns of a paged table, follows the next-page link twice and reads them again: three pages of rows in one run.',
+    description:
+      'Reads two columns of a paged table, follows the next-page link twice and reads them again: three pages of rows in one run.',
     inputs: [
       startUrl('First page of the table', 'https://shop.example.com/products'),
       input('name_column', 'Header of the names column', 'Product'),
@@ -203,7 +236,15 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
         { type: 'extract', target: [{ by: 'column', header: '{{name_column}}' }], field: 'item' },
         { type: 'extract', target: [{ by: 'column', header: '{{value_column}}' }], field: 'value' },
         ...(page < 3
-          ? [{ type: 'click', target: [{ by: 'role', role: 'link', name: '{{next_link}}' }, { by: 'text', text: '{{next_link}}' }] }]
+          ? [
+              {
+                type: 'click',
+                target: [
+                  { by: 'role', role: 'link', name: '{{next_link}}' },
+                  { by: 'text', text: '{{next_link}}' },
+                ],
+              },
+            ]
           : []),
       ]),
     ],
@@ -214,7 +255,8 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     slug: 'check-a-price',
     name: 'Check a product’s price',
     category: 'monitoring',
-    description: 'Opens a product page, checks it is the right product, reads its price and keeps a screenshot. Schedule it to watch the price.',
+    description:
+      'Opens a product page, checks it is the right product, reads its price and keeps a screenshot. Schedule it to watch the price.',
     inputs: [
       startUrl('Product page address', 'https://shop.example.com/products/trail-runner-shoes'),
       input('product_name', 'Product name as the page shows it', 'Trail Runner Shoes'),
@@ -222,7 +264,13 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     ],
     steps: [
       go,
-      { type: 'wait', target: [{ by: 'role', role: 'heading', name: '{{product_name}}' }, { by: 'text', text: '{{product_name}}' }] },
+      {
+        type: 'wait',
+        target: [
+          { by: 'role', role: 'heading', name: '{{product_name}}' },
+          { by: 'text', text: '{{product_name}}' },
+        ],
+      },
       {
         type: 'extract',
         target: [
@@ -242,7 +290,10 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     name: 'Check that a page still says something',
     category: 'monitoring',
     description: 'Opens a page and fails the run unless it shows your text: for opening hours, a status page, a notice you depend on.',
-    inputs: [startUrl('Page address', 'https://status.example.com/'), input('expected_text', 'Text the page must show', 'All systems operational')],
+    inputs: [
+      startUrl('Page address', 'https://status.example.com/'),
+      input('expected_text', 'Text the page must show', 'All systems operational'),
+    ],
     steps: [go, { type: 'assertText', text: '{{expected_text}}' }, { type: 'screenshot', name: 'Page' }],
     advanced: false,
     published: true,
@@ -251,7 +302,8 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     slug: 'find-a-product-and-watch-its-price',
     name: 'Find a product and watch its price and stock',
     category: 'monitoring',
-    description: 'Searches a shop for a product, opens it, reads its price and checks it is in stock: for shops whose product addresses change.',
+    description:
+      'Searches a shop for a product, opens it, reads its price and checks it is in stock: for shops whose product addresses change.',
     inputs: [
       startUrl('Shop address', 'https://shop.example.com/'),
       input('product_name', 'Product name as the shop shows it', 'Rain Jacket'),
@@ -262,7 +314,13 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
       go,
       { type: 'type', target: searchBox, text: '{{product_name}}' },
       { type: 'press', key: 'Enter', target: searchBox },
-      { type: 'click', target: [{ by: 'role', role: 'link', name: '{{product_name}}' }, { by: 'text', text: '{{product_name}}' }] },
+      {
+        type: 'click',
+        target: [
+          { by: 'role', role: 'link', name: '{{product_name}}' },
+          { by: 'text', text: '{{product_name}}' },
+        ],
+      },
       {
         type: 'extract',
         target: [

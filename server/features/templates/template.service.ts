@@ -3,7 +3,7 @@ import type { Caller } from '#common/auth.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import { checkTemplateSteps, filledSteps, resolveInputs } from '#common/template-steps.ts'
-import { MAX_TEMPLATES, type TemplateCategory, type TemplateCreate, type TemplateInput, type TemplateUpdate, type TemplateUse } from '#common/templates.ts'
+import { MAX_TEMPLATES, type TemplateCategory, type TemplateCreate, type TemplateInput, type TemplateUpdate } from '#common/templates.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
@@ -65,13 +65,23 @@ export function createTemplateService(deps: {
         eq(automationTemplates.published, true),
         query.category ? eq(automationTemplates.category, query.category) : undefined,
       )
-      return db.select().from(automationTemplates).where(where).orderBy(...byCategoryAndName).limit(MAX_TEMPLATES)
+      return db
+        .select()
+        .from(automationTemplates)
+        .where(where)
+        .orderBy(...byCategoryAndName)
+        .limit(MAX_TEMPLATES)
     },
 
     /** Every template, drafts included (the admin's tab). */
     async listAll(query: { category?: TemplateCategory } = {}): Promise<Template[]> {
       const where = query.category ? eq(automationTemplates.category, query.category) : undefined
-      return db.select().from(automationTemplates).where(where).orderBy(...byCategoryAndName).limit(MAX_TEMPLATES)
+      return db
+        .select()
+        .from(automationTemplates)
+        .where(where)
+        .orderBy(...byCategoryAndName)
+        .limit(MAX_TEMPLATES)
     },
 
     /** A published template; a draft is as unknown as a missing one. */
@@ -167,7 +177,7 @@ export function createTemplateService(deps: {
      * in the template's steps. Members and above (viewers browse only); an advanced template needs
      * the plan's `advancedTemplates`. A missing or bad value is a 400 naming the input.
      */
-    async use(caller: Caller, id: string, input: TemplateUse): Promise<Automation> {
+    async use(caller: Caller, id: string, input: { inputs: Readonly<Record<string, string>>; name?: string }): Promise<Automation> {
       requireWorkspaceRole(caller.workspace.role, 'member', 'Creating automations')
       const [template] = await db
         .select()

@@ -99,7 +99,10 @@ describe('admin: writing templates', () => {
     expect(published.data.published).toBe(true)
     expect((await call<Template>(member, `/api/templates/${draft.id}`)).status).toBe(200)
 
-    const renamed = await call<Template>(admin, `/api/templates/${draft.id}`, { method: 'PUT', body: { name: 'Renamed', category: 'scraping' } })
+    const renamed = await call<Template>(admin, `/api/templates/${draft.id}`, {
+      method: 'PUT',
+      body: { name: 'Renamed', category: 'scraping' },
+    })
     expect(renamed.data).toMatchObject({ name: 'Renamed', category: 'scraping', slug: 'admin-lifecycle', published: true })
 
     await call(admin, `/api/templates/${draft.id}`, { method: 'PUT', body: { published: false } })
@@ -136,7 +139,9 @@ describe('admin: writing templates', () => {
     expect(badUrl.message).toBe(
       'With the examples, Step 1 (navigate): url must be an http or https address: check “Shop address” (start_url)',
     )
-    const unused = await call(admin, '/api/templates', { body: { ...SEARCH, inputs: [...SEARCH.inputs, { name: 'spare', label: 'Spare', example: 'x' }] } })
+    const unused = await call(admin, '/api/templates', {
+      body: { ...SEARCH, inputs: [...SEARCH.inputs, { name: 'spare', label: 'Spare', example: 'x' }] },
+    })
     expect(unused).toMatchObject({ status: 400, message: 'The input spare is not used by any step' })
     const twice = await call(admin, '/api/templates', { body: { ...SEARCH, inputs: [...SEARCH.inputs, SEARCH.inputs[0]] } })
     expect(twice).toMatchObject({ status: 400, message: 'inputs: Two inputs have the same name.' })
@@ -319,11 +324,9 @@ describe('workspaces, roles and API keys', () => {
     expect((await call(viewer, `/api/templates/${template.id}`, { workspace: team })).status).toBe(200)
     const refused = await use(viewer, template.id, { inputs: 'not an object' }, team)
     expect(refused.status).toBe(403)
-    const stillRefused = await t.services.templates.use(
-      { id: viewer.id, email: viewer.email, role: 'user', workspace: { id: team, role: 'viewer' } },
-      template.id,
-      { inputs: VALUES },
-    ).catch((error: unknown) => error)
+    const stillRefused = await t.services.templates
+      .use({ id: viewer.id, email: viewer.email, role: 'user', workspace: { id: team, role: 'viewer' } }, template.id, { inputs: VALUES })
+      .catch((error: unknown) => error)
     expect(stillRefused).toMatchObject({ status: 403 })
     expect(await countIn(team)).toBe(1)
   })
