@@ -90,6 +90,12 @@ describe('resolveInputs and filledSteps', () => {
     })
   })
 
+  it('a required input left blank takes its default when it has one', () => {
+    const withDefault = [input({ name: 'greeting', label: 'Greeting', example: 'Hi', defaultValue: 'Hello' })]
+    expect(resolveInputs(withDefault, {})).toEqual({ ok: true, values: new Map([['greeting', 'Hello']]) })
+    expect(resolveInputs(withDefault, { greeting: 'Hey' })).toEqual({ ok: true, values: new Map([['greeting', 'Hey']]) })
+  })
+
   it('names a missing required input, an unknown one and an over-long value', () => {
     expect(resolveInputs(INPUTS, { start_url: 'https://a.example/', search_term: '  ' })).toEqual({
       ok: false,

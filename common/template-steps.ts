@@ -124,8 +124,8 @@ export function checkTemplateSteps(
 }
 
 /**
- * A member's values for the template's inputs: trimmed, required ones present, optional blank ones
- * their default. An unknown name, a missing required input or an over-long value is the issue.
+ * A member's values for the template's inputs: trimmed, a blank one its default (when it has one),
+ * required ones present. An unknown name, a missing required input or an over-long value is the issue.
  */
 export function resolveInputs(
   inputs: readonly TemplateInput[],
@@ -143,7 +143,10 @@ export function resolveInputs(
     if (value.length > MAX_INPUT_VALUE_LENGTH) {
       return { ok: false, issue: { path, message: `${input.label} (${input.name}) is at most ${MAX_INPUT_VALUE_LENGTH} characters.` } }
     }
-    if (!value && input.required) return { ok: false, issue: { path, message: `${input.label} (${input.name}) is required.` } }
+    // Left blank: the default when there is one; otherwise required inputs are refused.
+    if (!value && !input.defaultValue && input.required) {
+      return { ok: false, issue: { path, message: `${input.label} (${input.name}) is required.` } }
+    }
     values.set(input.name, value || input.defaultValue)
   }
   return { ok: true, values }

@@ -47,8 +47,9 @@ export const templateInputSchema = z.object({
     .trim()
     .min(1, 'Each input needs an example value.')
     .max(MAX_INPUT_VALUE_LENGTH, `An example is at most ${MAX_INPUT_VALUE_LENGTH} characters.`),
-  /** The field's starting value; what an optional input left blank becomes. */
+  /** The field's starting value, and what the input becomes when left blank. */
   defaultValue: z.string().trim().max(MAX_INPUT_VALUE_LENGTH, `A default is at most ${MAX_INPUT_VALUE_LENGTH} characters.`).default(''),
+  /** Whether it must have a value; one with a default always has. */
   required: z.boolean({ error: 'required must be true or false' }).default(true),
 })
 export type TemplateInput = z.output<typeof templateInputSchema>

@@ -10,6 +10,7 @@ import { action as adminBlogAction } from '#app/routes/admin-blog.tsx'
 import { action as adminInquiriesAction } from '#app/routes/admin-inquiries.tsx'
 import { action as adminSettingsAction } from '#app/routes/admin-settings.tsx'
 import { action as adminSubscriptionsAction } from '#app/routes/admin-subscriptions.tsx'
+import { action as adminTemplatesAction } from '#app/routes/admin-templates.tsx'
 import { action as adminUsersAction } from '#app/routes/admin-users.tsx'
 import { action as authAction } from '#app/routes/auth.tsx'
 import { action as builderAction } from '#app/routes/automation-builder.tsx'
@@ -20,6 +21,7 @@ import { action as preferencesAction } from '#app/routes/preferences.tsx'
 import { action as runDetailAction } from '#app/routes/run-detail.tsx'
 import { action as servicesAction } from '#app/routes/services.tsx'
 import { action as settingsAction } from '#app/routes/settings.tsx'
+import { action as templatesAction } from '#app/routes/templates.tsx'
 import type { PageContext } from '#server/http/page-context.ts'
 import { operationsOf, type JsonSchema, type OpenApiDocument } from '#server/testing/arbitrary-requests.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
@@ -166,6 +168,7 @@ describe('prototype names in page forms', async () => {
     ['/admin/inquiries', adminInquiriesAction as unknown as PageAction, {}],
     ['/admin/settings', adminSettingsAction as unknown as PageAction, {}],
     ['/admin/subscriptions', adminSubscriptionsAction as unknown as PageAction, {}],
+    ['/admin/templates', adminTemplatesAction as unknown as PageAction, {}],
     ['/auth', authAction as unknown as PageAction, {}],
     ['/dashboard/automations/new', builderAction as unknown as PageAction, { id: 'new' }],
     ['/billing', billingAction as unknown as PageAction, {}],
@@ -175,6 +178,7 @@ describe('prototype names in page forms', async () => {
     [`/dashboard/runs/${runId}`, runDetailAction as unknown as PageAction, { id: runId }],
     ['/services', servicesAction as unknown as PageAction, {}],
     ['/settings', settingsAction as unknown as PageAction, {}],
+    ['/dashboard/templates', templatesAction as unknown as PageAction, {}],
   ]
   const FIELDS = [
     'intent',

@@ -91,7 +91,7 @@ export function TemplateDialog({ draft, onClose }: { draft: TemplateDraft; onClo
                 name="inputs"
                 value={inputs}
                 onChange={(event) => setInputs(event.target.value)}
-                rows={8}
+                rows={6}
                 className="font-mono text-xs"
               />
               <Label htmlFor="template-steps">Steps (JSON)</Label>
@@ -100,7 +100,7 @@ export function TemplateDialog({ draft, onClose }: { draft: TemplateDraft; onClo
                 name="steps"
                 value={steps}
                 onChange={(event) => setSteps(event.target.value)}
-                rows={12}
+                rows={10}
                 className="font-mono text-xs"
               />
             </div>
