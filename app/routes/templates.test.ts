@@ -4,6 +4,7 @@ import { workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { action as adminAction, loader as adminLoader } from './admin-templates.tsx'
+import { action as subscriptionsAction } from './admin-subscriptions.tsx'
 import { action, loader } from './templates.tsx'
 
 // The gallery's and the Templates tab's page actions, with the real services (docs/decisions/022).
@@ -175,5 +176,30 @@ describe('the gallery page', () => {
     const refused = (await useAs(viewer, SEND(send?.id ?? ''), team.id)) as { data: Answer; init: { status: number } }
     expect(refused.init.status).toBe(403)
     expect(refused.data.error?.description).toContain('needs the Member role in this workspace')
+  })
+})
+
+describe('the Subscriptions tab', () => {
+  it('switches a plan’s advanced templates, and the gallery follows', async () => {
+    const pro = (await t.services.plans.list()).find((plan) => plan.slug === 'pro')
+    const customer = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, customer.id))
+    const toggle = async (value: boolean) => {
+      const fields = { intent: 'update-plan', planId: pro?.id ?? '', field: 'advancedTemplates', value: String(value) }
+      const args = { request: post('/admin/subscriptions', fields), params: {}, context: await contextOf(admin) }
+      const answer = (await subscriptionsAction(args as unknown as Parameters<typeof subscriptionsAction>[0])) as unknown as {
+        data: Answer
+      }
+      expect(answer.data).toMatchObject({ ok: true, toast: { title: 'Plan updated' } })
+    }
+    const lockedFor = async () => (await galleryOf(customer, '?category=scraping')).templates.find((template) => template.advanced)?.locked
+    expect(await lockedFor()).toContain('part of the Business plan; you are on the Pro plan')
+    await toggle(true)
+    try {
+      expect(await lockedFor()).toBeNull()
+    } finally {
+      await toggle(false)
+    }
+    expect(await lockedFor()).toContain('part of the Business plan')
   })
 })
