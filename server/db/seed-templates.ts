@@ -2,6 +2,7 @@
 // that has none. One or two for each kind of task the site sells; the addresses and the words
 // on the page are inputs, and elements are named as people see them (role and name, label,
 // placeholder), with CSS only as a last fallback. Checked by seed-templates.test.ts.
+// Over 300 lines because it is data: eleven templates one after another, read as a list.
 import type { TemplateCategory, TemplateInput } from '#common/templates.ts'
 
 export interface SeedTemplate {
