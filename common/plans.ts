@@ -84,10 +84,12 @@ const planFieldsSchema = z.object({
       .min(1, 'Seats must be at least 1.')
       .max(100_000, 'Seats must be at most 100,000.'),
   ),
+  // The gallery's advanced templates (docs/decisions/022); the others are in every plan.
+  advancedTemplates: z.boolean(),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
-export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions', 'teams'] as const
+export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions', 'teams', 'advancedTemplates'] as const
 
 /** Add plan: name required; price and credits numeric, default 0. */
 export const planCreateSchema = planFieldsSchema.extend({
@@ -106,6 +108,7 @@ export const planCreateSchema = planFieldsSchema.extend({
   suggestions: planFieldsSchema.shape.suggestions.default(false),
   teams: planFieldsSchema.shape.teams.default(false),
   seats: blankAsDefault(planFieldsSchema.shape.seats.default(1)),
+  advancedTemplates: planFieldsSchema.shape.advancedTemplates.default(false),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

@@ -20,6 +20,7 @@ import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
 import { createSuggestionsApi } from './features/suggestions/suggestions.api.ts'
+import { createTemplatesApi } from './features/templates/templates.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
@@ -64,6 +65,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/automations', createAutomationsApi(services.automations))
   api.route('/automations', createRunStartApi(services.runs))
   api.route('/automations', createSuggestionsApi(services.suggestions))
+  api.route('/templates', createTemplatesApi(services.templates))
   api.route(
     '/runs',
     createRunsApi({

@@ -40,6 +40,7 @@ import { createModelCalls } from './features/credits/model-calls.ts'
 import { createPlanningService } from './features/planning/planning.service.ts'
 import { createRepairer } from './features/planning/repairer.ts'
 import { createSuggestionService } from './features/suggestions/suggestion.service.ts'
+import { createTemplateService } from './features/templates/template.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -160,6 +161,7 @@ export function createServices(options: {
     automations,
     repairs: createRepairApplier({ db, automations }),
     suggestions: createSuggestionService({ db, automations, plans }),
+    templates: createTemplateService({ db, audit, plans, automations }),
     runs,
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),

@@ -37,6 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       suggestions: plan.suggestions,
       teams: plan.teams,
       seats: plan.seats,
+      advancedTemplates: plan.advancedTemplates,
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -16,6 +16,7 @@ const TABS = [
   { to: '/admin/inquiries', label: 'Service Inquiries' },
   { to: '/admin/subscriptions', label: 'Subscriptions' },
   { to: '/admin/settings', label: 'System Settings' },
+  { to: '/admin/templates', label: 'Templates' },
 ] as const
 
 const LEGACY_TABS: Record<string, string> = {
@@ -24,6 +25,7 @@ const LEGACY_TABS: Record<string, string> = {
   inquiries: '/admin/inquiries',
   subscriptions: '/admin/subscriptions',
   settings: '/admin/settings',
+  templates: '/admin/templates',
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -57,7 +59,7 @@ export default function AdminLayout() {
     <MemberShell email={email} isAdmin>
       <main className="space-y-6">
         <h1 className="text-2xl font-semibold tracking-tight">Admin Panel</h1>
-        <nav aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-lg bg-muted p-1 sm:grid-cols-3 lg:grid-cols-5">
+        <nav aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-lg bg-muted p-1 sm:grid-cols-3 lg:grid-cols-6">
           {TABS.map((tab) => (
             <NavLink
               key={tab.to}

@@ -1,4 +1,4 @@
-import { Coins, Download, Plus, Sparkles } from 'lucide-react'
+import { Coins, Download, LayoutTemplate, Plus, Sparkles } from 'lucide-react'
 import { useEffect } from 'react'
 import { data, Link, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/dashboard'
@@ -173,6 +173,11 @@ export default function Dashboard() {
                 </Link>
               </Button>
             ) : null}
+            <Button asChild variant="outline">
+              <Link to="/dashboard/templates">
+                <LayoutTemplate /> Start from a template
+              </Link>
+            </Button>
             <a href={extensionUrl} target="_blank" rel="noopener noreferrer" className="text-sm text-primary hover:underline">
               <Download className="mr-1 inline size-4" aria-hidden="true" />
               Get the browser extension

@@ -62,6 +62,8 @@ export const DEFAULT_PLANS = [
     // "Team collaboration": team workspaces of up to 25 people (docs/decisions/021).
     teams: true,
     seats: 25,
+    // "Advanced workflow templates" (docs/decisions/022).
+    advancedTemplates: true,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

@@ -5,8 +5,18 @@ import { createServices } from '#server/services.ts'
 import { testEnv } from '#server/testing/create-test-app.ts'
 import { openTestDatabase } from '#server/testing/test-database.ts'
 import type { Database } from './client.ts'
-import { appSettings, blogPosts, profiles, serviceInquiries, subscriptionPlans, users, workspaces } from './schema/index.ts'
+import {
+  appSettings,
+  automationTemplates,
+  blogPosts,
+  profiles,
+  serviceInquiries,
+  subscriptionPlans,
+  users,
+  workspaces,
+} from './schema/index.ts'
 import { seed, type SeedOptions } from './seed.ts'
+import { SEED_TEMPLATES } from './seed-templates.ts'
 
 const opened: Database[] = []
 afterAll(async () => {
@@ -102,6 +112,40 @@ describe('seed without demo content (SEED_DEMO=false)', () => {
     expect((await s.signIn('boss@example.com', 'configured-admin-pw')).user.profile.role).toBe('admin')
     expect((await s.signIn('mem@example.com', 'configured-member-pw')).user.profile.role).toBe('user')
     expect((await s.counts()).plans).toBe(3)
+  })
+})
+
+describe('the template gallery', () => {
+  it('is seeded once into an empty gallery; edits and deletions are not undone by later runs', async () => {
+    const s = await fresh()
+    await s.run({ demo: false })
+    const slugs = async () =>
+      (await s.db.select({ slug: automationTemplates.slug }).from(automationTemplates)).map((row) => row.slug).sort()
+    expect(await slugs()).toEqual(SEED_TEMPLATES.map((template) => template.slug).sort())
+    await s.run({ demo: false })
+    expect(await slugs()).toHaveLength(SEED_TEMPLATES.length)
+
+    // An admin deletes one and unpublishes another: the next start keeps it that way.
+    const [first, second] = SEED_TEMPLATES
+    await s.db.delete(automationTemplates).where(eq(automationTemplates.slug, first?.slug ?? ''))
+    await s.db
+      .update(automationTemplates)
+      .set({ published: false })
+      .where(eq(automationTemplates.slug, second?.slug ?? ''))
+    await s.run({ demo: false })
+    expect(await slugs()).toHaveLength(SEED_TEMPLATES.length - 1)
+    const [unpublished] = await s.db
+      .select()
+      .from(automationTemplates)
+      .where(eq(automationTemplates.slug, second?.slug ?? ''))
+    expect(unpublished?.published).toBe(false)
+    // Business includes the advanced ones; Free and Pro do not.
+    const plans = await s.services.plans.list()
+    expect(plans.map((plan) => [plan.slug, plan.advancedTemplates])).toEqual([
+      ['free', false],
+      ['pro', false],
+      ['business', true],
+    ])
   })
 })
 

@@ -3,8 +3,9 @@ import { count } from 'drizzle-orm'
 import type { Logger } from '#server/logger.ts'
 import type { Services } from '#server/services.ts'
 import type { Db } from './client.ts'
-import { blogPosts, serviceInquiries, subscriptionPlans, users } from './schema/index.ts'
+import { automationTemplates, blogPosts, serviceInquiries, subscriptionPlans, users } from './schema/index.ts'
 import { DEFAULT_PLANS, DEMO_INQUIRIES, demoPosts } from './seed-content.ts'
+import { SEED_TEMPLATES } from './seed-templates.ts'
 
 export interface SeedOptions {
   demo: boolean
@@ -15,8 +16,8 @@ export interface SeedOptions {
 }
 
 /**
- * Idempotent. Reference data (settings row, the three plans) is written whenever it is missing;
- * demo accounts and content only into a database that has no users yet.
+ * Idempotent. Reference data (settings row, the three plans, the gallery's templates) is written
+ * whenever it is missing; demo accounts and content only into a database that has no users yet.
  */
 export async function seed(db: Db, services: Services, logger: Logger, options: SeedOptions): Promise<void> {
   await services.settings.ensureRow()
@@ -24,6 +25,12 @@ export async function seed(db: Db, services: Services, logger: Logger, options: 
   if (!plans?.n) {
     await db.insert(subscriptionPlans).values(DEFAULT_PLANS).onConflictDoNothing()
     logger.info('seed: created the Free, Pro and Business plans')
+  }
+  // Into an empty gallery only, as the plans: an admin's deletions and edits are never undone.
+  const [templates] = await db.select({ n: count() }).from(automationTemplates)
+  if (!templates?.n) {
+    await db.insert(automationTemplates).values(SEED_TEMPLATES).onConflictDoNothing()
+    logger.info(`seed: published ${SEED_TEMPLATES.length} automation templates`)
   }
 
   if (!options.demo) return

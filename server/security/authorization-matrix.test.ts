@@ -45,6 +45,12 @@ const STEPS = [
   { type: 'navigate', url: 'https://example.com/form' },
   { type: 'extract', selector: '#result', field: 'result' },
 ]
+const TEMPLATE = {
+  category: 'monitoring',
+  inputs: [{ name: 'start_url', label: 'Page', example: 'https://example.com/' }],
+  steps: [{ type: 'navigate', url: '{{start_url}}' }, { type: 'screenshot' }],
+}
+const TEMPLATE_USE = { inputs: { start_url: 'https://example.com/status' } }
 const ROLE_IP: Record<Role, string> = {
   visitor: '203.0.113.21',
   member: '203.0.113.22',
@@ -67,6 +73,9 @@ let fixtures: {
   inquiryId: string
   editUserId: string
   resetUserId: string
+  template: string
+  draftTemplate: string
+  advancedTemplate: string
 }
 /** Each signed-in role's own API key (the default scope, automations), made with its session. */
 let apiKeys: Record<Exclude<Role, 'visitor'>, string>
@@ -174,6 +183,10 @@ const make = {
   async inquiry(): Promise<string> {
     const response = await send('visitor', 'POST', { path: '/contact', body: inquiryBody(), ip: t.freshIp() })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  async template(fields: Record<string, unknown> = {}): Promise<string> {
+    const body = { ...TEMPLATE, name: unique('Matrix template'), ...fields }
+    return (await json<{ data: { id: string } }>(await send('admin', 'POST', { path: '/templates', body }), 201)).data.id
   },
   async user(): Promise<string> {
     const body = { email: `${unique('matrix-user')}@example.com`, password: PASSWORD, role: 'user' }
@@ -346,6 +359,26 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /workspaces/current/activity': () => ({ path: '/workspaces/current/activity' }),
   'POST /workspaces/invitations/accept': () => ({ path: '/workspaces/invitations/accept', body: { token: 'no-such-invitation' } }),
 
+  'GET /templates': () => ({ path: '/templates', private: [fixtures.draftTemplate] }),
+  'GET /templates [scope=all]': () => ({ path: '/templates?scope=all', private: [fixtures.draftTemplate] }),
+  'GET /templates/{id}': () => ({ path: `/templates/${fixtures.template}` }),
+  'GET /templates/{id} [draft]': () => ({ path: `/templates/${fixtures.draftTemplate}` }),
+  'POST /templates': () => ({ path: '/templates', body: { ...TEMPLATE, name: unique('Matrix template') } }),
+  'POST /templates [admin-scoped API key]': (role) => ({
+    path: '/templates',
+    body: { ...TEMPLATE, name: unique('Matrix template by key') },
+    credentials: viaAdminScopedKey(role),
+  }),
+  'PUT /templates/{id}': () => ({ path: `/templates/${fixtures.template}`, body: { description: 'Changed by the matrix' } }),
+  'DELETE /templates/{id}': async () => ({ path: `/templates/${await make.template()}` }),
+  'POST /templates/{id}/use': () => ({ path: `/templates/${fixtures.template}/use`, body: TEMPLATE_USE }),
+  'POST /templates/{id}/use [API key]': (role) => ({
+    path: `/templates/${fixtures.template}/use`,
+    body: TEMPLATE_USE,
+    credentials: viaApiKey(role),
+  }),
+  'POST /templates/{id}/use [advanced]': () => ({ path: `/templates/${fixtures.advancedTemplate}/use`, body: TEMPLATE_USE }),
+
   'GET /keys': () => ({ path: '/keys', private: [fixtures.keyId] }),
   'GET /keys [API key]': (role) => ({ path: '/keys', private: [fixtures.keyId], credentials: viaApiKey(role) }),
   'POST /keys': () => ({ path: '/keys', body: { name: unique('Matrix key') } }),
@@ -509,6 +542,9 @@ beforeAll(async () => {
     inquiryId: await make.inquiry(),
     editUserId: await make.user(),
     resetUserId: await make.user(),
+    template: await make.template({ published: true }),
+    draftTemplate: await make.template(),
+    advancedTemplate: await make.template({ published: true, advanced: true }),
   }
 })
 

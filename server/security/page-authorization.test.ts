@@ -64,6 +64,8 @@ const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false }> 
   'routes/admin-subscriptions.tsx': { rule: 'admin' },
   'routes/admin-settings.tsx': { rule: 'admin' },
   'routes/admin-runs.tsx': { rule: 'admin' },
+  'routes/admin-templates.tsx': { rule: 'admin' },
+  'routes/templates.tsx': { rule: 'member' },
   'routes/diagnostics.tsx': { rule: 'admin' },
 }
 

@@ -489,6 +489,67 @@ export const DOCUMENTED: RouteExpectation[] = [
   },
   { route: 'GET /workspaces/current/activity', visitor: 401, member: 200, otherMember: 200, admin: 200 },
   { route: 'POST /workspaces/invitations/accept', visitor: 401, member: 404, otherMember: 404, admin: 404, note: 'an unknown token' },
+
+  // Templates (docs/decisions/022): everyone signed in browses the published ones and uses them in
+  // their workspace; admins write them and read drafts. More in server/features/templates/templates.api.test.ts.
+  {
+    route: 'GET /templates',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    blind: ['member', 'otherMember', 'admin'],
+    note: 'the published templates only: a draft is not listed, even to an admin (scope=all lists it)',
+  },
+  { route: 'GET /templates', variant: 'scope=all', visitor: 401, member: 403, otherMember: 403, admin: 200, note: 'drafts too: admins' },
+  { route: 'GET /templates/{id}', visitor: 401, member: 200, otherMember: 200, admin: 200, note: 'a published template' },
+  {
+    route: 'GET /templates/{id}',
+    variant: 'draft',
+    visitor: 401,
+    member: 404,
+    otherMember: 404,
+    admin: 200,
+    note: 'a draft is as unknown as a missing template, except to an admin',
+  },
+  { route: 'POST /templates', visitor: 401, member: 403, otherMember: 403, admin: 201 },
+  {
+    route: 'POST /templates',
+    variant: 'admin-scoped API key',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 201,
+    note: 'admin:content lets an admin’s key write templates',
+  },
+  { route: 'PUT /templates/{id}', visitor: 401, member: 403, otherMember: 403, admin: 200 },
+  { route: 'DELETE /templates/{id}', visitor: 401, member: 403, otherMember: 403, admin: 200, note: 'a fresh template each call' },
+  {
+    route: 'POST /templates/{id}/use',
+    visitor: 401,
+    member: 201,
+    otherMember: 201,
+    admin: 201,
+    note: "an automation in the caller's own workspace",
+  },
+  {
+    route: 'POST /templates/{id}/use',
+    variant: 'API key',
+    visitor: 401,
+    member: 201,
+    otherMember: 201,
+    admin: 201,
+    note: 'the automations scope',
+  },
+  {
+    route: 'POST /templates/{id}/use',
+    variant: 'advanced',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'advanced templates are for Business: the member is on Pro, the others on Free',
+  },
 ]
 
 /**

@@ -316,8 +316,8 @@ test.describe('automations in the admin panel', () => {
     await page.getByRole('link', { name: 'View all runs' }).click()
     await expect(page).toHaveURL('/admin/runs')
     await expect(page.getByRole('heading', { name: 'Automation Runs' })).toBeVisible()
-    // The panel keeps its five tabs; this page is reached from the Users tab.
-    await expect(page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link')).toHaveCount(5)
+    // The panel keeps its six tabs; this page is reached from the Users tab.
+    await expect(page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link')).toHaveCount(6)
     await page.getByLabel('Member e-mail or id').fill(account.email.toUpperCase())
     await page.getByLabel('Status', { exact: true }).selectOption('failed')
     await page.getByRole('button', { name: 'Apply filters' }).click()

@@ -11,6 +11,7 @@ import {
   UserRound,
   Zap,
   KeyRound,
+  LayoutTemplate,
   type LucideIcon,
 } from 'lucide-react'
 import type * as React from 'react'
@@ -26,9 +27,11 @@ interface MenuItem {
 }
 
 // The spec's side menus: the dashboard's, and the one Settings and Billing share. An item is current
-// on its own page and the pages under it (Automation History on the builder and run pages).
+// on its own page and the pages under it (Automation History on the builder and run pages, not on
+// the gallery, which has its own item).
 const DASHBOARD_MENU: MenuItem[] = [
   { to: '/dashboard', label: 'Automation History', icon: History },
+  { to: '/dashboard/templates', label: 'Templates', icon: LayoutTemplate },
   { to: '/workspace', label: 'Team', icon: Users },
   { to: '/workspace/activity', label: 'Activity', icon: Activity },
   { to: '/billing', label: 'Billing', icon: CreditCard },
@@ -88,7 +91,12 @@ export function MemberShell({
                 <span className="whitespace-nowrap">{label}</span>
               </Link>
             ) : (
-              <NavLink key={to} to={to} end={to === '/settings' || to === '/workspace'} className={({ isActive }) => itemClass(isActive)}>
+              <NavLink
+                key={to}
+                to={to}
+                end={to === '/settings' || to === '/workspace' || (to === '/dashboard' && pathname.startsWith('/dashboard/templates'))}
+                className={({ isActive }) => itemClass(isActive)}
+              >
                 <Icon className="size-4" aria-hidden="true" />
                 <span className="whitespace-nowrap">{label}</span>
               </NavLink>

@@ -1,4 +1,4 @@
-import { CloudUpload, Copy, Pencil, Plus, Trash2 } from 'lucide-react'
+import { CloudUpload, Copy, LayoutTemplate, Pencil, Plus, Trash2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -33,11 +33,18 @@ export function AutomationsList({
         {readOnly ? (
           <p className="text-xs text-muted-foreground">You are a viewer in this workspace: you can look, not change or run.</p>
         ) : (
-          <Button asChild variant="outline" size="sm">
-            <Link to="/dashboard/automations/new">
-              <Plus aria-hidden="true" /> New Automation
-            </Link>
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button asChild variant="outline" size="sm">
+              <Link to="/dashboard/templates">
+                <LayoutTemplate aria-hidden="true" /> From a template
+              </Link>
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <Link to="/dashboard/automations/new">
+                <Plus aria-hidden="true" /> New Automation
+              </Link>
+            </Button>
+          </div>
         )}
       </CardHeader>
       <CardContent>

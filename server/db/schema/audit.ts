@@ -16,6 +16,7 @@ export const ACTIVITY_TARGETS = [
   'run',
   'api_key',
   'subscription',
+  'template',
 ] as const
 
 /**

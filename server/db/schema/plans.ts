@@ -30,6 +30,8 @@ export const subscriptionPlans = pgTable(
     teams: boolean().notNull().default(false),
     /** How many people a team workspace on this plan may hold (invitations pending included). */
     seats: integer().notNull().default(1),
+    /** Whether the plan may use the gallery's advanced templates (docs/decisions/022); the others are in every plan. */
+    advancedTemplates: boolean().notNull().default(false),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -94,8 +94,15 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
 
     get: owned,
 
-    /** Input parsed by the front door (automationInputSchema); the steps are checked here. */
-    async create(caller: Caller, data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean }): Promise<Automation> {
+    /**
+     * Input parsed by the front door (automationInputSchema); the steps are checked here. `origin`
+     * names the gallery template it was made from, for the activity entry (docs/decisions/022).
+     */
+    async create(
+      caller: Caller,
+      data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean },
+      origin?: { template: { id: string; name: string } },
+    ): Promise<Automation> {
       requireMember(caller)
       const workspaceId = caller.workspace.id
       const steps = await checkedSteps(workspaceId, data.steps)
@@ -109,7 +116,16 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
           .values({ ...data, workspaceId, ownerId: caller.id, steps, nextRunAt: nextRun(data.schedule, data.enabled) })
           .returning()
         if (!row) throw new Error('automation insert returned nothing')
-        await record(tx, caller, 'automation.create', row, `Created ${row.name}`)
+        if (origin) {
+          await activity.record(tx, caller, {
+            workspaceId,
+            action: 'automation.create',
+            targetType: 'automation',
+            targetId: row.id,
+            summary: `Created ${row.name} from the template “${origin.template.name}”`,
+            after: { templateId: origin.template.id },
+          })
+        } else await record(tx, caller, 'automation.create', row, `Created ${row.name}`)
         return row
       })
     },

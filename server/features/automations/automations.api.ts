@@ -3,39 +3,8 @@ import { automationStepSchema, STEPS_VERSION } from '#common/automation-steps.ts
 import { automationInputSchema, automationListQuerySchema, automationUpdateSchema } from '#common/automations.ts'
 import { callerOf, member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
-import type { Automation, AutomationService } from './automation.service.ts'
-
-const automationSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    steps: z.array(automationStepSchema),
-    stepsVersion: z.number().int(),
-    version: z.number().int().openapi({ description: 'Bumped by every saved change (an applied fix or suggestion included)' }),
-    selfRepair: z.boolean().openapi({
-      description: 'Whether a run may look for the element a broken step meant (similar words; the AI model when the plan includes it)',
-    }),
-    schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
-    enabled: z.boolean(),
-    nextRunAt: z.string().nullable(),
-    /** The workspace it belongs to (docs/decisions/021). */
-    workspaceId: z.string(),
-    /** Who created it; null once their account is gone. */
-    ownerId: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('Automation')
-
-function toAutomationDto(row: Automation): z.infer<typeof automationSchema> {
-  return {
-    ...row,
-    nextRunAt: row.nextRunAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  }
-}
+import { automationSchema, toAutomationDto } from '#server/http/automation-dto.ts'
+import type { AutomationService } from './automation.service.ts'
 
 const idParam = ownedResourceParams
 const one = { 'application/json': { schema: z.object({ data: automationSchema }) } }

@@ -10,7 +10,7 @@ import type { Actor, AuditService } from '#server/features/audit/audit.service.t
 
 export type Plan = typeof subscriptionPlans.$inferSelect
 
-/** What a workspace's plan includes (docs/decisions/020, 021). */
+/** What a workspace's plan includes (docs/decisions/020, 021, 022). */
 export interface Allowances {
   plan: string
   teams: boolean
@@ -21,15 +21,17 @@ export interface Allowances {
   aiPlanning: boolean
   modelRepair: boolean
   suggestions: boolean
+  advancedTemplates: boolean
 }
 
 /** The plan features a member may lack, as a refusal names them. */
-export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams'
+export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates'
 export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
   teams: 'Team workspaces',
   aiPlanning: 'Planning with the AI model',
   modelRepair: 'Self-repair by the AI model',
   suggestions: 'Optimisation suggestions',
+  advancedTemplates: 'Advanced workflow templates',
 }
 
 const allowanceColumns = {
@@ -42,6 +44,7 @@ const allowanceColumns = {
   aiPlanning: subscriptionPlans.aiPlanning,
   modelRepair: subscriptionPlans.modelRepair,
   suggestions: subscriptionPlans.suggestions,
+  advancedTemplates: subscriptionPlans.advancedTemplates,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */

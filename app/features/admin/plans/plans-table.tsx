@@ -27,10 +27,11 @@ export interface PlanRow {
   suggestions: boolean
   teams: boolean
   seats: number
+  advancedTemplates: boolean
   members: number
 }
 
-type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams'
+type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates'
 
 const HEADERS = [
   'Name',
@@ -186,6 +187,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'modelRepair', label: 'Self-repair by model' },
     { field: 'suggestions', label: 'Suggestions' },
     { field: 'teams', label: 'Team workspaces' },
+    { field: 'advancedTemplates', label: 'Advanced templates' },
   ] as const
   return (
     <div className="grid w-56 gap-1.5 text-xs">

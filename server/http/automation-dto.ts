@@ -1,0 +1,36 @@
+import { z } from '@hono/zod-openapi'
+import { automationStepSchema } from '#common/automation-steps.ts'
+import type { Automation } from '#server/features/automations/automation.service.ts'
+
+/** An automation as the API answers it: its routes, and 'Use template' (docs/decisions/022). */
+export const automationSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    steps: z.array(automationStepSchema),
+    stepsVersion: z.number().int(),
+    version: z.number().int().openapi({ description: 'Bumped by every saved change (an applied fix or suggestion included)' }),
+    selfRepair: z.boolean().openapi({
+      description: 'Whether a run may look for the element a broken step meant (similar words; the AI model when the plan includes it)',
+    }),
+    schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
+    enabled: z.boolean(),
+    nextRunAt: z.string().nullable(),
+    /** The workspace it belongs to (docs/decisions/021). */
+    workspaceId: z.string(),
+    /** Who created it; null once their account is gone. */
+    ownerId: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Automation')
+
+export function toAutomationDto(row: Automation): z.infer<typeof automationSchema> {
+  return {
+    ...row,
+    nextRunAt: row.nextRunAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
