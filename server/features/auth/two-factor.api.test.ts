@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLog, twoFactors, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { totpCode, wrongTotpCode } from '#server/testing/totp.ts'
+import { enableTwoFactor as enableWith, totpCode, wrongTotpCode } from '#server/testing/totp.ts'
 
 // Two-factor sign-in over the own API (docs/decisions/023): set-up, the second step of
 // POST /auth/login for bearer clients, recovery codes, turning it off, limits, an admin's reset.
@@ -17,19 +17,7 @@ const json = async <T>(response: Response, status: number): Promise<T> => {
   return (await response.json()) as T
 }
 
-/** Turns two-factor on for the member through the API; returns the secret, the recovery codes and the new token. */
-async function enableTwoFactor(member: Member) {
-  const setup = await json<{ data: { totpUri: string; secret: string } }>(
-    await t.request('/api/auth/two-factor/setup', { token: member.token, body: { password: member.password } }),
-    200,
-  )
-  const confirmed = await json<{ data: { recoveryCodes: string[]; token: string } }>(
-    await t.request('/api/auth/two-factor/confirm', { token: member.token, body: { code: totpCode(setup.data.secret) } }),
-    200,
-  )
-  member.token = confirmed.data.token
-  return { secret: setup.data.secret, totpUri: setup.data.totpUri, recoveryCodes: confirmed.data.recoveryCodes }
-}
+const enableTwoFactor = (member: Member) => enableWith(t, member)
 
 async function passwordStep(member: Member, ip = t.freshIp()) {
   const response = await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip })
