@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth'
-import type { TestApp } from './create-test-app.ts'
+import { sessionCookie, type TestApp } from './create-test-app.ts'
 
 /** The code an authenticator app shows now for this base32 secret (or otpauth:// address), as a test computes it. */
 export function totpCode(secretOrUri: string, at: number = Date.now()): string {
@@ -18,9 +18,9 @@ export function wrongTotpCode(secretOrUri: string): string {
 
 /**
  * Turns two-factor sign-in on for a signed-up test account through the API (set-up, then the first
- * code); the account's token becomes the new session's. Returns the secret and the recovery codes.
+ * code); the account's token (and cookie) become the new session's. Returns the secret and the recovery codes.
  */
-export async function enableTwoFactor(t: TestApp, member: { token: string; password: string }) {
+export async function enableTwoFactor(t: TestApp, member: { token: string; password: string; cookie?: string }) {
   const setup = await t.request('/api/auth/two-factor/setup', { token: member.token, body: { password: member.password } })
   if (setup.status !== 200) throw new Error(`two-factor set-up failed: ${setup.status} ${await setup.text()}`)
   const { secret } = ((await setup.json()) as { data: { secret: string } }).data
@@ -28,5 +28,6 @@ export async function enableTwoFactor(t: TestApp, member: { token: string; passw
   if (confirmed.status !== 200) throw new Error(`two-factor confirmation failed: ${confirmed.status} ${await confirmed.text()}`)
   const { recoveryCodes, token } = ((await confirmed.json()) as { data: { recoveryCodes: string[]; token: string } }).data
   member.token = token
+  if (member.cookie !== undefined) member.cookie = sessionCookie(confirmed)
   return { secret, recoveryCodes }
 }
