@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { parse as parseCookies } from 'hono/utils/cookie'
 import { APIError } from 'better-auth/api'
 import { AppError, Conflict, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
 import type { PasswordConfirm, SecondFactorInput, TwoFactorDisable } from '#common/two-factor.ts'
@@ -57,6 +58,11 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
   }
 
   return {
+    /** The ticket the /auth page keeps in Better Auth's two_factor cookie between the password and the code. */
+    ticketOf(headers: Headers): string | null {
+      return parseCookies(headers.get('cookie') ?? '', TWO_FACTOR_COOKIE_NAME)[TWO_FACTOR_COOKIE_NAME] ?? null
+    },
+
     async status(userId: string): Promise<TwoFactorStatus> {
       const [row] = await db
         .select({ enabled: users.twoFactorEnabled, verified: twoFactors.verified })
