@@ -27,14 +27,6 @@ async function done(flash: Flash, cookies: string[] = []) {
   return redirect('/settings#two-factor', { headers: withCookies([...cookies, await flashHeader(flash)]) })
 }
 
-/** The QR code and key the confirm form posted back (its hidden field), to show them again after a wrong code. */
-function setupShownAgain(form: FormData): TwoFactorAnswer['setup'] {
-  const totpUri = String(form.get('totpUri') ?? '').slice(0, 500)
-  if (!totpUri.startsWith('otpauth://totp/')) return undefined
-  const secret = new URL(totpUri).searchParams.get('secret') ?? ''
-  return /^[A-Z2-7]+=*$/.test(secret) ? { qrCode: qrCodeDataUri(totpUri), secret, totpUri } : undefined
-}
-
 export async function twoFactorAction(context: AppLoadContext, user: SessionUser, intent: TwoFactorIntent, form: FormData) {
   const { twoFactor, passkeys } = context.services
   const credential = context.credential
@@ -54,14 +46,10 @@ export async function twoFactorAction(context: AppLoadContext, user: SessionUser
     return data<TwoFactorAnswer>({ intent, error: null, recoveryCodes: outcome.value }, { headers: NO_STORE })
   }
   if (intent === 'two-factor-confirm') {
-    const setup = setupShownAgain(form)
     const submission = parseWithZod(form, { schema: twoFactorConfirmSchema })
-    if (submission.status !== 'success') return data<TwoFactorAnswer>({ intent, error: first(submission.error), setup }, { status: 400, headers: NO_STORE })
+    if (submission.status !== 'success') return refused(intent, first(submission.error))
     const outcome = await attempt(() => twoFactor.confirmSetup(user.id, submission.value.code, credential))
-    if (!outcome.ok) {
-      const error = outcome.error.issues?.[0]?.message ?? outcome.error.message
-      return data<TwoFactorAnswer>({ intent, error, setup }, { status: outcome.error.status, headers: NO_STORE })
-    }
+    if (!outcome.ok) return refused(intent, outcome.error.issues?.[0]?.message ?? outcome.error.message, outcome.error.status)
     // The session was replaced: its new cookie goes with the answer that shows the recovery codes.
     const headers = new Headers(NO_STORE)
     for (const cookie of outcome.value.setCookies) headers.append('Set-Cookie', cookie)

@@ -93,7 +93,7 @@ function PasswordForm({ intent, label, hint, error }: { intent: TwoFactorIntent;
   )
 }
 
-/** The QR code and the secret, then the first code. After an error the QR code is gone: start again. */
+/** The QR code and the secret, then the first code. After a wrong code the QR code is not shown again (already scanned); starting again makes a new one. */
 function ConfirmSetup({ setup, error }: { setup?: TwoFactorAnswer['setup']; error: string | null }) {
   const busy = useBusy('two-factor-confirm')
   const grouped = setup?.secret.match(/.{1,4}/g)?.join(' ') ?? ''
@@ -118,8 +118,6 @@ function ConfirmSetup({ setup, error }: { setup?: TwoFactorAnswer['setup']; erro
       )}
       <Form method="post" className="space-y-2">
         <input type="hidden" name="intent" value="two-factor-confirm" />
-        {/* Shown again with a wrong code: the page already shows this address and its secret. */}
-        {setup ? <input type="hidden" name="totpUri" value={setup.totpUri} /> : null}
         <Label htmlFor="two-factor-code">Code from the app</Label>
         <div className="flex gap-2">
           <Input
