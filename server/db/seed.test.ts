@@ -39,7 +39,10 @@ async function fresh() {
     }
   }
   const signIn = async (email: string, password: string) => {
-    const result = await services.auth.login({ email, password }, { headers: new Headers(), ip: `203.0.113.${Math.floor(Math.random() * 200) + 1}` })
+    const result = await services.auth.login(
+      { email, password },
+      { headers: new Headers(), ip: `203.0.113.${Math.floor(Math.random() * 200) + 1}` },
+    )
     if (result.secondFactor) throw new Error('a seeded account asked for a second factor')
     return result
   }

@@ -185,7 +185,10 @@ const make = {
   },
   /** A passkey of the member's, added with a software authenticator. */
   async passkey(): Promise<string> {
-    const started = await send('member', 'POST', { path: '/auth/passkeys/options', body: { name: 'Matrix', password: accounts.member.password } })
+    const started = await send('member', 'POST', {
+      path: '/auth/passkeys/options',
+      body: { name: 'Matrix', password: accounts.member.password },
+    })
     const options = (await json<{ data: Record<string, unknown> }>(started, 200)).data
     const call = withChallenge('member', challengeOf(started), {
       path: '/auth/passkeys',
@@ -324,10 +327,16 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   }),
   'POST /auth/passkeys': async (role) => {
     if (role === 'visitor') return { path: '/auth/passkeys', body: { name: 'Matrix passkey', response: {} } }
-    const started = await send(role, 'POST', { path: '/auth/passkeys/options', body: { name: 'Matrix', password: accountOf(role).password } })
+    const started = await send(role, 'POST', {
+      path: '/auth/passkeys/options',
+      body: { name: 'Matrix', password: accountOf(role).password },
+    })
     const options = (await json<{ data: Record<string, unknown> }>(started, 200)).data
     const device = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
-    return withChallenge(role, challengeOf(started), { path: '/auth/passkeys', body: { name: 'Matrix passkey', response: device.create(options) } })
+    return withChallenge(role, challengeOf(started), {
+      path: '/auth/passkeys',
+      body: { name: 'Matrix passkey', response: device.create(options) },
+    })
   },
   'DELETE /auth/passkeys/{id}': async () => ({ path: `/auth/passkeys/${await make.passkey()}` }),
   'POST /auth/login/passkey/options': () => ({ path: '/auth/login/passkey/options', ip: t.freshIp() }),

@@ -39,7 +39,10 @@ export async function twoFactorAction(context: AppLoadContext, user: SessionUser
       const outcome = await attempt(() => twoFactor.beginSetup(user.id, submission.value, credential))
       if (!outcome.ok) return refused(intent, outcome.error.issues?.[0]?.message ?? outcome.error.message, outcome.error.status)
       const { totpUri, secret } = outcome.value
-      return data<TwoFactorAnswer>({ intent, error: null, setup: { qrCode: qrCodeDataUri(totpUri), secret, totpUri } }, { headers: NO_STORE })
+      return data<TwoFactorAnswer>(
+        { intent, error: null, setup: { qrCode: qrCodeDataUri(totpUri), secret, totpUri } },
+        { headers: NO_STORE },
+      )
     }
     const outcome = await attempt(() => twoFactor.regenerateRecoveryCodes(user.id, submission.value, credential))
     if (!outcome.ok) return refused(intent, outcome.error.issues?.[0]?.message ?? outcome.error.message, outcome.error.status)
@@ -59,7 +62,8 @@ export async function twoFactorAction(context: AppLoadContext, user: SessionUser
     const password = String(form.get('password') ?? '')
     const code = String(form.get('code') ?? '')
     const submission = parseWithZod(form, { schema: twoFactorDisableSchema })
-    if (submission.status !== 'success' || (!password && !code)) return refused(intent, 'Enter your password or a code from your authenticator app.')
+    if (submission.status !== 'success' || (!password && !code))
+      return refused(intent, 'Enter your password or a code from your authenticator app.')
     const outcome = await attempt(() => twoFactor.disable(user.id, password ? { password } : { code }, credential))
     if (!outcome.ok) return refused(intent, outcome.error.issues?.[0]?.message ?? outcome.error.message, outcome.error.status)
     return done({ type: 'success', title: 'Two-factor sign-in turned off', description: 'Your password alone signs you in again.' })

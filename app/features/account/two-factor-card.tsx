@@ -38,8 +38,8 @@ export function TwoFactorCard({ state, answer }: { state: TwoFactorState; answer
         {state.enabled ? (
           <>
             <p className="text-sm">
-              Two-factor sign-in is on. {state.recoveryCodesLeft === 1 ? '1 recovery code is' : `${state.recoveryCodesLeft} recovery codes are`}{' '}
-              left.
+              Two-factor sign-in is on.{' '}
+              {state.recoveryCodesLeft === 1 ? '1 recovery code is' : `${state.recoveryCodesLeft} recovery codes are`} left.
             </p>
             <PasswordForm
               intent="two-factor-recovery-codes"
@@ -114,7 +114,9 @@ function ConfirmSetup({ setup, error }: { setup?: TwoFactorAnswer['setup']; erro
           </div>
         </div>
       ) : (
-        <p className="text-sm text-muted-foreground">Enter the newest code from your authenticator app, or start again from a new QR code.</p>
+        <p className="text-sm text-muted-foreground">
+          Enter the newest code from your authenticator app, or start again from a new QR code.
+        </p>
       )}
       <Form method="post" className="space-y-2">
         <input type="hidden" name="intent" value="two-factor-confirm" />

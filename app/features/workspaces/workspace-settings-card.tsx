@@ -79,8 +79,8 @@ function TwoFactorRequirement({ view }: { view: TeamView }) {
         <div>
           <Label htmlFor="require-two-factor">Require two-factor sign-in</Label>
           <p id="require-two-factor-hint" className="text-xs text-muted-foreground">
-            Members without two-factor sign-in cannot work in this workspace until they set it up in Settings. Personal workspaces are
-            not affected.
+            Members without two-factor sign-in cannot work in this workspace until they set it up in Settings. Personal workspaces are not
+            affected.
           </p>
         </div>
       </div>

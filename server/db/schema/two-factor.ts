@@ -23,18 +23,22 @@ export const twoFactors = pgTable('two_factors', {
 })
 
 /** A WebAuthn credential: its public key only (the private key never leaves the authenticator). */
-export const passkeys = pgTable('passkeys', {
-  id: text().primaryKey(),
-  name: text(),
-  userId: text()
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  publicKey: text().notNull(),
-  credentialID: text().notNull().unique(),
-  counter: bigint({ mode: 'number' }).notNull(),
-  deviceType: text().notNull(),
-  backedUp: boolean().notNull(),
-  transports: text(),
-  aaguid: text(),
-  createdAt: timestamp({ withTimezone: true }).defaultNow(),
-}, (table) => [index().on(table.userId)])
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text().primaryKey(),
+    name: text(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    publicKey: text().notNull(),
+    credentialID: text().notNull().unique(),
+    counter: bigint({ mode: 'number' }).notNull(),
+    deviceType: text().notNull(),
+    backedUp: boolean().notNull(),
+    transports: text(),
+    aaguid: text(),
+    createdAt: timestamp({ withTimezone: true }).defaultNow(),
+  },
+  (table) => [index().on(table.userId)],
+)

@@ -64,7 +64,8 @@ export function createPasskeyService(deps: { auth: Auth; db: Db; rateLimits: Rat
     if (code === 'CHALLENGE_NOT_FOUND') return new PasskeyRefused('The passkey request expired. Please try again.')
     if (code === 'PASSKEY_USER_NOT_VERIFIED') return new PasskeyRefused(error.body?.message ?? 'Your passkey did not verify you.')
     if (code === 'PASSKEY_NOT_FOUND') return new PasskeyRefused('This passkey is not registered with any account here.')
-    if (error.statusCode === 400 || error.statusCode === 401) return new PasskeyRefused('The passkey could not be verified. Please try again.')
+    if (error.statusCode === 400 || error.statusCode === 401)
+      return new PasskeyRefused('The passkey could not be verified. Please try again.')
     return error
   }
 

@@ -73,12 +73,19 @@ describe('adding a passkey', () => {
     const authenticator = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
     const started = await t.request('/api/auth/passkeys/options', { token: member.token, body: { name: 'Key', password: member.password } })
     const options = await data<Options>(started, 200)
-    const noCookie = await t.request('/api/auth/passkeys', { token: member.token, body: { name: 'Key', response: authenticator.create(options) } })
+    const noCookie = await t.request('/api/auth/passkeys', {
+      token: member.token,
+      body: { name: 'Key', response: authenticator.create(options) },
+    })
     expect(noCookie.status).toBe(401)
 
     const again = await t.request('/api/auth/passkeys/options', { token: member.token, body: { name: 'Key', password: member.password } })
     const unverified = authenticator.create(await data<Options>(again, 200), { userVerified: false })
-    const refused = await t.request('/api/auth/passkeys', { token: member.token, cookie: challengeCookie(again), body: { name: 'Key', response: unverified } })
+    const refused = await t.request('/api/auth/passkeys', {
+      token: member.token,
+      cookie: challengeCookie(again),
+      body: { name: 'Key', response: unverified },
+    })
     expect(refused.status).toBe(401)
     expect(await t.db.select().from(passkeys).where(eq(passkeys.userId, member.id))).toEqual([])
   })
@@ -138,7 +145,10 @@ describe('signing in with a passkey', () => {
     const owner = await t.signUp()
     const device = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
     await data(await addPasskey(owner, device), 201)
-    const reset = await data<{ passkeys: number }>(await t.request(`/api/users/${owner.id}/reset-two-factor`, { token: admin.token, body: {} }), 200)
+    const reset = await data<{ passkeys: number }>(
+      await t.request(`/api/users/${owner.id}/reset-two-factor`, { token: admin.token, body: {} }),
+      200,
+    )
     expect(reset.passkeys).toBe(0)
     expect((await signInWithPasskey(device)).status).toBe(401)
   })

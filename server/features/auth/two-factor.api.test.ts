@@ -55,9 +55,14 @@ describe('setting up two-factor sign-in', () => {
     )
     expect(pending.data).toMatchObject({ enabled: false, pending: true })
     // Not in force yet: the password alone still signs in.
-    expect((await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: t.freshIp() })).status).toBe(200)
+    expect((await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: t.freshIp() })).status).toBe(
+      200,
+    )
 
-    const wrongCode = await t.request('/api/auth/two-factor/confirm', { token: member.token, body: { code: wrongTotpCode(setup.data.secret) } })
+    const wrongCode = await t.request('/api/auth/two-factor/confirm', {
+      token: member.token,
+      body: { code: wrongTotpCode(setup.data.secret) },
+    })
     expect(wrongCode.status).toBe(400)
     const oldToken = member.token
     const confirmed = await json<{ data: { recoveryCodes: string[]; token: string } }>(
@@ -80,7 +85,9 @@ describe('setting up two-factor sign-in', () => {
     expect(row?.secret).not.toContain(setup.data.secret)
     for (const code of confirmed.data.recoveryCodes) expect(row?.backupCodes).not.toContain(code)
     // And never answered again: a second set-up is refused while it is on.
-    expect((await t.request('/api/auth/two-factor/setup', { token: confirmed.data.token, body: { password: member.password } })).status).toBe(409)
+    expect(
+      (await t.request('/api/auth/two-factor/setup', { token: confirmed.data.token, body: { password: member.password } })).status,
+    ).toBe(409)
   })
 
   it('is refused to API keys: changing how an account signs in needs a session', async () => {
@@ -155,7 +162,10 @@ describe('signing in with a second factor (bearer clients)', () => {
     const code = recoveryCodes[0] ?? ''
     const first = await passwordStep(member)
     const signedIn = await json<{ data: { token: string } }>(await secondStep({ ticket: first.data.ticket, recoveryCode: code }), 200)
-    const status = await json<{ data: { recoveryCodesLeft: number } }>(await t.request('/api/auth/two-factor', { token: signedIn.data.token }), 200)
+    const status = await json<{ data: { recoveryCodesLeft: number } }>(
+      await t.request('/api/auth/two-factor', { token: signedIn.data.token }),
+      200,
+    )
     expect(status.data.recoveryCodesLeft).toBe(9)
 
     const second = await passwordStep(member)
@@ -200,10 +210,15 @@ describe('turning two-factor sign-in off', () => {
       const wrong = by === 'password' ? { password: 'wrong-password' } : { code: wrongTotpCode(secret) }
       expect((await t.request('/api/auth/two-factor/disable', { token: member.token, body: wrong })).status).toBe(400)
       const right = by === 'password' ? { password: member.password } : { code: totpCode(secret) }
-      const off = await json<{ data: { enabled: boolean } }>(await t.request('/api/auth/two-factor/disable', { token: member.token, body: right }), 200)
+      const off = await json<{ data: { enabled: boolean } }>(
+        await t.request('/api/auth/two-factor/disable', { token: member.token, body: right }),
+        200,
+      )
       expect(off.data.enabled).toBe(false)
       expect(await t.db.select().from(twoFactors).where(eq(twoFactors.userId, member.id))).toEqual([])
-      expect((await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: t.freshIp() })).status).toBe(200)
+      expect(
+        (await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: t.freshIp() })).status,
+      ).toBe(200)
     }
   })
 })
@@ -228,7 +243,9 @@ describe("an admin's reset (a lost phone)", () => {
       .where(and(eq(auditLog.action, 'user.two-factor-reset'), eq(auditLog.targetId, member.id)))
     expect(entry).toMatchObject({ actorId: admin.id, actorEmail: admin.email, targetType: 'user' })
     expect(entry?.summary).toBe(`Reset two-factor sign-in of ${member.email}: turned off two-factor sign-in`)
-    expect((await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: t.freshIp() })).status).toBe(200)
+    expect((await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: t.freshIp() })).status).toBe(
+      200,
+    )
     expect((await t.request('/api/users/not-a-user/reset-two-factor', { token: admin.token, body: {} })).status).toBe(404)
   })
 })

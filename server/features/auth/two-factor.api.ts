@@ -28,7 +28,7 @@ const secondFactor = publicRoute({
   description:
     'Answers like `POST /auth/login` does without two-factor: a bearer token, and the auth_session cookie. A ticket ' +
     'lasts 5 minutes and works once; 5 wrong codes spend it (401, `SECOND_FACTOR_EXPIRED`: sign in again). A recovery ' +
-    'code works once. 10 wrong codes in a row lock the account\'s second step for 15 minutes (429).',
+    "code works once. 10 wrong codes in a row lock the account's second step for 15 minutes (429).",
   request: { body: jsonBody(secondFactorSchema) },
   responses: {
     200: dataOf(z.object({ token: z.string(), user: userSchema }), 'Signed in'),

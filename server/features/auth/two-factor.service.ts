@@ -27,8 +27,7 @@ export interface TwoFactorSetup {
 }
 
 const WRONG_PASSWORD = 'Password is incorrect.'
-const EXPIRED =
-  'Your sign-in has expired or was already used. Please sign in with your email and password again.'
+const EXPIRED = 'Your sign-in has expired or was already used. Please sign in with your email and password again.'
 
 /** A ticket that cannot be used (expired, used, or spent on too many wrong codes): start again with the password. */
 class SecondFactorExpired extends AppError {
@@ -109,7 +108,11 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
       if (!row) throw new Conflict('Start the set-up first: confirm your password to get a QR code.')
       if (row.verified) throw new Conflict('Two-factor sign-in is already on.')
       try {
-        const { headers, response } = await auth.api.verifyTOTP({ body: { code }, headers: betterAuthHeaders(credential), returnHeaders: true })
+        const { headers, response } = await auth.api.verifyTOTP({
+          body: { code },
+          headers: betterAuthHeaders(credential),
+          returnHeaders: true,
+        })
         const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId } })
         return { recoveryCodes: backupCodes, ...newSession(headers, response.token) }
       } catch (error) {

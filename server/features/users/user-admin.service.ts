@@ -256,7 +256,11 @@ export function createUserAdminService(deps: {
         await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, id))
         const passkeysRemoved = removedPasskeys.length
         const what = [
-          user.twoFactorEnabled ? 'turned off two-factor sign-in' : removedSecrets.length ? 'dropped an unfinished two-factor set-up' : null,
+          user.twoFactorEnabled
+            ? 'turned off two-factor sign-in'
+            : removedSecrets.length
+              ? 'dropped an unfinished two-factor set-up'
+              : null,
           passkeysRemoved ? `removed ${passkeysRemoved === 1 ? '1 passkey' : `${passkeysRemoved} passkeys`}` : null,
         ].filter(Boolean)
         await audit.record(tx, actor, {

@@ -131,7 +131,10 @@ const resetTwoFactor = signedInRoute(admin('never'), {
   tags: ['Users (admin)'],
   summary: "Turn off a user's two-factor sign-in and remove their passkeys (a lost device); recorded in the audit log",
   request: { params: idParam },
-  responses: { 200: { description: 'Reset', content: { 'application/json': { schema: z.object({ data: adminUserSchema }) } } }, ...errorResponses(404) },
+  responses: {
+    200: { description: 'Reset', content: { 'application/json': { schema: z.object({ data: adminUserSchema }) } } },
+    ...errorResponses(404),
+  },
 })
 
 export function createUsersApi(userService: UserService, admin: UserAdminService) {

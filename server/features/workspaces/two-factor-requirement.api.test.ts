@@ -86,7 +86,7 @@ describe('a member without two-factor sign-in', () => {
     }
   })
 
-  it("is refused with their API key for that workspace too", async () => {
+  it('is refused with their API key for that workspace too', async () => {
     const response = await t.request('/api/automations', { token: memberKey })
     expect(response.status).toBe(403)
     expect(((await response.json()) as { code: string }).code).toBe('TWO_FACTOR_REQUIRED')

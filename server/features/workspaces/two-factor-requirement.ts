@@ -9,7 +9,11 @@ import { users } from '#server/db/schema/index.ts'
  * for a team, and only an owner who has it on may make it: nobody sets a rule they do not meet.
  * Members without it are then refused in the workspace (server/http/access.ts, app/lib/guards.server.ts).
  */
-export async function assertMayRequireTwoFactor(tx: DbOrTx, userId: string, workspace: { kind: 'personal' | 'team'; role: WorkspaceRole }): Promise<void> {
+export async function assertMayRequireTwoFactor(
+  tx: DbOrTx,
+  userId: string,
+  workspace: { kind: 'personal' | 'team'; role: WorkspaceRole },
+): Promise<void> {
   if (workspace.kind === 'personal') throw new Conflict('Two-factor sign-in can be required in team workspaces only.')
   requireWorkspaceRole(workspace.role, 'owner', 'Requiring two-factor sign-in')
   const [person] = await tx.select({ twoFactorEnabled: users.twoFactorEnabled }).from(users).where(eq(users.id, userId))

@@ -59,7 +59,9 @@ export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans:
           <td className="px-3 py-2">{user.verified ? 'Yes' : 'No'}</td>
           <td className="px-3 py-2 whitespace-nowrap">
             {user.twoFactor ? 'On' : 'Off'}
-            {user.passkeys ? <span className="text-muted-foreground"> · {user.passkeys === 1 ? '1 passkey' : `${user.passkeys} passkeys`}</span> : null}
+            {user.passkeys ? (
+              <span className="text-muted-foreground"> · {user.passkeys === 1 ? '1 passkey' : `${user.passkeys} passkeys`}</span>
+            ) : null}
           </td>
           <td className="px-3 py-2 whitespace-nowrap">{user.lastLogin}</td>
           <td className="px-3 py-2 whitespace-nowrap">{user.created}</td>
