@@ -25,7 +25,8 @@ test.describe('two-factor sign-in', () => {
   test('set up from Settings, then sign in with a code, and with a recovery code once', async ({ page, request, consoleErrors }) => {
     test.slow()
     // Wrong codes are refused with 401 on purpose; Chromium logs those answers.
-    consoleErrors.allowHttpStatus(401, '/auth.data')
+    consoleErrors.allowHttpStatus(401, '/auth.data?step=two-factor')
+    consoleErrors.allowHttpStatus(401, '/auth.data?step=two-factor&method=recovery')
     consoleErrors.allowHttpStatus(400, '/settings.data')
     const account = await createAccount(request, 'two-factor')
     await signIn(page, account)
