@@ -61,7 +61,7 @@ test.describe('two-factor sign-in', () => {
     await passwordStep(page, account)
     await page.getByLabel('Authentication code').fill('000000')
     await page.getByRole('button', { name: 'Verify' }).click()
-    await expect(page.getByText('Invalid two-factor code', { exact: false })).toBeVisible()
+    await expect(page.locator('#second-factor-error')).toContainText('Invalid two-factor code')
     await page.getByLabel('Authentication code').fill(codeFor(secret))
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page).toHaveURL('/dashboard')
@@ -78,7 +78,7 @@ test.describe('two-factor sign-in', () => {
     await page.getByRole('link', { name: 'Use a recovery code' }).click()
     await page.getByLabel('Recovery code').fill(recoveryCodes[0] ?? '')
     await page.getByRole('button', { name: 'Verify' }).click()
-    await expect(page.getByText('Invalid recovery code', { exact: false })).toBeVisible()
+    await expect(page.locator('#second-factor-error')).toContainText('Invalid recovery code')
     await expect(page).toHaveURL(/\/auth/)
   })
 
