@@ -14,6 +14,7 @@ import {
 } from 'react-router'
 import type { Route } from './+types/root'
 import type { Theme } from '#common/settings.ts'
+import { TWO_FACTOR_REQUIRED } from '#common/two-factor.ts'
 import stylesheet from './app.css?url'
 import { readFlash } from './lib/flash.server.ts'
 import { toast } from './lib/toast.ts'
@@ -138,6 +139,25 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <Suspense fallback={null}>
         <NotFoundView />
       </Suspense>
+    )
+  }
+  if (isRouteErrorResponse(error) && error.status === 403 && (error.data as { code?: string } | null)?.code === TWO_FACTOR_REQUIRED) {
+    const refused = error.data as { message: string; personalWorkspaceId: string }
+    // A team that requires two-factor sign-in (docs/decisions/023): set it up, or work elsewhere.
+    return (
+      <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">
+        <h1 className="text-3xl font-bold">Two-factor sign-in required</h1>
+        <p className="text-muted-foreground">{refused.message}</p>
+        <a className="font-medium text-primary underline" href="/settings#two-factor">
+          Set up two-factor sign-in in Settings
+        </a>
+        <form method="post" action="/workspace/switch">
+          <input type="hidden" name="workspaceId" value={refused.personalWorkspaceId} />
+          <button type="submit" className="text-sm text-muted-foreground underline">
+            Switch to your personal workspace
+          </button>
+        </form>
+      </main>
     )
   }
   if (isRouteErrorResponse(error) && error.status === 503) {

@@ -3,6 +3,8 @@ import { PUBLIC_AUTH_ENDPOINTS } from './auth.ts'
 import type { Database } from './db/client.ts'
 import { renderApiDocs } from './features/docs/api-docs-page.ts'
 import { createAuthApi } from './features/auth/auth.api.ts'
+import { createPasskeysApi } from './features/auth/passkeys.api.ts'
+import { createTwoFactorApi } from './features/auth/two-factor.api.ts'
 import { ownCallbackUrls } from './features/auth/own-callback-urls.ts'
 import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
@@ -48,6 +50,8 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   }
 
   api.route('/auth', createAuthApi(services.auth))
+  api.route('/auth', createTwoFactorApi(services.twoFactor))
+  api.route('/auth', createPasskeysApi(services.passkeys))
   api.route('/users', createUsersApi(services.users, services.userAdmin))
   api.route('/contact', createInquiriesApi(services.inquiries))
   api.route('/blog', createBlogApi(services.blog))

@@ -1,9 +1,12 @@
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError } from 'better-auth/api'
 import { bearer } from 'better-auth/plugins'
+import { twoFactor } from 'better-auth/plugins/two-factor'
+import { passkey } from '@better-auth/passkey'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#common/auth.ts'
 import type { Db } from './db/client.ts'
-import { accounts, authRateLimits, sessions, users, verifications } from './db/schema/index.ts'
+import { accounts, authRateLimits, passkeys, sessions, twoFactors, users, verifications } from './db/schema/index.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'
 import { hashPassword, verifyPassword } from './password-hashing.ts'
@@ -22,6 +25,15 @@ export const PUBLIC_AUTH_ENDPOINTS: { method: 'GET' | 'POST'; path: string }[] =
 export const SESSION_COOKIE_NAME = 'auth_session'
 /** Our own proxy-aware client address, set on every request before Better Auth sees it. */
 export const CLIENT_IP_HEADER = 'x-aether-client-ip'
+
+/** How long the ticket between a correct password and the second factor lasts (docs/decisions/023). */
+export const SECOND_FACTOR_TICKET_SECONDS = 5 * 60
+/** Better Auth's cookie for that ticket (its prefix, no __Secure-: see useSecureCookies below). */
+export const TWO_FACTOR_COOKIE_NAME = 'better-auth.two_factor'
+/** The passkey plugin's cookie naming the challenge of a registration or sign-in in progress (5 minutes). */
+export const PASSKEY_CHALLENGE_COOKIE_NAME = 'better-auth.passkey_challenge'
+/** The name on a code in an authenticator app; the account's e-mail address follows it. */
+export const TOTP_ISSUER = 'Aether'
 
 const DAY = 24 * 60 * 60
 export const SESSION_IDLE_SECONDS = 7 * DAY
@@ -59,7 +71,15 @@ export function createAuth(options: {
     },
     database: drizzleAdapter(db, {
       provider: 'pg',
-      schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: authRateLimits },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        rateLimit: authRateLimits,
+        twoFactor: twoFactors,
+        passkey: passkeys,
+      },
     }),
     emailAndPassword: {
       enabled: true,
@@ -114,8 +134,47 @@ export function createAuth(options: {
         },
       },
     },
-    plugins: [bearer()],
+    plugins: [
+      bearer(),
+      // Password sign-ins of an account with two-factor on answer with a ticket (the signed
+      // two_factor cookie) instead of a session; the code or a recovery code then completes them.
+      // Secrets and recovery codes are stored encrypted with the server secret (docs/decisions/023).
+      twoFactor({
+        issuer: TOTP_ISSUER,
+        twoFactorCookieMaxAge: SECOND_FACTOR_TICKET_SECONDS,
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: 'encrypted' },
+      }),
+      // A passkey signs in alone and counts as both factors, so it must verify its user (PIN or
+      // biometrics): the plugin accepts unverified assertions, these checks refuse them.
+      passkey({
+        rpName: 'Aether',
+        rpID: new URL(env.PUBLIC_URL).hostname,
+        origin: new URL(env.PUBLIC_URL).origin,
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        advanced: { webAuthnChallengeCookie: 'passkey_challenge' },
+        // Our routes (features/auth/passkey.service.ts) check the session and the password first.
+        registration: {
+          requireSession: false,
+          afterVerification: ({ verification }) => {
+            if (!verification.registrationInfo?.userVerified) throw userNotVerified()
+            return Promise.resolve()
+          },
+        },
+        authentication: {
+          afterVerification: ({ verification }) => {
+            if (!verification.authenticationInfo.userVerified) throw userNotVerified()
+            return Promise.resolve()
+          },
+        },
+      }),
+    ],
   })
 }
+
+const userNotVerified = () =>
+  new APIError('UNAUTHORIZED', {
+    message: 'Your passkey did not verify you (no PIN or biometrics). Use a passkey that asks for one.',
+    code: 'PASSKEY_USER_NOT_VERIFIED',
+  })
 
 export type Auth = ReturnType<typeof createAuth>

@@ -5,6 +5,9 @@ import type { Logger } from './logger.ts'
 import { createAuthService } from './features/auth/auth.service.ts'
 import { createSessionService } from './features/auth/session.service.ts'
 import { createTrustedDevices } from './features/auth/trusted-devices.ts'
+import { createSignedIn } from './features/auth/signed-in.ts'
+import { createTwoFactorService } from './features/auth/two-factor.service.ts'
+import { createPasskeyService } from './features/auth/passkey.service.ts'
 import { createUrlSigner } from './url-signer.ts'
 import { createAccountService } from './features/auth/account.service.ts'
 import { createAccountMail } from './features/auth/account-mail.ts'
@@ -94,7 +97,10 @@ export function createServices(options: {
   const apiKeys = createApiKeyService(db, audit)
   const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, logger })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
-  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, sessions, apiKeys, trustedDevices, settings })
+  const signedIn = createSignedIn({ sessions, trustedDevices })
+  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings })
+  const twoFactor = createTwoFactorService({ auth: betterAuth, db, rateLimits, signedIn })
+  const passkeys = createPasskeyService({ auth: betterAuth, db, rateLimits, signedIn })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
@@ -134,6 +140,8 @@ export function createServices(options: {
   return {
     logger,
     auth,
+    twoFactor,
+    passkeys,
     sessions,
     apiKeys,
     account,

@@ -1,5 +1,6 @@
 import { data, redirect, type AppLoadContext } from 'react-router'
 import { callerOf, type Caller } from '#common/auth.ts'
+import { lacksRequiredTwoFactor, TWO_FACTOR_REQUIRED, TWO_FACTOR_REQUIRED_MESSAGE } from '#common/two-factor.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 
 /** Pages that need a session send visitors to /auth, on the server. */
@@ -24,10 +25,21 @@ export function requireAdminAction(context: AppLoadContext) {
 }
 
 /**
+ * A team that requires two-factor sign-in refuses its members without it (docs/decisions/023):
+ * the page answers 403 with the message and a link to Settings (root.tsx's error boundary).
+ */
+export function requireUsableWorkspace(user: SessionUser): void {
+  if (lacksRequiredTwoFactor(user)) {
+    throw data({ message: TWO_FACTOR_REQUIRED_MESSAGE, code: TWO_FACTOR_REQUIRED, personalWorkspaceId: user.id }, { status: 403 })
+  }
+}
+
+/**
  * The member as the services see them, in the workspace they work in (docs/decisions/021). While
  * their profile cannot be read, they look at their personal workspace and change nothing.
  */
 export function pageCaller(user: SessionUser): Caller {
+  requireUsableWorkspace(user)
   return callerOf(user.workspace ? user : { ...user, workspace: { id: user.id, role: 'viewer' } })
 }
 

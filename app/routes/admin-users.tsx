@@ -27,6 +27,7 @@ const ERRORS = {
   'edit-user': 'Error updating user',
   'delete-user': 'Error deleting user',
   'send-email': 'Error sending email',
+  'reset-two-factor': 'Error resetting two-factor sign-in',
 } as const
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -73,6 +74,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionResult(() => userAdmin.sendEmail(actor, userId, parseInput(adminEmailSchema, form)), {
         intent: intent,
         success: { title: 'Email sent' },
+        error: ERRORS[intent],
+      })
+    case 'reset-two-factor':
+      return actionResult(() => userAdmin.resetTwoFactor(actor, userId), {
+        intent: intent,
+        success: { title: 'Two-factor sign-in reset', description: 'Their password alone signs them in until they set it up again.' },
         error: ERRORS[intent],
       })
     default:

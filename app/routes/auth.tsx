@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, Link, redirect, useActionData, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router'
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router'
 import { toast } from '#app/lib/toast.ts'
 import type { Route } from './+types/auth'
 import { Button } from '#app/components/ui/button.tsx'
@@ -15,14 +15,50 @@ import { loginSchema, registerSchema } from '#common/auth.ts'
 import { AppError } from '#common/errors.ts'
 import { FieldError } from '#app/components/forms/field-error.tsx'
 import { siteNameOf } from '#app/lib/seo.ts'
+import { signInWithPasskey } from '#app/features/account/passkey-client.ts'
+import { SecondFactorForm } from '#app/features/account/second-factor-form.tsx'
+import { recoveryCodeFormSchema, secondFactorFormSchema } from '#common/two-factor.ts'
 
-export function loader({ context }: Route.LoaderArgs) {
+/**
+ * After a right password for an account with two-factor sign-in, the page asks for the code
+ * (?step=two-factor) while Better Auth's two_factor cookie holds the ticket (5 minutes, docs/decisions/023).
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
   if (context.user) throw redirect('/dashboard')
-  return null
+  const url = new URL(request.url)
+  const askedForCode = url.searchParams.get('step') === 'two-factor'
+  const ticket = askedForCode ? context.services.twoFactor.ticketOf(request.headers) : null
+  return { secondStep: Boolean(ticket), recovery: url.searchParams.get('method') === 'recovery', expired: askedForCode && !ticket }
+}
+
+const EXPIRED = 'Your sign-in expired. Please enter your email and password again.'
+
+/** The second step: the app's code or a recovery code, with the ticket from the cookie. */
+async function secondFactor(request: Request, formData: FormData, context: Route.ActionArgs['context']) {
+  const ticket = context.services.twoFactor.ticketOf(request.headers)
+  if (!ticket) return data({ result: undefined, error: EXPIRED }, { status: 401 })
+  const recovery = formData.has('recoveryCode')
+  const submission = parseWithZod(formData, { schema: recovery ? recoveryCodeFormSchema : secondFactorFormSchema })
+  if (submission.status !== 'success') {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? 'Enter the code.'
+    return data({ result: undefined, error: message }, { status: 400 })
+  }
+  try {
+    const signedIn = await context.services.twoFactor.completeSignIn(
+      { ticket, ...submission.value },
+      { headers: request.headers, ip: context.clientIp },
+    )
+    const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
+    return redirect('/dashboard', { headers: withCookies([...signedIn.setCookies, flash]) })
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    return data({ result: undefined, error: error.message }, { status: error.status })
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
+  if (formData.get('intent') === 'second-factor') return secondFactor(request, formData, context)
   const signingUp = formData.get('intent') === 'signup'
   const submission = parseWithZod(formData, { schema: signingUp ? registerSchema : loginSchema })
   if (submission.status !== 'success') {
@@ -40,6 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect('/auth?registered=1', { headers: withCookies([flash]) })
     }
     const session = await context.services.auth.login(submission.value, caller)
+    if (session.secondFactor) return redirect('/auth?step=two-factor', { headers: withCookies(session.setCookies) })
     const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
     return redirect('/dashboard', { headers: withCookies([...session.setCookies, flash]) })
   } catch (error) {
@@ -58,6 +95,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ]
 
 export default function AuthPage() {
+  const { secondStep, recovery, expired } = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
   const signingUp = searchParams.get('mode') === 'signup'
   const registered = searchParams.get('registered') === '1'
@@ -95,6 +133,28 @@ export default function AuthPage() {
     else toast.error('Authentication error', { description: body?.message ?? 'Google sign-in failed. Please try again.' })
   }
 
+  async function continueWithPasskey() {
+    const refused = await signInWithPasskey()
+    if (refused) toast.error('Passkey sign-in failed', { description: refused })
+    else window.location.assign('/dashboard')
+  }
+
+  if (secondStep) {
+    return (
+      <main className="mx-auto flex min-h-[calc(100vh-4rem)] max-w-md flex-col justify-center px-4 py-16">
+        <Card>
+          <CardHeader className="text-center">
+            <h1 className="text-2xl font-semibold tracking-tight">Two-factor sign-in</h1>
+            <CardDescription>Your password was right. One more step.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <SecondFactorForm key={recovery ? 'recovery' : 'code'} recovery={recovery} error={actionData?.error ?? null} />
+          </CardContent>
+        </Card>
+      </main>
+    )
+  }
+
   return (
     <main className="mx-auto flex min-h-[calc(100vh-4rem)] max-w-md flex-col justify-center px-4 py-16">
       <Card>
@@ -103,6 +163,11 @@ export default function AuthPage() {
           <CardDescription>{signingUp ? 'Start automating for free.' : 'Log in to your Aether account.'}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">
+          {expired && !signingUp ? (
+            <p role="status" className="rounded-md border p-3 text-sm text-muted-foreground">
+              {EXPIRED}
+            </p>
+          ) : null}
           {registered && !signingUp ? (
             <p role="status" className="rounded-md border border-primary/40 bg-accent p-3 text-sm text-accent-foreground">
               Your account is ready. Please log in with your email and password.
@@ -141,6 +206,11 @@ export default function AuthPage() {
           <Button type="button" variant="outline" className="w-full" onClick={() => void continueWithGoogle()}>
             Continue with Google
           </Button>
+          {signingUp ? null : (
+            <Button type="button" variant="outline" className="w-full" onClick={() => void continueWithPasskey()}>
+              Sign in with a passkey
+            </Button>
+          )}
           <p className="text-center text-sm text-muted-foreground">
             {signingUp ? 'Already have an account? ' : "Don't have an account? "}
             <Link to={signingUp ? '/auth' : '/auth?mode=signup'} replace className="font-medium text-primary hover:underline">

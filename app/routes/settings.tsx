@@ -6,6 +6,11 @@ import type { Route } from './+types/settings'
 import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
 import { ApiKeysCard, type ApiKeyRow } from '#app/features/account/api-keys-card.tsx'
 import { SecurityCard } from '#app/features/account/security-card.tsx'
+import { PasskeysCard } from '#app/features/account/passkeys-card.tsx'
+import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
+import { twoFactorAction, type TwoFactorAnswer } from '#app/features/account/two-factor-actions.server.ts'
+import { isTwoFactorIntent } from '#app/features/account/two-factor-intents.ts'
+import { lacksRequiredTwoFactor } from '#common/two-factor.ts'
 import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
@@ -18,7 +23,15 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireMember(context)
-  const apiKeys: ApiKeyRow[] = (await context.services.apiKeys.list(pageCaller(user))).map((key) => ({
+  // In a team that requires two-factor sign-in, a member without it comes here to set it up; the
+  // workspace's API keys stay out of reach until then (docs/decisions/023).
+  const blocked = lacksRequiredTwoFactor(user)
+  const [keys, twoFactor, passkeys] = await Promise.all([
+    blocked ? Promise.resolve([]) : context.services.apiKeys.list(pageCaller(user)),
+    context.services.twoFactor.status(user.id),
+    context.services.passkeys.list(user.id),
+  ])
+  const apiKeys: ApiKeyRow[] = keys.map((key) => ({
     id: key.id,
     name: key.name,
     prefix: key.prefix,
@@ -35,6 +48,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     apiKeys,
     canGrantAdmin: user.profile.role === 'admin',
     formKey: Date.now(),
+    twoFactor,
+    passkeys: passkeys.map((passkey) => ({
+      id: passkey.id,
+      name: passkey.name,
+      createdLabel: passkey.createdAt ? format(passkey.createdAt, 'MMM d, yyyy') : 'earlier',
+      synced: passkey.backedUp,
+    })),
+    blockedWorkspace: blocked && user.workspace ? user.workspace.name : null,
   }
 }
 
@@ -52,7 +73,9 @@ type Intent = keyof typeof ERROR_TITLES
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(context)
   const formData = await request.formData()
-  const intent = String(formData.get('intent')) as Intent
+  const intentName = String(formData.get('intent'))
+  if (isTwoFactorIntent(intentName)) return twoFactorAction(context, user, intentName, formData)
+  const intent = intentName as Intent
   const done = async (flash: Flash, cookies: string[] = []) =>
     redirect('/settings', { headers: withCookies([...cookies, await flashHeader(flash)]) })
 
@@ -155,9 +178,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta = privatePageMeta('Account Settings')
 
+function isTwoFactorAnswer(answer: object): answer is TwoFactorAnswer {
+  return 'intent' in answer && typeof answer.intent === 'string' && isTwoFactorIntent(answer.intent)
+}
+
 export default function SettingsPage() {
-  const { email, emailVerified, fullName, apiKeys, canGrantAdmin, formKey } = useLoaderData<typeof loader>()
-  const actionData = useActionData<typeof action>()
+  const { email, emailVerified, fullName, apiKeys, canGrantAdmin, formKey, twoFactor, passkeys, blockedWorkspace } =
+    useLoaderData<typeof loader>()
+  const answer = useActionData<typeof action>()
+  const twoFactorAnswer = answer && isTwoFactorAnswer(answer) ? answer : undefined
+  const actionData = answer && !isTwoFactorAnswer(answer) ? answer : undefined
   const createdKey = actionData?.intent === 'create-api-key' ? actionData.createdKey : null
   useEffect(() => {
     if (actionData?.error) toast.error(ERROR_TITLES[actionData.intent], { description: actionData.error })
@@ -171,8 +201,15 @@ export default function SettingsPage() {
     <main className="max-w-2xl space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
       {emailVerified ? null : <VerificationNotice email={email} />}
+      {blockedWorkspace ? (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+          {blockedWorkspace} requires two-factor sign-in. Turn it on below to work in it again.
+        </p>
+      ) : null}
       <AccountSettingsForm key={`account-${formKey}`} email={email} fullName={fullName} lastResult={resultFor('account')} />
       <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />
+      <TwoFactorCard state={twoFactor} answer={twoFactorAnswer} />
+      <PasskeysCard passkeys={passkeys} error={twoFactorAnswer?.intent === 'add-passkey' ? twoFactorAnswer.error : null} />
       <ApiKeysCard keys={apiKeys} createdKey={createdKey} lastResult={resultFor('create-api-key')} canGrantAdmin={canGrantAdmin} />
     </main>
   )

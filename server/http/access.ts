@@ -4,6 +4,7 @@ import { API_KEY_CREDENTIALS_MESSAGE, API_KEY_SESSION_ONLY_MESSAGE, missingScope
 import { callerOf } from '#common/auth.ts'
 import { workspaceRoleRefusal, type WorkspaceRole } from '#common/workspaces.ts'
 import { Forbidden, Unauthorized } from '#common/errors.ts'
+import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { AppEnv } from './app-env.ts'
 import { errorResponses } from './openapi.ts'
@@ -43,13 +44,15 @@ export type SignedInEnv = { Variables: { member: SessionUser } }
 export { callerOf }
 
 /** Whether a rule lets this member in; the error that refuses them otherwise. */
-export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorized | Forbidden | null {
+export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorized | Forbidden | TwoFactorRequired | null {
   if (!user) return new Unauthorized()
   if (rule.who === 'admin' && user.profile.role !== 'admin') return new Forbidden('Admin access required.')
   if (rule.workspaceRole) {
     if (!user.workspace) return new Forbidden('You are not a member of this workspace.')
     const refused = workspaceRoleRefusal(user.workspace.role, rule.workspaceRole, 'This')
     if (refused) return refused
+    // A team that requires two-factor sign-in refuses its members without it, whatever they call (docs/decisions/023).
+    if (lacksRequiredTwoFactor(user)) return new TwoFactorRequired()
   }
   const via = user.signedInWith
   if (via.kind !== 'api-key' || rule.apiKey === 'any') return null

@@ -16,7 +16,8 @@ const OPEN_PATHS = [
   /^\/auth(\.data)?$/,
   /^\/__manifest$/,
   /^\/sign-out(\.data)?$/,
-  /^\/api\/auth\/(login|logout|me)$/,
+  // An admin with two-factor or a passkey signs in in two calls, or through the passkey ones.
+  /^\/api\/auth\/(login|login\/second-factor|login\/passkey|login\/passkey\/options|logout|me)$/,
   /^\/api\/health$/,
   /^\/api\/identity\//,
   /^\/api\/webhooks\//,

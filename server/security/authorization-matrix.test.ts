@@ -5,6 +5,8 @@ import { automationRuns } from '#server/db/schema/index.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
 import { createTestApp, sessionCookie, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
+import { createSoftwareAuthenticator } from '#server/testing/software-authenticator.ts'
+import { enableTwoFactor, totpCode } from '#server/testing/totp.ts'
 import { DOCUMENTED, keyOf, ROLES, UNDOCUMENTED, type Role, type RouteExpectation } from '#server/testing/authorization-expectations.ts'
 
 // The authorisation matrix (issue 7): every /api route and method of authorization-expectations.ts,
@@ -81,6 +83,10 @@ let fixtures: {
 let apiKeys: Record<Exclude<Role, 'visitor'>, string>
 /** The admin's key with every scope, the admin ones included. */
 let adminScopedKey: string
+/** An account with two-factor on (its secret), and one that signs in with a passkey (docs/decisions/023). */
+let twoFactorAccount: Account & { secret: string }
+const passkeyDevice = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
+const memberDevice = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
 let counter = 0
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}`
 
@@ -130,6 +136,23 @@ async function freshSession(role: Exclude<Role, 'visitor'>): Promise<Credentials
   const session = await signIn(accounts[role])
   return role === 'member' ? { cookie: session.cookie } : { token: session.token }
 }
+
+/** The passkey challenge cookie a ceremony's first call set. */
+function challengeOf(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('better-auth.passkey_challenge='))
+  if (!cookie) throw new Error('no passkey challenge cookie was set')
+  return cookie.split(';')[0] ?? ''
+}
+
+/** A call that sends a passkey challenge cookie back, beside the role's own credentials. */
+function withChallenge(role: Role, challenge: string, call: Call): Call {
+  if (role === 'member') return { ...call, credentials: { cookie: `${accounts.member.cookie}; ${challenge}` } }
+  return { ...call, headers: { ...call.headers, cookie: challenge } }
+}
+
+/** A fresh account's credentials, used as a role's own for rows that change how an account signs in. */
+const asRole = (role: Role, account: { token: string; cookie: string }): Credentials | null =>
+  role === 'visitor' ? null : role === 'member' ? { cookie: account.cookie } : { token: account.token }
 
 /** Resources the member owns or the admin manages, made through the API as their owner would. */
 const make = {
@@ -187,6 +210,25 @@ const make = {
   async template(fields: Record<string, unknown> = {}): Promise<string> {
     const body = { ...TEMPLATE, name: unique('Matrix template'), ...fields }
     return (await json<{ data: { id: string } }>(await send('admin', 'POST', { path: '/templates', body }), 201)).data.id
+  },
+  /** A passkey of the member's, added with a software authenticator. */
+  async passkey(): Promise<string> {
+    const started = await send('member', 'POST', {
+      path: '/auth/passkeys/options',
+      body: { name: 'Matrix', password: accounts.member.password },
+    })
+    const options = (await json<{ data: Record<string, unknown> }>(started, 200)).data
+    const call = withChallenge('member', challengeOf(started), {
+      path: '/auth/passkeys',
+      body: { name: unique('Matrix passkey'), response: memberDevice.create(options) },
+    })
+    return (await json<{ data: { id: string } }>(await send('member', 'POST', call), 201)).data.id
+  },
+  /** A new account with two-factor on. */
+  async twoFactorAccount(): Promise<Account> {
+    const account = await t.signUp({ password: PASSWORD })
+    await enableTwoFactor(t, account)
+    return account
   },
   async user(): Promise<string> {
     const body = { email: `${unique('matrix-user')}@example.com`, password: PASSWORD, role: 'user' }
@@ -273,6 +315,66 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     credentials: viaApiKey(role),
   }),
 
+  'POST /auth/login/second-factor': async () => {
+    const login = await send('visitor', 'POST', {
+      path: '/auth/login',
+      body: { email: twoFactorAccount.email, password: twoFactorAccount.password },
+      ip: t.freshIp(),
+    })
+    const { data } = await json<{ data: { ticket: string } }>(login, 401)
+    return { path: '/auth/login/second-factor', body: { ticket: data.ticket, code: totpCode(twoFactorAccount.secret) }, ip: t.freshIp() }
+  },
+  'GET /auth/two-factor': () => ({ path: '/auth/two-factor' }),
+  'POST /auth/two-factor/setup': (role) => ({ path: '/auth/two-factor/setup', body: { password: accountOf(role).password } }),
+  'POST /auth/two-factor/setup [API key]': (role) => ({
+    path: '/auth/two-factor/setup',
+    body: { password: accountOf(role).password },
+    credentials: viaApiKey(role),
+  }),
+  'POST /auth/two-factor/confirm': async (role) => {
+    if (role === 'visitor') return { path: '/auth/two-factor/confirm', body: { code: '123456' } }
+    const fresh = await t.signUp({ password: PASSWORD })
+    const setup = await t.request('/api/auth/two-factor/setup', { token: fresh.token, body: { password: PASSWORD } })
+    const { secret } = (await json<{ data: { secret: string } }>(setup, 200)).data
+    return { path: '/auth/two-factor/confirm', body: { code: totpCode(secret) }, credentials: asRole(role, fresh) }
+  },
+  'POST /auth/two-factor/recovery-codes': async (role) => ({
+    path: '/auth/two-factor/recovery-codes',
+    body: { password: PASSWORD },
+    credentials: role === 'visitor' ? null : asRole(role, await make.twoFactorAccount()),
+  }),
+  'POST /auth/two-factor/disable': async (role) => ({
+    path: '/auth/two-factor/disable',
+    body: { password: PASSWORD },
+    credentials: role === 'visitor' ? null : asRole(role, await make.twoFactorAccount()),
+  }),
+  'GET /auth/passkeys': () => ({ path: '/auth/passkeys' }),
+  'POST /auth/passkeys/options': (role) => ({
+    path: '/auth/passkeys/options',
+    body: { name: 'Matrix passkey', password: accountOf(role).password },
+  }),
+  'POST /auth/passkeys': async (role) => {
+    if (role === 'visitor') return { path: '/auth/passkeys', body: { name: 'Matrix passkey', response: {} } }
+    const started = await send(role, 'POST', {
+      path: '/auth/passkeys/options',
+      body: { name: 'Matrix', password: accountOf(role).password },
+    })
+    const options = (await json<{ data: Record<string, unknown> }>(started, 200)).data
+    const device = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
+    return withChallenge(role, challengeOf(started), {
+      path: '/auth/passkeys',
+      body: { name: 'Matrix passkey', response: device.create(options) },
+    })
+  },
+  'DELETE /auth/passkeys/{id}': async () => ({ path: `/auth/passkeys/${await make.passkey()}` }),
+  'POST /auth/login/passkey/options': () => ({ path: '/auth/login/passkey/options', ip: t.freshIp() }),
+  'POST /auth/login/passkey': async (role) => {
+    const ip = t.freshIp()
+    const started = await send('visitor', 'POST', { path: '/auth/login/passkey/options', ip })
+    const options = (await json<{ data: Record<string, unknown> }>(started, 200)).data
+    return withChallenge(role, challengeOf(started), { path: '/auth/login/passkey', body: { response: passkeyDevice.get(options) }, ip })
+  },
+
   'GET /users': () => ({ path: '/users?page=1&limit=5' }),
   'POST /users': () => ({ path: '/users', body: { email: `${unique('made-by-admin')}@example.com`, password: PASSWORD, role: 'user' } }),
   'GET /users/{id}': () => ({ path: `/users/${accounts.member.id}` }),
@@ -281,6 +383,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'POST /users/{id}/reset-password': () => ({
     path: `/users/${fixtures.resetUserId}/reset-password`,
     body: { newPassword: 'brand-new-password' },
+  }),
+  'POST /users/{id}/reset-two-factor': () => ({ path: `/users/${fixtures.resetUserId}/reset-two-factor` }),
+  'POST /users/{id}/reset-two-factor [admin-scoped API key]': (role) => ({
+    path: `/users/${role === 'visitor' ? accounts.admin.id : accounts[role].id}/reset-two-factor`,
+    credentials: viaAdminScopedKey(role),
   }),
   'GET /users [admin-scoped API key]': (role) => ({ path: '/users?page=1&limit=5', credentials: viaAdminScopedKey(role) }),
   'GET /users [API key]': (role) => ({ path: '/users?page=1&limit=5', credentials: viaApiKey(role) }),
@@ -490,6 +597,9 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   }),
   'POST /identity/update-user': () => ({ path: '/identity/update-user', body: { name: 'Bypass' } }),
   'POST /identity/delete-user': () => ({ path: '/identity/delete-user', body: {} }),
+  'POST /identity/two-factor/enable': (role) => ({ path: '/identity/two-factor/enable', body: { password: accountOf(role).password } }),
+  'POST /identity/two-factor/verify-totp': () => ({ path: '/identity/two-factor/verify-totp', body: { code: '123456' } }),
+  'POST /identity/passkey/verify-authentication': () => ({ path: '/identity/passkey/verify-authentication', body: { response: {} } }),
   'GET /no-such-route': () => ({ path: '/no-such-route' }),
 }
 
@@ -531,6 +641,18 @@ beforeAll(async () => {
     body: { name: 'admin key with every scope', scopes: ['automations', 'admin:read', 'admin:content'] },
   })
   adminScopedKey = (await json<{ data: { key: string } }>(scoped, 201)).data.key
+
+  const twoFactor = await t.signUp({ password: PASSWORD })
+  twoFactorAccount = { ...twoFactor, secret: (await enableTwoFactor(t, twoFactor)).secret }
+  const passkeyOwner = await t.signUp({ password: PASSWORD })
+  const started = await t.request('/api/auth/passkeys/options', { token: passkeyOwner.token, body: { name: 'Matrix', password: PASSWORD } })
+  const creation = (await json<{ data: Record<string, unknown> }>(started, 200)).data
+  const registered = await t.request('/api/auth/passkeys', {
+    token: passkeyOwner.token,
+    cookie: challengeOf(started),
+    body: { name: 'Matrix', response: passkeyDevice.create(creation) },
+  })
+  await json(registered, 201)
 
   fixtures = {
     automationId,

@@ -32,6 +32,20 @@ const COOKIE_LIST: CookieRow[] = [
     provider: 'Aether',
   },
   {
+    name: 'better-auth.two_factor',
+    category: 'Essential',
+    purpose: 'Between your password and your two-factor code: remembers that the password was right, for this sign-in only.',
+    duration: '5 minutes',
+    provider: 'Aether',
+  },
+  {
+    name: 'better-auth.passkey_challenge',
+    category: 'Essential',
+    purpose: 'While you add or use a passkey: the one-time challenge your device signs.',
+    duration: '5 minutes',
+    provider: 'Aether',
+  },
+  {
     name: 'aether_flash',
     category: 'Functionality',
     purpose: 'Shows a one-time notice after an action, such as a confirmation message.',

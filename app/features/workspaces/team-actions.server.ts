@@ -3,6 +3,7 @@ import { data, redirect, type AppLoadContext } from 'react-router'
 import { actionResult, type ActionResult } from '#app/lib/action-result.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
+import { requireUsableWorkspace } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { invitationCreateSchema, roleChangeSchema, workspaceCreateSchema, workspaceUpdateSchema } from '#common/workspaces.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
@@ -21,6 +22,7 @@ export async function teamAction(context: AppLoadContext, user: SessionUser, for
   if (!user.workspace && intent !== 'create-team') {
     return refused('Workspace not available', 'Your workspace could not be read. Please try again in a moment.')
   }
+  if (intent !== 'create-team') requireUsableWorkspace(user)
   const actor = { id: user.id, email: user.email, workspace: user.workspace as WorkspaceAccess }
   const userId = String(form.get('userId') ?? '').slice(0, 100)
 
@@ -77,6 +79,15 @@ export async function teamAction(context: AppLoadContext, user: SessionUser, for
     if (submission.status !== 'success') return refused('Could not save the settings', submission.error?.name?.[0] ?? 'Check the fields.')
     return actionResult(() => workspaces.update(actor, submission.value), {
       success: { title: 'Workspace settings saved' },
+      error: 'Could not save the settings',
+    })
+  }
+  if (intent === 'require-two-factor') {
+    return actionResult(() => workspaces.update(actor, { requireTwoFactor: form.get('requireTwoFactor') === 'on' }), {
+      success: (saved) => ({
+        title: saved.requireTwoFactor ? 'Two-factor sign-in required' : 'Two-factor sign-in no longer required',
+        description: saved.requireTwoFactor ? 'Members without it are sent to Settings to set it up.' : undefined,
+      }),
       error: 'Could not save the settings',
     })
   }

@@ -32,6 +32,8 @@ export async function loadTeam(context: AppLoadContext, user: SessionUser) {
     },
     role: caller.workspace.role,
     me: user.id,
+    /** Only an owner who has two-factor sign-in on may require it (docs/decisions/023). */
+    myTwoFactor: user.twoFactorEnabled,
     seats: { total: seats.seats, taken: seats.taken },
     members: members.map((member) => ({ ...member, joinedLabel: format(member.joinedAt, 'MMM d, yyyy') })),
     invitations: pending.map((invitation) => ({

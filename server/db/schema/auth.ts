@@ -14,6 +14,8 @@ export const users = pgTable('users', {
   email: text().notNull().unique(),
   emailVerified: boolean().notNull().default(false),
   image: text(),
+  /** Better Auth's two-factor plugin: a password sign-in needs a code too (docs/decisions/023). */
+  twoFactorEnabled: boolean().notNull().default(false),
   ...timestamps,
 })
 

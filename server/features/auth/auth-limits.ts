@@ -45,3 +45,17 @@ export const PASSWORD_CHANGE_PER_USER: RateLimitRule = {
   windowSeconds: 15 * 60,
   message: 'Too many password change attempts. Please wait 15 minutes and try again.',
 }
+
+/** Codes tried at the second step of a sign-in, per client address (each ticket also allows 5, docs/decisions/023). */
+export const SECOND_FACTOR_PER_IP: RateLimitRule = {
+  limit: 30,
+  windowSeconds: 10 * 60,
+  message: 'Too many two-factor attempts from your network. Please wait a few minutes and try again.',
+}
+
+/** Setting up, confirming or turning off two-factor sign-in, new recovery codes, adding passkeys: each checks a password or code. */
+export const TWO_FACTOR_CHANGES_PER_USER: RateLimitRule = {
+  limit: 10,
+  windowSeconds: 15 * 60,
+  message: 'Too many attempts to change your sign-in security. Please wait 15 minutes and try again.',
+}

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import { changePasswordSchema, loginSchema, profileUpdateSchema, registerSchema } from '#common/auth.ts'
 import { member, publicRoute, signedInRoute } from '#server/http/access.ts'
-import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, errorSchema, jsonBody } from '#server/http/openapi.ts'
+import { SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from '#common/two-factor.ts'
 import type { AuthService } from './auth.service.ts'
 import { toUserDto, userSchema } from './auth.dto.ts'
 
@@ -22,15 +23,35 @@ const register = publicRoute({
   responses: { 201: dataOf(z.object({ user: userSchema }), 'Account created'), ...errorResponses(400, 409, 429) },
 })
 
+const secondFactorDueSchema = z
+  .object({
+    message: z.literal(SECOND_FACTOR_MESSAGE),
+    code: z.literal(SECOND_FACTOR_REQUIRED),
+    data: z.object({
+      ticket: z.string(),
+      methods: z.array(z.enum(['totp', 'recovery-code'])),
+      expiresIn: z.number().int().openapi({ description: 'Seconds the ticket stays valid' }),
+    }),
+  })
+  .openapi('SecondFactorRequired')
+
 const login = publicRoute({
   method: 'post',
   path: '/login',
   tags: ['Auth'],
   summary: 'Sign in: returns a bearer token and also sets the auth_session cookie',
+  description:
+    'For an account with two-factor sign-in on, a right password answers 401 with `code: "SECOND_FACTOR_REQUIRED"` and a ' +
+    '`data.ticket` (no token, no session): send it with a code or a recovery code to `POST /auth/login/second-factor` ' +
+    'within 5 minutes. Other 401s (wrong e-mail or password) have `code: "UNAUTHORIZED"`.',
   request: { body: jsonBody(loginSchema) },
   responses: {
     200: dataOf(z.object({ token: z.string(), user: userSchema }), 'Signed in'),
-    ...errorResponses(400, 401, 429),
+    401: {
+      description: 'Wrong e-mail or password (an Error), or the password was right and a second factor is due',
+      content: { 'application/json': { schema: z.union([secondFactorDueSchema, errorSchema]) } },
+    },
+    ...errorResponses(400, 429),
   },
 })
 
@@ -84,6 +105,11 @@ export function createAuthApi(authService: AuthService) {
     })
     .openapi(login, async (c) => {
       const result = await authService.login(c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
+      if (result.secondFactor) {
+        // No cookie either: the ticket in the body is what the second step takes.
+        const data = { ticket: result.ticket, methods: result.methods, expiresIn: result.expiresInSeconds }
+        return c.json({ message: SECOND_FACTOR_MESSAGE, code: SECOND_FACTOR_REQUIRED, data }, 401)
+      }
       for (const cookie of result.setCookies) c.header('Set-Cookie', cookie, { append: true })
       return c.json({ data: { token: result.token, user: toUserDto(result.user) } }, 200)
     })

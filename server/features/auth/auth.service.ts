@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, notExists } from 'drizzle-orm'
 import { APIError } from 'better-auth/api'
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
-import type { Auth } from '#server/auth.ts'
+import { SECOND_FACTOR_TICKET_SECONDS, TWO_FACTOR_COOKIE_NAME, type Auth } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { accounts, sessions, users } from '#server/db/schema/index.ts'
 import { Conflict, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '#common/errors.ts'
@@ -19,7 +19,8 @@ import {
   SIGN_IN_PER_IP,
   SIGN_UP_PER_IP,
 } from './auth-limits.ts'
-import { betterAuthHeaders, expiredSessionCookie, type Credential, type SessionService } from './session.service.ts'
+import { betterAuthHeaders, expiredSessionCookie, type Credential } from './session.service.ts'
+import { setCookieValue, type SignedIn, type SignedInStep } from './signed-in.ts'
 import type { TrustedDevices } from './trusted-devices.ts'
 
 /** Who is signing up or in: the request headers (Better Auth records the client from them) and the client's address. */
@@ -30,17 +31,32 @@ export interface Caller {
 
 const INVALID_CREDENTIALS = 'Invalid email or password'
 
+/**
+ * A right password for an account with two-factor sign-in on (docs/decisions/023): no session yet.
+ * The ticket (Better Auth's signed two_factor cookie value) completes it with a code within
+ * SECOND_FACTOR_TICKET_SECONDS, once; the page keeps it in that cookie (setCookies), the API answers it.
+ */
+export interface SecondFactorDue {
+  secondFactor: true
+  ticket: string
+  methods: ('totp' | 'recovery-code')[]
+  expiresInSeconds: number
+  setCookies: string[]
+}
+
+export type LoginResult = (SignedIn & { secondFactor: false }) | SecondFactorDue
+
 export function createAuthService(deps: {
   auth: Auth
   db: Db
   profiles: ProfileService
   rateLimits: RateLimitService
-  sessions: SessionService
+  signedIn: SignedInStep
   apiKeys: Pick<ApiKeyService, 'revokeAll'>
   trustedDevices: TrustedDevices
   settings: Pick<SettingsService, 'get'>
 }) {
-  const { auth, db, profiles, rateLimits, sessions: sessionService, apiKeys, trustedDevices, settings } = deps
+  const { auth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings } = deps
 
   /**
    * Better Auth writes a new user and its password in two steps: a process stopped between them
@@ -85,7 +101,7 @@ export function createAuthService(deps: {
      * (ADR 016): per client address, per account and client, and per account, where the last one
      * refuses only devices the account never signed in on.
      */
-    async login(input: LoginInput, caller: Caller) {
+    async login(input: LoginInput, caller: Caller): Promise<LoginResult> {
       await rateLimits.consume(`sign-in:ip:${caller.ip}`, SIGN_IN_PER_IP)
       const accountKey = `sign-in-failures:email:${input.email}`
       const clientKey = `${accountKey}:ip:${caller.ip}`
@@ -100,10 +116,24 @@ export function createAuthService(deps: {
           returnHeaders: true,
         })
         await rateLimits.reset(clientKey)
-        const user = await sessionService.loadUser(response.user.id, { kind: 'session', sessionId: '' }, response.user.name)
-        if (!user) throw new Unauthorized(INVALID_CREDENTIALS)
-        const setCookies = [...headers.getSetCookie(), trustedDevices.remember(caller.headers, user.id)]
-        return { token: response.token, user, setCookies }
+        if ('twoFactorRedirect' in response) {
+          // The password was right; the plugin made a ticket instead of a session. Only its cookie is passed on.
+          const ticket = setCookieValue(headers.getSetCookie(), TWO_FACTOR_COOKIE_NAME)
+          if (!ticket) throw new Error('Better Auth asked for a second factor without a two_factor cookie')
+          return {
+            secondFactor: true,
+            ticket,
+            methods: ['totp', 'recovery-code'],
+            expiresInSeconds: SECOND_FACTOR_TICKET_SECONDS,
+            setCookies: headers.getSetCookie().filter((cookie) => cookie.startsWith(`${TWO_FACTOR_COOKIE_NAME}=`)),
+          }
+        }
+        const done = await signedIn(
+          { userId: response.user.id, name: response.user.name, token: response.token },
+          headers.getSetCookie(),
+          caller.headers,
+        )
+        return { ...done, secondFactor: false }
       } catch (error) {
         if (error instanceof APIError && error.statusCode === 401) {
           await rateLimits.hit(clientKey, FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT)

@@ -11,7 +11,7 @@ import type { Credential } from './session.service.ts'
 /** A live session with its user and profile, read in one query. */
 export interface SessionRecord {
   sessionId: string
-  user: { id: string; email: string; emailVerified: boolean; name: string }
+  user: { id: string; email: string; emailVerified: boolean; name: string; twoFactorEnabled: boolean }
   profile: Profile
 }
 
@@ -45,7 +45,13 @@ export function createSessionLookup(db: Db, secret: string) {
           sessionId: sessions.id,
           expiresAt: sessions.expiresAt,
           createdAt: sessions.createdAt,
-          user: { id: users.id, email: users.email, emailVerified: users.emailVerified, name: users.name },
+          user: {
+            id: users.id,
+            email: users.email,
+            emailVerified: users.emailVerified,
+            name: users.name,
+            twoFactorEnabled: users.twoFactorEnabled,
+          },
           profile: profileColumns,
         })
         .from(sessions)

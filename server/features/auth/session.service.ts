@@ -23,6 +23,8 @@ export interface SessionUser {
   email: string
   emailVerified: boolean
   name: string
+  /** Two-factor sign-in is on: a password alone does not sign in (docs/decisions/023). */
+  twoFactorEnabled: boolean
   signedInWith: SignedInWith
   profile: Profile
   /**
@@ -109,7 +111,14 @@ export function createSessionService(deps: {
   ): Promise<SessionUser | null> {
     const [user] = await db.select().from(users).where(eq(users.id, userId))
     if (!user) return null
-    const base = { id: user.id, email: user.email, emailVerified: user.emailVerified, name: user.name, signedInWith }
+    const base = {
+      id: user.id,
+      email: user.email,
+      emailVerified: user.emailVerified,
+      name: user.name,
+      twoFactorEnabled: user.twoFactorEnabled,
+      signedInWith,
+    }
     try {
       // The spec inserts a profile when one is missing; so do we.
       const profile = (await profileService.get(user.id)) ?? (await profileService.createFor(user.id, fallbackName))

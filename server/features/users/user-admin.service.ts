@@ -4,7 +4,17 @@ import type { AdminEmail, AdminUserCreate, AdminUserUpdate } from '#common/users
 import { Conflict, NotFound, ValidationError } from '#common/errors.ts'
 import type { Auth } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
-import { accounts, profiles, sessions, subscriptionPlans, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import {
+  accounts,
+  passkeys,
+  profiles,
+  sessions,
+  subscriptionPlans,
+  twoFactors,
+  users,
+  workspaceMembers,
+  workspaces,
+} from '#server/db/schema/index.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
@@ -225,6 +235,43 @@ export function createUserAdminService(deps: {
           targetId: id,
           summary: `Set a new password for ${user.email}`,
         })
+      })
+    },
+
+    /**
+     * Turns off a member's two-factor sign-in and removes their passkeys (a lost phone, docs/decisions/023),
+     * with an audit entry naming the admin. Their password signs in alone again until they set it up anew;
+     * a workspace that requires it refuses them until then.
+     */
+    async resetTwoFactor(actor: Actor, id: string): Promise<{ twoFactorWasOn: boolean; passkeysRemoved: number }> {
+      return db.transaction(async (tx) => {
+        const [user] = await tx
+          .select({ email: users.email, twoFactorEnabled: users.twoFactorEnabled })
+          .from(users)
+          .where(eq(users.id, id))
+          .for('update')
+        if (!user) throw new NotFound('User not found')
+        const removedSecrets = await tx.delete(twoFactors).where(eq(twoFactors.userId, id)).returning({ id: twoFactors.id })
+        const removedPasskeys = await tx.delete(passkeys).where(eq(passkeys.userId, id)).returning({ id: passkeys.id })
+        await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, id))
+        const passkeysRemoved = removedPasskeys.length
+        const what = [
+          user.twoFactorEnabled
+            ? 'turned off two-factor sign-in'
+            : removedSecrets.length
+              ? 'dropped an unfinished two-factor set-up'
+              : null,
+          passkeysRemoved ? `removed ${passkeysRemoved === 1 ? '1 passkey' : `${passkeysRemoved} passkeys`}` : null,
+        ].filter(Boolean)
+        await audit.record(tx, actor, {
+          action: 'user.two-factor-reset',
+          targetType: 'user',
+          targetId: id,
+          summary: `Reset two-factor sign-in of ${user.email}: ${what.length ? what.join(' and ') : 'nothing was set up'}`,
+          before: { twoFactorEnabled: user.twoFactorEnabled, passkeys: passkeysRemoved },
+          after: { twoFactorEnabled: false, passkeys: 0 },
+        })
+        return { twoFactorWasOn: user.twoFactorEnabled, passkeysRemoved }
       })
     },
 

@@ -3,7 +3,7 @@ import type { Page, PaginationQuery } from '#common/pagination.ts'
 import type { Role } from '#common/auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
-import { profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
+import { passkeys, profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 import type { Profile } from '#server/features/profiles/profile.service.ts'
 
@@ -13,6 +13,9 @@ export interface UserListItem {
   emailVerified: boolean
   createdAt: Date
   lastSignInAt: Date | null
+  /** Two-factor sign-in is on, and how many passkeys the account has (docs/decisions/023). */
+  twoFactorEnabled: boolean
+  passkeyCount: number
   profile: Profile
 }
 
@@ -27,6 +30,7 @@ export function createUserService(db: Db) {
     .from(sessions)
     .groupBy(sessions.userId)
     .as('last_sign_in')
+  const passkeyCount = sql<number>`(select count(*)::int from ${passkeys} p where p.user_id = ${users.id})`
 
   function filters(query: { role?: Role; search?: string }): SQL | undefined {
     const conditions: SQL[] = []
@@ -44,7 +48,7 @@ export function createUserService(db: Db) {
       const where = filters(query)
       const [rows, [totals]] = await Promise.all([
         db
-          .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at })
+          .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at, passkeyCount })
           .from(users)
           .innerJoin(profiles, eq(profiles.id, users.id))
           .innerJoin(workspaces, eq(workspaces.id, users.id))
@@ -65,7 +69,7 @@ export function createUserService(db: Db) {
 
     async get(id: string): Promise<UserListItem | null> {
       const [row] = await db
-        .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at })
+        .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at, passkeyCount })
         .from(users)
         .innerJoin(profiles, eq(profiles.id, users.id))
         .innerJoin(workspaces, eq(workspaces.id, users.id))
@@ -95,13 +99,20 @@ export function createUserService(db: Db) {
   }
 }
 
-function toListItem(row: { user: typeof users.$inferSelect; profile: Profile; lastSignInAt: Date | string | null }): UserListItem {
+function toListItem(row: {
+  user: typeof users.$inferSelect
+  profile: Profile
+  lastSignInAt: Date | string | null
+  passkeyCount: number
+}): UserListItem {
   return {
     id: row.user.id,
     email: row.user.email,
     emailVerified: row.user.emailVerified,
     createdAt: row.user.createdAt,
     lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
+    twoFactorEnabled: row.user.twoFactorEnabled,
+    passkeyCount: Number(row.passkeyCount),
     profile: row.profile,
   }
 }

@@ -17,6 +17,8 @@ const adminUserSchema = z
     email_confirmed_at: z.string().nullable(),
     last_sign_in_at: z.string().nullable(),
     created_at: z.string(),
+    twoFactorEnabled: z.boolean(),
+    passkeys: z.number().int(),
     profile: profileSchema,
   })
   .openapi('AdminUser')
@@ -31,6 +33,8 @@ function toAdminUserDto(user: UserListItem): z.infer<typeof adminUserSchema> {
     email_confirmed_at: user.emailVerified ? user.createdAt.toISOString() : null,
     last_sign_in_at: user.lastSignInAt?.toISOString() ?? null,
     created_at: user.createdAt.toISOString(),
+    twoFactorEnabled: user.twoFactorEnabled,
+    passkeys: user.passkeyCount,
     profile: toProfileDto(user.profile),
   }
 }
@@ -121,6 +125,18 @@ const resetPassword = signedInRoute(admin('never'), {
   responses: { 200: ok, ...errorResponses(400, 404) },
 })
 
+const resetTwoFactor = signedInRoute(admin('never'), {
+  method: 'post',
+  path: '/{id}/reset-two-factor',
+  tags: ['Users (admin)'],
+  summary: "Turn off a user's two-factor sign-in and remove their passkeys (a lost device); recorded in the audit log",
+  request: { params: idParam },
+  responses: {
+    200: { description: 'Reset', content: { 'application/json': { schema: z.object({ data: adminUserSchema }) } } },
+    ...errorResponses(404),
+  },
+})
+
 export function createUsersApi(userService: UserService, admin: UserAdminService) {
   return createRouter()
     .openapi(list, async (c) => {
@@ -150,5 +166,12 @@ export function createUsersApi(userService: UserService, admin: UserAdminService
       const actor = c.get('member')
       await admin.setPassword(actor, c.req.valid('param').id, c.req.valid('json').newPassword)
       return c.json({ data: { success: true } }, 200)
+    })
+    .openapi(resetTwoFactor, async (c) => {
+      const id = c.req.valid('param').id
+      await admin.resetTwoFactor(c.get('member'), id)
+      const user = await userService.get(id)
+      if (!user) throw new NotFound('User not found')
+      return c.json({ data: toAdminUserDto(user) }, 200)
     })
 }

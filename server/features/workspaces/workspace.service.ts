@@ -13,6 +13,7 @@ import type { Db, DbOrTx } from '#server/db/client.ts'
 import { apiKeys, subscriptionPlans, subscriptions, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
+import { assertMayRequireTwoFactor } from './two-factor-requirement.ts'
 
 export type Workspace = typeof workspaces.$inferSelect
 
@@ -201,6 +202,9 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
         if (!before) throw new NotFound('Workspace not found')
         requireWorkspaceRole(before.role, 'admin', 'Changing the workspace settings')
         if (changes.name !== undefined && before.kind === 'personal') throw new Conflict('Your personal workspace keeps its name.')
+        if (changes.requireTwoFactor !== undefined && changes.requireTwoFactor !== before.requireTwoFactor) {
+          await assertMayRequireTwoFactor(tx, actor.id, before)
+        }
         await tx
           .update(workspaces)
           .set({ ...changes, updatedAt: new Date() })

@@ -117,7 +117,7 @@ const update = signedInRoute(member('never', 'admin'), {
   method: 'patch',
   path: '/current',
   tags,
-  summary: 'Rename the workspace or require two-factor sign-in of its members (owners and admins)',
+  summary: 'Rename the workspace (owners and admins), or require two-factor sign-in of its members (owners who have it on)',
   description: CURRENT,
   request: { body: jsonBody(workspaceUpdateSchema) },
   responses: { 200: one(workspaceSchema, 'The workspace'), ...errorResponses(400, 409) },

@@ -1,4 +1,4 @@
-import { Mail, Pencil, Trash2 } from 'lucide-react'
+import { Mail, Pencil, ShieldOff, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { useFetcher } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -21,6 +21,9 @@ export interface UserRow {
   /** Automation runs started this month (the plan's monthly cap counts these). */
   runsThisMonth: number
   verified: boolean
+  /** Two-factor sign-in on, and the account's passkeys (docs/decisions/023). */
+  twoFactor: boolean
+  passkeys: number
   lastLogin: string
   created: string
 }
@@ -30,7 +33,7 @@ export interface PlanOption {
   name: string
 }
 
-const HEADERS = ['User ID', 'Email', 'Name', 'Plan', 'Credits', 'Runs (month)', 'Verified', 'Last Login', 'Created', 'Actions']
+const HEADERS = ['User ID', 'Email', 'Name', 'Plan', 'Credits', 'Runs (month)', 'Verified', '2FA', 'Last Login', 'Created', 'Actions']
 
 export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans: PlanOption[]; adminId: string }) {
   return (
@@ -54,6 +57,12 @@ export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans:
           </td>
           <td className="px-3 py-2 tabular-nums">{user.runsThisMonth}</td>
           <td className="px-3 py-2">{user.verified ? 'Yes' : 'No'}</td>
+          <td className="px-3 py-2 whitespace-nowrap">
+            {user.twoFactor ? 'On' : 'Off'}
+            {user.passkeys ? (
+              <span className="text-muted-foreground"> · {user.passkeys === 1 ? '1 passkey' : `${user.passkeys} passkeys`}</span>
+            ) : null}
+          </td>
           <td className="px-3 py-2 whitespace-nowrap">{user.lastLogin}</td>
           <td className="px-3 py-2 whitespace-nowrap">{user.created}</td>
           <td className="px-3 py-2">
@@ -146,6 +155,22 @@ function RowActions({ user, plans, isSelf }: { user: UserRow; plans: PlanOption[
           </Button>
         }
       />
+      {user.twoFactor || user.passkeys ? (
+        <ConfirmAction
+          label={<ShieldOff aria-hidden="true" />}
+          triggerProps={{
+            variant: 'ghost',
+            size: 'icon',
+            'aria-label': `Reset two-factor of ${user.email}`,
+            title: 'Reset two-factor sign-in',
+          }}
+          title={`Reset two-factor sign-in of ${user.email}?`}
+          description="Their authenticator app and recovery codes stop working and their passkeys are removed: their password alone signs them in until they set it up again. Do this only after checking it is really them. The audit log records that you did it."
+          confirmLabel="Reset Two-Factor"
+          fields={{ intent: 'reset-two-factor', userId: user.id }}
+          destructive
+        />
+      ) : null}
       <ConfirmAction
         label={<Trash2 aria-hidden="true" />}
         triggerProps={{
