@@ -905,6 +905,7 @@ describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=
         }
       }
       expect(mismatches).toEqual([])
-    })
+      // Six real calls per route: inspecting and planning open pages in the browser each time.
+    }, 120_000)
   },
 )
