@@ -66,7 +66,25 @@ const MEMBER_OPERATIONS = [
   'DELETE /workspaces/current/invitations/{id}',
   'GET /workspaces/current/activity',
   'POST /workspaces/invitations/accept',
+  'GET /auth/two-factor',
+  'POST /auth/two-factor/setup',
+  'POST /auth/two-factor/confirm',
+  'POST /auth/two-factor/disable',
+  'POST /auth/two-factor/recovery-codes',
+  'GET /auth/passkeys',
+  'POST /auth/passkeys/options',
+  'POST /auth/passkeys',
+  'DELETE /auth/passkeys/{id}',
+  'GET /templates',
+  'GET /templates/{id}',
+  'POST /templates/{id}/use',
 ]
+
+const TEMPLATE = {
+  category: 'monitoring',
+  inputs: [{ name: 'start_url', label: 'Page', example: 'https://example.com/' }],
+  steps: [{ type: 'navigate', url: '{{start_url}}' }, { type: 'screenshot' }],
+}
 
 let t: TestApp
 let admin: Account
@@ -79,10 +97,18 @@ let fixtures: {
   deletePost: string
   editInquiry: string
   deleteInquiry: string
+  editTemplate: string
+  deleteTemplate: string
 }
 
 async function createPost(title: string): Promise<string> {
   const response = await t.request('/api/blog', { token: admin.token, body: { title } })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}
+
+async function createTemplate(name: string): Promise<string> {
+  const response = await t.request('/api/templates', { token: admin.token, body: { ...TEMPLATE, name } })
   expect(response.status).toBe(201)
   return ((await response.json()) as { data: { id: string } }).data.id
 }
@@ -106,6 +132,8 @@ beforeAll(async () => {
     deletePost: await createPost('Post to delete'),
     editInquiry: await createInquiry('Inquiry to mark'),
     deleteInquiry: await createInquiry('Inquiry to delete'),
+    editTemplate: await createTemplate('Template to edit'),
+    deleteTemplate: await createTemplate('Template to delete'),
   }
 })
 afterAll(async () => {
@@ -135,6 +163,10 @@ const samples: Record<string, () => Sample> = {
     path: `/users/${fixtures.passwordUser.id}/reset-password`,
     body: { newPassword: 'brand-new-password' },
   }),
+  'POST /users/{id}/reset-two-factor': () => ({ path: `/users/${fixtures.editUser.id}/reset-two-factor` }),
+  'POST /templates': () => ({ path: '/templates', body: { ...TEMPLATE, name: 'Matrix template' }, status: 201 }),
+  'PUT /templates/{id}': () => ({ path: `/templates/${fixtures.editTemplate}`, body: { description: 'Changed by the matrix' } }),
+  'DELETE /templates/{id}': () => ({ path: `/templates/${fixtures.deleteTemplate}` }),
   'GET /contact': () => ({ path: '/contact?processed=false' }),
   'PUT /contact/{id}': () => ({ path: `/contact/${fixtures.editInquiry}`, body: { processed: true } }),
   'DELETE /contact/{id}': () => ({ path: `/contact/${fixtures.deleteInquiry}` }),

@@ -52,6 +52,8 @@ const TEMPLATE = {
   inputs: [{ name: 'start_url', label: 'Page', example: 'https://example.com/' }],
   steps: [{ type: 'navigate', url: '{{start_url}}' }, { type: 'screenshot' }],
 }
+/** The matrix sends thousands of requests a minute per account; the rate limit has its own tests. */
+const RATE_LIMIT = 1_000_000
 const TEMPLATE_USE = { inputs: { start_url: 'https://example.com/status' } }
 const ROLE_IP: Record<Role, string> = {
   visitor: '203.0.113.21',
@@ -432,11 +434,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /settings': () => ({ path: '/settings' }),
   'PUT /settings': () => ({
     path: '/settings',
-    body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: false, theme: 'dark', apiRateLimit: 1000 },
+    body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: false, theme: 'dark', apiRateLimit: RATE_LIMIT },
   }),
   'PUT /settings [admin-scoped API key]': (role) => ({
     path: '/settings',
-    body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: true, theme: 'dark', apiRateLimit: 1000 },
+    body: { siteName: 'Aether', description: 'Matrix', defaultCredits: 5, maintenanceMode: true, theme: 'dark', apiRateLimit: RATE_LIMIT },
     credentials: viaAdminScopedKey(role),
   }),
   'GET /audit': () => ({ path: '/audit?targetType=user' }),
@@ -606,6 +608,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
 beforeAll(async () => {
   sites = await startPracticeSites()
   t = await createTestApp({
+    apiRateLimit: RATE_LIMIT,
     privateTargets: 'loopback',
     googleEnabled: true,
     billing: { PADDLE_CLIENT_TOKEN: 'test_client_token', PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET },
