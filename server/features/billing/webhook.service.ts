@@ -1,3 +1,6 @@
+// Applies the payment provider's webhook events to subscriptions, payments, plans and credits.
+// Just over 300 lines: each event is applied in one transaction whose ordering rules (stale events,
+// duplicates, the plan before a payment) read best in one place.
 import { and, desc, eq, inArray, lte, ne } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { payments, subscriptionPlans, subscriptions, webhookEvents, workspaces } from '#server/db/schema/index.ts'

@@ -1,3 +1,6 @@
+// Workspaces and the people in them: create, rename, delete, roles, leaving and transfer.
+// Over 300 lines: every membership change shares the same locked-team and last-owner checks
+// (invitations live in invitation.service.ts).
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm'
 import { Conflict, Forbidden, LimitReached, NotFound } from '#common/errors.ts'

@@ -2,11 +2,9 @@ import { z } from '@hono/zod-openapi'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import {
   invitationCreateSchema,
-  INVITABLE_ROLES,
   ownershipTransferSchema,
   roleChangeSchema,
   WORKSPACE_HEADER,
-  WORKSPACE_ROLES,
   workspaceCreateSchema,
   workspaceUpdateSchema,
 } from '#common/workspaces.ts'
@@ -14,68 +12,12 @@ import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import { member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, pageResponse } from '#server/http/openapi.ts'
-import type { InvitationService, PendingInvitation } from './invitation.service.ts'
+import type { InvitationService } from './invitation.service.ts'
+import { activitySchema, invitationSchema, memberSchema, toInvitationDto, toWorkspaceDto, workspaceSchema } from './workspace.dto.ts'
 import type { WorkspaceAccess, WorkspaceActor, WorkspaceService } from './workspace.service.ts'
 
 const tags = ['Workspaces']
 const CURRENT = `"current" is the workspace the request works in: the ${WORKSPACE_HEADER} header's, an API key's own, or the session's chosen one (else the personal workspace).`
-
-const workspaceSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    kind: z.enum(['personal', 'team']),
-    role: z.enum(WORKSPACE_ROLES),
-    plan: z.string(),
-    planName: z.string(),
-    credits: z.number().int(),
-    requireTwoFactor: z.boolean(),
-  })
-  .openapi('Workspace')
-
-const memberSchema = z
-  .object({ userId: z.string(), email: z.string(), name: z.string(), role: z.enum(WORKSPACE_ROLES), joinedAt: z.string() })
-  .openapi('WorkspaceMember')
-
-const invitationSchema = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    role: z.enum(INVITABLE_ROLES),
-    invitedBy: z.string().nullable(),
-    expiresAt: z.string(),
-    createdAt: z.string(),
-  })
-  .openapi('WorkspaceInvitation')
-
-const activitySchema = z
-  .object({
-    id: z.string(),
-    actor: z.object({ id: z.string().nullable(), email: z.string() }),
-    action: z.string(),
-    targetType: z.string(),
-    targetId: z.string().nullable(),
-    summary: z.string(),
-    createdAt: z.string(),
-  })
-  .openapi('WorkspaceActivity')
-
-const toWorkspaceDto = (access: WorkspaceAccess): z.infer<typeof workspaceSchema> => ({
-  id: access.id,
-  name: access.name,
-  kind: access.kind,
-  role: access.role,
-  plan: access.planSlug,
-  planName: access.planName,
-  credits: access.credits,
-  requireTwoFactor: access.requireTwoFactor,
-})
-
-const toInvitationDto = (invitation: PendingInvitation): z.infer<typeof invitationSchema> => ({
-  ...invitation,
-  expiresAt: invitation.expiresAt.toISOString(),
-  createdAt: invitation.createdAt.toISOString(),
-})
 
 const one = (schema: z.ZodType, description: string) => ({
   description,
