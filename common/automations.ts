@@ -1,11 +1,13 @@
 import { Cron } from 'croner'
 import { MAX_STEPS } from './automation-steps.ts'
 import { paginationQuerySchema } from './pagination.ts'
+import { runInputsSchema } from './run-inputs.ts'
 import { z } from './zod.ts'
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
-export const RUN_TRIGGERS = ['manual', 'schedule', 'extension', 'desktop'] as const
+/** How a run was started: by hand in the app, by the schedule, by a client app, by a trigger URL, or through the API with a key. */
+export const RUN_TRIGGERS = ['manual', 'schedule', 'extension', 'desktop', 'url', 'api'] as const
 export type RunTrigger = (typeof RUN_TRIGGERS)[number]
 /** Statuses a run never leaves. */
 export const FINISHED_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled']
@@ -71,6 +73,7 @@ export const runListQuerySchema = paginationQuerySchema.extend({
 export const runStartSchema = z.object({
   where: z.enum(['cloud', 'client'], { error: 'where must be cloud or client' }).default('cloud'),
   trigger: z.enum(['manual', 'extension', 'desktop'], { error: 'trigger must be manual, extension or desktop' }).optional(),
+  inputs: runInputsSchema.optional(),
 })
 
 const logLine = z.object({

@@ -86,10 +86,12 @@ const planFieldsSchema = z.object({
   ),
   // The gallery's advanced templates (docs/decisions/022); the others are in every plan.
   advancedTemplates: z.boolean(),
+  // Trigger URLs that start runs from outside (docs/decisions/027).
+  triggerUrls: z.boolean(),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
-export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions', 'teams', 'advancedTemplates'] as const
+export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions', 'teams', 'advancedTemplates', 'triggerUrls'] as const
 
 /** Add plan: name required; price and credits numeric, default 0. */
 export const planCreateSchema = planFieldsSchema.extend({
@@ -109,6 +111,7 @@ export const planCreateSchema = planFieldsSchema.extend({
   teams: planFieldsSchema.shape.teams.default(false),
   seats: blankAsDefault(planFieldsSchema.shape.seats.default(1)),
   advancedTemplates: planFieldsSchema.shape.advancedTemplates.default(false),
+  triggerUrls: planFieldsSchema.shape.triggerUrls.default(false),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

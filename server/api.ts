@@ -23,6 +23,7 @@ import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
 import { createSuggestionsApi } from './features/suggestions/suggestions.api.ts'
 import { createTemplatesApi } from './features/templates/templates.api.ts'
+import { createAutomationTriggerApi, createTriggersApi } from './features/triggers/triggers.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
@@ -69,6 +70,8 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/automations', createAutomationsApi(services.automations))
   api.route('/automations', createRunStartApi(services.runs))
   api.route('/automations', createSuggestionsApi(services.suggestions))
+  api.route('/automations', createAutomationTriggerApi(services.triggers))
+  api.route('/triggers', createTriggersApi(services.triggers))
   api.route('/templates', createTemplatesApi(services.templates))
   api.route(
     '/runs',

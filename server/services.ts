@@ -44,6 +44,7 @@ import { createPlanningService } from './features/planning/planning.service.ts'
 import { createRepairer } from './features/planning/repairer.ts'
 import { createSuggestionService } from './features/suggestions/suggestion.service.ts'
 import { createTemplateService } from './features/templates/template.service.ts'
+import { createTriggerService } from './features/triggers/trigger.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -171,6 +172,7 @@ export function createServices(options: {
     suggestions: createSuggestionService({ db, automations, plans }),
     templates: createTemplateService({ db, audit, plans, automations }),
     runs,
+    triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
     urlSigner: createUrlSigner(authSecret),

@@ -10,6 +10,9 @@ import { builderAssist, suggestionsView } from '#app/features/automations/builde
 import { attempt } from '#app/lib/attempt.server.ts'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
+import { TriggerCard } from '#app/features/automations/trigger/trigger-card.tsx'
+import { issueTrigger, revokeTrigger } from '#app/features/automations/trigger/trigger-actions.server.ts'
+import { triggerView } from '#app/features/automations/trigger/trigger-view.server.ts'
 
 // One route for /dashboard/automations/new and /dashboard/automations/<id>: every route is an entry
 // of the manifest each page loads (docs/decisions/008-page-weight.md).
@@ -24,7 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (params.id === NEW) {
     // A viewer changes nothing in the workspace: there is nothing to build here for them.
     if (readOnly) throw redirect('/dashboard')
-    return { ...base, automation: null, suggestions: null, version: NEW, nextRunLabel: null, readOnly }
+    return { ...base, automation: null, suggestions: null, trigger: null, version: NEW, nextRunLabel: null, readOnly }
   }
   const found = isUuid(params.id) ? await attempt(() => context.services.automations.get(params.id, caller)) : null
   // Only the workspace's: another workspace's is as unknown as a missing one.
@@ -34,6 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     ...base,
     readOnly,
     suggestions: await suggestionsView(context.services, automation.id, caller),
+    trigger: await triggerView(context.services, automation.id, automation.steps, caller),
     version: automation.updatedAt.toISOString(),
     nextRunLabel: automation.nextRunAt ? dateTimeLabel(automation.nextRunAt) : null,
     automation: {
@@ -57,6 +61,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'inspect') return inspectPage(request, form, context)
   if (intent === 'plan') return planSteps(request, form, context)
   if (intent === 'apply-suggestion' && params.id !== NEW) return applySuggestion(form, context, params.id)
+  if (intent === 'issue-trigger' && params.id !== NEW) return issueTrigger(context, params.id)
+  if (intent === 'revoke-trigger' && params.id !== NEW) return revokeTrigger(context, params.id)
   return saveAutomation(form, context, params.id === NEW ? null : params.id)
 }
 
@@ -66,7 +72,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
 const EMPTY = { name: '', description: '', schedule: null, enabled: true, selfRepair: true, version: null, steps: [] }
 
 export default function AutomationBuilderPage() {
-  const { automation, version, plan, assist, suggestions, nextRunLabel, readOnly } = useLoaderData<typeof loader>()
+  const { automation, version, plan, assist, suggestions, trigger, nextRunLabel, readOnly } = useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
   const answer = data && 'result' in data ? data : undefined
@@ -86,7 +92,9 @@ export default function AutomationBuilderPage() {
       assist={assist}
       suggestions={suggestions}
       answer={answer}
-    />
+    >
+      {trigger ? <TriggerCard trigger={trigger} readOnly={readOnly} /> : null}
+    </BuilderPage>
   ) : (
     <BuilderPage
       title="New Automation"

@@ -1,8 +1,9 @@
-import { ArrowLeft, CircleX, Pencil } from 'lucide-react'
-import { data, Link, useActionData, useLoaderData } from 'react-router'
+import { ArrowLeft, CircleX, Pencil, RotateCw } from 'lucide-react'
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router'
 import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
-import { actionResult } from '#app/lib/action-result.server.ts'
+import { actionResult, type ActionResult } from '#app/lib/action-result.server.ts'
+import { NotFound } from '#common/errors.ts'
 import { ExtractedData, RunFacts, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
@@ -11,6 +12,7 @@ import { isUuid } from '#common/ids.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
+import { Button } from '#app/components/ui/button.tsx'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
@@ -38,6 +40,18 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       }),
       error: 'Could not apply the fix',
     })
+  }
+  if (intent === 'run-again') {
+    const started = await attempt(async () => {
+      const run = await context.services.runs.get(params.id, caller)
+      if (!run.automationId || run.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
+      return context.services.runs.start(run.automationId, caller, { runner: 'cloud', trigger: 'manual', inputs: run.inputs })
+    })
+    if (started.ok) throw redirect(`/dashboard/runs/${started.value.id}`)
+    return data<ActionResult>(
+      { ok: false, error: { title: 'Could not start the run', description: started.error.message } },
+      { status: started.error.status },
+    )
   }
   if (intent !== 'cancel') throw data({ message: 'Unknown action' }, { status: 400 })
   return actionResult(() => context.services.runs.cancel(params.id, caller), {
@@ -81,6 +95,7 @@ export default function RunPage() {
                 <Pencil className="size-4" aria-hidden="true" /> Edit automation
               </Link>
             ) : null}
+            {own && run.automationId && !isActive(run.status) ? <RunAgain withInputs={run.inputs.length > 0} /> : null}
             {own && isActive(run.status) ? (
               <ConfirmAction
                 label={
@@ -114,5 +129,19 @@ export default function RunPage() {
       <ExtractedData runId={run.id} extracted={run.extracted} />
       <Screenshots screenshots={run.screenshots} />
     </main>
+  )
+}
+
+/** Starts the same automation in the cloud again, with this run's inputs; the new run's page opens. */
+function RunAgain({ withInputs }: { withInputs: boolean }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'run-again'
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="run-again" />
+      <Button type="submit" variant="outline" size="sm" disabled={busy}>
+        <RotateCw aria-hidden="true" /> {busy ? 'Starting...' : withInputs ? 'Run again with the same inputs' : 'Run again'}
+      </Button>
+    </Form>
   )
 }

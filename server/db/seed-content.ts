@@ -64,6 +64,8 @@ export const DEFAULT_PLANS = [
     seats: 25,
     // "Advanced workflow templates" (docs/decisions/022).
     advancedTemplates: true,
+    // "Custom integrations": automations started from outside by a trigger URL (docs/decisions/027).
+    triggerUrls: true,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

@@ -78,6 +78,9 @@ const MEMBER_OPERATIONS = [
   'GET /templates',
   'GET /templates/{id}',
   'POST /templates/{id}/use',
+  'GET /automations/{id}/trigger',
+  'POST /automations/{id}/trigger',
+  'DELETE /automations/{id}/trigger',
 ]
 
 const TEMPLATE = {

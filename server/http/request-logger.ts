@@ -6,6 +6,9 @@ import type { AppEnv } from './app-env.ts'
 /** Nginx's status for a request whose client left before the answer: nothing was delivered. */
 const CLIENT_CLOSED_REQUEST = 499
 
+/** A trigger URL's last part is its secret (docs/decisions/027): logs keep only its last four characters. */
+export const loggedPath = (path: string) => path.replace(/^(\/api\/triggers\/)[^/]*?([^/]{0,4})$/, '$1…$2')
+
 /**
  * One structured line per request: method, path, status, duration. A request the client gave up
  * on (a page revalidation overtaken by a newer one, a closed tab) is logged as 499 at info level,
@@ -23,7 +26,7 @@ export function requestLogger(logger: Logger) {
     const entry = {
       requestId,
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       status,
       // What the interrupted work answered, for the record.
       ...(clientLeft ? { responseStatus: c.res.status } : {}),

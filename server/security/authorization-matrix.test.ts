@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { automationRuns } from '#server/db/schema/index.ts'
+import { automationRuns, automationTriggers } from '#server/db/schema/index.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
 import { createTestApp, sessionCookie, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
@@ -165,6 +165,16 @@ const make = {
   async clientRun(automationId: string): Promise<string> {
     const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  /** A trigger URL for the member's automation (replacing any), written as the service stores it; its secret. */
+  async trigger(automationId: string): Promise<string> {
+    const secret = `trg_${randomBytes(24).toString('base64url')}`
+    const row = { secretHash: createHash('sha256').update(secret).digest('hex'), hint: secret.slice(-4) }
+    await t.db
+      .insert(automationTriggers)
+      .values({ ...row, automationId, workspaceId: accounts.member.id, createdBy: accounts.member.id })
+      .onConflictDoUpdate({ target: automationTriggers.automationId, set: row })
+    return secret
   },
   /** A run of a fresh automation whose step 2 was repaired, as a cloud run records it. */
   async repairedRun(): Promise<string> {
@@ -527,6 +537,15 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     const { automationId, suggestionId } = await make.suggestion()
     return { path: `/automations/${automationId}/suggestions`, private: [suggestionId], credentials: viaApiKey(role) }
   },
+  'GET /automations/{id}/trigger': () => ({ path: `/automations/${fixtures.automationId}/trigger` }),
+  'POST /automations/{id}/trigger': () => ({ path: `/automations/${fixtures.automationId}/trigger` }),
+  'DELETE /automations/{id}/trigger': async () => {
+    const automationId = await make.automation()
+    await make.trigger(automationId)
+    return { path: `/automations/${automationId}/trigger` }
+  },
+  'POST /triggers/{secret}': () => ({ path: `/triggers/trg_${randomUUID().replaceAll('-', '')}`, body: {} }),
+  'POST /triggers/{secret} [real secret]': async () => ({ path: `/triggers/${await make.trigger(fixtures.automationId)}`, body: {} }),
   'POST /automations/{id}/suggestions/{suggestionId}/apply [API key]': async (role) => {
     const { automationId, suggestionId } = await make.suggestion()
     return { path: `/automations/${automationId}/suggestions/${suggestionId}/apply`, credentials: viaApiKey(role) }
@@ -772,6 +791,9 @@ describe('no hidden methods', () => {
   })
 })
 
+/** Public routes whose credential is the request itself (a signature, a secret URL), not a session. */
+const CREDENTIAL_IN_REQUEST = ['POST /webhooks/paddle', 'POST /triggers/{secret}']
+
 async function accessRules(): Promise<Map<string, Access | undefined>> {
   const document = await json<OpenApiDocument>(await send('visitor', 'GET', { path: '/openapi.json' }), 200)
   return new Map(
@@ -789,7 +811,7 @@ describe('the access rules the routes declare (x-access)', () => {
       const access = rules.get(row.route)
       if (access === undefined) disagreements.push(`${row.route}: no x-access`)
       else if (access === 'anyone') {
-        if (row.visitor === 401 && row.route !== 'POST /webhooks/paddle')
+        if (row.visitor === 401 && !CREDENTIAL_IN_REQUEST.includes(row.route))
           disagreements.push(`${row.route}: public, but the table refuses visitors`)
       } else {
         if (row.visitor !== 401) disagreements.push(`${row.route}: signed-in only, but the table lets visitors in`)

@@ -1,16 +1,15 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Copy, KeyRound, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { KeyRound, Trash2 } from 'lucide-react'
 import { Form, useNavigation } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
+import { ShownOnce } from '#app/components/shown-once.tsx'
 import { FieldError } from '#app/components/forms/field-error.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { toast } from '#app/lib/toast.ts'
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, apiKeyCreateSchema, MAX_ACTIVE_API_KEYS, type ApiKeyScope } from '#common/api-keys.ts'
 
 export interface ApiKeyRow {
@@ -60,7 +59,15 @@ export function ApiKeysCard({
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
-        {createdKey ? <NewKeyNotice key={createdKey.key} name={createdKey.name} value={createdKey.key} /> : null}
+        {createdKey ? (
+          <ShownOnce
+            key={createdKey.key}
+            title={<>Your new key &ldquo;{createdKey.name}&rdquo;</>}
+            note="Copy it now and keep it somewhere safe. You won't see this key again."
+            label="New API key"
+            value={createdKey.key}
+          />
+        ) : null}
 
         <Form method="post" className="space-y-2" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="create-api-key" />
@@ -147,37 +154,5 @@ export function ApiKeysCard({
         ) : null}
       </CardContent>
     </Card>
-  )
-}
-
-function NewKeyNotice({ name, value }: { name: string; value: string }) {
-  const [copied, setCopied] = useState(false)
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value)
-      setCopied(true)
-      toast.success('API key copied')
-    } catch {
-      toast.error('Could not copy the key', { description: 'Select it and copy it by hand.' })
-    }
-  }
-  return (
-    <div role="status" className="space-y-2 rounded-md border border-primary/40 bg-primary/5 p-4">
-      <p className="text-sm font-medium">Your new key &ldquo;{name}&rdquo;</p>
-      <p className="text-sm text-muted-foreground">Copy it now and keep it somewhere safe. You won&apos;t see this key again.</p>
-      <div className="flex gap-2">
-        <Input
-          readOnly
-          value={value}
-          aria-label="New API key"
-          className="font-mono text-xs"
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <Button type="button" variant="outline" onClick={() => void copy()}>
-          <Copy aria-hidden="true" />
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      </div>
-    </div>
   )
 }

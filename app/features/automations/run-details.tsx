@@ -20,6 +20,20 @@ export function RunFacts({ run }: { run: RunDetail }) {
     ['Actions performed', `${run.actionsPerformed} of ${run.stepCount}`],
     ['Credits charged', String(run.creditsCharged)],
     ['Credits refunded', run.refunded && run.creditsCharged > 0 ? String(run.creditsCharged) : '0'],
+    ...(run.inputs.length
+      ? ([
+          [
+            'Inputs',
+            <ul className="space-y-0.5">
+              {run.inputs.map((input) => (
+                <li key={input.name}>
+                  <span className="font-mono text-xs">{input.name}</span>: {input.value}
+                </li>
+              ))}
+            </ul>,
+          ],
+        ] satisfies [string, ReactNode][])
+      : []),
   ]
   return (
     <Card>

@@ -18,6 +18,8 @@ export const RUN_TRIGGER_LABELS: Record<RunTrigger, string> = {
   schedule: 'Schedule',
   extension: 'Extension',
   desktop: 'Desktop app',
+  url: 'Trigger URL',
+  api: 'API',
 }
 
 export const RUNNER_LABELS = { cloud: 'Cloud', client: 'Your device' } as const

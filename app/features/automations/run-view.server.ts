@@ -93,6 +93,7 @@ export function runDetail(run: Run) {
     finished: run.finishedAt ? stamp(run.finishedAt) : null,
     duration: durationLabel(run.startedAt, run.finishedAt),
     error: run.error,
+    inputs: Object.entries(run.inputs).map(([name, value]) => ({ name, value })),
     log: run.log.map((line, index) => {
       const at = new Date(line.at)
       return { key: index, level: line.level, message: line.message, at: stamp(at, UTC_TIME.format(at)) }

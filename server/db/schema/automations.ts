@@ -88,8 +88,10 @@ export const automationRuns = pgTable(
     status: text({ enum: RUN_STATUSES }).notNull(),
     trigger: text({ enum: RUN_TRIGGERS }).notNull(),
     runner: text({ enum: RUN_RUNNERS }).notNull(),
-    /** The steps as they were when the run started. */
+    /** The steps as they were when the run started, its inputs filled in. */
     steps: jsonb().$type<AutomationStep[]>().notNull(),
+    /** The values given for the steps' `{{input.name}}` placeholders (docs/decisions/027): "Run again" reuses them. */
+    inputs: jsonb().$type<Record<string, string>>().notNull().default({}),
     actionsPerformed: integer().notNull().default(0),
     creditsCharged: integer().notNull().default(0),
     log: jsonb().$type<RunLogLine[]>().notNull().default([]),
@@ -112,7 +114,7 @@ export const automationRuns = pgTable(
   },
   (table) => [
     check('automation_runs_status_check', sql`${table.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`),
-    check('automation_runs_trigger_check', sql`${table.trigger} in ('manual', 'schedule', 'extension', 'desktop')`),
+    check('automation_runs_trigger_check', sql`${table.trigger} in ('manual', 'schedule', 'extension', 'desktop', 'url', 'api')`),
     check('automation_runs_runner_check', sql`${table.runner} in ('cloud', 'client')`),
     check('automation_runs_counts_check', sql`${table.actionsPerformed} >= 0 and ${table.creditsCharged} >= 0`),
     index().on(table.workspaceId, table.createdAt),
@@ -120,6 +122,30 @@ export const automationRuns = pgTable(
     index().on(table.status, table.runner, table.createdAt),
   ],
 )
+
+/**
+ * An automation's trigger URL (docs/decisions/027): whoever holds its secret may start a cloud run
+ * of the automation with inputs. Only a hash of the secret is kept; rotating replaces it, revoking
+ * deletes the row.
+ */
+export const automationTriggers = pgTable('automation_triggers', {
+  id: uuid().primaryKey().defaultRandom(),
+  automationId: uuid()
+    .notNull()
+    .unique()
+    .references(() => automations.id, { onDelete: 'cascade' }),
+  workspaceId: text()
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  /** SHA-256 of the secret, hex: the URL's last part is looked up by it. */
+  secretHash: text().notNull().unique(),
+  /** The secret's last four characters, to tell URLs apart. */
+  hint: text().notNull(),
+  /** Who made (or last rotated) it: the runs it starts are theirs; null once their account is gone. */
+  createdBy: text().references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp({ withTimezone: true }),
+})
 
 /** A member's API keys for the extension, the desktop apps and scripts, each for one workspace; only a hash is kept. */
 export const apiKeys = pgTable(

@@ -32,6 +32,8 @@ export const subscriptionPlans = pgTable(
     seats: integer().notNull().default(1),
     /** Whether the plan may use the gallery's advanced templates (docs/decisions/022); the others are in every plan. */
     advancedTemplates: boolean().notNull().default(false),
+    /** Whether automations may have a trigger URL that starts runs from outside (docs/decisions/027). */
+    triggerUrls: boolean().notNull().default(false),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

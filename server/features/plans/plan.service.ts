@@ -22,16 +22,18 @@ export interface Allowances {
   modelRepair: boolean
   suggestions: boolean
   advancedTemplates: boolean
+  triggerUrls: boolean
 }
 
 /** The plan features a member may lack, as a refusal names them. */
-export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates'
+export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls'
 export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
   teams: 'Team workspaces',
   aiPlanning: 'Planning with the AI model',
   modelRepair: 'Self-repair by the AI model',
   suggestions: 'Optimisation suggestions',
   advancedTemplates: 'Advanced workflow templates',
+  triggerUrls: 'Trigger URLs',
 }
 
 const allowanceColumns = {
@@ -45,6 +47,7 @@ const allowanceColumns = {
   modelRepair: subscriptionPlans.modelRepair,
   suggestions: subscriptionPlans.suggestions,
   advancedTemplates: subscriptionPlans.advancedTemplates,
+  triggerUrls: subscriptionPlans.triggerUrls,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */

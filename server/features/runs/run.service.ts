@@ -12,10 +12,13 @@ import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import { monthStart } from '#common/calendar.ts'
+import { fillInputs, type RunInputs } from '#common/run-inputs.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
+/** How a run starts: where, why, and the values for its `{{input.name}}` placeholders. */
+export type StartOptions = { runner: Runner; trigger: RunTrigger; inputs?: RunInputs }
 
 /**
  * A start that was refused and recorded (recordRefusalIn): a cloud run that failed without ever
@@ -77,7 +80,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
     await tx.update(automationRuns).set({ refundedAt: new Date() }).where(eq(automationRuns.id, run.id))
   }
 
-  async function startIn(tx: Tx, automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
+  async function startIn(tx: Tx, automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
     requireMember(caller)
     // One start at a time per workspace: the caps below cannot be passed by two at once.
     const [member] = await tx
@@ -98,6 +101,8 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
       .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
     if (!automation) throw new NotFound('Automation not found')
     if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    const inputs = options.inputs ?? {}
+    const steps = fillInputs(automation.steps, inputs)
     if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
       throw new LimitReached(
         `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,
@@ -129,7 +134,8 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
         status: options.runner === 'cloud' ? 'queued' : 'running',
         trigger: options.trigger,
         runner: options.runner,
-        steps: automation.steps,
+        steps,
+        inputs,
         selfRepair: automation.selfRepair,
         creditsCharged: cost,
         startedAt: options.runner === 'client' ? now : null,
@@ -137,7 +143,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
           line(
             'info',
             options.runner === 'cloud'
-              ? 'Queued to run in the cloud.'
+              ? `Queued to run in the cloud${options.trigger === 'url' ? ', started by its trigger URL' : ''}.`
               : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,
           ),
         ],
@@ -147,12 +153,12 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
     if (cost > 0)
       await credits.applyIn(tx, { workspaceId: caller.workspace.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
     if (options.trigger !== 'schedule') {
-      await activity.record(tx, caller, {
+      await activity.record(tx, { id: caller.id || null, email: caller.email }, {
         workspaceId: caller.workspace.id,
         action: 'run.start',
         targetType: 'run',
         targetId: created.id,
-        summary: `Ran ${automation.name}${options.runner === 'client' ? ` in the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}` : ' in the cloud'}`,
+        summary: `Ran ${automation.name}${options.runner === 'client' ? ` in the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}` : ' in the cloud'}${options.trigger === 'url' ? ' from its trigger URL' : ''}`,
       })
     }
     return created
@@ -166,7 +172,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
      * costs CLOUD_RUN_CREDITS; a client run (extension, desktop) is running from now on and is
      * reported by the client. Refused before anything is stored when the plan or balance says no.
      */
-    async start(automationId: string, caller: Caller, options: { runner: Runner; trigger: RunTrigger }): Promise<Run> {
+    async start(automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
       const run = await db.transaction((tx) => startIn(tx, automationId, caller, options))
       announce(run)
       return run

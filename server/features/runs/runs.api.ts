@@ -144,7 +144,7 @@ const start = signedInRoute(changes, {
   path: '/{id}/runs',
   tags,
   summary:
-    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts.',
+    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else). A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts.',
   request: { params: idParam, body: jsonBody(runStartSchema) },
   responses: {
     201: { description: 'The run', content: one },
@@ -156,8 +156,10 @@ const start = signedInRoute(changes, {
 export function createRunStartApi(runs: RunService) {
   return createRouter().openapi(start, async (c) => {
     const body = c.req.valid('json')
-    const trigger = body.trigger ?? (body.where === 'cloud' ? 'manual' : 'extension')
-    const run = await runs.start(c.req.valid('param').id, callerOf(c.get('member')), { runner: body.where, trigger })
+    const user = c.get('member')
+    const byKey = user.signedInWith.kind === 'api-key'
+    const trigger = body.trigger ?? (body.where === 'client' ? 'extension' : byKey ? 'api' : 'manual')
+    const run = await runs.start(c.req.valid('param').id, callerOf(user), { runner: body.where, trigger, inputs: body.inputs })
     return c.json({ data: toRunDto(run) }, 201)
   })
 }

@@ -28,10 +28,11 @@ export interface PlanRow {
   teams: boolean
   seats: number
   advancedTemplates: boolean
+  triggerUrls: boolean
   members: number
 }
 
-type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates'
+type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls'
 
 const HEADERS = [
   'Name',
@@ -188,6 +189,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'suggestions', label: 'Suggestions' },
     { field: 'teams', label: 'Team workspaces' },
     { field: 'advancedTemplates', label: 'Advanced templates' },
+    { field: 'triggerUrls', label: 'Trigger URLs' },
   ] as const
   return (
     <div className="grid w-56 gap-1.5 text-xs">

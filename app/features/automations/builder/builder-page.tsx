@@ -1,5 +1,5 @@
 import { ArrowLeft } from 'lucide-react'
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import type { SubmissionResult } from '@conform-to/react'
 import { toast } from '#app/lib/toast.ts'
@@ -24,6 +24,7 @@ export function BuilderPage({
   assist,
   suggestions,
   answer,
+  children,
 }: {
   title: string
   intro: string
@@ -34,6 +35,8 @@ export function BuilderPage({
   assist: BuilderAssist
   suggestions: SuggestionsView | null
   answer?: SaveAnswer
+  /** Cards of a saved automation shown under the builder (its trigger URL). */
+  children?: ReactNode
 }) {
   useEffect(() => {
     if (answer?.error) toast.error('Could not save the automation', { description: answer.error })
@@ -57,6 +60,7 @@ export function BuilderPage({
         serverIssues={answer?.stepIssues}
         limitMessage={answer?.limitMessage}
       />
+      {children}
     </main>
   )
 }
