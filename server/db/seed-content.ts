@@ -64,6 +64,8 @@ export const DEFAULT_PLANS = [
     seats: 25,
     // "Advanced workflow templates" (docs/decisions/022).
     advancedTemplates: true,
+    // "Custom integrations": outgoing webhooks, up to 10 endpoints (docs/decisions/026).
+    webhooks: 10,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

@@ -22,6 +22,8 @@ export interface Allowances {
   modelRepair: boolean
   suggestions: boolean
   advancedTemplates: boolean
+  /** Outgoing webhook endpoints a workspace may keep; 0: not included (docs/decisions/026). */
+  webhooks: number
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -45,6 +47,7 @@ const allowanceColumns = {
   modelRepair: subscriptionPlans.modelRepair,
   suggestions: subscriptionPlans.suggestions,
   advancedTemplates: subscriptionPlans.advancedTemplates,
+  webhooks: subscriptionPlans.webhooks,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */
