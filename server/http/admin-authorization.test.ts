@@ -78,6 +78,14 @@ const MEMBER_OPERATIONS = [
   'GET /templates',
   'GET /templates/{id}',
   'POST /templates/{id}/use',
+  'GET /webhooks',
+  'POST /webhooks',
+  'PATCH /webhooks/{id}',
+  'DELETE /webhooks/{id}',
+  'POST /webhooks/{id}/rotate-secret',
+  'GET /webhooks/{id}/deliveries',
+  'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  'POST /webhooks/{id}/test',
 ]
 
 const TEMPLATE = {

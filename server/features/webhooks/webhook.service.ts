@@ -267,6 +267,8 @@ export function createWebhookService(deps: {
     /** A new endpoint; the answer holds its signing secret, shown this once. */
     async create(caller: Caller, input: WebhookCreate): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
       requireAdmin(caller)
+      // The plan first (no address is looked up for a workspace that may not add one), then again under the lock.
+      await requireRoom(db, caller.workspace.id)
       await checkUrl(input.url)
       const secret = newWebhookSecret()
       const row = await db.transaction(async (tx) => {
