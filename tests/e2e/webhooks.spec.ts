@@ -32,8 +32,8 @@ test.beforeAll(async ({ request }) => {
   // Webhooks are part of Business: the admin moves the member there.
   const token = await apiToken(request, MEMBER, server.url)
   const me = await request.get(`${server.url}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })
-  const { data } = (await me.json()) as { data: { user: { id: string } } }
-  const moved = await request.put(`${server.url}/api/users/${data.user.id}`, {
+  const { data } = (await me.json()) as { data: { id: string } }
+  const moved = await request.put(`${server.url}/api/users/${data.id}`, {
     data: { plan: 'business' },
     headers: await adminHeaders(request, server.url),
   })
