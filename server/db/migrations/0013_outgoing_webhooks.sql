@@ -33,6 +33,8 @@ CREATE TABLE "webhook_endpoints" (
 	"events" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"enabled" boolean DEFAULT true NOT NULL,
 	"secret_sealed" text NOT NULL,
+	"previous_secret_sealed" text,
+	"previous_secret_expires_at" timestamp with time zone,
 	"consecutive_failures" integer DEFAULT 0 NOT NULL,
 	"disabled_reason" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

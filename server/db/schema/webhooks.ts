@@ -21,6 +21,9 @@ export const webhookEndpoints = pgTable(
     enabled: boolean().notNull().default(true),
     /** The secret `whsec_<base64>`, sealed (AES-256-GCM). */
     secretSealed: text().notNull(),
+    /** After a rotation, the old secret signs too until this time, so receivers can switch without a gap. */
+    previousSecretSealed: text(),
+    previousSecretExpiresAt: timestamp({ withTimezone: true }),
     /** Deliveries that failed (every attempt used) since the last one that succeeded. */
     consecutiveFailures: integer().notNull().default(0),
     /** Why it was disabled by us (repeated failures); null when enabled or turned off by a person. */

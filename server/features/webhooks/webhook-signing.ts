@@ -24,13 +24,18 @@ export function signatureOf(secret: string, messageId: string, timestampSeconds:
   return `v1,${mac}`
 }
 
-/** The three Standard Webhooks headers of one attempt (the timestamp is the attempt's, not the event's). */
-export function signedHeaders(secret: string, messageId: string, body: string, now: Date): Record<string, string> {
+/**
+ * The three Standard Webhooks headers of one attempt (the timestamp is the attempt's, not the
+ * event's). Several secrets (during a rotation) give several space-separated signatures; a
+ * receiver accepts the message when one of them is made with its secret.
+ */
+export function signedHeaders(secret: string | string[], messageId: string, body: string, now: Date): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000)
+  const secrets = Array.isArray(secret) ? secret : [secret]
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureOf(secret, messageId, timestamp, body),
+    'webhook-signature': secrets.map((each) => signatureOf(each, messageId, timestamp, body)).join(' '),
   }
 }
 

@@ -29,7 +29,7 @@ import type { WebhookPayload } from './webhook-outbox.ts'
 import { sendWebhook, webhookUrlRefusal, type SenderConfig } from './webhook-sender.ts'
 import { newMessageId, newWebhookSecret, signedHeaders, type SecretBox } from './webhook-signing.ts'
 
-export type WebhookEndpoint = Omit<typeof webhookEndpoints.$inferSelect, 'secretSealed'>
+export type WebhookEndpoint = Omit<typeof webhookEndpoints.$inferSelect, 'secretSealed' | 'previousSecretSealed'>
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect
 export type WebhookDeliveryWithAttempts = Omit<WebhookDelivery, 'body' | 'attempts'> & { attempts: WebhookAttempt[]; attemptCount: number }
@@ -39,7 +39,9 @@ const LEASE_MS = 60_000
 /** Deliveries one pass of the worker takes at most. */
 const BATCH = 20
 
-const { secretSealed: _sealed, ...endpointColumns } = getTableColumns(webhookEndpoints)
+const { secretSealed: _sealed, previousSecretSealed: _previousSealed, ...endpointColumns } = getTableColumns(webhookEndpoints)
+/** How long the old secret keeps signing beside the new one after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
 /**
  * A workspace's outgoing webhooks (docs/decisions/026): endpoints its owners and admins manage,
@@ -70,7 +72,11 @@ export function createWebhookService(deps: {
     return row
   }
 
-  const withoutSecret = ({ secretSealed: _, ...endpoint }: typeof webhookEndpoints.$inferSelect): WebhookEndpoint => endpoint
+  const withoutSecret = ({
+    secretSealed: _,
+    previousSecretSealed: _previous,
+    ...endpoint
+  }: typeof webhookEndpoints.$inferSelect): WebhookEndpoint => endpoint
 
   async function checkUrl(url: string): Promise<void> {
     const refused = await webhookUrlRefusal(sender, url)
@@ -128,10 +134,13 @@ export function createWebhookService(deps: {
   async function attempt(delivery: WebhookDelivery, now: Date, manual: boolean): Promise<WebhookAttempt> {
     const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId))
     if (!endpoint) throw new NotFound('Webhook endpoint not found')
-    const secret = box.open(endpoint.secretSealed)
+    const secrets = [box.open(endpoint.secretSealed)]
+    if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+      secrets.push(box.open(endpoint.previousSecretSealed))
+    }
     const result = await sendWebhook(sender, {
       url: endpoint.url,
-      headers: signedHeaders(secret, delivery.messageId, delivery.body, now),
+      headers: signedHeaders(secrets, delivery.messageId, delivery.body, now),
       body: delivery.body,
     })
     let disabled = false
@@ -337,15 +346,23 @@ export function createWebhookService(deps: {
       })
     },
 
-    /** A new signing secret (shown once); the old one stops signing at once. */
-    async rotateSecret(caller: Caller, id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    /**
+     * A new signing secret (shown once). The old one signs beside it for 24 hours (two signatures
+     * in the header), so a receiver can switch to the new one without losing messages.
+     */
+    async rotateSecret(caller: Caller, id: string, now = new Date()): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
       requireAdmin(caller)
-      await owned(caller, id)
+      const current = await owned(caller, id)
       const secret = newWebhookSecret()
       const row = await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(webhookEndpoints)
-          .set({ secretSealed: box.seal(secret), updatedAt: new Date() })
+          .set({
+            secretSealed: box.seal(secret),
+            previousSecretSealed: current.secretSealed,
+            previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+            updatedAt: new Date(),
+          })
           .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, caller.workspace.id)))
           .returning()
         if (!updated) throw new NotFound('Webhook endpoint not found')

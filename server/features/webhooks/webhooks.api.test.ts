@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CREDITS_LOW_THRESHOLD, WEBHOOK_DISABLE_AFTER_FAILURES, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from '#common/webhooks.ts'
 import { automationRuns, webhookEndpoints, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { signedHeaders } from './webhook-signing.ts'
+import { signatureOf, signedHeaders } from './webhook-signing.ts'
 
 type Member = Awaited<ReturnType<TestApp['signUp']>>
 type Endpoint = { id: string; url: string; events: string[]; enabled: boolean; secret?: string; disabledReason: string | null }
@@ -219,7 +219,7 @@ describe('delivery with retries', () => {
     expect(JSON.parse(call?.body ?? '{}')).toMatchObject({ type: 'webhook.test', workspaceId: owner.id })
   })
 
-  it('rotating the secret signs with the new one only', async () => {
+  it('after a rotation, signs with the new secret and, for 24 hours, the old one too', async () => {
     const endpoint = await createEndpoint(owner, '/rotated', ['automation.changed'])
     const oldSecret = secrets.get('/rotated') ?? ''
     const { data } = await json<{ data: Endpoint }>(
@@ -228,14 +228,30 @@ describe('delivery with retries', () => {
     )
     expect(data.secret).toMatch(/^whsec_/)
     expect(data.secret).not.toBe(oldSecret)
+    expect(JSON.stringify(data)).not.toContain(oldSecret)
     const sent = await json<{ data: Delivery }>(
       await t.request(`/api/webhooks/${endpoint.id}/test`, { token: owner.token, method: 'POST' }),
       200,
     )
     expect(sent.data.status).toBe('succeeded')
     const call = received.filter((entry) => entry.path === '/rotated').at(-1)
-    expect(() => new Webhook(data.secret ?? '').verify(call?.body ?? '', call?.headers as Record<string, string>)).not.toThrow()
-    expect(() => new Webhook(oldSecret).verify(call?.body ?? '', call?.headers as Record<string, string>)).toThrow(WebhookVerificationError)
+    const headers = call?.headers as Record<string, string>
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2)
+    // A receiver on either secret accepts it while the overlap lasts.
+    expect(() => new Webhook(data.secret ?? '').verify(call?.body ?? '', headers)).not.toThrow()
+    expect(() => new Webhook(oldSecret).verify(call?.body ?? '', headers)).not.toThrow()
+
+    // A day later, only the new secret signs.
+    const later = await t.services.outgoingWebhooks.sendTest(
+      { id: owner.id, email: owner.email, role: 'user', workspace: { id: owner.id, role: 'owner' } },
+      endpoint.id,
+      new Date(Date.now() + 25 * 60 * 60 * 1000),
+    )
+    expect(later.status).toBe('succeeded')
+    const last = received.filter((entry) => entry.path === '/rotated').at(-1)
+    expect(last?.headers['webhook-signature']).toBe(
+      signatureOf(data.secret ?? '', String(last?.headers['webhook-id']), Number(last?.headers['webhook-timestamp']), last?.body ?? ''),
+    )
   })
 })
 
