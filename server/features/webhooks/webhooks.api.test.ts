@@ -296,6 +296,43 @@ describe('events', () => {
     expect((await deliveriesOf(member, endpoint.id)).every((delivery) => delivery.status === 'succeeded')).toBe(true)
   })
 
+  it('run.failed from the cloud queue (with the refund of our failure) and run.cancelled from a cancel', async () => {
+    const member = await t.signUp({ email: 'cloud@example.com' })
+    await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, member.id))
+    await t.services.credits.change({ workspaceId: member.id, delta: 50, reason: 'admin_edit' })
+    const endpoint = await createEndpoint(member, '/cloud', ['run.failed', 'run.cancelled'])
+    const automation = await json<{ data: { id: string } }>(
+      await t.request('/api/automations', {
+        token: member.token,
+        body: { name: 'Cloud', steps: [{ type: 'navigate', url: 'https://example.com/' }] },
+      }),
+      201,
+    )
+    const start = () => t.request(`/api/automations/${automation.data.id}/runs`, { token: member.token, body: { where: 'cloud' } })
+    const failing = await json<{ data: { id: string } }>(await start(), 201)
+    // The worker's side, without a browser: it claims the run and reports a failure of ours.
+    const claimed = await t.services.runQueue.claim('webhook-test-worker')
+    expect(claimed?.id).toBe(failing.data.id)
+    await t.services.runQueue.finish(failing.data.id, 'webhook-test-worker', {
+      status: 'failed',
+      error: 'The browser did not start',
+      ourFault: true,
+    })
+    const cancelled = await json<{ data: { id: string } }>(await start(), 201)
+    await json(await t.request(`/api/runs/${cancelled.data.id}/cancel`, { token: member.token, method: 'POST' }), 200)
+    await t.services.outgoingWebhooks.deliverDue()
+
+    const runs = received
+      .filter((entry) => entry.path === '/cloud')
+      .map((entry) => JSON.parse(entry.body) as { type: string; data: { run: Record<string, unknown> } })
+    expect(runs.map((body) => [body.type, body.data.run.id, body.data.run.runner, body.data.run.refunded, body.data.run.error])).toEqual([
+      ['run.failed', failing.data.id, 'cloud', true, 'The browser did not start'],
+      ['run.cancelled', cancelled.data.id, 'cloud', true, null],
+    ])
+    expect(runs[0]?.data.run.creditsCharged).toBe(1)
+    expect((await deliveriesOf(member, endpoint.id)).map((delivery) => delivery.status)).toEqual(['succeeded', 'succeeded'])
+  })
+
   it('sends nothing to endpoints that did not choose the event, or are off', async () => {
     const member = await t.signUp({ email: 'quiet@example.com' })
     await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, member.id))
