@@ -217,7 +217,8 @@ export function createWebhookService(deps: {
         status: 'pending',
         attempts: sql`${webhookDeliveries.attempts} + 1`,
         leaseUntil: new Date(now.getTime() + LEASE_MS),
-        nextAttemptAt: null,
+        // Should this process stop mid-attempt, the worker tries it once the lease runs out.
+        nextAttemptAt: now,
         updatedAt: new Date(),
       })
       .where(and(eq(webhookDeliveries.id, id), or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now))))
