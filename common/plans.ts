@@ -88,6 +88,15 @@ const planFieldsSchema = z.object({
   advancedTemplates: z.boolean(),
   // Trigger URLs that start runs from outside (docs/decisions/027).
   triggerUrls: z.boolean(),
+  // Outgoing webhook endpoints per workspace (docs/decisions/026); 0: not included.
+  webhooks: requiredNumber(
+    'Webhooks are required (0 for none).',
+    z.coerce
+      .number({ error: 'Webhooks must be a number.' })
+      .int('Webhooks must be a whole number.')
+      .min(0, 'Webhooks cannot be negative.')
+      .max(1_000, 'Webhooks must be at most 1,000.'),
+  ),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -112,6 +121,7 @@ export const planCreateSchema = planFieldsSchema.extend({
   seats: blankAsDefault(planFieldsSchema.shape.seats.default(1)),
   advancedTemplates: planFieldsSchema.shape.advancedTemplates.default(false),
   triggerUrls: planFieldsSchema.shape.triggerUrls.default(false),
+  webhooks: blankAsDefault(planFieldsSchema.shape.webhooks.default(0)),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

@@ -24,6 +24,7 @@ import { createPlanningApi } from './features/planning/planning.api.ts'
 import { createSuggestionsApi } from './features/suggestions/suggestions.api.ts'
 import { createTemplatesApi } from './features/templates/templates.api.ts'
 import { createAutomationTriggerApi, createTriggersApi } from './features/triggers/triggers.api.ts'
+import { createWebhookEndpointsApi } from './features/webhooks/webhook-endpoints.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
 import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
@@ -81,8 +82,10 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
       files: services.runFiles,
       events: services.events,
       sessions: services.sessions,
+      links: services.artifactLinks,
     }),
   )
+  api.route('/webhooks', createWebhookEndpointsApi(services.outgoingWebhooks))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })
   // The same Authorization header as bearerAuth: every route that takes a session token takes a key.

@@ -151,9 +151,12 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
   const scheduler = createScheduler({ db: database.db, runs: services.runs, logger })
   worker.start()
   scheduler.start()
+  // Outgoing webhooks: queued deliveries and their retries (docs/decisions/026).
+  const webhooks = services.outgoingWebhooks.start()
   return {
     async stop(graceMs: number) {
       await scheduler.stop()
+      await webhooks.stop()
       await worker.stop(graceMs)
     },
   }

@@ -1,3 +1,4 @@
+import { WEBHOOK_TIMEOUT_MS } from '#common/webhooks.ts'
 import { createAuth } from './auth.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
@@ -45,6 +46,10 @@ import { createRepairer } from './features/planning/repairer.ts'
 import { createSuggestionService } from './features/suggestions/suggestion.service.ts'
 import { createTemplateService } from './features/templates/template.service.ts'
 import { createTriggerService } from './features/triggers/trigger.service.ts'
+import { createArtifactLinks } from './artifact-links.ts'
+import { createWebhookOutbox } from './features/webhooks/webhook-outbox.ts'
+import { createWebhookService } from './features/webhooks/webhook.service.ts'
+import { createSecretBox } from './features/webhooks/webhook-signing.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -72,7 +77,11 @@ export function createServices(options: {
   const db = database.db
   const audit = createAuditService(db)
   const settings = createSettingsService(db, audit)
-  const credits = createCreditService(db)
+  const urlSigner = createUrlSigner(authSecret)
+  const artifactLinks = createArtifactLinks({ signer: urlSigner, publicUrl: env.PUBLIC_URL })
+  // Events become webhook deliveries inside the transactions that cause them (docs/decisions/026).
+  const webhookOutbox = createWebhookOutbox({ links: artifactLinks, publicUrl: env.PUBLIC_URL })
+  const credits = createCreditService(db, { webhooks: webhookOutbox })
   const plans = createPlanService(db, audit)
   const workspaces = createWorkspaceService({ db, audit, plans })
   const profiles = createProfileService({ db, settings, credits, workspaces })
@@ -105,8 +114,19 @@ export function createServices(options: {
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
-  const runs = createRunService({ db, credits, events, activity: audit })
-  const automations = createAutomationService(db, audit)
+  const runs = createRunService({ db, credits, events, activity: audit, webhooks: webhookOutbox })
+  const automations = createAutomationService(db, audit, { webhooks: webhookOutbox })
+  const outgoingWebhooks = createWebhookService({
+    db,
+    plans,
+    mailer,
+    activity: audit,
+    box: createSecretBox(authSecret),
+    // Webhooks reach what cloud runs may reach, through the same target guard (docs/decisions/012).
+    sender: { privateTargets: env.RUN_ALLOW_PRIVATE_TARGETS ?? 'none', timeoutMs: WEBHOOK_TIMEOUT_MS },
+    publicUrl: env.PUBLIC_URL,
+    logger,
+  })
   const inquiries = createInquiryService({
     audit,
     events,
@@ -175,7 +195,9 @@ export function createServices(options: {
     triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
-    urlSigner: createUrlSigner(authSecret),
+    urlSigner,
+    artifactLinks,
+    outgoingWebhooks,
     userAdmin: createUserAdminService({ db, auth: betterAuth, users, credits, audit, mailer }),
     browsers,
     ai,

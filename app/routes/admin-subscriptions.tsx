@@ -39,6 +39,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       seats: plan.seats,
       advancedTemplates: plan.advancedTemplates,
       triggerUrls: plan.triggerUrls,
+      webhooks: plan.webhooks,
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -66,6 +66,8 @@ export const DEFAULT_PLANS = [
     advancedTemplates: true,
     // "Custom integrations": automations started from outside by a trigger URL (docs/decisions/027).
     triggerUrls: true,
+    // "Custom integrations": outgoing webhooks, up to 10 endpoints (docs/decisions/026).
+    webhooks: 10,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

@@ -81,6 +81,14 @@ const MEMBER_OPERATIONS = [
   'GET /automations/{id}/trigger',
   'POST /automations/{id}/trigger',
   'DELETE /automations/{id}/trigger',
+  'GET /webhooks',
+  'POST /webhooks',
+  'PATCH /webhooks/{id}',
+  'DELETE /webhooks/{id}',
+  'POST /webhooks/{id}/rotate-secret',
+  'GET /webhooks/{id}/deliveries',
+  'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
+  'POST /webhooks/{id}/test',
 ]
 
 const TEMPLATE = {

@@ -1,9 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { automationRuns, automationTriggers } from '#server/db/schema/index.ts'
+import { automationRuns, automationTriggers, webhookDeliveries, webhookEndpoints } from "#server/db/schema/index.ts"
+import { EXTRACTED_JSON } from '#server/artifact-links.ts'
+import { createSecretBox, newMessageId, newWebhookSecret } from '#server/features/webhooks/webhook-signing.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
-import { createTestApp, sessionCookie, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
+import { createTestApp, sessionCookie, TEST_AUTH_SECRET, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
 import { createSoftwareAuthenticator } from '#server/testing/software-authenticator.ts'
 import { enableTwoFactor, totpCode } from '#server/testing/totp.ts'
@@ -80,6 +82,7 @@ let fixtures: {
   template: string
   draftTemplate: string
   advancedTemplate: string
+  webhook: { endpointId: string; deliveryId: string }
 }
 /** Each signed-in role's own API key (the default scope, automations), made with its session. */
 let apiKeys: Record<Exclude<Role, 'visitor'>, string>
@@ -242,6 +245,35 @@ const make = {
     await enableTwoFactor(t, account)
     return account
   },
+  /**
+   * An endpoint of the member's workspace with one logged delivery, written directly: the member's
+   * plan (Pro) has no webhooks, as the POST /webhooks rows show. Its URL is a closed loopback port.
+   */
+  async webhook(): Promise<{ endpointId: string; deliveryId: string }> {
+    const [endpoint] = await t.db
+      .insert(webhookEndpoints)
+      .values({
+        workspaceId: accounts.member.id,
+        url: 'http://127.0.0.1:9/matrix-hook',
+        events: ['run.failed'],
+        secretSealed: createSecretBox(TEST_AUTH_SECRET).seal(newWebhookSecret()),
+      })
+      .returning()
+    if (!endpoint) throw new Error('no endpoint')
+    const [delivery] = await t.db
+      .insert(webhookDeliveries)
+      .values({
+        endpointId: endpoint.id,
+        workspaceId: accounts.member.id,
+        messageId: newMessageId(),
+        eventType: 'run.failed',
+        body: '{}',
+        status: 'failed',
+      })
+      .returning()
+    if (!delivery) throw new Error('no delivery')
+    return { endpointId: endpoint.id, deliveryId: delivery.id }
+  },
   async user(): Promise<string> {
     const body = { email: `${unique('matrix-user')}@example.com`, password: PASSWORD, role: 'user' }
     const response = await send('admin', 'POST', { path: '/users', body })
@@ -287,6 +319,25 @@ const viaAdminScopedKey = (role: Role): Credentials | null => (role === 'admin' 
 /** One valid request per row, keyed as keyOf(row); called once per role. */
 const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /health': () => ({ path: '/health' }),
+
+  'GET /runs/{id}/artifacts/{file}': () => {
+    const link = new URL(t.services.artifactLinks.link(fixtures.runId, EXTRACTED_JSON, new Date(Date.now() + 3_600_000)))
+    return { path: `${link.pathname.replace(/^\/api/, '')}${link.search}` }
+  },
+  'GET /runs/{id}/artifacts/{file} [unsigned]': () => ({ path: `/runs/${fixtures.runId}/artifacts/${EXTRACTED_JSON}` }),
+  'GET /webhooks': () => ({ path: '/webhooks', private: [fixtures.webhook.endpointId] }),
+  'POST /webhooks': () => ({ path: '/webhooks', body: { url: 'https://93.184.215.14/hook', events: ['run.failed'] } }),
+  'PATCH /webhooks/{id}': () => ({ path: `/webhooks/${fixtures.webhook.endpointId}`, body: { description: unique('Matrix hook') } }),
+  'DELETE /webhooks/{id}': async () => ({ path: `/webhooks/${(await make.webhook()).endpointId}` }),
+  'POST /webhooks/{id}/rotate-secret': () => ({ path: `/webhooks/${fixtures.webhook.endpointId}/rotate-secret` }),
+  'GET /webhooks/{id}/deliveries': () => ({
+    path: `/webhooks/${fixtures.webhook.endpointId}/deliveries`,
+    private: [fixtures.webhook.deliveryId],
+  }),
+  'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver': () => ({
+    path: `/webhooks/${fixtures.webhook.endpointId}/deliveries/${fixtures.webhook.deliveryId}/redeliver`,
+  }),
+  'POST /webhooks/{id}/test': () => ({ path: `/webhooks/${fixtures.webhook.endpointId}/test` }),
   'POST /webhooks/paddle': () => paddleDelivery(true),
   'POST /webhooks/paddle [unsigned]': () => paddleDelivery(false),
 
@@ -689,6 +740,7 @@ beforeAll(async () => {
     template: await make.template({ published: true }),
     draftTemplate: await make.template(),
     advancedTemplate: await make.template({ published: true, advanced: true }),
+    webhook: await make.webhook(),
   }
 })
 

@@ -560,6 +560,63 @@ export const DOCUMENTED: RouteExpectation[] = [
   { route: 'GET /runs/{id}/extracted.csv', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/extracted.json', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/screenshots/{file}', visitor: 401, member: 200, otherMember: 404, admin: 200 },
+  {
+    route: 'GET /runs/{id}/artifacts/{file}',
+    visitor: 200,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    note: 'a signed link from a webhook payload (docs/decisions/026): the signature, not a session, is the credential',
+  },
+  {
+    route: 'GET /runs/{id}/artifacts/{file}',
+    variant: 'unsigned',
+    visitor: 404,
+    member: 404,
+    otherMember: 404,
+    admin: 404,
+    note: 'without a valid signature the file is as unknown as a missing one, even to its owner',
+  },
+
+  // Outgoing webhooks (docs/decisions/026): the workspace's owners and admins; every role here owns
+  // its personal workspace. Plans and team roles: server/features/webhooks/webhooks.api.test.ts.
+  {
+    route: 'GET /webhooks',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    blind: ['otherMember', 'admin'],
+    note: "each workspace's own endpoints",
+  },
+  {
+    route: 'POST /webhooks',
+    visitor: 401,
+    member: 409,
+    otherMember: 409,
+    admin: 409,
+    note: 'on Pro and Free: webhooks need Business (the refusal names it)',
+  },
+  { route: 'PATCH /webhooks/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404 },
+  { route: 'DELETE /webhooks/{id}', visitor: 401, member: 204, otherMember: 404, admin: 404, note: 'a fresh endpoint each call' },
+  { route: 'POST /webhooks/{id}/rotate-secret', visitor: 401, member: 200, otherMember: 404, admin: 404 },
+  {
+    route: 'GET /webhooks/{id}/deliveries',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: 'the delivery log; a site admin does not read a workspace’s webhooks',
+  },
+  {
+    route: 'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: 'the receiver on a closed loopback port: the attempt fails and is logged, the call succeeds',
+  },
+  { route: 'POST /webhooks/{id}/test', visitor: 401, member: 200, otherMember: 404, admin: 404 },
 
   // Workspaces (docs/decisions/021): every role here works in its personal workspace, as its owner.
   // Team workspaces, roles and another team's ids: server/features/workspaces/workspaces.api.test.ts.

@@ -34,6 +34,8 @@ export const subscriptionPlans = pgTable(
     advancedTemplates: boolean().notNull().default(false),
     /** Whether automations may have a trigger URL that starts runs from outside (docs/decisions/027). */
     triggerUrls: boolean().notNull().default(false),
+    /** How many outgoing webhook endpoints a workspace on this plan may keep; 0: webhooks are not included (docs/decisions/026). */
+    webhooks: integer().notNull().default(0),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -43,7 +45,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0`,
     ),
   ],
 )

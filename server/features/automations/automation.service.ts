@@ -4,11 +4,12 @@ import { nextCronRun, type AutomationData, type AutomationChanges } from '#commo
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
+import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 
 export type Automation = typeof automations.$inferSelect
 
@@ -20,7 +21,16 @@ const MAX_AUTOMATIONS_PER_WORKSPACE = 500
  * checked one by one (the message names the step and field) and against the plan's action limit.
  * Everyone in the workspace sees them; members and above change them (docs/decisions/021).
  */
-export function createAutomationService(db: Db, activity: Pick<AuditService, 'record'>) {
+export function createAutomationService(
+  db: Db,
+  activity: Pick<AuditService, 'record'>,
+  /** Queues automation.changed for the workspace's webhooks, in the transaction of the change (docs/decisions/026). */
+  options: { webhooks?: Pick<WebhookOutbox, 'automationChangedIn'> } = {},
+) {
+  const changed = async (tx: Tx, automation: Automation, change: 'created' | 'updated' | 'deleted', caller: Caller) => {
+    await options.webhooks?.automationChangedIn(tx, automation, change, caller)
+  }
+
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
@@ -126,6 +136,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
             after: { templateId: origin.template.id },
           })
         } else await record(tx, caller, 'automation.create', row, `Created ${row.name}`)
+        await changed(tx, row, 'created', caller)
         return row
       })
     },
@@ -160,6 +171,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
         if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
         if (!row) throw new NotFound('Automation not found')
         await record(tx, caller, 'automation.update', row, `Changed ${row.name} (version ${row.version})`)
+        await changed(tx, row, 'updated', caller)
         return row
       })
     },
@@ -203,6 +215,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
           .returning()
         if (!updated) throw new NotFound('Automation not found')
         await record(tx, caller, 'automation.repair', updated, `Applied a fix to step ${change.index + 1} of ${updated.name}`)
+        await changed(tx, updated, 'updated', caller)
         return updated
       })
     },
@@ -212,6 +225,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
       await db.transaction(async (tx) => {
         await tx.delete(automations).where(and(eq(automations.id, id), eq(automations.workspaceId, caller.workspace.id)))
         await record(tx, caller, 'automation.delete', current, `Deleted ${current.name}`)
+        await changed(tx, current, 'deleted', caller)
       })
     },
   }

@@ -4,6 +4,7 @@ import type { Page } from '#common/pagination.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { creditLedger, workspaces, type CREDIT_REASONS } from '#server/db/schema/index.ts'
+import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 
 type CreditReason = (typeof CREDIT_REASONS)[number]
 export type CreditEntry = typeof creditLedger.$inferSelect
@@ -28,7 +29,7 @@ export class InsufficientCredits extends Conflict {
  * change in one statement pair inside a transaction; the update is conditional, so concurrent
  * changes queue on the workspace row and the balance can never go below zero (a CHECK constraint backs this up).
  */
-export function createCreditService(db: Db) {
+export function createCreditService(db: Db, options: { webhooks?: Pick<WebhookOutbox, 'balanceChangedIn'> } = {}) {
   async function applyIn(tx: DbOrTx, change: CreditChange): Promise<number> {
     if (!Number.isInteger(change.delta)) throw new Error(`credit delta must be an integer, got ${change.delta}`)
     const [updated] = await tx
@@ -51,6 +52,12 @@ export function createCreditService(db: Db) {
       // The time of this insert, not of the transaction's start: the workspace row is locked by now,
       // so the ledger's order by time is the order in which the balances changed.
       createdAt: sql`clock_timestamp()`,
+    })
+    // credits.low, queued in this transaction when the change takes the balance below the threshold.
+    await options.webhooks?.balanceChangedIn(tx, change.workspaceId, {
+      before: updated.credits - change.delta,
+      after: updated.credits,
+      reason: change.reason,
     })
     return updated.credits
   }

@@ -23,6 +23,8 @@ export interface Allowances {
   suggestions: boolean
   advancedTemplates: boolean
   triggerUrls: boolean
+  /** Outgoing webhook endpoints a workspace may keep; 0: not included (docs/decisions/026). */
+  webhooks: number
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -48,6 +50,7 @@ const allowanceColumns = {
   suggestions: subscriptionPlans.suggestions,
   advancedTemplates: subscriptionPlans.advancedTemplates,
   triggerUrls: subscriptionPlans.triggerUrls,
+  webhooks: subscriptionPlans.webhooks,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */

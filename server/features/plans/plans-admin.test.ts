@@ -233,6 +233,17 @@ describe('what a plan includes', () => {
     expect(planUpdateSchema.safeParse({ monthlyRunLimit: 'many' }).success).toBe(false)
   })
 
+  it('includes webhook endpoints (0: none), seeded for Business only and edited like the other numbers', async () => {
+    expect(await planBySlug('free')).toMatchObject({ webhooks: 0 })
+    expect(await planBySlug('pro')).toMatchObject({ webhooks: 0 })
+    expect(await planBySlug('business')).toMatchObject({ webhooks: 10 })
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Hooks' }))
+    expect(plan.webhooks).toBe(0)
+    expect((await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ webhooks: '3' }))).webhooks).toBe(3)
+    expect(planUpdateSchema.safeParse({ webhooks: '' }).error?.issues[0]?.message).toBe('Webhooks are required (0 for none).')
+    expect(planUpdateSchema.safeParse({ webhooks: '-1' }).error?.issues[0]?.message).toBe('Webhooks cannot be negative.')
+  })
+
   it('decides, and a refusal names the cheapest plan that has the feature', async () => {
     const member = await t.signUp()
     await expect(plans().requireFeature(member.id, 'suggestions')).rejects.toMatchObject({

@@ -123,19 +123,26 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
     /** Ends a run this worker holds; a failure of ours gives the credit back. */
     async finish(id: string, workerId: string, outcome: RunOutcome, progress?: RunProgress): Promise<Run | null> {
       if (progress) await this.progress(id, workerId, progress)
-      const [row] = await db
-        .update(automationRuns)
-        .set({
-          status: outcome.status,
-          error: outcome.status === 'failed' ? outcome.error : null,
-          finishedAt: new Date(),
-          leaseUntil: null,
-          updatedAt: new Date(),
-        })
-        .where(held(id, workerId))
-        .returning()
+      const row = await db.transaction(async (tx) => {
+        const [finished] = await tx
+          .update(automationRuns)
+          .set({
+            status: outcome.status,
+            error: outcome.status === 'failed' ? outcome.error : null,
+            finishedAt: new Date(),
+            leaseUntil: null,
+            updatedAt: new Date(),
+          })
+          .where(held(id, workerId))
+          .returning()
+        if (!finished) return null
+        if (outcome.status === 'failed' && outcome.ourFault) await runs.refundIn(tx, finished, outcome.error)
+        // Read again: the refund is part of what the webhook tells.
+        const [final] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id))
+        await runs.finishedIn(tx, final ?? finished)
+        return final ?? finished
+      })
       if (!row) return null
-      if (outcome.status === 'failed' && outcome.ourFault) await runs.refund(id, outcome.error)
       announce(row)
       return row
     },
@@ -160,7 +167,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
               ? 'The worker running this stopped; it is queued again.'
               : 'The worker running this stopped again; the run failed and its credit was refunded.',
           }
-          await tx
+          const [updated] = await tx
             .update(automationRuns)
             .set({
               status: retry ? 'queued' : 'failed',
@@ -172,6 +179,8 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
               updatedAt: new Date(),
             })
             .where(eq(automationRuns.id, run.id))
+            .returning()
+          if (!retry && updated) await runs.finishedIn(tx, updated)
         }
         return rows
       })

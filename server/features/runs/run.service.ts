@@ -5,12 +5,13 @@ import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
 import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, MAX_EXTRACTED_ROWS, MAX_LOG_LINES, type RunTrigger } from '#common/automations.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
-import type { Db, Tx } from '#server/db/client.ts'
+import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
 import { automationRuns, automations, subscriptionPlans, workspaces, type RunLogLine } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
+import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { monthStart } from '#common/calendar.ts'
 import { fillInputs, type RunInputs } from '#common/run-inputs.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
@@ -34,8 +35,18 @@ const line = (level: RunLogLine['level'], message: string): RunLogLine => ({ at:
  * one transaction), what clients report about runs they execute, cancelling and refunds, with the
  * reads of run-history.ts. docs/decisions/012-automations-credits-and-runs.md has the rules.
  */
-export function createRunService(deps: { db: Db; credits: CreditService; events: EventBus; activity: Pick<AuditService, 'record'> }) {
-  const { db, credits, events, activity } = deps
+export function createRunService(deps: {
+  db: Db
+  credits: CreditService
+  events: EventBus
+  activity: Pick<AuditService, 'record'>
+  /** Queues run.succeeded / run.failed / run.cancelled for the workspace's webhooks (docs/decisions/026). */
+  webhooks?: Pick<WebhookOutbox, 'runFinishedIn'>
+}) {
+  const { db, credits, events, activity, webhooks } = deps
+  const finishedIn = async (tx: DbOrTx, run: Run) => {
+    await webhooks?.runFinishedIn(tx, run)
+  }
 
   const announce = (run: Pick<Run, 'id' | 'workspaceId' | 'status' | 'automationId'>) =>
     events.publish('run', { id: run.id, workspaceId: run.workspaceId, status: run.status, automationId: run.automationId })
@@ -219,6 +230,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
           log: [line('error', `Not started: ${message}`)],
         })
         .returning()
+      if (row) await finishedIn(tx, row)
       return row ?? null
     },
 
@@ -227,7 +239,16 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
 
     announce,
 
+    /** Queues the webhooks of a run that finished (the run queue calls it in the transaction that finished it). */
+    finishedIn,
+
     get: find,
+
+    /** A run by id for a signed artifact link (the link's signature is the authorisation; docs/decisions/026). */
+    async findForLink(id: string): Promise<Run | null> {
+      const [run] = await db.select().from(automationRuns).where(eq(automationRuns.id, id))
+      return run ?? null
+    },
 
     /** A client's report on a run it executes: actions so far, log lines, extracted rows. */
     async report(
@@ -261,6 +282,7 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
           .where(eq(automationRuns.id, id))
           .returning()
         if (!row) throw new NotFound('Run not found')
+        if (finish) await finishedIn(tx, row)
         return row
       })
       announce(updated)
@@ -297,11 +319,15 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
           targetId: run.id,
           summary: `Cancelled a run of ${run.automationName}`,
         })
+        await finishedIn(tx, row)
         return row
       })
       announce(cancelled)
       return cancelled
     },
+
+    /** refund() inside the caller's transaction, for a run row it holds. */
+    refundIn,
 
     /** Gives a run's credits back (a failure on our side); once per run. */
     async refund(id: string, why: string): Promise<void> {

@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi'
 import { runFinishSchema, runListQuerySchema, runProgressSchema, runStartSchema } from '#common/automations.ts'
 import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
-import { admin, callerOf, member, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
+import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
+import { admin, callerOf, member, publicRoute, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
 import { liveStream } from '#server/http/live-stream.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import { extractedAsCsv } from './extracted-csv.ts'
@@ -111,6 +112,30 @@ const screenshot = signedInRoute(access, {
   responses: { 200: { description: 'The image', content: { 'image/png': { schema: z.string() } } }, ...errorResponses(400, 404) },
 })
 
+const signedArtifact = publicRoute({
+  method: 'get',
+  path: '/{id}/artifacts/{file}',
+  tags,
+  summary: 'A screenshot (PNG) or the extracted rows (extracted.json) of a run, by a signed link that expires',
+  description:
+    'The links in webhook payloads (docs/decisions/026): no session; `signature` covers the run, the file and `expires` ' +
+    '(Unix seconds). A wrong, changed or expired link answers 404 like a missing file.',
+  request: {
+    params: idParam.extend({ file: z.string().max(100) }),
+    query: z.object({ expires: z.coerce.number().int().optional(), signature: z.string().max(100).optional() }),
+  },
+  responses: {
+    200: {
+      description: 'The file',
+      content: {
+        'image/png': { schema: z.string() },
+        'application/json': { schema: z.array(z.record(z.string(), z.string().nullable())) },
+      },
+    },
+    ...errorResponses(400, 404),
+  },
+})
+
 const applyRepair = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/repairs/{step}/apply',
@@ -176,8 +201,9 @@ export function createRunsApi(deps: {
   files: RunFiles
   events: EventBus
   sessions: SessionService
+  links: ArtifactLinks
 }) {
-  const { runs, repairs, files, events: bus, sessions } = deps
+  const { runs, repairs, files, events: bus, sessions, links } = deps
   return createRouter()
     .openapi(list, async (c) => {
       const user = c.get('member')
@@ -234,5 +260,23 @@ export function createRunsApi(deps: {
       if (!run.screenshots.some((shot) => shot.file === file)) return c.json({ message: 'No such screenshot', code: 'NOT_FOUND' }, 404)
       const png = await files.readScreenshot(run.id, file)
       return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=86400' })
+    })
+    .openapi(signedArtifact, async (c) => {
+      const { id, file } = c.req.valid('param')
+      const { expires, signature } = c.req.valid('query')
+      const missing = () => c.json({ message: 'No such file, or the link has expired', code: 'NOT_FOUND' }, 404)
+      // The signature is checked before anything is read.
+      if (expires === undefined || !signature || !links.verify(id, file, expires, signature)) return missing()
+      const run = await runs.findForLink(id)
+      if (!run) return missing()
+      if (file === EXTRACTED_JSON) {
+        return c.body(JSON.stringify(run.extracted), 200, {
+          'Content-Type': 'application/json; charset=utf-8',
+          'Cache-Control': 'private, no-store',
+        })
+      }
+      if (!run.screenshots.some((shot) => shot.file === file)) return missing()
+      const png = await files.readScreenshot(run.id, file)
+      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=3600' })
     })
 }

@@ -29,6 +29,7 @@ export interface PlanRow {
   seats: number
   advancedTemplates: boolean
   triggerUrls: boolean
+  webhooks: number
   members: number
 }
 
@@ -182,6 +183,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'actionLimit', label: 'Actions / automation', value: plan.actionLimit },
     { field: 'monthlyModelCalls', label: 'Model calls / month', value: plan.monthlyModelCalls },
     { field: 'seats', label: 'Seats / workspace', value: plan.seats },
+    { field: 'webhooks', label: 'Webhook endpoints', value: plan.webhooks },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },

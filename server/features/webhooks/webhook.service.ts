@@ -1,0 +1,525 @@
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import type { Caller } from '#common/auth.ts'
+import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import type { Page } from '#common/pagination.ts'
+import {
+  WEBHOOK_DISABLE_AFTER_FAILURES,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_DELAYS_MS,
+  WEBHOOK_TEST_EVENT,
+  type WebhookCreate,
+  type WebhookUpdate,
+} from '#common/webhooks.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
+import type { Db, DbOrTx } from '#server/db/client.ts'
+import {
+  subscriptionPlans,
+  users,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  workspaceMembers,
+  workspaces,
+} from '#server/db/schema/index.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
+import type { Mailer } from '#server/features/mail/mailer.ts'
+import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { Logger } from '#server/logger.ts'
+import type { WebhookPayload } from './webhook-outbox.ts'
+import { sendWebhook, webhookUrlRefusal, type SenderConfig } from './webhook-sender.ts'
+import { newMessageId, newWebhookSecret, signedHeaders, type SecretBox } from './webhook-signing.ts'
+
+export type WebhookEndpoint = Omit<typeof webhookEndpoints.$inferSelect, 'secretSealed' | 'previousSecretSealed'>
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect
+export type WebhookDeliveryWithAttempts = Omit<WebhookDelivery, 'body' | 'attempts'> & { attempts: WebhookAttempt[]; attemptCount: number }
+
+/** How long the worker's claim on a delivery holds: longer than an attempt can take. */
+const LEASE_MS = 60_000
+/** Deliveries one pass of the worker takes at most. */
+const BATCH = 20
+
+const { secretSealed: _sealed, previousSecretSealed: _previousSealed, ...endpointColumns } = getTableColumns(webhookEndpoints)
+/** How long the old secret keeps signing beside the new one after a rotation. */
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
+
+/**
+ * A workspace's outgoing webhooks (docs/decisions/026): endpoints its owners and admins manage,
+ * and the delivery worker that sends what the outbox (webhook-outbox.ts) queued, with retries and
+ * backoff, a log of every attempt, and endpoints disabled after repeated failed deliveries (the
+ * workspace's owner gets a mail).
+ */
+export function createWebhookService(deps: {
+  db: Db
+  plans: Pick<PlanService, 'allowancesOf'>
+  mailer: Pick<Mailer, 'send'>
+  activity: Pick<AuditService, 'record'>
+  box: SecretBox
+  sender: SenderConfig
+  publicUrl: string
+  logger: Logger
+}) {
+  const { db, plans, mailer, activity, box, sender, publicUrl, logger } = deps
+
+  const requireAdmin = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'admin', 'Managing webhooks')
+
+  async function owned(caller: Caller, id: string, tx: DbOrTx = db) {
+    const [row] = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, caller.workspace.id)))
+    if (!row) throw new NotFound('Webhook endpoint not found')
+    return row
+  }
+
+  const withoutSecret = ({
+    secretSealed: _,
+    previousSecretSealed: _previous,
+    ...endpoint
+  }: typeof webhookEndpoints.$inferSelect): WebhookEndpoint => endpoint
+
+  async function checkUrl(url: string): Promise<void> {
+    const refused = await webhookUrlRefusal(sender, url)
+    if (refused) throw new ValidationError(refused, [{ path: 'url', message: refused }])
+  }
+
+  /** The refusal naming the cheapest plan with more endpoints than the workspace keeps. */
+  async function requireRoom(tx: DbOrTx, workspaceId: string): Promise<void> {
+    const allowances = await plans.allowancesOf(workspaceId, tx)
+    const [kept] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId))
+    const n = kept?.n ?? 0
+    if (n < allowances.webhooks) return
+    const [unlocking] = await tx
+      .select({ name: subscriptionPlans.name, webhooks: subscriptionPlans.webhooks })
+      .from(subscriptionPlans)
+      .where(sql`${subscriptionPlans.webhooks} > ${n}`)
+      .orderBy(asc(subscriptionPlans.price), asc(subscriptionPlans.sortOrder))
+      .limit(1)
+    const upgrade = unlocking ? ` The ${unlocking.name} plan includes ${unlocking.webhooks}.` : ''
+    throw new LimitReached(
+      allowances.webhooks === 0
+        ? unlocking
+          ? `Webhooks are part of the ${unlocking.name} plan; you are on the ${allowances.plan} plan. Upgrade to use them.`
+          : 'Webhooks are not part of any plan at the moment.'
+        : `The ${allowances.plan} plan includes ${allowances.webhooks} webhook endpoint${allowances.webhooks === 1 ? '' : 's'}, and this workspace has ${n}.${upgrade}`,
+      'PLAN_LIMIT',
+    )
+  }
+
+  /** Ends a delivery's pending life (an endpoint turned off): nothing more is tried on its own. */
+  async function abandonPending(tx: DbOrTx, endpointId: string): Promise<void> {
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: 'failed', nextAttemptAt: null, updatedAt: new Date() })
+      .where(
+        and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending'), isNull(webhookDeliveries.leaseUntil)),
+      )
+  }
+
+  async function ownerEmails(workspaceId: string): Promise<string[]> {
+    const rows = await db
+      .select({ email: users.email })
+      .from(workspaceMembers)
+      .innerJoin(users, eq(users.id, workspaceMembers.userId))
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')))
+    return rows.map((row) => row.email)
+  }
+
+  /**
+   * Sends one claimed delivery and records the attempt. A failure is retried after the next
+   * backoff delay until WEBHOOK_MAX_ATTEMPTS; a delivery that used them all counts against its
+   * endpoint, which is disabled after WEBHOOK_DISABLE_AFTER_FAILURES in a row (a manual send
+   * neither retries nor counts: the member is watching it).
+   */
+  async function attempt(delivery: WebhookDelivery, now: Date, manual: boolean): Promise<WebhookAttempt> {
+    const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId))
+    if (!endpoint) throw new NotFound('Webhook endpoint not found')
+    const secrets = [box.open(endpoint.secretSealed)]
+    if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+      secrets.push(box.open(endpoint.previousSecretSealed))
+    }
+    const result = await sendWebhook(sender, {
+      url: endpoint.url,
+      headers: signedHeaders(secrets, delivery.messageId, delivery.body, now),
+      body: delivery.body,
+    })
+    let disabled = false
+    const recorded = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(webhookAttempts)
+        .values({
+          deliveryId: delivery.id,
+          attempt: delivery.attempts,
+          statusCode: result.statusCode,
+          responseMs: result.responseMs,
+          ok: result.ok,
+          error: result.error,
+          createdAt: now,
+        })
+        .returning()
+      if (!row) throw new Error('attempt insert returned nothing')
+      const retry = !result.ok && !manual && delivery.attempts < WEBHOOK_MAX_ATTEMPTS
+      const delay = WEBHOOK_RETRY_DELAYS_MS[Math.min(delivery.attempts, WEBHOOK_RETRY_DELAYS_MS.length) - 1] ?? 0
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          status: result.ok ? 'succeeded' : retry ? 'pending' : 'failed',
+          nextAttemptAt: retry ? new Date(now.getTime() + delay) : null,
+          leaseUntil: null,
+          updatedAt: new Date(),
+        })
+        .where(eq(webhookDeliveries.id, delivery.id))
+      if (result.ok) {
+        await tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, endpoint.id))
+      } else if (!retry && !manual) {
+        const [counted] = await tx
+          .update(webhookEndpoints)
+          .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
+          .where(eq(webhookEndpoints.id, endpoint.id))
+          .returning({ failures: webhookEndpoints.consecutiveFailures, enabled: webhookEndpoints.enabled })
+        if (counted && counted.enabled && counted.failures >= WEBHOOK_DISABLE_AFTER_FAILURES) {
+          await tx
+            .update(webhookEndpoints)
+            .set({
+              enabled: false,
+              disabledReason: `Disabled after ${counted.failures} deliveries in a row failed (last: ${result.error ?? 'no answer'})`,
+              updatedAt: new Date(),
+            })
+            .where(eq(webhookEndpoints.id, endpoint.id))
+          await abandonPending(tx, endpoint.id)
+          disabled = true
+        }
+      }
+      return row
+    })
+    if (disabled) {
+      for (const to of await ownerEmails(endpoint.workspaceId)) {
+        await mailer.send({
+          to,
+          subject: 'A webhook endpoint was disabled',
+          text:
+            `Deliveries to your webhook endpoint ${endpoint.url} failed ${WEBHOOK_DISABLE_AFTER_FAILURES} times in a row ` +
+            `(each after ${WEBHOOK_MAX_ATTEMPTS} attempts), so we stopped sending to it.\n\n` +
+            `Last error: ${result.error ?? 'no answer'}\n\n` +
+            `Fix the receiver, then turn the endpoint on again and redeliver what it missed: ${new URL('/workspace/webhooks', publicUrl).toString()}\n`,
+        })
+      }
+      logger.warn({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId }, 'webhook endpoint disabled after repeated failures')
+    }
+    return recorded
+  }
+
+  /** Claims one delivery by id for an attempt now (a manual send); null when the worker holds it. */
+  async function claimOne(id: string, now: Date): Promise<WebhookDelivery | null> {
+    const [row] = await db
+      .update(webhookDeliveries)
+      .set({
+        status: 'pending',
+        attempts: sql`${webhookDeliveries.attempts} + 1`,
+        leaseUntil: new Date(now.getTime() + LEASE_MS),
+        // Should this process stop mid-attempt, the worker tries it once the lease runs out.
+        nextAttemptAt: now,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(webhookDeliveries.id, id), or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now))))
+      .returning()
+    return row ?? null
+  }
+
+  async function deliveryOf(caller: Caller, endpointId: string, deliveryId: string) {
+    const [row] = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.workspaceId, caller.workspace.id),
+        ),
+      )
+    if (!row) throw new NotFound('Delivery not found')
+    return row
+  }
+
+  async function withAttempts(delivery: WebhookDelivery): Promise<WebhookDeliveryWithAttempts> {
+    const attempts = await db
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.deliveryId, delivery.id))
+      .orderBy(desc(webhookAttempts.createdAt), desc(webhookAttempts.attempt))
+    const { body: _body, attempts: attemptCount, ...rest } = delivery
+    return { ...rest, attempts, attemptCount }
+  }
+
+  /** Sends now what the member asked for, in the request: the answer shows how it went. */
+  async function sendNow(caller: Caller, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDeliveryWithAttempts> {
+    const claimed = await claimOne(deliveryId, now)
+    if (!claimed) throw new ValidationError('This delivery is being sent right now; look again in a moment.')
+    await attempt(claimed, now, true)
+    return withAttempts(await deliveryOf(caller, endpointId, deliveryId))
+  }
+
+  return {
+    async list(caller: Caller): Promise<WebhookEndpoint[]> {
+      requireAdmin(caller)
+      return db
+        .select(endpointColumns)
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.workspaceId, caller.workspace.id))
+        .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
+    },
+
+    async get(caller: Caller, id: string): Promise<WebhookEndpoint> {
+      requireAdmin(caller)
+      return withoutSecret(await owned(caller, id))
+    },
+
+    /** A new endpoint; the answer holds its signing secret, shown this once. */
+    async create(caller: Caller, input: WebhookCreate): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+      requireAdmin(caller)
+      // The plan first (no address is looked up for a workspace that may not add one), then again under the lock.
+      await requireRoom(db, caller.workspace.id)
+      await checkUrl(input.url)
+      const secret = newWebhookSecret()
+      const row = await db.transaction(async (tx) => {
+        // One creation at a time per workspace, so two cannot both take the last allowed place.
+        await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, caller.workspace.id)).for('update')
+        await requireRoom(tx, caller.workspace.id)
+        const [created] = await tx
+          .insert(webhookEndpoints)
+          .values({ ...input, workspaceId: caller.workspace.id, secretSealed: box.seal(secret) })
+          .returning()
+        if (!created) throw new Error('webhook endpoint insert returned nothing')
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'webhook.create',
+          targetType: 'webhook',
+          targetId: created.id,
+          summary: `Added the webhook endpoint ${created.url}`,
+        })
+        return created
+      })
+      return { endpoint: withoutSecret(row), secret }
+    },
+
+    async update(caller: Caller, id: string, changes: WebhookUpdate): Promise<WebhookEndpoint> {
+      requireAdmin(caller)
+      const current = await owned(caller, id)
+      if (changes.url !== undefined && changes.url !== current.url) await checkUrl(changes.url)
+      const row = await db.transaction(async (tx) => {
+        const turnedOn = changes.enabled === true && !current.enabled
+        const [updated] = await tx
+          .update(webhookEndpoints)
+          .set({
+            ...changes,
+            ...(changes.enabled === undefined ? {} : { disabledReason: null }),
+            ...(turnedOn ? { consecutiveFailures: 0 } : {}),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, caller.workspace.id)))
+          .returning()
+        if (!updated) throw new NotFound('Webhook endpoint not found')
+        if (changes.enabled === false && current.enabled) await abandonPending(tx, id)
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'webhook.update',
+          targetType: 'webhook',
+          targetId: id,
+          summary: `Changed the webhook endpoint ${updated.url}: ${Object.keys(changes).join(', ')}`,
+        })
+        return updated
+      })
+      return withoutSecret(row)
+    },
+
+    async remove(caller: Caller, id: string): Promise<void> {
+      requireAdmin(caller)
+      const current = await owned(caller, id)
+      await db.transaction(async (tx) => {
+        await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, caller.workspace.id)))
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'webhook.delete',
+          targetType: 'webhook',
+          targetId: id,
+          summary: `Deleted the webhook endpoint ${current.url}`,
+        })
+      })
+    },
+
+    /**
+     * A new signing secret (shown once). The old one signs beside it for 24 hours (two signatures
+     * in the header), so a receiver can switch to the new one without losing messages.
+     */
+    async rotateSecret(caller: Caller, id: string, now = new Date()): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+      requireAdmin(caller)
+      const current = await owned(caller, id)
+      const secret = newWebhookSecret()
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(webhookEndpoints)
+          .set({
+            secretSealed: box.seal(secret),
+            previousSecretSealed: current.secretSealed,
+            previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, caller.workspace.id)))
+          .returning()
+        if (!updated) throw new NotFound('Webhook endpoint not found')
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'webhook.rotate-secret',
+          targetType: 'webhook',
+          targetId: id,
+          summary: `Rotated the signing secret of the webhook endpoint ${updated.url}`,
+        })
+        return updated
+      })
+      return { endpoint: withoutSecret(row), secret }
+    },
+
+    /** The delivery log: an endpoint's deliveries, newest first, each with its attempts. */
+    async deliveries(caller: Caller, id: string, query: { page: number; limit: number }): Promise<Page<WebhookDeliveryWithAttempts>> {
+      requireAdmin(caller)
+      await owned(caller, id)
+      const where = eq(webhookDeliveries.endpointId, id)
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(webhookDeliveries)
+          .where(where)
+          .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(webhookDeliveries).where(where),
+      ])
+      const attempts = rows.length
+        ? await db
+            .select()
+            .from(webhookAttempts)
+            .where(
+              inArray(
+                webhookAttempts.deliveryId,
+                rows.map((row) => row.id),
+              ),
+            )
+            .orderBy(desc(webhookAttempts.createdAt), desc(webhookAttempts.attempt))
+        : []
+      const items = rows.map(({ body: _body, attempts: attemptCount, ...row }) => ({
+        ...row,
+        attemptCount,
+        attempts: attempts.filter((entry) => entry.deliveryId === row.id),
+      }))
+      return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    /** One delivery's exact body (what was signed), for the member to look at. */
+    async deliveryBody(caller: Caller, id: string, deliveryId: string): Promise<string> {
+      requireAdmin(caller)
+      return (await deliveryOf(caller, id, deliveryId)).body
+    },
+
+    /** Sends a delivery again now, with the same message id and body (receivers that saw it drop it). */
+    async redeliver(caller: Caller, id: string, deliveryId: string, now = new Date()): Promise<WebhookDeliveryWithAttempts> {
+      requireAdmin(caller)
+      await owned(caller, id)
+      await deliveryOf(caller, id, deliveryId)
+      return sendNow(caller, id, deliveryId, now)
+    },
+
+    /** Sends a `webhook.test` message to this endpoint now (whatever its events), and logs it like any other. */
+    async sendTest(caller: Caller, id: string, now = new Date()): Promise<WebhookDeliveryWithAttempts> {
+      requireAdmin(caller)
+      const endpoint = await owned(caller, id)
+      const payload: WebhookPayload = {
+        type: WEBHOOK_TEST_EVENT,
+        timestamp: now.toISOString(),
+        workspaceId: endpoint.workspaceId,
+        data: {
+          message: 'A test event from Aether: your endpoint receives and verifies our webhooks.',
+          endpointId: endpoint.id,
+          sentBy: caller.email,
+        },
+      }
+      const [delivery] = await db
+        .insert(webhookDeliveries)
+        .values({
+          endpointId: endpoint.id,
+          workspaceId: endpoint.workspaceId,
+          messageId: newMessageId(),
+          eventType: WEBHOOK_TEST_EVENT,
+          body: JSON.stringify(payload),
+          nextAttemptAt: null,
+        })
+        .returning()
+      if (!delivery) throw new Error('delivery insert returned nothing')
+      return sendNow(caller, id, delivery.id, now)
+    },
+
+    /**
+     * The worker's pass: claims due deliveries of enabled endpoints (FOR UPDATE SKIP LOCKED, with
+     * a lease, so each goes to one worker across processes) and sends them. Returns how many.
+     */
+    async deliverDue(now = new Date()): Promise<number> {
+      const claimed = await db.transaction(async (tx) => {
+        const due = await tx
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+          .where(
+            and(
+              eq(webhookDeliveries.status, 'pending'),
+              lte(webhookDeliveries.nextAttemptAt, now),
+              or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now)),
+              eq(webhookEndpoints.enabled, true),
+            ),
+          )
+          .orderBy(asc(webhookDeliveries.nextAttemptAt))
+          .limit(BATCH)
+          .for('update', { of: webhookDeliveries, skipLocked: true })
+        if (due.length === 0) return []
+        return tx
+          .update(webhookDeliveries)
+          .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, leaseUntil: new Date(now.getTime() + LEASE_MS), updatedAt: new Date() })
+          .where(
+            inArray(
+              webhookDeliveries.id,
+              due.map((row) => row.id),
+            ),
+          )
+          .returning()
+      })
+      for (const delivery of claimed) {
+        try {
+          await attempt(delivery, now, false)
+        } catch (error) {
+          logger.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed unexpectedly')
+        }
+      }
+      return claimed.length
+    },
+
+    /** Runs deliverDue every `intervalMs` until stopped (the background work of main.ts). */
+    start(intervalMs = 2_000) {
+      let stopped = false
+      let running: Promise<unknown> = Promise.resolve()
+      const timer = setInterval(() => {
+        if (stopped) return
+        running = running
+          .then(() => (stopped ? 0 : this.deliverDue()))
+          .catch((error: unknown) => logger.error({ err: error }, 'webhook worker pass failed'))
+      }, intervalMs)
+      timer.unref()
+      return {
+        async stop() {
+          stopped = true
+          clearInterval(timer)
+          await running
+        },
+      }
+    },
+  }
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>
