@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { automationRuns, automationTriggers, webhookDeliveries, webhookEndpoints } from "#server/db/schema/index.ts"
+import { automationRuns, automationTriggers, webhookDeliveries, webhookEndpoints } from '#server/db/schema/index.ts'
 import { EXTRACTED_JSON } from '#server/artifact-links.ts'
 import { createSecretBox, newMessageId, newWebhookSecret } from '#server/features/webhooks/webhook-signing.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
