@@ -34,9 +34,11 @@ export function TriggerCard({ trigger, readOnly }: { trigger: TriggerView; readO
   const issuing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'issue-trigger'
   const issued = answer?.ok && 'url' in answer ? (answer as IssuedTriggerAnswer) : null
   return (
-    <Card>
+    <Card role="region" aria-labelledby="trigger-url">
       <CardHeader>
-        <CardTitle level={2}>Trigger URL</CardTitle>
+        <CardTitle level={2} id="trigger-url">
+          Trigger URL
+        </CardTitle>
         <CardDescription>
           Start this automation from another system: a POST to its trigger URL queues a cloud run (1 credit), with a value for each of its
           inputs.
@@ -58,7 +60,7 @@ export function TriggerCard({ trigger, readOnly }: { trigger: TriggerView; readO
           <ShownOnce
             title="Your trigger URL"
             note="Copy it now: anyone who has it can start this automation. You won't see it again."
-            label="Trigger URL"
+            label="New trigger URL"
             value={issued.url}
           >
             <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">{curlExample(issued.url, trigger.inputs)}</pre>
