@@ -100,7 +100,15 @@ const planFieldsSchema = z.object({
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
-export const PLAN_SWITCHES = ['highlighted', 'aiPlanning', 'modelRepair', 'suggestions', 'teams', 'advancedTemplates', 'triggerUrls'] as const
+export const PLAN_SWITCHES = [
+  'highlighted',
+  'aiPlanning',
+  'modelRepair',
+  'suggestions',
+  'teams',
+  'advancedTemplates',
+  'triggerUrls',
+] as const
 
 /** Add plan: name required; price and credits numeric, default 0. */
 export const planCreateSchema = planFieldsSchema.extend({

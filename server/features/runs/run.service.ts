@@ -164,13 +164,17 @@ export function createRunService(deps: {
     if (cost > 0)
       await credits.applyIn(tx, { workspaceId: caller.workspace.id, delta: -cost, reason: 'usage', reference: `run ${created.id}` })
     if (options.trigger !== 'schedule') {
-      await activity.record(tx, { id: caller.id || null, email: caller.email }, {
-        workspaceId: caller.workspace.id,
-        action: 'run.start',
-        targetType: 'run',
-        targetId: created.id,
-        summary: `Ran ${automation.name}${options.runner === 'client' ? ` in the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}` : ' in the cloud'}${options.trigger === 'url' ? ' from its trigger URL' : ''}`,
-      })
+      await activity.record(
+        tx,
+        { id: caller.id || null, email: caller.email },
+        {
+          workspaceId: caller.workspace.id,
+          action: 'run.start',
+          targetType: 'run',
+          targetId: created.id,
+          summary: `Ran ${automation.name}${options.runner === 'client' ? ` in the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}` : ' in the cloud'}${options.trigger === 'url' ? ' from its trigger URL' : ''}`,
+        },
+      )
     }
     return created
   }
