@@ -33,6 +33,7 @@ export default [
     route('billing/checkout', 'routes/billing-checkout.tsx'),
     route('workspace', 'routes/workspace.tsx'),
     route('workspace/activity', 'routes/workspace-activity.tsx'),
+    route('workspace/vault', 'routes/workspace-vault.tsx'),
   ]),
   route('workspace/switch', 'routes/workspace-switch.tsx'),
   route('admin', 'routes/admin.tsx', [

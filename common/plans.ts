@@ -86,6 +86,8 @@ const planFieldsSchema = z.object({
   ),
   // The gallery's advanced templates (docs/decisions/022); the others are in every plan.
   advancedTemplates: z.boolean(),
+  // The credential vault's size per workspace (docs/decisions/025).
+  vaultSecrets: limit('Vault secrets', 0, 100_000),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -109,6 +111,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   teams: planFieldsSchema.shape.teams.default(false),
   seats: blankAsDefault(planFieldsSchema.shape.seats.default(1)),
   advancedTemplates: planFieldsSchema.shape.advancedTemplates.default(false),
+  // Not sent: none; blank: unlimited.
+  vaultSecrets: planFieldsSchema.shape.vaultSecrets.optional().default(0),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

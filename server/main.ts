@@ -48,6 +48,11 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       memberEmail: env.SEED_MEMBER_EMAIL,
       memberPassword: env.SEED_MEMBER_PASSWORD,
     })
+    // A vault key rotation under way (docs/decisions/025): re-wrap the data keys the old key wrapped.
+    if (env.VAULT_KEY_PREVIOUS) {
+      const rewrapped = await services.vault.rewrapDataKeys()
+      logger.info({ rewrapped }, 'vault: data keys re-wrapped under VAULT_KEY; VAULT_KEY_PREVIOUS can be removed')
+    }
     return services
   })
   if (!env.googleEnabled)

@@ -44,6 +44,7 @@ import { createPlanningService } from './features/planning/planning.service.ts'
 import { createRepairer } from './features/planning/repairer.ts'
 import { createSuggestionService } from './features/suggestions/suggestion.service.ts'
 import { createTemplateService } from './features/templates/template.service.ts'
+import { createVaultService, vaultKeyring } from './features/vault/vault.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -53,7 +54,8 @@ export type ServicesEnv = Pick<
   Partial<SiteEnv> &
   Partial<BillingEnv> &
   Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>> &
-  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS'>>
+  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS'>> &
+  Partial<Pick<Env, 'VAULT_KEY' | 'VAULT_KEY_PREVIOUS'>>
 
 /** How long a cloud worker's claim on a run holds without a heartbeat. */
 const RUN_LEASE_MS = 30_000
@@ -105,7 +107,13 @@ export function createServices(options: {
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
   const runs = createRunService({ db, credits, events, activity: audit })
-  const automations = createAutomationService(db, audit)
+  const vault = createVaultService({
+    db,
+    audit,
+    plans,
+    keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
+  })
+  const automations = createAutomationService(db, audit, { secretKinds: vault.kindsByName })
   const inquiries = createInquiryService({
     audit,
     events,
@@ -167,6 +175,7 @@ export function createServices(options: {
     events,
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
     automations,
+    vault,
     repairs: createRepairApplier({ db, automations }),
     suggestions: createSuggestionService({ db, automations, plans }),
     templates: createTemplateService({ db, audit, plans, automations }),

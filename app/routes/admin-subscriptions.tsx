@@ -38,6 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       teams: plan.teams,
       seats: plan.seats,
       advancedTemplates: plan.advancedTemplates,
+      vaultSecrets: plan.vaultSecrets,
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -78,6 +78,10 @@ const MEMBER_OPERATIONS = [
   'GET /templates',
   'GET /templates/{id}',
   'POST /templates/{id}/use',
+  'GET /vault',
+  'POST /vault',
+  'PUT /vault/{id}',
+  'DELETE /vault/{id}',
 ]
 
 const TEMPLATE = {

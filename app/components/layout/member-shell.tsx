@@ -12,6 +12,7 @@ import {
   Zap,
   KeyRound,
   LayoutTemplate,
+  Vault,
   type LucideIcon,
 } from 'lucide-react'
 import type * as React from 'react'
@@ -34,6 +35,7 @@ const DASHBOARD_MENU: MenuItem[] = [
   { to: '/dashboard/templates', label: 'Templates', icon: LayoutTemplate },
   { to: '/workspace', label: 'Team', icon: Users },
   { to: '/workspace/activity', label: 'Activity', icon: Activity },
+  { to: '/workspace/vault', label: 'Vault', icon: Vault },
   { to: '/billing', label: 'Billing', icon: CreditCard },
   { to: '/settings', label: 'Settings', icon: Settings },
 ]

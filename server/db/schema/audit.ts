@@ -17,6 +17,7 @@ export const ACTIVITY_TARGETS = [
   'api_key',
   'subscription',
   'template',
+  'secret',
 ] as const
 
 /**

@@ -32,6 +32,8 @@ export const subscriptionPlans = pgTable(
     seats: integer().notNull().default(1),
     /** Whether the plan may use the gallery's advanced templates (docs/decisions/022); the others are in every plan. */
     advancedTemplates: boolean().notNull().default(false),
+    /** How many secrets a workspace's credential vault may hold (docs/decisions/025); null is unlimited. */
+    vaultSecrets: integer().default(0),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -41,7 +43,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and coalesce(${table.vaultSecrets}, 0) >= 0`,
     ),
   ],
 )

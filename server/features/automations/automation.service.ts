@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
-import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
+import { nextCronRun, type AutomationData, type AutomationChanges, type SignInBlock } from '#common/automations.ts'
+import { placeholdersOf } from '#common/step-placeholders.ts'
+import type { VaultSecretKind } from '#common/vault.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
@@ -20,7 +22,44 @@ const MAX_AUTOMATIONS_PER_WORKSPACE = 500
  * checked one by one (the message names the step and field) and against the plan's action limit.
  * Everyone in the workspace sees them; members and above change them (docs/decisions/021).
  */
-export function createAutomationService(db: Db, activity: Pick<AuditService, 'record'>) {
+export function createAutomationService(
+  db: Db,
+  activity: Pick<AuditService, 'record'>,
+  options: {
+    /** The workspace's vault names and kinds (vault.service.ts): steps may only name secrets that exist (docs/decisions/025). */
+    secretKinds?: (workspaceId: string) => Promise<Map<string, VaultSecretKind>>
+  } = {},
+) {
+  /** Steps that name a secret the vault lacks, or use a secret the wrong way, are refused with the step's number. */
+  async function checkSecrets(workspaceId: string, steps: AutomationStep[]): Promise<void> {
+    const named = placeholdersOf(steps).filter((placeholder) => placeholder.kind !== 'input')
+    if (named.length === 0 || !options.secretKinds) return
+    const kinds = await options.secretKinds(workspaceId)
+    for (const [index, step] of steps.entries()) {
+      for (const placeholder of placeholdersOf([step])) {
+        if (placeholder.kind === 'input') continue
+        const kind = kinds.get(placeholder.name)
+        const where = `Step ${index + 1}`
+        let message: string | null = null
+        if (!kind)
+          message = `${where} uses ${placeholder.text}, but the vault has no secret named ${placeholder.name}. Add it in Vault first.`
+        else if (placeholder.kind === 'totp' && kind !== 'totp')
+          message = `${where} uses ${placeholder.text}, but ${placeholder.name} is not a TOTP secret: use {{secrets.${placeholder.name}}}.`
+        else if (placeholder.kind === 'secrets' && kind === 'totp')
+          message = `${where} uses ${placeholder.text}, but ${placeholder.name} is a TOTP secret: use {{totp.${placeholder.name}}} for its current code.`
+        if (message) throw new ValidationError(message, [{ path: `steps.${index}`, message }])
+      }
+    }
+  }
+
+  function checkSignInBlock(block: SignInBlock | null | undefined, steps: readonly unknown[]): void {
+    if (!block) return
+    if (block.to > steps.length) {
+      const message = `The sign-in block ends at step ${block.to}, but the automation has ${steps.length} step${steps.length === 1 ? '' : 's'}.`
+      throw new ValidationError(message, [{ path: 'signInBlock.to', message }])
+    }
+  }
+
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
@@ -33,6 +72,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
   async function checkedSteps(workspaceId: string, raw: unknown[]): Promise<AutomationStep[]> {
     const parsed = parseSteps(raw)
     if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
+    await checkSecrets(workspaceId, parsed.steps)
     const { plan, limit } = await actionLimitOf(workspaceId)
     if (limit !== null && parsed.steps.length > limit) {
       throw new LimitReached(
@@ -100,12 +140,14 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
      */
     async create(
       caller: Caller,
-      data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean },
+      data: Omit<AutomationData, 'selfRepair' | 'keepSession' | 'signInBlock'> &
+        Partial<Pick<AutomationData, 'selfRepair' | 'keepSession' | 'signInBlock'>>,
       origin?: { template: { id: string; name: string } },
     ): Promise<Automation> {
       requireMember(caller)
       const workspaceId = caller.workspace.id
       const steps = await checkedSteps(workspaceId, data.steps)
+      checkSignInBlock(data.signInBlock, steps)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
         throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
@@ -134,6 +176,7 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
     async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
       const current = await ownedForChange(id, caller)
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
+      checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
       const enabled = data.enabled ?? current.enabled
       const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
@@ -172,6 +215,8 @@ export function createAutomationService(db: Db, activity: Pick<AuditService, 're
         steps: source.steps,
         schedule: source.schedule,
         selfRepair: source.selfRepair,
+        keepSession: source.keepSession,
+        signInBlock: source.signInBlock,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })

@@ -22,6 +22,7 @@ export interface Allowances {
   modelRepair: boolean
   suggestions: boolean
   advancedTemplates: boolean
+  vaultSecrets: number | null
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -45,6 +46,7 @@ const allowanceColumns = {
   modelRepair: subscriptionPlans.modelRepair,
   suggestions: subscriptionPlans.suggestions,
   advancedTemplates: subscriptionPlans.advancedTemplates,
+  vaultSecrets: subscriptionPlans.vaultSecrets,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */
@@ -100,6 +102,11 @@ export function createPlanService(db: Db, audit: AuditService) {
         ),
         tx,
       )
+    },
+
+    /** The cheapest plan whose vault holds more than `than` secrets (blank: no limit), or null: what a refusal names. */
+    cheapestWithLargerVault(than: number, tx: DbOrTx = db) {
+      return cheapestWhere(or(isNull(subscriptionPlans.vaultSecrets), gt(subscriptionPlans.vaultSecrets, than)), tx)
     },
 
     /**

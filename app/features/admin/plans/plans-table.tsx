@@ -28,6 +28,7 @@ export interface PlanRow {
   teams: boolean
   seats: number
   advancedTemplates: boolean
+  vaultSecrets: number | null
   members: number
 }
 
@@ -181,6 +182,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'actionLimit', label: 'Actions / automation', value: plan.actionLimit },
     { field: 'monthlyModelCalls', label: 'Model calls / month', value: plan.monthlyModelCalls },
     { field: 'seats', label: 'Seats / workspace', value: plan.seats },
+    { field: 'vaultSecrets', label: 'Vault secrets', value: plan.vaultSecrets },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },
