@@ -143,6 +143,7 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
     events: services.events,
     browsers: services.browsers,
     repairer: services.repairer,
+    vault: services.vault,
     logger,
     config: {
       concurrency: env.RUN_CONCURRENCY,

@@ -1,8 +1,12 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { fillStep } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#server/browser/extracted-table.ts'
 import type { Repairer } from '#server/features/planning/repairer.ts'
+import type { RunSecrets } from '#server/features/vault/run-secrets.ts'
+import type { VaultService } from '#server/features/vault/vault.service.ts'
 import type { RunFiles } from './run-files.ts'
 import { createRunProgress } from './run-progress.ts'
 import type { RunOutcome, RunQueue } from './run-queue.ts'
@@ -49,6 +53,16 @@ const REPAIR_SCREENSHOT_MS = 5_000
 /** The browser did not start: our fault, refunded. */
 class BrowserUnavailable extends Error {}
 
+/** Without a vault, a step that names a secret cannot be filled: it fails saying so. */
+const WITHOUT_VAULT: RunSecrets = {
+  fill: (step: AutomationStep) => {
+    const { missing } = fillStep(step, () => undefined)
+    return Promise.resolve({ step, missing: missing.filter((placeholder) => placeholder.kind !== 'input'), filled: false })
+  },
+  hide: (text: string) => text,
+  hidden: new Map(),
+}
+
 /**
  * Runs one cloud run's steps (step-actions.ts) in a fresh browser context of the shared browser,
  * behind the target guard, reporting progress under the worker's lease (run-progress.ts), and
@@ -63,6 +77,8 @@ export function createStepExecutor(deps: {
   config: ExecutorConfig
   /** Self-repair of broken steps (planning/repairer.ts); without it only a target's own ways are tried. */
   repairer?: Pick<Repairer, 'forRun'>
+  /** The credential vault: the values steps name, filled only here (docs/decisions/025). */
+  vault?: Pick<VaultService, 'forRun'>
 }) {
   const { runQueue, runFiles, browsers, logger, config } = deps
 
@@ -81,7 +97,12 @@ export function createStepExecutor(deps: {
     signal?.addEventListener('abort', onAbort, { once: true })
     if (signal?.aborted) halt('aborted')
 
+    // Read once the run starts (inside the try below); until then nothing holds a value.
+    let secrets: RunSecrets = WITHOUT_VAULT
+    // Fields given a vault value: masked in every later screenshot.
+    const masked: Locator[] = []
     const progress = createRunProgress({
+      redact: (text) => secrets.hide(text),
       runQueue,
       runId: run.id,
       workerId,
@@ -133,7 +154,8 @@ export function createStepExecutor(deps: {
         const file = await takeScreenshot(target, step, `Repaired step ${step}`, REPAIR_SCREENSHOT_MS).catch(() => undefined)
         progress.addRepair({ step, failed, used: repair.used, how: repair.how, target: repair.target, file, at: new Date().toISOString() })
       },
-      repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message)) ?? null,
+      repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message), secrets.hidden) ?? null,
+      masked,
     })
 
     /**
@@ -154,7 +176,7 @@ export function createStepExecutor(deps: {
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {
       const png = await inPage(
         stepContext(target),
-        () => target.screenshot({ type: 'png', timeout: timeoutMs }),
+        () => target.screenshot({ type: 'png', timeout: timeoutMs, mask: masked }),
         () => `the screenshot took longer than ${seconds(timeoutMs)}`,
       )
       screenshotCount += 1
@@ -168,6 +190,7 @@ export function createStepExecutor(deps: {
       progress.log('info', `Running in the cloud${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
       await progress.flush()
       await refuseFirstAddress()
+      if (deps.vault) secrets = await deps.vault.forRun(run.workspaceId, run.steps)
       try {
         browser = await browsers.acquire()
       } catch (error) {
@@ -185,7 +208,14 @@ export function createStepExecutor(deps: {
         if (state !== 'running') break
         if (progress.actions >= config.maxActions) throw new StepFailure(`the run's action limit of ${config.maxActions} was reached`)
         progress.log('info', `${label}: ${describeStep(step)}`)
-        await performStep(steps, step, n)
+        const filled = await secrets.fill(step)
+        const [missing] = filled.missing
+        if (missing) {
+          throw new StepFailure(
+            `${missing.text} could not be filled: the vault has no ${missing.kind === 'totp' ? 'TOTP secret' : 'secret'} named ${missing.name}`,
+          )
+        }
+        await performStep(steps, filled.step, n, { holdsSecret: filled.filled })
         progress.countAction()
         await progress.flush()
       }

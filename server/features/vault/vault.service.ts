@@ -9,6 +9,8 @@ import { isUniqueViolation } from '#server/db/errors.ts'
 import { automationSessions, vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { runSecrets, type RunSecrets } from './run-secrets.ts'
 import { contexts, defaultVaultKey, newDataKey, open, seal, wrappingKeyFrom, type WrappingKey } from './vault-crypto.ts'
 
 /** A secret as anyone may see it: never its value. */
@@ -108,7 +110,31 @@ export function createVaultService(deps: {
     return seal(await dataKey(workspaceId, tx), plain, context)
   }
 
+  async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, { kind: VaultSecretKind; value: string }>> {
+    const values = new Map<string, { kind: VaultSecretKind; value: string }>()
+    if (names.length === 0) return values
+    const rows = await db.select().from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId))
+    const wanted = rows.filter((row) => names.includes(row.name))
+    if (wanted.length === 0) return values
+    const key = await dataKey(workspaceId)
+    for (const row of wanted) {
+      values.set(row.name, { kind: row.kind, value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8') })
+    }
+    return values
+  }
+
   return {
+    /**
+     * The values of the named secrets, for a cloud run about to type them (the only way a value
+     * leaves the vault). Names the vault does not hold are absent from the answer.
+     */
+    valuesFor,
+
+    /** What a cloud run of these steps fills and hides (run-secrets.ts). */
+    forRun(workspaceId: string, steps: readonly AutomationStep[]): Promise<RunSecrets> {
+      return runSecrets({ valuesFor }, workspaceId, steps)
+    },
+
     async list(workspaceId: string): Promise<VaultSecretSummary[]> {
       return db.select(summaryColumns).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId)).orderBy(asc(vaultSecrets.name))
     },
@@ -206,23 +232,6 @@ export function createVaultService(deps: {
           summary: `Deleted the secret ${current.name} from the vault`,
         })
       })
-    },
-
-    /**
-     * The values of the named secrets, for a cloud run about to type them (the only way a value
-     * leaves the vault). Names the vault does not hold are absent from the answer.
-     */
-    async valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, { kind: VaultSecretKind; value: string }>> {
-      const values = new Map<string, { kind: VaultSecretKind; value: string }>()
-      if (names.length === 0) return values
-      const rows = await db.select().from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId))
-      const wanted = rows.filter((row) => names.includes(row.name))
-      if (wanted.length === 0) return values
-      const key = await dataKey(workspaceId)
-      for (const row of wanted) {
-        values.set(row.name, { kind: row.kind, value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8') })
-      }
-      return values
     },
 
     /**

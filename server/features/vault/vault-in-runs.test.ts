@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { eq } from 'drizzle-orm'
+import pino from 'pino'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { auditLog, automationRuns, workspaces } from '#server/db/schema/index.ts'
+import { createCloudWorker } from '#server/features/runs/cloud-worker.ts'
+import { personalCaller } from '#server/testing/callers.ts'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
+import { countPixels } from '#server/testing/png-pixels.ts'
+import { scriptedRepair } from '#server/testing/scripted-model.ts'
+import { startSignInSite, type SignInSite } from '#server/testing/sign-in-site.ts'
+
+// Vault values in cloud runs (docs/decisions/025): a run signs in to a site protected by a
+// password and a one-time code with the vault's values and a live code, and no value (nor a code
+// it made) appears in anything the run stores or answers: its log, error, extracted rows, exports,
+// the automation, the activity, the AI model's requests. Screenshots mask the fields it typed.
+
+const USER = 'planted-user-4b1e@example.com'
+const PASSWORD = 'Planted-Pa55-9c2d7e'
+const TOTP_SECRET = 'KRUGKIDROVUWG2ZAMJZG653OEBTG66BA'
+const PLANTED = [USER, PASSWORD, TOTP_SECRET]
+/** Playwright's mask colour. */
+const MAGENTA: [number, number, number] = [255, 0, 255]
+
+let t: TestApp
+let site: SignInSite
+let model: FakeChatCompletions
+let member: Awaited<ReturnType<TestApp['signUp']>>
+
+beforeAll(async () => {
+  site = await startSignInSite({ user: USER, password: PASSWORD, totpSecret: TOTP_SECRET })
+  model = await startFakeChatCompletions()
+  t = await createTestApp({ privateTargets: 'loopback', ai: { baseUrl: model.baseUrl } })
+  member = await t.signUp()
+  await t.db.update(workspaces).set({ planSlug: 'pro', credits: 100 }).where(eq(workspaces.id, member.id))
+  for (const [name, kind, value] of [
+    ['shop_user', 'username', USER],
+    ['shop_password', 'password', PASSWORD],
+    ['shop_totp', 'totp', TOTP_SECRET],
+  ]) {
+    const created = await t.request('/api/vault', { token: member.token, body: { name, kind, value } })
+    expect(created.status, await created.clone().text()).toBe(201)
+  }
+})
+afterAll(async () => {
+  await t?.close()
+  await model?.close()
+  await site?.close()
+})
+beforeEach(() => {
+  model.requests.length = 0
+})
+
+const SIGN_IN = (url: string): AutomationStep[] => [
+  { type: 'navigate', url: `${url}/account` },
+  { type: 'click', target: [{ by: 'role', role: 'link', name: 'Sign in' }] },
+  { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.shop_user}}' },
+  { type: 'type', target: [{ by: 'label', text: 'Password' }], text: '{{secrets.shop_password}}' },
+  { type: 'screenshot', name: 'Typed' },
+  { type: 'click', target: [{ by: 'role', role: 'button', name: 'Sign in' }] },
+  { type: 'type', target: [{ by: 'label', text: 'One-time code' }], text: '{{totp.shop_totp}}' },
+  { type: 'click', target: [{ by: 'role', role: 'button', name: 'Verify' }] },
+  { type: 'assertText', text: 'Your orders' },
+]
+
+async function automationOf(steps: AutomationStep[]) {
+  const created = await t.request('/api/automations', { token: member.token, body: { name: 'Shop orders', steps } })
+  expect(created.status, await created.clone().text()).toBe(201)
+  return ((await created.json()) as { data: { id: string } }).data.id
+}
+
+/** Starts a cloud run through the API and lets a cloud worker (with the vault, as main.ts wires it) run it. */
+async function run(automationId: string) {
+  const started = await t.request(`/api/automations/${automationId}/runs`, { token: member.token, body: { where: 'cloud' } })
+  expect(started.status, await started.clone().text()).toBe(201)
+  const { id } = ((await started.json()) as { data: { id: string } }).data
+  const worker = createCloudWorker({
+    runQueue: t.services.runQueue,
+    runFiles: t.services.runFiles,
+    events: t.services.events,
+    browsers: t.services.browsers,
+    repairer: t.services.repairer,
+    vault: t.services.vault,
+    logger: pino({ level: 'silent' }),
+    config: {
+      concurrency: 1,
+      chromiumPath: '/usr/bin/chromium',
+      stepTimeoutMs: 5_000,
+      timeLimitMs: 90_000,
+      maxActions: 100,
+      privateTargets: 'loopback',
+      pollMs: 50,
+    },
+  })
+  worker.start()
+  try {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
+      const [row] = await t.db.select().from(automationRuns).where(eq(automationRuns.id, id))
+      if (row && ['succeeded', 'failed'].includes(row.status)) return row
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error('the run did not finish')
+  } finally {
+    await worker.stop(1_000)
+  }
+}
+
+/** Every answer and record a member (or a model) could read about a run, as text. */
+async function everythingAbout(runId: string, automationId: string): Promise<Record<string, string>> {
+  const get = async (url: string) => {
+    const response = await t.request(url, { token: member.token })
+    expect(response.status, url).toBe(200)
+    return response.text()
+  }
+  const [row] = await t.db.select().from(automationRuns).where(eq(automationRuns.id, runId))
+  return {
+    run: await get(`/api/runs/${runId}`),
+    runs: await get('/api/runs?limit=100'),
+    csv: await get(`/api/runs/${runId}/extracted.csv`),
+    json: await get(`/api/runs/${runId}/extracted.json`),
+    automation: await get(`/api/automations/${automationId}`),
+    vault: await get('/api/vault'),
+    activity: await get('/api/workspaces/current/activity'),
+    stored: JSON.stringify(row),
+    audit: JSON.stringify(await t.db.select().from(auditLog).where(eq(auditLog.workspaceId, member.id))),
+    model: JSON.stringify(model.requests),
+  }
+}
+
+function expectNoneOf(values: string[], places: Record<string, string>) {
+  const leaks = Object.entries(places).flatMap(([place, text]) =>
+    values.filter((value) => text.includes(value)).map((value) => `${value} in ${place}`),
+  )
+  expect(leaks).toEqual([])
+}
+
+describe('vault values in cloud runs', () => {
+  it('signs in with the vault values and a live one-time code, and writes none of them down anywhere', async () => {
+    // After signing in, a step whose only way of finding its element is gone: the AI model is asked (with the page, which shows the user name).
+    model.respondWith({ reply: scriptedRepair('Sign out') })
+    const automationId = await automationOf([
+      ...SIGN_IN(site.url),
+      { type: 'extract', target: [{ by: 'css', selector: '#who' }], field: 'who' },
+      { type: 'click', target: [{ by: 'css', selector: '#sign-out-button' }] },
+    ])
+    const signInsBefore = site.signIns
+    const row = await run(automationId)
+    expect(row.error).toBeNull()
+    expect(row.status).toBe('succeeded')
+    expect(site.signIns).toBe(signInsBefore + 1)
+
+    // The site was sent the real values and a code its own authenticator library accepted.
+    const sent = site.posted.slice(-2)
+    expect(sent[0]).toEqual({ user: USER, password: PASSWORD })
+    const code = sent[1]?.code ?? ''
+    expect(code).toMatch(/^\d{6}$/)
+
+    // What the run stores says where a value was, not what it was.
+    expect(row.extracted).toEqual([{ who: 'Signed in as {{secrets.shop_user}}' }])
+    expect(row.steps[2]).toMatchObject({ text: '{{secrets.shop_user}}' })
+    expect(row.repairs.map((repair) => repair.how)).toEqual(['model'])
+    expect(model.requests.length).toBeGreaterThan(0)
+    // The model saw the page with the placeholder where the page showed the user name.
+    expect(JSON.stringify(model.requests)).toContain('{{secrets.shop_user}}')
+
+    const places = await everythingAbout(row.id, automationId)
+    expectNoneOf(PLANTED, places)
+    // Nor the one-time code the run typed.
+    expectNoneOf([code], { log: JSON.stringify(row.log), extracted: JSON.stringify(row.extracted), model: places.model ?? '' })
+
+    // The screenshot after typing masks both fields (Playwright paints them over in magenta).
+    const typed = row.screenshots.find((shot) => shot.name === 'Typed')
+    expect(typed).toBeDefined()
+    const png = readFileSync(path.join(t.dataDir, 'runs', row.id, typed?.file ?? ''))
+    expect(countPixels(png, MAGENTA)).toBeGreaterThan(1_000)
+  }, 120_000)
+
+  it('hides a value in a failing step’s error and log', async () => {
+    const automationId = await automationOf([
+      { type: 'navigate', url: `${site.url}/login` },
+      { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.shop_password}}' },
+      { type: 'assertText', text: 'Welcome {{secrets.shop_password}}' },
+    ])
+    const row = await run(automationId)
+    expect(row.status).toBe('failed')
+    expect(row.error).toContain('the page does not show "Welcome {{secrets.shop_password}}"')
+    expectNoneOf(PLANTED, await everythingAbout(row.id, automationId))
+    // Nothing is masked where nothing secret was typed.
+  }, 120_000)
+
+  it('fails the step naming a secret that was deleted after the automation was saved', async () => {
+    const created = await t.request('/api/vault', {
+      token: member.token,
+      body: { name: 'short_lived', kind: 'value', value: 'gone-soon-123' },
+    })
+    const { id } = ((await created.json()) as { data: { id: string } }).data
+    const automationId = await automationOf([
+      { type: 'navigate', url: `${site.url}/login` },
+      { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.short_lived}}' },
+    ])
+    expect((await t.request(`/api/vault/${id}`, { method: 'DELETE', token: member.token })).status).toBe(200)
+    const row = await run(automationId)
+    expect(row.status).toBe('failed')
+    expect(row.error).toBe('Step 2 (type): {{secrets.short_lived}} could not be filled: the vault has no secret named short_lived')
+    expect(row.refundedAt).toBeNull()
+    // The vault is read as the run starts: the member's own services answer the same.
+    expect((await t.services.vault.valuesFor(personalCaller(member).workspace.id, ['short_lived'])).size).toBe(0)
+  }, 120_000)
+})
