@@ -43,7 +43,11 @@ const schedule = z
  */
 export const signInBlockSchema = z
   .object({
-    from: z.number({ error: 'from must be a step number' }).int().min(1, 'from must be a step number'),
+    // Step 1 cannot sign in: the check needs a page, which a step before the block opens.
+    from: z
+      .number({ error: 'from must be a step number' })
+      .int()
+      .min(2, 'The sign-in block starts after a step that opens a page: from must be 2 or more.'),
     to: z.number({ error: 'to must be a step number' }).int().min(1, 'to must be a step number'),
     check: z.object({
       target: targetSchema,

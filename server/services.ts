@@ -113,7 +113,7 @@ export function createServices(options: {
     plans,
     keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
   })
-  const automations = createAutomationService(db, audit, { secretKinds: vault.kindsByName })
+  const automations = createAutomationService(db, audit, { secretKinds: vault.kindsByName, dropSession: vault.dropSession })
   const inquiries = createInquiryService({
     audit,
     events,

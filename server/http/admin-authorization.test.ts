@@ -82,6 +82,7 @@ const MEMBER_OPERATIONS = [
   'POST /vault',
   'PUT /vault/{id}',
   'DELETE /vault/{id}',
+  'DELETE /automations/{id}/session',
 ]
 
 const TEMPLATE = {

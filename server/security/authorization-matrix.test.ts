@@ -511,6 +511,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     body: { name: unique('from_key').replace(/\W/g, '_'), value: 'x' },
     credentials: viaApiKey(role),
   }),
+  'DELETE /automations/{id}/session': () => ({ path: `/automations/${fixtures.automationId}/session` }),
   'PUT /vault/{id}': () => ({ path: `/vault/${fixtures.secretId}`, body: { value: 'matrix-replaced' } }),
   'DELETE /vault/{id}': async () => ({ path: `/vault/${await make.secret()}` }),
 

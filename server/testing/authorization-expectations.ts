@@ -678,6 +678,14 @@ export const DOCUMENTED: RouteExpectation[] = [
     admin: 403,
     note: 'a key cannot change the vault, whatever the role behind it',
   },
+  {
+    route: 'DELETE /automations/{id}/session',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: "forgets the member's automation's kept browser session (forgotten: false when there is none)",
+  },
   { route: 'PUT /vault/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: "the member's secret" },
   {
     route: 'DELETE /vault/{id}',

@@ -30,6 +30,8 @@ CREATE TABLE "vault_secrets" (
 --> statement-breakpoint
 ALTER TABLE "subscription_plans" DROP CONSTRAINT "subscription_plans_limits_check";--> statement-breakpoint
 ALTER TABLE "subscription_plans" ADD COLUMN "vault_secrets" integer DEFAULT 0;--> statement-breakpoint
+ALTER TABLE "automation_runs" ADD COLUMN "keep_session" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "automation_runs" ADD COLUMN "sign_in_block" jsonb;--> statement-breakpoint
 ALTER TABLE "automations" ADD COLUMN "keep_session" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "automations" ADD COLUMN "sign_in_block" jsonb;--> statement-breakpoint
 ALTER TABLE "automation_sessions" ADD CONSTRAINT "automation_sessions_automation_id_automations_id_fk" FOREIGN KEY ("automation_id") REFERENCES "public"."automations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

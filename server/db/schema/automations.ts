@@ -102,6 +102,9 @@ export const automationRuns = pgTable(
     repairs: jsonb().$type<RunRepair[]>().notNull().default([]),
     /** The automation's self-repair setting when the run started (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
+    /** The automation's kept-session setting and sign-in block when the run started (docs/decisions/025). */
+    keepSession: boolean().notNull().default(false),
+    signInBlock: jsonb().$type<SignInBlock | null>(),
     error: text(),
     /** Set when the credits were given back (a failure on our side). */
     refundedAt: timestamp({ withTimezone: true }),

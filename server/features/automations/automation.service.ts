@@ -25,16 +25,18 @@ const MAX_AUTOMATIONS_PER_WORKSPACE = 500
 export function createAutomationService(
   db: Db,
   activity: Pick<AuditService, 'record'>,
-  options: {
+  hooks: {
     /** The workspace's vault names and kinds (vault.service.ts): steps may only name secrets that exist (docs/decisions/025). */
     secretKinds?: (workspaceId: string) => Promise<Map<string, VaultSecretKind>>
+    /** Drops the automation's kept browser session (vault.service.ts) when keeping it is turned off. */
+    dropSession?: (workspaceId: string, automationId: string) => Promise<unknown>
   } = {},
 ) {
   /** Steps that name a secret the vault lacks, or use a secret the wrong way, are refused with the step's number. */
   async function checkSecrets(workspaceId: string, steps: AutomationStep[]): Promise<void> {
     const named = placeholdersOf(steps).filter((placeholder) => placeholder.kind !== 'input')
-    if (named.length === 0 || !options.secretKinds) return
-    const kinds = await options.secretKinds(workspaceId)
+    if (named.length === 0 || !hooks.secretKinds) return
+    const kinds = await hooks.secretKinds(workspaceId)
     for (const [index, step] of steps.entries()) {
       for (const placeholder of placeholdersOf([step])) {
         if (placeholder.kind === 'input') continue
@@ -180,31 +182,36 @@ export function createAutomationService(
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
       const enabled = data.enabled ?? current.enabled
       const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(automations)
-          .set({
-            ...data,
-            steps,
-            schedule,
-            enabled,
-            ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
-            version: sql`${automations.version} + 1`,
-            updatedAt: new Date(),
-          })
-          .where(
-            and(
-              eq(automations.id, id),
-              eq(automations.workspaceId, caller.workspace.id),
-              options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
-            ),
-          )
-          .returning()
-        if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
-        if (!row) throw new NotFound('Automation not found')
-        await record(tx, caller, 'automation.update', row, `Changed ${row.name} (version ${row.version})`)
-        return row
-      })
+      return db
+        .transaction(async (tx) => {
+          const [row] = await tx
+            .update(automations)
+            .set({
+              ...data,
+              steps,
+              schedule,
+              enabled,
+              ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
+              version: sql`${automations.version} + 1`,
+              updatedAt: new Date(),
+            })
+            .where(
+              and(
+                eq(automations.id, id),
+                eq(automations.workspaceId, caller.workspace.id),
+                options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
+              ),
+            )
+            .returning()
+          if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
+          if (!row) throw new NotFound('Automation not found')
+          await record(tx, caller, 'automation.update', row, `Changed ${row.name} (version ${row.version})`)
+          return row
+        })
+        .then(async (row) => {
+          if (current.keepSession && !row.keepSession) await hooks.dropSession?.(row.workspaceId, row.id)
+          return row
+        })
     },
 
     async duplicate(id: string, caller: Caller): Promise<Automation> {

@@ -40,7 +40,7 @@ export function createCloudWorker(deps: {
   /** Self-repair of broken steps (services.repairer). */
   repairer?: Pick<Repairer, 'forRun'>
   /** The credential vault (services.vault): values for steps that name secrets, kept browser sessions. */
-  vault?: Pick<VaultService, 'forRun'>
+  vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })

@@ -128,6 +128,8 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
         runner: options.runner,
         steps: automation.steps,
         selfRepair: automation.selfRepair,
+        keepSession: automation.keepSession,
+        signInBlock: automation.signInBlock,
         creditsCharged: cost,
         startedAt: options.runner === 'client' ? now : null,
         log: [

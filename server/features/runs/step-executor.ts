@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { fillStep } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
@@ -23,6 +23,7 @@ import {
   type StepContext,
 } from '#server/browser/step-actions.ts'
 import { openBrowserSession, type BrowserSession } from '#server/browser/browser-session.ts'
+import { resolveTarget } from '#server/browser/target-resolver.ts'
 import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
 
 export interface ExecutorConfig {
@@ -49,6 +50,8 @@ export type ExecutionResult = 'succeeded' | 'failed' | 'stopped' | 'aborted'
 const MAX_BLOCKED_LOG_LINES = 20
 const FAILURE_SCREENSHOT_MS = 5_000
 const REPAIR_SCREENSHOT_MS = 5_000
+/** How long the sign-in block's check looks for its target. */
+const SIGN_IN_CHECK_MS = 3_000
 
 /** The browser did not start: our fault, refunded. */
 class BrowserUnavailable extends Error {}
@@ -78,7 +81,7 @@ export function createStepExecutor(deps: {
   /** Self-repair of broken steps (planning/repairer.ts); without it only a target's own ways are tried. */
   repairer?: Pick<Repairer, 'forRun'>
   /** The credential vault: the values steps name, filled only here (docs/decisions/025). */
-  vault?: Pick<VaultService, 'forRun'>
+  vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
 }) {
   const { runQueue, runFiles, browsers, logger, config } = deps
 
@@ -158,6 +161,52 @@ export function createStepExecutor(deps: {
       masked,
     })
 
+    /** The automation's kept browser state (docs/decisions/025), when it keeps one and has one. */
+    async function keptSession(): Promise<BrowserContextOptions['storageState'] | null> {
+      if (!run.keepSession || !run.automationId || !deps.vault) return null
+      try {
+        const state = await deps.vault.loadSession(run.workspaceId, run.automationId)
+        if (!state) {
+          progress.log('info', 'No kept browser session yet: starting signed out.')
+          return null
+        }
+        progress.log('info', 'Starting with the browser session kept from an earlier run.')
+        return JSON.parse(state) as BrowserContextOptions['storageState']
+      } catch (error) {
+        logger.warn({ err: error, runId: run.id }, 'cloud run: the kept browser session could not be read')
+        progress.log('warn', 'The kept browser session could not be read: starting signed out.')
+        return null
+      }
+    }
+
+    /** After a successful run, its cookies and storage for the next one. */
+    async function keepSession() {
+      if (!run.keepSession || !run.automationId || !deps.vault || !session) return
+      try {
+        const state = await session.context.storageState()
+        await deps.vault.saveSession(run.workspaceId, run.automationId, run.id, JSON.stringify(state))
+        progress.log('info', 'Kept the browser session for the next run.')
+      } catch (error) {
+        logger.warn({ err: error, runId: run.id }, 'cloud run: the browser session could not be kept')
+        progress.log('warn', 'The browser session could not be kept; the next run starts signed out.')
+      }
+    }
+
+    /**
+     * The sign-in block's check, just before its first step: whether the page shows the run
+     * signed in (a target that shows only when signed out is absent, or one that shows only when
+     * signed in is present). Looked for briefly: the page has just loaded.
+     */
+    async function signedInAlready(target: Page, block: NonNullable<Run['signInBlock']>): Promise<boolean> {
+      const found = await resolveTarget(target, block.check.target, {
+        timeoutMs: Math.min(SIGN_IN_CHECK_MS, Math.max(1, deadline - Date.now())),
+        match: 'any',
+        signal: stop.signal,
+      })
+      const present = 'locator' in found
+      return block.check.present === 'signedIn' ? present : !present
+    }
+
     /**
      * A run whose first address the guard refuses fails before a browser starts: nothing would
      * load, and starting Chromium is the slowest part of a run (seconds on a busy machine).
@@ -196,14 +245,22 @@ export function createStepExecutor(deps: {
       } catch (error) {
         throw new BrowserUnavailable(cleanMessage(error))
       }
-      session = await openBrowserSession({ browser, guard, onBlocked })
+      const kept = await keptSession()
+      session = await openBrowserSession({ browser, guard, onBlocked, storageState: kept ?? undefined })
       if (state !== 'running') await session.context.close()
       page = session.page
       const steps = stepContext(page)
 
-      for (const [index, step] of run.steps.entries()) {
+      const block = run.signInBlock
+      for (let index = 0; index < run.steps.length; index++) {
+        const step = run.steps[index] as AutomationStep
         const n = index + 1
         current = n
+        if (block && n === block.from && state === 'running' && (await signedInAlready(page, block))) {
+          progress.log('info', `Step ${n}: signed in already, so the sign-in steps ${block.from} to ${block.to} are skipped.`)
+          index = block.to - 1
+          continue
+        }
         label = `Step ${n} (${step.type})`
         if (state !== 'running') break
         if (progress.actions >= config.maxActions) throw new StepFailure(`the run's action limit of ${config.maxActions} was reached`)
@@ -221,6 +278,7 @@ export function createStepExecutor(deps: {
       }
       if (state === 'running') outcome = { status: 'succeeded' }
       else throw new Error(state)
+      await keepSession()
     } catch (error) {
       if (state === 'aborted' || state === 'stopped') {
         logger.info({ runId: run.id, workerId, state }, `cloud run ${state}`)

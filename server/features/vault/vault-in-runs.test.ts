@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { auditLog, automationRuns, workspaces } from '#server/db/schema/index.ts'
+import { auditLog, automationRuns, automationSessions, workspaces } from '#server/db/schema/index.ts'
 import { createCloudWorker } from '#server/features/runs/cloud-worker.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
@@ -209,4 +209,94 @@ describe('vault values in cloud runs', () => {
     // The vault is read as the run starts: the member's own services answer the same.
     expect((await t.services.vault.valuesFor(personalCaller(member).workspace.id, ['short_lived'])).size).toBe(0)
   }, 120_000)
+})
+
+describe('kept browser sessions and the sign-in block', () => {
+  const BLOCK = {
+    from: 2,
+    to: 8,
+    check: { target: [{ by: 'role', role: 'link', name: 'Sign in' }], present: 'signedOut' },
+  } as const
+
+  async function keepingAutomation(): Promise<string> {
+    const created = await t.request('/api/automations', {
+      token: member.token,
+      body: { name: 'Orders, signed in once', steps: SIGN_IN(site.url), keepSession: true, signInBlock: BLOCK },
+    })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const { data } = (await created.json()) as { data: { id: string; keepSession: boolean; signInBlock: unknown } }
+    expect(data).toMatchObject({ keepSession: true, signInBlock: BLOCK })
+    return data.id
+  }
+
+  const sessionRow = async (automationId: string) =>
+    (await t.db.select().from(automationSessions).where(eq(automationSessions.automationId, automationId)))[0]
+
+  it('signs in on the first run and keeps the session; the next run finds itself signed in and skips the sign-in', async () => {
+    const automationId = await keepingAutomation()
+    const before = site.signIns
+
+    const first = await run(automationId)
+    expect(first.error).toBeNull()
+    expect(first.status).toBe('succeeded')
+    expect(site.signIns).toBe(before + 1)
+    const firstLog = first.log.map((line) => line.message)
+    expect(firstLog).toContain('No kept browser session yet: starting signed out.')
+    expect(firstLog).toContain('Kept the browser session for the next run.')
+    const kept = await sessionRow(automationId)
+    expect(kept?.sealedState).toMatch(/^v1\./)
+    expect(kept?.sealedState).not.toContain('127.0.0.1')
+    expect(kept?.savedByRun).toBe(first.id)
+
+    const second = await run(automationId)
+    expect(second.error).toBeNull()
+    expect(second.status).toBe('succeeded')
+    expect(site.signIns).toBe(before + 1)
+    const secondLog = second.log.map((line) => line.message)
+    expect(secondLog).toContain('Starting with the browser session kept from an earlier run.')
+    expect(secondLog).toContain('Step 2: signed in already, so the sign-in steps 2 to 8 are skipped.')
+    // Step 1 (open the account page) and step 9 (check the orders) only.
+    expect(second.actionsPerformed).toBe(2)
+    expectNoneOf(PLANTED, await everythingAbout(second.id, automationId))
+
+    // Forget session: the next run signs in again.
+    const forgotten = await t.request(`/api/automations/${automationId}/session`, { method: 'DELETE', token: member.token })
+    expect(forgotten.status).toBe(200)
+    expect(((await forgotten.json()) as { data: { forgotten: boolean } }).data.forgotten).toBe(true)
+    expect(await sessionRow(automationId)).toBeUndefined()
+    const third = await run(automationId)
+    expect(third.status).toBe('succeeded')
+    expect(site.signIns).toBe(before + 2)
+    expect(third.log.map((line) => line.message)).not.toContain('Step 2: signed in already, so the sign-in steps 2 to 8 are skipped.')
+  }, 240_000)
+
+  it('forgets the session when keeping it is turned off, and only its workspace may forget it', async () => {
+    const automationId = await keepingAutomation()
+    await run(automationId)
+    expect(await sessionRow(automationId)).toBeDefined()
+    const stranger = await t.signUp()
+    expect((await t.request(`/api/automations/${automationId}/session`, { method: 'DELETE', token: stranger.token })).status).toBe(404)
+    expect(await sessionRow(automationId)).toBeDefined()
+    const off = await t.request(`/api/automations/${automationId}`, { method: 'PUT', token: member.token, body: { keepSession: false } })
+    expect(off.status).toBe(200)
+    expect(await sessionRow(automationId)).toBeUndefined()
+    const again = await t.request(`/api/automations/${automationId}/session`, { method: 'DELETE', token: member.token })
+    expect(((await again.json()) as { data: { forgotten: boolean } }).data.forgotten).toBe(false)
+  }, 120_000)
+
+  it('refuses a sign-in block outside the steps, or one that starts at step 1', async () => {
+    const outside = await t.request('/api/automations', {
+      token: member.token,
+      body: { name: 'Bad block', steps: SIGN_IN(site.url), signInBlock: { ...BLOCK, to: 12 } },
+    })
+    expect(outside.status).toBe(400)
+    expect(((await outside.json()) as { message: string }).message).toBe(
+      'The sign-in block ends at step 12, but the automation has 9 steps.',
+    )
+    const first = await t.request('/api/automations', {
+      token: member.token,
+      body: { name: 'Bad block', steps: SIGN_IN(site.url), signInBlock: { ...BLOCK, from: 1 } },
+    })
+    expect(first.status).toBe(400)
+  })
 })

@@ -92,3 +92,25 @@ export function createVaultApi(vault: VaultService) {
       return c.json({ data: { success: true } }, 200)
     })
 }
+
+const forgetSession = signedInRoute(member('automations', 'member'), {
+  method: 'delete',
+  path: '/{id}/session',
+  tags: ['Automations'],
+  summary: 'Forget the browser session an automation keeps between cloud runs: its next run starts signed out',
+  request: { params: ownedResourceParams },
+  responses: {
+    200: {
+      description: 'Forgotten (false: there was none)',
+      content: { 'application/json': { schema: z.object({ data: z.object({ forgotten: z.boolean() }) }) } },
+    },
+    ...errorResponses(400, 404),
+  },
+})
+
+/** Kept browser sessions under /automations/{id}/session (docs/decisions/025). */
+export function createSessionApi(vault: VaultService) {
+  return createRouter().openapi(forgetSession, async (c) => {
+    return c.json({ data: await vault.forgetSession(callerOf(c.get('member')), c.req.valid('param').id) }, 200)
+  })
+}

@@ -6,7 +6,7 @@ import { normalizeTotpSecret, type VaultSecretCreate, type VaultSecretKind } fro
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { automationSessions, vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
+import { automations, automationSessions, vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
@@ -292,13 +292,39 @@ export function createVaultService(deps: {
       return row?.savedAt ?? null
     },
 
-    /** "Forget session": the next run starts signed out. */
-    async forgetSession(workspaceId: string, automationId: string): Promise<boolean> {
+    /** Drops an automation's kept session (its kept-session setting was turned off). */
+    async dropSession(workspaceId: string, automationId: string): Promise<boolean> {
       const removed = await db
         .delete(automationSessions)
         .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
         .returning({ id: automationSessions.automationId })
       return removed.length > 0
+    },
+
+    /** "Forget session": the automation's next run starts signed out. Another workspace's automation is unknown (404). */
+    async forgetSession(caller: Caller, automationId: string): Promise<{ forgotten: boolean }> {
+      const [automation] = await db
+        .select({ id: automations.id, name: automations.name })
+        .from(automations)
+        .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
+      if (!automation) throw new NotFound('Automation not found')
+      requireWorkspaceRole(caller.workspace.role, 'member', 'Forgetting a browser session')
+      return db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(automationSessions)
+          .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, caller.workspace.id)))
+          .returning({ id: automationSessions.automationId })
+        if (removed.length > 0) {
+          await audit.record(tx, caller, {
+            workspaceId: caller.workspace.id,
+            action: 'automation.session.forget',
+            targetType: 'automation',
+            targetId: automationId,
+            summary: `Forgot the kept browser session of ${automation.name}`,
+          })
+        }
+        return { forgotten: removed.length > 0 }
+      })
     },
   }
 }
