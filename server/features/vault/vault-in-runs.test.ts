@@ -10,7 +10,7 @@ import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
 import { countPixels } from '#server/testing/png-pixels.ts'
-import { scriptedRepair } from '#server/testing/scripted-model.ts'
+import { scriptedPlanner, scriptedRepair } from '#server/testing/scripted-model.ts'
 import { startSignInSite, type SignInSite } from '#server/testing/sign-in-site.ts'
 
 // Vault values in cloud runs (docs/decisions/025): a run signs in to a site protected by a
@@ -176,6 +176,19 @@ describe('vault values in cloud runs', () => {
     expect(typed).toBeDefined()
     const png = readFileSync(path.join(t.dataDir, 'runs', row.id, typed?.file ?? ''))
     expect(countPixels(png, MAGENTA)).toBeGreaterThan(1_000)
+  }, 120_000)
+
+  it('plans from a task that names secrets with the model seeing placeholders only (the planner never reads the vault)', async () => {
+    model.respondWith({ reply: scriptedPlanner([{ type: 'type', element: 'User name', text: '{{secrets.shop_user}}' }]) })
+    const planned = await t.request('/api/automations/plan', {
+      token: member.token,
+      body: { description: 'Sign in as {{secrets.shop_user}} with the password {{secrets.shop_password}}', startUrl: `${site.url}/login` },
+    })
+    const text = await planned.text()
+    expect(planned.status, text).toBe(200)
+    expect(model.requests.length).toBeGreaterThan(0)
+    expect(JSON.stringify(model.requests)).toContain('{{secrets.shop_user}}')
+    expectNoneOf(PLANTED, { answer: text, model: JSON.stringify(model.requests) })
   }, 120_000)
 
   it('hides a value in a failing step’s error and log', async () => {
