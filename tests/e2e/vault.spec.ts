@@ -58,4 +58,52 @@ test.describe('Vault', () => {
     await expect(toasts(page).getByText('Secret deleted')).toBeVisible()
     await expect(page.getByText('The vault is empty.')).toBeVisible()
   })
+
+  test('the builder keeps a session and marks the sign-in steps; a block past the last step is refused on its field', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    const account = await createAccount(request, 'vault-builder')
+    const token = await apiToken(request, account)
+    const headers = { Authorization: `Bearer ${token}` }
+    expect(
+      (await request.post('/api/vault', { headers, data: { name: 'shop_user', kind: 'username', value: 'me@example.com' } })).status(),
+    ).toBe(201)
+    const steps = [
+      { type: 'navigate', url: 'https://shop.example.com/account' },
+      { type: 'click', target: [{ by: 'role', role: 'link', name: 'Sign in' }] },
+      { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.shop_user}}' },
+      { type: 'assertText', text: 'Your orders' },
+    ]
+    const created = await request.post('/api/automations', { headers, data: { name: 'Shop orders', steps } })
+    expect(created.status()).toBe(201)
+    const { id } = ((await created.json()) as { data: { id: string } }).data
+
+    await signIn(page, account)
+    await gotoHydrated(page, `/dashboard/automations/${id}`)
+    await page.getByLabel('Keep browser session').check()
+    await page.getByLabel('From step').fill('2')
+    await page.getByLabel('To step').fill('3')
+    await page.getByLabel('The page shows').fill('Sign in')
+    await page.getByLabel('Those words show').selectOption('signedOut')
+    await page.getByRole('button', { name: 'Save Automation' }).click()
+    await expect(toasts(page).getByText('Automation saved')).toBeVisible()
+    await expect(page.getByLabel('Keep browser session')).toBeChecked()
+    await expect(page.getByLabel('From step')).toHaveValue('2')
+
+    const saved = await request.get(`/api/automations/${id}`, { headers })
+    expect(((await saved.json()) as { data: Record<string, unknown> }).data).toMatchObject({
+      keepSession: true,
+      signInBlock: { from: 2, to: 3, check: { target: [{ by: 'text', text: 'Sign in' }], present: 'signedOut' } },
+    })
+
+    // A sign-in block past the last step is refused on its field; the saved one stays.
+    consoleErrors.allowHttpStatus(400, `/dashboard/automations/${id}.data`)
+    await page.getByLabel('To step').fill('9')
+    await page.getByRole('button', { name: 'Save Automation' }).click()
+    await expect(page.getByText('The sign-in block ends at step 9, but the automation has 4 steps.')).toBeVisible()
+    const kept = await request.get(`/api/automations/${id}`, { headers })
+    expect(((await kept.json()) as { data: { signInBlock: { to: number } } }).data.signInBlock.to).toBe(3)
+  })
 })
