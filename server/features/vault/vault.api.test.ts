@@ -204,6 +204,18 @@ describe('the plan decides the vault size', () => {
   })
 })
 
+describe('the vault size under concurrent additions', () => {
+  it('lets only as many in as the plan holds, however many are sent at once', async () => {
+    const account = await t.signUp()
+    for (let i = 1; i <= 4; i++) await call(account, '/api/vault', { body: { name: `kept_${i}`, kind: 'value', value: `value-${i}` } })
+    const answers = await Promise.all(
+      [1, 2, 3].map((i) => call(account, '/api/vault', { body: { name: `racing_${i}`, kind: 'value', value: `racing-${i}` } })),
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409])
+    expect((await call<Secret[]>(account, '/api/vault')).data).toHaveLength(5)
+  })
+})
+
 describe('automations name secrets that exist', () => {
   const login = (text: string) => [
     { type: 'navigate', url: 'https://shop.example.com/login' },
