@@ -14,6 +14,14 @@ import type { AuditService } from '#server/features/audit/audit.service.ts'
 
 export type Automation = typeof automations.$inferSelect
 
+/** The field of a step that holds placeholders (step-placeholders.ts), for the builder to show a refusal under. */
+const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
+  navigate: 'url',
+  type: 'text',
+  select: 'value',
+  assertText: 'text',
+}
+
 /** The most automations one workspace keeps (a guard against runaway scripts, not a plan feature). */
 const MAX_AUTOMATIONS_PER_WORKSPACE = 500
 
@@ -49,7 +57,7 @@ export function createAutomationService(
           message = `${where} uses ${placeholder.text}, but ${placeholder.name} is not a TOTP secret: use {{secrets.${placeholder.name}}}.`
         else if (placeholder.kind === 'secrets' && kind === 'totp')
           message = `${where} uses ${placeholder.text}, but ${placeholder.name} is a TOTP secret: use {{totp.${placeholder.name}}} for its current code.`
-        if (message) throw new ValidationError(message, [{ path: `steps.${index}`, message }])
+        if (message) throw new ValidationError(message, [{ path: `steps.${index}.${PLACEHOLDER_FIELD[step.type] ?? 'text'}`, message }])
       }
     }
   }

@@ -226,6 +226,8 @@ describe('automations name secrets that exist', () => {
     const unknown = await call(owner, '/api/automations', { body: { name: 'Sign in', steps: login('{{secrets.nope}}') } })
     expect(unknown.status).toBe(400)
     expect(unknown.message).toBe('Step 2 uses {{secrets.nope}}, but the vault has no secret named nope. Add it in Vault first.')
+    // Under the field that names it, as the builder shows a step's problems.
+    expect(unknown.issues?.[0]?.path).toBe('steps.1.text')
     const totpAsSecret = await call(owner, '/api/automations', { body: { name: 'Sign in', steps: login('{{secrets.shop_totp}}') } })
     expect(totpAsSecret.status).toBe(400)
     expect(totpAsSecret.message).toContain('use {{totp.shop_totp}}')
