@@ -9,6 +9,7 @@ import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import { monthStart } from '#common/calendar.ts'
+import { placeholdersOf } from '#common/step-placeholders.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 
 export type Run = typeof automationRuns.$inferSelect
@@ -95,6 +96,12 @@ export function createRunService(deps: { db: Db; credits: CreditService; events:
       .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
     if (!automation) throw new NotFound('Automation not found')
     if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
+    const secret =
+      options.runner === 'client' ? placeholdersOf(automation.steps).find((placeholder) => placeholder.kind !== 'input') : undefined
+    if (secret) {
+      throw new ValidationError(`This automation uses ${secret.text} from the vault, which only cloud runs fill in: run it in the cloud.`)
+    }
     if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
       throw new LimitReached(
         `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,

@@ -191,6 +191,15 @@ describe('vault values in cloud runs', () => {
     expectNoneOf(PLANTED, { answer: text, model: JSON.stringify(model.requests) })
   }, 120_000)
 
+  it('refuses to start a client run of steps that name secrets: only the cloud worker fills them in', async () => {
+    const automationId = await automationOf(SIGN_IN(site.url))
+    const started = await t.request(`/api/automations/${automationId}/runs`, { token: member.token, body: { where: 'client' } })
+    expect(started.status).toBe(400)
+    expect(((await started.json()) as { message: string }).message).toBe(
+      'This automation uses {{secrets.shop_user}} from the vault, which only cloud runs fill in: run it in the cloud.',
+    )
+  })
+
   it('hides a value in a failing step’s error and log', async () => {
     const automationId = await automationOf([
       { type: 'navigate', url: `${site.url}/login` },
