@@ -34,6 +34,7 @@ export default [
     route('workspace', 'routes/workspace.tsx'),
     route('workspace/activity', 'routes/workspace-activity.tsx'),
     route('workspace/webhooks', 'routes/workspace-webhooks.tsx'),
+    route('workspace/vault', 'routes/workspace-vault.tsx'),
   ]),
   route('workspace/switch', 'routes/workspace-switch.tsx'),
   route('admin', 'routes/admin.tsx', [

@@ -1,5 +1,6 @@
 import { Cron } from 'croner'
 import { MAX_STEPS } from './automation-steps.ts'
+import { targetSchema } from './targets.ts'
 import { paginationQuerySchema } from './pagination.ts'
 import { runInputsSchema } from './run-inputs.ts'
 import { z } from './zod.ts'
@@ -36,6 +37,28 @@ const schedule = z
     }
   }, 'Schedule must be a five-field cron expression (minute hour day month weekday, UTC), e.g. "0 9 * * 1-5".')
 
+/**
+ * A sign-in block (docs/decisions/025): steps `from`..`to` (1-based, inclusive) sign in. Just before
+ * step `from`, the run looks for `check`'s target: `present: 'signedOut'` means the target shows only
+ * while signed out (a "Sign in" button), `'signedIn'` only while signed in (an account menu). A run
+ * that finds itself signed in skips the block.
+ */
+export const signInBlockSchema = z
+  .object({
+    // Step 1 cannot sign in: the check needs a page, which a step before the block opens.
+    from: z
+      .number({ error: 'from must be a step number' })
+      .int()
+      .min(2, 'The sign-in block starts after a step that opens a page: from must be 2 or more.'),
+    to: z.number({ error: 'to must be a step number' }).int().min(1, 'to must be a step number'),
+    check: z.object({
+      target: targetSchema,
+      present: z.enum(['signedOut', 'signedIn'], { error: 'check.present must be signedOut or signedIn' }),
+    }),
+  })
+  .refine((block) => block.to >= block.from, { error: 'The sign-in block must end at or after its first step.', path: ['to'] })
+export type SignInBlock = z.infer<typeof signInBlockSchema>
+
 const automationFields = {
   name: z.string({ error: 'Name is required.' }).trim().min(1, 'Name is required.').max(100, 'Name must be at most 100 characters.'),
   description: z.string().trim().max(1000, 'Description must be at most 1000 characters.'),
@@ -46,6 +69,9 @@ const automationFields = {
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   /** Whether a run may look for the element a broken step meant (docs/decisions/019). */
   selfRepair: z.boolean({ error: 'selfRepair must be true or false' }),
+  /** Keep the browser session (cookies, storage) between cloud runs (docs/decisions/025). */
+  keepSession: z.boolean({ error: 'keepSession must be true or false' }),
+  signInBlock: signInBlockSchema.nullable(),
 }
 
 /** An automation as a form or the API sends it; `steps` are checked by parseSteps, step by step. */
@@ -55,6 +81,8 @@ export const automationInputSchema = z.object({
   schedule: automationFields.schedule.default(null),
   enabled: automationFields.enabled.default(true),
   selfRepair: automationFields.selfRepair.default(true),
+  keepSession: automationFields.keepSession.default(false),
+  signInBlock: automationFields.signInBlock.default(null),
 })
 export type AutomationData = z.output<typeof automationInputSchema>
 

@@ -97,6 +97,8 @@ const planFieldsSchema = z.object({
       .min(0, 'Webhooks cannot be negative.')
       .max(1_000, 'Webhooks must be at most 1,000.'),
   ),
+  // The credential vault's size per workspace (docs/decisions/025).
+  vaultSecrets: limit('Vault secrets', 0, 100_000),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -130,6 +132,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   advancedTemplates: planFieldsSchema.shape.advancedTemplates.default(false),
   triggerUrls: planFieldsSchema.shape.triggerUrls.default(false),
   webhooks: blankAsDefault(planFieldsSchema.shape.webhooks.default(0)),
+  // Not sent: none; blank: unlimited.
+  vaultSecrets: planFieldsSchema.shape.vaultSecrets.optional().default(0),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

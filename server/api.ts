@@ -18,6 +18,7 @@ import { createEventsApi } from './features/events/events.api.ts'
 import { createSettingsApi } from './features/settings/settings.api.ts'
 import { createUploadsApi } from './features/uploads/uploads.api.ts'
 import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
+import { createSessionApi, createVaultApi } from './features/vault/vault.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
@@ -73,7 +74,9 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/automations', createSuggestionsApi(services.suggestions))
   api.route('/automations', createAutomationTriggerApi(services.triggers))
   api.route('/triggers', createTriggersApi(services.triggers))
+  api.route('/automations', createSessionApi(services.vault))
   api.route('/templates', createTemplatesApi(services.templates))
+  api.route('/vault', createVaultApi(services.vault))
   api.route(
     '/runs',
     createRunsApi({

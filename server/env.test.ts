@@ -42,6 +42,7 @@ describe('loadEnv', () => {
       PUBLIC_URL: 'https://aether.example.com/',
       DATABASE_URL: 'postgresql://user:pw@db:5432/aether',
       AUTH_SECRET: SECRET,
+      VAULT_KEY: `vault-${SECRET}`,
       TRUST_PROXY: 'true',
       SEED_DEMO: 'false',
       SEED_ADMIN_EMAIL: 'boss@example.com',
@@ -136,6 +137,8 @@ describe('loadEnv', () => {
     ['SEED_ADMIN_PASSWORD', 'short'],
     ['SEED_MEMBER_PASSWORD', 'a'.repeat(129)],
     ['AUTH_SECRET', 'too-short'],
+    ['VAULT_KEY', 'too-short'],
+    ['VAULT_KEY_PREVIOUS', 'too-short'],
     ['DATABASE_POOL_MAX', '0'],
     ['EXTENSION_URL', 'javascript:alert(1)'],
     ['EXTENSION_URL', 'not a url'],
@@ -163,7 +166,18 @@ describe('loadEnv', () => {
   it('requires AUTH_SECRET in production with DATABASE_URL', () => {
     const error = envError({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/aether' })
     expect(error.message).toContain('AUTH_SECRET')
-    expect(loadEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/aether', AUTH_SECRET: SECRET }).AUTH_SECRET).toBe(SECRET)
+    const vaultKey = `vault-${SECRET}`
+    const configured = loadEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/aether', AUTH_SECRET: SECRET, VAULT_KEY: vaultKey })
+    expect(configured.AUTH_SECRET).toBe(SECRET)
+    expect(configured.VAULT_KEY).toBe(vaultKey)
+  })
+
+  it('requires VAULT_KEY in production with DATABASE_URL, and with VAULT_KEY_PREVIOUS', () => {
+    expect(envError({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/aether', AUTH_SECRET: SECRET }).message).toMatch(
+      /^\s+VAULT_KEY: /m,
+    )
+    expect(envError({ VAULT_KEY_PREVIOUS: `old-${SECRET}` }).message).toMatch(/^\s+VAULT_KEY: .*VAULT_KEY_PREVIOUS/m)
+    expect(loadEnv({}).VAULT_KEY).toBeUndefined()
   })
 
   it('does not require AUTH_SECRET in development, or in production on the embedded database', () => {

@@ -30,6 +30,10 @@ const envSchema = z
       ),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // The credential vault's key (docs/decisions/025). Unset: derived from the auth secret.
+    // VAULT_KEY_PREVIOUS: the key before a rotation, read until `npm run vault:rotate` re-wrapped everything.
+    VAULT_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    VAULT_KEY_PREVIOUS: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     TRUST_PROXY: booleanString.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SEED_DEMO: booleanString.default(true),
@@ -101,6 +105,13 @@ const envSchema = z
     // is one process, and a random secret kept in DATA_DIR (auth-secret.ts) is as strong.
     if (env.isProduction && env.DATABASE_URL && !env.AUTH_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'is required in production with DATABASE_URL' })
+    }
+    // The same for the vault's key; kept apart from the database, a copy of the database alone opens no secret.
+    if (env.isProduction && env.DATABASE_URL && !env.VAULT_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['VAULT_KEY'], message: 'is required in production with DATABASE_URL' })
+    }
+    if (env.VAULT_KEY_PREVIOUS && !env.VAULT_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['VAULT_KEY'], message: 'is required with VAULT_KEY_PREVIOUS (the new key)' })
     }
     // The sandbox completes purchases without paying. A production build may use it only on a
     // loopback address (tests, benchmarks, a local demo), never where customers can reach it.

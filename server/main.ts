@@ -48,6 +48,11 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       memberEmail: env.SEED_MEMBER_EMAIL,
       memberPassword: env.SEED_MEMBER_PASSWORD,
     })
+    // A vault key rotation under way (docs/decisions/025): re-wrap the data keys the old key wrapped.
+    if (env.VAULT_KEY_PREVIOUS) {
+      const rewrapped = await services.vault.rewrapDataKeys()
+      logger.info({ rewrapped }, 'vault: data keys re-wrapped under VAULT_KEY; VAULT_KEY_PREVIOUS can be removed')
+    }
     return services
   })
   if (!env.googleEnabled)
@@ -138,6 +143,7 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
     events: services.events,
     browsers: services.browsers,
     repairer: services.repairer,
+    vault: services.vault,
     logger,
     config: {
       concurrency: env.RUN_CONCURRENCY,

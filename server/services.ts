@@ -50,6 +50,7 @@ import { createArtifactLinks } from './artifact-links.ts'
 import { createWebhookOutbox } from './features/webhooks/webhook-outbox.ts'
 import { createWebhookService } from './features/webhooks/webhook.service.ts'
 import { createSecretBox } from './features/webhooks/webhook-signing.ts'
+import { createVaultService, vaultKeyring } from './features/vault/vault.service.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -59,7 +60,8 @@ export type ServicesEnv = Pick<
   Partial<SiteEnv> &
   Partial<BillingEnv> &
   Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>> &
-  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS'>>
+  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS'>> &
+  Partial<Pick<Env, 'VAULT_KEY' | 'VAULT_KEY_PREVIOUS'>>
 
 /** How long a cloud worker's claim on a run holds without a heartbeat. */
 const RUN_LEASE_MS = 30_000
@@ -115,7 +117,6 @@ export function createServices(options: {
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
   const runs = createRunService({ db, credits, events, activity: audit, webhooks: webhookOutbox })
-  const automations = createAutomationService(db, audit, { webhooks: webhookOutbox })
   const outgoingWebhooks = createWebhookService({
     db,
     plans,
@@ -126,6 +127,17 @@ export function createServices(options: {
     sender: { privateTargets: env.RUN_ALLOW_PRIVATE_TARGETS ?? 'none', timeoutMs: WEBHOOK_TIMEOUT_MS },
     publicUrl: env.PUBLIC_URL,
     logger,
+  })
+  const vault = createVaultService({
+    db,
+    audit,
+    plans,
+    keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
+  })
+  const automations = createAutomationService(db, audit, {
+    webhooks: webhookOutbox,
+    secretKinds: vault.kindsByName,
+    dropSession: vault.dropSession,
   })
   const inquiries = createInquiryService({
     audit,
@@ -188,6 +200,7 @@ export function createServices(options: {
     events,
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
     automations,
+    vault,
     repairs: createRepairApplier({ db, automations }),
     suggestions: createSuggestionService({ db, automations, plans }),
     templates: createTemplateService({ db, audit, plans, automations }),

@@ -40,6 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       advancedTemplates: plan.advancedTemplates,
       triggerUrls: plan.triggerUrls,
       webhooks: plan.webhooks,
+      vaultSecrets: plan.vaultSecrets,
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -4,7 +4,7 @@ import type { StepData } from '#app/features/automations/builder/step-drafts.ts'
 import { BuilderPage } from '#app/features/automations/builder/builder-page.tsx'
 import { dateTimeLabel } from '#app/features/automations/run-view.server.ts'
 import { isUuid } from '#common/ids.ts'
-import { saveAutomation } from '#app/features/automations/save-automation.server.ts'
+import { forgetSession, saveAutomation } from '#app/features/automations/save-automation.server.ts'
 import { applySuggestion, inspectPage, planSteps } from '#app/features/automations/builder/assist-actions.server.ts'
 import { builderAssist, suggestionsView } from '#app/features/automations/builder/builder-view.server.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
@@ -33,6 +33,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // Only the workspace's: another workspace's is as unknown as a missing one.
   if (!found?.ok || found.value.workspaceId !== caller.workspace.id) throw data({ message: 'Automation not found' }, { status: 404 })
   const automation = found.value
+  const sessionSavedAt = await context.services.vault.sessionSavedAt(caller.workspace.id, automation.id)
   return {
     ...base,
     readOnly,
@@ -46,6 +47,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       schedule: automation.schedule,
       enabled: automation.enabled,
       selfRepair: automation.selfRepair,
+      keepSession: automation.keepSession,
+      signInBlock: automation.signInBlock,
+      sessionSavedLabel: sessionSavedAt ? dateTimeLabel(sessionSavedAt) : null,
       version: automation.version,
       steps: automation.steps as StepData[],
     },
@@ -63,13 +67,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'apply-suggestion' && params.id !== NEW) return applySuggestion(form, context, params.id)
   if (intent === 'issue-trigger' && params.id !== NEW) return issueTrigger(context, params.id)
   if (intent === 'revoke-trigger' && params.id !== NEW) return revokeTrigger(context, params.id)
+  if (intent === 'forget-session' && params.id !== NEW) return forgetSession(context, params.id)
   return saveAutomation(form, context, params.id === NEW ? null : params.id)
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(loaderData?.automation ? 'Edit Automation' : 'New Automation')({ matches })
 
-const EMPTY = { name: '', description: '', schedule: null, enabled: true, selfRepair: true, version: null, steps: [] }
+const EMPTY = {
+  name: '',
+  description: '',
+  schedule: null,
+  enabled: true,
+  selfRepair: true,
+  keepSession: false,
+  signInBlock: null,
+  sessionSavedLabel: null,
+  version: null,
+  steps: [],
+}
 
 export default function AutomationBuilderPage() {
   const { automation, version, plan, assist, suggestions, trigger, nextRunLabel, readOnly } = useLoaderData<typeof loader>()

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
 import { startGuardProxy, type GuardProxy } from './target-guard-proxy.ts'
 import { guardRoutes, type BlockedRequest, type TargetGuard } from './target-guard.ts'
 
@@ -21,6 +21,8 @@ export async function openBrowserSession(options: {
   browser: Browser
   guard: TargetGuard
   onBlocked?: (request: BlockedRequest) => void
+  /** Cookies and storage to start with (a kept session: docs/decisions/025). */
+  storageState?: BrowserContextOptions['storageState']
 }): Promise<BrowserSession> {
   const blocked: BlockedRequest[] = []
   const onBlocked = (request: BlockedRequest) => {
@@ -36,6 +38,7 @@ export async function openBrowserSession(options: {
       viewport: VIEWPORT,
       serviceWorkers: 'block',
       acceptDownloads: false,
+      storageState: options.storageState,
     })
     await context.route('**/*', guardRoutes(options.guard, onBlocked))
     const page = await context.newPage()

@@ -66,6 +66,8 @@ export interface StepContext {
   onRepaired(step: number, target: Target, repair: Repair): Promise<void>
   /** Looks for the element a broken target meant (self-repair); absent when the automation turned it off. */
   repair?: StepRepair | null
+  /** Fields that were given a vault value: every screenshot of the run masks them (docs/decisions/025). */
+  masked?: Locator[]
 }
 
 /** How a step found its element when its target's first way did not. */
@@ -159,7 +161,12 @@ async function whileSettling<T>(context: StepContext, read: () => Promise<T>): P
 }
 
 /** Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot. */
-export async function performStep(context: StepContext, step: AutomationStep, n: number): Promise<void> {
+export async function performStep(
+  context: StepContext,
+  step: AutomationStep,
+  n: number,
+  options: { holdsSecret?: boolean } = {},
+): Promise<void> {
   const { page, stepSeconds } = context
   switch (step.type) {
     case 'navigate': {
@@ -201,6 +208,7 @@ export async function performStep(context: StepContext, step: AutomationStep, n:
         () => target.fill(step.text, { timeout: context.timeout() }),
         () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
       )
+      if (options.holdsSecret) context.masked?.push(target)
       return
     }
     case 'select': {

@@ -12,6 +12,8 @@ export const DEFAULT_PLANS = [
     actionLimit: 100,
     monthlyModelCalls: 0,
     seats: 3,
+    // The credential vault (docs/decisions/025): a few saved logins on Free, plenty on Pro, no limit on Business.
+    vaultSecrets: 5,
     highlighted: false,
     sortOrder: 0,
   },
@@ -35,6 +37,7 @@ export const DEFAULT_PLANS = [
     suggestions: true,
     monthlyModelCalls: 300,
     seats: 3,
+    vaultSecrets: 50,
     highlighted: true,
     sortOrder: 1,
     // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
@@ -68,6 +71,7 @@ export const DEFAULT_PLANS = [
     triggerUrls: true,
     // "Custom integrations": outgoing webhooks, up to 10 endpoints (docs/decisions/026).
     webhooks: 10,
+    vaultSecrets: null,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

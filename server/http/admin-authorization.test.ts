@@ -89,6 +89,11 @@ const MEMBER_OPERATIONS = [
   'GET /webhooks/{id}/deliveries',
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
   'POST /webhooks/{id}/test',
+  'GET /vault',
+  'POST /vault',
+  'PUT /vault/{id}',
+  'DELETE /vault/{id}',
+  'DELETE /automations/{id}/session',
 ]
 
 const TEMPLATE = {

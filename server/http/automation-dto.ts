@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
+import { signInBlockSchema } from '#common/automations.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 
 /** An automation as the API answers it: its routes, and 'Use template' (docs/decisions/022). */
@@ -13,6 +14,12 @@ export const automationSchema = z
     version: z.number().int().openapi({ description: 'Bumped by every saved change (an applied fix or suggestion included)' }),
     selfRepair: z.boolean().openapi({
       description: 'Whether a run may look for the element a broken step meant (similar words; the AI model when the plan includes it)',
+    }),
+    keepSession: z.boolean().openapi({
+      description: 'Whether cloud runs keep the browser session (cookies, storage) for the next run, sealed like vault secrets',
+    }),
+    signInBlock: signInBlockSchema.nullable().openapi({
+      description: 'Steps from..to sign in; they run only when the check finds the run signed out',
     }),
     schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
     enabled: z.boolean(),

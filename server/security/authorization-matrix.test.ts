@@ -83,6 +83,7 @@ let fixtures: {
   draftTemplate: string
   advancedTemplate: string
   webhook: { endpointId: string; deliveryId: string }
+  secretId: string
 }
 /** Each signed-in role's own API key (the default scope, automations), made with its session. */
 let apiKeys: Record<Exclude<Role, 'visitor'>, string>
@@ -209,6 +210,13 @@ const make = {
     const suggestionId = suggestions.find((suggestion) => suggestion.kind === 'fixed-wait')?.id
     if (!suggestionId) throw new Error('no fixed-wait suggestion')
     return { automationId, suggestionId }
+  },
+  async secret(): Promise<string> {
+    const response = await send('member', 'POST', {
+      path: '/vault',
+      body: { name: unique('matrix_secret').replace(/\W/g, '_'), value: 'matrix' },
+    })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
   async key(): Promise<string> {
     const response = await send('member', 'POST', { path: '/keys', body: { name: unique('Matrix key') } })
@@ -556,6 +564,18 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'DELETE /keys/{id}': async () => ({ path: `/keys/${await make.key()}` }),
   'DELETE /keys/{id} [API key]': async (role) => ({ path: `/keys/${await make.key()}`, credentials: viaApiKey(role) }),
 
+  'GET /vault': () => ({ path: '/vault', private: [fixtures.secretId] }),
+  'GET /vault [API key]': (role) => ({ path: '/vault', private: [fixtures.secretId], credentials: viaApiKey(role) }),
+  'POST /vault': () => ({ path: '/vault', body: { name: unique('matrix_secret').replace(/\W/g, '_'), kind: 'password', value: 'matrix' } }),
+  'POST /vault [API key]': (role) => ({
+    path: '/vault',
+    body: { name: unique('from_key').replace(/\W/g, '_'), value: 'x' },
+    credentials: viaApiKey(role),
+  }),
+  'DELETE /automations/{id}/session': () => ({ path: `/automations/${fixtures.automationId}/session` }),
+  'PUT /vault/{id}': () => ({ path: `/vault/${fixtures.secretId}`, body: { value: 'matrix-replaced' } }),
+  'DELETE /vault/{id}': async () => ({ path: `/vault/${await make.secret()}` }),
+
   'GET /automations/steps.schema.json': () => ({ path: '/automations/steps.schema.json' }),
   'GET /automations': () => ({ path: '/automations?limit=100', private: [fixtures.automationId] }),
   'POST /automations': () => ({ path: '/automations', body: { name: unique('Matrix automation'), steps: STEPS } }),
@@ -741,6 +761,7 @@ beforeAll(async () => {
     draftTemplate: await make.template(),
     advancedTemplate: await make.template({ published: true, advanced: true }),
     webhook: await make.webhook(),
+    secretId: await make.secret(),
   }
 })
 

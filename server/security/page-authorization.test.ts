@@ -55,6 +55,7 @@ const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false }> 
   'routes/workspace.tsx': { rule: 'member' },
   'routes/workspace-activity.tsx': { rule: 'member' },
   'routes/workspace-webhooks.tsx': { rule: 'member' },
+  'routes/workspace-vault.tsx': { rule: 'member' },
   'routes/workspace-switch.tsx': { rule: 'member', loader: false },
   'routes/select-free-plan.tsx': { rule: 'member', loader: false },
   'routes/invitation-accept.tsx': { rule: 'member', loader: false },

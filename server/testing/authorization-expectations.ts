@@ -745,6 +745,55 @@ export const DOCUMENTED: RouteExpectation[] = [
     admin: 409,
     note: 'advanced templates are for Business: the member is on Pro, the others on Free',
   },
+
+  // The credential vault (docs/decisions/025): each workspace's own; names only, never values.
+  // Changes need a session: a leaked API key cannot plant or swap credentials.
+  {
+    route: 'GET /vault',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    blind: ['otherMember', 'admin'],
+    note: "the names in the caller's own workspace: an admin sees no member's secrets",
+  },
+  {
+    route: 'GET /vault',
+    variant: 'API key',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    blind: ['otherMember', 'admin'],
+    note: 'the automations scope lists names',
+  },
+  { route: 'POST /vault', visitor: 401, member: 201, otherMember: 201, admin: 201, note: "a new name in the caller's own vault each call" },
+  {
+    route: 'POST /vault',
+    variant: 'API key',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a key cannot change the vault, whatever the role behind it',
+  },
+  {
+    route: 'DELETE /automations/{id}/session',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: "forgets the member's automation's kept browser session (forgotten: false when there is none)",
+  },
+  { route: 'PUT /vault/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: "the member's secret" },
+  {
+    route: 'DELETE /vault/{id}',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: "the member's secret (a fresh one each call)",
+  },
 ]
 
 /**

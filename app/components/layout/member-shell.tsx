@@ -13,6 +13,7 @@ import {
   KeyRound,
   LayoutTemplate,
   Webhook,
+  Vault,
   type LucideIcon,
 } from 'lucide-react'
 import type * as React from 'react'
@@ -36,6 +37,7 @@ const DASHBOARD_MENU: MenuItem[] = [
   { to: '/workspace', label: 'Team', icon: Users },
   { to: '/workspace/activity', label: 'Activity', icon: Activity },
   { to: '/workspace/webhooks', label: 'Webhooks', icon: Webhook },
+  { to: '/workspace/vault', label: 'Vault', icon: Vault },
   { to: '/billing', label: 'Billing', icon: CreditCard },
   { to: '/settings', label: 'Settings', icon: Settings },
 ]

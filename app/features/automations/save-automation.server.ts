@@ -5,7 +5,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
-import { automationFormSchema } from './builder/automation-form.ts'
+import { automationFormSchema, signInBlockOf } from './builder/automation-form.ts'
 
 /**
  * The builder's action, for a new automation (`id` null) and an existing one: the form parsed
@@ -18,20 +18,29 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), stepIssues: [] as StepIssue[], limitMessage: null, error: null }, { status: 400 })
   }
+  const { signInFrom, signInTo, signInCheck, signInPresent, ...fields } = submission.value
+  const block = signInBlockOf({ signInFrom, signInTo, signInCheck, signInPresent })
+  if ('issue' in block) {
+    const reply = submission.reply({ fieldErrors: { [block.issue.path]: [block.issue.message] } })
+    return data({ result: reply, stepIssues: [] as StepIssue[], limitMessage: null, error: block.issue.message }, { status: 400 })
+  }
+  const input = { ...fields, signInBlock: block.block }
   const caller = pageCaller(user)
   const { automations } = context.services
   // Saved over the version the editor started from: a fix or suggestion applied meanwhile is not lost.
   const version = Number(form.get('version'))
   const expectedVersion = Number.isInteger(version) && version > 0 ? version : undefined
   const outcome = await attempt(() =>
-    id === null ? automations.create(caller, submission.value) : automations.update(id, caller, submission.value, { expectedVersion }),
+    id === null ? automations.create(caller, input) : automations.update(id, caller, input, { expectedVersion }),
   )
   if (!outcome.ok) {
     const error = outcome.error
     const issues = error.issues ?? []
     const stepIssues = issues.filter((issue) => issue.path === 'steps' || issue.path.startsWith('steps.'))
     const fieldErrors = Object.fromEntries(
-      issues.filter((issue) => !stepIssues.includes(issue)).map((issue) => [issue.path, [issue.message]]),
+      issues
+        .filter((issue) => !stepIssues.includes(issue))
+        .map((issue) => [issue.path === 'signInBlock.to' ? 'signInTo' : issue.path, [issue.message]]),
     )
     const limitMessage = error.code === 'PLAN_LIMIT' ? error.message : null
     return data(
@@ -50,4 +59,16 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
     description: `"${outcome.value.name}" has ${outcome.value.steps.length === 1 ? '1 step' : `${outcome.value.steps.length} steps`}.`,
   })
   return redirect(`/dashboard/automations/${outcome.value.id}`, { headers: withCookies([flash]) })
+}
+
+/** The builder's "Forget session": the automation's next cloud run starts signed out (docs/decisions/025). */
+export async function forgetSession(context: AppLoadContext, id: string) {
+  const caller = pageCaller(requireMember(context))
+  const outcome = await attempt(() => context.services.vault.forgetSession(caller, id))
+  const flash = await flashHeader(
+    outcome.ok
+      ? { type: 'success', title: 'Session forgotten', description: 'The next cloud run starts signed out.' }
+      : { type: 'error', title: 'Could not forget the session', description: outcome.error.message },
+  )
+  return redirect(`/dashboard/automations/${id}`, { headers: withCookies([flash]) })
 }

@@ -18,6 +18,7 @@ export const ACTIVITY_TARGETS = [
   'subscription',
   'template',
   'webhook',
+  'secret',
 ] as const
 
 /**

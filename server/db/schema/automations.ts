@@ -3,7 +3,7 @@ import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid }
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
-import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
+import { RUN_STATUSES, RUN_TRIGGERS, type SignInBlock } from '#common/automations.ts'
 import { users } from './auth.ts'
 import { workspaces } from './workspaces.ts'
 
@@ -26,6 +26,10 @@ export const automations = pgTable(
     stepsVersion: integer().notNull().default(2),
     /** Whether a run may stand in another way of finding an element when its first one fails (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
+    /** Keep the browser's cookies and storage between cloud runs, sealed like a vault secret (docs/decisions/025). */
+    keepSession: boolean().notNull().default(false),
+    /** Steps that sign in, run only when a check finds the run signed out (docs/decisions/025). */
+    signInBlock: jsonb().$type<SignInBlock | null>(),
     /** Bumped by every saved change (an applied fix included), for the history of versions. */
     version: integer().notNull().default(1),
     /** A five-field cron expression (UTC); null runs only when started. */
@@ -100,6 +104,9 @@ export const automationRuns = pgTable(
     repairs: jsonb().$type<RunRepair[]>().notNull().default([]),
     /** The automation's self-repair setting when the run started (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
+    /** The automation's kept-session setting and sign-in block when the run started (docs/decisions/025). */
+    keepSession: boolean().notNull().default(false),
+    signInBlock: jsonb().$type<SignInBlock | null>(),
     error: text(),
     /** Set when the credits were given back (a failure on our side). */
     refundedAt: timestamp({ withTimezone: true }),

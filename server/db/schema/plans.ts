@@ -36,6 +36,8 @@ export const subscriptionPlans = pgTable(
     triggerUrls: boolean().notNull().default(false),
     /** How many outgoing webhook endpoints a workspace on this plan may keep; 0: webhooks are not included (docs/decisions/026). */
     webhooks: integer().notNull().default(0),
+    /** How many secrets a workspace's credential vault may hold (docs/decisions/025); null is unlimited. */
+    vaultSecrets: integer().default(0),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -45,7 +47,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0`,
     ),
   ],
 )

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
-import { nextCronRun, type AutomationData, type AutomationChanges } from '#common/automations.ts'
+import { nextCronRun, type AutomationData, type AutomationChanges, type SignInBlock } from '#common/automations.ts'
+import { placeholdersOf } from '#common/step-placeholders.ts'
+import type { VaultSecretKind } from '#common/vault.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
@@ -13,6 +15,14 @@ import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 
 export type Automation = typeof automations.$inferSelect
 
+/** The field of a step that holds placeholders (step-placeholders.ts), for the builder to show a refusal under. */
+const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
+  navigate: 'url',
+  type: 'text',
+  select: 'value',
+  assertText: 'text',
+}
+
 /** The most automations one workspace keeps (a guard against runaway scripts, not a plan feature). */
 const MAX_AUTOMATIONS_PER_WORKSPACE = 500
 
@@ -24,11 +34,47 @@ const MAX_AUTOMATIONS_PER_WORKSPACE = 500
 export function createAutomationService(
   db: Db,
   activity: Pick<AuditService, 'record'>,
-  /** Queues automation.changed for the workspace's webhooks, in the transaction of the change (docs/decisions/026). */
-  options: { webhooks?: Pick<WebhookOutbox, 'automationChangedIn'> } = {},
+  hooks: {
+    /** Queues automation.changed for the workspace's webhooks, in the transaction of the change (docs/decisions/026). */
+    webhooks?: Pick<WebhookOutbox, 'automationChangedIn'>
+    /** The workspace's vault names and kinds (vault.service.ts): steps may only name secrets that exist (docs/decisions/025). */
+    secretKinds?: (workspaceId: string) => Promise<Map<string, VaultSecretKind>>
+    /** Drops the automation's kept browser session (vault.service.ts) when keeping it is turned off. */
+    dropSession?: (workspaceId: string, automationId: string) => Promise<unknown>
+  } = {},
 ) {
   const changed = async (tx: Tx, automation: Automation, change: 'created' | 'updated' | 'deleted', caller: Caller) => {
-    await options.webhooks?.automationChangedIn(tx, automation, change, caller)
+    await hooks.webhooks?.automationChangedIn(tx, automation, change, caller)
+  }
+
+  /** Steps that name a secret the vault lacks, or use a secret the wrong way, are refused with the step's number. */
+  async function checkSecrets(workspaceId: string, steps: AutomationStep[]): Promise<void> {
+    const named = placeholdersOf(steps).filter((placeholder) => placeholder.kind !== 'input')
+    if (named.length === 0 || !hooks.secretKinds) return
+    const kinds = await hooks.secretKinds(workspaceId)
+    for (const [index, step] of steps.entries()) {
+      for (const placeholder of placeholdersOf([step])) {
+        if (placeholder.kind === 'input') continue
+        const kind = kinds.get(placeholder.name)
+        const where = `Step ${index + 1}`
+        let message: string | null = null
+        if (!kind)
+          message = `${where} uses ${placeholder.text}, but the vault has no secret named ${placeholder.name}. Add it in Vault first.`
+        else if (placeholder.kind === 'totp' && kind !== 'totp')
+          message = `${where} uses ${placeholder.text}, but ${placeholder.name} is not a TOTP secret: use {{secrets.${placeholder.name}}}.`
+        else if (placeholder.kind === 'secrets' && kind === 'totp')
+          message = `${where} uses ${placeholder.text}, but ${placeholder.name} is a TOTP secret: use {{totp.${placeholder.name}}} for its current code.`
+        if (message) throw new ValidationError(message, [{ path: `steps.${index}.${PLACEHOLDER_FIELD[step.type] ?? 'text'}`, message }])
+      }
+    }
+  }
+
+  function checkSignInBlock(block: SignInBlock | null | undefined, steps: readonly unknown[]): void {
+    if (!block) return
+    if (block.to > steps.length) {
+      const message = `The sign-in block ends at step ${block.to}, but the automation has ${steps.length} step${steps.length === 1 ? '' : 's'}.`
+      throw new ValidationError(message, [{ path: 'signInBlock.to', message }])
+    }
   }
 
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
@@ -43,6 +89,7 @@ export function createAutomationService(
   async function checkedSteps(workspaceId: string, raw: unknown[]): Promise<AutomationStep[]> {
     const parsed = parseSteps(raw)
     if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
+    await checkSecrets(workspaceId, parsed.steps)
     const { plan, limit } = await actionLimitOf(workspaceId)
     if (limit !== null && parsed.steps.length > limit) {
       throw new LimitReached(
@@ -110,12 +157,14 @@ export function createAutomationService(
      */
     async create(
       caller: Caller,
-      data: Omit<AutomationData, 'selfRepair'> & { selfRepair?: boolean },
+      data: Omit<AutomationData, 'selfRepair' | 'keepSession' | 'signInBlock'> &
+        Partial<Pick<AutomationData, 'selfRepair' | 'keepSession' | 'signInBlock'>>,
       origin?: { template: { id: string; name: string } },
     ): Promise<Automation> {
       requireMember(caller)
       const workspaceId = caller.workspace.id
       const steps = await checkedSteps(workspaceId, data.steps)
+      checkSignInBlock(data.signInBlock, steps)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
         throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
@@ -145,35 +194,41 @@ export function createAutomationService(
     async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
       const current = await ownedForChange(id, caller)
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
+      checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
       const enabled = data.enabled ?? current.enabled
       const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(automations)
-          .set({
-            ...data,
-            steps,
-            schedule,
-            enabled,
-            ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
-            version: sql`${automations.version} + 1`,
-            updatedAt: new Date(),
-          })
-          .where(
-            and(
-              eq(automations.id, id),
-              eq(automations.workspaceId, caller.workspace.id),
-              options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
-            ),
-          )
-          .returning()
-        if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
-        if (!row) throw new NotFound('Automation not found')
-        await record(tx, caller, 'automation.update', row, `Changed ${row.name} (version ${row.version})`)
-        await changed(tx, row, 'updated', caller)
-        return row
-      })
+      return db
+        .transaction(async (tx) => {
+          const [row] = await tx
+            .update(automations)
+            .set({
+              ...data,
+              steps,
+              schedule,
+              enabled,
+              ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
+              version: sql`${automations.version} + 1`,
+              updatedAt: new Date(),
+            })
+            .where(
+              and(
+                eq(automations.id, id),
+                eq(automations.workspaceId, caller.workspace.id),
+                options.expectedVersion === undefined ? undefined : eq(automations.version, options.expectedVersion),
+              ),
+            )
+            .returning()
+          if (!row && options.expectedVersion !== undefined) throw new Conflict('The automation was changed meanwhile; look at it again.')
+          if (!row) throw new NotFound('Automation not found')
+          await record(tx, caller, 'automation.update', row, `Changed ${row.name} (version ${row.version})`)
+          await changed(tx, row, 'updated', caller)
+          return row
+        })
+        .then(async (row) => {
+          if (current.keepSession && !row.keepSession) await hooks.dropSession?.(row.workspaceId, row.id)
+          return row
+        })
     },
 
     async duplicate(id: string, caller: Caller): Promise<Automation> {
@@ -184,6 +239,8 @@ export function createAutomationService(
         steps: source.steps,
         schedule: source.schedule,
         selfRepair: source.selfRepair,
+        keepSession: source.keepSession,
+        signInBlock: source.signInBlock,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })

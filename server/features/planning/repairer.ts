@@ -10,6 +10,7 @@ import type { StepRepair } from '#server/browser/step-actions.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { ModelCalls } from '#server/features/credits/model-calls.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
+import { hideValues } from '#common/step-placeholders.ts'
 import { hideSecrets } from './secrets.ts'
 import { snapshotForModel } from './snapshot-prompt.ts'
 
@@ -110,6 +111,7 @@ export function createRepairer(deps: {
     step: AutomationStep,
     target: Target,
     run: { id: string; workspaceId: string; userId: string | null; steps: AutomationStep[] },
+    vaultValues: ReadonlyMap<string, string>,
   ): Promise<Target | null> {
     // Paid by the run's workspace; limited per minute for the member who started it.
     await modelCalls.charge({ workspaceId: run.workspaceId, memberId: run.userId }, 'repair', `run ${run.id}`)
@@ -124,14 +126,18 @@ export function createRepairer(deps: {
         schema: repairAnswerSchema,
         name: 'repaired_element',
         system: REPAIR_SYSTEM,
-        prompt: hideSecrets(
-          [
-            `The step: ${WORDS[step.type]} ${describeTarget(target)}.`,
-            `Every way the step had to find it: ${target.map((alternative) => JSON.stringify(alternative)).join('; ')}.`,
-            snapshotForModel(snapshot),
-            'Which element did the step mean?',
-          ].join('\n\n'),
-          typed,
+        // Vault values the run typed (a user name the page shows back, a code) become their placeholders too.
+        prompt: hideValues(
+          hideSecrets(
+            [
+              `The step: ${WORDS[step.type]} ${describeTarget(target)}.`,
+              `Every way the step had to find it: ${target.map((alternative) => JSON.stringify(alternative)).join('; ')}.`,
+              snapshotForModel(snapshot),
+              'Which element did the step mean?',
+            ].join('\n\n'),
+            typed,
+          ),
+          vaultValues,
         ),
       },
       REPAIR_ANSWER,
@@ -145,6 +151,8 @@ export function createRepairer(deps: {
     forRun(
       run: { id: string; workspaceId: string; userId: string | null; selfRepair: boolean; steps: AutomationStep[] },
       log: (message: string) => void,
+      /** Vault values the run fills (value -> placeholder), hidden from the model (docs/decisions/025). */
+      vaultValues: ReadonlyMap<string, string> = new Map(),
     ): StepRepair | null {
       if (!run.selfRepair) return null
       let modelRefused = false
@@ -161,7 +169,7 @@ export function createRepairer(deps: {
         if (ai.kind === 'offline' || modelRefused) return null
         try {
           await plans.requireFeature(run.workspaceId, 'modelRepair')
-          const repaired = await byModel(page, snapshot, step, target, run)
+          const repaired = await byModel(page, snapshot, step, target, run, vaultValues)
           return repaired ? { target: repaired, how: 'model' } : null
         } catch (error) {
           // Not in the plan, allowance used, provider down: the run goes on without the model (once said).

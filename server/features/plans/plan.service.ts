@@ -25,6 +25,7 @@ export interface Allowances {
   triggerUrls: boolean
   /** Outgoing webhook endpoints a workspace may keep; 0: not included (docs/decisions/026). */
   webhooks: number
+  vaultSecrets: number | null
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -51,6 +52,7 @@ const allowanceColumns = {
   advancedTemplates: subscriptionPlans.advancedTemplates,
   triggerUrls: subscriptionPlans.triggerUrls,
   webhooks: subscriptionPlans.webhooks,
+  vaultSecrets: subscriptionPlans.vaultSecrets,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */
@@ -106,6 +108,11 @@ export function createPlanService(db: Db, audit: AuditService) {
         ),
         tx,
       )
+    },
+
+    /** The cheapest plan whose vault holds more than `than` secrets (blank: no limit), or null: what a refusal names. */
+    cheapestWithLargerVault(than: number, tx: DbOrTx = db) {
+      return cheapestWhere(or(isNull(subscriptionPlans.vaultSecrets), gt(subscriptionPlans.vaultSecrets, than)), tx)
     },
 
     /**

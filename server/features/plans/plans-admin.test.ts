@@ -244,6 +244,19 @@ describe('what a plan includes', () => {
     expect(planUpdateSchema.safeParse({ webhooks: '-1' }).error?.issues[0]?.message).toBe('Webhooks cannot be negative.')
   })
 
+  it('holds the vault size (docs/decisions/025): seeded 5 / 50 / unlimited, none for a new plan, edited like the other limits', async () => {
+    expect((await planBySlug('free'))?.vaultSecrets).toBe(5)
+    expect((await planBySlug('pro'))?.vaultSecrets).toBe(50)
+    expect((await planBySlug('business'))?.vaultSecrets).toBeNull()
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Vault sizes' }))
+    expect(plan.vaultSecrets).toBe(0)
+    expect((await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ vaultSecrets: '12' }))).vaultSecrets).toBe(12)
+    expect((await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ vaultSecrets: '' }))).vaultSecrets).toBeNull()
+    expect(planUpdateSchema.safeParse({ vaultSecrets: '-1' }).error?.issues[0]?.message).toBe(
+      'Vault secrets must be at least 0, or blank for unlimited.',
+    )
+  })
+
   it('decides, and a refusal names the cheapest plan that has the feature', async () => {
     const member = await t.signUp()
     await expect(plans().requireFeature(member.id, 'suggestions')).rejects.toMatchObject({

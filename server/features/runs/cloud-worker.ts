@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Repairer } from '#server/features/planning/repairer.ts'
+import type { VaultService } from '#server/features/vault/vault.service.ts'
 import type { RunFiles } from './run-files.ts'
 import type { RunQueue } from './run-queue.ts'
 import { createSharedBrowser, type SharedBrowser } from '#server/browser/shared-browser.ts'
@@ -38,12 +39,22 @@ export function createCloudWorker(deps: {
   browsers?: SharedBrowser
   /** Self-repair of broken steps (services.repairer). */
   repairer?: Pick<Repairer, 'forRun'>
+  /** The credential vault (services.vault): values for steps that name secrets, kept browser sessions. */
+  vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })
   const workerId = deps.workerId ?? newWorkerId()
   const browsers = deps.browsers ?? createSharedBrowser({ executablePath: config.chromiumPath, logger })
-  const executor = createStepExecutor({ runQueue, runFiles: deps.runFiles, browsers, logger, config, repairer: deps.repairer })
+  const executor = createStepExecutor({
+    runQueue,
+    runFiles: deps.runFiles,
+    browsers,
+    logger,
+    config,
+    repairer: deps.repairer,
+    vault: deps.vault,
+  })
   const active = new Map<string, { done: Promise<void>; abort: AbortController }>()
   let stopping = false
   let loop: Promise<void> | null = null

@@ -18,7 +18,10 @@ export function createRunProgress(deps: {
   /** Whether reports should still be sent (false once the run was stopped or given back). */
   active: () => boolean
   onLeaseLost: () => void
+  /** Puts placeholders back where a vault value shows (docs/decisions/025): applied to everything reported. */
+  redact?: (text: string) => string
 }) {
+  const redact = deps.redact ?? ((text: string) => text)
   const { runQueue, runId, workerId, logger } = deps
   let actions = 0
   let restart = true
@@ -57,7 +60,7 @@ export function createRunProgress(deps: {
       actions += 1
     },
     log(level: RunLogLine['level'], message: string) {
-      pending.log.push({ at: new Date().toISOString(), level, message: short(message, 2000) })
+      pending.log.push({ at: new Date().toISOString(), level, message: short(redact(message), 2000) })
     },
     addScreenshot(screenshot: RunScreenshot) {
       pending.screenshots.push(screenshot)
@@ -71,10 +74,13 @@ export function createRunProgress(deps: {
     async finish(outcome: RunOutcome, extracted: Record<string, string | null>[]) {
       await chain
       try {
-        return await runQueue.finish(runId, workerId, outcome, {
+        const stored: RunOutcome = outcome.status === 'failed' ? { ...outcome, error: redact(outcome.error) } : outcome
+        return await runQueue.finish(runId, workerId, stored, {
           actionsPerformed: actions,
           ...pending,
-          extracted,
+          extracted: extracted.map((row) =>
+            Object.fromEntries(Object.entries(row).map(([field, value]) => [field, value === null ? null : redact(value)])),
+          ),
           restart,
         })
       } catch (error) {

@@ -14,6 +14,7 @@ import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { monthStart } from '#common/calendar.ts'
 import { fillInputs, type RunInputs } from '#common/run-inputs.ts'
+import { placeholdersOf } from '#common/step-placeholders.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 
 export type Run = typeof automationRuns.$inferSelect
@@ -112,6 +113,12 @@ export function createRunService(deps: {
       .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
     if (!automation) throw new NotFound('Automation not found')
     if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
+    const secret =
+      options.runner === 'client' ? placeholdersOf(automation.steps).find((placeholder) => placeholder.kind !== 'input') : undefined
+    if (secret) {
+      throw new ValidationError(`This automation uses ${secret.text} from the vault, which only cloud runs fill in: run it in the cloud.`)
+    }
     const inputs = options.inputs ?? {}
     const steps = fillInputs(automation.steps, inputs)
     if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
@@ -148,6 +155,8 @@ export function createRunService(deps: {
         steps,
         inputs,
         selfRepair: automation.selfRepair,
+        keepSession: automation.keepSession,
+        signInBlock: automation.signInBlock,
         creditsCharged: cost,
         startedAt: options.runner === 'client' ? now : null,
         log: [

@@ -1,8 +1,12 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { fillStep } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#server/browser/extracted-table.ts'
 import type { Repairer } from '#server/features/planning/repairer.ts'
+import type { RunSecrets } from '#server/features/vault/run-secrets.ts'
+import type { VaultService } from '#server/features/vault/vault.service.ts'
 import type { RunFiles } from './run-files.ts'
 import { createRunProgress } from './run-progress.ts'
 import type { RunOutcome, RunQueue } from './run-queue.ts'
@@ -19,6 +23,7 @@ import {
   type StepContext,
 } from '#server/browser/step-actions.ts'
 import { openBrowserSession, type BrowserSession } from '#server/browser/browser-session.ts'
+import { resolveTarget } from '#server/browser/target-resolver.ts'
 import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
 
 export interface ExecutorConfig {
@@ -45,9 +50,21 @@ export type ExecutionResult = 'succeeded' | 'failed' | 'stopped' | 'aborted'
 const MAX_BLOCKED_LOG_LINES = 20
 const FAILURE_SCREENSHOT_MS = 5_000
 const REPAIR_SCREENSHOT_MS = 5_000
+/** How long the sign-in block's check looks for its target. */
+const SIGN_IN_CHECK_MS = 3_000
 
 /** The browser did not start: our fault, refunded. */
 class BrowserUnavailable extends Error {}
+
+/** Without a vault, a step that names a secret cannot be filled: it fails saying so. */
+const WITHOUT_VAULT: RunSecrets = {
+  fill: (step: AutomationStep) => {
+    const { missing } = fillStep(step, () => undefined)
+    return Promise.resolve({ step, missing: missing.filter((placeholder) => placeholder.kind !== 'input'), filled: false })
+  },
+  hide: (text: string) => text,
+  hidden: new Map(),
+}
 
 /**
  * Runs one cloud run's steps (step-actions.ts) in a fresh browser context of the shared browser,
@@ -63,6 +80,8 @@ export function createStepExecutor(deps: {
   config: ExecutorConfig
   /** Self-repair of broken steps (planning/repairer.ts); without it only a target's own ways are tried. */
   repairer?: Pick<Repairer, 'forRun'>
+  /** The credential vault: the values steps name, filled only here (docs/decisions/025). */
+  vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
 }) {
   const { runQueue, runFiles, browsers, logger, config } = deps
 
@@ -81,7 +100,12 @@ export function createStepExecutor(deps: {
     signal?.addEventListener('abort', onAbort, { once: true })
     if (signal?.aborted) halt('aborted')
 
+    // Read once the run starts (inside the try below); until then nothing holds a value.
+    let secrets: RunSecrets = WITHOUT_VAULT
+    // Fields given a vault value: masked in every later screenshot.
+    const masked: Locator[] = []
     const progress = createRunProgress({
+      redact: (text) => secrets.hide(text),
       runQueue,
       runId: run.id,
       workerId,
@@ -133,8 +157,55 @@ export function createStepExecutor(deps: {
         const file = await takeScreenshot(target, step, `Repaired step ${step}`, REPAIR_SCREENSHOT_MS).catch(() => undefined)
         progress.addRepair({ step, failed, used: repair.used, how: repair.how, target: repair.target, file, at: new Date().toISOString() })
       },
-      repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message)) ?? null,
+      repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message), secrets.hidden) ?? null,
+      masked,
     })
+
+    /** The automation's kept browser state (docs/decisions/025), when it keeps one and has one. */
+    async function keptSession(): Promise<BrowserContextOptions['storageState'] | null> {
+      if (!run.keepSession || !run.automationId || !deps.vault) return null
+      try {
+        const state = await deps.vault.loadSession(run.workspaceId, run.automationId)
+        if (!state) {
+          progress.log('info', 'No kept browser session yet: starting signed out.')
+          return null
+        }
+        progress.log('info', 'Starting with the browser session kept from an earlier run.')
+        return JSON.parse(state) as BrowserContextOptions['storageState']
+      } catch (error) {
+        logger.warn({ err: error, runId: run.id }, 'cloud run: the kept browser session could not be read')
+        progress.log('warn', 'The kept browser session could not be read: starting signed out.')
+        return null
+      }
+    }
+
+    /** After a successful run, its cookies and storage for the next one. */
+    async function keepSession() {
+      if (!run.keepSession || !run.automationId || !deps.vault || !session) return
+      try {
+        const state = await session.context.storageState()
+        await deps.vault.saveSession(run.workspaceId, run.automationId, run.id, JSON.stringify(state))
+        progress.log('info', 'Kept the browser session for the next run.')
+      } catch (error) {
+        logger.warn({ err: error, runId: run.id }, 'cloud run: the browser session could not be kept')
+        progress.log('warn', 'The browser session could not be kept; the next run starts signed out.')
+      }
+    }
+
+    /**
+     * The sign-in block's check, just before its first step: whether the page shows the run
+     * signed in (a target that shows only when signed out is absent, or one that shows only when
+     * signed in is present). Looked for briefly: the page has just loaded.
+     */
+    async function signedInAlready(target: Page, block: NonNullable<Run['signInBlock']>): Promise<boolean> {
+      const found = await resolveTarget(target, block.check.target, {
+        timeoutMs: Math.min(SIGN_IN_CHECK_MS, Math.max(1, deadline - Date.now())),
+        match: 'any',
+        signal: stop.signal,
+      })
+      const present = 'locator' in found
+      return block.check.present === 'signedIn' ? present : !present
+    }
 
     /**
      * A run whose first address the guard refuses fails before a browser starts: nothing would
@@ -154,7 +225,7 @@ export function createStepExecutor(deps: {
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {
       const png = await inPage(
         stepContext(target),
-        () => target.screenshot({ type: 'png', timeout: timeoutMs }),
+        () => target.screenshot({ type: 'png', timeout: timeoutMs, mask: masked }),
         () => `the screenshot took longer than ${seconds(timeoutMs)}`,
       )
       screenshotCount += 1
@@ -168,29 +239,46 @@ export function createStepExecutor(deps: {
       progress.log('info', `Running in the cloud${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
       await progress.flush()
       await refuseFirstAddress()
+      if (deps.vault) secrets = await deps.vault.forRun(run.workspaceId, run.steps)
       try {
         browser = await browsers.acquire()
       } catch (error) {
         throw new BrowserUnavailable(cleanMessage(error))
       }
-      session = await openBrowserSession({ browser, guard, onBlocked })
+      const kept = await keptSession()
+      session = await openBrowserSession({ browser, guard, onBlocked, storageState: kept ?? undefined })
       if (state !== 'running') await session.context.close()
       page = session.page
       const steps = stepContext(page)
 
-      for (const [index, step] of run.steps.entries()) {
+      const block = run.signInBlock
+      for (let index = 0; index < run.steps.length; index++) {
+        const step = run.steps[index] as AutomationStep
         const n = index + 1
         current = n
+        if (block && n === block.from && state === 'running' && (await signedInAlready(page, block))) {
+          progress.log('info', `Step ${n}: signed in already, so the sign-in steps ${block.from} to ${block.to} are skipped.`)
+          index = block.to - 1
+          continue
+        }
         label = `Step ${n} (${step.type})`
         if (state !== 'running') break
         if (progress.actions >= config.maxActions) throw new StepFailure(`the run's action limit of ${config.maxActions} was reached`)
         progress.log('info', `${label}: ${describeStep(step)}`)
-        await performStep(steps, step, n)
+        const filled = await secrets.fill(step)
+        const [missing] = filled.missing
+        if (missing) {
+          throw new StepFailure(
+            `${missing.text} could not be filled: the vault has no ${missing.kind === 'totp' ? 'TOTP secret' : 'secret'} named ${missing.name}`,
+          )
+        }
+        await performStep(steps, filled.step, n, { holdsSecret: filled.filled })
         progress.countAction()
         await progress.flush()
       }
       if (state === 'running') outcome = { status: 'succeeded' }
       else throw new Error(state)
+      await keepSession()
     } catch (error) {
       if (state === 'aborted' || state === 'stopped') {
         logger.info({ runId: run.id, workerId, state }, `cloud run ${state}`)

@@ -30,6 +30,7 @@ export interface PlanRow {
   advancedTemplates: boolean
   triggerUrls: boolean
   webhooks: number
+  vaultSecrets: number | null
   members: number
 }
 
@@ -184,6 +185,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'monthlyModelCalls', label: 'Model calls / month', value: plan.monthlyModelCalls },
     { field: 'seats', label: 'Seats / workspace', value: plan.seats },
     { field: 'webhooks', label: 'Webhook endpoints', value: plan.webhooks },
+    { field: 'vaultSecrets', label: 'Vault secrets', value: plan.vaultSecrets },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },

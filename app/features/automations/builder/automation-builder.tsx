@@ -6,6 +6,7 @@ import { FieldError } from '#app/components/forms/field-error.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { downloadJson } from '#app/lib/download-json.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
+import type { SignInBlock } from '#common/automations.ts'
 import { AssistCard } from './assist-card.tsx'
 import { automationFormSchema } from './automation-form.ts'
 import { AutomationDetails } from './automation-details.tsx'
@@ -21,6 +22,11 @@ export interface BuilderAutomation {
   schedule: string | null
   enabled: boolean
   selfRepair: boolean
+  /** Keep the browser session between cloud runs, and the sign-in steps (docs/decisions/025). */
+  keepSession: boolean
+  signInBlock: SignInBlock | null
+  /** When the kept session was saved (a label), or null when there is none. */
+  sessionSavedLabel: string | null
   /** The saved version the editor started from (null: a new one); a save of an older one is refused. */
   version: number | null
   steps: StepData[]
@@ -69,6 +75,11 @@ export function AutomationBuilder({
       schedule: automation.schedule ?? '',
       enabled: automation.enabled,
       selfRepair: automation.selfRepair,
+      keepSession: automation.keepSession,
+      signInFrom: automation.signInBlock ? String(automation.signInBlock.from) : '',
+      signInTo: automation.signInBlock ? String(automation.signInBlock.to) : '',
+      signInCheck: checkWords(automation.signInBlock),
+      signInPresent: automation.signInBlock?.check.present ?? 'signedOut',
     },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -116,7 +127,7 @@ export function AutomationBuilder({
         ) : null}
         <FieldError id={form.errorId} errors={form.errors} />
 
-        <AutomationDetails fields={fields} modelRepair={assist.modelRepair} />
+        <AutomationDetails fields={fields} modelRepair={assist.modelRepair} sessionSavedLabel={automation.sessionSavedLabel} />
         <StepsCard list={list} plan={plan} onExport={exportJson} />
 
         <input type="hidden" name="steps" value={list.json} />
@@ -130,7 +141,20 @@ export function AutomationBuilder({
           </Link>
         </div>
       </Form>
+      {/* "Forget session" posts on its own (forms cannot nest); its button sits in the Details card. */}
+      <Form method="post" id="forget-session" hidden>
+        <input type="hidden" name="intent" value="forget-session" />
+      </Form>
       {suggestions ? <SuggestionsCard suggestions={suggestions} unsaved={list.json !== savedJson} /> : null}
     </div>
   )
+}
+
+/** The words the sign-in check looks for, as the form shows them. */
+function checkWords(block: SignInBlock | null): string {
+  const [way] = block?.check.target ?? []
+  if (!way) return ''
+  if (way.by === 'text' || way.by === 'label' || way.by === 'placeholder') return way.text
+  if (way.by === 'role') return way.name ?? ''
+  return ''
 }

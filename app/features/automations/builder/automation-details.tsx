@@ -1,7 +1,9 @@
-import { getInputProps, getTextareaProps, type useForm } from '@conform-to/react'
+import { getInputProps, getSelectProps, getTextareaProps, type useForm } from '@conform-to/react'
 import { FieldError } from '#app/components/forms/field-error.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
+import { Select } from '#app/components/ui/select.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import type { z } from '#common/zod.ts'
@@ -13,10 +15,25 @@ type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchem
 export function AutomationDetails({
   fields,
   modelRepair,
+  sessionSavedLabel,
 }: {
-  fields: Pick<DetailFields, 'name' | 'description' | 'schedule' | 'enabled' | 'selfRepair'>
+  fields: Pick<
+    DetailFields,
+    | 'name'
+    | 'description'
+    | 'schedule'
+    | 'enabled'
+    | 'selfRepair'
+    | 'keepSession'
+    | 'signInFrom'
+    | 'signInTo'
+    | 'signInCheck'
+    | 'signInPresent'
+  >
   /** Whether self-repair may also ask the AI model (configured, and in the member's plan). */
   modelRepair: boolean
+  /** When the kept browser session was saved, or null when there is none. */
+  sessionSavedLabel: string | null
 }) {
   return (
     <Card>
@@ -76,6 +93,55 @@ export function AutomationDetails({
             the run’s page, where “Apply fix” writes it into the automation.
           </p>
         </div>
+        <div className="space-y-1.5 sm:col-span-2">
+          <div className="flex items-center gap-2">
+            <input {...getInputProps(fields.keepSession, { type: 'checkbox' })} className="size-4 accent-primary" />
+            <Label htmlFor={fields.keepSession.id}>Keep browser session</Label>
+          </div>
+          <p className="text-xs text-muted-foreground">
+            After a successful cloud run, its cookies and storage are kept (encrypted like the vault) for the next run, so it can stay
+            signed in. Turning this off forgets the kept session.
+          </p>
+          {sessionSavedLabel ? (
+            <p className="flex flex-wrap items-center gap-2 text-xs">
+              <span>A session is kept from {sessionSavedLabel}.</span>
+              <Button type="submit" form="forget-session" variant="outline" size="sm">
+                Forget session
+              </Button>
+            </p>
+          ) : null}
+        </div>
+        <fieldset className="space-y-2 sm:col-span-2">
+          <legend className="text-sm font-medium">Sign-in steps</legend>
+          <p className="text-xs text-muted-foreground">
+            Steps that sign in run only when the run finds itself signed out: just before the first of them, it looks for the words below on
+            the page. Leave “from” empty when the automation has none.
+          </p>
+          <div className="grid gap-3 sm:grid-cols-4">
+            <div className="space-y-1.5">
+              <Label htmlFor={fields.signInFrom.id}>From step</Label>
+              <Input {...getInputProps(fields.signInFrom, { type: 'number' })} min={2} />
+              <FieldError id={fields.signInFrom.errorId} errors={fields.signInFrom.errors} />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor={fields.signInTo.id}>To step</Label>
+              <Input {...getInputProps(fields.signInTo, { type: 'number' })} min={2} />
+              <FieldError id={fields.signInTo.errorId} errors={fields.signInTo.errors} />
+            </div>
+            <div className="space-y-1.5 sm:col-span-2">
+              <Label htmlFor={fields.signInCheck.id}>The page shows</Label>
+              <Input {...getInputProps(fields.signInCheck, { type: 'text' })} placeholder="e.g. Sign in" autoComplete="off" />
+              <FieldError id={fields.signInCheck.errorId} errors={fields.signInCheck.errors} />
+            </div>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={fields.signInPresent.id}>Those words show</Label>
+            <Select {...getSelectProps(fields.signInPresent)}>
+              <option value="signedOut">only when signed out (run the sign-in steps when they show)</option>
+              <option value="signedIn">only when signed in (skip the sign-in steps when they show)</option>
+            </Select>
+          </div>
+        </fieldset>
       </CardContent>
     </Card>
   )

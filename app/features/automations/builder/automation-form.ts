@@ -1,4 +1,4 @@
-import { automationInputSchema } from '#common/automations.ts'
+import { automationInputSchema, signInBlockSchema, type SignInBlock } from '#common/automations.ts'
 import { z } from '#common/zod.ts'
 
 /**
@@ -6,9 +6,15 @@ import { z } from '#common/zod.ts'
  * JSON value (the editor writes it into a hidden field) and `enabled` and `selfRepair` as checkboxes
  * (unticked is absent). The steps themselves are checked with parseSteps, in the editor and by the service.
  */
-export const automationFormSchema = automationInputSchema.extend({
+export const automationFormSchema = automationInputSchema.omit({ signInBlock: true }).extend({
   enabled: z.boolean().default(false),
   selfRepair: z.boolean().default(false),
+  keepSession: z.boolean().default(false),
+  // The sign-in block (docs/decisions/025) in words: steps from..to, and what the page shows when signed out or in.
+  signInFrom: z.coerce.number({ error: 'From must be a step number.' }).int('From must be a step number.').optional(),
+  signInTo: z.coerce.number({ error: 'To must be a step number.' }).int('To must be a step number.').optional(),
+  signInCheck: z.string().trim().max(200, 'At most 200 characters.').optional(),
+  signInPresent: z.enum(['signedOut', 'signedIn']).default('signedOut'),
   steps: z
     .string({ error: 'Steps are required.' })
     .transform((text, context): unknown[] => {
@@ -30,3 +36,26 @@ export const SCHEDULE_EXAMPLES = [
   { cron: '*/30 * * * *', meaning: 'every 30 minutes' },
   { cron: '0 0 1 * *', meaning: 'the 1st of every month at midnight' },
 ] as const
+
+/**
+ * The sign-in block the form's fields describe, or null when "from" is blank; the check finds the
+ * words on the page (a "Sign in" link, an account menu). An issue names the field it is about.
+ */
+export function signInBlockOf(value: {
+  signInFrom?: number
+  signInTo?: number
+  signInCheck?: string
+  signInPresent: 'signedOut' | 'signedIn'
+}): { block: SignInBlock | null } | { issue: { path: string; message: string } } {
+  if (value.signInFrom === undefined) return { block: null }
+  if (!value.signInCheck)
+    return { issue: { path: 'signInCheck', message: 'Say what the page shows, so the run can tell whether it is signed in.' } }
+  const parsed = signInBlockSchema.safeParse({
+    from: value.signInFrom,
+    to: value.signInTo ?? value.signInFrom,
+    check: { target: [{ by: 'text', text: value.signInCheck }], present: value.signInPresent },
+  })
+  if (parsed.success) return { block: parsed.data }
+  const issue = parsed.error.issues[0]
+  return { issue: { path: issue?.path[0] === 'to' ? 'signInTo' : 'signInFrom', message: issue?.message ?? 'Invalid sign-in block.' } }
+}

@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto'
+import { and, asc, count, eq, ne } from 'drizzle-orm'
+import type { Caller } from '#common/auth.ts'
+import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { normalizeTotpSecret, type VaultSecretCreate, type VaultSecretKind } from '#common/vault.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
+import type { Db, DbOrTx } from '#server/db/client.ts'
+import { isUniqueViolation } from '#server/db/errors.ts'
+import { automations, automationSessions, vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
+import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { runSecrets, type RunSecrets } from './run-secrets.ts'
+import { contexts, defaultVaultKey, newDataKey, open, seal, wrappingKeyFrom, type WrappingKey } from './vault-crypto.ts'
+
+/** A secret as anyone may see it: never its value. */
+export interface VaultSecretSummary {
+  id: string
+  name: string
+  kind: VaultSecretKind
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** The keys that may wrap data keys: the current one (new and re-wrapped keys) and, during a rotation, the one before. */
+export interface VaultKeyring {
+  current: WrappingKey
+  previous: WrappingKey | null
+}
+
+/**
+ * VAULT_KEY (and VAULT_KEY_PREVIOUS during a rotation); without it, a key derived from the auth
+ * secret (development, tests, single-process installs: README "Credential vault").
+ */
+export function vaultKeyring(options: { vaultKey?: string; previousVaultKey?: string; authSecret: string }): VaultKeyring {
+  return {
+    current: wrappingKeyFrom(options.vaultKey ?? defaultVaultKey(options.authSecret)),
+    previous: options.previousVaultKey ? wrappingKeyFrom(options.previousVaultKey) : null,
+  }
+}
+
+/** A data key wrapped under a vault key this server does not have: a configuration error, said plainly. */
+export class VaultKeyMissing extends Error {}
+
+const summaryColumns = {
+  id: vaultSecrets.id,
+  name: vaultSecrets.name,
+  kind: vaultSecrets.kind,
+  createdAt: vaultSecrets.createdAt,
+  updatedAt: vaultSecrets.updatedAt,
+}
+
+/**
+ * A workspace's credential vault (docs/decisions/025): named secrets sealed with the workspace's
+ * data key, which is kept wrapped under the vault key. Values go in (create, replace) and come out
+ * only for a cloud run (`valuesFor`); no answer of the service's front doors ever holds one.
+ * Everyone in the workspace sees the names; members and above change them.
+ */
+export function createVaultService(deps: {
+  db: Db
+  audit: Pick<AuditService, 'record'>
+  plans: Pick<PlanService, 'allowancesOf' | 'cheapestWithLargerVault'>
+  keyring: VaultKeyring
+}) {
+  const { db, audit, plans, keyring } = deps
+
+  function wrappingKey(fingerprint: string): WrappingKey {
+    if (fingerprint === keyring.current.fingerprint) return keyring.current
+    if (fingerprint === keyring.previous?.fingerprint) return keyring.previous
+    throw new VaultKeyMissing(
+      'The vault key that protects this workspace’s secrets is not configured: set VAULT_KEY (or VAULT_KEY_PREVIOUS during a rotation) to it.',
+    )
+  }
+
+  /** The workspace's data key, made on first use (two first uses at once agree on one). */
+  async function dataKey(workspaceId: string, tx: DbOrTx = db): Promise<Buffer> {
+    let [row] = await tx.select().from(vaultKeys).where(eq(vaultKeys.workspaceId, workspaceId))
+    if (!row) {
+      const wrappedKey = seal(keyring.current.key, newDataKey(), contexts.dataKey(workspaceId))
+      await tx.insert(vaultKeys).values({ workspaceId, wrappedKey, keyFingerprint: keyring.current.fingerprint }).onConflictDoNothing()
+      ;[row] = await tx.select().from(vaultKeys).where(eq(vaultKeys.workspaceId, workspaceId))
+      if (!row) throw new NotFound('Workspace not found')
+    }
+    return open(wrappingKey(row.keyFingerprint).key, row.wrappedKey, contexts.dataKey(workspaceId))
+  }
+
+  const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing the vault')
+
+  async function ownSecret(tx: DbOrTx, caller: Caller, id: string) {
+    const [row] = await tx
+      .select()
+      .from(vaultSecrets)
+      .where(and(eq(vaultSecrets.id, id), eq(vaultSecrets.workspaceId, caller.workspace.id)))
+    // Another workspace's secret is as unknown as a missing one.
+    if (!row) throw new NotFound('Secret not found')
+    return row
+  }
+
+  function checkedValue(kind: VaultSecretKind, value: string): string {
+    if (kind !== 'totp') return value
+    const secret = normalizeTotpSecret(value)
+    if (secret) return secret
+    const message =
+      'A TOTP secret is the base32 key an authenticator app is given (at least 16 letters A–Z and digits 2–7), or its otpauth:// address.'
+    throw new ValidationError(message, [{ path: 'value', message }])
+  }
+
+  /** Sessions change as often as runs finish; a caller that only reads a name never needs one. */
+  async function sealFor(workspaceId: string, context: string, plain: string, tx: DbOrTx = db) {
+    return seal(await dataKey(workspaceId, tx), plain, context)
+  }
+
+  async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, { kind: VaultSecretKind; value: string }>> {
+    const values = new Map<string, { kind: VaultSecretKind; value: string }>()
+    if (names.length === 0) return values
+    const rows = await db.select().from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId))
+    const wanted = rows.filter((row) => names.includes(row.name))
+    if (wanted.length === 0) return values
+    const key = await dataKey(workspaceId)
+    for (const row of wanted) {
+      values.set(row.name, { kind: row.kind, value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8') })
+    }
+    return values
+  }
+
+  return {
+    /**
+     * The values of the named secrets, for a cloud run about to type them (the only way a value
+     * leaves the vault). Names the vault does not hold are absent from the answer.
+     */
+    valuesFor,
+
+    /** What a cloud run of these steps fills and hides (run-secrets.ts). */
+    forRun(workspaceId: string, steps: readonly AutomationStep[]): Promise<RunSecrets> {
+      return runSecrets({ valuesFor }, workspaceId, steps)
+    },
+
+    async list(workspaceId: string): Promise<VaultSecretSummary[]> {
+      return db.select(summaryColumns).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId)).orderBy(asc(vaultSecrets.name))
+    },
+
+    /** The names the workspace's steps may use, with their kinds (for checking an automation's steps). */
+    async kindsByName(workspaceId: string): Promise<Map<string, VaultSecretKind>> {
+      const rows = await db
+        .select({ name: vaultSecrets.name, kind: vaultSecrets.kind })
+        .from(vaultSecrets)
+        .where(eq(vaultSecrets.workspaceId, workspaceId))
+      return new Map(rows.map((row) => [row.name, row.kind]))
+    },
+
+    /** Adds a secret; refused past the plan's vault size, naming the plan with a larger vault. */
+    async create(caller: Caller, input: VaultSecretCreate): Promise<VaultSecretSummary> {
+      requireMember(caller)
+      const workspaceId = caller.workspace.id
+      const value = checkedValue(input.kind, input.value)
+      return db
+        .transaction(async (tx) => {
+          // One addition at a time per workspace: two at once cannot pass the plan's size together.
+          await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update')
+          const allowances = await plans.allowancesOf(workspaceId, tx)
+          const [held] = await tx.select({ n: count() }).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId))
+          const n = held?.n ?? 0
+          if (allowances.vaultSecrets !== null && n >= allowances.vaultSecrets) {
+            const larger = await plans.cheapestWithLargerVault(allowances.vaultSecrets, tx)
+            const limit = allowances.vaultSecrets
+            const holds = limit === 0 ? 'has no credential vault' : `holds up to ${limit} secret${limit === 1 ? '' : 's'} in the vault`
+            throw new LimitReached(
+              larger
+                ? `The ${allowances.plan} plan ${holds}. The ${larger.name} plan holds more: upgrade, or delete a secret first.`
+                : `The ${allowances.plan} plan ${holds}; delete a secret first.`,
+              'PLAN_LIMIT',
+            )
+          }
+          const id = randomUUID()
+          const sealedValue = seal(await dataKey(workspaceId, tx), value, contexts.secret(workspaceId, id))
+          const [row] = await tx
+            .insert(vaultSecrets)
+            .values({ id, workspaceId, name: input.name, kind: input.kind, sealedValue, createdBy: caller.id || null })
+            .returning(summaryColumns)
+          if (!row) throw new Error('vault secret insert returned nothing')
+          await audit.record(tx, caller, {
+            workspaceId,
+            action: 'secret.create',
+            targetType: 'secret',
+            targetId: id,
+            summary: `Added the secret ${input.name} to the vault`,
+          })
+          return row
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error))
+            throw new Conflict(`The vault already holds a secret named ${input.name}: replace its value instead.`)
+          throw error
+        })
+    },
+
+    /** A new value for a secret; its name and kind stay. */
+    async replace(caller: Caller, id: string, newValue: string): Promise<VaultSecretSummary> {
+      requireMember(caller)
+      const workspaceId = caller.workspace.id
+      return db.transaction(async (tx) => {
+        const current = await ownSecret(tx, caller, id)
+        const value = checkedValue(current.kind, newValue)
+        const sealedValue = seal(await dataKey(workspaceId, tx), value, contexts.secret(workspaceId, id))
+        const [row] = await tx
+          .update(vaultSecrets)
+          .set({ sealedValue, updatedAt: new Date() })
+          .where(eq(vaultSecrets.id, id))
+          .returning(summaryColumns)
+        if (!row) throw new NotFound('Secret not found')
+        await audit.record(tx, caller, {
+          workspaceId,
+          action: 'secret.replace',
+          targetType: 'secret',
+          targetId: id,
+          summary: `Replaced the value of the secret ${current.name}`,
+        })
+        return row
+      })
+    },
+
+    async remove(caller: Caller, id: string): Promise<void> {
+      requireMember(caller)
+      await db.transaction(async (tx) => {
+        const current = await ownSecret(tx, caller, id)
+        await tx.delete(vaultSecrets).where(eq(vaultSecrets.id, id))
+        await audit.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'secret.delete',
+          targetType: 'secret',
+          targetId: id,
+          summary: `Deleted the secret ${current.name} from the vault`,
+        })
+      })
+    },
+
+    /**
+     * Rotation (docs/decisions/025): re-wraps every data key that is not under the current vault
+     * key (VAULT_KEY), reading it with VAULT_KEY_PREVIOUS. Secrets and sessions stay as they are.
+     * Safe to run again; answers how many keys it re-wrapped.
+     */
+    async rewrapDataKeys(): Promise<number> {
+      const stale = await db
+        .select({ workspaceId: vaultKeys.workspaceId })
+        .from(vaultKeys)
+        .where(ne(vaultKeys.keyFingerprint, keyring.current.fingerprint))
+      let rewrapped = 0
+      for (const { workspaceId } of stale) {
+        await db.transaction(async (tx) => {
+          const [row] = await tx.select().from(vaultKeys).where(eq(vaultKeys.workspaceId, workspaceId)).for('update')
+          if (!row || row.keyFingerprint === keyring.current.fingerprint) return
+          const plain = open(wrappingKey(row.keyFingerprint).key, row.wrappedKey, contexts.dataKey(workspaceId))
+          await tx
+            .update(vaultKeys)
+            .set({
+              wrappedKey: seal(keyring.current.key, plain, contexts.dataKey(workspaceId)),
+              keyFingerprint: keyring.current.fingerprint,
+              rotatedAt: new Date(),
+            })
+            .where(eq(vaultKeys.workspaceId, workspaceId))
+          rewrapped += 1
+        })
+      }
+      return rewrapped
+    },
+
+    /** An automation's kept browser state (Playwright's storageState as JSON), or null. */
+    async loadSession(workspaceId: string, automationId: string): Promise<string | null> {
+      const [row] = await db
+        .select()
+        .from(automationSessions)
+        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
+      if (!row) return null
+      return open(await dataKey(workspaceId), row.sealedState, contexts.session(workspaceId, automationId)).toString('utf8')
+    },
+
+    /** Keeps the browser state a successful run ended with, for the automation's next run. */
+    async saveSession(workspaceId: string, automationId: string, runId: string, state: string): Promise<void> {
+      const sealedState = await sealFor(workspaceId, contexts.session(workspaceId, automationId), state)
+      await db
+        .insert(automationSessions)
+        .values({ automationId, workspaceId, sealedState, savedByRun: runId })
+        .onConflictDoUpdate({ target: automationSessions.automationId, set: { sealedState, savedByRun: runId, savedAt: new Date() } })
+    },
+
+    /** When the automation's kept session was saved, or null when it has none. */
+    async sessionSavedAt(workspaceId: string, automationId: string): Promise<Date | null> {
+      const [row] = await db
+        .select({ savedAt: automationSessions.savedAt })
+        .from(automationSessions)
+        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
+      return row?.savedAt ?? null
+    },
+
+    /** Drops an automation's kept session (its kept-session setting was turned off). */
+    async dropSession(workspaceId: string, automationId: string): Promise<boolean> {
+      const removed = await db
+        .delete(automationSessions)
+        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
+        .returning({ id: automationSessions.automationId })
+      return removed.length > 0
+    },
+
+    /** "Forget session": the automation's next run starts signed out. Another workspace's automation is unknown (404). */
+    async forgetSession(caller: Caller, automationId: string): Promise<{ forgotten: boolean }> {
+      const [automation] = await db
+        .select({ id: automations.id, name: automations.name })
+        .from(automations)
+        .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
+      if (!automation) throw new NotFound('Automation not found')
+      requireWorkspaceRole(caller.workspace.role, 'member', 'Forgetting a browser session')
+      return db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(automationSessions)
+          .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, caller.workspace.id)))
+          .returning({ id: automationSessions.automationId })
+        if (removed.length > 0) {
+          await audit.record(tx, caller, {
+            workspaceId: caller.workspace.id,
+            action: 'automation.session.forget',
+            targetType: 'automation',
+            targetId: automationId,
+            summary: `Forgot the kept browser session of ${automation.name}`,
+          })
+        }
+        return { forgotten: removed.length > 0 }
+      })
+    },
+  }
+}
+
+export type VaultService = ReturnType<typeof createVaultService>
