@@ -32,6 +32,8 @@ async function downloaded(download: Download): Promise<string> {
 
 test.describe('automations', () => {
   test('a member builds an automation step by step, saves it and exports it as JSON', async ({ page, request }) => {
+    // About forty interactions and an accessibility scan: 20 s on a quiet machine, over 30 s with both cores busy.
+    test.setTimeout(60_000)
     await signIn(page, await createAccount(request, 'builder'))
     await page.getByRole('link', { name: 'Create New Automation' }).click()
     await expect(page).toHaveURL('/dashboard/automations/new')

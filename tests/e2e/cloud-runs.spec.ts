@@ -55,7 +55,8 @@ test('a cloud run fills a form, extracts the answer and shows its screenshot in 
   await expect(page.getByRole('table').filter({ hasText: 'result' })).toContainText('Thanks, Ada (pro)')
   const shot = page.getByRole('img', { name: 'Screenshot after step 7' })
   await expect(shot).toBeVisible()
-  expect(await shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+  // Visible is not loaded: wait for the picture itself.
+  await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
   expect(site.hits.get('/form')).toBeGreaterThanOrEqual(1)
 
   await gotoHydrated(page, `${server.url}/dashboard`)
