@@ -9,6 +9,8 @@ test('create a team, invite, accept from the mail, share an automation, change t
   browser,
   request,
 }) => {
+  // Two people in two browsers through a dozen pages: about 25 s on a quiet machine, more on CI.
+  test.setTimeout(90_000)
   const owner = await createAccount(request, 'owner')
   const colleague = await createAccount(request, 'colleague')
   const ownerToken = await apiToken(request, owner)
