@@ -14,6 +14,7 @@ export const DEFAULT_PLANS = [
     seats: 3,
     // The credential vault (docs/decisions/025): a few saved logins on Free, plenty on Pro, no limit on Business.
     vaultSecrets: 5,
+    cloudConcurrency: 1,
     highlighted: false,
     sortOrder: 0,
   },
@@ -38,6 +39,7 @@ export const DEFAULT_PLANS = [
     monthlyModelCalls: 300,
     seats: 3,
     vaultSecrets: 50,
+    cloudConcurrency: 2,
     highlighted: true,
     sortOrder: 1,
     // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
@@ -72,6 +74,8 @@ export const DEFAULT_PLANS = [
     // "Custom integrations": outgoing webhooks, up to 10 endpoints (docs/decisions/026).
     webhooks: 10,
     vaultSecrets: null,
+    // Five cloud runs of a workspace at once; more wait in the queue (docs/decisions/029).
+    cloudConcurrency: 5,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

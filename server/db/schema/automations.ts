@@ -30,6 +30,9 @@ export const automations = pgTable(
     keepSession: boolean().notNull().default(false),
     /** Steps that sign in, run only when a check finds the run signed out (docs/decisions/025). */
     signInBlock: jsonb().$type<SignInBlock | null>(),
+    /** Limits the member set below the platform's for each run (docs/decisions/028); null: the platform's. */
+    runTimeLimitSeconds: integer(),
+    runStepLimit: integer(),
     /** Bumped by every saved change (an applied fix included), for the history of versions. */
     version: integer().notNull().default(1),
     /** A five-field cron expression (UTC); null runs only when started. */
@@ -40,7 +43,11 @@ export const automations = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index().on(table.workspaceId, table.createdAt), index().on(table.nextRunAt)],
+  (table) => [
+    check('automations_run_limits_check', sql`coalesce(${table.runTimeLimitSeconds}, 1) >= 1 and coalesce(${table.runStepLimit}, 1) >= 1`),
+    index().on(table.workspaceId, table.createdAt),
+    index().on(table.nextRunAt),
+  ],
 )
 
 export interface RunLogLine {
@@ -107,6 +114,9 @@ export const automationRuns = pgTable(
     /** The automation's kept-session setting and sign-in block when the run started (docs/decisions/025). */
     keepSession: boolean().notNull().default(false),
     signInBlock: jsonb().$type<SignInBlock | null>(),
+    /** The automation's run limits when the run started (docs/decisions/028); null: the platform's. */
+    timeLimitSeconds: integer(),
+    stepLimit: integer(),
     error: text(),
     /** Set when the credits were given back (a failure on our side). */
     refundedAt: timestamp({ withTimezone: true }),
