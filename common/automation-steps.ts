@@ -15,21 +15,44 @@ export const STEPS_VERSION = 2
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
 const MAX_WAIT_MS = 60_000
 
+/**
+ * What a step does when it fails (docs/decisions/028): it is tried again `retries` more times,
+ * `delayMs` apart; if it still fails, `then` decides: 'fail' ends the run failed, 'skip' leaves
+ * the step out and goes on, 'continue' goes on with the next steps and ends the run failed after
+ * the last one. A step without it fails the run at once.
+ */
+export const STEP_FAILURE_ACTIONS = ['fail', 'skip', 'continue'] as const
+export type StepFailureAction = (typeof STEP_FAILURE_ACTIONS)[number]
+export const MAX_STEP_RETRIES = 5
+const whole = (max: number) =>
+  z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'cannot be negative').max(max, `must be at most ${max}`)
+export const onErrorSchema = z.object({
+  retries: whole(MAX_STEP_RETRIES).default(0),
+  delayMs: whole(MAX_WAIT_MS).default(1000),
+  then: z.enum(STEP_FAILURE_ACTIONS, { error: `must be one of ${STEP_FAILURE_ACTIONS.join(', ')}` }).default('fail'),
+})
+export type OnError = z.output<typeof onErrorSchema>
+/** Every step type may say what to do when it fails. */
+const onError = { onError: onErrorSchema.optional() }
+
 export const navigateStep = z.object({
   type: z.literal('navigate'),
+  ...onError,
   url: text()
     .trim()
     .max(2000, 'must be at most 2000 characters')
     .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), 'must be an http or https address'),
 })
-export const clickStep = z.object({ type: z.literal('click'), target: targetSchema })
+export const clickStep = z.object({ type: z.literal('click'), ...onError, target: targetSchema })
 export const typeStep = z.object({
   type: z.literal('type'),
+  ...onError,
   target: targetSchema,
   text: text().max(5000, 'must be at most 5000 characters'),
 })
 export const selectStep = z.object({
   type: z.literal('select'),
+  ...onError,
   target: targetSchema,
   /** The option's value or its visible label. */
   value: text().max(500, 'must be at most 500 characters'),
@@ -37,6 +60,7 @@ export const selectStep = z.object({
 export const waitStep = z
   .object({
     type: z.literal('wait'),
+    ...onError,
     ms: z
       .number({ error: 'must be a number of milliseconds' })
       .int('must be a whole number')
@@ -50,6 +74,7 @@ export const waitStep = z
   })
 export const extractStep = z.object({
   type: z.literal('extract'),
+  ...onError,
   /** Every element it matches gives a value (the first alternative that matches any). */
   target: targetSchema,
   field: text()
@@ -62,16 +87,19 @@ export const extractStep = z.object({
 export const STEP_KEYS = ['Enter', 'Tab', 'Escape', 'Space', 'ArrowDown', 'ArrowUp', 'Backspace'] as const
 export const pressStep = z.object({
   type: z.literal('press'),
+  ...onError,
   key: z.enum(STEP_KEYS, { error: `must be one of ${STEP_KEYS.join(', ')}` }),
   /** The element to press it in; the element that has the focus when unset. */
   target: targetSchema.optional(),
 })
 export const screenshotStep = z.object({
   type: z.literal('screenshot'),
+  ...onError,
   name: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
 })
 export const assertTextStep = z.object({
   type: z.literal('assertText'),
+  ...onError,
   /** Where to look; the whole page when unset. */
   target: targetSchema.optional(),
   text: text().min(1, 'is required').max(1000, 'must be at most 1000 characters'),

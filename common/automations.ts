@@ -59,6 +59,17 @@ export const signInBlockSchema = z
   .refine((block) => block.to >= block.from, { error: 'The sign-in block must end at or after its first step.', path: ['to'] })
 export type SignInBlock = z.infer<typeof signInBlockSchema>
 
+/** The highest run limits an automation may name; the platform's own (RUN_TIME_LIMIT_MS, RUN_MAX_ACTIONS) may be lower and win. */
+export const MAX_RUN_TIME_LIMIT_SECONDS = 3600
+export const MAX_RUN_STEP_LIMIT = 100_000
+const runLimit = (name: string, max: number) =>
+  z
+    .number({ error: `${name} must be a whole number, or null for the platform's limit` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .max(max, `${name} must be at most ${max.toLocaleString('en-US')}`)
+    .nullable()
+
 const automationFields = {
   name: z.string({ error: 'Name is required.' }).trim().min(1, 'Name is required.').max(100, 'Name must be at most 100 characters.'),
   description: z.string().trim().max(1000, 'Description must be at most 1000 characters.'),
@@ -72,6 +83,9 @@ const automationFields = {
   /** Keep the browser session (cookies, storage) between cloud runs (docs/decisions/025). */
   keepSession: z.boolean({ error: 'keepSession must be true or false' }),
   signInBlock: signInBlockSchema.nullable(),
+  // Limits of each run, lower than the platform's (docs/decisions/028); null: the platform's.
+  runTimeLimitSeconds: runLimit('runTimeLimitSeconds', MAX_RUN_TIME_LIMIT_SECONDS),
+  runStepLimit: runLimit('runStepLimit', MAX_RUN_STEP_LIMIT),
 }
 
 /** An automation as a form or the API sends it; `steps` are checked by parseSteps, step by step. */
@@ -83,6 +97,8 @@ export const automationInputSchema = z.object({
   selfRepair: automationFields.selfRepair.default(true),
   keepSession: automationFields.keepSession.default(false),
   signInBlock: automationFields.signInBlock.default(null),
+  runTimeLimitSeconds: automationFields.runTimeLimitSeconds.default(null),
+  runStepLimit: automationFields.runStepLimit.default(null),
 })
 export type AutomationData = z.output<typeof automationInputSchema>
 

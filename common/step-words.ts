@@ -1,4 +1,4 @@
-import type { AutomationStep } from './automation-steps.ts'
+import type { AutomationStep, OnError, StepFailureAction } from './automation-steps.ts'
 import { describeTarget } from './targets.ts'
 
 const short = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
@@ -26,4 +26,19 @@ export function stepInWords(step: AutomationStep): string {
     case 'assertText':
       return `Check that ${step.target ? describeTarget(step.target) : 'the page'} shows ${quoted(step.text)}`
   }
+}
+
+const AFTER_FAILING: Record<StepFailureAction, string> = {
+  fail: 'fail the run',
+  skip: 'skip the step and go on',
+  continue: 'go on, then mark the run failed',
+}
+
+/** What a step does when it fails, in words: 'Try again 2 times, 1 s apart, then skip the step and go on'. */
+export function onErrorInWords(onError: Partial<OnError> | undefined): string {
+  const retries = onError?.retries ?? 0
+  const then = AFTER_FAILING[onError?.then ?? 'fail']
+  if (retries === 0) return `${then.charAt(0).toUpperCase()}${then.slice(1)}`
+  const apart = (onError?.delayMs ?? 0) > 0 ? `, ${(onError?.delayMs ?? 0) / 1000} s apart` : ''
+  return `Try again ${retries === 1 ? 'once' : `${retries} times`}${apart}, then ${then}`
 }

@@ -60,7 +60,7 @@ export type ServicesEnv = Pick<
   Partial<SiteEnv> &
   Partial<BillingEnv> &
   Partial<Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL' | 'AI_TIMEOUT_MS' | 'DATA_DIR'>> &
-  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS'>> &
+  Partial<Pick<Env, 'CHROMIUM_PATH' | 'RUN_ALLOW_PRIVATE_TARGETS' | 'RUN_STEP_TIMEOUT_MS' | 'RUN_TIME_LIMIT_MS' | 'RUN_MAX_ACTIONS'>> &
   Partial<Pick<Env, 'VAULT_KEY' | 'VAULT_KEY_PREVIOUS'>>
 
 /** How long a cloud worker's claim on a run holds without a heartbeat. */
@@ -78,6 +78,8 @@ export function createServices(options: {
   const { database, env, authSecret, logger } = options
   const db = database.db
   const audit = createAuditService(db)
+  // What every cloud run may take at most (the worker's config in main.ts reads the same variables).
+  const runLimits = { timeLimitSeconds: Math.floor((env.RUN_TIME_LIMIT_MS ?? 120_000) / 1000), maxActions: env.RUN_MAX_ACTIONS ?? 1000 }
   const settings = createSettingsService(db, audit)
   const urlSigner = createUrlSigner(authSecret)
   const artifactLinks = createArtifactLinks({ signer: urlSigner, publicUrl: env.PUBLIC_URL })
@@ -138,6 +140,7 @@ export function createServices(options: {
     webhooks: webhookOutbox,
     secretKinds: vault.kindsByName,
     dropSession: vault.dropSession,
+    runLimits,
   })
   const inquiries = createInquiryService({
     audit,
@@ -205,6 +208,7 @@ export function createServices(options: {
     suggestions: createSuggestionService({ db, automations, plans }),
     templates: createTemplateService({ db, audit, plans, automations }),
     runs,
+    runLimits,
     triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),

@@ -22,7 +22,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   const caller = pageCaller(user)
   const { plan, limit } = await context.services.automations.actionLimitOf(caller.workspace.id)
-  const base = { plan: { name: plan, actionLimit: limit }, assist: await builderAssist(context.services, caller.workspace.id) }
+  const base = {
+    plan: { name: plan, actionLimit: limit },
+    runLimits: context.services.runLimits,
+    assist: await builderAssist(context.services, caller.workspace.id),
+  }
   const readOnly = caller.workspace.role === 'viewer'
   if (params.id === NEW) {
     // A viewer changes nothing in the workspace: there is nothing to build here for them.
@@ -49,6 +53,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       selfRepair: automation.selfRepair,
       keepSession: automation.keepSession,
       signInBlock: automation.signInBlock,
+      runTimeLimitSeconds: automation.runTimeLimitSeconds,
+      runStepLimit: automation.runStepLimit,
       sessionSavedLabel: sessionSavedAt ? dateTimeLabel(sessionSavedAt) : null,
       version: automation.version,
       steps: automation.steps as StepData[],
@@ -82,13 +88,15 @@ const EMPTY = {
   selfRepair: true,
   keepSession: false,
   signInBlock: null,
+  runTimeLimitSeconds: null,
+  runStepLimit: null,
   sessionSavedLabel: null,
   version: null,
   steps: [],
 }
 
 export default function AutomationBuilderPage() {
-  const { automation, version, plan, assist, suggestions, trigger, nextRunLabel, readOnly } = useLoaderData<typeof loader>()
+  const { automation, version, plan, runLimits, assist, suggestions, trigger, nextRunLabel, readOnly } = useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
   const answer = data && 'result' in data ? data : undefined
@@ -105,6 +113,7 @@ export default function AutomationBuilderPage() {
       automation={automation}
       version={version}
       plan={plan}
+      runLimits={runLimits}
       assist={assist}
       suggestions={suggestions}
       answer={answer}
@@ -118,6 +127,7 @@ export default function AutomationBuilderPage() {
       automation={EMPTY}
       version={version}
       plan={plan}
+      runLimits={runLimits}
       assist={assist}
       suggestions={suggestions}
       answer={answer}

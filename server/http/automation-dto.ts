@@ -21,6 +21,12 @@ export const automationSchema = z
     signInBlock: signInBlockSchema.nullable().openapi({
       description: 'Steps from..to sign in; they run only when the check finds the run signed out',
     }),
+    runTimeLimitSeconds: z.number().int().nullable().openapi({
+      description: "Each run's time limit in seconds, when lower than the platform's; null: the platform's",
+    }),
+    runStepLimit: z.number().int().nullable().openapi({
+      description: "The most steps (browser actions) each run performs, when lower than the platform's; null: the platform's",
+    }),
     schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
     enabled: z.boolean(),
     nextRunAt: z.string().nullable(),

@@ -30,6 +30,16 @@ const FORM_PAGE = `<!doctype html>
   </body>
 </html>`
 
+/** A button "Late" that shows up `ms` after the page loaded; clicking it says "Clicked". */
+const latePage = (ms: number) => `<!doctype html><title>Late</title><p id="state">waiting</p><script>
+setTimeout(() => {
+  const button = document.createElement('button')
+  button.textContent = 'Late'
+  button.onclick = () => { document.getElementById('state').textContent = 'Clicked' }
+  document.body.append(button)
+}, ${Math.max(0, Math.min(ms, 60_000)) || 0})
+</script>`
+
 /**
  * A page that asks the browser for WebRTC candidates from a STUN and a TURN server at
  * 127.0.0.1:`port` (UDP): a browser that may send UDP past the proxy sends packets there.
@@ -47,6 +57,7 @@ connection.createOffer().then((offer) => connection.setLocalDescription(offer))
 /**
  * A local site for cloud-run tests, on 127.0.0.1: /form (FORM_PAGE), /redirect
  * (to `redirectTo`), /pixel (a page with an image on `imageFrom`), /webrtc?port=N (webRtcPage),
+ * /late?ms=N (a button that shows up N ms after the page loads),
  * anything else 404.
  */
 export async function startTestSite(options: { redirectTo?: string; imageFrom?: string } = {}) {
@@ -62,6 +73,9 @@ export async function startTestSite(options: { redirectTo?: string; imageFrom?: 
     } else if (path === '/webrtc') {
       const port = new URL(request.url ?? '/', 'http://site').searchParams.get('port') ?? '0'
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(webRtcPage(String(Number(port))))
+    } else if (path === '/late') {
+      const ms = Number(new URL(request.url ?? '/', 'http://site').searchParams.get('ms') ?? '1000')
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(latePage(ms))
     } else if (path === '/pixel') {
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })

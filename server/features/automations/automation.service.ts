@@ -14,6 +14,13 @@ import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 
 export type Automation = typeof automations.$inferSelect
+/** The platform's limits of every cloud run. */
+export interface RunLimits {
+  timeLimitSeconds: number
+  maxActions: number
+}
+/** Fields a caller that creates an automation (a template, an import) may leave out: their defaults apply. */
+type OptionalOnCreate = 'selfRepair' | 'keepSession' | 'signInBlock' | 'runTimeLimitSeconds' | 'runStepLimit'
 
 /** The field of a step that holds placeholders (step-placeholders.ts), for the builder to show a refusal under. */
 const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
@@ -41,6 +48,8 @@ export function createAutomationService(
     secretKinds?: (workspaceId: string) => Promise<Map<string, VaultSecretKind>>
     /** Drops the automation's kept browser session (vault.service.ts) when keeping it is turned off. */
     dropSession?: (workspaceId: string, automationId: string) => Promise<unknown>
+    /** The platform's run limits (RUN_TIME_LIMIT_MS, RUN_MAX_ACTIONS): an automation's own may only be lower (docs/decisions/028). */
+    runLimits?: RunLimits
   } = {},
 ) {
   const changed = async (tx: Tx, automation: Automation, change: 'created' | 'updated' | 'deleted', caller: Caller) => {
@@ -75,6 +84,19 @@ export function createAutomationService(
       const message = `The sign-in block ends at step ${block.to}, but the automation has ${steps.length} step${steps.length === 1 ? '' : 's'}.`
       throw new ValidationError(message, [{ path: 'signInBlock.to', message }])
     }
+  }
+
+  function checkRunLimits(data: Pick<AutomationChanges, 'runTimeLimitSeconds' | 'runStepLimit'>): void {
+    const platform = hooks.runLimits
+    if (!platform) return
+    const over = (path: string, message: string) => new ValidationError(message, [{ path, message }])
+    if ((data.runTimeLimitSeconds ?? 0) > platform.timeLimitSeconds)
+      throw over(
+        'runTimeLimitSeconds',
+        `Runs stop after ${platform.timeLimitSeconds} seconds on this server: the time limit can only be lower.`,
+      )
+    if ((data.runStepLimit ?? 0) > platform.maxActions)
+      throw over('runStepLimit', `Runs stop after ${platform.maxActions} actions on this server: the action limit can only be lower.`)
   }
 
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
@@ -157,14 +179,14 @@ export function createAutomationService(
      */
     async create(
       caller: Caller,
-      data: Omit<AutomationData, 'selfRepair' | 'keepSession' | 'signInBlock'> &
-        Partial<Pick<AutomationData, 'selfRepair' | 'keepSession' | 'signInBlock'>>,
+      data: Omit<AutomationData, OptionalOnCreate> & Partial<Pick<AutomationData, OptionalOnCreate>>,
       origin?: { template: { id: string; name: string } },
     ): Promise<Automation> {
       requireMember(caller)
       const workspaceId = caller.workspace.id
       const steps = await checkedSteps(workspaceId, data.steps)
       checkSignInBlock(data.signInBlock, steps)
+      checkRunLimits(data)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
         throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
@@ -195,6 +217,7 @@ export function createAutomationService(
       const current = await ownedForChange(id, caller)
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
+      checkRunLimits(data)
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
       const enabled = data.enabled ?? current.enabled
       const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
@@ -241,6 +264,8 @@ export function createAutomationService(
         selfRepair: source.selfRepair,
         keepSession: source.keepSession,
         signInBlock: source.signInBlock,
+        runTimeLimitSeconds: source.runTimeLimitSeconds,
+        runStepLimit: source.runStepLimit,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })

@@ -159,6 +159,49 @@ describe('automations CRUD', () => {
     const schema = (await response.json()) as { type: string; items: { oneOf?: unknown[]; anyOf?: unknown[] } }
     expect(schema.type).toBe('array')
     expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(9)
+    // Every step may say what to do when it fails (docs/decisions/028).
+    expect(JSON.stringify(schema)).toContain('"then":{"default":"fail","type":"string","enum":["fail","skip","continue"]}')
+  })
+
+  it('keeps what a step does when it fails, and the run limits, and refuses values out of range', async () => {
+    const owner = await t.signUp()
+    const steps = [STEPS[0], { ...STEPS[2], onError: { retries: 2, then: 'skip' } }]
+    const created = await createAutomation(owner, { steps, runTimeLimitSeconds: 30, runStepLimit: 50 })
+    expect(created).toMatchObject({
+      runTimeLimitSeconds: 30,
+      runStepLimit: 50,
+      // The pause between tries defaults to a second.
+      steps: [STEPS[0], { ...STEPS[2], onError: { retries: 2, delayMs: 1000, then: 'skip' } }],
+    })
+    const cleared = await call(owner, `/api/automations/${created.id}`, { method: 'PUT', body: { runTimeLimitSeconds: null } })
+    expect(cleared.body.data).toMatchObject({ runTimeLimitSeconds: null, runStepLimit: 50 })
+
+    const badStep = await call(owner, '/api/automations', {
+      body: { name: 'Bad', steps: [{ ...STEPS[2], onError: { retries: 6, then: 'explode' } }] },
+    })
+    expect(badStep.status).toBe(400)
+    expect(badStep.body.issues).toEqual([
+      { path: 'steps.0.onError.retries', message: 'Step 1 (click): onError.retries must be at most 5' },
+      { path: 'steps.0.onError.then', message: 'Step 1 (click): onError.then must be one of fail, skip, continue' },
+    ])
+    const tooLong = await call(owner, `/api/automations/${created.id}`, { method: 'PUT', body: { runTimeLimitSeconds: 121 } })
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.body.message).toBe('Runs stop after 120 seconds on this server: the time limit can only be lower.')
+    const zero = await call(owner, `/api/automations/${created.id}`, { method: 'PUT', body: { runStepLimit: 0 } })
+    expect(zero.status).toBe(400)
+    expect(zero.body.message).toContain('runStepLimit must be at least 1')
+    expect((await call(owner, `/api/automations/${created.id}`)).body.data).toMatchObject({ runTimeLimitSeconds: null, runStepLimit: 50 })
+  })
+
+  it('a run keeps the limits its automation had when it started', async () => {
+    const owner = await t.signUp()
+    await t.db.update(workspaces).set({ credits: 10 }).where(eq(workspaces.id, owner.id))
+    const automation = await createAutomation(owner, { runTimeLimitSeconds: 45, runStepLimit: 9 })
+    const started = await startRun(owner, automation.id)
+    expect(started.status).toBe(201)
+    await call(owner, `/api/automations/${automation.id}`, { method: 'PUT', body: { runTimeLimitSeconds: 10 } })
+    const [row] = await t.db.select().from(automationRuns).where(eq(automationRuns.id, started.body.data.id))
+    expect(row).toMatchObject({ timeLimitSeconds: 45, stepLimit: 9 })
   })
 })
 

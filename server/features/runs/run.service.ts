@@ -157,6 +157,8 @@ export function createRunService(deps: {
         selfRepair: automation.selfRepair,
         keepSession: automation.keepSession,
         signInBlock: automation.signInBlock,
+        timeLimitSeconds: automation.runTimeLimitSeconds,
+        stepLimit: automation.runStepLimit,
         creditsCharged: cost,
         startedAt: options.runner === 'client' ? now : null,
         log: [

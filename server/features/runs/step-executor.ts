@@ -9,6 +9,7 @@ import type { RunSecrets } from '#server/features/vault/run-secrets.ts'
 import type { VaultService } from '#server/features/vault/vault.service.ts'
 import type { RunFiles } from './run-files.ts'
 import { createRunProgress } from './run-progress.ts'
+import { performWithOnError } from './step-on-error.ts'
 import type { RunOutcome, RunQueue } from './run-queue.ts'
 import type { Run } from './run.service.ts'
 import type { BrowserSource } from '#server/browser/shared-browser.ts'
@@ -87,7 +88,10 @@ export function createStepExecutor(deps: {
 
   async function execute(run: Run, workerId: string, signal?: AbortSignal): Promise<ExecutionResult> {
     const started = Date.now()
-    const deadline = started + config.timeLimitMs
+    // The automation's own limits may only lower the platform's (docs/decisions/028).
+    const timeLimitMs = Math.min(config.timeLimitMs, (run.timeLimitSeconds ?? Infinity) * 1000)
+    const maxActions = Math.min(config.maxActions, run.stepLimit ?? Infinity)
+    const deadline = started + timeLimitMs
     const stop = new AbortController()
     type State = 'running' | 'stopped' | 'aborted' | 'timed-out'
     let state = 'running' as State
@@ -127,11 +131,13 @@ export function createStepExecutor(deps: {
     let page: Page | null = null
     stop.signal.addEventListener('abort', () => void session?.context.close().catch(() => {}), { once: true })
     const heartbeat = setInterval(() => void progress.flush(), config.heartbeatMs ?? 5_000)
-    const timeLimit = setTimeout(() => halt('timed-out'), config.timeLimitMs)
+    const timeLimit = setTimeout(() => halt('timed-out'), timeLimitMs)
     let screenshotCount = 0
     let label = 'Setup'
     let current = 0
     let outcome: RunOutcome
+    // The first failure of a step whose onError is 'continue': the run goes on, then fails with it.
+    let failedGoingOn: string | null = null
 
     const stepContext = (target: Page): StepContext => ({
       page: target,
@@ -213,7 +219,7 @@ export function createStepExecutor(deps: {
      */
     async function refuseFirstAddress() {
       const first = run.steps[0]
-      if (first?.type !== 'navigate') return
+      if (first?.type !== 'navigate' || first.onError) return
       const verdict = await guard.checkUrl(first.url)
       if (verdict.allowed) return
       current = 1
@@ -263,7 +269,7 @@ export function createStepExecutor(deps: {
         }
         label = `Step ${n} (${step.type})`
         if (state !== 'running') break
-        if (progress.actions >= config.maxActions) throw new StepFailure(`the run's action limit of ${config.maxActions} was reached`)
+        if (progress.actions >= maxActions) throw new StepFailure(`the run's action limit of ${maxActions} was reached`)
         progress.log('info', `${label}: ${describeStep(step)}`)
         const filled = await secrets.fill(step)
         const [missing] = filled.missing
@@ -272,13 +278,29 @@ export function createStepExecutor(deps: {
             `${missing.text} could not be filled: the vault has no ${missing.kind === 'totp' ? 'TOTP secret' : 'secret'} named ${missing.name}`,
           )
         }
-        await performStep(steps, filled.step, n, { holdsSecret: filled.filled })
-        progress.countAction()
+        const end = await performWithOnError({
+          perform: () => performStep(steps, filled.step, n, { holdsSecret: filled.filled }),
+          onError: step.onError,
+          label,
+          log: (level, message) => progress.log(level, message),
+          flush: () => progress.flush(),
+          running: () => state === 'running',
+          signal: stop.signal,
+        })
+        if (end.kind === 'failedGoingOn') {
+          failedGoingOn ??= end.error
+          await takeScreenshot(page, n, `Step ${n} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
+        }
+        if (end.kind === 'done') progress.countAction()
         await progress.flush()
       }
-      if (state === 'running') outcome = { status: 'succeeded' }
-      else throw new Error(state)
-      await keepSession()
+      if (state !== 'running') throw new Error(state)
+      if (failedGoingOn) {
+        outcome = { status: 'failed', error: `${failedGoingOn} (the steps after it ran)`, ourFault: false }
+      } else {
+        outcome = { status: 'succeeded' }
+        await keepSession()
+      }
     } catch (error) {
       if (state === 'aborted' || state === 'stopped') {
         logger.info({ runId: run.id, workerId, state }, `cloud run ${state}`)
@@ -287,7 +309,7 @@ export function createStepExecutor(deps: {
       if (state === 'timed-out' || Date.now() >= deadline) {
         outcome = {
           status: 'failed',
-          error: `${label}: the run's time limit of ${seconds(config.timeLimitMs)} was reached`,
+          error: `${label}: the run's time limit of ${seconds(timeLimitMs)} was reached`,
           ourFault: false,
         }
       } else if (error instanceof StepFailure) {

@@ -25,6 +25,9 @@ export interface BuilderAutomation {
   /** Keep the browser session between cloud runs, and the sign-in steps (docs/decisions/025). */
   keepSession: boolean
   signInBlock: SignInBlock | null
+  /** The automation's own run limits (docs/decisions/028); null: the platform's. */
+  runTimeLimitSeconds: number | null
+  runStepLimit: number | null
   /** When the kept session was saved (a label), or null when there is none. */
   sessionSavedLabel: string | null
   /** The saved version the editor started from (null: a new one); a save of an older one is refused. */
@@ -43,6 +46,7 @@ export interface BuilderAutomation {
 export function AutomationBuilder({
   automation,
   plan,
+  runLimits,
   assist,
   suggestions,
   lastResult,
@@ -51,6 +55,8 @@ export function AutomationBuilder({
 }: {
   automation: BuilderAutomation
   plan: { name: string; actionLimit: number | null }
+  /** The platform's limits of every run. */
+  runLimits: { timeLimitSeconds: number; maxActions: number }
   assist: BuilderAssist
   /** A saved automation's suggestions (none for a new one). */
   suggestions: SuggestionsView | null
@@ -80,6 +86,8 @@ export function AutomationBuilder({
       signInTo: automation.signInBlock ? String(automation.signInBlock.to) : '',
       signInCheck: checkWords(automation.signInBlock),
       signInPresent: automation.signInBlock?.check.present ?? 'signedOut',
+      runTimeLimitSeconds: automation.runTimeLimitSeconds === null ? '' : String(automation.runTimeLimitSeconds),
+      runStepLimit: automation.runStepLimit === null ? '' : String(automation.runStepLimit),
     },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -127,7 +135,12 @@ export function AutomationBuilder({
         ) : null}
         <FieldError id={form.errorId} errors={form.errors} />
 
-        <AutomationDetails fields={fields} modelRepair={assist.modelRepair} sessionSavedLabel={automation.sessionSavedLabel} />
+        <AutomationDetails
+          fields={fields}
+          modelRepair={assist.modelRepair}
+          sessionSavedLabel={automation.sessionSavedLabel}
+          runLimits={runLimits}
+        />
         <StepsCard list={list} plan={plan} onExport={exportJson} />
 
         <input type="hidden" name="steps" value={list.json} />

@@ -16,6 +16,7 @@ export function AutomationDetails({
   fields,
   modelRepair,
   sessionSavedLabel,
+  runLimits,
 }: {
   fields: Pick<
     DetailFields,
@@ -29,11 +30,15 @@ export function AutomationDetails({
     | 'signInTo'
     | 'signInCheck'
     | 'signInPresent'
+    | 'runTimeLimitSeconds'
+    | 'runStepLimit'
   >
   /** Whether self-repair may also ask the AI model (configured, and in the member's plan). */
   modelRepair: boolean
   /** When the kept browser session was saved, or null when there is none. */
   sessionSavedLabel: string | null
+  /** The platform's limits of every run: the automation's own may only be lower. */
+  runLimits: { timeLimitSeconds: number; maxActions: number }
 }) {
   return (
     <Card>
@@ -142,7 +147,43 @@ export function AutomationDetails({
             </Select>
           </div>
         </fieldset>
+        <fieldset className="space-y-2 sm:col-span-2">
+          <legend className="text-sm font-medium">Run limits</legend>
+          <p id="run-limits-help" className="text-xs text-muted-foreground">
+            A cloud run stops, failed, when it reaches either limit. Leave them empty for this server’s: {runLimits.timeLimitSeconds}{' '}
+            seconds and {runLimits.maxActions} actions; you can only set lower ones.
+          </p>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div className="space-y-1.5">
+              <Label htmlFor={fields.runTimeLimitSeconds.id}>Time limit (seconds)</Label>
+              <Input
+                {...getInputProps(fields.runTimeLimitSeconds, { type: 'number' })}
+                min={1}
+                max={runLimits.timeLimitSeconds}
+                placeholder={String(runLimits.timeLimitSeconds)}
+                aria-describedby={fieldHelp(fields.runTimeLimitSeconds)}
+              />
+              <FieldError id={fields.runTimeLimitSeconds.errorId} errors={fields.runTimeLimitSeconds.errors} />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor={fields.runStepLimit.id}>Action limit</Label>
+              <Input
+                {...getInputProps(fields.runStepLimit, { type: 'number' })}
+                min={1}
+                max={runLimits.maxActions}
+                placeholder={String(runLimits.maxActions)}
+                aria-describedby={fieldHelp(fields.runStepLimit)}
+              />
+              <FieldError id={fields.runStepLimit.errorId} errors={fields.runStepLimit.errors} />
+            </div>
+          </div>
+        </fieldset>
       </CardContent>
     </Card>
   )
+}
+
+/** A run limit's field is described by the limits' help, and by its error when it has one. */
+function fieldHelp(field: { errors?: string[]; errorId: string }): string {
+  return field.errors ? `${field.errorId} run-limits-help` : 'run-limits-help'
 }

@@ -1,5 +1,21 @@
-import { automationInputSchema, signInBlockSchema, type SignInBlock } from '#common/automations.ts'
+import {
+  automationInputSchema,
+  MAX_RUN_STEP_LIMIT,
+  MAX_RUN_TIME_LIMIT_SECONDS,
+  signInBlockSchema,
+  type SignInBlock,
+} from '#common/automations.ts'
 import { z } from '#common/zod.ts'
+
+/** A run limit as the form sends it: a whole number, or empty for the platform's. */
+const formLimit = (label: string, max: number) =>
+  z.coerce
+    .number({ error: `${label} must be a number.` })
+    .int(`${label} must be a whole number.`)
+    .min(1, `${label} must be at least 1.`)
+    .max(max, `${label} must be at most ${max.toLocaleString('en-US')}.`)
+    .optional()
+    .transform((value) => value ?? null)
 
 /**
  * The builder's form: the automation's own fields as the API takes them, with the steps as one
@@ -15,6 +31,9 @@ export const automationFormSchema = automationInputSchema.omit({ signInBlock: tr
   signInTo: z.coerce.number({ error: 'To must be a step number.' }).int('To must be a step number.').optional(),
   signInCheck: z.string().trim().max(200, 'At most 200 characters.').optional(),
   signInPresent: z.enum(['signedOut', 'signedIn']).default('signedOut'),
+  // Empty: the platform's limit (docs/decisions/028).
+  runTimeLimitSeconds: formLimit('Time limit', MAX_RUN_TIME_LIMIT_SECONDS),
+  runStepLimit: formLimit('Action limit', MAX_RUN_STEP_LIMIT),
   steps: z
     .string({ error: 'Steps are required.' })
     .transform((text, context): unknown[] => {

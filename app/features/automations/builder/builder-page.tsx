@@ -21,6 +21,7 @@ export function BuilderPage({
   automation,
   version,
   plan,
+  runLimits,
   assist,
   suggestions,
   answer,
@@ -32,6 +33,7 @@ export function BuilderPage({
   /** Changes with every save, so the editor starts again from what was stored. */
   version: string
   plan: { name: string; actionLimit: number | null }
+  runLimits: { timeLimitSeconds: number; maxActions: number }
   assist: BuilderAssist
   suggestions: SuggestionsView | null
   answer?: SaveAnswer
@@ -54,6 +56,7 @@ export function BuilderPage({
         key={version}
         automation={automation}
         plan={plan}
+        runLimits={runLimits}
         assist={assist}
         suggestions={suggestions}
         lastResult={answer?.result}

@@ -9,6 +9,7 @@ import { cn } from '#app/lib/cn.ts'
 import { STEP_KEYS, type StepType } from '#common/automation-steps.ts'
 import { STEP_TYPE_HINTS, STEP_TYPE_LABELS, waitModeOf, withField, withWaitMode, type ShownIssue, type StepData } from './step-drafts.ts'
 import { newAlternative, TargetField } from './target-field.tsx'
+import { OnErrorFields } from './on-error-fields.tsx'
 
 interface FieldSpec {
   name: string
@@ -203,6 +204,7 @@ export function StepCard({
           FIELDS[step.type].map(field)
         )}
       </div>
+      <OnErrorFields id={id} number={number} step={step} issueOf={issueOf} onChange={onChange} />
       {stepIssues.length ? (
         <ul className="mt-3 space-y-1 text-sm text-destructive">
           {stepIssues.map((issue) => (
@@ -214,7 +216,10 @@ export function StepCard({
   )
 }
 
-const fieldNames = (step: StepData): string[] => (step.type === 'wait' ? [waitModeOf(step)] : FIELDS[step.type].map((spec) => spec.name))
+const fieldNames = (step: StepData): string[] => [
+  ...(step.type === 'wait' ? [waitModeOf(step)] : FIELDS[step.type].map((spec) => spec.name)),
+  'onError',
+]
 
 /** A wait: for a number of milliseconds, or until an element appears. */
 function WaitFields({
