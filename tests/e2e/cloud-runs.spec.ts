@@ -85,6 +85,45 @@ test('a failing step fails the run with a message naming the step; the credit is
   await expect(page.getByText(/Step 2 \(click\): no element matches "#does-not-exist"/).first()).toBeVisible()
 })
 
+test('a step set in the builder to be tried again, then skipped, lets the run go on and succeed', async ({ page, request }) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  const name = `Optional banner ${Date.now().toString(36)}`
+  const id = await createAutomation(
+    request,
+    token,
+    {
+      name,
+      steps: [
+        { type: 'navigate', url: `${site.url}/late?ms=0` },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Accept cookies' }] },
+        { type: 'extract', target: [{ by: 'css', selector: '#state' }], field: 'state' },
+      ],
+    },
+    server.url,
+  )
+  await signIn(page, MEMBER, server.url)
+  await gotoHydrated(page, `${server.url}/dashboard/automations/${id}`)
+  const step = page.getByRole('listitem', { name: 'Step 2: Click' })
+  await step.getByText('When step 2 fails:').click()
+  await step.getByLabel('Tries again').fill('1')
+  await step.getByLabel('Seconds between tries').fill('0.5')
+  await step.getByLabel('Then').selectOption('skip')
+  await expect(step.getByText('Try again once, 0.5 s apart, then skip the step and go on')).toBeVisible()
+  await page.getByLabel('Time limit (seconds)').fill('60')
+  await page.getByRole('button', { name: 'Save Automation' }).click()
+  await expect(toasts(page).getByText('Automation saved')).toBeVisible()
+  await expect(page.getByLabel('Time limit (seconds)')).toHaveValue('60')
+
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  // On the run's page (the dashboard behind it shows earlier runs that succeeded).
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  await expect(page.getByRole('main').getByText('Status: Succeeded')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText(/Step 2 \(click\): .*trying again in 0\.5 s \(retry 1 of 1\)/).first()).toBeVisible()
+  await expect(page.getByText(/Step 2 \(click\): .*the step is skipped and the run goes on/).first()).toBeVisible()
+  await expect(page.getByRole('table').filter({ hasText: 'state' })).toContainText('waiting')
+})
+
 test.describe('on the suite server, which allows public targets only', () => {
   test('a run against a private address is refused and touches nothing', async ({ page, request }) => {
     const account = { email: `private-${Date.now().toString(36)}@aether.test`, password: 'private-target-123' }
