@@ -9,6 +9,7 @@ import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { actionResult } from '#app/lib/action-result.server.ts'
 import { AutomationsList } from '#app/features/automations/automations-list.tsx'
 import { RecentActivity } from '#app/features/automations/recent-activity.tsx'
+import { INPUT_FIELD_PREFIX } from '#app/features/automations/run-in-cloud.tsx'
 import { RunFilters, RunHistoryTable } from '#app/features/automations/run-history.tsx'
 import { loadDashboard } from '#app/features/automations/dashboard-view.server.ts'
 import { isUuid } from '#common/ids.ts'
@@ -43,7 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     )
   }
   if (intent === 'run-cloud') {
-    const outcome = await attempt(() => runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual' }))
+    const inputs = inputsOf(form)
+    const outcome = await attempt(() => runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual', inputs }))
     if (!outcome.ok) {
       return data<ActionResult>(
         { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },
@@ -70,6 +72,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
   return data<ActionResult>({ ok: false, error: { title: 'Unknown action' } }, { status: 400 })
+}
+
+/** The values "Run in cloud" asked for (`input.<name>` fields); the service checks them against the steps. */
+function inputsOf(form: FormData): Record<string, string> | undefined {
+  const entries = [...form.entries()]
+    .filter(([key]) => key.startsWith(INPUT_FIELD_PREFIX))
+    .map(([key, value]) => [key.slice(INPUT_FIELD_PREFIX.length), String(value)] as const)
+  return entries.length ? Object.fromEntries(entries) : undefined
 }
 
 export const meta = privatePageMeta('Dashboard')

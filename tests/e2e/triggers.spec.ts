@@ -84,3 +84,32 @@ test('a trigger URL starts a run with its input; the member runs it again and re
   const refused = await request.post(url.replace(/^https?:\/\/[^/]+/, server.url), { data: { inputs: { name: 'Grace' } } })
   expect(refused.status()).toBe(401)
 })
+
+test('Run in cloud asks for the inputs an automation takes, and the run uses them', async ({ page, request }) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  const name = `Greet from the dashboard ${Date.now().toString(36)}`
+  await createAutomation(
+    request,
+    token,
+    {
+      name,
+      steps: [
+        { type: 'navigate', url: `${site.url}/form` },
+        { type: 'type', target: [{ by: 'label', text: 'Name' }], text: '{{input.name}}' },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+        { type: 'wait', target: [{ by: 'text', text: 'Thanks', exact: false }] },
+        { type: 'extract', target: [{ by: 'css', selector: '#result' }], field: 'result' },
+      ],
+    },
+    server.url,
+  )
+  await signIn(page, MEMBER, server.url)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  const dialog = page.getByRole('dialog', { name: `Run ${name}` })
+  await dialog.getByLabel('name').fill('Hedy')
+  await dialog.getByRole('button', { name: 'Run in cloud' }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  await expect(page.getByText('name: Hedy')).toBeVisible()
+  await expect(page.getByRole('main').getByText('Status: Succeeded')).toBeVisible({ timeout: 90_000 })
+  await expect(page.getByRole('table').filter({ hasText: 'result' })).toContainText('Thanks, Hedy')
+})

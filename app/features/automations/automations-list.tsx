@@ -1,4 +1,4 @@
-import { CloudUpload, Copy, LayoutTemplate, Pencil, Plus, Trash2 } from 'lucide-react'
+import { Copy, LayoutTemplate, Pencil, Plus, Trash2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -6,6 +6,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { AutomationRow } from './run-view.server.ts'
 import { RunStatusBadge } from './run-status.tsx'
+import { RunInCloud } from './run-in-cloud.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 
 /** 'My Automations': each with its steps, schedule and last run; run it in the cloud, edit, copy or delete it. */
@@ -108,13 +109,7 @@ function AutomationLine({ automation, readOnly }: { automation: AutomationRow; r
       </td>
       <td className="py-3">
         <div className="flex flex-wrap justify-end gap-1" hidden={readOnly}>
-          <Form method="post" preventScrollReset>
-            <input type="hidden" name="intent" value="run-cloud" />
-            <input type="hidden" name="automationId" value={automation.id} />
-            <Button type="submit" size="sm" aria-label={`Run in cloud: ${automation.name}`} disabled={busy('run-cloud')}>
-              <CloudUpload aria-hidden="true" /> {busy('run-cloud') ? 'Starting...' : 'Run in cloud'}
-            </Button>
-          </Form>
+          <RunInCloud automation={automation} />
           <Button asChild variant="outline" size="sm">
             <Link to={`/dashboard/automations/${automation.id}`} aria-label={`Edit ${automation.name}`}>
               <Pencil aria-hidden="true" /> Edit

@@ -1,4 +1,5 @@
 import { format } from 'date-fns'
+import { inputNamesOf } from '#common/run-inputs.ts'
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
@@ -126,6 +127,8 @@ export interface AutomationRow {
   name: string
   description: string
   stepCount: number
+  /** The `{{input.name}}` values a run asks for (docs/decisions/027): "Run in cloud" asks for them first. */
+  inputNames: string[]
   schedule: string | null
   enabled: boolean
   nextRun: Stamp | null
@@ -138,6 +141,7 @@ export function automationRow(automation: Automation, lastRun: Pick<Run, 'id' | 
     name: automation.name,
     description: automation.description,
     stepCount: automation.steps.length,
+    inputNames: inputNamesOf(automation.steps),
     schedule: automation.schedule,
     enabled: automation.enabled,
     nextRun: automation.nextRunAt ? stamp(automation.nextRunAt) : null,

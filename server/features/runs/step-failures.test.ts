@@ -54,8 +54,8 @@ async function run(steps: AutomationStep[], fields: Partial<AutomationData> = {}
 }
 
 const messages = (finished: Run) => finished.log.map((line) => line.message)
-const missing = { type: 'click', target: [{ by: 'css', selector: '#missing' }] } as const
-const extractState = { type: 'extract', target: [{ by: 'css', selector: '#state' }], field: 'state' } as const
+const missing: AutomationStep = { type: 'click', target: [{ by: 'css', selector: '#missing' }] }
+const extractState: AutomationStep = { type: 'extract', target: [{ by: 'css', selector: '#state' }], field: 'state' }
 
 describe('steps that fail', () => {
   it('a step tried again finds the button that came late, and the run succeeds', async () => {

@@ -52,7 +52,9 @@ describe('a step under its onError', () => {
     const step = attempts(5, { retries: 1, delayMs: 0, then: 'skip' })
     await expect(step.run).resolves.toEqual({ kind: 'skipped' })
     expect(step.tries()).toBe(2)
-    expect(step.log.at(-1)).toBe('warn: Step 2 (click): the button “Send” was not found within 1 s; the step is skipped and the run goes on.')
+    expect(step.log.at(-1)).toBe(
+      'warn: Step 2 (click): the button “Send” was not found within 1 s; the step is skipped and the run goes on.',
+    )
   })
 
   it("'continue' goes on and hands back the failure the run ends with", async () => {
