@@ -39,6 +39,18 @@ export const runDtoSchema = z
       )
       .openapi({ description: 'Steps the run carried out with another way of finding their element than the first (self-repair)' }),
     error: z.string().nullable(),
+    queuePosition: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .openapi({
+        description:
+          'While the run waits in the cloud queue: 1 + the queued cloud runs ahead of it (every workspace’s, oldest first). ' +
+          'A run whose workspace already runs as many cloud runs as its plan allows waits for one of them to finish, ' +
+          'and later runs of other workspaces may start first (docs/decisions/029). Null when it is not queued in the cloud.',
+        example: 3,
+      }),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
@@ -47,7 +59,8 @@ export const runDtoSchema = z
 
 export type RunDto = z.infer<typeof runDtoSchema>
 
-export function toRunDto(run: Run): RunDto {
+/** `queuePosition`: the run's place in the cloud queue (RunService.queuePositions), null when it is not queued there. */
+export function toRunDto(run: Run, queuePosition: number | null): RunDto {
   return {
     id: run.id,
     automationId: run.automationId,
@@ -77,6 +90,7 @@ export function toRunDto(run: Run): RunDto {
       appliedInVersion: repair.appliedInVersion ?? null,
     })),
     error: run.error,
+    queuePosition,
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,
