@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
-import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
+import { RUN_STATUSES, RUN_TRIGGERS, signInBlockSchema } from '#common/automations.ts'
 import { targetAlternativeSchema, targetSchema } from '#common/targets.ts'
 import type { Run } from './run.service.ts'
 
@@ -24,6 +24,11 @@ export const runDtoSchema = z
     extracted: z.array(z.record(z.string(), z.string().nullable())),
     screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
     selfRepair: z.boolean(),
+    signInBlock: signInBlockSchema.nullable().openapi({
+      description: 'Steps from..to sign in: a client runner skips them when the check finds the run signed in already',
+    }),
+    timeLimitSeconds: z.number().int().nullable().openapi({ description: "The automation's own time limit when the run started" }),
+    stepLimit: z.number().int().nullable().openapi({ description: "The automation's own action limit when the run started" }),
     repairs: z
       .array(
         z.object({
@@ -79,6 +84,9 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
     extracted: run.extracted,
     screenshots: run.screenshots.map((shot) => ({ name: shot.name, step: shot.step, url: `/api/runs/${run.id}/screenshots/${shot.file}` })),
     selfRepair: run.selfRepair,
+    signInBlock: run.signInBlock,
+    timeLimitSeconds: run.timeLimitSeconds,
+    stepLimit: run.stepLimit,
     repairs: run.repairs.map((repair) => ({
       step: repair.step,
       failed: repair.failed,
