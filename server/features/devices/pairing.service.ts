@@ -16,7 +16,7 @@ import { LimitReached, NotFound, Unauthorized } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
-import type { Db, Tx } from '#server/db/client.ts'
+import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { devicePairings, devices, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -86,11 +86,8 @@ export function createPairingService(deps: {
     return pairing ?? null
   }
 
-  /** The workspace's devices and approved pairings not yet collected (each holds a place) against its plan. */
-  async function requireDevicePlace(tx: Tx, workspaceId: string): Promise<void> {
-    const allowances = await plans.allowancesOf(workspaceId, tx)
-    const limit = allowances.devices
-    if (limit === null) return
+  /** The workspace's devices and approved pairings not yet collected: each holds one of its places. */
+  async function placesTakenIn(tx: DbOrTx, workspaceId: string): Promise<number> {
     const [connected] = await tx
       .select({ n: count() })
       .from(devices)
@@ -101,7 +98,14 @@ export function createPairingService(deps: {
       .where(
         and(eq(devicePairings.workspaceId, workspaceId), eq(devicePairings.status, 'approved'), gt(devicePairings.expiresAt, new Date())),
       )
-    if ((connected?.n ?? 0) + (waiting?.n ?? 0) < limit) return
+    return (connected?.n ?? 0) + (waiting?.n ?? 0)
+  }
+
+  /** Refuses a new device when the workspace's plan has no place left, naming the cheapest plan with more. */
+  async function requireDevicePlace(tx: Tx, workspaceId: string): Promise<void> {
+    const allowances = await plans.allowancesOf(workspaceId, tx)
+    const limit = allowances.devices
+    if (limit === null || (await placesTakenIn(tx, workspaceId)) < limit) return
     const larger = await plans.cheapestWithMoreDevices(limit, tx)
     const connects = limit === 0 ? 'connects no devices' : `connects ${limit} device${limit === 1 ? '' : 's'}`
     throw new LimitReached(
@@ -123,6 +127,12 @@ export function createPairingService(deps: {
   }
 
   return {
+    /** How many devices the workspace has connected (or is connecting), and how many its plan allows (null: no limit). */
+    async usage(workspaceId: string): Promise<{ taken: number; limit: number | null }> {
+      const { devices: limit } = await plans.allowancesOf(workspaceId)
+      return { taken: await placesTakenIn(db, workspaceId), limit }
+    },
+
     /** A device asks to be connected; rate limited per client address. */
     async request(input: PairingRequest, clientIp: string): Promise<IssuedPairing> {
       await rateLimits.consume(`device-pairing:${clientIp}`, {
