@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test'
 import { createAccount } from './accounts.ts'
-import { expect, gotoHydrated, test, toasts } from './fixtures.ts'
+import { expect, expectNoAxeViolations, gotoHydrated, test, toasts } from './fixtures.ts'
 
 // Connecting a device (docs/decisions/031): a device asks to pair through the API, the member
 // opens its verification address, signs in, comes back to /connect and approves it; the device
@@ -56,6 +56,7 @@ test('a member approves a device on /connect, then renames and revokes it in Set
   await expect(page.getByText(pairing.userCode)).toBeVisible()
   await expect(page.getByLabel('Workspace')).toHaveValue(/.+/)
   await expect(page.getByRole('option', { name: 'Personal (0 of 1 device)' })).toBeAttached()
+  await expectNoAxeViolations(page)
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible()
   await expect(page.getByText(`${name} is connected to Personal.`)).toBeVisible()
@@ -109,6 +110,7 @@ test('a member approves a device on /connect, then renames and revokes it in Set
   await confirm.getByRole('button', { name: 'Revoke Device' }).click()
   await expect(toasts(page).getByText('Device revoked')).toBeVisible()
   await expect(page.getByText('No devices connected yet.')).toBeVisible()
+  await expectNoAxeViolations(page)
 
   const refused = await request.get('/api/devices/me', { headers: { Authorization: `Bearer ${token}` } })
   expect(refused.status()).toBe(401)

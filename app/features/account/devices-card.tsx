@@ -57,7 +57,7 @@ export function DevicesCard({
               To connect this browser, install the Aether extension and choose &ldquo;Connect this browser&rdquo;: it shows a code and opens
               a page where you approve it. A local runner (<code className="font-mono text-xs">npx aether-runner</code>) connects the same
               way. You can also type a device&rsquo;s code on{' '}
-              <Link to="/connect" className="text-primary underline-offset-4 hover:underline">
+              <Link to="/connect" className="text-primary underline underline-offset-4">
                 Connect a device
               </Link>
               .
