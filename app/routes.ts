@@ -21,6 +21,7 @@ export default [
     route('verify-email', 'routes/verify-email.tsx'),
     route('confirm-email', 'routes/confirm-email.tsx'),
     route('invitations/accept', 'routes/invitation-accept.tsx'),
+    route('connect', 'routes/connect.tsx'),
   ]),
   layout('routes/member-layout.tsx', [
     route('dashboard', 'routes/dashboard.tsx'),

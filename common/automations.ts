@@ -142,3 +142,17 @@ export const runFinishSchema = runProgressSchema.extend({
 /** The most log lines and extracted rows one run keeps (older log lines are dropped first). */
 export const MAX_LOG_LINES = 1000
 export const MAX_EXTRACTED_ROWS = 5000
+
+/** A screenshot a client reports for a run it executes (POST /runs/{id}/screenshots, a PNG body): at most this large. */
+export const CLIENT_SCREENSHOT_MAX_BYTES = 5 * 1024 * 1024
+/** The most screenshots one client run keeps. */
+export const MAX_CLIENT_SCREENSHOTS = 200
+/** The screenshot's step and caption, in the query (the body is the image). */
+export const clientScreenshotQuerySchema = z.object({
+  step: z.coerce
+    .number({ error: 'step must be a step number' })
+    .int('step must be a step number')
+    .min(1, 'step must be a step number')
+    .max(9999, 'step must be at most 9999'),
+  name: z.string().trim().max(100, 'name must be at most 100 characters').optional(),
+})

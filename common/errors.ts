@@ -1,7 +1,7 @@
 /** A broken business rule, with the HTTP status and the message a client may read. */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 503,
     message: string,
     readonly code: string,
     readonly issues?: { path: string; message: string }[],

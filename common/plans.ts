@@ -108,6 +108,8 @@ const planFieldsSchema = z.object({
       .min(1, 'Cloud runs at once must be at least 1.')
       .max(1_000, 'Cloud runs at once must be at most 1,000.'),
   ),
+  // Connected devices (browser extensions, local runners) per workspace (docs/decisions/031).
+  devices: limit('Devices', 0, 100_000),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -144,6 +146,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   // Not sent: none; blank: unlimited.
   vaultSecrets: planFieldsSchema.shape.vaultSecrets.optional().default(0),
   cloudConcurrency: blankAsDefault(planFieldsSchema.shape.cloudConcurrency.default(1)),
+  // Not sent: one, as Free; blank: unlimited.
+  devices: planFieldsSchema.shape.devices.optional().default(1),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

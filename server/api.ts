@@ -18,6 +18,7 @@ import { createEventsApi } from './features/events/events.api.ts'
 import { createSettingsApi } from './features/settings/settings.api.ts'
 import { createUploadsApi } from './features/uploads/uploads.api.ts'
 import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
+import { createDevicesApi } from './features/devices/devices.api.ts'
 import { createSessionApi, createVaultApi } from './features/vault/vault.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
@@ -64,6 +65,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/audit', createAuditApi(services.audit))
   api.route('/events', createEventsApi({ events: services.events, sessions: services.sessions }))
   api.route('/keys', createApiKeysApi(services.apiKeys))
+  api.route('/devices', createDevicesApi({ devices: services.devices, pairings: services.pairings }))
   api.route(
     '/workspaces',
     createWorkspacesApi({ workspaces: services.workspaces, invitations: services.invitations, activity: services.audit }),
@@ -100,6 +102,16 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
       'An API key created in Settings or with POST /keys, sent as `Authorization: Bearer ak_...`. It acts as its member ' +
       'wherever bearerAuth is accepted, under the same role, rate limit and plan rules, but cannot manage API keys or ' +
       'change the password or e-mail address (403). A revoked or unknown key is not signed in (401).',
+  })
+  api.openAPIRegistry.registerComponent('securitySchemes', 'deviceAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'dev_<secret>',
+    description:
+      'A connected device’s token (docs/decisions/031), collected once from POST /devices/pairings/{pairingId}/token and sent as ' +
+      '`Authorization: Bearer dev_...` (with `X-Aether-Client-Version` to report its version). It acts as its member in its ' +
+      'workspace where deviceAuth lists one of its scopes (automations), and on GET /devices/me; nowhere else (403). A revoked ' +
+      'device is not signed in (401).',
   })
   api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })
   const documentConfig = {

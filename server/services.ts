@@ -38,6 +38,8 @@ import { createRepairApplier } from './features/runs/apply-repair.ts'
 import { createUploadService } from './features/uploads/upload.service.ts'
 import { createUserAdminService } from './features/users/user-admin.service.ts'
 import { createApiKeyService } from './features/api-keys/api-key.service.ts'
+import { createDeviceService } from './features/devices/device.service.ts'
+import { createPairingService } from './features/devices/pairing.service.ts'
 import { createSharedBrowser } from './browser/shared-browser.ts'
 import { createStructuredAnswers } from './features/ai/structured-answers.ts'
 import { createModelCalls } from './features/credits/model-calls.ts'
@@ -109,7 +111,8 @@ export function createServices(options: {
     },
   })
   const apiKeys = createApiKeyService(db, audit)
-  const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, logger })
+  const devices = createDeviceService(db, audit)
+  const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, devices, logger })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
   const signedIn = createSignedIn({ sessions, trustedDevices })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings })
@@ -180,6 +183,8 @@ export function createServices(options: {
     passkeys,
     sessions,
     apiKeys,
+    devices,
+    pairings: createPairingService({ db, plans, workspaces, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     account,
     betterAuth,
     settings,

@@ -42,6 +42,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       webhooks: plan.webhooks,
       vaultSecrets: plan.vaultSecrets,
       cloudConcurrency: plan.cloudConcurrency,
+      devices: plan.devices,
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -18,13 +18,24 @@ import { siteNameOf } from '#app/lib/seo.ts'
 import { signInWithPasskey } from '#app/features/account/passkey-client.ts'
 import { SecondFactorForm } from '#app/features/account/second-factor-form.tsx'
 import { recoveryCodeFormSchema, secondFactorFormSchema } from '#common/two-factor.ts'
+import { sameSitePath } from '#common/same-site-path.ts'
+
+/**
+ * Where to go once signed in: the page that sent the visitor here (`returnTo`, a path on this site
+ * only: /connect sends a device's approval here and back, docs/decisions/031), else the dashboard.
+ */
+const returnPathOf = (search: URLSearchParams) => sameSitePath(search.get('returnTo'))
+const afterSignIn = (request: Request) => returnPathOf(new URL(request.url).searchParams) ?? '/dashboard'
+/** The same page with `returnTo` carried along. */
+const withReturn = (path: string, returnTo: string | null) =>
+  returnTo ? `${path}${path.includes('?') ? '&' : '?'}returnTo=${encodeURIComponent(returnTo)}` : path
 
 /**
  * After a right password for an account with two-factor sign-in, the page asks for the code
  * (?step=two-factor) while Better Auth's two_factor cookie holds the ticket (5 minutes, docs/decisions/023).
  */
 export function loader({ request, context }: Route.LoaderArgs) {
-  if (context.user) throw redirect('/dashboard')
+  if (context.user) throw redirect(afterSignIn(request))
   const url = new URL(request.url)
   const askedForCode = url.searchParams.get('step') === 'two-factor'
   const ticket = askedForCode ? context.services.twoFactor.ticketOf(request.headers) : null
@@ -49,7 +60,7 @@ async function secondFactor(request: Request, formData: FormData, context: Route
       { headers: request.headers, ip: context.clientIp },
     )
     const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
-    return redirect('/dashboard', { headers: withCookies([...signedIn.setCookies, flash]) })
+    return redirect(afterSignIn(request), { headers: withCookies([...signedIn.setCookies, flash]) })
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     return data({ result: undefined, error: error.message }, { status: error.status })
@@ -73,12 +84,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         title: 'Account created successfully!',
         description: 'Please log in with your email and password.',
       })
-      return redirect('/auth?registered=1', { headers: withCookies([flash]) })
+      return redirect(withReturn('/auth?registered=1', returnPathOf(new URL(request.url).searchParams)), { headers: withCookies([flash]) })
     }
     const session = await context.services.auth.login(submission.value, caller)
-    if (session.secondFactor) return redirect('/auth?step=two-factor', { headers: withCookies(session.setCookies) })
+    const returnTo = returnPathOf(new URL(request.url).searchParams)
+    if (session.secondFactor) return redirect(withReturn('/auth?step=two-factor', returnTo), { headers: withCookies(session.setCookies) })
     const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
-    return redirect('/dashboard', { headers: withCookies([...session.setCookies, flash]) })
+    return redirect(returnTo ?? '/dashboard', { headers: withCookies([...session.setCookies, flash]) })
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     return data(
@@ -99,6 +111,7 @@ export default function AuthPage() {
   const [searchParams] = useSearchParams()
   const signingUp = searchParams.get('mode') === 'signup'
   const registered = searchParams.get('registered') === '1'
+  const returnTo = returnPathOf(searchParams)
   const actionData = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && navigation.formAction?.startsWith('/auth') === true
@@ -126,7 +139,7 @@ export default function AuthPage() {
     const response = await fetch('/api/identity/sign-in/social', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ provider: 'google', callbackURL: '/dashboard' }),
+      body: JSON.stringify({ provider: 'google', callbackURL: returnTo ?? '/dashboard' }),
     })
     const body = (await response.json().catch(() => null)) as { url?: string; message?: string } | null
     if (response.ok && body?.url) window.location.assign(body.url)
@@ -136,7 +149,7 @@ export default function AuthPage() {
   async function continueWithPasskey() {
     const refused = await signInWithPasskey()
     if (refused) toast.error('Passkey sign-in failed', { description: refused })
-    else window.location.assign('/dashboard')
+    else window.location.assign(returnTo ?? '/dashboard')
   }
 
   if (secondStep) {
@@ -166,6 +179,11 @@ export default function AuthPage() {
           {expired && !signingUp ? (
             <p role="status" className="rounded-md border p-3 text-sm text-muted-foreground">
               {EXPIRED}
+            </p>
+          ) : null}
+          {returnTo?.startsWith('/connect') ? (
+            <p role="status" className="rounded-md border p-3 text-sm text-muted-foreground">
+              Sign in to connect your device. You come back to it right after.
             </p>
           ) : null}
           {registered && !signingUp ? (
@@ -213,7 +231,11 @@ export default function AuthPage() {
           )}
           <p className="text-center text-sm text-muted-foreground">
             {signingUp ? 'Already have an account? ' : "Don't have an account? "}
-            <Link to={signingUp ? '/auth' : '/auth?mode=signup'} replace className="font-medium text-primary hover:underline">
+            <Link
+              to={withReturn(signingUp ? '/auth' : '/auth?mode=signup', returnTo)}
+              replace
+              className="font-medium text-primary hover:underline"
+            >
               {signingUp ? 'Sign in' : 'Create one'}
             </Link>
           </p>

@@ -5,6 +5,8 @@ import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/settings'
 import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
 import { ApiKeysCard, type ApiKeyRow } from '#app/features/account/api-keys-card.tsx'
+import { deviceAction, devicesView, isDeviceIntent } from '#app/features/account/device-actions.server.ts'
+import { DevicesCard } from '#app/features/account/devices-card.tsx'
 import { SecurityCard } from '#app/features/account/security-card.tsx'
 import { PasskeysCard } from '#app/features/account/passkeys-card.tsx'
 import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
@@ -26,10 +28,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   // In a team that requires two-factor sign-in, a member without it comes here to set it up; the
   // workspace's API keys stay out of reach until then (docs/decisions/023).
   const blocked = lacksRequiredTwoFactor(user)
-  const [keys, twoFactor, passkeys] = await Promise.all([
+  const [keys, twoFactor, passkeys, devices] = await Promise.all([
     blocked ? Promise.resolve([]) : context.services.apiKeys.list(pageCaller(user)),
     context.services.twoFactor.status(user.id),
     context.services.passkeys.list(user.id),
+    blocked ? Promise.resolve(null) : devicesView(context, user),
   ])
   const apiKeys: ApiKeyRow[] = keys.map((key) => ({
     id: key.id,
@@ -56,6 +59,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       synced: passkey.backedUp,
     })),
     blockedWorkspace: blocked && user.workspace ? user.workspace.name : null,
+    devices,
+    workspaceName: user.workspace?.name ?? 'your workspace',
   }
 }
 
@@ -67,6 +72,8 @@ const ERROR_TITLES = {
   'resend-verification': 'Error sending verification email',
   'create-api-key': 'Error creating API key',
   'revoke-api-key': 'Error revoking API key',
+  'rename-device': 'Error renaming device',
+  'revoke-device': 'Error revoking device',
 } as const
 type Intent = keyof typeof ERROR_TITLES
 
@@ -75,6 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData()
   const intentName = String(formData.get('intent'))
   if (isTwoFactorIntent(intentName)) return twoFactorAction(context, user, intentName, formData)
+  if (isDeviceIntent(intentName)) return deviceAction(context, user, intentName, formData)
   const intent = intentName as Intent
   const done = async (flash: Flash, cookies: string[] = []) =>
     redirect('/settings', { headers: withCookies([...cookies, await flashHeader(flash)]) })
@@ -183,7 +191,7 @@ function isTwoFactorAnswer(answer: object): answer is TwoFactorAnswer {
 }
 
 export default function SettingsPage() {
-  const { email, emailVerified, fullName, apiKeys, canGrantAdmin, formKey, twoFactor, passkeys, blockedWorkspace } =
+  const { email, emailVerified, fullName, apiKeys, canGrantAdmin, formKey, twoFactor, passkeys, blockedWorkspace, devices, workspaceName } =
     useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const twoFactorAnswer = answer && isTwoFactorAnswer(answer) ? answer : undefined
@@ -211,6 +219,7 @@ export default function SettingsPage() {
       <TwoFactorCard state={twoFactor} answer={twoFactorAnswer} />
       <PasskeysCard passkeys={passkeys} error={twoFactorAnswer?.intent === 'add-passkey' ? twoFactorAnswer.error : null} />
       <ApiKeysCard keys={apiKeys} createdKey={createdKey} lastResult={resultFor('create-api-key')} canGrantAdmin={canGrantAdmin} />
+      {devices ? <DevicesCard devices={devices.devices} limit={devices.limit} workspaceName={workspaceName} /> : null}
     </main>
   )
 }

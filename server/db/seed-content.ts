@@ -15,6 +15,8 @@ export const DEFAULT_PLANS = [
     // The credential vault (docs/decisions/025): a few saved logins on Free, plenty on Pro, no limit on Business.
     vaultSecrets: 5,
     cloudConcurrency: 1,
+    // Connected devices (docs/decisions/031): one on Free, "Cloud sync across 3 devices" on Pro, "Unlimited devices" on Business.
+    devices: 1,
     highlighted: false,
     sortOrder: 0,
   },
@@ -40,6 +42,7 @@ export const DEFAULT_PLANS = [
     seats: 3,
     vaultSecrets: 50,
     cloudConcurrency: 2,
+    devices: 3,
     highlighted: true,
     sortOrder: 1,
     // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
@@ -76,6 +79,7 @@ export const DEFAULT_PLANS = [
     vaultSecrets: null,
     // Five cloud runs of a workspace at once; more wait in the queue (docs/decisions/029).
     cloudConcurrency: 5,
+    devices: null,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

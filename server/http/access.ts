@@ -2,7 +2,8 @@ import { createRoute, type RouteConfig } from '@hono/zod-openapi'
 import { createMiddleware } from 'hono/factory'
 import { API_KEY_CREDENTIALS_MESSAGE, API_KEY_SESSION_ONLY_MESSAGE, missingScopeMessage, type ApiKeyScope } from '#common/api-keys.ts'
 import { callerOf } from '#common/auth.ts'
-import { workspaceRoleRefusal, type WorkspaceRole } from '#common/workspaces.ts'
+import { DEVICE_ONLY_MESSAGE, DEVICE_REFUSED_MESSAGE } from '#common/devices.ts'
+import { hasRole, workspaceRoleRefusal, type WorkspaceRole } from '#common/workspaces.ts'
 import { Forbidden, Unauthorized } from '#common/errors.ts'
 import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
@@ -23,6 +24,8 @@ export interface AccessRule {
   apiKey: KeyRule
   /** The least role the caller needs in the workspace the request works in (docs/decisions/021); unset: no workspace involved. */
   workspaceRole?: WorkspaceRole
+  /** Only a connected device's own token may call it (docs/decisions/031): a session or an API key is refused (403). */
+  deviceOnly?: true
 }
 
 export interface SignedInAccess extends AccessRule {
@@ -37,6 +40,8 @@ export interface SignedInAccess extends AccessRule {
 export const member = (apiKey: KeyRule, workspaceRole?: WorkspaceRole): SignedInAccess =>
   workspaceRole ? { who: 'member', apiKey, workspaceRole } : { who: 'member', apiKey }
 export const admin = (apiKey: Exclude<KeyRule, 'any'>): SignedInAccess => ({ who: 'admin', apiKey })
+/** A device about itself: its own token only, in its own workspace. */
+export const deviceItself = (): SignedInAccess => ({ who: 'member', apiKey: 'never', workspaceRole: 'viewer', deviceOnly: true })
 
 /** What the route's handler can read once the access rule let the request in. */
 export type SignedInEnv = { Variables: { member: SessionUser } }
@@ -55,6 +60,14 @@ export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorize
     if (lacksRequiredTwoFactor(user)) return new TwoFactorRequired()
   }
   const via = user.signedInWith
+  if (rule.deviceOnly) return via.kind === 'device' ? null : new Forbidden(DEVICE_ONLY_MESSAGE)
+  // A device is narrower than a key (docs/decisions/031): it passes only where the rule names a
+  // scope it holds and needs no more than the Member role, never on routes open to any key (the
+  // account's own settings and keys) nor on session-only ones.
+  if (via.kind === 'device') {
+    const scoped = rule.apiKey !== 'any' && rule.apiKey !== 'never' && via.scopes.includes(rule.apiKey)
+    return scoped && hasRole('member', rule.workspaceRole ?? 'viewer') ? null : new Forbidden(DEVICE_REFUSED_MESSAGE)
+  }
   if (via.kind !== 'api-key' || rule.apiKey === 'any') return null
   if (rule.apiKey === 'never') return new Forbidden(rule.who === 'admin' ? API_KEY_SESSION_ONLY_MESSAGE : API_KEY_CREDENTIALS_MESSAGE)
   return via.scopes.includes(rule.apiKey) ? null : new Forbidden(missingScopeMessage(rule.apiKey))
@@ -77,11 +90,16 @@ function authorize(access: SignedInAccess) {
   })
 }
 
-/** The document's `security`: a session always, an API key unless the rule says never (with its scope, if any). */
+/**
+ * The document's `security`: a session always (a device's own routes: its token only), an API key
+ * unless the rule says never (with its scope, if any), a device token where the rule names a scope.
+ */
 function securityOf(access: SignedInAccess): Record<string, string[]>[] {
+  if (access.deviceOnly) return [{ deviceAuth: [] }]
   const sessions: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }]
   if (access.apiKey === 'never') return sessions
-  return [...sessions, { apiKeyAuth: access.apiKey === 'any' ? [] : [access.apiKey] }]
+  if (access.apiKey === 'any') return [...sessions, { apiKeyAuth: [] }]
+  return [...sessions, { apiKeyAuth: [access.apiKey] }, { deviceAuth: [access.apiKey] }]
 }
 
 type RouteWithoutAccess = Omit<RouteConfig, 'security' | 'middleware'>

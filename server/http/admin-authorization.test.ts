@@ -94,6 +94,11 @@ const MEMBER_OPERATIONS = [
   'PUT /vault/{id}',
   'DELETE /vault/{id}',
   'DELETE /automations/{id}/session',
+  'GET /devices/me',
+  'GET /devices',
+  'PATCH /devices/{id}',
+  'DELETE /devices/{id}',
+  'POST /runs/{id}/screenshots',
 ]
 
 const TEMPLATE = {

@@ -32,13 +32,15 @@ export const errorSchema = z
   })
   .openapi('Error')
 
-export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 429 | 503)[]) {
+export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 410 | 413 | 429 | 503)[]) {
   const descriptions = {
     400: 'Invalid input; the message names the field',
     401: 'Not signed in, or wrong credentials',
     403: 'Signed in without the needed role',
     404: 'Not found',
     409: 'Conflicts with existing data',
+    410: 'Gone: it expired or ended, and will not come back',
+    413: 'The request body is larger than the limit',
     429: 'Too many requests; see Retry-After',
     503: 'Temporarily unavailable (busy, or a dependency is down); try again',
   } as const

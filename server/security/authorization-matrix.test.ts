@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { automationRuns, automationTriggers, webhookDeliveries, webhookEndpoints } from '#server/db/schema/index.ts'
+import { automationRuns, automationTriggers, webhookDeliveries, webhookEndpoints, workspaces } from '#server/db/schema/index.ts'
 import { EXTRACTED_JSON } from '#server/artifact-links.ts'
 import { createSecretBox, newMessageId, newWebhookSecret } from '#server/features/webhooks/webhook-signing.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
@@ -19,12 +19,20 @@ import { DOCUMENTED, keyOf, ROLES, UNDOCUMENTED, type Role, type RouteExpectatio
 type Account = Awaited<ReturnType<TestApp['signUp']>>
 type Credentials = { token?: string; cookie?: string }
 type Access =
-  'anyone' | { who: 'member' | 'admin'; apiKey: string; whenQuery?: { name: string; value: string; rule: { who: string; apiKey: string } } }
+  | 'anyone'
+  | {
+      who: 'member' | 'admin'
+      apiKey: string
+      workspaceRole?: string
+      deviceOnly?: true
+      whenQuery?: { name: string; value: string; rule: { who: string; apiKey: string; workspaceRole?: string } }
+    }
 type OpenApiDocument = { servers: { url: string }[]; paths: Record<string, Record<string, { 'x-access'?: Access }>> }
 
 interface Call {
   /** The concrete path under /api, with its query. */
   path: string
+  /** JSON (an object), a raw string, or bytes (with their content-type in `headers`). */
   body?: unknown
   form?: FormData
   headers?: Record<string, string>
@@ -84,11 +92,16 @@ let fixtures: {
   advancedTemplate: string
   webhook: { endpointId: string; deliveryId: string }
   secretId: string
+  deviceId: string
 }
 /** Each signed-in role's own API key (the default scope, automations), made with its session. */
 let apiKeys: Record<Exclude<Role, 'visitor'>, string>
 /** The admin's key with every scope, the admin ones included. */
 let adminScopedKey: string
+/** Each signed-in role's own connected device (docs/decisions/031), in its personal workspace. */
+let deviceTokens: Record<Exclude<Role, 'visitor'>, string>
+/** An account on Business whose approvals the pairing rows use (no device limit). */
+let pairer: Account
 /** An account with two-factor on (its secret), and one that signs in with a passkey (docs/decisions/023). */
 let twoFactorAccount: Account & { secret: string }
 const passkeyDevice = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
@@ -114,6 +127,7 @@ function send(role: Role, method: string, call: Call): Promise<Response> {
   }
   let body: BodyInit | undefined
   if (call.form) body = call.form
+  else if (call.body instanceof Uint8Array) body = call.body as Uint8Array<ArrayBuffer>
   else if (call.body !== undefined) {
     body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body)
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
@@ -217,6 +231,24 @@ const make = {
       body: { name: unique('matrix_secret').replace(/\W/g, '_'), value: 'matrix' },
     })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
+  /** A pairing asked for with no credential and approved by the account (the /connect page calls the same service). */
+  async approvedPairing(account: Account): Promise<{ pairingId: string; pollSecret: string }> {
+    const asked = await send('visitor', 'POST', {
+      path: '/devices/pairings',
+      body: { name: unique('Matrix device'), kind: 'extension', version: '1.0.0' },
+      ip: t.freshIp(),
+    })
+    const pairing = (await json<{ data: { pairingId: string; userCode: string; pollSecret: string } }>(asked, 201)).data
+    await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id)
+    return pairing
+  },
+  /** A device of the account's personal workspace, connected through the whole pairing flow. */
+  async device(account: Account): Promise<{ id: string; token: string }> {
+    const { pairingId, pollSecret } = await make.approvedPairing(account)
+    const collected = await send('visitor', 'POST', { path: `/devices/pairings/${pairingId}/token`, body: { pollSecret } })
+    const { data } = await json<{ data: { token: string; device: { id: string } } }>(collected, 200)
+    return { id: data.device.id, token: data.token }
   },
   async key(): Promise<string> {
     const response = await send('member', 'POST', { path: '/keys', body: { name: unique('Matrix key') } })
@@ -323,6 +355,8 @@ const accountOf = (role: Role): Account => (role === 'visitor' ? spare : account
 const viaApiKey = (role: Role): Credentials | null => (role === 'visitor' ? null : { token: apiKeys[role] })
 /** The admin's key with the admin scopes; members, who cannot have those, use their default key. */
 const viaAdminScopedKey = (role: Role): Credentials | null => (role === 'admin' ? { token: adminScopedKey } : viaApiKey(role))
+/** The role's own connected device instead of its session. */
+const viaDevice = (role: Role): Credentials | null => (role === 'visitor' ? null : { token: deviceTokens[role] })
 
 /** One valid request per row, keyed as keyOf(row); called once per role. */
 const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
@@ -564,6 +598,31 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'DELETE /keys/{id}': async () => ({ path: `/keys/${await make.key()}` }),
   'DELETE /keys/{id} [API key]': async (role) => ({ path: `/keys/${await make.key()}`, credentials: viaApiKey(role) }),
 
+  'POST /devices/pairings': () => ({
+    path: '/devices/pairings',
+    body: { name: unique('Matrix browser'), kind: 'extension', version: '1.0.0' },
+    ip: t.freshIp(),
+  }),
+  'POST /devices/pairings/{pairingId}/token': () => ({
+    path: `/devices/pairings/${randomUUID()}/token`,
+    body: { pollSecret: randomBytes(32).toString('base64url') },
+  }),
+  'POST /devices/pairings/{pairingId}/token [approved]': async () => {
+    const { pairingId, pollSecret } = await make.approvedPairing(pairer)
+    return { path: `/devices/pairings/${pairingId}/token`, body: { pollSecret } }
+  },
+  'GET /devices/me': () => ({ path: '/devices/me' }),
+  'GET /devices/me [device token]': (role) => ({ path: '/devices/me', credentials: viaDevice(role) }),
+  'GET /devices': () => ({ path: '/devices', private: [fixtures.deviceId] }),
+  'GET /devices [API key]': (role) => ({ path: '/devices', private: [fixtures.deviceId], credentials: viaApiKey(role) }),
+  'GET /devices [device token]': (role) => ({ path: '/devices', credentials: viaDevice(role) }),
+  'PATCH /devices/{id}': () => ({ path: `/devices/${fixtures.deviceId}`, body: { name: unique('Matrix device') } }),
+  // Only the member's call revokes one; the others are refused, so they need no fresh device.
+  'DELETE /devices/{id}': async (role) => ({
+    path: `/devices/${role === 'member' ? (await make.device(accounts.member)).id : fixtures.deviceId}`,
+  }),
+  'DELETE /devices/{id} [device token]': (role) => ({ path: `/devices/${fixtures.deviceId}`, credentials: viaDevice(role) }),
+
   'GET /vault': () => ({ path: '/vault', private: [fixtures.secretId] }),
   'GET /vault [API key]': (role) => ({ path: '/vault', private: [fixtures.secretId], credentials: viaApiKey(role) }),
   'POST /vault': () => ({ path: '/vault', body: { name: unique('matrix_secret').replace(/\W/g, '_'), kind: 'password', value: 'matrix' } }),
@@ -651,6 +710,17 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     body: { status: 'succeeded' },
   }),
   'POST /runs/{id}/cancel': async () => ({ path: `/runs/${await make.clientRun(fixtures.automationId)}/cancel` }),
+  'POST /runs/{id}/screenshots': async () => ({
+    path: `/runs/${await make.clientRun(fixtures.automationId)}/screenshots?step=1&name=Matrix`,
+    body: pngBytes(),
+    headers: { 'content-type': 'image/png' },
+  }),
+  'POST /runs/{id}/screenshots [device token]': async (role) => ({
+    path: `/runs/${await make.clientRun(fixtures.automationId)}/screenshots?step=1`,
+    body: pngBytes(),
+    headers: { 'content-type': 'image/png' },
+    credentials: viaDevice(role),
+  }),
   'GET /runs/{id}/extracted.csv': () => ({ path: `/runs/${fixtures.runId}/extracted.csv` }),
   'GET /runs/{id}/extracted.json': () => ({ path: `/runs/${fixtures.runId}/extracted.json` }),
   'GET /runs/{id}/screenshots/{file}': () => ({ path: `/runs/${fixtures.runId}/screenshots/${SCREENSHOT}` }),
@@ -747,6 +817,16 @@ beforeAll(async () => {
   })
   await json(registered, 201)
 
+  pairer = await t.signUp({ password: PASSWORD })
+  await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, pairer.id))
+  // One device each: the Free plan (the other member's and the admin's) connects one, Pro three.
+  const memberDevice = await make.device(member)
+  deviceTokens = {
+    member: memberDevice.token,
+    otherMember: (await make.device(otherMember)).token,
+    admin: (await make.device(admin)).token,
+  }
+
   fixtures = {
     automationId,
     runId,
@@ -762,6 +842,7 @@ beforeAll(async () => {
     advancedTemplate: await make.template({ published: true, advanced: true }),
     webhook: await make.webhook(),
     secretId: await make.secret(),
+    deviceId: memberDevice.id,
   }
 })
 
@@ -865,7 +946,7 @@ describe('no hidden methods', () => {
 })
 
 /** Public routes whose credential is the request itself (a signature, a secret URL), not a session. */
-const CREDENTIAL_IN_REQUEST = ['POST /webhooks/paddle', 'POST /triggers/{secret}']
+const CREDENTIAL_IN_REQUEST = ['POST /webhooks/paddle', 'POST /triggers/{secret}', 'POST /devices/pairings/{pairingId}/token']
 
 async function accessRules(): Promise<Map<string, Access | undefined>> {
   const document = await json<OpenApiDocument>(await send('visitor', 'GET', { path: '/openapi.json' }), 200)
@@ -1004,6 +1085,48 @@ describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=
       }
       expect(mismatches).toEqual([])
       // Six real calls per route: inspecting and planning open pages in the browser each time.
+    }, 120_000)
+  },
+)
+
+// ---------------------------------------------------------------------------------------------
+// Device tokens (docs/decisions/031): every signed-in operation, called with each role's own
+// connected device, is refused with 403 where a device may not go (a rule open to any key or to
+// no key, a scope the device lacks, more than the Member role in the workspace) and otherwise
+// answers as the role's session does; a device's own routes answer it.
+
+const DEVICE_SCOPES = ['automations']
+const ROLE_RANK: Record<string, number> = { owner: 4, admin: 3, member: 2, viewer: 1 }
+
+function deviceRefused(rule: { apiKey: string; workspaceRole?: string; deviceOnly?: true }): boolean {
+  if (rule.deviceOnly) return false
+  if (!DEVICE_SCOPES.includes(rule.apiKey)) return true
+  return (ROLE_RANK[rule.workspaceRole ?? 'viewer'] ?? 0) > (ROLE_RANK.member ?? 0)
+}
+
+describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=all').map((row) => [keyOf(row), row] as const))(
+  'device tokens on %s',
+  (key, row) => {
+    it('refused (403) where a device may not go, else as the session', async () => {
+      const access = (await accessRules()).get(row.route)
+      if (!access || access === 'anyone') return
+      const [method = 'GET'] = row.route.split(' ')
+      const mismatches: string[] = []
+      for (const role of ['member', 'otherMember', 'admin'] as const) {
+        const refusedByRule = access.apiKey === 'never' && !access.whenQuery && !access.deviceOnly
+        const call = refusedByRule
+          ? { path: row.route.split(' ')[1]?.replace(/\{[^}]+\}/g, randomUUID()) ?? '' }
+          : await requests[key]?.(role)
+        if (!call) throw new Error(`no request for ${key}`)
+        const rule = ruleOf(access, call.path)
+        const expected = access.deviceOnly ? 200 : deviceRefused({ ...access, ...rule }) ? 403 : row[role]
+        const response = await send(role, method, { ...call, credentials: viaDevice(role), after: undefined })
+        if (call.stream && response.status === 200) await response.body?.cancel()
+        const text = call.stream && response.status === 200 ? '' : await response.text()
+        if (response.status !== expected)
+          mismatches.push(`${role}'s device: ${response.status}, expected ${expected} ${text.slice(0, 200)}`)
+      }
+      expect(mismatches).toEqual([])
     }, 120_000)
   },
 )

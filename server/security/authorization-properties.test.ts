@@ -1,7 +1,7 @@
 /**
  * Property tests of the order of checks (ADR 015): whatever a request holds (any body, query,
  * path parameters, content type), a visitor gets 401 on every signed-in route, a member 403 on
- * every admin route, and an API key 403 on every route whose rule it does not meet. The routes and
+ * every admin route, and an API key or a device token 403 on every route whose rule it does not meet. The routes and
  * their rules come from the app's own OpenAPI document (`x-access`), the declaration the routes'
  * middleware enforces. Bodies over the size limit are left out (operationSample): they are
  * refused (413) before anything, whoever sends them (server/http/body-limit.ts).
@@ -35,6 +35,7 @@ const member = await t.signUp()
 const memberKey = await keyOf(member.token, ['automations'])
 const admin = await t.signUp({ role: 'admin' })
 const adminReadKey = await keyOf(admin.token, ['automations', 'admin:read'])
+const memberDevice = await deviceOf(member)
 
 async function keyOf(token: string, scopes: string[]): Promise<string> {
   const response = await t.request('/api/keys', { body: { name: 'property key', scopes }, token })
@@ -42,14 +43,31 @@ async function keyOf(token: string, scopes: string[]): Promise<string> {
   return ((await response.json()) as { data: { key: string } }).data.key
 }
 
-type Caller = 'visitor' | 'member (cookie)' | 'member (token)' | 'member (API key)' | 'admin (admin:read key)'
-const CALLERS: Caller[] = ['visitor', 'member (cookie)', 'member (token)', 'member (API key)', 'admin (admin:read key)']
+/** A device connected through the pairing flow (docs/decisions/031); its token. */
+async function deviceOf(account: { id: string; email: string }): Promise<string> {
+  const asked = await t.request('/api/devices/pairings', { body: { name: 'Property device', kind: 'runner', version: '1' } })
+  const { data: pairing } = (await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }
+  await t.services.pairings.approve(pairing.userCode, { ...account, twoFactorEnabled: false }, account.id)
+  const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
+  if (collected.status !== 200) throw new Error(`no device: ${collected.status} ${await collected.text()}`)
+  return ((await collected.json()) as { data: { token: string } }).data.token
+}
+
+type Caller = 'visitor' | 'member (cookie)' | 'member (token)' | 'member (API key)' | 'member (device)' | 'admin (admin:read key)'
+const CALLERS: Caller[] = ['visitor', 'member (cookie)', 'member (token)', 'member (API key)', 'member (device)', 'admin (admin:read key)']
+const RANK = { viewer: 1, member: 2, admin: 3, owner: 4 } as const
 
 /** The status the declared rule gives this caller before anything else is looked at; null when it lets them in. */
 function refusedWith(caller: Caller, rule: AccessRule): 401 | 403 | null {
   if (caller === 'visitor') return 401
   const isAdmin = caller.startsWith('admin')
   if (rule.who === 'admin' && !isAdmin) return 403
+  // A device passes only where the rule names its scope and needs no more than the Member role (docs/decisions/031).
+  if (caller === 'member (device)') {
+    if (rule.deviceOnly) return null
+    return rule.apiKey === 'automations' && RANK[rule.workspaceRole ?? 'viewer'] <= RANK.member ? null : 403
+  }
+  if (rule.deviceOnly) return 403
   if (!caller.endsWith('key)')) return null
   if (rule.apiKey === 'never') return 403
   const scopes = isAdmin ? ['automations', 'admin:read'] : ['automations']
@@ -69,6 +87,7 @@ function headersFor(caller: Caller): Headers {
   }
   if (caller === 'member (token)') headers.set('authorization', `Bearer ${member.token}`)
   if (caller === 'member (API key)') headers.set('authorization', `Bearer ${memberKey}`)
+  if (caller === 'member (device)') headers.set('authorization', `Bearer ${memberDevice}`)
   if (caller === 'admin (admin:read key)') headers.set('authorization', `Bearer ${adminReadKey}`)
   return headers
 }

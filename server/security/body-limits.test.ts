@@ -6,11 +6,15 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import routes from '#app/routes.ts'
+import { CLIENT_SCREENSHOT_MAX_BYTES } from '#common/automations.ts'
 import { operationsOf, type OpenApiDocument } from '#server/testing/arbitrary-requests.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 /** Over every limit: 2 MB of form or cover upload plus their framing, 1 MB of JSON. */
 const TOO_LARGE = 2 * 1024 * 1024 + 128 * 1024
+/** Over a client run's screenshot (a PNG body of 5 MB): the one larger limit. */
+const SCREENSHOT_TOO_LARGE = CLIENT_SCREENSHOT_MAX_BYTES + 128 * 1024
+const tooLargeFor = (path: string) => (/^\/api\/runs\/[^/]+\/screenshots$/.test(path) ? SCREENSHOT_TOO_LARGE : TOO_LARGE)
 
 const t: TestApp = await createTestApp({ pages: async (c) => c.text('the page read nothing') })
 afterAll(async () => {
@@ -49,6 +53,7 @@ const targets = [
 
 describe('every body over its limit is refused with 413 first', () => {
   it('covers the API and the pages', () => {
+    expect(targets.filter((target) => tooLargeFor(target.path) === SCREENSHOT_TOO_LARGE)).toHaveLength(1)
     expect(targets.filter((target) => target.path.startsWith('/api/')).length).toBeGreaterThan(20)
     expect(targets.filter((target) => !target.path.startsWith('/api/')).length).toBeGreaterThan(30)
   })
@@ -59,16 +64,17 @@ describe('every body over its limit is refused with 413 first', () => {
       'content-type': 'application/x-www-form-urlencoded',
       'x-forwarded-for': t.freshIp(),
     }
+    const size = tooLargeFor(target.path)
     const declared = await t.app.request(target.path, {
       method: target.method,
-      headers: { ...headers, 'content-length': String(TOO_LARGE) },
-      body: new Uint8Array(TOO_LARGE),
+      headers: { ...headers, 'content-length': String(size) },
+      body: new Uint8Array(size),
     })
     expect(declared.status, 'with Content-Length').toBe(413)
     const streamed = await t.app.request(target.path, {
       method: target.method,
       headers,
-      body: chunked(TOO_LARGE),
+      body: chunked(size),
       duplex: 'half',
     } as RequestInit)
     expect(streamed.status, 'chunked').toBe(413)

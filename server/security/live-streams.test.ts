@@ -1,7 +1,7 @@
 /**
  * Every live stream of the API (each text/event-stream answer of the OpenAPI document) ends, and
  * delivers nothing more, once the right that opened it ends: a sign-out, a demotion (for admin
- * streams), a revoked API key (server/http/live-stream.ts, ADR 015). After the change, every kind
+ * streams), a revoked API key (server/http/live-stream.ts, ADR 015) or a revoked device (ADR 031). After the change, every kind
  * of event the bus carries is published for the caller, so whatever a stream follows, it would
  * have something to deliver.
  */
@@ -12,7 +12,7 @@ import { eventReader } from '#server/testing/event-stream-reader.ts'
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
 type StreamOperation = { path: string; access: Exclude<Access, 'anyone'> }
-type Change = 'signs out' | 'is demoted' | 'has the key revoked'
+type Change = 'signs out' | 'is demoted' | 'has the key revoked' | 'has the device revoked'
 
 const t: TestApp = await createTestApp()
 afterAll(async () => {
@@ -29,6 +29,19 @@ const streams: StreamOperation[] = Object.entries(document.paths).flatMap(([path
     .map((operation) => ({ path: `/api${path}`, access: operation['x-access'] as StreamOperation['access'] })),
 )
 
+/** A device of the account's, connected through the pairing flow (docs/decisions/031). */
+async function connectDevice(account: Account): Promise<{ id: string; token: string }> {
+  const asked = await t.request('/api/devices/pairings', {
+    body: { name: 'Stream device', kind: 'extension', version: '1' },
+    ip: t.freshIp(),
+  })
+  const { data: pairing } = (await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }
+  await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id)
+  const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
+  const { data } = (await collected.json()) as { data: { token: string; device: { id: string } } }
+  return { id: data.device.id, token: data.token }
+}
+
 async function changeFor(change: Change, account: Account, key: { id: string } | null) {
   if (change === 'signs out') expect((await t.request('/api/auth/logout', { method: 'POST', token: account.token })).status).toBe(200)
   if (change === 'is demoted') {
@@ -36,6 +49,9 @@ async function changeFor(change: Change, account: Account, key: { id: string } |
   }
   if (change === 'has the key revoked' && key) {
     expect((await t.request(`/api/keys/${key.id}`, { method: 'DELETE', token: account.token })).status).toBe(200)
+  }
+  if (change === 'has the device revoked' && key) {
+    expect((await t.request(`/api/devices/${key.id}`, { method: 'DELETE', token: account.token })).status).toBe(200)
   }
 }
 
@@ -51,8 +67,10 @@ describe('live streams end with the right that opened them', () => {
   })
 
   const cases = streams.flatMap((stream) =>
-    (['signs out', 'is demoted', 'has the key revoked'] as const)
+    (['signs out', 'is demoted', 'has the key revoked', 'has the device revoked'] as const)
       .filter((change) => change !== 'is demoted' || stream.access.who === 'admin')
+      // A device opens only the streams of its scope (docs/decisions/031).
+      .filter((change) => change !== 'has the device revoked' || (stream.access.who === 'member' && stream.access.apiKey === 'automations'))
       .map((change) => [stream.path, change, stream] as const),
   )
 
@@ -66,6 +84,11 @@ describe('live streams end with the right that opened them', () => {
       const data = ((await created.json()) as { data: { id: string; key: string } }).data
       key = data
       token = data.key
+    }
+    if (change === 'has the device revoked') {
+      const device = await connectDevice(account)
+      key = device
+      token = device.token
     }
     const response = await t.request(stream.path, { token })
     expect(response.status).toBe(200)

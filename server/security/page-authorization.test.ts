@@ -42,8 +42,9 @@ const PUBLIC = new Set([
 /**
  * Pages behind a rule; `loader: false` where the page's loader is public: the invitation page
  * shows the invitation to anyone, and the two form-only addresses send a GET elsewhere.
+ * `returnsTo`: the loader sends a visitor to sign in with the page's own address to come back to.
  */
-const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false }> = {
+const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false; returnsTo?: true }> = {
   'routes/member-layout.tsx': { rule: 'member' },
   'routes/dashboard.tsx': { rule: 'member' },
   'routes/automation-builder.tsx': { rule: 'member' },
@@ -59,6 +60,7 @@ const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false }> 
   'routes/workspace-switch.tsx': { rule: 'member', loader: false },
   'routes/select-free-plan.tsx': { rule: 'member', loader: false },
   'routes/invitation-accept.tsx': { rule: 'member', loader: false },
+  'routes/connect.tsx': { rule: 'member', returnsTo: true },
   'routes/admin.tsx': { rule: 'admin' },
   'routes/admin-users.tsx': { rule: 'admin' },
   'routes/admin-blog.tsx': { rule: 'admin' },
@@ -130,12 +132,13 @@ function expectRefused(
   outcome: { status: number; location: string | null; error?: unknown },
   caller: 'visitor' | 'member',
   kind: 'loader' | 'action',
+  signInLocation = '/auth',
 ) {
   expect(outcome.error).toBeUndefined()
   if (caller === 'visitor') {
     // Pages send visitors to sign in; admin actions answer the panel's 401.
     if (outcome.status === 401) return
-    expect(outcome).toEqual({ status: 302, location: '/auth' })
+    expect(outcome).toEqual({ status: 302, location: signInLocation })
   } else if (kind === 'loader') {
     expect(outcome).toEqual({ status: 302, location: '/dashboard' })
   } else {
@@ -160,7 +163,8 @@ describe('page authorization comes before input', () => {
     const user = caller === 'member' ? member : null
     if (module.loader && expectation.loader !== false) {
       const request = new Request(`${TEST_PUBLIC_URL}/page${QUERY}`)
-      expectRefused(await pageOutcome(() => module.loader!({ request, params: PARAMS, context: context(user) })), caller, 'loader')
+      const signIn = expectation.returnsTo ? `/auth?returnTo=${encodeURIComponent(`/page${QUERY}`)}` : '/auth'
+      expectRefused(await pageOutcome(() => module.loader!({ request, params: PARAMS, context: context(user) })), caller, 'loader', signIn)
     }
     if (module.action && expectation.action !== false) {
       for (const [, type, body] of BODIES) {

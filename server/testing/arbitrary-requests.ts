@@ -35,7 +35,13 @@ type OpenApiOperation = {
 }
 
 /** A route's declared access rule (server/http/access.ts), as the document publishes it. */
-export type AccessRule = { who: 'member' | 'admin'; apiKey: string; workspaceRole?: 'owner' | 'admin' | 'member' | 'viewer' }
+export type AccessRule = {
+  who: 'member' | 'admin'
+  apiKey: string
+  workspaceRole?: 'owner' | 'admin' | 'member' | 'viewer'
+  /** Only a connected device's own token (docs/decisions/031). */
+  deviceOnly?: true
+}
 export type Access = 'anyone' | (AccessRule & { whenQuery?: { name: string; value: string; rule: AccessRule } })
 export type OpenApiDocument = {
   paths: Record<string, Record<string, OpenApiOperation>>

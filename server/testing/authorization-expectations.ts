@@ -16,6 +16,7 @@
 // own (Authorization: Bearer ak_...) with the default scope (automations) instead of its session.
 // Rows with the variant "admin-scoped API key" do the same, but the admin's key also has the admin
 // scopes (admin:read, admin:content); members cannot have those, so they use their default key.
+// Rows with the variant "device token" call with a connected device of the role's own (docs/decisions/031).
 //
 // Order of checks (ADR 015): who is asking, then whether they may call the route (its access rule,
 // declared with the route and published as `x-access`), then whether the input is valid. So a
@@ -369,6 +370,91 @@ export const DOCUMENTED: RouteExpectation[] = [
     note: 'a key cannot revoke keys: refused (403) before the key in the path is looked up',
   },
 
+  // Connected devices (docs/decisions/031): a device asks to pair with no credential and collects its
+  // token with its poll secret; a member manages their own devices with a session. Each role has
+  // one device of its own for the "device token" rows. What a device token may call everywhere
+  // else: the "device tokens on" tests of authorization-matrix.test.ts.
+  {
+    route: 'POST /devices/pairings',
+    visitor: 201,
+    member: 201,
+    otherMember: 201,
+    admin: 201,
+    note: 'no credential: rate limited per client address (a fresh one each call)',
+  },
+  {
+    route: 'POST /devices/pairings/{pairingId}/token',
+    visitor: 401,
+    member: 401,
+    otherMember: 401,
+    admin: 401,
+    note: 'an unknown pairing: the poll secret is the credential, a session adds nothing',
+  },
+  {
+    route: 'POST /devices/pairings/{pairingId}/token',
+    variant: 'approved',
+    visitor: 200,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    note: 'a fresh pairing approved by another account each call: whoever holds its poll secret collects the token',
+  },
+  {
+    route: 'GET /devices/me',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a device’s own route: a session is refused',
+  },
+  { route: 'GET /devices/me', variant: 'device token', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  {
+    route: 'GET /devices',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    blind: ['otherMember', 'admin'],
+    note: "each caller's own devices only, an admin's too",
+  },
+  {
+    route: 'GET /devices',
+    variant: 'API key',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    blind: ['otherMember', 'admin'],
+    note: 'any key may list its member’s devices',
+  },
+  {
+    route: 'GET /devices',
+    variant: 'device token',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a device cannot see or manage devices',
+  },
+  { route: 'PATCH /devices/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: "the member's device" },
+  {
+    route: 'DELETE /devices/{id}',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: "a fresh device of the member's each call",
+  },
+  {
+    route: 'DELETE /devices/{id}',
+    variant: 'device token',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a device cannot revoke devices, itself included',
+  },
+
   // Automations: the member's own; an admin may read any.
   { route: 'GET /automations/steps.schema.json', visitor: 200, member: 200, otherMember: 200, admin: 200 },
   {
@@ -557,6 +643,23 @@ export const DOCUMENTED: RouteExpectation[] = [
   { route: 'POST /runs/{id}/progress', visitor: 401, member: 200, otherMember: 404, admin: 404, note: 'a fresh client run each call' },
   { route: 'POST /runs/{id}/finish', visitor: 401, member: 200, otherMember: 404, admin: 404, note: 'a fresh client run each call' },
   { route: 'POST /runs/{id}/cancel', visitor: 401, member: 200, otherMember: 404, admin: 404, note: 'a fresh client run each call' },
+  {
+    route: 'POST /runs/{id}/screenshots',
+    visitor: 401,
+    member: 201,
+    otherMember: 404,
+    admin: 404,
+    note: 'a PNG body for a fresh client run each call',
+  },
+  {
+    route: 'POST /runs/{id}/screenshots',
+    variant: 'device token',
+    visitor: 401,
+    member: 201,
+    otherMember: 404,
+    admin: 404,
+    note: 'what the extension does: each role’s own device; only the member started the run',
+  },
   { route: 'GET /runs/{id}/extracted.csv', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/extracted.json', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/screenshots/{file}', visitor: 401, member: 200, otherMember: 404, admin: 200 },

@@ -328,6 +328,15 @@ test.describe('Subscriptions', () => {
     )
     await cloudRuns.blur()
     expect((await cloudRunsSaved).ok()).toBe(true)
+    // Devices (docs/decisions/031): 1 for a new plan, blank for unlimited.
+    const devices = page.getByLabel(`Devices of ${name}`)
+    await expect(devices).toHaveValue('1')
+    await devices.fill('')
+    const devicesSaved = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
+    )
+    await devices.blur()
+    expect((await devicesSaved).ok()).toBe(true)
     const saved = page.waitForResponse(
       (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
     )
@@ -339,6 +348,7 @@ test.describe('Subscriptions', () => {
     await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('300')
     await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('50')
     await expect(page.getByLabel(`Cloud runs at once of ${name}`)).toHaveValue('3')
+    await expect(page.getByLabel(`Devices of ${name}`)).toHaveValue('')
     await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
     await expect(page.getByLabel(`Suggestions in ${name}`)).not.toBeChecked()
     await page.getByRole('button', { name: `Delete the ${name} plan` }).click()

@@ -14,6 +14,7 @@ import {
   LayoutTemplate,
   Webhook,
   Vault,
+  MonitorSmartphone,
   type LucideIcon,
 } from 'lucide-react'
 import type * as React from 'react'
@@ -45,6 +46,7 @@ const ACCOUNT_MENU: MenuItem[] = [
   { to: '/settings', label: 'Account', icon: UserRound },
   { to: '/billing', label: 'Billing', icon: CreditCard },
   { to: '/settings#security', label: 'Security', icon: KeyRound, anchor: true },
+  { to: '/settings#devices', label: 'Devices', icon: MonitorSmartphone, anchor: true },
 ]
 
 const itemClass = (active: boolean) =>

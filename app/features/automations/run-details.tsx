@@ -138,7 +138,7 @@ export function ExtractedData({ runId, extracted }: { runId: string; extracted: 
   )
 }
 
-/** The screenshots a cloud run took, each after its step. */
+/** The screenshots a run took (the cloud worker, or the extension or runner that ran it), each after its step. */
 export function Screenshots({ screenshots }: { screenshots: RunDetail['screenshots'] }) {
   if (screenshots.length === 0) return null
   return (

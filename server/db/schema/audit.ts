@@ -19,6 +19,7 @@ export const ACTIVITY_TARGETS = [
   'template',
   'webhook',
   'secret',
+  'device',
 ] as const
 
 /**

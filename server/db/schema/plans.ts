@@ -40,6 +40,8 @@ export const subscriptionPlans = pgTable(
     vaultSecrets: integer().default(0),
     /** How many cloud runs of one workspace on this plan run at the same time; the rest wait in the queue (docs/decisions/029). */
     cloudConcurrency: integer().notNull().default(1),
+    /** How many connected devices (extensions, local runners) a workspace on this plan may keep; null is unlimited (docs/decisions/031). */
+    devices: integer().default(1),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -49,7 +51,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0`,
     ),
   ],
 )

@@ -6,17 +6,25 @@ import type { Db } from '#server/db/client.ts'
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
 import { profiles, sessions, users } from '#server/db/schema/index.ts'
 import type { AuthenticatedKey } from '#server/features/api-keys/api-key.service.ts'
+import type { AuthenticatedDevice } from '#server/features/devices/device.service.ts'
+import type { DeviceKind } from '#common/devices.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { WorkspaceAccess, WorkspaceService } from '#server/features/workspaces/workspace.service.ts'
 import type { Logger } from '#server/logger.ts'
 import { createSessionLookup } from './session-lookup.ts'
 
 /** What a request presented (server/http/credentials.ts reads it from the request). */
-export type Credential = { kind: 'api-key'; key: string } | { kind: 'bearer'; token: string } | { kind: 'cookie'; header: string }
+export type Credential =
+  | { kind: 'api-key'; key: string }
+  | { kind: 'device'; token: string; clientVersion: string | null }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'cookie'; header: string }
 
-/** How a signed-in request proved who it is: one of the member's sessions, or one of their API keys. */
+/** How a signed-in request proved who it is: one of the member's sessions, API keys or connected devices (docs/decisions/031). */
 export type SignedInWith =
-  { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string; workspaceId: string; scopes: ApiKeyScope[] }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'api-key'; keyId: string; workspaceId: string; scopes: ApiKeyScope[] }
+  | { kind: 'device'; deviceId: string; deviceKind: DeviceKind; workspaceId: string; scopes: ApiKeyScope[] }
 
 export interface SessionUser {
   id: string
@@ -55,6 +63,12 @@ export interface ApiKeyAuthenticator {
   isActive(keyId: string): Promise<boolean>
 }
 
+/** Resolves a device token to its member (device.service.ts); null for unknown, forged or revoked tokens. */
+export interface DeviceAuthenticator {
+  authenticate(token: string, clientVersion?: string | null): Promise<AuthenticatedDevice | null>
+  isActive(deviceId: string): Promise<boolean>
+}
+
 /** What a member works with while their profile cannot be read: no role, no plan, no credits. */
 function defaultProfile(userId: string, fullName: string | null): Profile {
   const now = new Date()
@@ -81,9 +95,10 @@ export function createSessionService(deps: {
   profiles: ProfileService
   workspaces: Pick<WorkspaceService, 'access'>
   apiKeys: ApiKeyAuthenticator
+  devices: DeviceAuthenticator
   logger: Logger
 }) {
-  const { auth, db, profiles: profileService, workspaces, apiKeys, logger } = deps
+  const { auth, db, profiles: profileService, workspaces, apiKeys, devices, logger } = deps
 
   /** The workspace the request works in (see SessionUser.workspace). */
   async function workspaceOf(
@@ -91,7 +106,7 @@ export function createSessionService(deps: {
     signedInWith: SignedInWith,
     requested: WorkspaceRequest | null,
   ): Promise<WorkspaceAccess | null> {
-    if (signedInWith.kind === 'api-key') {
+    if (signedInWith.kind === 'api-key' || signedInWith.kind === 'device') {
       if (requested?.explicit && requested.id !== signedInWith.workspaceId) return null
       return workspaces.access(userId, signedInWith.workspaceId)
     }
@@ -147,7 +162,7 @@ export function createSessionService(deps: {
     /**
      * The signed-in user, if any. Better Auth slides the idle timeout; we add the absolute
      * lifetime: a session older than SESSION_ABSOLUTE_SECONDS is deleted, whatever its activity.
-     * An unknown or revoked API key is nobody, and a key never sets cookies.
+     * An unknown or revoked API key or device token is nobody, and neither ever sets cookies.
      */
     async resolve(credential: Credential | null, requested: WorkspaceRequest | null = null): Promise<CurrentSession> {
       if (!credential) return { user: null, setCookies: [] }
@@ -155,6 +170,18 @@ export function createSessionService(deps: {
         const key = await apiKeys.authenticate(credential.key)
         const via = key && ({ kind: 'api-key', keyId: key.keyId, workspaceId: key.workspaceId, scopes: key.scopes } as const)
         const user = key && via ? await loadUser(key.userId, via, '', requested) : null
+        return { user, setCookies: [] }
+      }
+      if (credential.kind === 'device') {
+        const device = await devices.authenticate(credential.token, credential.clientVersion)
+        const via = device && {
+          kind: 'device' as const,
+          deviceId: device.deviceId,
+          deviceKind: device.kind,
+          workspaceId: device.workspaceId,
+          scopes: device.scopes,
+        }
+        const user = device && via ? await loadUser(device.userId, via, '', requested) : null
         return { user, setCookies: [] }
       }
       const live = await sessionLookup.find(credential).catch((error: unknown) => {
@@ -182,13 +209,13 @@ export function createSessionService(deps: {
 
     /**
      * The member's role now, if what they signed in with still works: the session still exists and
-     * has not expired, or the key is not revoked. Null once they signed out, the session ended or
+     * has not expired, or the key or device is not revoked. Null once they signed out, the session ended or
      * the key was revoked. Long-lived answers (event streams) ask before each delivery.
      */
     async currentRole(user: SessionUser): Promise<Role | null> {
       const via = user.signedInWith
-      if (via.kind === 'api-key') {
-        if (!(await apiKeys.isActive(via.keyId))) return null
+      if (via.kind === 'api-key' || via.kind === 'device') {
+        if (!(await (via.kind === 'api-key' ? apiKeys.isActive(via.keyId) : devices.isActive(via.deviceId)))) return null
         const [row] = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.id, user.id))
         return row?.role ?? null
       }

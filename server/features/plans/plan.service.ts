@@ -28,6 +28,8 @@ export interface Allowances {
   vaultSecrets: number | null
   /** Cloud runs of the workspace that run at the same time; more wait in the queue (docs/decisions/029). */
   cloudConcurrency: number
+  /** Connected devices (extensions, local runners) the workspace may keep; null is unlimited (docs/decisions/031). */
+  devices: number | null
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -56,6 +58,7 @@ const allowanceColumns = {
   webhooks: subscriptionPlans.webhooks,
   vaultSecrets: subscriptionPlans.vaultSecrets,
   cloudConcurrency: subscriptionPlans.cloudConcurrency,
+  devices: subscriptionPlans.devices,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */
@@ -116,6 +119,11 @@ export function createPlanService(db: Db, audit: AuditService) {
     /** The cheapest plan whose vault holds more than `than` secrets (blank: no limit), or null: what a refusal names. */
     cheapestWithLargerVault(than: number, tx: DbOrTx = db) {
       return cheapestWhere(or(isNull(subscriptionPlans.vaultSecrets), gt(subscriptionPlans.vaultSecrets, than)), tx)
+    },
+
+    /** The cheapest plan that connects more than `than` devices (blank: no limit), or null: what a refusal names. */
+    cheapestWithMoreDevices(than: number, tx: DbOrTx = db) {
+      return cheapestWhere(or(isNull(subscriptionPlans.devices), gt(subscriptionPlans.devices, than)), tx)
     },
 
     /**

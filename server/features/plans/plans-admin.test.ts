@@ -285,6 +285,32 @@ describe('what a plan includes', () => {
     expect((await plans().allowancesOf(member.id)).cloudConcurrency).toBe(4)
   })
 
+  it('holds its devices (docs/decisions/031): seeded 1 / 3 / unlimited, 1 for a new plan, blank for unlimited', async () => {
+    expect((await planBySlug('free'))?.devices).toBe(1)
+    expect((await planBySlug('pro'))?.devices).toBe(3)
+    expect((await planBySlug('business'))?.devices).toBeNull()
+    // The plan a refusal names: the cheapest with more (plans added by the tests before this one connect one).
+    expect((await plans().cheapestWithMoreDevices(1))?.name).toBe('Pro')
+    expect((await plans().cheapestWithMoreDevices(3))?.name).toBe('Business')
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Devices' }))
+    expect(plan.devices).toBe(1)
+    expect((await plans().create(actor, planCreateSchema.parse({ name: 'Many devices', devices: '' }))).devices).toBeNull()
+    const changed = await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ devices: '7' }))
+    expect(changed.devices).toBe(7)
+    const [entry] = (await auditFor(plan.id)).filter((row) => row.action === 'plan.update')
+    expect(entry).toMatchObject({ before: { devices: 1 }, after: { devices: 7 } })
+    expect((await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ devices: '0' }))).devices).toBe(0)
+    expect((await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ devices: ' ' }))).devices).toBeNull()
+    const refusal = (value: unknown) => planUpdateSchema.safeParse({ devices: value }).error?.issues[0]?.message
+    expect(refusal('-1')).toBe('Devices must be at least 0, or blank for unlimited.')
+    expect(refusal('2.5')).toBe('Devices must be a whole number.')
+    expect(refusal('x')).toBe('Devices must be a number, or blank for unlimited.')
+    // What the services read for a workspace on the plan.
+    const member = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: plan.slug }).where(eq(workspaces.id, member.id))
+    expect((await plans().allowancesOf(member.id)).devices).toBeNull()
+  })
+
   it('decides, and a refusal names the cheapest plan that has the feature', async () => {
     const member = await t.signUp()
     await expect(plans().requireFeature(member.id, 'suggestions')).rejects.toMatchObject({

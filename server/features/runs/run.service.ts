@@ -2,7 +2,7 @@
 // Just over 300 lines: the run's life cycle and its credit bookkeeping share one set of
 // transactions, and splitting them would spread the refund rules over two files.
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
-import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, MAX_EXTRACTED_ROWS, MAX_LOG_LINES, type RunTrigger } from '#common/automations.ts'
+import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, type RunTrigger } from '#common/automations.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
@@ -16,6 +16,7 @@ import { monthStart } from '#common/calendar.ts'
 import { fillInputs, type RunInputs } from '#common/run-inputs.ts'
 import { placeholdersOf } from '#common/step-placeholders.ts'
 import { createCloudQueue } from './cloud-queue.ts'
+import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 
 export type Run = typeof automationRuns.$inferSelect
@@ -269,44 +270,8 @@ export function createRunService(deps: {
       return run ?? null
     },
 
-    /** A client's report on a run it executes: actions so far, log lines, extracted rows. */
-    async report(
-      id: string,
-      caller: Caller,
-      report: {
-        actionsPerformed?: number
-        log?: { level: RunLogLine['level']; message: string }[]
-        extracted?: Record<string, string | null>[]
-      },
-      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string },
-    ): Promise<Run> {
-      const updated = await db.transaction(async (tx) => {
-        const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
-        if (!run || run.workspaceId !== caller.workspace.id || run.userId !== caller.id) throw new NotFound('Run not found')
-        if (run.runner !== 'client') throw new ValidationError('This run executes in the cloud; only the cloud worker reports on it.')
-        if (FINISHED_STATUSES.includes(run.status))
-          throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
-        const at = new Date().toISOString()
-        const log = [...run.log, ...(report.log ?? []).map((entry) => ({ at, ...entry }))]
-        if (finish?.error) log.push(line('error', finish.error))
-        const [row] = await tx
-          .update(automationRuns)
-          .set({
-            actionsPerformed: Math.max(run.actionsPerformed, report.actionsPerformed ?? 0),
-            log: log.slice(-MAX_LOG_LINES),
-            extracted: [...run.extracted, ...(report.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
-            ...(finish ? { status: finish.status, error: finish.error ?? null, finishedAt: new Date() } : {}),
-            updatedAt: new Date(),
-          })
-          .where(eq(automationRuns.id, id))
-          .returning()
-        if (!row) throw new NotFound('Run not found')
-        if (finish) await finishedIn(tx, row)
-        return row
-      })
-      announce(updated)
-      return updated
-    },
+    /** What clients report on runs they execute: progress, the finish, screenshots. */
+    ...createClientReports({ db, announce, finishedIn }),
 
     /**
      * Cancels a run that has not finished. A queued cloud run gets its credit back (nothing ran);

@@ -1,5 +1,13 @@
 import { z } from '@hono/zod-openapi'
-import { runFinishSchema, runListQuerySchema, runProgressSchema, runStartSchema } from '#common/automations.ts'
+import {
+  CLIENT_SCREENSHOT_MAX_BYTES,
+  clientScreenshotQuerySchema,
+  runFinishSchema,
+  runListQuerySchema,
+  runProgressSchema,
+  runStartSchema,
+} from '#common/automations.ts'
+import { ValidationError } from '#common/errors.ts'
 import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
@@ -74,6 +82,41 @@ const finish = signedInRoute(changes, {
   request: { params: idParam, body: jsonBody(runFinishSchema) },
   responses: { 200: { description: 'The run', content: one }, ...errorResponses(400, 404) },
 })
+
+const addScreenshot = signedInRoute(changes, {
+  method: 'post',
+  path: '/{id}/screenshots',
+  tags,
+  summary: 'A client reports a screenshot it took during a run it executes (a PNG body); the run page shows it like a cloud run’s',
+  description:
+    `The body is the image itself (Content-Type: image/png, at most ${CLIENT_SCREENSHOT_MAX_BYTES / 1024 / 1024} MB: 413 over it); ` +
+    '`step` is the step it was taken after, `name` an optional caption. Only the member who started the client run, while it runs.',
+  request: {
+    params: idParam,
+    query: clientScreenshotQuerySchema,
+    body: { content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } }, required: true },
+  },
+  responses: {
+    201: {
+      description: 'The screenshot as the run lists it',
+      content: { 'application/json': { schema: z.object({ data: z.object({ name: z.string(), file: z.string(), step: z.number() }) }) } },
+    },
+    ...errorResponses(400, 404, 413),
+  },
+})
+
+/** The bytes of a PNG file start with this signature. */
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+const NOT_PNG = 'The screenshot must be a PNG image sent as the body, with Content-Type: image/png.'
+
+/** The request's PNG body, or a 400 naming what is wrong with it. */
+function pngBody(type: string | undefined, body: Uint8Array | undefined): Uint8Array {
+  if (!type || !/^image\/png\s*(;|$)/i.test(type)) throw new ValidationError(NOT_PNG)
+  if (!body || body.byteLength <= PNG_SIGNATURE.length || PNG_SIGNATURE.some((byte, index) => body[index] !== byte)) {
+    throw new ValidationError(NOT_PNG)
+  }
+  return body
+}
 
 const cancel = signedInRoute(changes, {
   method: 'post',
@@ -192,8 +235,10 @@ export function createRunStartApi(runs: RunService) {
   return createRouter().openapi(start, async (c) => {
     const body = c.req.valid('json')
     const user = c.get('member')
-    const byKey = user.signedInWith.kind === 'api-key'
-    const trigger = body.trigger ?? (body.where === 'client' ? 'extension' : byKey ? 'api' : 'manual')
+    const via = user.signedInWith
+    // A device says which client it is; a key is "the API" for a cloud run (docs/decisions/027, 031).
+    const client = via.kind === 'device' && via.deviceKind === 'runner' ? 'desktop' : 'extension'
+    const trigger = body.trigger ?? (body.where === 'client' || via.kind === 'device' ? client : via.kind === 'api-key' ? 'api' : 'manual')
     const run = await runs.start(c.req.valid('param').id, callerOf(user), { runner: body.where, trigger, inputs: body.inputs })
     return c.json({ data: await runDto(runs, run) }, 201)
   })
@@ -248,6 +293,15 @@ export function createRunsApi(deps: {
         { data: await runDto(runs, await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error })) },
         200,
       )
+    })
+    .openapi(addScreenshot, async (c) => {
+      const { id } = c.req.valid('param')
+      const { step, name } = c.req.valid('query')
+      const png = pngBody(c.req.header('content-type'), c.get('body'))
+      const shot = await runs.addClientScreenshot(id, callerOf(c.get('member')), { step, name }, (file) =>
+        files.saveScreenshot(id, file, png),
+      )
+      return c.json({ data: shot }, 201)
     })
     .openapi(cancel, async (c) => {
       const user = c.get('member')

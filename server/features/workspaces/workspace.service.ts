@@ -13,7 +13,7 @@ import {
   type WorkspaceUpdate,
 } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
-import { apiKeys, subscriptionPlans, subscriptions, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { apiKeys, devices, subscriptionPlans, subscriptions, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import { assertMayRequireTwoFactor } from './two-factor-requirement.ts'
@@ -120,13 +120,17 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
     return Boolean(owned)
   }
 
-  /** Takes someone out: their automations stay in the workspace, their keys for it stop working. */
+  /** Takes someone out: their automations stay in the workspace, their keys and devices for it stop working. */
   async function removeIn(tx: DbOrTx, workspaceId: string, userId: string): Promise<void> {
     await tx.delete(workspaceMembers).where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
     await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
       .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    await tx
+      .update(devices)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(devices.workspaceId, workspaceId), eq(devices.userId, userId), isNull(devices.revokedAt)))
   }
 
   return {

@@ -32,6 +32,7 @@ export interface PlanRow {
   webhooks: number
   vaultSecrets: number | null
   cloudConcurrency: number
+  devices: number | null
   members: number
 }
 
@@ -188,6 +189,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'webhooks', label: 'Webhook endpoints', value: plan.webhooks },
     { field: 'vaultSecrets', label: 'Vault secrets', value: plan.vaultSecrets },
     { field: 'cloudConcurrency', label: 'Cloud runs at once', value: plan.cloudConcurrency },
+    { field: 'devices', label: 'Devices', value: plan.devices },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },

@@ -1,0 +1,151 @@
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import type { ApiKeyScope } from '#common/api-keys.ts'
+import type { Caller } from '#common/auth.ts'
+import { DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
+import { NotFound } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
+import type { Db } from '#server/db/client.ts'
+import { devices, users, workspaces } from '#server/db/schema/index.ts'
+import type { AuditService } from '#server/features/audit/audit.service.ts'
+import { isDeviceTokenShaped, sha256 } from './device-secrets.ts'
+
+/** What a member sees of a device: never its token, never the token's hash. */
+export interface DeviceSummary {
+  id: string
+  name: string
+  kind: DeviceKind
+  version: string
+  createdAt: Date
+  lastSeenAt: Date | null
+}
+
+/** The device behind a request's token, as the session resolves it. */
+export interface AuthenticatedDevice {
+  deviceId: string
+  userId: string
+  workspaceId: string
+  kind: DeviceKind
+  scopes: ApiKeyScope[]
+}
+
+/** lastSeenAt is a hint, not an audit log: one write per device per minute at most (a new version is written at once). */
+const LAST_SEEN_RESOLUTION_MS = 60_000
+const VERSION_MAX_LENGTH = 40
+
+const summary = {
+  id: devices.id,
+  name: devices.name,
+  kind: devices.kind,
+  version: devices.version,
+  createdAt: devices.createdAt,
+  lastSeenAt: devices.lastSeenAt,
+}
+
+/**
+ * Connected devices (docs/decisions/031): a device token acts in its workspace as its member, with
+ * its scopes; its member lists, renames and revokes their devices. A revoked device is nobody at
+ * its next request.
+ */
+export function createDeviceService(db: Db, activity: Pick<AuditService, 'record'>) {
+  /** One of the caller's own devices in their current workspace, not revoked; 404 otherwise. */
+  async function ownedBy(caller: Pick<Caller, 'id' | 'workspace'>, id: string) {
+    if (!isUuid(id)) throw new NotFound('Device not found.')
+    const [device] = await db
+      .select(summary)
+      .from(devices)
+      .where(
+        and(eq(devices.id, id), eq(devices.userId, caller.id), eq(devices.workspaceId, caller.workspace.id), isNull(devices.revokedAt)),
+      )
+    if (!device) throw new NotFound('Device not found.')
+    return device
+  }
+
+  return {
+    /**
+     * The device a token belongs to; null for a malformed, unknown or revoked one. Each use moves
+     * its last-seen time (at most once a minute) and records the version the device reports.
+     */
+    async authenticate(token: string, clientVersion?: string | null): Promise<AuthenticatedDevice | null> {
+      if (!isDeviceTokenShaped(token)) return null
+      const [row] = await db
+        .select()
+        .from(devices)
+        .where(eq(devices.tokenHash, sha256(token)))
+      if (!row || row.revokedAt) return null
+      const version = clientVersion?.trim().slice(0, VERSION_MAX_LENGTH) || row.version
+      const now = Date.now()
+      if (version !== row.version || !row.lastSeenAt || now - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+        await db
+          .update(devices)
+          .set({ lastSeenAt: new Date(now), version })
+          .where(eq(devices.id, row.id))
+      }
+      return { deviceId: row.id, userId: row.userId, workspaceId: row.workspaceId, kind: row.kind, scopes: row.scopes }
+    },
+
+    /** Whether a device still works (not revoked): an open event stream asks before each delivery. */
+    async isActive(deviceId: string): Promise<boolean> {
+      const [row] = await db.select({ revokedAt: devices.revokedAt }).from(devices).where(eq(devices.id, deviceId))
+      return Boolean(row && !row.revokedAt)
+    },
+
+    /** The caller's connected devices in their current workspace, most recently connected first. */
+    async list(caller: Pick<Caller, 'id' | 'workspace'>): Promise<DeviceSummary[]> {
+      return db
+        .select(summary)
+        .from(devices)
+        .where(and(eq(devices.userId, caller.id), eq(devices.workspaceId, caller.workspace.id), isNull(devices.revokedAt)))
+        .orderBy(desc(devices.createdAt), desc(devices.id))
+    },
+
+    /** A device about itself: its name, its workspace and whose it is. */
+    async me(deviceId: string) {
+      const [row] = await db
+        .select({
+          ...summary,
+          workspace: { id: workspaces.id, name: workspaces.name },
+          user: { id: users.id, email: users.email, name: users.name },
+        })
+        .from(devices)
+        .innerJoin(workspaces, eq(workspaces.id, devices.workspaceId))
+        .innerJoin(users, eq(users.id, devices.userId))
+        .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)))
+      if (!row) throw new NotFound('Device not found.')
+      return row
+    },
+
+    async rename(caller: Caller, id: string, name: string): Promise<DeviceSummary> {
+      const before = await ownedBy(caller, id)
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(devices).set({ name }).where(eq(devices.id, before.id)).returning(summary)
+        if (!row) throw new NotFound('Device not found.')
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'device.rename',
+          targetType: 'device',
+          targetId: row.id,
+          summary: `Renamed the device ${before.name} to ${name}`,
+        })
+        return row
+      })
+    },
+
+    /** Revokes one of the caller's devices: its token is refused from its next request on. */
+    async revoke(caller: Caller, id: string): Promise<DeviceSummary> {
+      const device = await ownedBy(caller, id)
+      return db.transaction(async (tx) => {
+        await tx.update(devices).set({ revokedAt: new Date() }).where(eq(devices.id, device.id))
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'device.revoke',
+          targetType: 'device',
+          targetId: device.id,
+          summary: `Disconnected ${device.name} (${DEVICE_KIND_NAMES[device.kind].toLowerCase()})`,
+        })
+        return device
+      })
+    },
+  }
+}
+
+export type DeviceService = ReturnType<typeof createDeviceService>

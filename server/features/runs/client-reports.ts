@@ -1,0 +1,99 @@
+import { eq } from 'drizzle-orm'
+import { FINISHED_STATUSES, MAX_CLIENT_SCREENSHOTS, MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
+import type { Caller } from '#common/auth.ts'
+import { NotFound, ValidationError } from '#common/errors.ts'
+import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
+import { automationRuns, type RunLogLine, type RunScreenshot } from '#server/db/schema/index.ts'
+
+type Run = typeof automationRuns.$inferSelect
+
+const line = (level: RunLogLine['level'], message: string): RunLogLine => ({ at: new Date().toISOString(), level, message })
+
+/**
+ * What a client (the extension, a local runner) reports on a run it executes: progress, how it
+ * ended, and the screenshots it took. Only the member who started the run reports on it, only
+ * while it runs. Part of the run service (run.service.ts), which passes its announce and webhooks.
+ */
+export function createClientReports(deps: { db: Db; announce: (run: Run) => void; finishedIn: (tx: DbOrTx, run: Run) => Promise<void> }) {
+  const { db, announce, finishedIn } = deps
+
+  /** The caller's own client run that has not finished, locked for a report; refusals say why not. */
+  async function clientRunIn(tx: Tx, id: string, caller: Caller): Promise<Run> {
+    const [run] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id)).for('update')
+    if (!run || run.workspaceId !== caller.workspace.id || run.userId !== caller.id) throw new NotFound('Run not found')
+    if (run.runner !== 'client') throw new ValidationError('This run executes in the cloud; only the cloud worker reports on it.')
+    if (FINISHED_STATUSES.includes(run.status))
+      throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
+    return run
+  }
+
+  return {
+    /** A client's report on a run it executes: actions so far, log lines, extracted rows. */
+    async report(
+      id: string,
+      caller: Caller,
+      report: {
+        actionsPerformed?: number
+        log?: { level: RunLogLine['level']; message: string }[]
+        extracted?: Record<string, string | null>[]
+      },
+      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string },
+    ): Promise<Run> {
+      const updated = await db.transaction(async (tx) => {
+        const run = await clientRunIn(tx, id, caller)
+        const at = new Date().toISOString()
+        const log = [...run.log, ...(report.log ?? []).map((entry) => ({ at, ...entry }))]
+        if (finish?.error) log.push(line('error', finish.error))
+        const [row] = await tx
+          .update(automationRuns)
+          .set({
+            actionsPerformed: Math.max(run.actionsPerformed, report.actionsPerformed ?? 0),
+            log: log.slice(-MAX_LOG_LINES),
+            extracted: [...run.extracted, ...(report.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
+            ...(finish ? { status: finish.status, error: finish.error ?? null, finishedAt: new Date() } : {}),
+            updatedAt: new Date(),
+          })
+          .where(eq(automationRuns.id, id))
+          .returning()
+        if (!row) throw new NotFound('Run not found')
+        if (finish) await finishedIn(tx, row)
+        return row
+      })
+      announce(updated)
+      return updated
+    },
+
+    /**
+     * A screenshot a client took during a run it executes (docs/decisions/031): `store` writes the
+     * image under the file name given, then the run lists it like a cloud run's screenshots.
+     */
+    async addClientScreenshot(
+      id: string,
+      caller: Caller,
+      shot: { step: number; name?: string },
+      store: (file: string) => Promise<void>,
+    ): Promise<RunScreenshot> {
+      const [added, run] = await db.transaction(async (tx) => {
+        const run = await clientRunIn(tx, id, caller)
+        if (run.screenshots.length >= MAX_CLIENT_SCREENSHOTS) {
+          throw new ValidationError(`A run keeps at most ${MAX_CLIENT_SCREENSHOTS} screenshots.`)
+        }
+        const added: RunScreenshot = {
+          name: shot.name || `Step ${shot.step}`,
+          file: `step-${shot.step}-${run.screenshots.length + 1}.png`,
+          step: shot.step,
+        }
+        await store(added.file)
+        const [row] = await tx
+          .update(automationRuns)
+          .set({ screenshots: [...run.screenshots, added], updatedAt: new Date() })
+          .where(eq(automationRuns.id, id))
+          .returning()
+        if (!row) throw new NotFound('Run not found')
+        return [added, row] as const
+      })
+      announce(run)
+      return added
+    },
+  }
+}
