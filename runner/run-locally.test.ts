@@ -6,6 +6,7 @@ import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { createApiClient } from './api-client.ts'
+import { pairDevice } from './pairing.ts'
 import { runAutomationLocally } from './run-locally.ts'
 
 // The local runner runs an automation against a page on this machine with the cloud's executor,
@@ -27,8 +28,9 @@ afterAll(async () => {
   await t?.close()
 })
 
-const api = () =>
-  createApiClient({ server: 'http://aether.test', token: member.token, fetch: (url, init) => Promise.resolve(t.app.request(url, init)) })
+const inProcess = (url: string, init?: RequestInit) => Promise.resolve(t.app.request(url, init))
+let deviceToken = ''
+const api = () => createApiClient({ server: 'http://aether.test', token: deviceToken, fetch: inProcess, version: '0.1.0' })
 
 async function automation(steps: unknown[]) {
   const response = await t.request('/api/automations', { token: member.token, body: { name: 'Local form', steps } })
@@ -37,6 +39,24 @@ async function automation(steps: unknown[]) {
 }
 
 describe('the local runner', () => {
+  it('pairs as a device: shows the code, waits for the member to approve it, and keeps the token', async () => {
+    const shown: string[] = []
+    const paired = await pairDevice(
+      createApiClient({ server: 'http://aether.test', fetch: inProcess }),
+      { name: 'Runner on the test machine', version: '0.1.0' },
+      (pairing) => {
+        shown.push(pairing.verificationUrl)
+        // The member approves on the website, as /connect does.
+        void t.services.pairings.approve(pairing.userCode, { id: member.id, email: member.email, twoFactorEnabled: false }, member.id)
+      },
+    )
+    expect(shown[0]).toMatch(/\/connect\?code=[A-Z0-9]{4}-[A-Z0-9]{4}$/)
+    expect(paired).toMatchObject({ device: { name: 'Runner on the test machine', kind: 'runner' }, workspace: { id: member.id } })
+    expect(paired.token).toMatch(/^dev_/)
+    deviceToken = paired.token
+    expect(await api().get('/api/devices/me')).toMatchObject({ name: 'Runner on the test machine' })
+  })
+
   it('fills a loopback form with an input, extracts the answer and reports a succeeded desktop run', async () => {
     const id = await automation([
       { type: 'navigate', url: `${site.url}/form` },
@@ -44,6 +64,7 @@ describe('the local runner', () => {
       { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
       { type: 'wait', target: [{ by: 'text', text: 'Thanks', exact: false }] },
       { type: 'extract', target: [{ by: 'css', selector: '#result' }], field: 'result' },
+      { type: 'screenshot', name: 'After sending' },
     ])
     const run = await runAutomationLocally({
       api: api(),
@@ -57,7 +78,7 @@ describe('the local runner', () => {
       runner: 'client',
       trigger: 'desktop',
       inputs: { name: 'Ada' },
-      actionsPerformed: 5,
+      actionsPerformed: 6,
       creditsCharged: 0,
       extracted: [{ result: 'Thanks, Ada (free)' }],
       error: null,
@@ -65,11 +86,16 @@ describe('the local runner', () => {
     const messages = run.log.map((line) => line.message)
     expect(messages.slice(0, 4)).toEqual([
       'Started by the desktop app.',
-      'Running on this machine: 5 steps.',
+      'Running on this machine: 6 steps.',
       `Step 1 (navigate): ${site.url}/form`,
       'Step 2 (type): Field labelled “Name” (3 characters)',
     ])
-    expect(messages.some((message) => message.startsWith('Finished: 5 steps in'))).toBe(true)
+    expect(messages.some((message) => message.startsWith('Finished: 6 steps in'))).toBe(true)
+    // The screenshot went up with the report, and the run page serves it.
+    expect(run.screenshots).toEqual([{ name: 'After sending', step: 6, url: expect.stringMatching(/\/screenshots\/step-6-1\.png$/) }])
+    const picture = await t.request(run.screenshots[0]?.url ?? '', { token: member.token })
+    expect(picture.status).toBe(200)
+    expect(new Uint8Array(await picture.arrayBuffer()).subarray(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))
     expect(site.hits.get('/form')).toBeGreaterThanOrEqual(1)
   })
 
@@ -100,7 +126,9 @@ describe('the local runner', () => {
     let runId: string | undefined
     for (let tries = 0; tries < 100 && !runId; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100))
-      const list = (await (await t.request(`/api/runs?automationId=${id}`, { token: member.token })).json()) as { data: { id: string }[] }
+      const list = (await (await t.request(`/api/runs?automationId=${id}`, { token: member.token })).json()) as {
+        data: { id: string }[]
+      }
       runId = list.data[0]?.id
     }
     expect(runId).toBeDefined()
