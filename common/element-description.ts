@@ -35,7 +35,7 @@ export interface ElementDescriber {
   /** Every label getByLabel reads for it (aria-labelledby, aria-label, or its <label>s). */
   labelsOf(element: Element): string[]
   /** Its whole text as getByText reads it (hidden text included), whitespace collapsed. */
-  fullTextOf(element: Element): string
+  fullTextOf(node: Node): string
   /** Visible the way Playwright's `visible` filter sees it: not hidden by style, a box of some size. */
   isVisible(element: Element): boolean
   /** Every element of the document and of the open shadow roots inside it. */
@@ -49,7 +49,7 @@ export interface ElementDescriber {
 /**
  * The describer for one look at a document. It must stay self-contained (nothing from outside its
  * body, no imports): the server sends its source into pages with page.evaluate. Make a new one
- * after the page changes: it remembers the shadow roots it found.
+ * after the page changes: it remembers the shadow roots and texts it read.
  */
 export function elementDescriber(doc: Document = document): ElementDescriber {
   const INTERACTIVE =
@@ -96,7 +96,7 @@ export function elementDescriber(doc: Document = document): ElementDescriber {
   }
 
   const isVisible = (element: Element): boolean => {
-    const style = getComputedStyle(element)
+    const style = (doc.defaultView ?? window).getComputedStyle(element)
     if (style.display === 'contents') return [...element.children].some((child) => isVisible(child))
     if (typeof element.checkVisibility === 'function' && !element.checkVisibility()) return false
     if (style.visibility !== 'visible') return false
@@ -201,21 +201,30 @@ export function elementDescriber(doc: Document = document): ElementDescriber {
     return explicit ?? implicitRole(element)
   }
 
+  const texts = new Map<Node, string>()
   /** Text as getByText reads it: every text node below, shadow roots included, scripts and styles left out. */
   const rawText = (node: Node): string => {
     if (node.nodeType === Node.TEXT_NODE) return node.nodeValue ?? ''
+    const known = texts.get(node)
+    if (known !== undefined) return known
+    const text = readText(node)
+    texts.set(node, text)
+    return text
+  }
+  const readText = (node: Node): string => {
     if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return ''
     if (node.nodeType === Node.ELEMENT_NODE) {
       const element = node as Element
       if (['SCRIPT', 'NOSCRIPT', 'STYLE'].includes(element.tagName)) return ''
-      if (element instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(element.type)) return element.value
+      if (element.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes((element as HTMLInputElement).type))
+        return (element as HTMLInputElement).value
     }
     let text = ''
     for (let child = node.firstChild; child; child = child.nextSibling) text += rawText(child)
     const shadow = (node as Element).shadowRoot
     return shadow ? text + rawText(shadow) : text
   }
-  const fullTextOf = (element: Element) => clean(rawText(element), 100_000) ?? ''
+  const fullTextOf = (node: Node) => clean(rawText(node), 100_000) ?? ''
 
   const labelledBy = (element: Element): Element[] | null => {
     const ids = (element.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean)
@@ -244,6 +253,44 @@ export function elementDescriber(doc: Document = document): ElementDescriber {
     copy.querySelectorAll('select, textarea, input, option').forEach((inner) => inner.remove())
     return clean(copy.textContent)
   }
+  const hiddenFromNames = (element: Element) => {
+    if (element.getAttribute('aria-hidden') === 'true') return true
+    const style = (doc.defaultView ?? window).getComputedStyle(element)
+    return style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse'
+  }
+  /** The nodes a name is read from: an element's shadow tree (its slots filled) when it has one, else its children. */
+  const childNodesOf = (node: Node): Node[] => {
+    const element = node as Element
+    if (element.shadowRoot) return [...element.shadowRoot.childNodes]
+    if (element.tagName === 'SLOT') {
+      const assigned = (element as HTMLSlotElement).assignedNodes({ flatten: true })
+      if (assigned.length) return assigned
+    }
+    return [...node.childNodes]
+  }
+  /**
+   * A name from what an element holds, as accessible names are computed (and Playwright's
+   * getByRole reads them): its text, a child's aria-label or an image's alt instead of the
+   * child's own content, hidden parts left out, blocks kept apart by a space.
+   */
+  const nameFromContent = (node: Node, top = false): string => {
+    if (node.nodeType === Node.TEXT_NODE) return node.nodeValue ?? ''
+    if (node.nodeType !== Node.ELEMENT_NODE) return ''
+    const element = node as Element
+    if (['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT'].includes(element.tagName)) return ''
+    if (!top) {
+      if (hiddenFromNames(element)) return ''
+      const aria = clean(element.getAttribute('aria-label'))
+      if (aria) return ` ${aria} `
+      if (element.tagName === 'IMG') return ` ${element.getAttribute('alt') ?? ''} `
+      if (FIELDS.has(tagOf(element))) return ''
+    }
+    const text = childNodesOf(element)
+      .map((child) => nameFromContent(child))
+      .join('')
+    const display = top ? 'inline' : (doc.defaultView ?? window).getComputedStyle(element).display
+    return display === 'inline' && element.tagName !== 'BR' ? text : ` ${text} `
+  }
   const nameOf = (element: Element, role = roleOf(element), label = labelOf(element)): string => {
     if (element.hasAttribute('aria-labelledby') && label) return label
     const aria = clean(element.getAttribute('aria-label'))
@@ -257,12 +304,7 @@ export function elementDescriber(doc: Document = document): ElementDescriber {
       return label ?? clean(element.getAttribute('title')) ?? clean(element.getAttribute('placeholder')) ?? ''
     }
     if (tag === 'img') return clean(element.getAttribute('alt')) ?? ''
-    if (role && NAMED_BY_CONTENT.has(role)) {
-      const text = clean((element as HTMLElement).innerText || element.textContent)
-      if (text) return text
-      const image = element.querySelector('img[alt]')
-      return clean(image?.getAttribute('alt')) ?? clean(element.getAttribute('title')) ?? ''
-    }
+    if (role && NAMED_BY_CONTENT.has(role)) return clean(nameFromContent(element, true)) ?? clean(element.getAttribute('title')) ?? ''
     return clean(element.getAttribute('title')) ?? ''
   }
 

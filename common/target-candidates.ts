@@ -1,5 +1,6 @@
 import type { ElementDescription } from './element-description.ts'
-import { TARGET_ROLES, type TargetAlternative, type TargetRole } from './targets.ts'
+import { TARGET_ROLES, type TargetRole } from './target-roles.ts'
+import type { TargetAlternative } from './targets.ts'
 
 /** How many ways to find an element a suggested or recorded target keeps (the CSS path included). */
 export const SUGGESTED_ALTERNATIVES = 4

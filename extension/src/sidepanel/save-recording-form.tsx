@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react'
+import { automationPageUrl, saveAutomation } from '../aether-api/automations-api.ts'
+import type { Connection, Recording } from '../storage/stored-items.ts'
+import { messageForError } from './api-errors.ts'
+import { callBackground } from './background-call.ts'
+import { refreshAutomations } from './refresh-automations.ts'
+
+function suggestedName(recording: Recording): string {
+  const first = recording.steps.find((step) => step.type === 'navigate')
+  const site = first?.type === 'navigate' && URL.canParse(first.url) ? new URL(first.url).hostname : null
+  return site ? `Recorded on ${site}` : 'Recorded automation'
+}
+
+/** Saves a stopped recording as an automation of the connected workspace. */
+export function SaveRecordingForm({ recording, connection }: { recording: Recording; connection: Connection }) {
+  const [name, setName] = useState(() => suggestedName(recording))
+  const [saving, setSaving] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [saved, setSaved] = useState<{ id: string; name: string } | null>(null)
+
+  async function save(event: FormEvent) {
+    event.preventDefault()
+    setSaving(true)
+    setProblem(null)
+    try {
+      const automation = await saveAutomation(connection, { name: name.trim(), steps: recording.steps })
+      setSaved(automation)
+      await callBackground({ type: 'recording/discard' })
+      await refreshAutomations(connection).catch(() => undefined)
+    } catch (error) {
+      setProblem(await messageForError(error))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  if (saved)
+    return (
+      <p role="status">
+        Saved “{saved.name}”.{' '}
+        <a href={automationPageUrl(connection, saved.id)} target="_blank" rel="noreferrer">
+          Open it on the website
+        </a>
+      </p>
+    )
+  return (
+    <form onSubmit={(event) => void save(event)}>
+      <label>
+        Name
+        <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} />
+      </label>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={saving || !recording.steps.length || !name.trim()}>
+        {saving ? 'Saving…' : 'Save as automation'}
+      </button>
+    </form>
+  )
+}
