@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { browser } from 'wxt/browser'
-import { connectionItem, recordingItem } from '../storage/stored-items.ts'
+import { automationPageUrl } from '../aether-api/automations-api.ts'
+import { connectionItem, recordingItem, type AutomationSummary } from '../storage/stored-items.ts'
 import { callBackground } from './background-call.ts'
 import { RecordedSteps } from './recorded-steps.tsx'
 import { SaveRecordingForm } from './save-recording-form.tsx'
@@ -11,9 +12,11 @@ export function RecorderSection() {
   const recording = useStoredItem(recordingItem)
   const connection = useStoredItem(connectionItem)
   const [problem, setProblem] = useState<string | null>(null)
+  const [saved, setSaved] = useState<AutomationSummary | null>(null)
 
   async function run(action: () => Promise<void>) {
     setProblem(null)
+    setSaved(null)
     try {
       await action()
     } catch (error) {
@@ -39,6 +42,14 @@ export function RecorderSection() {
     return (
       <section aria-labelledby="recorder-heading">
         <h2 id="recorder-heading">Record your actions</h2>
+        {saved && connection && (
+          <p role="status">
+            Saved “{saved.name}”.{' '}
+            <a href={automationPageUrl(connection, saved.id)} target="_blank" rel="noreferrer">
+              Open it on the website
+            </a>
+          </p>
+        )}
         <p>Record what you do in this tab: clicks, typing, choices and pages you open become the steps of an automation.</p>
         {alert}
         <button type="button" className="primary" onClick={() => void recordInThisTab()}>
@@ -62,7 +73,7 @@ export function RecorderSection() {
       <h2 id="recorder-heading">Recording stopped</h2>
       <RecordedSteps steps={recording.steps} />
       {connection ? (
-        <SaveRecordingForm recording={recording} connection={connection} />
+        <SaveRecordingForm recording={recording} connection={connection} onSaved={setSaved} />
       ) : (
         <p className="muted">Connect this browser to save the recording.</p>
       )}

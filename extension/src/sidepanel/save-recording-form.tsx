@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { automationPageUrl, saveAutomation } from '../aether-api/automations-api.ts'
-import type { Connection, Recording } from '../storage/stored-items.ts'
+import { saveAutomation } from '../aether-api/automations-api.ts'
+import type { AutomationSummary, Connection, Recording } from '../storage/stored-items.ts'
 import { messageForError } from './api-errors.ts'
 import { callBackground } from './background-call.ts'
 import { refreshAutomations } from './refresh-automations.ts'
@@ -11,12 +11,19 @@ function suggestedName(recording: Recording): string {
   return site ? `Recorded on ${site}` : 'Recorded automation'
 }
 
-/** Saves a stopped recording as an automation of the connected workspace. */
-export function SaveRecordingForm({ recording, connection }: { recording: Recording; connection: Connection }) {
+/** Saves a stopped recording as an automation of the connected workspace; the recording is then discarded. */
+export function SaveRecordingForm({
+  recording,
+  connection,
+  onSaved,
+}: {
+  recording: Recording
+  connection: Connection
+  onSaved: (automation: AutomationSummary) => void
+}) {
   const [name, setName] = useState(() => suggestedName(recording))
   const [saving, setSaving] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
-  const [saved, setSaved] = useState<{ id: string; name: string } | null>(null)
 
   async function save(event: FormEvent) {
     event.preventDefault()
@@ -24,7 +31,7 @@ export function SaveRecordingForm({ recording, connection }: { recording: Record
     setProblem(null)
     try {
       const automation = await saveAutomation(connection, { name: name.trim(), steps: recording.steps })
-      setSaved(automation)
+      onSaved(automation)
       await callBackground({ type: 'recording/discard' })
       await refreshAutomations(connection).catch(() => undefined)
     } catch (error) {
@@ -34,15 +41,6 @@ export function SaveRecordingForm({ recording, connection }: { recording: Record
     }
   }
 
-  if (saved)
-    return (
-      <p role="status">
-        Saved “{saved.name}”.{' '}
-        <a href={automationPageUrl(connection, saved.id)} target="_blank" rel="noreferrer">
-          Open it on the website
-        </a>
-      </p>
-    )
   return (
     <form onSubmit={(event) => void save(event)}>
       <label>

@@ -44,6 +44,9 @@ export interface Recording {
 }
 export const recordingItem = storage.defineItem<Recording | null>('local:recording', { fallback: null })
 
+/** Set once the background ran in this browser session (session storage is emptied when the browser closes). */
+export const browserSessionItem = storage.defineItem<boolean>('session:backgroundStarted', { fallback: false })
+
 /** The workspace's automations as last listed. */
 export interface AutomationSummary {
   id: string
