@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react'
+import { placeholdersOf } from '#common/step-placeholders.ts'
 import { saveAutomation } from '../aether-api/automations-api.ts'
 import type { AutomationSummary, Connection, Recording } from '../storage/stored-items.ts'
 import { messageForError } from './api-errors.ts'
@@ -41,8 +42,19 @@ export function SaveRecordingForm({
     }
   }
 
+  const secrets = placeholdersOf(recording.steps).filter((placeholder) => placeholder.kind === 'secrets')
   return (
     <form onSubmit={(event) => void save(event)}>
+      {secrets.length > 0 && (
+        <p className="muted">
+          Passwords are typed from your workspace’s vault, never recorded. Before saving, store{' '}
+          {secrets.map((secret) => secret.name).join(', ')} in the{' '}
+          <a href={`${connection.serverUrl}/workspace/vault`} target="_blank" rel="noreferrer">
+            Vault
+          </a>
+          .
+        </p>
+      )}
       <label>
         Name
         <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} />
