@@ -8,13 +8,10 @@ import type { RecordedStep } from '../recorder/recording-steps.ts'
 export default defineContentScript({
   matches: ['http://*/*', 'https://*/*'],
   allFrames: true,
+  // Frames without an address of their own (about:blank, as rich text editors make) belong to their page's site.
+  matchAboutBlank: true,
   runAt: 'document_idle',
-  main() {
-    // The background loads this script again into tabs opened before the extension was installed.
-    const loaded = globalThis as { aetherRecorderLoaded?: boolean }
-    if (loaded.aetherRecorderLoaded) return
-    loaded.aetherRecorderLoaded = true
-
+  main(ctx) {
     let recorder: Recorder | null = null
     let held: RecordedStep[] | null = null
     const send = (message: BackgroundMessage) => browser.runtime.sendMessage(message).catch(() => undefined)
@@ -30,17 +27,25 @@ export default defineContentScript({
       held = null
       return steps
     }
-
-    browser.runtime.onMessage.addListener((message: RecorderMessage, _sender, sendResponse) => {
+    const onMessage = (message: RecorderMessage, _sender: unknown, sendResponse: (answer: unknown) => void) => {
       if (message.type === 'recorder/start') {
         start()
         sendResponse({ ok: true })
       } else if (message.type === 'recorder/stop') {
         sendResponse({ steps: stop() } satisfies RecorderStopped)
       }
+    }
+
+    browser.runtime.onMessage.addListener(onMessage)
+    // A newer copy of this script (the extension updated, or the background loaded it into a tab
+    // opened before the install) takes over: this one stops listening.
+    ctx.onInvalidated(() => {
+      browser.runtime.onMessage.removeListener(onMessage)
+      recorder?.stop()
+      recorder = null
     })
     void send({ type: 'recorder/ready' }).then((answer) => {
-      if ((answer as BackgroundAnswer | undefined)?.ok && (answer as { recording?: boolean }).recording) start()
+      if (!ctx.isInvalid && (answer as BackgroundAnswer | undefined)?.ok && (answer as { recording?: boolean }).recording) start()
     })
   },
 })
