@@ -37,6 +37,9 @@ export async function callApi<T>(
   try {
     response = await fetch(`${server.serverUrl}${path}`, {
       method: init.method ?? 'GET',
+      // The device credential is the extension's only credential: the member's session cookie for
+      // the site is never sent (and the server refuses cross-origin requests that carry one).
+      credentials: 'omit',
       headers: {
         accept: 'application/json',
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
