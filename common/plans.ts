@@ -99,6 +99,15 @@ const planFieldsSchema = z.object({
   ),
   // The credential vault's size per workspace (docs/decisions/025).
   vaultSecrets: limit('Vault secrets', 0, 100_000),
+  // Cloud runs of one workspace that run at the same time; the rest wait in the queue (docs/decisions/029).
+  cloudConcurrency: requiredNumber(
+    'Cloud runs at once are required (at least 1).',
+    z.coerce
+      .number({ error: 'Cloud runs at once must be a number.' })
+      .int('Cloud runs at once must be a whole number.')
+      .min(1, 'Cloud runs at once must be at least 1.')
+      .max(1_000, 'Cloud runs at once must be at most 1,000.'),
+  ),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -134,6 +143,7 @@ export const planCreateSchema = planFieldsSchema.extend({
   webhooks: blankAsDefault(planFieldsSchema.shape.webhooks.default(0)),
   // Not sent: none; blank: unlimited.
   vaultSecrets: planFieldsSchema.shape.vaultSecrets.optional().default(0),
+  cloudConcurrency: blankAsDefault(planFieldsSchema.shape.cloudConcurrency.default(1)),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

@@ -41,6 +41,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       triggerUrls: plan.triggerUrls,
       webhooks: plan.webhooks,
       vaultSecrets: plan.vaultSecrets,
+      cloudConcurrency: plan.cloudConcurrency,
       members: members[plan.slug] ?? 0,
     })),
   }

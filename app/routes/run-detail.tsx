@@ -7,10 +7,12 @@ import { NotFound } from '#common/errors.ts'
 import { ExtractedData, RunFacts, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
-import { runDetail } from '#app/features/automations/run-view.server.ts'
+import { RunQueueNotice } from '#app/features/automations/run-queue-notice.tsx'
+import { queueNotice, runDetail } from '#app/features/automations/run-view.server.ts'
 import { isUuid } from '#common/ids.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
+import { useRevalidateEvery } from '#app/lib/use-revalidate-every.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
@@ -22,7 +24,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const found = isUuid(params.id) ? await attempt(() => context.services.runs.get(params.id, pageCaller(user))) : null
   if (!found?.ok) throw data({ message: 'Run not found' }, { status: 404 })
   const run = found.value
-  return { run: runDetail(run), own: run.workspaceId === pageCaller(user).workspace.id && pageCaller(user).workspace.role !== 'viewer' }
+  const { workspace } = pageCaller(user)
+  const standing = await context.services.runs.queueStanding(run)
+  return {
+    run: runDetail(run, standing ? queueNotice(standing, run.workspaceId === workspace.id) : null),
+    own: run.workspaceId === workspace.id && workspace.role !== 'viewer',
+  }
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -69,6 +76,8 @@ export default function RunPage() {
   const { run, own } = useLoaderData<typeof loader>()
   useActionToast(useActionData<typeof action>())
   useRunEvents((event) => event.id === run.id)
+  // The line moves when other workspaces' runs start, and their events are not ours to receive.
+  useRevalidateEvery(QUEUE_REFRESH_MS, run.queue !== null)
   return (
     <main className="space-y-6">
       <div className="space-y-2">
@@ -118,6 +127,7 @@ export default function RunPage() {
           </div>
         </div>
       </div>
+      {run.queue ? <RunQueueNotice queue={run.queue} /> : null}
       {run.error ? (
         <p role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
           <strong>Error:</strong> {run.error}
@@ -131,6 +141,9 @@ export default function RunPage() {
     </main>
   )
 }
+
+/** How often a queued cloud run's page reads its place in line again (docs/decisions/029). */
+const QUEUE_REFRESH_MS = 5_000
 
 /** Starts the same automation in the cloud again, with this run's inputs; the new run's page opens. */
 function RunAgain({ withInputs }: { withInputs: boolean }) {

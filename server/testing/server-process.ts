@@ -131,6 +131,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       DATA_DIR: dataDir,
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, DATABASE_POOL_MAX: '5' } : {}),
       AUTH_SECRET: options.authSecret,
+      // Processes on one PostgreSQL share the vault's key (required in production with DATABASE_URL).
+      VAULT_KEY: `${options.authSecret}:vault-key-for-tests`,
       SEED_DEMO: 'true',
       SEED_ADMIN_EMAIL: SEEDED_ADMIN.email,
       SEED_ADMIN_PASSWORD: SEEDED_ADMIN.password,

@@ -315,6 +315,19 @@ test.describe('Subscriptions', () => {
     await page.getByLabel(`Model calls / month of ${name}`).fill('50')
     await page.getByLabel(`Model calls / month of ${name}`).blur()
     await expect(toasts(page).getByText('Plan updated').first()).toBeVisible()
+    // Cloud runs at once (docs/decisions/029): 1 for a new plan, at least 1.
+    const cloudRuns = page.getByLabel(`Cloud runs at once of ${name}`)
+    await expect(cloudRuns).toHaveValue('1')
+    await cloudRuns.fill('0')
+    await cloudRuns.blur()
+    await expect(toasts(page).getByText('Cloud runs at once must be at least 1.')).toBeVisible()
+    await expect(cloudRuns).toHaveValue('1')
+    await cloudRuns.fill('3')
+    const cloudRunsSaved = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
+    )
+    await cloudRuns.blur()
+    expect((await cloudRunsSaved).ok()).toBe(true)
     const saved = page.waitForResponse(
       (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
     )
@@ -325,6 +338,7 @@ test.describe('Subscriptions', () => {
     await page.reload()
     await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('300')
     await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('50')
+    await expect(page.getByLabel(`Cloud runs at once of ${name}`)).toHaveValue('3')
     await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
     await expect(page.getByLabel(`Suggestions in ${name}`)).not.toBeChecked()
     await page.getByRole('button', { name: `Delete the ${name} plan` }).click()

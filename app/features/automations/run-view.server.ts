@@ -3,6 +3,7 @@ import { inputNamesOf } from '#common/run-inputs.ts'
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
+import type { QueueStanding } from '#server/features/runs/cloud-queue.ts'
 import type { Run } from '#server/features/runs/run.service.ts'
 
 // Shaped and formatted on the server, so the HTML and the browser's render agree.
@@ -85,11 +86,40 @@ export function runRow(run: Run): RunRow {
   }
 }
 
-/** Everything the run page shows. */
-export function runDetail(run: Run) {
+const ORDINAL_SUFFIXES: Record<Intl.LDMLPluralRule, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th', zero: 'th', many: 'th' }
+const ordinalRules = new Intl.PluralRules('en-US', { type: 'ordinal' })
+/** 1st, 2nd, 3rd, 4th, 11th, 21st … */
+const ordinal = (n: number) => `${n}${ORDINAL_SUFFIXES[ordinalRules.select(n)]}`
+const runs = (n: number) => `${n} cloud run${n === 1 ? '' : 's'}`
+
+/**
+ * What the page says about a queued cloud run's wait (docs/decisions/029): its place in line and,
+ * when its workspace already runs as many cloud runs as the plan allows, that it waits for one of
+ * them. `yours`: the reader works in the run's workspace (an admin may look at anyone's).
+ */
+export function queueNotice(standing: QueueStanding, yours: boolean) {
+  const ahead = standing.position - 1
+  const place =
+    ahead === 0
+      ? 'Queued — next in line for a cloud browser.'
+      : `Queued — ${ordinal(standing.position)} in line: ${ahead} run${ahead === 1 ? '' : 's'} ahead of this one.`
+  // More than the limit can run after an admin lowered it: that many more must finish first.
+  const mustFinish = standing.running - standing.cloudConcurrency + 1
+  const running = standing.running === 1 ? 'one is running' : `${standing.running} are running`
+  const when = standing.running === 1 ? 'it finishes' : mustFinish === 1 ? 'one of them finishes' : `${mustFinish} of them have finished`
+  const limit =
+    mustFinish > 0
+      ? `${yours ? 'Your' : "This workspace's"} plan runs ${runs(standing.cloudConcurrency)} at a time and ${running}: this one starts when ${when}.`
+      : null
+  return { position: standing.position, place, limit }
+}
+
+/** Everything the run page shows; `queue` while it waits in the cloud queue. */
+export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null) {
   const columns = [...new Set(run.extracted.flatMap((row) => Object.keys(row)))]
   return {
     ...runRow(run),
+    queue,
     started: run.startedAt ? stamp(run.startedAt) : null,
     finished: run.finishedAt ? stamp(run.finishedAt) : null,
     duration: durationLabel(run.startedAt, run.finishedAt),

@@ -300,6 +300,8 @@ describe('the cloud queue, failures and refunds', () => {
 
   it('a failure on our side refunds the credit and does not count against the month; a failing automation is not refunded', async () => {
     const member = await t.signUp()
+    // Pro runs two cloud runs of a workspace at once (docs/decisions/029): both are claimed.
+    await setPlan(member, 'pro')
     await setCredits(member, 2)
     const { id } = await createAutomation(member)
     const first = (await startRun(member, id)).body.data.id

@@ -10,7 +10,7 @@ import type { Actor, AuditService } from '#server/features/audit/audit.service.t
 
 export type Plan = typeof subscriptionPlans.$inferSelect
 
-/** What a workspace's plan includes (docs/decisions/020, 021, 022). */
+/** What a workspace's plan includes (docs/decisions/020, 021, 022, 029). */
 export interface Allowances {
   plan: string
   teams: boolean
@@ -26,6 +26,8 @@ export interface Allowances {
   /** Outgoing webhook endpoints a workspace may keep; 0: not included (docs/decisions/026). */
   webhooks: number
   vaultSecrets: number | null
+  /** Cloud runs of the workspace that run at the same time; more wait in the queue (docs/decisions/029). */
+  cloudConcurrency: number
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -53,6 +55,7 @@ const allowanceColumns = {
   triggerUrls: subscriptionPlans.triggerUrls,
   webhooks: subscriptionPlans.webhooks,
   vaultSecrets: subscriptionPlans.vaultSecrets,
+  cloudConcurrency: subscriptionPlans.cloudConcurrency,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */

@@ -257,6 +257,34 @@ describe('what a plan includes', () => {
     )
   })
 
+  it('holds its cloud runs at once (docs/decisions/029): seeded 1 / 2 / 5, 1 for a new plan, a whole number from 1', async () => {
+    expect((await planBySlug('free'))?.cloudConcurrency).toBe(1)
+    expect((await planBySlug('pro'))?.cloudConcurrency).toBe(2)
+    expect((await planBySlug('business'))?.cloudConcurrency).toBe(5)
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Parallel', cloudConcurrency: '' }))
+    expect(plan.cloudConcurrency).toBe(1)
+    expect((await plans().create(actor, planCreateSchema.parse({ name: 'Wide', cloudConcurrency: '8' }))).cloudConcurrency).toBe(8)
+    const changed = await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ cloudConcurrency: '4' }))
+    expect(changed.cloudConcurrency).toBe(4)
+    expect((await t.services.plans.list()).find((row) => row.id === plan.id)?.cloudConcurrency).toBe(4)
+    const [entry] = (await auditFor(plan.id)).filter((row) => row.action === 'plan.update')
+    expect(entry).toMatchObject({ before: { cloudConcurrency: 1 }, after: { cloudConcurrency: 4 } })
+    const refusal = (value: unknown) => planUpdateSchema.safeParse({ cloudConcurrency: value }).error?.issues[0]?.message
+    expect(refusal('0')).toBe('Cloud runs at once must be at least 1.')
+    expect(refusal('x')).toBe('Cloud runs at once must be a number.')
+    expect(refusal('')).toBe('Cloud runs at once are required (at least 1).')
+    expect(refusal('  ')).toBe('Cloud runs at once are required (at least 1).')
+    expect(refusal('1.5')).toBe('Cloud runs at once must be a whole number.')
+    expect(refusal('1001')).toBe('Cloud runs at once must be at most 1,000.')
+    expect(planCreateSchema.safeParse({ name: 'None', cloudConcurrency: '0' }).error?.issues[0]?.message).toBe(
+      'Cloud runs at once must be at least 1.',
+    )
+    // What the services read for a workspace on the plan.
+    const member = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: plan.slug }).where(eq(workspaces.id, member.id))
+    expect((await plans().allowancesOf(member.id)).cloudConcurrency).toBe(4)
+  })
+
   it('decides, and a refusal names the cheapest plan that has the feature', async () => {
     const member = await t.signUp()
     await expect(plans().requireFeature(member.id, 'suggestions')).rejects.toMatchObject({

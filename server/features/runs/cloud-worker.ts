@@ -47,7 +47,7 @@ export function createCloudWorker(deps: {
   const workerId = deps.workerId ?? newWorkerId()
   const browsers = deps.browsers ?? createSharedBrowser({ executablePath: config.chromiumPath, logger })
   const executor = createStepExecutor({
-    runQueue,
+    reporting: runQueue,
     runFiles: deps.runFiles,
     browsers,
     logger,

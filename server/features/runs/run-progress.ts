@@ -1,7 +1,18 @@
 import { short } from '#server/browser/step-actions.ts'
 import type { RunLogLine, RunRepair, RunScreenshot } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
-import type { RunOutcome, RunQueue } from './run-queue.ts'
+import type { RunOutcome, RunProgress as ProgressReport } from './run-queue.ts'
+
+/**
+ * Where a run's progress goes: the cloud queue under the worker's lease (run-queue.ts), or the
+ * client-run API for the local runner (runner/run-reporter.ts).
+ */
+export interface RunReporting {
+  /** False when the run is no longer this executor's (cancelled, or taken over): it stops. */
+  progress(runId: string, workerId: string, progress: ProgressReport): Promise<boolean>
+  /** The stored run, or null when the outcome could not be stored because the run is not ours any more. */
+  finish(runId: string, workerId: string, outcome: RunOutcome, progress?: ProgressReport): Promise<object | null>
+}
 
 /**
  * What a cloud run has done so far, reported under the worker's lease: log lines, screenshots and
@@ -11,7 +22,7 @@ import type { RunOutcome, RunQueue } from './run-queue.ts'
  * fails (the database is away) keeps its lines for the next one.
  */
 export function createRunProgress(deps: {
-  runQueue: Pick<RunQueue, 'progress' | 'finish'>
+  reporting: RunReporting
   runId: string
   workerId: string
   logger: Logger
@@ -22,7 +33,7 @@ export function createRunProgress(deps: {
   redact?: (text: string) => string
 }) {
   const redact = deps.redact ?? ((text: string) => text)
-  const { runQueue, runId, workerId, logger } = deps
+  const { reporting, runId, workerId, logger } = deps
   let actions = 0
   let restart = true
   let pending: { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[] } = { log: [], screenshots: [], repairs: [] }
@@ -34,7 +45,7 @@ export function createRunProgress(deps: {
       const batch = pending
       pending = { log: [], screenshots: [], repairs: [] }
       try {
-        const held = await runQueue.progress(runId, workerId, {
+        const held = await reporting.progress(runId, workerId, {
           actionsPerformed: actions,
           ...batch,
           restart,
@@ -75,7 +86,7 @@ export function createRunProgress(deps: {
       await chain
       try {
         const stored: RunOutcome = outcome.status === 'failed' ? { ...outcome, error: redact(outcome.error) } : outcome
-        return await runQueue.finish(runId, workerId, stored, {
+        return await reporting.finish(runId, workerId, stored, {
           actionsPerformed: actions,
           ...pending,
           extracted: extracted.map((row) =>

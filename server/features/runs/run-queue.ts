@@ -1,8 +1,16 @@
-import { and, asc, eq, lt, sql } from 'drizzle-orm'
+import { and, eq, lt, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { automationRuns, type RunLogLine, type RunRepair, type RunScreenshot } from '#server/db/schema/index.ts'
+import {
+  automationRuns,
+  subscriptionPlans,
+  workspaces,
+  type RunLogLine,
+  type RunRepair,
+  type RunScreenshot,
+} from '#server/db/schema/index.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
+import { queuedInCloud, queueOrder } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
 
 /** A run whose worker stopped is tried this many times in all, then failed and refunded. */
@@ -28,9 +36,9 @@ export type RunOutcome =
   | { status: 'failed'; error: string; ourFault: boolean }
 
 /**
- * The cloud queue: queued cloud runs are rows of automation_runs. A worker claims the oldest with
- * FOR UPDATE SKIP LOCKED (each claim goes to exactly one worker, across processes), holds it with
- * a lease it renews, and reports progress and the outcome under that lease.
+ * The cloud queue: queued cloud runs are rows of automation_runs. A worker claims the oldest its
+ * workspace's plan lets start (each claim goes to exactly one worker, across processes), holds it
+ * with a lease it renews, and reports progress and the outcome under that lease.
  */
 export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBus; leaseMs: number }) {
   const { db, runs, events, leaseMs } = deps
@@ -41,16 +49,38 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
     and(eq(automationRuns.id, id), eq(automationRuns.workerId, workerId), eq(automationRuns.status, 'running'))
 
   return {
-    /** Takes the oldest queued cloud run for this worker, or null when there is none. */
+    /**
+     * Takes the oldest queued cloud run whose workspace runs fewer cloud runs than its plan's
+     * cloud concurrency (docs/decisions/029), or null when there is none. A workspace at its limit
+     * does not hold up the runs of others queued after it.
+     */
     async claim(workerId: string): Promise<Run | null> {
       const claimed = await db.transaction(async (tx) => {
+        // Claims take turns, across processes: the count of a workspace's running runs below is
+        // only true while no other claim can add one. Row locks cannot give that (the runs that
+        // would be added are other rows), and locking the workspace row would queue claims behind
+        // run starts, which hold it. The lock is held until the claim commits, so the next claim's
+        // statements see its run as running; a claim is two short statements.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('aether:cloud-run-claim'))`)
+        const busy = tx.$with('busy').as(
+          tx
+            .select({ workspaceId: automationRuns.workspaceId, running: sql<number>`count(*)::int`.as('running') })
+            .from(automationRuns)
+            .where(and(eq(automationRuns.status, 'running'), eq(automationRuns.runner, 'cloud')))
+            .groupBy(automationRuns.workspaceId),
+        )
+        // SKIP LOCKED still matters: a queued run may be held by a cancel or by recoverExpired.
         const [next] = await tx
+          .with(busy)
           .select({ id: automationRuns.id })
           .from(automationRuns)
-          .where(and(eq(automationRuns.status, 'queued'), eq(automationRuns.runner, 'cloud')))
-          .orderBy(asc(automationRuns.createdAt))
+          .innerJoin(workspaces, eq(workspaces.id, automationRuns.workspaceId))
+          .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+          .leftJoin(busy, eq(busy.workspaceId, automationRuns.workspaceId))
+          .where(and(queuedInCloud, sql`coalesce(${busy.running}, 0) < ${subscriptionPlans.cloudConcurrency}`))
+          .orderBy(...queueOrder)
           .limit(1)
-          .for('update', { skipLocked: true })
+          .for('update', { of: automationRuns, skipLocked: true })
         if (!next) return null
         const now = new Date()
         const [row] = await tx

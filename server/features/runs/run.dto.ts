@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
-import { RUN_STATUSES, RUN_TRIGGERS } from '#common/automations.ts'
+import { RUN_STATUSES, RUN_TRIGGERS, signInBlockSchema } from '#common/automations.ts'
 import { targetAlternativeSchema, targetSchema } from '#common/targets.ts'
 import type { Run } from './run.service.ts'
 
@@ -24,6 +24,11 @@ export const runDtoSchema = z
     extracted: z.array(z.record(z.string(), z.string().nullable())),
     screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
     selfRepair: z.boolean(),
+    signInBlock: signInBlockSchema.nullable().openapi({
+      description: 'Steps from..to sign in: a client runner skips them when the check finds the run signed in already',
+    }),
+    timeLimitSeconds: z.number().int().nullable().openapi({ description: "The automation's own time limit when the run started" }),
+    stepLimit: z.number().int().nullable().openapi({ description: "The automation's own action limit when the run started" }),
     repairs: z
       .array(
         z.object({
@@ -39,6 +44,18 @@ export const runDtoSchema = z
       )
       .openapi({ description: 'Steps the run carried out with another way of finding their element than the first (self-repair)' }),
     error: z.string().nullable(),
+    queuePosition: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .openapi({
+        description:
+          'While the run waits in the cloud queue: 1 + the queued cloud runs ahead of it (every workspace’s, oldest first). ' +
+          'A run whose workspace already runs as many cloud runs as its plan allows waits for one of them to finish, ' +
+          'and later runs of other workspaces may start first (docs/decisions/029). Null when it is not queued in the cloud.',
+        example: 3,
+      }),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
     finishedAt: z.string().nullable(),
@@ -47,7 +64,8 @@ export const runDtoSchema = z
 
 export type RunDto = z.infer<typeof runDtoSchema>
 
-export function toRunDto(run: Run): RunDto {
+/** `queuePosition`: the run's place in the cloud queue (RunService.queuePositions), null when it is not queued there. */
+export function toRunDto(run: Run, queuePosition: number | null): RunDto {
   return {
     id: run.id,
     automationId: run.automationId,
@@ -66,6 +84,9 @@ export function toRunDto(run: Run): RunDto {
     extracted: run.extracted,
     screenshots: run.screenshots.map((shot) => ({ name: shot.name, step: shot.step, url: `/api/runs/${run.id}/screenshots/${shot.file}` })),
     selfRepair: run.selfRepair,
+    signInBlock: run.signInBlock,
+    timeLimitSeconds: run.timeLimitSeconds,
+    stepLimit: run.stepLimit,
     repairs: run.repairs.map((repair) => ({
       step: repair.step,
       failed: repair.failed,
@@ -77,6 +98,7 @@ export function toRunDto(run: Run): RunDto {
       appliedInVersion: repair.appliedInVersion ?? null,
     })),
     error: run.error,
+    queuePosition,
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,

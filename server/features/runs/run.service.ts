@@ -15,6 +15,7 @@ import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { monthStart } from '#common/calendar.ts'
 import { fillInputs, type RunInputs } from '#common/run-inputs.ts'
 import { placeholdersOf } from '#common/step-placeholders.ts'
+import { createCloudQueue } from './cloud-queue.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 
 export type Run = typeof automationRuns.$inferSelect
@@ -248,6 +249,9 @@ export function createRunService(deps: {
       if (row) await finishedIn(tx, row)
       return row ?? null
     },
+
+    /** Queue positions of queued cloud runs, and a workspace's cloud runs against its plan's limit (docs/decisions/029). */
+    ...createCloudQueue(db),
 
     /** Tells live pages that a run changed (after the transaction that changed it). */
     ...createRunHistory(db),

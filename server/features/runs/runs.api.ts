@@ -9,8 +9,8 @@ import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageRespon
 import { extractedAsCsv } from './extracted-csv.ts'
 import type { RepairApplier } from './apply-repair.ts'
 import type { RunFiles } from './run-files.ts'
-import { runDtoSchema, toRunDto } from './run.dto.ts'
-import type { RunService } from './run.service.ts'
+import { runDtoSchema, toRunDto, type RunDto } from './run.dto.ts'
+import type { Run, RunService } from './run.service.ts'
 
 const tags = ['Runs']
 const idParam = ownedResourceParams
@@ -177,6 +177,16 @@ const start = signedInRoute(changes, {
   },
 })
 
+/** Runs as the API answers them, each with its place in the cloud queue while it waits there. */
+async function runDtos(runs: Pick<RunService, 'queuePositions'>, items: Run[]): Promise<RunDto[]> {
+  const positions = await runs.queuePositions(items)
+  return items.map((run) => toRunDto(run, positions[run.id] ?? null))
+}
+async function runDto(runs: Pick<RunService, 'queuePositions'>, run: Run): Promise<RunDto> {
+  const positions = await runs.queuePositions([run])
+  return toRunDto(run, positions[run.id] ?? null)
+}
+
 /** POST /automations/{id}/runs: mounted under /automations, beside the automations' own routes. */
 export function createRunStartApi(runs: RunService) {
   return createRouter().openapi(start, async (c) => {
@@ -185,7 +195,7 @@ export function createRunStartApi(runs: RunService) {
     const byKey = user.signedInWith.kind === 'api-key'
     const trigger = body.trigger ?? (body.where === 'client' ? 'extension' : byKey ? 'api' : 'manual')
     const run = await runs.start(c.req.valid('param').id, callerOf(user), { runner: body.where, trigger, inputs: body.inputs })
-    return c.json({ data: toRunDto(run) }, 201)
+    return c.json({ data: await runDto(runs, run) }, 201)
   })
 }
 
@@ -209,7 +219,7 @@ export function createRunsApi(deps: {
       const user = c.get('member')
       const { scope, userId, ...query } = c.req.valid('query')
       const page = await runs.list(scope === 'all' ? { ...query, userId } : { ...query, workspaceId: callerOf(user).workspace.id })
-      return c.json({ data: page.items.map(toRunDto), total: page.total, page: page.page, limit: page.limit }, 200)
+      return c.json({ data: await runDtos(runs, page.items), total: page.total, page: page.page, limit: page.limit }, 200)
     })
     .openapi(events, (c) => {
       const user = c.get('member')
@@ -225,20 +235,23 @@ export function createRunsApi(deps: {
     })
     .openapi(get, async (c) => {
       const user = c.get('member')
-      return c.json({ data: toRunDto(await runs.get(c.req.valid('param').id, callerOf(user))) }, 200)
+      return c.json({ data: await runDto(runs, await runs.get(c.req.valid('param').id, callerOf(user))) }, 200)
     })
     .openapi(progress, async (c) => {
       const user = c.get('member')
-      return c.json({ data: toRunDto(await runs.report(c.req.valid('param').id, callerOf(user), c.req.valid('json'))) }, 200)
+      return c.json({ data: await runDto(runs, await runs.report(c.req.valid('param').id, callerOf(user), c.req.valid('json'))) }, 200)
     })
     .openapi(finish, async (c) => {
       const user = c.get('member')
       const { status, error, ...report } = c.req.valid('json')
-      return c.json({ data: toRunDto(await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error })) }, 200)
+      return c.json(
+        { data: await runDto(runs, await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error })) },
+        200,
+      )
     })
     .openapi(cancel, async (c) => {
       const user = c.get('member')
-      return c.json({ data: toRunDto(await runs.cancel(c.req.valid('param').id, callerOf(user))) }, 200)
+      return c.json({ data: await runDto(runs, await runs.cancel(c.req.valid('param').id, callerOf(user))) }, 200)
     })
     .openapi(applyRepair, async (c) => {
       const { id, step } = c.req.valid('param')

@@ -48,7 +48,7 @@ const CONFIG: ExecutorConfig = {
 
 function executor(config: Partial<ExecutorConfig> = {}, source: BrowserSource = browsers) {
   return createStepExecutor({
-    runQueue: t.services.runQueue,
+    reporting: t.services.runQueue,
     runFiles: t.services.runFiles,
     browsers: source,
     logger,

@@ -8,9 +8,9 @@ import type { Repairer } from '#server/features/planning/repairer.ts'
 import type { RunSecrets } from '#server/features/vault/run-secrets.ts'
 import type { VaultService } from '#server/features/vault/vault.service.ts'
 import type { RunFiles } from './run-files.ts'
-import { createRunProgress } from './run-progress.ts'
+import { createRunProgress, type RunReporting } from './run-progress.ts'
 import { performWithOnError } from './step-on-error.ts'
-import type { RunOutcome, RunQueue } from './run-queue.ts'
+import type { RunOutcome } from './run-queue.ts'
 import type { Run } from './run.service.ts'
 import type { BrowserSource } from '#server/browser/shared-browser.ts'
 import {
@@ -39,6 +39,8 @@ export interface ExecutorConfig {
   heartbeatMs?: number
   /** DNS for the target guard (tests map names to addresses). */
   lookup?: LookupAll
+  /** Where the run runs, as its log's first line says it: 'in the cloud' (the default) or 'on this machine' (the local runner). */
+  where?: string
 }
 
 /**
@@ -53,6 +55,22 @@ const FAILURE_SCREENSHOT_MS = 5_000
 const REPAIR_SCREENSHOT_MS = 5_000
 /** How long the sign-in block's check looks for its target. */
 const SIGN_IN_CHECK_MS = 3_000
+
+/** What the executor reads of a run: a cloud run's row, or a client run as the local runner received it. */
+export type ExecutableRun = Pick<
+  Run,
+  | 'id'
+  | 'workspaceId'
+  | 'userId'
+  | 'automationId'
+  | 'steps'
+  | 'attempts'
+  | 'selfRepair'
+  | 'keepSession'
+  | 'signInBlock'
+  | 'timeLimitSeconds'
+  | 'stepLimit'
+>
 
 /** The browser did not start: our fault, refunded. */
 class BrowserUnavailable extends Error {}
@@ -74,7 +92,8 @@ const WITHOUT_VAULT: RunSecrets = {
  * docs/decisions/012-automations-credits-and-runs.md.
  */
 export function createStepExecutor(deps: {
-  runQueue: Pick<RunQueue, 'progress' | 'finish'>
+  /** Where progress and the outcome go: the cloud queue, or the client-run API (the local runner). */
+  reporting: RunReporting
   runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'>
   browsers: BrowserSource
   logger: Logger
@@ -84,9 +103,9 @@ export function createStepExecutor(deps: {
   /** The credential vault: the values steps name, filled only here (docs/decisions/025). */
   vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
 }) {
-  const { runQueue, runFiles, browsers, logger, config } = deps
+  const { reporting, runFiles, browsers, logger, config } = deps
 
-  async function execute(run: Run, workerId: string, signal?: AbortSignal): Promise<ExecutionResult> {
+  async function execute(run: ExecutableRun, workerId: string, signal?: AbortSignal): Promise<ExecutionResult> {
     const started = Date.now()
     // The automation's own limits may only lower the platform's (docs/decisions/028).
     const timeLimitMs = Math.min(config.timeLimitMs, (run.timeLimitSeconds ?? Infinity) * 1000)
@@ -110,7 +129,7 @@ export function createStepExecutor(deps: {
     const masked: Locator[] = []
     const progress = createRunProgress({
       redact: (text) => secrets.hide(text),
-      runQueue,
+      reporting,
       runId: run.id,
       workerId,
       logger,
@@ -203,7 +222,7 @@ export function createStepExecutor(deps: {
      * signed in (a target that shows only when signed out is absent, or one that shows only when
      * signed in is present). Looked for briefly: the page has just loaded.
      */
-    async function signedInAlready(target: Page, block: NonNullable<Run['signInBlock']>): Promise<boolean> {
+    async function signedInAlready(target: Page, block: NonNullable<ExecutableRun['signInBlock']>): Promise<boolean> {
       const found = await resolveTarget(target, block.check.target, {
         timeoutMs: Math.min(SIGN_IN_CHECK_MS, Math.max(1, deadline - Date.now())),
         match: 'any',
@@ -242,7 +261,7 @@ export function createStepExecutor(deps: {
     }
 
     try {
-      progress.log('info', `Running in the cloud${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
+      progress.log('info', `Running ${config.where ?? 'in the cloud'}${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
       await progress.flush()
       await refuseFirstAddress()
       if (deps.vault) secrets = await deps.vault.forRun(run.workspaceId, run.steps)

@@ -48,7 +48,7 @@ async function run(steps: AutomationStep[], fields: Partial<AutomationData> = {}
   const queued = await t.services.runs.start(automation.id, caller, { runner: 'cloud', trigger: 'manual' })
   const claimed = await t.services.runQueue.claim(WORKER)
   expect(claimed?.id).toBe(queued.id)
-  const executor = createStepExecutor({ runQueue: t.services.runQueue, runFiles: t.services.runFiles, browsers, logger, config: CONFIG })
+  const executor = createStepExecutor({ reporting: t.services.runQueue, runFiles: t.services.runFiles, browsers, logger, config: CONFIG })
   await executor.execute(claimed as Run, WORKER)
   return t.services.runs.get(queued.id, caller)
 }

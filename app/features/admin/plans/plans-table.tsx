@@ -31,6 +31,7 @@ export interface PlanRow {
   triggerUrls: boolean
   webhooks: number
   vaultSecrets: number | null
+  cloudConcurrency: number
   members: number
 }
 
@@ -186,6 +187,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'seats', label: 'Seats / workspace', value: plan.seats },
     { field: 'webhooks', label: 'Webhook endpoints', value: plan.webhooks },
     { field: 'vaultSecrets', label: 'Vault secrets', value: plan.vaultSecrets },
+    { field: 'cloudConcurrency', label: 'Cloud runs at once', value: plan.cloudConcurrency },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },

@@ -1,0 +1,120 @@
+import { hostname } from 'node:os'
+import { parseArgs } from 'node:util'
+import type { RunDto } from '#server/features/runs/run.dto.ts'
+import packageJson from '../package.json' with { type: 'json' }
+import { createApiClient } from './api-client.ts'
+import { findChromium } from './chromium-path.ts'
+import { configPath, readConfig, writeConfig, type RunnerConfig } from './config-store.ts'
+import { pairDevice } from './pairing.ts'
+import { runAutomationLocally } from './run-locally.ts'
+
+const USAGE = `aether-runner: runs Aether automations on this machine, in your installed Chromium.
+
+  pair --server <url> [--name <name>]   connect this machine to your Aether workspace
+  status                                which server and workspace this machine is connected to
+  list                                  the workspace's automations
+  run <automation id> [--input name=value …] [--chromium <path>]
+                                        run one here and report it to Run History
+  forget                                disconnect (forget the credential; revoke it in Settings -> Devices)
+
+The credential is kept in ${configPath()} (AETHER_RUNNER_CONFIG to move it).`
+
+const VERSION = packageJson.version
+
+async function connected(): Promise<RunnerConfig> {
+  const config = await readConfig(configPath())
+  if (!config) throw new Error('This machine is not connected yet: run `pair --server <url>` first.')
+  return config
+}
+
+const clientOf = (config: Pick<RunnerConfig, 'server' | 'token'>) =>
+  createApiClient({ server: config.server, token: config.token, version: VERSION })
+
+/** `--input name=value`, repeated. */
+function inputsOf(pairs: string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=')
+      if (at < 1) throw new Error(`--input ${pair}: write it as name=value.`)
+      return [pair.slice(0, at), pair.slice(at + 1)]
+    }),
+  )
+}
+
+function summary(run: RunDto): string {
+  const lines = [`Run ${run.id}: ${run.status} (${run.actionsPerformed} actions)`]
+  if (run.error) lines.push(`Error: ${run.error}`)
+  if (run.extracted.length) lines.push(`Extracted ${run.extracted.length} row${run.extracted.length === 1 ? '' : 's'}.`)
+  return lines.join('\n')
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      server: { type: 'string' },
+      name: { type: 'string' },
+      input: { type: 'string', multiple: true },
+      chromium: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  const [command, argument] = positionals
+  if (!command || values.help) {
+    console.log(USAGE)
+    return command || values.help ? 0 : 1
+  }
+  switch (command) {
+    case 'pair': {
+      if (!values.server) throw new Error('pair needs --server <url>, the address of your Aether site.')
+      const api = createApiClient({ server: values.server, version: VERSION })
+      const name = values.name ?? `Runner on ${hostname()}`
+      const paired = await pairDevice(api, { name, version: VERSION }, (pairing) => {
+        console.log(`Open ${pairing.verificationUrl} while signed in and approve the code ${pairing.userCode}.`)
+        console.log(`Waiting for the approval (the code is valid for ${Math.round(pairing.expiresIn / 60)} minutes)…`)
+      })
+      await writeConfig(configPath(), { server: api.server, token: paired.token, device: paired.device, workspace: paired.workspace })
+      console.log(`Connected as “${paired.device.name}” to the workspace ${paired.workspace.name}.`)
+      return 0
+    }
+    case 'status': {
+      const config = await connected()
+      const me = await clientOf(config).get<{ name: string; workspace: { name: string } }>('/api/devices/me')
+      console.log(`Connected to ${config.server} as “${me.name}”, in the workspace ${me.workspace.name}.`)
+      return 0
+    }
+    case 'list': {
+      const automations = await clientOf(await connected()).get<{ id: string; name: string; steps: unknown[] }[]>(
+        '/api/automations?limit=100',
+      )
+      if (!automations.length) console.log('No automations in this workspace yet.')
+      for (const automation of automations) console.log(`${automation.id}  ${automation.name} (${automation.steps.length} steps)`)
+      return 0
+    }
+    case 'run': {
+      if (!argument) throw new Error('run needs the id of an automation (see `list`).')
+      const chromiumPath = findChromium(values.chromium)
+      if (!chromiumPath) throw new Error('Chromium or Chrome was not found: pass --chromium <path> or set CHROMIUM_PATH.')
+      const config = await connected()
+      const run = await runAutomationLocally({
+        api: clientOf(config),
+        automationId: argument,
+        inputs: inputsOf(values.input ?? []),
+        chromiumPath,
+      })
+      console.log(summary(run))
+      console.log(`${config.server}/dashboard/runs/${run.id}`)
+      return run.status === 'succeeded' ? 0 : 2
+    }
+    case 'forget': {
+      const { rm } = await import('node:fs/promises')
+      await rm(configPath(), { force: true })
+      console.log('Forgotten. Revoke the device in Settings -> Devices too, if it may have been copied.')
+      return 0
+    }
+    default:
+      console.error(`Unknown command ${command}.\n\n${USAGE}`)
+      return 1
+  }
+}

@@ -1,0 +1,76 @@
+import pino from 'pino'
+import type { RunDto } from '#server/features/runs/run.dto.ts'
+import { createSharedBrowser, type BrowserSource, type SharedBrowser } from '#server/browser/shared-browser.ts'
+import { createStepExecutor, type ExecutableRun } from '#server/features/runs/step-executor.ts'
+import type { ApiClient } from './api-client.ts'
+import { createRunReporter } from './run-reporter.ts'
+
+/** The runner's limits of a run when the automation sets none (the run's own limits still apply). */
+export const LOCAL_RUN_DEFAULTS = { stepTimeoutMs: 15_000, timeLimitMs: 10 * 60_000, maxActions: 1000 }
+
+/** A client run as the API answers it, read the way the executor reads a cloud run's row. */
+export function executableRun(run: RunDto): ExecutableRun {
+  return {
+    id: run.id,
+    workspaceId: run.workspaceId,
+    userId: run.userId,
+    automationId: run.automationId,
+    steps: run.steps,
+    attempts: 1,
+    selfRepair: run.selfRepair,
+    // The member's own browser profile keeps its sessions; the runner starts a fresh context.
+    keepSession: false,
+    signInBlock: run.signInBlock,
+    timeLimitSeconds: run.timeLimitSeconds,
+    stepLimit: run.stepLimit,
+  }
+}
+
+/**
+ * Runs a client run (already started on the server, `runner: 'client'`) on this machine with the
+ * cloud's executor, in the installed Chromium, and reports it through the client-run API so it
+ * shows live in Run History. The runner reaches what the member's machine reaches (intranet sites
+ * included): it is their machine and their network. Answers the run as the server stored it.
+ */
+export async function executeLocally(options: {
+  api: ApiClient
+  run: RunDto
+  chromiumPath: string
+  /** Tests lend their browser; otherwise one is started and closed. */
+  browsers?: BrowserSource
+  signal?: AbortSignal
+  limits?: Partial<typeof LOCAL_RUN_DEFAULTS>
+}): Promise<RunDto> {
+  const logger = pino({ level: 'silent' })
+  let own: SharedBrowser | null = null
+  const browsers = options.browsers ?? (own = createSharedBrowser({ executablePath: options.chromiumPath, logger }))
+  const reporter = createRunReporter(options.api)
+  const executor = createStepExecutor({
+    reporting: reporter,
+    runFiles: reporter,
+    browsers,
+    logger,
+    config: { ...LOCAL_RUN_DEFAULTS, ...options.limits, privateTargets: 'all', where: 'on this machine' },
+  })
+  try {
+    await executor.execute(executableRun(options.run), 'local-runner', options.signal)
+  } finally {
+    await own?.close()
+  }
+  return options.api.get<RunDto>(`/api/runs/${options.run.id}`)
+}
+
+/** Starts a run of the automation on this machine (`trigger: desktop`) and executes it. */
+export async function runAutomationLocally(
+  options: Omit<Parameters<typeof executeLocally>[0], 'run'> & {
+    automationId: string
+    inputs?: Record<string, string>
+  },
+): Promise<RunDto> {
+  const run = await options.api.post<RunDto>(`/api/automations/${options.automationId}/runs`, {
+    where: 'client',
+    trigger: 'desktop',
+    ...(options.inputs && Object.keys(options.inputs).length ? { inputs: options.inputs } : {}),
+  })
+  return executeLocally({ ...options, run })
+}

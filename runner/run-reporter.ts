@@ -1,0 +1,89 @@
+import type { RunFiles } from '#server/features/runs/run-files.ts'
+import type { RunReporting } from '#server/features/runs/run-progress.ts'
+import type { RunProgress } from '#server/features/runs/run-queue.ts'
+import { ApiError, type ApiClient } from './api-client.ts'
+
+/** What one progress report of the client-run API takes at most (common/automations.ts runProgressSchema). */
+const MAX_LOG_LINES_PER_REPORT = 200
+const MAX_ROWS_PER_REPORT = 1000
+
+/**
+ * The cloud executor's reporting, over the client-run API (`/api/runs/{id}/progress`, `/finish`,
+ * `/screenshots`): the local runner runs the same executor as the cloud worker and reports the
+ * way the extension does. A report the server refuses because the run has ended (the member
+ * cancelled it) stops the execution, as a lost lease does in the cloud.
+ */
+export function createRunReporter(api: ApiClient) {
+  // Screenshots wait here until the progress report that names them (with their label and step).
+  const pictures = new Map<string, Uint8Array>()
+
+  const chunks = <T>(items: T[], size: number): T[][] => {
+    const list: T[][] = []
+    for (let index = 0; index < items.length; index += size) list.push(items.slice(index, index + size))
+    return list.length ? list : [[]]
+  }
+
+  /** Sends the report (in parts when it is large); with `finish`, the last part ends the run and its answer is returned. */
+  async function send(runId: string, progress: RunProgress, finish?: { status: 'succeeded' | 'failed'; error?: string }): Promise<object> {
+    const notes: { level: 'warn'; message: string }[] = []
+    for (const screenshot of progress.screenshots ?? []) {
+      const png = pictures.get(screenshot.file)
+      if (!png) continue
+      pictures.delete(screenshot.file)
+      const query = new URLSearchParams({ name: screenshot.name, step: String(screenshot.step) })
+      // A picture that does not arrive is said in the log; it does not stop the run.
+      await api.upload(`/api/runs/${runId}/screenshots?${query}`, png).catch((error: unknown) => {
+        notes.push({ level: 'warn', message: `The screenshot "${screenshot.name}" could not be uploaded: ${(error as Error).message}` })
+      })
+    }
+    // The finish report adds its error to the log itself.
+    const log = [...(progress.log ?? []), ...notes]
+      .filter((line) => !(finish?.error && line.level === 'error' && line.message === finish.error))
+      .map(({ level, message }) => ({ level, message }))
+    const logs = chunks(log, MAX_LOG_LINES_PER_REPORT)
+    const rows = chunks(progress.extracted ?? [], MAX_ROWS_PER_REPORT)
+    const reports = Math.max(logs.length, rows.length)
+    let answer: object = {}
+    for (let index = 0; index < reports; index++) {
+      const body = { actionsPerformed: progress.actionsPerformed, log: logs[index] ?? [], extracted: rows[index] ?? [] }
+      const last = index === reports - 1
+      answer = await api.post<object>(last && finish ? `/api/runs/${runId}/finish` : `/api/runs/${runId}/progress`, {
+        ...body,
+        ...(last ? finish : {}),
+      })
+    }
+    return answer
+  }
+
+  /** A refusal that means the run is no longer this runner's to report on. */
+  const ended = (error: unknown) => error instanceof ApiError && (error.status === 400 || error.status === 404)
+
+  const reporter: RunReporting & Pick<RunFiles, 'saveScreenshot' | 'screenshotName'> = {
+    screenshotName: (step, index) => `step-${step}-${index}.png`,
+    saveScreenshot(_runId, name, png) {
+      pictures.set(name, png)
+      return Promise.resolve()
+    },
+    async progress(runId, _workerId, progress) {
+      try {
+        await send(runId, progress)
+        return true
+      } catch (error) {
+        if (ended(error)) return false
+        throw error
+      }
+    },
+    async finish(runId, _workerId, outcome, progress) {
+      try {
+        return await send(runId, progress ?? { actionsPerformed: 0 }, {
+          status: outcome.status,
+          ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+        })
+      } catch (error) {
+        if (ended(error)) return null
+        throw error
+      }
+    },
+  }
+  return reporter
+}
