@@ -93,6 +93,8 @@ describe('pairing this browser', () => {
     )
     expect(await pollPairing(pairing)).toEqual({ state: 'expired' })
     expect(await pollPairing(pairing)).toEqual({ state: 'denied' })
+    answers.push({ status: 429, body: { code: 'SLOW_DOWN', message: 'Ask less often' } })
+    expect(await pollPairing(pairing)).toEqual({ state: 'pending', slowDown: true })
     answers.push({ status: 429, body: { code: 'RATE_LIMITED', message: 'Too many requests' } })
     await expect(pollPairing(pairing)).rejects.toMatchObject({ status: 429, message: 'Too many requests' })
   })

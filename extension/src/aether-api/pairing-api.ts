@@ -46,7 +46,9 @@ export async function startPairing(
   }
 }
 
-export type PairingState = { state: 'pending' } | { state: 'expired' } | { state: 'denied' } | { state: 'approved'; connection: Connection }
+export type PairingState =
+  /** Not approved yet; `slowDown`: the server asks to be asked less often (as OAuth's device flow does). */
+  { state: 'pending'; slowDown?: true } | { state: 'expired' } | { state: 'denied' } | { state: 'approved'; connection: Connection }
 
 /** Asks once whether the member approved the pairing; the credential comes with the first 'approved'. */
 export async function pollPairing(pairing: PendingPairing): Promise<PairingState> {
@@ -61,6 +63,7 @@ export async function pollPairing(pairing: PendingPairing): Promise<PairingState
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     if (error.status === 400 && error.code === 'PAIRING_PENDING') return { state: 'pending' }
+    if (error.code === 'SLOW_DOWN') return { state: 'pending', slowDown: true }
     if (error.status === 410 && error.code === 'PAIRING_DENIED') return { state: 'denied' }
     if (error.status === 410) return { state: 'expired' }
     throw error

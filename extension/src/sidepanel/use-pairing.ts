@@ -70,6 +70,8 @@ export function usePairing(serverUrl: string | undefined) {
         }
         if (answer.state !== 'pending') return finish(OVER[answer.state])
         setProblem(null)
+        // Asked to slow down: 5 s more between questions (the stored pairing changes, and this effect starts again with it).
+        if (answer.slowDown) return pairingItem.setValue({ ...pairing, intervalMs: pairing.intervalMs + 5_000 })
       } catch (error) {
         // The server may be restarting or the network down: go on asking until the code expires.
         if (!stopped) setProblem(await messageForError(error))
