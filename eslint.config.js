@@ -10,7 +10,19 @@ import local from './eslint/local-rules.js'
 const zodThroughCommon = { name: 'zod', message: "Import z from '#common/zod.ts' (it disables zod's eval probe, which the CSP forbids)." }
 
 export default tseslint.config(
-  { ignores: ['build/', '.react-router/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'bench-results/'] },
+  {
+    ignores: [
+      'build/',
+      '.react-router/',
+      'node_modules/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'bench-results/',
+      'extension/.output/',
+      'extension/.wxt/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -73,6 +85,28 @@ export default tseslint.config(
             {
               group: ['#server/*', '#app/*', 'node:*'],
               message: 'common/ holds pure schemas and constants: no server, app or Node imports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The browser extension (docs/decisions/030): browser code that may use common/, never the
+  // server's or the app's code; its tests load the server's target resolver and browser to check it.
+  {
+    files: ['extension/src/**/*.{ts,tsx}'],
+    ignores: ['extension/src/**/*.test.ts', 'extension/src/recorder/testing/**'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [zodThroughCommon],
+          patterns: [
+            {
+              group: ['#server/*', '#app/*', 'node:*'],
+              message: 'The extension runs in the browser: it may import common/, not server/, app/ or Node.',
             },
           ],
         },

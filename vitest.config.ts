@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'runner/**/*.test.ts', 'app/**/*.test.{ts,tsx}'],
+    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'runner/**/*.test.ts', 'app/**/*.test.{ts,tsx}', 'extension/src/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['./tests/setup/fail-on-console-error.ts'],
     testTimeout: 30_000,

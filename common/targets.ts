@@ -1,3 +1,4 @@
+import { TARGET_ROLES, type TargetRole } from './target-roles.ts'
 import { z } from './zod.ts'
 
 /**
@@ -11,46 +12,8 @@ import { z } from './zod.ts'
 export const TARGET_KINDS = ['role', 'label', 'placeholder', 'text', 'testId', 'column', 'css', 'xpath'] as const
 export type TargetKind = (typeof TARGET_KINDS)[number]
 
-/** The ARIA roles a target may name (the widgets and landmarks pages are made of). */
-export const TARGET_ROLES = [
-  'button',
-  'link',
-  'textbox',
-  'searchbox',
-  'checkbox',
-  'radio',
-  'combobox',
-  'listbox',
-  'option',
-  'switch',
-  'slider',
-  'spinbutton',
-  'tab',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'treeitem',
-  'heading',
-  'img',
-  'cell',
-  'row',
-  'columnheader',
-  'rowheader',
-  'table',
-  'list',
-  'listitem',
-  'dialog',
-  'alert',
-  'status',
-  'navigation',
-  'main',
-  'form',
-  'region',
-  'article',
-  'paragraph',
-  'group',
-] as const
-export type TargetRole = (typeof TARGET_ROLES)[number]
+// The roles live in a module without zod, for code that must stay small (the extension's recorder).
+export { TARGET_ROLES, type TargetRole }
 
 /** Most alternatives one target keeps. */
 export const MAX_TARGET_ALTERNATIVES = 8

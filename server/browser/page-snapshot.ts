@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
-import { TARGET_ROLES, type Target, type TargetAlternative, type TargetRole } from '#common/targets.ts'
-import { collectElements, type RawElement } from './snapshot-script.ts'
+import { SUGGESTED_ALTERNATIVES, targetCandidates } from '#common/target-candidates.ts'
+import type { Target, TargetAlternative } from '#common/targets.ts'
+import { collectElementsScript, type RawElement, type RawSnapshot } from './snapshot-script.ts'
 import { locatorFor } from './target-resolver.ts'
 
 /** One thing a person can see on the page, with the target we suggest for it. */
@@ -22,26 +23,6 @@ export interface PageSnapshot {
 
 export const MAX_SNAPSHOT_ELEMENTS = 300
 const CHECK_BUDGET_MS = 4_000
-const MAX_ALTERNATIVES = 4
-
-const isRole = (role: string | null): role is TargetRole => role !== null && (TARGET_ROLES as readonly string[]).includes(role)
-
-/** The ways a person would name an element, best first, CSS last. */
-function candidates(element: RawElement): TargetAlternative[] {
-  const list: TargetAlternative[] = []
-  // A field is best known by its label; anything else by its role and name.
-  const field = ['input', 'select', 'textarea'].includes(element.tag)
-  if (field && element.label) list.push({ by: 'label', text: element.label })
-  if (isRole(element.role) && element.name) list.push({ by: 'role', role: element.role, name: element.name })
-  if (!field && element.label) list.push({ by: 'label', text: element.label })
-  if (element.placeholder) list.push({ by: 'placeholder', text: element.placeholder })
-  if (element.testId) list.push({ by: 'testId', id: element.testId })
-  if (element.text && element.text.length <= 80 && (!element.interactive || !isRole(element.role))) {
-    list.push({ by: 'text', text: element.text })
-  }
-  list.push({ by: 'css', selector: element.css })
-  return list
-}
 
 const matches = (page: Page, alternative: TargetAlternative) =>
   locatorFor(page, alternative)
@@ -73,7 +54,7 @@ export async function confirmTarget(page: Page, candidates: readonly TargetAlter
     if (!lead) continue
     const rest = candidates.filter((other) => !sameKind(other, lead))
     const css = rest.filter((other) => other.by === 'css')
-    return [lead, ...rest.filter((other) => other.by !== 'css'), ...css].slice(0, MAX_ALTERNATIVES)
+    return [lead, ...rest.filter((other) => other.by !== 'css'), ...css].slice(0, SUGGESTED_ALTERNATIVES)
   }
   return null
 }
@@ -87,7 +68,7 @@ export async function confirmTarget(page: Page, candidates: readonly TargetAlter
  * At most MAX_SNAPSHOT_ELEMENTS elements.
  */
 export async function snapshotPage(page: Page, options: { maxElements?: number; check?: boolean } = {}): Promise<PageSnapshot> {
-  const raw = await page.evaluate(collectElements, options.maxElements ?? MAX_SNAPSHOT_ELEMENTS)
+  const raw = await page.evaluate<RawSnapshot>(collectElementsScript(options.maxElements ?? MAX_SNAPSHOT_ELEMENTS))
   const deadline = Date.now() + (options.check === false ? 0 : CHECK_BUDGET_MS)
   // Interactive elements are checked first: they are what steps act on.
   const order = raw.elements
@@ -95,7 +76,7 @@ export async function snapshotPage(page: Page, options: { maxElements?: number; 
     .sort((a, b) => Number(raw.elements[b]?.interactive) - Number(raw.elements[a]?.interactive))
   const targets = new Map<number, { target: Target; checked: boolean }>()
   for (const index of order) {
-    const all = candidates(raw.elements[index] as RawElement)
+    const all = targetCandidates(raw.elements[index] as RawElement)
     const confirmed = Date.now() > deadline ? null : await confirmTarget(page, all)
     targets.set(index, confirmed ? { target: confirmed, checked: true } : { target: uncheckedTarget(all), checked: false })
   }
@@ -113,7 +94,7 @@ export async function snapshotPage(page: Page, options: { maxElements?: number; 
 
 /** Candidates as they are, the CSS path always kept as the last. */
 function uncheckedTarget(all: TargetAlternative[]): Target {
-  const words = all.filter((alternative) => alternative.by !== 'css').slice(0, MAX_ALTERNATIVES - 1)
+  const words = all.filter((alternative) => alternative.by !== 'css').slice(0, SUGGESTED_ALTERNATIVES - 1)
   const css = all.filter((alternative) => alternative.by === 'css')
   return [...words, ...css]
 }

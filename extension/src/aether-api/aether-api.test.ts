@@ -1,0 +1,166 @@
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiError, DeviceDisconnectedError, serverAddress } from './api-client.ts'
+import { listAutomations, saveAutomation } from './automations-api.ts'
+import { deviceName } from './device-name.ts'
+import { pollPairing, startPairing } from './pairing-api.ts'
+
+// The extension's side of the device pairing and automations API (issue 17), against a server on
+// 127.0.0.1 that answers as the contract says, one answer per request, in the order queued.
+
+type Answer = { status: number; body: unknown }
+const answers: Answer[] = []
+const requests: { method: string; url: string; authorization?: string; body: unknown }[] = []
+let url = ''
+const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  let text = ''
+  request.on('data', (chunk: Buffer) => (text += chunk))
+  request.on('end', () => {
+    requests.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      authorization: request.headers.authorization,
+      body: text ? JSON.parse(text) : null,
+    })
+    const answer = answers.shift() ?? { status: 500, body: { message: 'No answer queued' } }
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
+  })
+})
+
+beforeAll(async () => {
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+const started = (overrides: Record<string, unknown> = {}) => ({
+  status: 201,
+  body: {
+    data: {
+      pairingId: 'pair_1',
+      userCode: 'ABCD-2345',
+      pollSecret: 'secret_1',
+      verificationUrl: `${url}/connect?code=ABCD-2345`,
+      expiresIn: 600,
+      interval: 3,
+      ...overrides,
+    },
+  },
+})
+const approved = {
+  status: 200,
+  body: {
+    data: { token: 'dev_abc', device: { id: 'dev_1', name: 'Chrome on Linux' }, workspace: { id: 'ws_1', name: 'Ada’s workspace' } },
+  },
+}
+
+describe('pairing this browser', () => {
+  it('asks for a code with the browser’s name, kind and version, then waits until the member approves', async () => {
+    answers.push(started())
+    requests.length = 0
+    const pairing = await startPairing(url, { name: 'Chrome on Linux', version: '0.1.0' }, 1_000)
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/devices/pairings',
+      body: { name: 'Chrome on Linux', kind: 'extension', version: '0.1.0' },
+    })
+    expect(pairing).toMatchObject({ pairingId: 'pair_1', userCode: 'ABCD-2345', expiresAt: 601_000, intervalMs: 3_000 })
+
+    answers.push({ status: 400, body: { code: 'PAIRING_PENDING', message: 'Waiting for approval' } }, approved)
+    expect(await pollPairing(pairing)).toEqual({ state: 'pending' })
+    expect(await pollPairing(pairing)).toEqual({
+      state: 'approved',
+      connection: {
+        serverUrl: url,
+        token: 'dev_abc',
+        device: { id: 'dev_1', name: 'Chrome on Linux' },
+        workspace: { id: 'ws_1', name: 'Ada’s workspace' },
+      },
+    })
+    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/devices/pairings/pair_1/token', body: { pollSecret: 'secret_1' } })
+    expect(requests.at(-1)?.authorization).toBeUndefined()
+  })
+
+  it('tells an expired code from a declined one, and passes other errors on', async () => {
+    answers.push(started())
+    const pairing = await startPairing(url, { name: 'Chrome on Linux', version: '0.1.0' })
+    answers.push(
+      { status: 410, body: { code: 'PAIRING_EXPIRED', message: 'Expired' } },
+      { status: 410, body: { code: 'PAIRING_DENIED', message: 'Denied' } },
+    )
+    expect(await pollPairing(pairing)).toEqual({ state: 'expired' })
+    expect(await pollPairing(pairing)).toEqual({ state: 'denied' })
+    answers.push({ status: 429, body: { code: 'SLOW_DOWN', message: 'Ask less often' } })
+    expect(await pollPairing(pairing)).toEqual({ state: 'pending', slowDown: true })
+    answers.push({ status: 429, body: { code: 'RATE_LIMITED', message: 'Too many requests' } })
+    await expect(pollPairing(pairing)).rejects.toMatchObject({ status: 429, message: 'Too many requests' })
+  })
+
+  it('refuses a pairing answer that is not the contract’s', async () => {
+    answers.push(started({ verificationUrl: 'javascript:alert(1)' }))
+    await expect(startPairing(url, { name: 'x', version: '0.1.0' })).rejects.toBeInstanceOf(ApiError)
+  })
+})
+
+describe('the workspace’s automations', () => {
+  const connection = () => ({
+    serverUrl: url,
+    token: 'dev_abc',
+    device: { id: 'dev_1', name: 'Chrome' },
+    workspace: { id: 'ws_1', name: 'W' },
+  })
+
+  it('lists and saves them with the device’s credential', async () => {
+    answers.push({
+      status: 200,
+      body: {
+        data: [{ id: 'a1', name: 'Order socks', steps: [{}, {}], updatedAt: '2026-12-01T10:00:00.000Z', extra: true }],
+        total: 1,
+        page: 1,
+        limit: 100,
+      },
+    })
+    expect(await listAutomations(connection())).toEqual([
+      { id: 'a1', name: 'Order socks', stepCount: 2, updatedAt: '2026-12-01T10:00:00.000Z' },
+    ])
+    expect(requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/automations?limit=100', authorization: 'Bearer dev_abc' })
+
+    const steps = [{ type: 'navigate' as const, url: 'https://shop.example/' }]
+    answers.push({ status: 201, body: { data: { id: 'a2', name: 'Visit the shop', steps, updatedAt: '2026-12-01T11:00:00.000Z' } } })
+    expect(await saveAutomation(connection(), { name: 'Visit the shop', steps })).toMatchObject({ id: 'a2', stepCount: 1 })
+    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/automations', body: { name: 'Visit the shop', steps } })
+  })
+
+  it('says the browser was disconnected when the server refuses its credential, and shows the server’s own messages', async () => {
+    answers.push({ status: 401, body: { code: 'UNAUTHORIZED', message: 'Sign in first' } })
+    await expect(listAutomations(connection())).rejects.toBeInstanceOf(DeviceDisconnectedError)
+    answers.push({ status: 400, body: { code: 'VALIDATION_ERROR', message: 'Step 2 (click): element is required' } })
+    await expect(saveAutomation(connection(), { name: 'x', steps: [] })).rejects.toMatchObject({
+      status: 400,
+      message: 'Step 2 (click): element is required',
+    })
+    await expect(listAutomations({ ...connection(), serverUrl: 'http://127.0.0.1:9' })).rejects.toMatchObject({ status: 0 })
+  })
+})
+
+describe('small parts', () => {
+  it('keeps a server address without its trailing slash, and refuses what is not one', () => {
+    expect(serverAddress(' https://aether.example.com/ ')).toBe('https://aether.example.com')
+    expect(serverAddress('http://intranet:8080/aether/')).toBe('http://intranet:8080/aether')
+    expect(serverAddress('aether.example.com')).toBeNull()
+    expect(serverAddress('javascript:alert(1)')).toBeNull()
+  })
+
+  it('names the browser for the device list', () => {
+    const linuxChrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36'
+    expect(deviceName({ userAgent: linuxChrome, brands: [{ brand: 'Chromium' }, { brand: 'Google Chrome' }] })).toBe('Chrome on Linux')
+    expect(deviceName({ userAgent: linuxChrome, brands: [{ brand: 'Chromium' }, { brand: 'Not_A Brand' }] })).toBe('Chromium on Linux')
+    expect(deviceName({ userAgent: linuxChrome.replace('X11; Linux x86_64', 'Windows NT 10.0; Win64; x64') })).toBe('Chrome on Windows')
+    expect(
+      deviceName({ userAgent: `${linuxChrome} Edg/142.0.0.0`.replace('X11; Linux x86_64', 'Macintosh; Intel Mac OS X 10_15_7') }),
+    ).toBe('Edge on macOS')
+  })
+})

@@ -1,0 +1,39 @@
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { z } from '#common/zod.ts'
+import type { AutomationSummary, Connection } from '../storage/stored-items.ts'
+import { callApi } from './api-client.ts'
+
+const automationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  steps: z.array(z.unknown()),
+  updatedAt: z.string(),
+})
+const summary = (automation: z.infer<typeof automationSchema>): AutomationSummary => ({
+  id: automation.id,
+  name: automation.name,
+  stepCount: automation.steps.length,
+  updatedAt: automation.updatedAt,
+})
+
+/** The workspace's automations, most recently changed first (the first hundred). */
+export async function listAutomations(connection: Connection): Promise<AutomationSummary[]> {
+  const { data } = await callApi(connection, '/api/automations?limit=100', z.object({ data: z.array(automationSchema) }))
+  return data.data.map(summary)
+}
+
+/** Saves a recording as a new automation of the workspace. */
+export async function saveAutomation(
+  connection: Connection,
+  automation: { name: string; steps: AutomationStep[] },
+): Promise<AutomationSummary> {
+  const { data } = await callApi(connection, '/api/automations', z.object({ data: automationSchema }), {
+    method: 'POST',
+    body: automation,
+  })
+  return summary(data.data)
+}
+
+/** Where the member opens an automation on the website. */
+export const automationPageUrl = (connection: Connection, id: string) =>
+  `${connection.serverUrl}/dashboard/automations/${encodeURIComponent(id)}`

@@ -1,0 +1,71 @@
+import { z } from '#common/zod.ts'
+import type { Connection, PendingPairing } from '../storage/stored-items.ts'
+import { ApiError, callApi } from './api-client.ts'
+
+// Device pairing (issue 17): the extension asks for a code, the member approves it on the website
+// while signed in, and the extension receives a device credential it sends as a bearer token.
+
+const startedSchema = z.object({
+  data: z.object({
+    pairingId: z.string().min(1),
+    userCode: z.string().min(1),
+    pollSecret: z.string().min(1),
+    verificationUrl: z.string().regex(/^https?:\/\//),
+    expiresIn: z.number().positive(),
+    interval: z.number().positive(),
+  }),
+})
+
+const approvedSchema = z.object({
+  data: z.object({
+    token: z.string().min(1),
+    device: z.object({ id: z.string(), name: z.string() }),
+    workspace: z.object({ id: z.string(), name: z.string() }),
+  }),
+})
+
+/** Asks the server for a pairing code for this browser. */
+export async function startPairing(
+  serverUrl: string,
+  device: { name: string; version: string },
+  now = Date.now(),
+): Promise<PendingPairing> {
+  const { data } = await callApi({ serverUrl }, '/api/devices/pairings', startedSchema, {
+    method: 'POST',
+    body: { name: device.name, kind: 'extension', version: device.version },
+  })
+  const started = data.data
+  return {
+    serverUrl,
+    pairingId: started.pairingId,
+    userCode: started.userCode,
+    pollSecret: started.pollSecret,
+    verificationUrl: started.verificationUrl,
+    expiresAt: now + started.expiresIn * 1000,
+    intervalMs: started.interval * 1000,
+  }
+}
+
+export type PairingState =
+  /** Not approved yet; `slowDown`: the server asks to be asked less often (as OAuth's device flow does). */
+  { state: 'pending'; slowDown?: true } | { state: 'expired' } | { state: 'denied' } | { state: 'approved'; connection: Connection }
+
+/** Asks once whether the member approved the pairing; the credential comes with the first 'approved'. */
+export async function pollPairing(pairing: PendingPairing): Promise<PairingState> {
+  try {
+    const { data } = await callApi(
+      { serverUrl: pairing.serverUrl },
+      `/api/devices/pairings/${encodeURIComponent(pairing.pairingId)}/token`,
+      approvedSchema,
+      { method: 'POST', body: { pollSecret: pairing.pollSecret } },
+    )
+    return { state: 'approved', connection: { serverUrl: pairing.serverUrl, ...data.data } }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    if (error.status === 400 && error.code === 'PAIRING_PENDING') return { state: 'pending' }
+    if (error.code === 'SLOW_DOWN') return { state: 'pending', slowDown: true }
+    if (error.status === 410 && error.code === 'PAIRING_DENIED') return { state: 'denied' }
+    if (error.status === 410) return { state: 'expired' }
+    throw error
+  }
+}

@@ -1,0 +1,23 @@
+import type { RecordedStep } from './recorder/recording-steps.ts'
+
+// The messages the extension's parts send each other (chrome.runtime and chrome.tabs messaging).
+
+/** To the background: from the side panel (recording/…) and from the recorders in pages (recorder/…). */
+export type BackgroundMessage =
+  | { type: 'recording/start'; tabId: number }
+  | { type: 'recording/stop' }
+  | { type: 'recording/discard' }
+  /** A recorder loaded in a page or frame asks whether its tab is being recorded. */
+  | { type: 'recorder/ready' }
+  | { type: 'recorder/step'; step: RecordedStep }
+
+/** The background's answer: what was asked, or why it could not be done. */
+export type BackgroundAnswer = { ok: true; recording?: boolean } | { ok: false; error: string }
+
+/** To the recorders in a tab's frames. */
+export type RecorderMessage = { type: 'recorder/start' } | { type: 'recorder/stop' }
+
+/** A recorder's answer to recorder/stop: what it was still holding (a field being typed into). */
+export interface RecorderStopped {
+  steps: RecordedStep[]
+}

@@ -1,0 +1,4 @@
+// What the recorder's tests load into each test page (recorder-bundle.ts builds it as one script):
+// the same modules the content script runs.
+export { chooseTarget } from '../target-choice.ts'
+export { startRecorder } from '../event-recorder.ts'
