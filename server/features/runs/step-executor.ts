@@ -261,7 +261,10 @@ export function createStepExecutor(deps: {
     }
 
     try {
-      progress.log('info', `Running ${config.where ?? 'in the cloud'}${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`)
+      progress.log(
+        'info',
+        `Running ${config.where ?? 'in the cloud'}${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`,
+      )
       await progress.flush()
       await refuseFirstAddress()
       if (deps.vault) secrets = await deps.vault.forRun(run.workspaceId, run.steps)
