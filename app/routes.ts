@@ -22,6 +22,7 @@ export default [
     route('confirm-email', 'routes/confirm-email.tsx'),
     route('invitations/accept', 'routes/invitation-accept.tsx'),
     route('connect', 'routes/connect.tsx'),
+    route('extension', 'routes/extension.tsx'),
   ]),
   layout('routes/member-layout.tsx', [
     route('dashboard', 'routes/dashboard.tsx'),

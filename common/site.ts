@@ -34,7 +34,8 @@ export const defaultSiteConfig: SiteConfig = {
     yearsOfExperience: 10,
   },
   links: {
-    extension: 'https://chromewebstore.google.com/search/Aether',
+    // Our own page with the built extension to load unpacked, until a store listing is configured (EXTENSION_URL).
+    extension: '/extension',
     freelancerProfile: 'https://www.upwork.com/',
     scraperStore: 'https://apify.com/store',
     twitter: 'https://x.com/',

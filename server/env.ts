@@ -44,7 +44,8 @@ const envSchema = z
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
     CONTACT_EMAIL: z.email().default('hello@aether.test'),
-    EXTENSION_URL: z.url({ protocol: /^https?$/ }).default('https://chromewebstore.google.com/search/Aether'),
+    // The extension's store listing; without one, 'Get the browser extension' leads to /extension (a download of the built extension).
+    EXTENSION_URL: z.url({ protocol: /^https?$/ }).optional(),
     // Site facts (common/site.ts has the defaults).
     SUPPORT_EMAIL: z.email().optional(),
     FOUNDER_NAME: optionalString.pipe(z.string().max(100).optional()),

@@ -19,6 +19,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff': 'font/woff',
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
+  '.zip': 'application/zip',
 }
 
 interface Asset {

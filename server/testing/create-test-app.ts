@@ -116,7 +116,6 @@ export function testEnv(options: { googleEnabled?: boolean; isProduction?: boole
     GOOGLE_CLIENT_SECRET: options.googleEnabled ? 'test-client-secret' : undefined,
     googleEnabled: Boolean(options.googleEnabled),
     CONTACT_EMAIL: 'hello@aether.test',
-    EXTENSION_URL: 'https://chromewebstore.google.com/search/Aether',
     MAIL_FROM: 'Aether <no-reply@aether.test>',
   }
 }

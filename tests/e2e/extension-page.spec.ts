@@ -1,0 +1,27 @@
+import { expect, gotoHydrated, signInAsMember, test } from './fixtures.ts'
+
+// Without a store listing (EXTENSION_URL unset), "Get the browser extension" leads to our own page,
+// which offers the extension this build made, to load unpacked, with the steps.
+test('the dashboard leads to the extension page, which serves the built extension and says how to install it', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await signInAsMember(page)
+  const link = page.getByRole('link', { name: 'Get the browser extension' })
+  await expect(link).toHaveAttribute('href', '/extension')
+  await gotoHydrated(page, '/extension')
+  await expect(page.getByRole('heading', { name: 'The Aether browser extension', level: 1 })).toBeVisible()
+  await expect(page.getByText('Load unpacked')).toBeVisible()
+  await expect(page.getByText(baseURL ?? '', { exact: true }).first()).toBeVisible()
+  const download = page.getByRole('link', { name: /Download the extension \(\.zip, \d+ KB\)/ })
+  await expect(download).toHaveAttribute('href', '/downloads/aether-extension.zip')
+
+  const zip = await request.get('/downloads/aether-extension.zip')
+  expect(zip.status()).toBe(200)
+  expect(zip.headers()['content-type']).toBe('application/zip')
+  const body = await zip.body()
+  // A zip archive that holds the extension's manifest.
+  expect(body.subarray(0, 2).toString()).toBe('PK')
+  expect(body.includes(Buffer.from('manifest.json'))).toBe(true)
+})
