@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { EnvError, loadEnv } from './env.ts'
+import { siteConfigFromEnv } from './site-config.ts'
 
 const SECRET = 'x'.repeat(32)
 
@@ -30,7 +31,12 @@ describe('loadEnv', () => {
     expect(env.SEED_ADMIN_PASSWORD).toBeUndefined()
     expect(env.SEED_MEMBER_PASSWORD).toBeUndefined()
     expect(env.googleEnabled).toBe(false)
-    expect(env.EXTENSION_URL).toMatch(/^https:\/\//)
+    // No store listing: 'Get the browser extension' leads to our own /extension page.
+    expect(env.EXTENSION_URL).toBeUndefined()
+    expect(siteConfigFromEnv(env).links.extension).toBe('/extension')
+    expect(siteConfigFromEnv({ ...env, EXTENSION_URL: 'https://chromewebstore.google.com/detail/aether' }).links.extension).toBe(
+      'https://chromewebstore.google.com/detail/aether',
+    )
   })
 
   it('reads every value it is given', () => {
