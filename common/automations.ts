@@ -86,6 +86,8 @@ const automationFields = {
   // Limits of each run, lower than the platform's (docs/decisions/028); null: the platform's.
   runTimeLimitSeconds: runLimit('runTimeLimitSeconds', MAX_RUN_TIME_LIMIT_SECONDS),
   runStepLimit: runLimit('runStepLimit', MAX_RUN_STEP_LIMIT),
+  /** The local runner its scheduled runs wait for (a device of kind runner in the workspace); null: the cloud. */
+  deviceId: z.uuid('deviceId must be the id of a connected local runner').nullable(),
 }
 
 /** An automation as a form or the API sends it; `steps` are checked by parseSteps, step by step. */
@@ -99,6 +101,7 @@ export const automationInputSchema = z.object({
   signInBlock: automationFields.signInBlock.default(null),
   runTimeLimitSeconds: automationFields.runTimeLimitSeconds.default(null),
   runStepLimit: automationFields.runStepLimit.default(null),
+  deviceId: automationFields.deviceId.default(null),
 })
 export type AutomationData = z.output<typeof automationInputSchema>
 

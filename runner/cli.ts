@@ -7,6 +7,7 @@ import { findChromium } from './chromium-path.ts'
 import { configPath, readConfig, writeConfig, type RunnerConfig } from './config-store.ts'
 import { pairDevice } from './pairing.ts'
 import { runAutomationLocally } from './run-locally.ts'
+import { DEFAULT_POLL_MS, serveQueuedRuns } from './serve.ts'
 
 const USAGE = `aether-runner: runs Aether automations on this machine, in your installed Chromium.
 
@@ -15,6 +16,8 @@ const USAGE = `aether-runner: runs Aether automations on this machine, in your i
   list                                  the workspace's automations
   run <automation id> [--input name=value …] [--chromium <path>]
                                         run one here and report it to Run History
+  serve [--every <seconds>] [--chromium <path>]
+                                        wait for scheduled runs of automations set to run on this machine
   forget                                disconnect (forget the credential; revoke it in Settings -> Devices)
 
 The credential is kept in ${configPath()} (AETHER_RUNNER_CONFIG to move it).`
@@ -57,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       input: { type: 'string', multiple: true },
       chromium: { type: 'string' },
+      every: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -106,6 +110,26 @@ export async function main(argv: string[]): Promise<number> {
       console.log(summary(run))
       console.log(`${config.server}/dashboard/runs/${run.id}`)
       return run.status === 'succeeded' ? 0 : 2
+    }
+    case 'serve': {
+      const chromiumPath = findChromium(values.chromium)
+      if (!chromiumPath) throw new Error('Chromium or Chrome was not found: pass --chromium <path> or set CHROMIUM_PATH.')
+      const every = Number(values.every ?? DEFAULT_POLL_MS / 1000)
+      if (!Number.isFinite(every) || every < 1) throw new Error('--every takes a number of seconds, 1 or more.')
+      const config = await connected()
+      const stop = new AbortController()
+      process.once('SIGINT', () => stop.abort())
+      process.once('SIGTERM', () => stop.abort())
+      console.log(`Waiting for runs queued for “${config.device.name}” (Ctrl+C stops).`)
+      await serveQueuedRuns({
+        api: clientOf(config),
+        chromiumPath,
+        signal: stop.signal,
+        pollMs: every * 1000,
+        onRun: (run) => console.log(`${run.automationName}: ${summary(run)}`),
+        onError: (error) => console.error(`Asking for runs failed: ${error instanceof Error ? error.message : String(error)}`),
+      })
+      return 0
     }
     case 'forget': {
       const { rm } = await import('node:fs/promises')

@@ -53,7 +53,13 @@ export async function executeLocally(options: {
     config: { ...LOCAL_RUN_DEFAULTS, ...options.limits, privateTargets: 'all', where: 'on this machine' },
   })
   try {
-    await executor.execute(executableRun(options.run), 'local-runner', options.signal)
+    const result = await executor.execute(executableRun(options.run), 'local-runner', options.signal)
+    // Stopped here (Ctrl+C): nobody else will finish it, so it ends failed, saying why.
+    if (result === 'aborted') {
+      await options.api
+        .post(`/api/runs/${options.run.id}/finish`, { status: 'failed', error: 'The local runner was stopped while it ran this.' })
+        .catch(() => {})
+    }
   } finally {
     await own?.close()
   }

@@ -25,6 +25,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const base = {
     plan: { name: plan, actionLimit: limit },
     runLimits: context.services.runLimits,
+    runners: await context.services.devices.runners(caller.workspace.id),
     assist: await builderAssist(context.services, caller.workspace.id),
   }
   const readOnly = caller.workspace.role === 'viewer'
@@ -55,6 +56,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       signInBlock: automation.signInBlock,
       runTimeLimitSeconds: automation.runTimeLimitSeconds,
       runStepLimit: automation.runStepLimit,
+      deviceId: automation.deviceId,
       sessionSavedLabel: sessionSavedAt ? dateTimeLabel(sessionSavedAt) : null,
       version: automation.version,
       steps: automation.steps as StepData[],
@@ -90,13 +92,15 @@ const EMPTY = {
   signInBlock: null,
   runTimeLimitSeconds: null,
   runStepLimit: null,
+  deviceId: null,
   sessionSavedLabel: null,
   version: null,
   steps: [],
 }
 
 export default function AutomationBuilderPage() {
-  const { automation, version, plan, runLimits, assist, suggestions, trigger, nextRunLabel, readOnly } = useLoaderData<typeof loader>()
+  const { automation, version, plan, runLimits, runners, assist, suggestions, trigger, nextRunLabel, readOnly } =
+    useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
   const answer = data && 'result' in data ? data : undefined
@@ -114,6 +118,7 @@ export default function AutomationBuilderPage() {
       version={version}
       plan={plan}
       runLimits={runLimits}
+      runners={runners}
       assist={assist}
       suggestions={suggestions}
       answer={answer}
@@ -128,6 +133,7 @@ export default function AutomationBuilderPage() {
       version={version}
       plan={plan}
       runLimits={runLimits}
+      runners={runners}
       assist={assist}
       suggestions={suggestions}
       answer={answer}

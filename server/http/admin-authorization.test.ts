@@ -95,6 +95,7 @@ const MEMBER_OPERATIONS = [
   'DELETE /vault/{id}',
   'DELETE /automations/{id}/session',
   'GET /devices/me',
+  'POST /runs/claim',
   'GET /devices',
   'PATCH /devices/{id}',
   'DELETE /devices/{id}',

@@ -28,6 +28,9 @@ export const automationSchema = z
       description: "The most steps (browser actions) each run performs, when lower than the platform's; null: the platform's",
     }),
     schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
+    deviceId: z.string().nullable().openapi({
+      description: 'The local runner (a connected device of kind runner) its scheduled runs wait for; null: they run in the cloud',
+    }),
     enabled: z.boolean(),
     nextRunAt: z.string().nullable(),
     /** The workspace it belongs to (docs/decisions/021). */

@@ -613,6 +613,8 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   },
   'GET /devices/me': () => ({ path: '/devices/me' }),
   'GET /devices/me [device token]': (role) => ({ path: '/devices/me', credentials: viaDevice(role) }),
+  'POST /runs/claim': () => ({ path: '/runs/claim', body: {} }),
+  'POST /runs/claim [device token]': (role) => ({ path: '/runs/claim', body: {}, credentials: viaDevice(role) }),
   'GET /devices': () => ({ path: '/devices', private: [fixtures.deviceId] }),
   'GET /devices [API key]': (role) => ({ path: '/devices', private: [fixtures.deviceId], credentials: viaApiKey(role) }),
   'GET /devices [device token]': (role) => ({ path: '/devices', credentials: viaDevice(role) }),

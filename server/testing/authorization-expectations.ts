@@ -409,6 +409,15 @@ export const DOCUMENTED: RouteExpectation[] = [
   },
   { route: 'GET /devices/me', variant: 'device token', visitor: 401, member: 200, otherMember: 200, admin: 200 },
   {
+    route: 'POST /runs/claim',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a local runner takes the runs queued for it: a session is refused',
+  },
+  { route: 'POST /runs/claim', variant: 'device token', visitor: 401, member: 200, otherMember: 200, admin: 200 },
+  {
     route: 'GET /devices',
     visitor: 401,
     member: 200,

@@ -5,6 +5,7 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, type SignInBlock } from '#common/automations.ts'
 import { users } from './auth.ts'
+import { devices } from './devices.ts'
 import { workspaces } from './workspaces.ts'
 
 /** Who executes a run: our worker in headless Chromium, or the member's extension / desktop app. */
@@ -37,6 +38,8 @@ export const automations = pgTable(
     version: integer().notNull().default(1),
     /** A five-field cron expression (UTC); null runs only when started. */
     schedule: text(),
+    /** The local runner its scheduled runs wait for (README "Local runner"); null: they run in the cloud. */
+    deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
     enabled: boolean().notNull().default(true),
     /** When the schedule next fires; the scheduler claims due rows and moves this on. */
     nextRunAt: timestamp({ withTimezone: true }),
@@ -124,6 +127,8 @@ export const automationRuns = pgTable(
     workerId: text(),
     leaseUntil: timestamp({ withTimezone: true }),
     attempts: integer().notNull().default(0),
+    /** The local runner a queued client run waits for, and that runs it (a scheduled run meant for that device). */
+    deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp({ withTimezone: true }),
     finishedAt: timestamp({ withTimezone: true }),
@@ -137,6 +142,7 @@ export const automationRuns = pgTable(
     index().on(table.workspaceId, table.createdAt),
     index().on(table.automationId, table.createdAt),
     index().on(table.status, table.runner, table.createdAt),
+    index().on(table.deviceId, table.status),
   ],
 )
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { nextCronRun, type AutomationData, type AutomationChanges, type SignInBlock } from '#common/automations.ts'
 import { placeholdersOf } from '#common/step-placeholders.ts'
@@ -7,7 +7,7 @@ import { Conflict, LimitReached, NotFound, ValidationError } from '#common/error
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
+import { automations, devices, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -20,7 +20,7 @@ export interface RunLimits {
   maxActions: number
 }
 /** Fields a caller that creates an automation (a template, an import) may leave out: their defaults apply. */
-type OptionalOnCreate = 'selfRepair' | 'keepSession' | 'signInBlock' | 'runTimeLimitSeconds' | 'runStepLimit'
+type OptionalOnCreate = 'selfRepair' | 'keepSession' | 'signInBlock' | 'runTimeLimitSeconds' | 'runStepLimit' | 'deviceId'
 
 /** The field of a step that holds placeholders (step-placeholders.ts), for the builder to show a refusal under. */
 const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
@@ -97,6 +97,19 @@ export function createAutomationService(
       )
     if ((data.runStepLimit ?? 0) > platform.maxActions)
       throw over('runStepLimit', `Runs stop after ${platform.maxActions} actions on this server: the action limit can only be lower.`)
+  }
+
+  /** Scheduled runs may only wait for a local runner connected to this workspace. */
+  async function checkDevice(workspaceId: string, deviceId: string | null | undefined): Promise<void> {
+    if (!deviceId) return
+    const [runner] = await db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(and(eq(devices.id, deviceId), eq(devices.workspaceId, workspaceId), eq(devices.kind, 'runner'), isNull(devices.revokedAt)))
+    if (!runner) {
+      const message = 'Scheduled runs can wait for a local runner connected to this workspace only: connect one, or run them in the cloud.'
+      throw new ValidationError(message, [{ path: 'deviceId', message }])
+    }
   }
 
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
@@ -187,6 +200,7 @@ export function createAutomationService(
       const steps = await checkedSteps(workspaceId, data.steps)
       checkSignInBlock(data.signInBlock, steps)
       checkRunLimits(data)
+      await checkDevice(workspaceId, data.deviceId)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
         throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
@@ -218,6 +232,7 @@ export function createAutomationService(
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
+      await checkDevice(current.workspaceId, data.deviceId)
       const schedule = data.schedule === undefined ? current.schedule : data.schedule
       const enabled = data.enabled ?? current.enabled
       const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
@@ -266,6 +281,7 @@ export function createAutomationService(
         signInBlock: source.signInBlock,
         runTimeLimitSeconds: source.runTimeLimitSeconds,
         runStepLimit: source.runStepLimit,
+        deviceId: source.deviceId,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })

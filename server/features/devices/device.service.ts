@@ -98,6 +98,16 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
         .orderBy(desc(devices.createdAt), desc(devices.id))
     },
 
+    /** The workspace's connected local runners, any member's, by name: where an automation's schedule may run. */
+    async runners(workspaceId: string): Promise<{ id: string; name: string; owner: string }[]> {
+      return db
+        .select({ id: devices.id, name: devices.name, owner: users.email })
+        .from(devices)
+        .innerJoin(users, eq(users.id, devices.userId))
+        .where(and(eq(devices.workspaceId, workspaceId), eq(devices.kind, 'runner'), isNull(devices.revokedAt)))
+        .orderBy(devices.name, devices.id)
+    },
+
     /** A device about itself: its name, its workspace and whose it is. */
     async me(deviceId: string) {
       const [row] = await db

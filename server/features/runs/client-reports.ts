@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { FINISHED_STATUSES, MAX_CLIENT_SCREENSHOTS, MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
 import type { Caller } from '#common/auth.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
@@ -28,6 +28,37 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
   }
 
   return {
+    /**
+     * A local runner takes the oldest run queued for it (a scheduled run meant for that device),
+     * which is running from then on; null when none waits. Each run goes to one claim.
+     */
+    async claimForDevice(deviceId: string): Promise<Run | null> {
+      const claimed = await db.transaction(async (tx) => {
+        const [next] = await tx
+          .select({ id: automationRuns.id })
+          .from(automationRuns)
+          .where(and(eq(automationRuns.deviceId, deviceId), eq(automationRuns.status, 'queued'), eq(automationRuns.runner, 'client')))
+          .orderBy(asc(automationRuns.createdAt), asc(automationRuns.id))
+          .limit(1)
+          .for('update', { skipLocked: true })
+        if (!next) return null
+        const now = new Date()
+        const [row] = await tx
+          .update(automationRuns)
+          .set({
+            status: 'running',
+            startedAt: now,
+            updatedAt: now,
+            log: sql`${automationRuns.log} || ${JSON.stringify([line('info', 'The local runner took it up.')])}::jsonb`,
+          })
+          .where(eq(automationRuns.id, next.id))
+          .returning()
+        return row ?? null
+      })
+      if (claimed) announce(claimed)
+      return claimed
+    },
+
     /** A client's report on a run it executes: actions so far, log lines, extracted rows. */
     async report(
       id: string,

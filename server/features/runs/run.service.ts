@@ -22,7 +22,13 @@ import { createRunHistory, notRefused } from './run-history.ts'
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
 /** How a run starts: where, why, and the values for its `{{input.name}}` placeholders. */
-export type StartOptions = { runner: Runner; trigger: RunTrigger; inputs?: RunInputs }
+export type StartOptions = {
+  runner: Runner
+  trigger: RunTrigger
+  inputs?: RunInputs
+  /** A client run queued for this local runner (a scheduled run meant for it), instead of one a client runs now. */
+  device?: { id: string; name: string }
+}
 
 /**
  * A start that was refused and recorded (recordRefusalIn): a cloud run that failed without ever
@@ -151,7 +157,7 @@ export function createRunService(deps: {
         workspaceId: caller.workspace.id,
         // A scheduled run of an automation whose creator's account is gone is nobody's (scheduledCaller).
         userId: caller.id || null,
-        status: options.runner === 'cloud' ? 'queued' : 'running',
+        status: options.runner === 'cloud' || options.device ? 'queued' : 'running',
         trigger: options.trigger,
         runner: options.runner,
         steps,
@@ -162,13 +168,16 @@ export function createRunService(deps: {
         timeLimitSeconds: automation.runTimeLimitSeconds,
         stepLimit: automation.runStepLimit,
         creditsCharged: cost,
-        startedAt: options.runner === 'client' ? now : null,
+        deviceId: options.device?.id ?? null,
+        startedAt: options.runner === 'client' && !options.device ? now : null,
         log: [
           line(
             'info',
-            options.runner === 'cloud'
-              ? `Queued to run in the cloud${options.trigger === 'url' ? ', started by its trigger URL' : ''}.`
-              : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,
+            options.device
+              ? `Queued for the local runner “${options.device.name}”.`
+              : options.runner === 'cloud'
+                ? `Queued to run in the cloud${options.trigger === 'url' ? ', started by its trigger URL' : ''}.`
+                : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,
           ),
         ],
       })

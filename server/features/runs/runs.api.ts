@@ -11,7 +11,7 @@ import { ValidationError } from '#common/errors.ts'
 import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
-import { admin, callerOf, member, publicRoute, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
+import { admin, callerOf, deviceItself, member, publicRoute, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
 import { liveStream } from '#server/http/live-stream.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import { extractedAsCsv } from './extracted-csv.ts'
@@ -207,6 +207,20 @@ const applyRepair = signedInRoute(changes, {
   },
 })
 
+const claim = signedInRoute(deviceItself(), {
+  method: 'post',
+  path: '/claim',
+  tags,
+  summary:
+    'A local runner (device token only) takes the oldest run queued for it — a scheduled run of an automation set to run on it — which is running from then on; it reports on it like any client run. data is null when none waits.',
+  responses: {
+    200: {
+      description: 'The run it now runs, or null',
+      content: { 'application/json': { schema: z.object({ data: runDtoSchema.nullable() }) } },
+    },
+  },
+})
+
 const start = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/runs',
@@ -281,6 +295,12 @@ export function createRunsApi(deps: {
     .openapi(get, async (c) => {
       const user = c.get('member')
       return c.json({ data: await runDto(runs, await runs.get(c.req.valid('param').id, callerOf(user))) }, 200)
+    })
+    .openapi(claim, async (c) => {
+      const via = c.get('member').signedInWith
+      if (via.kind !== 'device') throw new Error('the route’s rule lets devices only in')
+      const run = await runs.claimForDevice(via.deviceId)
+      return c.json({ data: run ? toRunDto(run, null) : null }, 200)
     })
     .openapi(progress, async (c) => {
       const user = c.get('member')

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
 import { nextCronRun } from '#common/automations.ts'
-import { AppError } from '#common/errors.ts'
-import type { Db } from '#server/db/client.ts'
-import { automations } from '#server/db/schema/index.ts'
+import { AppError, ValidationError } from '#common/errors.ts'
+import type { Db, Tx } from '#server/db/client.ts'
+import { automations, devices } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Caller } from '#common/auth.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
-import type { Run, RunService } from './run.service.ts'
+import type { Run, RunService, StartOptions } from './run.service.ts'
 
 /**
  * Who a scheduled run starts as: the automation's workspace runs it, in its creator's name (nobody's
@@ -42,6 +42,24 @@ export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn'
   let timer: NodeJS.Timeout | null = null
   let ticking: Promise<TickResult> | null = null
 
+  /**
+   * In the cloud, or queued for the local runner the automation names: in that device's member's
+   * name (the runner reports as them). A disconnected runner is refused like any other start.
+   */
+  async function whereItRuns(tx: Tx, due: Automation): Promise<{ caller: Caller; options: StartOptions }> {
+    if (!due.deviceId) return { caller: scheduledCaller(due), options: { runner: 'cloud', trigger: 'schedule' } }
+    const [device] = await tx.select().from(devices).where(eq(devices.id, due.deviceId))
+    if (!device || device.revokedAt || device.workspaceId !== due.workspaceId) {
+      throw new ValidationError(
+        `The local runner${device ? ` “${device.name}”` : ''} this schedule runs on is no longer connected: choose another, or the cloud, in the automation.`,
+      )
+    }
+    return {
+      caller: { ...scheduledCaller(due), id: device.userId },
+      options: { runner: 'client', trigger: 'schedule', device: { id: device.id, name: device.name } },
+    }
+  }
+
   /** Claims and fires one due automation; false when none is due. */
   async function fireOne(now: Date, result: TickResult): Promise<boolean> {
     let announced: Run | null = null
@@ -55,10 +73,9 @@ export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn'
         .for('update', { skipLocked: true })
       if (!due) return false
       try {
+        const target = await whereItRuns(tx, due)
         // A savepoint: a refused start rolls back alone, and the schedule still moves on.
-        announced = await tx.transaction((savepoint) =>
-          runs.startIn(savepoint, due.id, scheduledCaller(due), { runner: 'cloud', trigger: 'schedule' }),
-        )
+        announced = await tx.transaction((savepoint) => runs.startIn(savepoint, due.id, target.caller, target.options))
         result.started += 1
       } catch (error) {
         if (error instanceof AppError) {

@@ -9,7 +9,7 @@ import type { StepIssue } from '#common/automation-steps.ts'
 import type { SignInBlock } from '#common/automations.ts'
 import { AssistCard } from './assist-card.tsx'
 import { automationFormSchema } from './automation-form.ts'
-import { AutomationDetails } from './automation-details.tsx'
+import { AutomationDetails, type LocalRunner } from './automation-details.tsx'
 import type { BuilderAssist, SuggestionsView } from './builder-view.server.ts'
 import { exportDocument, exportFileName, type StepData } from './step-drafts.ts'
 import { StepsCard } from './steps-card.tsx'
@@ -28,6 +28,8 @@ export interface BuilderAutomation {
   /** The automation's own run limits (docs/decisions/028); null: the platform's. */
   runTimeLimitSeconds: number | null
   runStepLimit: number | null
+  /** The local runner its scheduled runs wait for; null: the cloud. */
+  deviceId: string | null
   /** When the kept session was saved (a label), or null when there is none. */
   sessionSavedLabel: string | null
   /** The saved version the editor started from (null: a new one); a save of an older one is refused. */
@@ -47,6 +49,7 @@ export function AutomationBuilder({
   automation,
   plan,
   runLimits,
+  runners,
   assist,
   suggestions,
   lastResult,
@@ -57,6 +60,8 @@ export function AutomationBuilder({
   plan: { name: string; actionLimit: number | null }
   /** The platform's limits of every run. */
   runLimits: { timeLimitSeconds: number; maxActions: number }
+  /** The workspace's connected local runners: where scheduled runs may wait instead of the cloud. */
+  runners: LocalRunner[]
   assist: BuilderAssist
   /** A saved automation's suggestions (none for a new one). */
   suggestions: SuggestionsView | null
@@ -88,6 +93,7 @@ export function AutomationBuilder({
       signInPresent: automation.signInBlock?.check.present ?? 'signedOut',
       runTimeLimitSeconds: automation.runTimeLimitSeconds === null ? '' : String(automation.runTimeLimitSeconds),
       runStepLimit: automation.runStepLimit === null ? '' : String(automation.runStepLimit),
+      deviceId: automation.deviceId ?? '',
     },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -140,6 +146,7 @@ export function AutomationBuilder({
           modelRepair={assist.modelRepair}
           sessionSavedLabel={automation.sessionSavedLabel}
           runLimits={runLimits}
+          runners={runners}
         />
         <StepsCard list={list} plan={plan} onExport={exportJson} />
 

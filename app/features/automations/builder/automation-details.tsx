@@ -9,6 +9,14 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import type { z } from '#common/zod.ts'
 import { SCHEDULE_EXAMPLES, type automationFormSchema } from './automation-form.ts'
 
+/** A connected local runner of the workspace (Settings -> Devices), where scheduled runs may wait. */
+export interface LocalRunner {
+  id: string
+  name: string
+  /** Whose it is: the member's e-mail. */
+  owner: string
+}
+
 type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchema>>>[1]
 
 /** The builder's 'Details' card: name, description, schedule (with examples), enabled and self-repair. */
@@ -17,6 +25,7 @@ export function AutomationDetails({
   modelRepair,
   sessionSavedLabel,
   runLimits,
+  runners,
 }: {
   fields: Pick<
     DetailFields,
@@ -32,6 +41,7 @@ export function AutomationDetails({
     | 'signInPresent'
     | 'runTimeLimitSeconds'
     | 'runStepLimit'
+    | 'deviceId'
   >
   /** Whether self-repair may also ask the AI model (configured, and in the member's plan). */
   modelRepair: boolean
@@ -39,6 +49,7 @@ export function AutomationDetails({
   sessionSavedLabel: string | null
   /** The platform's limits of every run: the automation's own may only be lower. */
   runLimits: { timeLimitSeconds: number; maxActions: number }
+  runners: LocalRunner[]
 }) {
   return (
     <Card>
@@ -79,6 +90,23 @@ export function AutomationDetails({
               ))}
             </ul>
           </div>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={fields.deviceId.id}>Scheduled runs run</Label>
+          <Select {...getSelectProps(fields.deviceId)} aria-describedby={`${fields.deviceId.id}-help`}>
+            <option value="">In the cloud (1 credit each)</option>
+            {runners.map((runner) => (
+              <option key={runner.id} value={runner.id}>
+                On the local runner “{runner.name}” ({runner.owner})
+              </option>
+            ))}
+          </Select>
+          <FieldError id={fields.deviceId.errorId} errors={fields.deviceId.errors} />
+          <p id={`${fields.deviceId.id}-help`} className="text-xs text-muted-foreground">
+            {runners.length
+              ? 'A local runner takes its runs up while “npm run runner -- serve” runs on its machine.'
+              : 'Connect a local runner (“npm run runner -- pair”, see /extension) to run schedules on your own machine.'}
+          </p>
         </div>
         <div className="space-y-1.5">
           <div className="flex items-center gap-2 pt-7">

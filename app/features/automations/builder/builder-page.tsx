@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import type { SubmissionResult } from '@conform-to/react'
 import { toast } from '#app/lib/toast.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
+import type { LocalRunner } from './automation-details.tsx'
 import { AutomationBuilder, type BuilderAutomation } from './automation-builder.tsx'
 import type { BuilderAssist, SuggestionsView } from './builder-view.server.ts'
 
@@ -22,6 +23,7 @@ export function BuilderPage({
   version,
   plan,
   runLimits,
+  runners,
   assist,
   suggestions,
   answer,
@@ -34,6 +36,7 @@ export function BuilderPage({
   version: string
   plan: { name: string; actionLimit: number | null }
   runLimits: { timeLimitSeconds: number; maxActions: number }
+  runners: LocalRunner[]
   assist: BuilderAssist
   suggestions: SuggestionsView | null
   answer?: SaveAnswer
@@ -57,6 +60,7 @@ export function BuilderPage({
         automation={automation}
         plan={plan}
         runLimits={runLimits}
+        runners={runners}
         assist={assist}
         suggestions={suggestions}
         lastResult={answer?.result}

@@ -1,0 +1,38 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { RunDto } from '#server/features/runs/run.dto.ts'
+import type { ApiClient } from './api-client.ts'
+import { executeLocally } from './run-locally.ts'
+
+/** How often an idle runner asks for queued runs. */
+export const DEFAULT_POLL_MS = 15_000
+
+/**
+ * Takes the runs queued for this device (scheduled runs of automations set to run on it) one at a
+ * time and runs them here, until `signal` aborts. A server out of reach is asked again after the
+ * pause: the runner keeps going through restarts and network drops.
+ */
+export async function serveQueuedRuns(options: {
+  api: ApiClient
+  chromiumPath: string
+  signal: AbortSignal
+  pollMs?: number
+  browsers?: Parameters<typeof executeLocally>[0]['browsers']
+  onRun?: (run: RunDto) => void
+  onError?: (error: unknown) => void
+}): Promise<void> {
+  const { api, signal } = options
+  while (!signal.aborted) {
+    let next: RunDto | null = null
+    try {
+      next = await api.post<RunDto | null>('/api/runs/claim')
+    } catch (error) {
+      options.onError?.(error)
+    }
+    if (next) {
+      const done = await executeLocally({ api, run: next, chromiumPath: options.chromiumPath, browsers: options.browsers, signal })
+      options.onRun?.(done)
+      continue
+    }
+    await sleep(options.pollMs ?? DEFAULT_POLL_MS, undefined, { signal }).catch(() => {})
+  }
+}
