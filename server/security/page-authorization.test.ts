@@ -24,6 +24,7 @@ const PUBLIC = new Set([
   'routes/blog.tsx',
   'routes/blog-post.tsx',
   'routes/services.tsx',
+  'routes/extension.tsx',
   'routes/forgot-password.tsx',
   'routes/reset-password.tsx',
   'routes/verify-email.tsx',
