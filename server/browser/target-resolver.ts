@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Locator, Page } from 'playwright-core'
+import { columnCells } from '#common/column-cells.ts'
 import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
 
 /** Playwright's locator for one alternative of a target, visible elements only. */
@@ -26,30 +27,6 @@ export function locatorFor(page: Page, alternative: TargetAlternative): Locator 
     }
   })()
   return base.filter({ visible: true })
-}
-
-/** An XPath string literal for any text (quotes included). */
-function literal(text: string): string {
-  if (!text.includes("'")) return `'${text}'`
-  if (!text.includes('"')) return `"${text}"`
-  return `concat(${text
-    .split("'")
-    .map((part) => `'${part}'`)
-    .join(`, "'", `)})`
-}
-
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
-
-/**
- * The body cells of the table column whose header says `header` (loosely: part of it, any case;
- * or exactly): the cells at the header's position in each row. Tables without spanning cells.
- */
-export function columnCells(header: string, exact: boolean): string {
-  const th = exact
-    ? `th[normalize-space(.)=${literal(header.trim())}]`
-    : `th[contains(translate(normalize-space(.), '${UPPER}', '${UPPER.toLowerCase()}'), ${literal(header.trim().toLowerCase())})]`
-  const position = `count((ancestor::table[1]//${th})[1]/preceding-sibling::*)`
-  return `//table[.//${th}]//tr/td[count(preceding-sibling::*) = ${position}]`
 }
 
 export interface Resolved {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { build, type Rolldown } from 'vite'
+import type { resolveInPage } from '../../runner/resolve-target.ts'
 import type { startRecorder } from '../event-recorder.ts'
 import type { chooseTarget } from '../target-choice.ts'
 
@@ -28,4 +29,5 @@ export async function recorderBundle(): Promise<string> {
 export interface RecorderGlobal {
   chooseTarget: typeof chooseTarget
   startRecorder: typeof startRecorder
+  resolveInPage: typeof resolveInPage
 }
