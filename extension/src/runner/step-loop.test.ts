@@ -115,7 +115,9 @@ describe('running a client run’s steps', () => {
 
   it('ends cancelled when the member stops it', async () => {
     const run = harness(() => null)
-    run.deps.report = async () => run.cancel()
+    run.deps.report = async () => {
+      run.cancel()
+    }
     const outcome = await runSteps(run.plan([click('A'), click('B')]), run.deps)
     expect(outcome).toMatchObject({ status: 'cancelled', actionsPerformed: 1 })
     expect(run.performed).toEqual([1])
