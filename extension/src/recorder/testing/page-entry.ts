@@ -3,3 +3,4 @@
 export { chooseTarget } from '../target-choice.ts'
 export { startRecorder } from '../event-recorder.ts'
 export { resolveInPage } from '../../runner/resolve-target.ts'
+export { performInPage } from '../../runner/page-actions.ts'
