@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react'
-import { browser } from 'wxt/browser'
 import { runPageUrl, startRun } from '../aether-api/runs-api.ts'
 import { runInTab } from '../runner/run-in-tab.ts'
 import type { AutomationSummary, Connection } from '../storage/stored-items.ts'
+import { currentTab } from './current-tab.ts'
 import { messageForError } from './api-errors.ts'
 
 type RunState =
@@ -22,7 +22,7 @@ export function RunButtons({ connection, automation }: { connection: Connection;
     setState({ kind: 'starting' })
     stopped.current = false
     try {
-      const [tab] = await browser.tabs.query({ active: true, currentWindow: true })
+      const tab = await currentTab()
       if (tab?.id === undefined) throw new Error('There is no tab to run it in.')
       const run = await startRun(connection, automation.id, 'client')
       const total = run.steps.length
