@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, test, type BrowserContext, type Page, type Worker } from '@playwright/test'
 import { startTestSite } from '../../server/testing/cloud-run-site.ts'
+import { apiToken, createAutomation } from './accounts.ts'
 import { expect, gotoHydrated, MEMBER } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
@@ -53,7 +54,7 @@ test.afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true })
 })
 
-test('the extension connects, records, runs in the browser and the cloud, and learns it was revoked', async () => {
+test('the extension connects, records, runs in the browser and the cloud, and learns it was revoked', async ({ request }) => {
   const name = `Sign-up recorded ${Date.now().toString(36)}`
 
   // Connect: the panel opens the website's page to approve it; the member signs in and approves.
@@ -120,6 +121,43 @@ test('the extension connects, records, runs in the browser and the cloud, and le
     await expect(rows.filter({ hasText: 'Your device' }).filter({ hasText: 'Succeeded' })).toHaveCount(1)
     await expect(rows.filter({ hasText: 'Cloud' }).filter({ hasText: 'Succeeded' })).toHaveCount(1)
   }).toPass({ timeout: 90_000 })
+
+  // An automation made on the website, with an onError retry, extraction and a screenshot, run in this browser.
+  const token = await apiToken(request, MEMBER, server.url)
+  const reader = `Read the answer ${Date.now().toString(36)}`
+  await createAutomation(
+    request,
+    token,
+    {
+      name: reader,
+      steps: [
+        { type: 'navigate', url: `${site.url}/form` },
+        { type: 'type', target: [{ by: 'label', text: 'Name' }], text: 'Grace' },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Nowhere' }], onError: { retries: 1, delayMs: 100, then: 'skip' } },
+        { type: 'wait', target: [{ by: 'text', text: 'Thanks' }] },
+        { type: 'extract', target: [{ by: 'css', selector: '#result' }], field: 'result' },
+        { type: 'extract', target: [{ by: 'css', selector: '.item a' }], field: 'link', attribute: 'href' },
+        { type: 'screenshot', name: 'After sending' },
+      ],
+    },
+    server.url,
+  )
+  await panel.getByRole('button', { name: 'Refresh' }).click()
+  await automations.getByRole('button', { name: `Run ${reader} in this browser` }).click()
+  await expect(automations.getByText(/^Run succeeded \(7 steps\)/)).toBeVisible({ timeout: 60_000 })
+  const runPage = context.waitForEvent('page', (page) => page.url().includes('/dashboard/runs/'))
+  await automations.getByRole('link', { name: 'Open the run' }).click()
+  const run = await runPage
+  await expect(run.locator('[data-status="succeeded"]').first()).toBeVisible()
+  const table = run.getByRole('table').filter({ hasText: 'result' })
+  await expect(table).toContainText('Thanks, Grace (free)')
+  await expect(table).toContainText(`${site.url}/alpha`)
+  await expect(table).toContainText(`${site.url}/beta`)
+  await expect(run.getByText(/Step 4 \(click\): .*the step is skipped/)).toBeVisible()
+  const shot = run.getByRole('img', { name: 'Screenshot after step 8' })
+  await expect(shot).toBeVisible()
+  await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
 
   // Revoke the device in Settings -> Devices: the panel says it was disconnected.
   await gotoHydrated(history, `${server.url}/settings#devices`)
