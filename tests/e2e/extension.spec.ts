@@ -159,6 +159,29 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   await expect(shot).toBeVisible()
   await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
 
+  // Steps that type a vault secret run only in the cloud: the panel shows the server's reason.
+  const secretive = `Sign in with a secret ${Date.now().toString(36)}`
+  const stored = await request.post(`${server.url}/api/vault`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: 'form_name', kind: 'value', value: 'Ada' },
+  })
+  expect(stored.status(), await stored.text()).toBe(201)
+  await createAutomation(
+    request,
+    token,
+    {
+      name: secretive,
+      steps: [
+        { type: 'navigate', url: `${site.url}/form` },
+        { type: 'type', target: [{ by: 'label', text: 'Name' }], text: '{{secrets.form_name}}' },
+      ],
+    },
+    server.url,
+  )
+  await panel.getByRole('button', { name: 'Refresh' }).click()
+  await automations.getByRole('button', { name: `Run ${secretive} in this browser` }).click()
+  await expect(automations.getByRole('alert')).toHaveText(/from the vault, which only cloud runs fill in: run it in the cloud\.$/)
+
   // Revoke the device in Settings -> Devices: the panel says it was disconnected.
   await gotoHydrated(history, `${server.url}/settings#devices`)
   const devices = history.getByRole('list', { name: 'Your devices' })
