@@ -14,10 +14,11 @@ export default defineConfig({
     description: 'Record what you do in the browser as an Aether automation.',
     // storage: settings, connection, recording; sidePanel: the panel; tabs and webNavigation: the
     // recorded tab, its frames and how its pages open; scripting: recorders for tabs opened before
-    // the extension was installed. All sites: the recorder runs in any page, and a self-hosted
-    // Aether server may be at any address.
+    // the extension was installed. All sites: the recorder and the runner work in any page, a
+    // self-hosted Aether server may be at any address, and a run's screenshot step
+    // (tabs.captureVisibleTab) needs '<all_urls>' itself (http and https patterns do not do).
     permissions: ['storage', 'sidePanel', 'tabs', 'webNavigation', 'scripting'],
-    host_permissions: ['http://*/*', 'https://*/*'],
+    host_permissions: ['<all_urls>'],
     action: { default_title: 'Open Aether' },
   },
   zip: { artifactTemplate: 'aether-extension-{{version}}-{{browser}}.zip' },

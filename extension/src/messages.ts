@@ -1,4 +1,5 @@
 import type { RecordedStep } from './recorder/recording-steps.ts'
+import type { PageStep } from './runner/page-actions.ts'
 
 // The messages the extension's parts send each other (chrome.runtime and chrome.tabs messaging).
 
@@ -20,4 +21,11 @@ export type RecorderMessage = { type: 'recorder/start' } | { type: 'recorder/sto
 /** A recorder's answer to recorder/stop: what it was still holding (a field being typed into). */
 export interface RecorderStopped {
   steps: RecordedStep[]
+}
+
+/** To the runner in a tab's top page: perform one step (extension/src/runner/page-actions.ts answers a PageAnswer). */
+export interface RunnerMessage {
+  type: 'runner/perform'
+  step: PageStep
+  timeoutMs: number
 }

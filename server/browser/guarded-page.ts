@@ -1,6 +1,6 @@
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { openBrowserSession, type BrowserSession } from './browser-session.ts'
-import { createExtractedTable } from './extracted-table.ts'
+import { createExtractedTable } from '#common/extracted-table.ts'
 import type { BrowserSource } from './shared-browser.ts'
 import { cleanMessage, performStep, seconds, StepFailure, type StepContext } from './step-actions.ts'
 import { createTargetGuard, type LookupAll, type PrivateTargetPolicy } from './target-guard.ts'

@@ -1,14 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { errors, type Locator, type Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { describeTarget, type Target, type TargetAlternative } from '#common/targets.ts'
-import type { ExtractedTable } from './extracted-table.ts'
+import type { Target, TargetAlternative } from '#common/targets.ts'
+import type { ExtractedTable } from '#common/extracted-table.ts'
+import { describeStep, short } from '#common/step-log-words.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 
 const MAX_VALUE_LENGTH = 10_000
 
-export const short = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+export { describeStep, short }
 
 /** A step that did not work: the automation's fault (not refunded). The message names the cause. */
 export class StepFailure extends Error {}
@@ -19,30 +20,6 @@ export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 export function cleanMessage(error: unknown): string {
   const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
   return short(first.replace(/^[a-zA-Z]+\.[a-zA-Z]+: /, '').replace(/^Error: /, ''), 300)
-}
-
-/** What the run log says a step is about to do. */
-export function describeStep(step: AutomationStep): string {
-  switch (step.type) {
-    case 'navigate':
-      return step.url
-    case 'click':
-      return describeTarget(step.target)
-    case 'type':
-      return `${describeTarget(step.target)} (${step.text.length} characters)`
-    case 'select':
-      return `${describeTarget(step.target)} = "${step.value}"`
-    case 'press':
-      return step.target ? `${step.key} in ${describeTarget(step.target)}` : step.key
-    case 'wait':
-      return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
-    case 'extract':
-      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}`
-    case 'screenshot':
-      return step.name ?? 'the page'
-    case 'assertText':
-      return `"${short(step.text, 80)}"${step.target ? ` in ${describeTarget(step.target)}` : ' on the page'}`
-  }
 }
 
 /** What a step needs from the run it belongs to (step-executor.ts makes it). */

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Locator, Page } from 'playwright-core'
-import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
+import { columnCells } from '#common/column-cells.ts'
+import type { Target, TargetAlternative } from '#common/targets.ts'
+import { targetName, whyUnresolved } from '#common/unresolved-target.ts'
 
 /** Playwright's locator for one alternative of a target, visible elements only. */
 export function locatorFor(page: Page, alternative: TargetAlternative): Locator {
@@ -26,30 +28,6 @@ export function locatorFor(page: Page, alternative: TargetAlternative): Locator 
     }
   })()
   return base.filter({ visible: true })
-}
-
-/** An XPath string literal for any text (quotes included). */
-function literal(text: string): string {
-  if (!text.includes("'")) return `'${text}'`
-  if (!text.includes('"')) return `"${text}"`
-  return `concat(${text
-    .split("'")
-    .map((part) => `'${part}'`)
-    .join(`, "'", `)})`
-}
-
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
-
-/**
- * The body cells of the table column whose header says `header` (loosely: part of it, any case;
- * or exactly): the cells at the header's position in each row. Tables without spanning cells.
- */
-export function columnCells(header: string, exact: boolean): string {
-  const th = exact
-    ? `th[normalize-space(.)=${literal(header.trim())}]`
-    : `th[contains(translate(normalize-space(.), '${UPPER}', '${UPPER.toLowerCase()}'), ${literal(header.trim().toLowerCase())})]`
-  const position = `count((ancestor::table[1]//${th})[1]/preceding-sibling::*)`
-  return `//table[.//${th}]//tr/td[count(preceding-sibling::*) = ${position}]`
 }
 
 export interface Resolved {
@@ -102,28 +80,4 @@ export async function resolveTarget(
   }
 }
 
-/** An alternative as a message names it: a CSS selector quoted as written, anything else in words. */
-const named = (alternative: TargetAlternative) =>
-  alternative.by === 'css' ? `"${alternative.selector}"` : describeAlternative(alternative)
-
-/** A target as a failure message names it: by its first alternative. */
-export const targetName = (target: Target) => (target[0] ? named(target[0]) : 'the element')
-
-/**
- * Why a target was not found, in words. One alternative: 'no element matches "#go"' or '2 elements
- * match Button named “Sign in”'; several: each with what it found.
- */
-export function whyUnresolved(target: Target, counts: number[], within: string): string {
-  const found = (index: number) => {
-    const count = counts[index] ?? 0
-    return count < 0 ? 'not a valid selector' : count === 0 ? 'no element' : `${count} elements`
-  }
-  const [only] = target
-  if (target.length === 1 && only) {
-    const count = counts[0] ?? 0
-    if (count < 0) return `${named(only)} is not a valid selector`
-    if (count === 0) return `no element matches ${named(only)} within ${within}`
-    return `${count} elements match ${named(only)}; a step acts on exactly one`
-  }
-  return `no way to find the element worked within ${within} (${target.map((alternative, index) => `${named(alternative)}: ${found(index)}`).join('; ')})`
-}
+export { targetName, whyUnresolved }

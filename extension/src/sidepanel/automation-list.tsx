@@ -3,6 +3,7 @@ import { automationPageUrl } from '../aether-api/automations-api.ts'
 import { automationListItem, type Connection } from '../storage/stored-items.ts'
 import { messageForError } from './api-errors.ts'
 import { refreshAutomations } from './refresh-automations.ts'
+import { RunButtons } from './run-buttons.tsx'
 import { useStoredItem } from './use-stored-item.ts'
 
 /**
@@ -55,6 +56,7 @@ export function AutomationList({ connection }: { connection: Connection }) {
               <span className="muted">
                 ({automation.stepCount} step{automation.stepCount === 1 ? '' : 's'})
               </span>
+              <RunButtons connection={connection} automation={automation} />
             </li>
           ))}
         </ul>

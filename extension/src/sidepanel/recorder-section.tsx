@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { browser } from 'wxt/browser'
 import { automationPageUrl } from '../aether-api/automations-api.ts'
 import { connectionItem, recordingItem, type AutomationSummary } from '../storage/stored-items.ts'
 import { callBackground } from './background-call.ts'
+import { currentTab } from './current-tab.ts'
 import { RecordedSteps } from './recorded-steps.tsx'
 import { SaveRecordingForm } from './save-recording-form.tsx'
 import { useStoredItem } from './use-stored-item.ts'
@@ -25,7 +25,7 @@ export function RecorderSection() {
   }
   const recordInThisTab = () =>
     run(async () => {
-      const [tab] = await browser.tabs.query({ active: true, currentWindow: true })
+      const tab = await currentTab()
       if (tab?.id === undefined) throw new Error('There is no tab to record in.')
       await callBackground({ type: 'recording/start', tabId: tab.id })
     })

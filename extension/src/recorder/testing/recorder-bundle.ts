@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { build, type Rolldown } from 'vite'
+import type { performInPage } from '../../runner/page-actions.ts'
+import type { resolveInPage } from '../../runner/resolve-target.ts'
 import type { startRecorder } from '../event-recorder.ts'
 import type { chooseTarget } from '../target-choice.ts'
 
@@ -28,4 +30,6 @@ export async function recorderBundle(): Promise<string> {
 export interface RecorderGlobal {
   chooseTarget: typeof chooseTarget
   startRecorder: typeof startRecorder
+  resolveInPage: typeof resolveInPage
+  performInPage: typeof performInPage
 }

@@ -1,4 +1,4 @@
-import { MAX_EXTRACTED_ROWS } from '#common/automations.ts'
+import { MAX_EXTRACTED_ROWS } from './automations.ts'
 
 /**
  * Extracted data is a table: every extract step fills a column named by its field with the text

@@ -1,0 +1,29 @@
+import type { AutomationStep } from './automation-steps.ts'
+import { describeTarget } from './targets.ts'
+
+/** Text cut to at most `max` characters, an ellipsis saying so. */
+export const short = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** What the run log says a step is about to do. */
+export function describeStep(step: AutomationStep): string {
+  switch (step.type) {
+    case 'navigate':
+      return step.url
+    case 'click':
+      return describeTarget(step.target)
+    case 'type':
+      return `${describeTarget(step.target)} (${step.text.length} characters)`
+    case 'select':
+      return `${describeTarget(step.target)} = "${step.value}"`
+    case 'press':
+      return step.target ? `${step.key} in ${describeTarget(step.target)}` : step.key
+    case 'wait':
+      return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
+    case 'extract':
+      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}`
+    case 'screenshot':
+      return step.name ?? 'the page'
+    case 'assertText':
+      return `"${short(step.text, 80)}"${step.target ? ` in ${describeTarget(step.target)}` : ' on the page'}`
+  }
+}

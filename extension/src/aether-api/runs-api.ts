@@ -1,0 +1,66 @@
+import { automationStepSchema } from '#common/automation-steps.ts'
+import { z } from '#common/zod.ts'
+import type { Connection } from '../storage/stored-items.ts'
+import { ApiError, callApi, DeviceDisconnectedError } from './api-client.ts'
+
+const runSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  steps: z.array(automationStepSchema),
+  timeLimitSeconds: z.number().nullable(),
+  stepLimit: z.number().nullable(),
+})
+export type StartedRun = z.infer<typeof runSchema>
+
+/**
+ * Starts a run of the automation: in this browser (where: client, the server records the trigger
+ * 'extension' and answers the steps with their inputs filled) or in the cloud. The server refuses
+ * client runs whose steps name vault secrets (docs/decisions/025) with a message to show.
+ */
+export async function startRun(connection: Connection, automationId: string, where: 'client' | 'cloud'): Promise<StartedRun> {
+  const { data } = await callApi(connection, `/api/automations/${encodeURIComponent(automationId)}/runs`, z.object({ data: runSchema }), {
+    method: 'POST',
+    body: { where },
+  })
+  return data.data
+}
+
+const ok = z.object({ data: z.unknown() })
+
+export interface RunReport {
+  actionsPerformed: number
+  log: { level: 'info' | 'warn' | 'error'; message: string }[]
+  extracted?: Record<string, string | null>[]
+}
+
+export async function reportProgress(connection: Connection, runId: string, report: RunReport): Promise<void> {
+  await callApi(connection, `/api/runs/${encodeURIComponent(runId)}/progress`, ok, { method: 'POST', body: report })
+}
+
+export async function reportFinish(
+  connection: Connection,
+  runId: string,
+  report: RunReport & { status: 'succeeded' | 'failed' | 'cancelled'; error?: string },
+): Promise<void> {
+  await callApi(connection, `/api/runs/${encodeURIComponent(runId)}/finish`, ok, { method: 'POST', body: report })
+}
+
+/** Sends a screenshot the run took (a PNG) as the run's, after step `step`. */
+export async function uploadScreenshot(connection: Connection, runId: string, step: number, name: string, png: Blob): Promise<void> {
+  const query = new URLSearchParams({ step: String(step), name })
+  const response = await fetch(`${connection.serverUrl}/api/runs/${encodeURIComponent(runId)}/screenshots?${query}`, {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'content-type': 'image/png', authorization: `Bearer ${connection.token}`, accept: 'application/json' },
+    body: png,
+  }).catch(() => null)
+  if (!response) throw new ApiError(0, undefined, `Could not reach the Aether server at ${connection.serverUrl}.`)
+  if (response.ok) return
+  const { message } = ((await response.json().catch(() => null)) ?? {}) as { message?: unknown }
+  const text = typeof message === 'string' ? message : `The server answered ${response.status}.`
+  if (response.status === 401) throw new DeviceDisconnectedError(401, undefined, text)
+  throw new ApiError(response.status, undefined, text)
+}
+
+/** Where the member opens a run on the website (its live page in Run History). */
+export const runPageUrl = (connection: Connection, runId: string) => `${connection.serverUrl}/dashboard/runs/${encodeURIComponent(runId)}`

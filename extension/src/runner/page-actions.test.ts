@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openRecorderPages, type RecorderWindow } from '../recorder/testing/recorder-page.ts'
+import type { PageStep } from './page-actions.ts'
+
+// The steps the extension performs in the page itself, in real Chromium on the recorder's test pages.
+
+let pages: Awaited<ReturnType<typeof openRecorderPages>>
+
+beforeAll(async () => {
+  pages = await openRecorderPages()
+})
+afterAll(async () => {
+  await pages?.close()
+})
+
+const perform = (step: PageStep, timeoutMs = 1_000) =>
+  pages.page.evaluate(
+    ({ step, timeoutMs }) => (window as unknown as RecorderWindow).aetherRecorder.performInPage(document, step, timeoutMs),
+    { step, timeoutMs },
+  )
+
+describe('performing steps in the page', () => {
+  it('types, selects, clicks, presses and reads as the cloud does', async () => {
+    await pages.open('form.html')
+    const { page } = pages
+    expect(await perform({ type: 'type', target: [{ by: 'label', text: 'Full name' }], text: 'Grace Hopper' })).toEqual({ ok: true })
+    expect(await page.locator('#full-name').inputValue()).toBe('Grace Hopper')
+    expect(await perform({ type: 'select', target: [{ by: 'label', text: 'Plan' }], value: 'Business' })).toEqual({ ok: true })
+    expect(await page.locator('#plan').inputValue()).toBe('Business')
+    expect(await perform({ type: 'click', target: [{ by: 'label', text: 'I accept the terms' }] })).toEqual({ ok: true })
+    expect(await page.locator('input[name=terms]').isChecked()).toBe(true)
+    expect(await perform({ type: 'click', target: [{ by: 'text', text: 'Open the menu' }] })).toEqual({ ok: true })
+    expect(await page.locator('.menu-item').getAttribute('data-clicked')).toBe('yes')
+    expect(await perform({ type: 'extract', target: [{ by: 'css', selector: 'label' }], field: 'labels' })).toMatchObject({
+      ok: true,
+      values: expect.arrayContaining(['Full name', 'Plan']),
+    })
+    expect(await perform({ type: 'extract', target: [{ by: 'label', text: 'Full name' }], field: 'name', attribute: 'value' })).toEqual({
+      ok: true,
+      values: ['Grace Hopper'],
+    })
+    expect(await perform({ type: 'press', target: [{ by: 'label', text: 'Full name' }], key: 'Enter' })).toEqual({ ok: true })
+    expect(await perform({ type: 'assertText', text: 'Account created' })).toEqual({ ok: true })
+  })
+
+  it('answers why a step failed, as a failure onError may retry', async () => {
+    await pages.open('form.html')
+    expect(await perform({ type: 'click', target: [{ by: 'role', role: 'button', name: 'Nowhere' }] }, 300)).toEqual({
+      ok: false,
+      failure: true,
+      error: 'no element matches Button named “Nowhere” within 0.3 s',
+    })
+    expect(await perform({ type: 'select', target: [{ by: 'label', text: 'Plan' }], value: 'Gold' })).toEqual({
+      ok: false,
+      failure: true,
+      error: 'Field labelled “Plan” has no option "Gold"',
+    })
+    expect(await perform({ type: 'assertText', text: 'Welcome aboard' }, 300)).toMatchObject({
+      ok: false,
+      failure: true,
+      error: 'the page does not show "Welcome aboard" (waited 0.3 s)',
+    })
+  })
+})

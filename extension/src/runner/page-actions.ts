@@ -1,0 +1,143 @@
+import type { AutomationStep } from '#common/automation-steps.ts'
+import type { Target } from '#common/targets.ts'
+import { targetName, whyUnresolved } from '#common/unresolved-target.ts'
+import { resolveInPage } from './resolve-target.ts'
+
+/** The steps the content script performs in the page (navigation, pauses and screenshots are the tab's). */
+export type PageStep = Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
+export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press', 'wait', 'extract', 'assertText']
+
+/** The page's answer: done (an extract step's values), or why not (`failure`: the step's fault, onError may retry). */
+export type PageAnswer = { ok: true; values?: (string | null)[] } | { ok: false; error: string; failure: boolean }
+
+class PageFailure extends Error {}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function elements(doc: Document, target: Target, match: 'one' | 'any', timeoutMs: number): Promise<Element[]> {
+  const found = await resolveInPage(doc, target, { timeoutMs, match })
+  if ('counts' in found) throw new PageFailure(whyUnresolved(target, found.counts, seconds(timeoutMs)))
+  return found.elements
+}
+
+/** Sets a field's value as typing would leave it, through the element's own setter so page frameworks notice. */
+function fill(element: Element, text: string) {
+  const view = element.ownerDocument.defaultView ?? window
+  ;(element as HTMLElement).focus()
+  if (element instanceof view.HTMLInputElement || element instanceof view.HTMLTextAreaElement) {
+    const prototype = element instanceof view.HTMLInputElement ? view.HTMLInputElement.prototype : view.HTMLTextAreaElement.prototype
+    Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, text)
+  } else if ((element as HTMLElement).isContentEditable) {
+    element.textContent = text
+  } else {
+    throw new PageFailure(`${element.tagName.toLowerCase()} is not a field one can type into`)
+  }
+  element.dispatchEvent(new view.Event('input', { bubbles: true }))
+  element.dispatchEvent(new view.Event('change', { bubbles: true }))
+}
+
+function choose(element: Element, value: string, what: string) {
+  const view = element.ownerDocument.defaultView ?? window
+  if (!(element instanceof view.HTMLSelectElement)) throw new PageFailure(`${what} is not a drop-down`)
+  const option = [...element.options].find((item) => item.value === value || item.label.trim() === value.trim())
+  if (!option) throw new PageFailure(`${what} has no option "${short(value, 80)}"`)
+  element.value = option.value
+  element.dispatchEvent(new view.Event('input', { bubbles: true }))
+  element.dispatchEvent(new view.Event('change', { bubbles: true }))
+}
+
+function click(element: Element) {
+  const view = element.ownerDocument.defaultView ?? window
+  element.scrollIntoView({ block: 'center', inline: 'center' })
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup'])
+    element.dispatchEvent(new view.MouseEvent(type, { bubbles: true, cancelable: true, composed: true }))
+  ;(element as HTMLElement).focus?.()
+  ;(element as HTMLElement).click()
+}
+
+/** A key pressed in an element, with what the browser would do by default for the keys forms answer to. */
+function press(element: Element, key: string) {
+  const view = element.ownerDocument.defaultView ?? window
+  const name = key === 'Space' ? ' ' : key
+  ;(element as HTMLElement).focus?.()
+  const down = new view.KeyboardEvent('keydown', { key: name, bubbles: true, cancelable: true, composed: true })
+  const proceed = element.dispatchEvent(down)
+  element.dispatchEvent(new view.KeyboardEvent('keyup', { key: name, bubbles: true, composed: true }))
+  if (!proceed) return
+  const tag = element.tagName
+  if (key === 'Enter' && tag === 'INPUT') (element as HTMLInputElement).form?.requestSubmit()
+  else if ((key === 'Enter' && (tag === 'BUTTON' || tag === 'A')) || (key === 'Space' && tag !== 'INPUT' && tag !== 'TEXTAREA'))
+    (element as HTMLElement).click()
+  else if (key === 'Space' && tag === 'INPUT' && ['checkbox', 'radio'].includes((element as HTMLInputElement).type))
+    (element as HTMLElement).click()
+}
+
+/** What an extract step reads (as the cloud's readElements): text, or value/href/src as the element has them now. */
+function read(element: Element, attribute: string | null): string | null {
+  if (!attribute) return ((element as HTMLElement).innerText ?? element.textContent ?? '').trim().slice(0, 10_000)
+  if ((attribute === 'value' || attribute === 'href' || attribute === 'src') && attribute in element) {
+    const value = (element as unknown as Record<string, unknown>)[attribute]
+    if (typeof value === 'string') return value.slice(0, 10_000)
+  }
+  return element.getAttribute(attribute)
+}
+
+async function assertText(doc: Document, step: Extract<PageStep, { type: 'assertText' }>, timeoutMs: number) {
+  const until = Date.now() + timeoutMs
+  const within = step.target ? await elements(doc, step.target, 'any', timeoutMs) : [doc.body]
+  let seen = ''
+  for (;;) {
+    const texts = within.map((element) => (element as HTMLElement).innerText ?? '')
+    seen = texts.find((text) => text.includes(step.text)) ?? texts[0] ?? ''
+    if (seen.includes(step.text)) return
+    if (Date.now() >= until) break
+    await sleep(100)
+  }
+  throw new PageFailure(
+    step.target
+      ? `${targetName(step.target)} does not contain "${short(step.text, 80)}" (it reads "${short(seen.trim(), 120)}")`
+      : `the page does not show "${short(step.text, 80)}" (waited ${seconds(timeoutMs)})`,
+  )
+}
+
+async function perform(doc: Document, step: PageStep, timeoutMs: number): Promise<(string | null)[] | undefined> {
+  switch (step.type) {
+    case 'click':
+      click((await elements(doc, step.target, 'one', timeoutMs))[0] as Element)
+      return
+    case 'type':
+      fill((await elements(doc, step.target, 'one', timeoutMs))[0] as Element, step.text)
+      return
+    case 'select':
+      choose((await elements(doc, step.target, 'one', timeoutMs))[0] as Element, step.value, targetName(step.target))
+      return
+    case 'press': {
+      const element = step.target ? (await elements(doc, step.target, 'one', timeoutMs))[0] : (doc.activeElement ?? doc.body)
+      press(element as Element, step.key)
+      return
+    }
+    case 'wait':
+      if (step.target) await elements(doc, step.target, 'any', timeoutMs)
+      return
+    case 'extract':
+      return (await elements(doc, step.target, 'any', timeoutMs)).map((element) => read(element, step.attribute ?? null))
+    case 'assertText':
+      await assertText(doc, step, timeoutMs)
+      return
+  }
+}
+
+/**
+ * Performs one step in this page as the cloud's step actions do (server/browser/step-actions.ts),
+ * finding elements with the in-page resolver: the page answers, never throws.
+ */
+export async function performInPage(doc: Document, step: PageStep, timeoutMs: number): Promise<PageAnswer> {
+  try {
+    const values = await perform(doc, step, timeoutMs)
+    return values ? { ok: true, values } : { ok: true }
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error), failure: error instanceof PageFailure }
+  }
+}

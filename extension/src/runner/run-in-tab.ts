@@ -1,0 +1,96 @@
+import { browser } from 'wxt/browser'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { reportFinish, reportProgress, uploadScreenshot, type StartedRun } from '../aether-api/runs-api.ts'
+import type { RunnerMessage } from '../messages.ts'
+import type { Connection } from '../storage/stored-items.ts'
+import { PAGE_STEP_TYPES, type PageAnswer, type PageStep } from './page-actions.ts'
+import { runSteps, StepFailure, type Outcome } from './step-loop.ts'
+
+// The platform's limits when the automation names none (the server's defaults: RUN_TIME_LIMIT_MS,
+// RUN_MAX_ACTIONS, RUN_STEP_TIMEOUT_MS).
+const TIME_LIMIT_MS = 120_000
+const MAX_ACTIONS = 1000
+const STEP_TIMEOUT_MS = 15_000
+const POLL_MS = 150
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+
+/** Waits until the tab has loaded its page (a click may have just started loading another). */
+async function loaded(tabId: number, timeoutMs: number, what: string) {
+  const until = Date.now() + timeoutMs
+  while ((await browser.tabs.get(tabId)).status !== 'complete') {
+    if (Date.now() >= until) throw new StepFailure(`${what} did not finish loading within ${seconds(timeoutMs)}`)
+    await sleep(POLL_MS)
+  }
+}
+
+async function navigate(tabId: number, url: string, timeoutMs: number) {
+  await browser.tabs.update(tabId, { url })
+  const until = Date.now() + timeoutMs
+  // The tab says 'loading' once the new address is on its way; until then it may still say 'complete'.
+  for (let tab = await browser.tabs.get(tabId); tab.status === 'complete' && tab.url !== url && Date.now() < until - 1000;) {
+    await sleep(50)
+    tab = await browser.tabs.get(tabId)
+  }
+  await loaded(tabId, Math.max(1, until - Date.now()), url)
+}
+
+/** Sends the step to the tab's top page; asks again while the page is changing (no runner answering yet). */
+async function inPage(tabId: number, step: PageStep, timeoutMs: number): Promise<(string | null)[] | void> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    await loaded(tabId, Math.max(1, until - Date.now()), 'The page')
+    const message: RunnerMessage = { type: 'runner/perform', step, timeoutMs: Math.max(1, until - Date.now()) }
+    const answer = (await browser.tabs.sendMessage(tabId, message, { frameId: 0 }).catch(() => null)) as PageAnswer | null
+    if (answer?.ok) return answer.values
+    if (answer) throw answer.failure ? new StepFailure(answer.error) : new Error(answer.error)
+    if (Date.now() >= until) throw new StepFailure(`the page did not answer within ${seconds(timeoutMs)} (is it an http or https page?)`)
+    await sleep(POLL_MS * 2)
+  }
+}
+
+async function screenshot(connection: Connection, runId: string, tabId: number, n: number, name: string) {
+  const tab = await browser.tabs.get(tabId)
+  const dataUrl = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' })
+  const png = await (await fetch(dataUrl)).blob()
+  await uploadScreenshot(connection, runId, n, name, png)
+}
+
+/**
+ * Runs a client run in one tab of this browser: navigation and screenshots through the tabs API,
+ * the other steps by the runner content script in the page (runner/page-actions.ts), the loop
+ * and its rules in step-loop.ts. Reports progress after each step and the outcome at the end,
+ * so Run History shows the run live.
+ */
+export async function runInTab(
+  connection: Connection,
+  run: StartedRun,
+  tabId: number,
+  options: { cancelled: () => boolean; onStep: (n: number) => void },
+): Promise<Outcome> {
+  const perform = async (step: AutomationStep, n: number, timeoutMs: number) => {
+    options.onStep(n)
+    if (step.type === 'navigate') return navigate(tabId, step.url, timeoutMs)
+    if (step.type === 'wait' && step.ms !== undefined) return sleep(step.ms)
+    if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
+    if (PAGE_STEP_TYPES.includes(step.type)) return inPage(tabId, step as PageStep, timeoutMs)
+  }
+  const outcome = await runSteps(
+    {
+      steps: run.steps,
+      timeLimitMs: Math.min(TIME_LIMIT_MS, (run.timeLimitSeconds ?? Infinity) * 1000),
+      maxActions: Math.min(MAX_ACTIONS, run.stepLimit ?? Infinity),
+      stepTimeoutMs: STEP_TIMEOUT_MS,
+    },
+    {
+      perform,
+      report: (progress) => reportProgress(connection, run.id, progress),
+      sleep,
+      now: () => Date.now(),
+      cancelled: options.cancelled,
+    },
+  )
+  await reportFinish(connection, run.id, outcome)
+  return outcome
+}

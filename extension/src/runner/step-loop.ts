@@ -1,0 +1,139 @@
+import type { AutomationStep, OnError } from '#common/automation-steps.ts'
+import { createExtractedTable } from '#common/extracted-table.ts'
+import { describeStep } from '#common/step-log-words.ts'
+
+/** A step that did not work (the element, the page or the text was not there): onError may retry, skip or go on. */
+export class StepFailure extends Error {}
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error'
+  message: string
+}
+
+/** What the loop reports after each step (the new log lines) and at the end (POST /progress, /finish). */
+export interface Progress {
+  actionsPerformed: number
+  log: LogLine[]
+}
+export interface Outcome extends Progress {
+  status: 'succeeded' | 'failed' | 'cancelled'
+  error?: string
+  extracted: Record<string, string | null>[]
+}
+
+export interface StepLoopDeps {
+  /**
+   * Performs one step in the tab within timeoutMs; an extract step answers its values. Throws
+   * StepFailure when it did not work.
+   */
+  perform(step: AutomationStep, n: number, timeoutMs: number): Promise<(string | null)[] | void>
+  report(progress: Progress): Promise<void>
+  sleep(ms: number): Promise<void>
+  now(): number
+  /** True once the member stopped the run. */
+  cancelled(): boolean
+}
+
+export interface RunPlan {
+  steps: AutomationStep[]
+  /** The run's limits: the automation's own (the run's timeLimitSeconds, stepLimit) or the extension's. */
+  timeLimitMs: number
+  maxActions: number
+  stepTimeoutMs: number
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+class TimeLimit extends Error {}
+
+/**
+ * Runs a client run's steps as the cloud worker does (server/features/runs/step-executor.ts):
+ * in order, each step's onError deciding what a failure means (docs/decisions/028: retries with a
+ * pause, then fail, skip or continue, where continue ends the run failed after the last step),
+ * within the run's time and action limits, reporting each step's log lines after it.
+ */
+export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outcome> {
+  const deadline = deps.now() + plan.timeLimitMs
+  const extracted = createExtractedTable()
+  let pending: LogLine[] = []
+  let actions = 0
+  let failedGoingOn: string | null = null
+  const log = (level: LogLine['level'], message: string) => pending.push({ level, message })
+  const flush = async () => {
+    const lines = pending
+    pending = []
+    await deps.report({ actionsPerformed: actions, log: lines })
+  }
+  const end = (status: Outcome['status'], error?: string): Outcome => ({
+    status,
+    ...(error ? { error } : {}),
+    actionsPerformed: actions,
+    log: pending,
+    extracted: extracted.rows(),
+  })
+  /** One try of the step, given what is left of the run's time at most (perform keeps to it). */
+  const attempt = async (step: AutomationStep, n: number) => {
+    const left = deadline - deps.now()
+    if (left <= 0) throw new TimeLimit()
+    const values = await deps.perform(step, n, Math.max(1, Math.min(plan.stepTimeoutMs, left)))
+    if (deps.now() > deadline) throw new TimeLimit()
+    if (step.type === 'extract' && values) {
+      extracted.add(step.field, values)
+      log('info', `Step ${n} (extract): ${values.length} value${values.length === 1 ? '' : 's'} for "${step.field}".`)
+    }
+  }
+
+  for (const [index, step] of plan.steps.entries()) {
+    const n = index + 1
+    const label = `Step ${n} (${step.type})`
+    if (deps.cancelled()) return end('cancelled', 'Stopped in the browser.')
+    if (actions >= plan.maxActions) return end('failed', `${label}: the run's action limit of ${plan.maxActions} was reached`)
+    log('info', `${label}: ${describeStep(step)}`)
+    try {
+      const done = await withOnError(() => attempt(step, n), step.onError, label, log, flush, deps)
+      if (done.kind === 'failedGoingOn') failedGoingOn ??= done.error
+      if (done.kind === 'done') actions++
+    } catch (error) {
+      if (error instanceof TimeLimit) return end('failed', `${label}: the run's time limit of ${seconds(plan.timeLimitMs)} was reached`)
+      if (deps.cancelled()) return end('cancelled', 'Stopped in the browser.')
+      const message = error instanceof Error ? error.message : String(error)
+      return end('failed', `${label}: ${message}`)
+    }
+    await flush()
+  }
+  return failedGoingOn ? end('failed', `${failedGoingOn} (the steps after it ran)`) : end('succeeded')
+}
+
+type StepEnd = { kind: 'done' } | { kind: 'skipped' } | { kind: 'failedGoingOn'; error: string }
+
+/** A step under its onError, as the cloud's performWithOnError (server/features/runs/step-on-error.ts). */
+async function withOnError(
+  perform: () => Promise<void>,
+  onError: OnError | undefined,
+  label: string,
+  log: (level: LogLine['level'], message: string) => void,
+  flush: () => Promise<void>,
+  deps: Pick<StepLoopDeps, 'sleep' | 'cancelled'>,
+): Promise<StepEnd> {
+  for (let retry = 1; ; retry++) {
+    try {
+      await perform()
+      return { kind: 'done' }
+    } catch (error) {
+      if (!(error instanceof StepFailure) || !onError || deps.cancelled()) throw error
+      if (retry <= onError.retries) {
+        const pause = onError.delayMs ? ` in ${seconds(onError.delayMs)}` : ''
+        log('warn', `${label}: ${error.message}; trying again${pause} (retry ${retry} of ${onError.retries}).`)
+        await flush()
+        await deps.sleep(onError.delayMs)
+        continue
+      }
+      if (onError.then === 'fail') throw error
+      if (onError.then === 'skip') {
+        log('warn', `${label}: ${error.message}; the step is skipped and the run goes on.`)
+        return { kind: 'skipped' }
+      }
+      log('error', `${label}: ${error.message}; the run goes on and ends as failed.`)
+      return { kind: 'failedGoingOn', error: `${label}: ${error.message}` }
+    }
+  }
+}
