@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
@@ -132,7 +133,6 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     case 'forget': {
-      const { rm } = await import('node:fs/promises')
       await rm(configPath(), { force: true })
       console.log('Forgotten. Revoke the device in Settings -> Devices too, if it may have been copied.')
       return 0

@@ -1,4 +1,4 @@
-import type { RunFiles } from '#server/features/runs/run-files.ts'
+import { screenshotName, type RunFiles } from '#server/features/runs/run-files.ts'
 import type { RunReporting } from '#server/features/runs/run-progress.ts'
 import type { RunProgress } from '#server/features/runs/run-queue.ts'
 import { ApiError, type ApiClient } from './api-client.ts'
@@ -59,7 +59,7 @@ export function createRunReporter(api: ApiClient) {
   const ended = (error: unknown) => error instanceof ApiError && (error.status === 400 || error.status === 404)
 
   const reporter: RunReporting & Pick<RunFiles, 'saveScreenshot' | 'screenshotName'> = {
-    screenshotName: (step, index) => `step-${step}-${index}.png`,
+    screenshotName,
     saveScreenshot(_runId, name, png) {
       pictures.set(name, png)
       return Promise.resolve()

@@ -4,6 +4,9 @@ import { NotFound } from '#common/errors.ts'
 
 /** Names the worker gives screenshots: the step number and a counter, always PNG. */
 const SCREENSHOT_NAME = /^step-\d{1,4}-\d{1,4}\.png$/
+/** The name a run's screenshot gets: its step and a counter (SCREENSHOT_NAME). */
+export const screenshotName = (step: number, index: number) => `step-${step}-${index}.png`
+
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** Files a cloud run leaves behind (screenshots), on local disk under DATA_DIR/runs/<run id>/. */
@@ -15,7 +18,7 @@ export function createRunFiles(options: { dataDir: string }) {
   }
 
   return {
-    screenshotName: (step: number, index: number) => `step-${step}-${index}.png`,
+    screenshotName,
 
     async saveScreenshot(runId: string, name: string, png: Uint8Array): Promise<void> {
       const file = fileOf(runId, name)
