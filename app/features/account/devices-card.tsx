@@ -54,9 +54,13 @@ export function DevicesCard({
               No devices connected yet.
             </p>
             <p className="text-muted-foreground">
-              To connect this browser, install the Aether extension and choose &ldquo;Connect this browser&rdquo;: it shows a code and opens
-              a page where you approve it. A local runner (<code className="font-mono text-xs">npx aether-runner</code>) connects the same
-              way. You can also type a device&rsquo;s code on{' '}
+              To connect this browser,{' '}
+              <Link to="/extension" className="text-primary underline underline-offset-4">
+                install the Aether extension
+              </Link>{' '}
+              and choose &ldquo;Connect&rdquo; in its side panel: it shows a code and opens a page where you approve it. A local runner (
+              <code className="font-mono text-xs">npm run runner -- pair</code>) connects the same way. You can also type a device&rsquo;s
+              code on{' '}
               <Link to="/connect" className="text-primary underline underline-offset-4">
                 Connect a device
               </Link>
