@@ -1,4 +1,5 @@
 import type { Credential, SessionUser } from '#server/features/auth/session.service.ts'
+import type { PageCacheMiss } from './page-cache.ts'
 import type { Refusal, RequestVerdict } from './request-guard.ts'
 
 /** What every request carries through the Hono middleware chain. */
@@ -15,5 +16,7 @@ export interface AppEnv {
     refusedBody: { refusal: Refusal; read: boolean } | undefined
     credential: Credential | null
     user: SessionUser | null
+    /** A public page request the page cache had no page for: the renderer's answer may be kept (page-cache.ts). */
+    pageCacheMiss: PageCacheMiss | undefined
   }
 }
