@@ -404,34 +404,57 @@ describe('the page cache', () => {
 })
 
 describe('readAfterArrival', () => {
-  it('gives every caller a read that began after its call, and one read to all who waited together', async () => {
-    let value = 0
-    const started: number[] = []
-    const pending: (() => void)[] = []
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+  }
+  /** A read that sees `value` when it begins and answers when the test lets it. */
+  function controlled() {
+    const state = { value: 0, started: [] as number[], pending: [] as (() => void)[] }
     const read = readAfterArrival(
       () =>
         new Promise<number>((resolve) => {
-          const seen = value
-          started.push(seen)
-          pending.push(() => resolve(seen))
+          const seen = state.value
+          state.started.push(seen)
+          state.pending.push(() => resolve(seen))
         }),
     )
+    return { state, read }
+  }
+
+  it('gives the callers of one turn of the event loop one read, begun after they called', async () => {
+    const { state, read } = controlled()
+    const together = Array.from({ length: 10 }, () => read())
+    expect(state.started).toEqual([])
+    await settle()
+    expect(state.started).toEqual([0])
+    state.pending.shift()!()
+    expect(await Promise.all(together)).toEqual(Array(10).fill(0))
+  })
+
+  it('never gives a caller a read that began before its call: it waits for the next one, shared with the others waiting', async () => {
+    const { state, read } = controlled()
     const first = read()
-    value = 1
+    await settle()
+    expect(state.started).toEqual([0])
+    state.value = 1
     const waiting = Array.from({ length: 10 }, () => read())
-    expect(started).toEqual([0])
-    pending.shift()!()
+    await settle()
+    // The next read begins only when the running one ended.
+    expect(state.started).toEqual([0])
+    state.pending.shift()!()
     expect(await first).toBe(0)
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(started).toEqual([0, 1])
-    value = 2
+    await settle()
+    expect(state.started).toEqual([0, 1])
+    state.value = 2
     const later = read()
-    pending.shift()!()
+    await settle()
+    expect(state.started).toEqual([0, 1])
+    state.pending.shift()!()
     expect(await Promise.all(waiting)).toEqual(Array(10).fill(1))
-    await new Promise((resolve) => setImmediate(resolve))
-    pending.shift()!()
+    await settle()
+    expect(state.started).toEqual([0, 1, 2])
+    state.pending.shift()!()
     expect(await later).toBe(2)
-    expect(started).toEqual([0, 1, 2])
   })
 
   it('passes a failed read to its callers, and reads again for the next ones', async () => {
