@@ -6,6 +6,8 @@ import type { Refusal, RequestVerdict } from './request-guard.ts'
 export interface AppEnv {
   Variables: {
     requestId: string
+    /** The answer carries X-Request-Id already (a kept page's ready-made headers). */
+    requestIdSent: boolean | undefined
     clientIp: string
     cspNonce: string
     /** The request body, read once within its size limit (body-limit.ts); unset without one. */

@@ -27,7 +27,15 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number; readVersion?: 
   let renders = 0
   let versionReads = 0
   let maintenance = false
-  const answer: { status: number; cacheControl: string; setCookie?: string; contentType: string; extra: string } = {
+  const answer: {
+    status: number
+    cacheControl: string
+    setCookie?: string
+    contentType: string
+    extra: string
+    /** Held until it settles: a render that takes its time. */
+    delay?: Promise<unknown>
+  } = {
     status: 200,
     cacheControl: PUBLIC,
     contentType: 'text/html; charset=utf-8',
@@ -55,15 +63,16 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number; readVersion?: 
     c.set('user', signedIn ? ({ id: 'u1' } as AppEnv['Variables']['user']) : null)
     await next()
   })
-  app.all('*', cache.keep, (c) => {
-    renders++
+  app.all('*', cache.keep, async (c) => {
+    const render = ++renders
+    if (answer.delay) await answer.delay
     const nonce = c.get('cspNonce')
     const headers: Record<string, string> = { 'Cache-Control': answer.cacheControl, 'Content-Type': answer.contentType, Vary: 'Cookie' }
     if (answer.setCookie) headers['Set-Cookie'] = answer.setCookie
     const html =
       `<!DOCTYPE html><html><head><link rel="modulepreload" href="/assets/entry.js" nonce="${nonce}"/>` +
       `<link nonce="${nonce}" rel="stylesheet" href="/assets/app.css"/></head><body>` +
-      `<p>render ${renders} of ${c.req.path}</p>${answer.extra}` +
+      `<p>render ${render} of ${c.req.path}</p>${answer.extra}` +
       `<script type="application/ld+json" nonce="${nonce}">{"@type":"Organization"}</script>` +
       `<script nonce="${nonce}">window.__ctx = {"cspNonce":"${nonce}"}</script>` +
       `<script nonce="${nonce}" type="module" async="">import "/assets/entry.js";</script>` +
@@ -338,6 +347,53 @@ describe('the page cache', () => {
     expect(s.versionReads()).toBe(1)
     s.setMaintenance(false)
     expect((await s.get('/')).body).toContain('render 1')
+  })
+
+  it('lets requests for a page being rendered under the same version wait for that render, instead of rendering it again', async () => {
+    const s = setup()
+    let release = () => {}
+    s.answer.delay = new Promise<void>((resolve) => (release = resolve))
+    const answers = Array.from({ length: 5 }, () => s.get('/blog'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(s.renders()).toBe(1)
+    release()
+    const [first, ...others] = await Promise.all(answers)
+    expect(s.renders()).toBe(1)
+    const kept = withoutNonce(first!.body, nonceOf(first!.response)!)
+    for (const other of others) {
+      expect(other.body).toBe(kept)
+      expect(other.response.headers.get('content-security-policy')).toContain("'sha256-")
+    }
+  })
+
+  it('lets the waiting requests render for themselves when the page they waited for was not kept', async () => {
+    const s = setup()
+    let release = () => {}
+    s.answer.delay = new Promise<void>((resolve) => (release = resolve))
+    s.answer.status = 404
+    const answers = Array.from({ length: 3 }, () => s.get('/gone'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(s.renders()).toBe(1)
+    release()
+    for (const { response } of await Promise.all(answers)) expect(response.status).toBe(404)
+    expect(s.renders()).toBe(3)
+  })
+
+  it('does not let a request wait for a render under an older version', async () => {
+    const s = setup()
+    let release = () => {}
+    s.answer.delay = new Promise<void>((resolve) => (release = resolve))
+    const first = s.get('/news')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    s.setVersion('v2')
+    const second = s.get('/news')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(s.renders()).toBe(2)
+    release()
+    const answers = await Promise.all([first, second])
+    expect(answers.map((answer) => /render (\d)/.exec(answer.body)?.[1]).sort()).toEqual(['1', '2'])
+    // The page rendered under v2 is the one kept.
+    expect((await s.get('/news')).body).toMatch(/render 2/)
   })
 
   it('holds at most maxEntries pages, dropping the least recently used', async () => {

@@ -4,6 +4,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
 import { isApiPath } from './request-guard.ts'
+import { REQUEST_ID_HEADER } from './request-logger.ts'
 
 export interface PageCacheOptions {
   /** The public content's current version (public_content_version): a kept page is served only while it is unchanged. */
@@ -76,8 +77,10 @@ export function pageCache(options: PageCacheOptions) {
   const maxEntries = options.maxEntries ?? 300
   const maxBodyBytes = options.maxBodyBytes ?? 512 * 1024
   const entries = new Map<string, Entry>()
-  /** Pages being compressed for keeping: another render of the same one keeps nothing meanwhile. */
-  const storing = new Set<string>()
+  /** Pages being compressed for keeping, by version: another render under that version keeps nothing meanwhile. */
+  const storing = new Map<string, string>()
+  /** Pages being rendered for a miss, by version: requests for the same page wait for that render. */
+  const renders = new Map<string, { version: string; entry: Promise<Entry | undefined> }>()
   const readVersion = readAfterArrival(options.readVersion)
 
   const serve = createMiddleware<AppEnv>(async (c, next) => {
@@ -94,18 +97,45 @@ export function pageCache(options: PageCacheOptions) {
       .then((maintenance) => (maintenance ? null : readVersion()))
       .catch(() => null)
     if (version === null) return next()
+    const answerFrom = (entry: Entry) => {
+      const requestId = c.get('requestId')
+      if (requestId) c.set('requestIdSent', true)
+      return answer(entry, requestId, headers.get('accept-encoding'), headers.get('if-none-match'))
+    }
     const kept = entries.get(key)
-    if (kept && kept.version === version && Date.now() - kept.storedAt < maxAgeMs) {
+    if (kept && isFresh(kept, version)) {
       // Most recently used last: the first entry is the one to drop when the cache is full.
       entries.delete(key)
       entries.set(key, kept)
-      return answer(kept, headers.get('accept-encoding'), headers.get('if-none-match'))
+      return answerFrom(kept)
     }
     if (kept) entries.delete(key)
+    // Another request renders this page under this version already (it read the version after
+    // this one arrived, or as this one did): its page is this one's too, as if it had been kept.
+    const rendering = renders.get(key)
+    if (rendering?.version === version) {
+      const rendered = await rendering.entry
+      if (rendered && isFresh(rendered, version)) return answerFrom(rendered)
+    }
     // A page's age counts from before its render: what it read may be that old.
     c.set('pageCacheMiss', { key, version, renderedAt: Date.now() })
-    return next()
+    if (rendering?.version === version) return next()
+    let finish = (_entry: Entry | undefined) => {}
+    const render = { version, entry: new Promise<Entry | undefined>((resolve) => (finish = resolve)) }
+    renders.set(key, render)
+    try {
+      await next()
+    } finally {
+      if (renders.get(key) === render) renders.delete(key)
+      // What keep stored for this render (it waits for the compression), if the page was kept.
+      const stored = entries.get(key)
+      finish(stored && isFresh(stored, version) ? stored : undefined)
+    }
   })
+
+  function isFresh(entry: Entry, version: string): boolean {
+    return entry.version === version && Date.now() - entry.storedAt < maxAgeMs
+  }
 
   const keep = createMiddleware<AppEnv>(async (c, next) => {
     await next()
@@ -115,10 +145,10 @@ export function pageCache(options: PageCacheOptions) {
     if (!isShareable(response)) return
     const body = await response.text()
     c.res = new Response(body, { status: response.status, headers: response.headers })
-    if (Buffer.byteLength(body) > maxBodyBytes || storing.has(miss.key)) return
+    if (Buffer.byteLength(body) > maxBodyBytes || storing.get(miss.key) === miss.version) return
     const page = withScriptHashes(body, c.get('cspNonce'))
     if (!page) return
-    storing.add(miss.key)
+    storing.set(miss.key, miss.version)
     try {
       // Gzip runs in libuv's threads; the answer waits for it (well under a millisecond) so the
       // page is kept before the next request for it can arrive on this connection.
@@ -131,7 +161,7 @@ export function pageCache(options: PageCacheOptions) {
     } catch {
       // Not kept: rendered again next time.
     } finally {
-      storing.delete(miss.key)
+      if (storing.get(miss.key) === miss.version) storing.delete(miss.key)
     }
   })
 
@@ -155,15 +185,25 @@ export function pageCache(options: PageCacheOptions) {
     }
   }
 
-  function answer(entry: Entry, acceptEncoding: string | undefined | null, ifNoneMatch: string | undefined | null): Response {
+  /**
+   * The kept page in the encoding the request prefers, with the request's id among its headers
+   * (request-logger.ts then leaves them alone: a plain object goes to Node's writeHead as it is).
+   */
+  function answer(
+    entry: Entry,
+    requestId: string | undefined,
+    acceptEncoding: string | undefined | null,
+    ifNoneMatch: string | undefined | null,
+  ): Response {
     const encoding = preferredEncoding(acceptEncoding)
     if (encoding === 'br' && !entry.br) compressBrotli(entry)
     const chosen = encoding === 'br' ? (entry.br ?? entry.gzip) : encoding === 'gzip' ? entry.gzip : entry.identity
+    const headers = requestId ? { ...chosen.headers, [REQUEST_ID_HEADER]: requestId } : chosen.headers
     if (ifNoneMatch && matchesEtag(ifNoneMatch, chosen.etag)) {
-      const { 'content-length': _length, ...headers } = chosen.headers
-      return new Response(null, { status: 304, headers })
+      const { 'content-length': _length, ...unchanged } = headers
+      return new Response(null, { status: 304, headers: unchanged })
     }
-    return new Response(chosen.body, { status: 200, headers: chosen.headers })
+    return new Response(chosen.body, { status: 200, headers })
   }
 
   function compressBrotli(entry: Entry) {
