@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { planCreateSchema, planUpdateSchema } from '#common/plans.ts'
 import { publicContentVersion } from '#server/db/schema/index.ts'
@@ -42,6 +43,14 @@ describe('the public content version', () => {
     } finally {
       await t.db.insert(publicContentVersion).values(row!)
     }
+  })
+
+  it('on PGlite, prepares its statement again when it is gone', async () => {
+    if (t.database.kind !== 'pglite') return
+    const before = await t.services.publicContent.version()
+    await t.db.execute(sql`deallocate public_content_version`)
+    expect(before).not.toBeNull()
+    expect(await t.services.publicContent.version()).toBe(before)
   })
 
   it('changes with every write to blog posts', async () => {
