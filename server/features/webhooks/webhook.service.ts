@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import type { Page } from '#common/pagination.ts'
 import {
   WEBHOOK_DISABLE_AFTER_FAILURES,
@@ -64,6 +65,8 @@ export function createWebhookService(deps: {
   const requireAdmin = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'admin', 'Managing webhooks')
 
   async function owned(caller: Caller, id: string, tx: DbOrTx = db) {
+    // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+    if (!isUuid(id)) throw new NotFound('Webhook endpoint not found')
     const [row] = await tx
       .select()
       .from(webhookEndpoints)
@@ -227,6 +230,7 @@ export function createWebhookService(deps: {
   }
 
   async function deliveryOf(caller: Caller, endpointId: string, deliveryId: string) {
+    if (!isUuid(deliveryId)) throw new NotFound('Delivery not found')
     const [row] = await db
       .select()
       .from(webhookDeliveries)
