@@ -1,18 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { format } from 'date-fns'
 import { useEffect } from 'react'
 import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/settings'
 import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
-import { ApiKeysCard, type ApiKeyRow } from '#app/features/account/api-keys-card.tsx'
-import { deviceAction, devicesView, isDeviceIntent } from '#app/features/account/device-actions.server.ts'
+import { ApiKeysCard } from '#app/features/account/api-keys-card.tsx'
+import { deviceAction, isDeviceIntent } from '#app/features/account/device-actions.server.ts'
+import { settingsView } from '#app/features/account/settings-view.server.ts'
 import { DevicesCard } from '#app/features/account/devices-card.tsx'
 import { SecurityCard } from '#app/features/account/security-card.tsx'
 import { PasskeysCard } from '#app/features/account/passkeys-card.tsx'
 import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
 import { twoFactorAction, type TwoFactorAnswer } from '#app/features/account/two-factor-actions.server.ts'
 import { isTwoFactorIntent } from '#app/features/account/two-factor-intents.ts'
-import { lacksRequiredTwoFactor } from '#common/two-factor.ts'
 import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
@@ -24,44 +23,7 @@ import { apiKeyCreateSchema } from '#common/api-keys.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireMember(context)
-  // In a team that requires two-factor sign-in, a member without it comes here to set it up; the
-  // workspace's API keys stay out of reach until then (docs/decisions/023).
-  const blocked = lacksRequiredTwoFactor(user)
-  const [keys, twoFactor, passkeys, devices] = await Promise.all([
-    blocked ? Promise.resolve([]) : context.services.apiKeys.list(pageCaller(user)),
-    context.services.twoFactor.status(user.id),
-    context.services.passkeys.list(user.id),
-    blocked ? Promise.resolve(null) : devicesView(context, user),
-  ])
-  const apiKeys: ApiKeyRow[] = keys.map((key) => ({
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    createdLabel: format(key.createdAt, 'MMM d, yyyy'),
-    lastUsedLabel: key.lastUsedAt ? format(key.lastUsedAt, 'MMM d, yyyy') : 'Never',
-    revoked: key.revokedAt !== null,
-    scopes: key.scopes,
-  }))
-  // A new key after every successful save remounts the forms with what is stored.
-  return {
-    email: user.email,
-    emailVerified: user.emailVerified,
-    fullName: user.profile.fullName ?? '',
-    apiKeys,
-    canGrantAdmin: user.profile.role === 'admin',
-    formKey: Date.now(),
-    twoFactor,
-    passkeys: passkeys.map((passkey) => ({
-      id: passkey.id,
-      name: passkey.name,
-      createdLabel: passkey.createdAt ? format(passkey.createdAt, 'MMM d, yyyy') : 'earlier',
-      synced: passkey.backedUp,
-    })),
-    blockedWorkspace: blocked && user.workspace ? user.workspace.name : null,
-    devices,
-    workspaceName: user.workspace?.name ?? 'your workspace',
-  }
+  return settingsView(context, requireMember(context))
 }
 
 /** The error toasts of each form (spec section 8). */

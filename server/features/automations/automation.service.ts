@@ -1,3 +1,6 @@
+// A workspace's automations: list, create, change (a new version), duplicate, apply a target, remove.
+// Just over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
+// limits, device, the plan's action limit), kept beside the operations that call them.
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { nextCronRun, type AutomationData, type AutomationChanges, type SignInBlock } from '#common/automations.ts'

@@ -1,3 +1,6 @@
+// A workspace's credential vault and its automations' kept browser sessions (docs/decisions/025).
+// Just over 300 lines: both are sealed with the workspace's data key, whose wrapping and rotation
+// live here and nowhere else.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
