@@ -39,6 +39,16 @@ const ERROR_TITLES = {
 } as const
 type Intent = keyof typeof ERROR_TITLES
 
+/** What a password change ended besides the other sessions: the keys and devices it revoked (docs/decisions/015). */
+function passwordChangedDescription(keys: number, devices: number): string {
+  const ended = [
+    'Your other sessions were signed out',
+    keys === 0 ? '' : keys === 1 ? 'your API key was revoked' : `your ${keys} API keys were revoked`,
+    devices === 0 ? '' : devices === 1 ? 'your connected device was disconnected' : `your ${devices} connected devices were disconnected`,
+  ].filter(Boolean)
+  return `${ended.slice(0, -1).join(', ')}${ended.length > 1 ? ' and ' : ''}${ended.at(-1)}.`
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(context)
   const formData = await request.formData()
@@ -67,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           { currentPassword, newPassword, revokeApiKeys: revokeApiKeys === true },
           context.credential,
         )
-        return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys }
+        return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys, revokedDevices: changed.revokedDevices }
       }
       const { email, fullName } = submission.value as { email: string; fullName: string }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
@@ -94,10 +104,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       )
     }
     if (intent === 'change-password') {
-      const revoked = 'revokedApiKeys' in outcome.value ? (outcome.value.revokedApiKeys ?? 0) : 0
-      const keys = revoked === 0 ? '' : revoked === 1 ? ' and your API key was revoked' : ` and your ${revoked} API keys were revoked`
+      const changed = 'revokedApiKeys' in outcome.value ? outcome.value : { revokedApiKeys: 0, revokedDevices: 0 }
       return done(
-        { type: 'success', title: 'Password changed', description: `Your other sessions were signed out${keys}.` },
+        {
+          type: 'success',
+          title: 'Password changed',
+          description: passwordChangedDescription(changed.revokedApiKeys ?? 0, changed.revokedDevices ?? 0),
+        },
         outcome.value.cookies,
       )
     }

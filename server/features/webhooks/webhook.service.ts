@@ -4,6 +4,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import type { Page } from '#common/pagination.ts'
 import { WEBHOOK_TEST_EVENT, type WebhookCreate, type WebhookUpdate } from '#common/webhooks.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
@@ -47,6 +48,8 @@ export function createWebhookService(deps: {
   const requireAdmin = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'admin', 'Managing webhooks')
 
   async function owned(caller: Caller, id: string, tx: DbOrTx = db) {
+    // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+    if (!isUuid(id)) throw new NotFound('Webhook endpoint not found')
     const [row] = await tx
       .select()
       .from(webhookEndpoints)
@@ -90,6 +93,7 @@ export function createWebhookService(deps: {
   }
 
   async function deliveryOf(caller: Caller, endpointId: string, deliveryId: string) {
+    if (!isUuid(deliveryId)) throw new NotFound('Delivery not found')
     const [row] = await db
       .select()
       .from(webhookDeliveries)
