@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { automationStepSchema, STEPS_VERSION } from '#common/automation-steps.ts'
+import { automationStepSchema, MAX_STEPS, STEPS_VERSION } from '#common/automation-steps.ts'
 import { automationInputSchema, automationListQuerySchema, automationUpdateSchema } from '#common/automations.ts'
 import { callerOf, member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
@@ -27,6 +27,16 @@ const stepsSchema = publicRoute({
   path: '/steps.schema.json',
   tags,
   summary: `JSON Schema of the steps (version ${STEPS_VERSION}): navigate, click, type, select, press, wait, extract, screenshot, assertText`,
+  responses: {
+    200: { description: 'A JSON Schema (draft 2020-12)', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+  },
+})
+
+const automationJsonSchema = publicRoute({
+  method: 'get',
+  path: '/automation.schema.json',
+  tags,
+  summary: 'JSON Schema of an automation as POST /automations takes it: its fields, the schedule (kinds, time zone, paused) and the steps',
   responses: {
     200: { description: 'A JSON Schema (draft 2020-12)', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
   },
@@ -82,8 +92,15 @@ const remove = signedInRoute(member('automations', 'member'), {
 
 export function createAutomationsApi(automations: AutomationService) {
   const jsonSchema = z.toJSONSchema(z.array(automationStepSchema), { io: 'input' })
+  // The steps are checked one by one by parseSteps, so the input schema says only "a list": here they are spelled out.
+  const automationDocument = z.toJSONSchema(automationInputSchema.extend({ steps: z.array(automationStepSchema).max(MAX_STEPS) }), {
+    io: 'input',
+  })
   return createRouter()
     .openapi(stepsSchema, (c) => c.json({ ...jsonSchema, title: `Aether automation steps, version ${STEPS_VERSION}` }, 200))
+    .openapi(automationJsonSchema, (c) =>
+      c.json({ ...automationDocument, title: `Aether automation (steps version ${STEPS_VERSION})` }, 200),
+    )
     .openapi(list, async (c) => {
       const user = c.get('member')
       const page = await automations.list(callerOf(user).workspace.id, c.req.valid('query'))
