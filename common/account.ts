@@ -1,5 +1,5 @@
 import { emailSchema, fullNameSchema, newPasswordSchema, PASSWORD_MAX_LENGTH } from './auth.ts'
-import { timeZoneSchema } from './schedules.ts'
+import { timeZoneSchema } from './time-zones.ts'
 import { z } from './zod.ts'
 
 /**

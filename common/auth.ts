@@ -1,5 +1,5 @@
 import type { WorkspaceRole } from './workspaces.ts'
-import { timeZoneSchema } from './schedules.ts'
+import { timeZoneSchema } from './time-zones.ts'
 import { z } from './zod.ts'
 
 export const PASSWORD_MIN_LENGTH = 8

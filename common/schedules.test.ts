@@ -3,15 +3,14 @@ import { describe, expect, it } from 'vitest'
 import {
   cronPatterns,
   describeSchedule,
-  isTimeZone,
   minimumIntervalMinutes,
   nextRun,
   nextRuns,
-  runTimeLabel,
   scheduleFieldSchema,
   scheduleInputSchema,
   type ZonedSchedule,
 } from './schedules.ts'
+import { isTimeZone, runTimeLabel } from './time-zones.ts'
 
 const iso = (dates: Date[]) => dates.map((date) => date.toISOString())
 const weekdaysAt9 = (timeZone: string): ZonedSchedule => ({

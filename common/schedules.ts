@@ -1,4 +1,5 @@
 import { Cron } from 'croner'
+import { timeZoneSchema } from './time-zones.ts'
 import { z } from './zod.ts'
 
 /**
@@ -34,39 +35,6 @@ export const INTERVAL_UNITS = ['minutes', 'hours'] as const
 
 const listWords = (items: readonly (string | number)[]) =>
   items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
-
-/** A name of the IANA time zone database the runtime knows ('Europe/Berlin', 'UTC'); no bare offsets. */
-export function isTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** The zone's own spelling when only the letter case differs ('europe/berlin' -> 'Europe/Berlin'); aliases stay as given. */
-function zoneSpelling(name: string): string {
-  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
-  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name
-}
-
-/** The zones to offer in a picker: the runtime's list, with UTC. */
-export function timeZoneNames(): string[] {
-  const names = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
-  return names.includes('UTC') ? names : ['UTC', ...names]
-}
-
-const TIME_ZONE_MESSAGE = 'Time zone must be an IANA time zone name, such as Europe/Berlin, America/New_York or UTC.'
-export const timeZoneSchema = z
-  .string({ error: TIME_ZONE_MESSAGE })
-  .trim()
-  .min(1, TIME_ZONE_MESSAGE)
-  .max(64, 'Time zone must be at most 64 characters.')
-  .refine(isTimeZone, TIME_ZONE_MESSAGE)
-  .transform(zoneSpelling)
-  .meta({ description: 'IANA time zone the times are in, e.g. Europe/Berlin; runs follow its daylight-saving changes' })
 
 const TIME_MESSAGE = 'Time must be a time of day as HH:MM (24-hour), e.g. 09:00.'
 const timeOfDay = z
@@ -199,32 +167,27 @@ const legacyCron = z
   .meta({ description: 'Deprecated: a five-field cron string in UTC, read as { kind: "cron", expression, timeZone: "UTC" }' })
 
 const SHAPE_MESSAGE = `Schedule must be an object with kind (${SCHEDULE_KINDS.join(', ')}) and timeZone, a five-field cron string (UTC), or null.`
-const shapes = z.union([scheduleInputSchema, legacyCron]).nullable()
-const { $schema: _dialect, ...documented } = z.toJSONSchema(shapes, { io: 'input' })
+/** Every form the `schedule` field takes, for its documentation (OpenAPI, automation.schema.json). */
+export const scheduleShapesSchema = z.union([scheduleInputSchema, legacyCron]).nullable()
+export const SCHEDULE_FIELD_DESCRIPTION =
+  'When it runs by itself: an object with kind and timeZone (paused to keep it without firing), null to run only when started; a five-field cron string is read as a custom cron schedule in UTC'
 
 /**
  * The `schedule` field of an automation: a schedule, the older cron string, or null (runs only
  * when started). Each form is checked by its own schema, chosen by the value's type, so a problem
  * is reported on the field inside the schedule ('schedule.time: …'), which a union would only
- * report as "Invalid input"; its JSON Schema (OpenAPI, automation.schema.json) is the union's.
+ * report as "Invalid input". Its documentation is scheduleShapesSchema's (the server attaches it).
  */
-export const scheduleFieldSchema = z
-  .unknown()
-  .transform((value, context): ScheduleInput | null => {
-    const schema = value === null ? z.null() : typeof value === 'string' ? legacyCron : scheduleInputSchema
-    const result = schema.safeParse(value)
-    if (result.success) return result.data
-    for (const issue of result.error.issues) {
-      const shape = issue.path.length === 0 && issue.code !== 'custom'
-      context.addIssue({ code: 'custom', path: issue.path, message: shape ? SHAPE_MESSAGE : issue.message })
-    }
-    return z.NEVER
-  })
-  .meta({
-    ...documented,
-    description:
-      'When it runs by itself: an object with kind and timeZone (paused to keep it without firing), null to run only when started; a five-field cron string is read as a custom cron schedule in UTC',
-  })
+export const scheduleFieldSchema = z.unknown().transform((value, context): ScheduleInput | null => {
+  const schema = value === null ? z.null() : typeof value === 'string' ? legacyCron : scheduleInputSchema
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  for (const issue of result.error.issues) {
+    const shape = issue.path.length === 0 && issue.code !== 'custom'
+    context.addIssue({ code: 'custom', path: issue.path, message: shape ? SHAPE_MESSAGE : issue.message })
+  }
+  return z.NEVER
+})
 
 const hourMinute = (time: string) => {
   const [hour = 0, minute = 0] = time.split(':').map(Number)
@@ -339,24 +302,4 @@ export function describeSchedule(schedule: ZonedSchedule): string {
     case 'cron':
       return `Custom (cron) “${schedule.expression}”, ${schedule.timeZone}`
   }
-}
-
-const labelFormats = new Map<string, Intl.DateTimeFormat>()
-/** A run's time as a person reads it in a zone: "Mon, Mar 30, 2026, 09:00". */
-export function runTimeLabel(date: Date, timeZone: string): string {
-  let format = labelFormats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      month: 'short',
-      day: 'numeric',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-    labelFormats.set(timeZone, format)
-  }
-  return format.format(date)
 }

@@ -8,7 +8,7 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { useBrowserTimeZone } from '#app/lib/use-browser-time-zone.ts'
 import { accountSettingsSchema } from '#common/account.ts'
-import { timeZoneNames } from '#common/schedules.ts'
+import { timeZoneNames } from '#common/time-zones.ts'
 
 /** 'Account Settings': name, e-mail and time zone, with the spec's 'Reset Password' button beside 'Save Changes'. */
 export function AccountSettingsForm({

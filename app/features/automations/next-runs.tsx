@@ -1,5 +1,5 @@
 import { useBrowserTimeZone } from '#app/lib/use-browser-time-zone.ts'
-import { runTimeLabel } from '#common/schedules.ts'
+import { runTimeLabel } from '#common/time-zones.ts'
 
 /**
  * A schedule's next run times in the member's zone: the one in their settings, else their

@@ -1,12 +1,20 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema, MAX_STEPS, STEPS_VERSION } from '#common/automation-steps.ts'
 import { automationInputSchema, automationListQuerySchema, automationUpdateSchema } from '#common/automations.ts'
+import { SCHEDULE_FIELD_DESCRIPTION, scheduleShapesSchema } from '#common/schedules.ts'
 import { callerOf, member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import { automationSchema, toAutomationDto } from '#server/http/automation-dto.ts'
 import type { AutomationService } from './automation.service.ts'
 
 const idParam = ownedResourceParams
+
+// The schedule field is checked by type (a schedule object, or the older cron string), so its JSON
+// Schema is that of the forms it takes (docs/decisions/036).
+const { $schema: _dialect, ...scheduleShapes } = z.toJSONSchema(scheduleShapesSchema, { io: 'input' })
+const scheduleDocs = { ...scheduleShapes, description: SCHEDULE_FIELD_DESCRIPTION }
+const createBody = automationInputSchema.extend({ schedule: automationInputSchema.shape.schedule.meta(scheduleDocs) })
+const updateBody = automationUpdateSchema.extend({ schedule: automationUpdateSchema.shape.schedule.meta(scheduleDocs) })
 const one = { 'application/json': { schema: z.object({ data: automationSchema }) } }
 const tags = ['Automations']
 
@@ -47,7 +55,7 @@ const create = signedInRoute(member('automations', 'member'), {
   path: '/',
   tags,
   summary: 'Create an automation. Invalid steps are refused with a message naming the step and field.',
-  request: { body: jsonBody(automationInputSchema) },
+  request: { body: jsonBody(createBody) },
   responses: { 201: { description: 'Created', content: one }, ...errorResponses(400, 409) },
 })
 
@@ -65,7 +73,7 @@ const update = signedInRoute(member('automations', 'member'), {
   path: '/{id}',
   tags,
   summary: 'Change an automation (only the fields sent)',
-  request: { params: idParam, body: jsonBody(automationUpdateSchema) },
+  request: { params: idParam, body: jsonBody(updateBody) },
   responses: { 200: { description: 'Changed', content: one }, ...errorResponses(400, 404, 409) },
 })
 
@@ -93,7 +101,7 @@ const remove = signedInRoute(member('automations', 'member'), {
 export function createAutomationsApi(automations: AutomationService) {
   const jsonSchema = z.toJSONSchema(z.array(automationStepSchema), { io: 'input' })
   // The steps are checked one by one by parseSteps, so the input schema says only "a list": here they are spelled out.
-  const automationDocument = z.toJSONSchema(automationInputSchema.extend({ steps: z.array(automationStepSchema).max(MAX_STEPS) }), {
+  const automationDocument = z.toJSONSchema(createBody.extend({ steps: z.array(automationStepSchema).max(MAX_STEPS) }), {
     io: 'input',
   })
   return createRouter()

@@ -9,13 +9,13 @@ import {
   INTERVAL_HOURS,
   INTERVAL_MINUTES,
   nextRuns,
-  timeZoneNames,
   WEEKDAYS,
   zonedOf,
   type Schedule,
   type ScheduleKind,
   type Weekday,
 } from '#common/schedules.ts'
+import { timeZoneNames } from '#common/time-zones.ts'
 import { NextRuns } from '../next-runs.tsx'
 import { CRON_EXAMPLES, DEFAULT_DAYS, scheduleOf, type scheduleFormFields } from './automation-form.ts'
 
