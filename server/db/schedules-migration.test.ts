@@ -79,7 +79,12 @@ describe('migration 0019 (readable schedules)', () => {
     ).rejects.toMatchObject({ code: '23514' })
     const profiles = await database.client.query<{ time_zone: string | null }>('select time_zone from profiles')
     expect(profiles.rows).toEqual([{ time_zone: null }])
-    for (const schedule of ['{"kind": "yearly", "timeZone": "UTC"}', '{"kind": "daily", "time": "09:00"}']) {
+    for (const schedule of [
+      '{"kind": "yearly", "timeZone": "UTC"}',
+      '{"kind": "daily", "time": "09:00"}',
+      '{"timeZone": "UTC"}',
+      '"daily"',
+    ]) {
       await expect(
         database.client.query(`update automations set schedule = $1::jsonb where name = 'By hand'`, [schedule]),
       ).rejects.toMatchObject({ code: '23514' })

@@ -54,7 +54,7 @@ export const automations = pgTable(
     check('automations_run_limits_check', sql`coalesce(${table.runTimeLimitSeconds}, 1) >= 1 and coalesce(${table.runStepLimit}, 1) >= 1`),
     check(
       'automations_schedule_check',
-      sql`${table.schedule} is null or (${table.schedule}->>'kind' in (${sql.raw(SCHEDULE_KINDS.map((kind) => `'${kind}'`).join(', '))}) and ${table.schedule}->>'timeZone' is not null)`,
+      sql`${table.schedule} is null or (coalesce(${table.schedule}->>'kind', '') in (${sql.raw(SCHEDULE_KINDS.map((kind) => `'${kind}'`).join(', '))}) and ${table.schedule}->>'timeZone' is not null)`,
     ),
     index().on(table.workspaceId, table.createdAt),
     index().on(table.nextRunAt),
