@@ -1,4 +1,5 @@
 import type { WorkspaceRole } from './workspaces.ts'
+import { timeZoneSchema } from './time-zones.ts'
 import { z } from './zod.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
@@ -48,9 +49,11 @@ export const profileUpdateSchema = z
       .max(2048, 'Avatar URL must be at most 2048 characters.')
       .nullable()
       .optional(),
+    /** The member's time zone for schedules; null: the browser's (docs/decisions/036). */
+    timeZone: timeZoneSchema.nullable().optional(),
   })
-  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined, {
-    message: 'Nothing to update: send fullName or avatarUrl.',
+  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined || value.timeZone !== undefined, {
+    message: 'Nothing to update: send fullName, avatarUrl or timeZone.',
   })
 export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>
 

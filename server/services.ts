@@ -76,6 +76,8 @@ export function createServices(options: {
   logger: Logger
   /** How the payment sandbox reaches our webhook endpoint (tests pass the in-process app). */
   deliverWebhook?: (request: Request) => Promise<Response>
+  /** The time schedules count from (tests fake it; the scheduler takes the same clock). */
+  clock?: () => Date
 }) {
   const { database, env, authSecret, logger } = options
   const db = database.db
@@ -144,6 +146,8 @@ export function createServices(options: {
     secretKinds: vault.kindsByName,
     dropSession: vault.dropSession,
     runLimits,
+    plans,
+    clock: options.clock,
   })
   const inquiries = createInquiryService({
     audit,

@@ -79,12 +79,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         )
         return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys, revokedDevices: changed.revokedDevices }
       }
-      const { email, fullName } = submission.value as { email: string; fullName: string }
+      const { email, fullName, timeZone } = submission.value as { email: string; fullName: string; timeZone: string | null }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
       if (email !== user.email) {
         await context.services.account.requestEmailChange(user, email)
       }
-      await context.services.auth.updateProfile(user.id, { fullName })
+      await context.services.auth.updateProfile(user.id, { fullName, timeZone })
       return { cookies: [], newEmail: email !== user.email ? email : null }
     })
     if (!outcome.ok) {
@@ -166,8 +166,20 @@ function isTwoFactorAnswer(answer: object): answer is TwoFactorAnswer {
 }
 
 export default function SettingsPage() {
-  const { email, emailVerified, fullName, apiKeys, canGrantAdmin, formKey, twoFactor, passkeys, blockedWorkspace, devices, workspaceName } =
-    useLoaderData<typeof loader>()
+  const {
+    email,
+    emailVerified,
+    fullName,
+    timeZone,
+    apiKeys,
+    canGrantAdmin,
+    formKey,
+    twoFactor,
+    passkeys,
+    blockedWorkspace,
+    devices,
+    workspaceName,
+  } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const twoFactorAnswer = answer && isTwoFactorAnswer(answer) ? answer : undefined
   const actionData = answer && !isTwoFactorAnswer(answer) ? answer : undefined
@@ -189,7 +201,13 @@ export default function SettingsPage() {
           {blockedWorkspace} requires two-factor sign-in. Turn it on below to work in it again.
         </p>
       ) : null}
-      <AccountSettingsForm key={`account-${formKey}`} email={email} fullName={fullName} lastResult={resultFor('account')} />
+      <AccountSettingsForm
+        key={`account-${formKey}`}
+        email={email}
+        fullName={fullName}
+        timeZone={timeZone}
+        lastResult={resultFor('account')}
+      />
       <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />
       <TwoFactorCard state={twoFactor} answer={twoFactorAnswer} />
       <PasskeysCard passkeys={passkeys} error={twoFactorAnswer?.intent === 'add-passkey' ? twoFactorAnswer.error : null} />

@@ -34,6 +34,7 @@ export async function settingsView(context: AppLoadContext, user: SessionUser) {
     email: user.email,
     emailVerified: user.emailVerified,
     fullName: user.profile.fullName ?? '',
+    timeZone: user.profile.timeZone,
     apiKeys,
     canGrantAdmin: user.profile.role === 'admin',
     formKey: Date.now(),

@@ -158,7 +158,7 @@ export function createAuthService(deps: {
     },
 
     async updateProfile(userId: string, input: ProfileUpdateInput): Promise<Profile> {
-      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl })
+      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl, timeZone: input.timeZone })
       if (!profile) throw new NotFound('Profile not found')
       return profile
     },

@@ -72,7 +72,17 @@ export interface DeviceAuthenticator {
 /** What a member works with while their profile cannot be read: no role, no plan, no credits. */
 function defaultProfile(userId: string, fullName: string | null): Profile {
   const now = new Date()
-  return { id: userId, role: 'user', subscriptionPlan: 'free', credits: 0, fullName, avatarUrl: null, createdAt: now, updatedAt: now }
+  return {
+    id: userId,
+    role: 'user',
+    subscriptionPlan: 'free',
+    credits: 0,
+    fullName,
+    avatarUrl: null,
+    timeZone: null,
+    createdAt: now,
+    updatedAt: now,
+  }
 }
 
 /** The request headers Better Auth reads a credential from (never an API key: Better Auth does not know them). */
