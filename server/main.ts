@@ -20,7 +20,15 @@ const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
 
 /** Boot: environment -> database (migrated, seeded) -> services -> HTTP server. */
 export async function startServer(options: { server: Server; vite?: ViteDevServer }) {
+  // performance.now() counts from the process start: before this, Node started and loaded the modules.
   const started = performance.now()
+  const phases: Record<string, number> = { load: Math.round(started) }
+  let phaseStart = started
+  const phaseDone = (name: string) => {
+    const now = performance.now()
+    phases[name] = Math.round(now - phaseStart)
+    phaseStart = now
+  }
   let env
   try {
     env = loadEnv()
@@ -37,10 +45,13 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, logger }
       : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') },
   )
+  phaseDone('database')
   const services = await database.exclusively(async () => {
     await database.migrate()
+    phaseDone('migrate')
     logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
     const services = createServices({ database, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
+    phaseDone('services')
     await seed(database.db, services, logger, {
       demo: env.SEED_DEMO,
       adminEmail: env.SEED_ADMIN_EMAIL,
@@ -53,6 +64,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       const rewrapped = await services.vault.rewrapDataKeys()
       logger.info({ rewrapped }, 'vault: data keys re-wrapped under VAULT_KEY; VAULT_KEY_PREVIOUS can be removed')
     }
+    phaseDone('seed')
     return services
   })
   if (!env.googleEnabled)
@@ -79,9 +91,12 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     if (vite) vite.middlewares(req, res, () => void listener(req, res))
     else void listener(req, res)
   })
+  phaseDone('app')
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve))
+  phaseDone('listen')
+  // startupMs: from startServer() to listening; phases (ms): load = the process start to startServer().
   logger.info(
-    { url: env.PUBLIC_URL, port: env.PORT, host: env.HOST, startupMs: Math.round(performance.now() - started) },
+    { url: env.PUBLIC_URL, port: env.PORT, host: env.HOST, startupMs: Math.round(performance.now() - started), phases },
     `Aether is running at ${env.PUBLIC_URL}`,
   )
 
