@@ -6,6 +6,7 @@ import type { ViteDevServer } from 'vite'
 import { createApp } from './app.ts'
 import { resolveAuthSecret } from './auth-secret.ts'
 import { openDatabase } from './db/client.ts'
+import { migrationsPending } from './db/pending-migrations.ts'
 import { seed } from './db/seed.ts'
 import { EnvError, loadEnv, type Env } from './env.ts'
 import { createCloudWorker } from './features/runs/cloud-worker.ts'
@@ -47,9 +48,14 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   )
   phaseDone('database')
   const services = await database.exclusively(async () => {
-    await database.migrate()
+    // One query says whether any migration is missing; the migrator runs only then.
+    const pending = await migrationsPending(database.db)
+    if (pending) await database.migrate()
     phaseDone('migrate')
-    logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
+    logger.info(
+      { database: database.kind, location: database.location },
+      pending ? 'database ready (migrations applied)' : 'database ready (no pending migrations)',
+    )
     const services = createServices({ database, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
     phaseDone('services')
     await seed(database.db, services, logger, {
