@@ -13,13 +13,15 @@ import { createCloudWorker } from './features/runs/cloud-worker.ts'
 import { createScheduler } from './features/runs/scheduler.ts'
 import { pages } from './http/pages.ts'
 import { staticAssets } from './http/static-assets.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, type Logger } from './logger.ts'
 import { createServices, type Services } from './services.ts'
 
 const SHUTDOWN_GRACE_MS = 10_000
 const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
+/** How long after listening the background work starts and the modules loaded on demand are loaded anyway. */
+const AFTER_START_DELAY_MS = 1_000
 
-/** Boot: environment -> database (migrated, seeded) -> services -> HTTP server. */
+/** Boot: environment -> database (migrated, seeded) -> services -> HTTP server; a second later, background work and warm-ups. */
 export async function startServer(options: { server: Server; vite?: ViteDevServer }) {
   // performance.now() counts from the process start: before this, Node started and loaded the modules.
   const started = performance.now()
@@ -109,7 +111,16 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   const pruneTimer = setInterval(() => void services.rateLimits.prune().catch(() => {}), RATE_LIMIT_PRUNE_MS)
   pruneTimer.unref()
 
-  const background = startBackgroundWork(env, database, services)
+  // A moment after the server answers, so that health checks and the first requests go first
+  // (issue 18, cold start): the cloud worker, the scheduler and webhook deliveries start (their
+  // first queries would hold the embedded database), and what the first sign-in (Better Auth) and
+  // the first page (the pages' build) would otherwise load on demand is loaded. No warm-up in
+  // development, where Vite compiles on demand.
+  let background: { stop(graceMs: number): Promise<void> } | null = null
+  const afterStart = setTimeout(() => {
+    background = startBackgroundWork(env, database, services)
+    if (!vite) void warmUp(logger, { 'Better Auth': services.betterAuth.instance, pages: getBuild })
+  }, AFTER_START_DELAY_MS)
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -117,6 +128,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     stopping = true
     logger.info({ signal }, 'shutting down: no new connections, finishing requests')
     clearInterval(pruneTimer)
+    clearTimeout(afterStart)
     const force = setTimeout(() => {
       logger.warn('shutdown grace period over; closing remaining connections')
       server.closeAllConnections()
@@ -128,7 +140,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
         server.closeIdleConnections()
       }),
       // Running cloud runs may finish within the grace period; the rest go back to the queue.
-      background.stop(SHUTDOWN_GRACE_MS - 2_000),
+      background?.stop(SHUTDOWN_GRACE_MS - 2_000),
     ])
     await services.browsers.close()
     await vite?.close()
@@ -140,6 +152,19 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
   return { server, app }
+}
+
+/** Loads each module in turn, logging how long it took; a failure is logged (the request that needs it fails the same way). */
+async function warmUp(logger: Logger, steps: Record<string, () => Promise<unknown>>) {
+  for (const [name, step] of Object.entries(steps)) {
+    const started = performance.now()
+    try {
+      await step()
+      logger.debug({ ms: Math.round(performance.now() - started) }, `warm-up: ${name} loaded`)
+    } catch (error) {
+      logger.error({ err: error }, `warm-up: ${name} did not load`)
+    }
+  }
 }
 
 /**
