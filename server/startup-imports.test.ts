@@ -4,7 +4,7 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 // What a start loads is what server/main.ts imports statically, transitively. These packages take
-// a third of a second of CPU or more to load and a start does not need them: they are imported
+// from tens of milliseconds to half a second of CPU to load and a start does not need them: they are imported
 // where they are first used (issue 18, cold start). A static import of one of them from anything
 // the boot imports would slow every start again.
 const LOADED_ON_DEMAND = [
@@ -17,6 +17,10 @@ const LOADED_ON_DEMAND = [
   'nodemailer',
   'satori',
   '@resvg/resvg-js',
+  // With the pages' build (first page, or the warm-up a second after start).
+  'react-router',
+  'react',
+  'react-dom',
 ]
 
 const ROOT = process.cwd()
