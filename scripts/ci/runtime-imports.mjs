@@ -27,7 +27,11 @@ for (const file of files(path.join(root, 'build/server'))) {
   for (const pattern of PATTERNS) for (const match of source.matchAll(pattern)) specifiers.add(match[1])
 }
 
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/')
 const problems = []
 const checked = []
 for (const specifier of [...specifiers].sort()) {
