@@ -1,5 +1,5 @@
 import { WEBHOOK_TIMEOUT_MS } from '#common/webhooks.ts'
-import { createAuth } from './auth.ts'
+import { createAuth } from './better-auth.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'

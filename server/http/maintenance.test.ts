@@ -83,7 +83,7 @@ describe('maintenance mode and sign-up', () => {
   })
 
   it("refuses a new account from Google's sign-in callback too, but not one an admin creates", async () => {
-    const before = t.services.betterAuth.options.databaseHooks?.user?.create?.before
+    const before = (await t.services.betterAuth.instance()).options.databaseHooks?.user?.create?.before
     if (!before) throw new Error('no user-creation hook')
     const user = { id: 'x', email: 'google@example.com', name: 'G', emailVerified: true, createdAt: new Date(), updatedAt: new Date() }
     const context = (path: string) => ({ path }) as Parameters<typeof before>[1]

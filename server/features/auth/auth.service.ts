@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, notExists } from 'drizzle-orm'
-import { APIError } from 'better-auth/api'
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
-import { SECOND_FACTOR_TICKET_SECONDS, TWO_FACTOR_COOKIE_NAME, type Auth } from '#server/auth.ts'
+import { SECOND_FACTOR_TICKET_SECONDS, TWO_FACTOR_COOKIE_NAME } from '#server/auth.ts'
+import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { accounts, sessions, users } from '#server/db/schema/index.ts'
 import { Conflict, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '#common/errors.ts'
@@ -137,7 +137,7 @@ export function createAuthService(deps: {
         )
         return { ...done, secondFactor: false }
       } catch (error) {
-        if (error instanceof APIError && error.statusCode === 401) {
+        if (isAuthApiError(error) && error.statusCode === 401) {
           await rateLimits.hit(clientKey, FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT)
           const failures = await rateLimits.hit(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
           await sleep(failedSignInDelayMs(failures.count))
@@ -185,7 +185,7 @@ export function createAuthService(deps: {
         const revokedDevices = input.revokeApiKeys ? await devices.revokeAllOf(userId) : 0
         return { token: response.token, setCookies: headers.getSetCookie(), revokedApiKeys, revokedDevices }
       } catch (error) {
-        if (error instanceof APIError && (error.statusCode === 400 || error.statusCode === 401)) {
+        if (isAuthApiError(error) && (error.statusCode === 400 || error.statusCode === 401)) {
           const message =
             error.body?.code === 'INVALID_PASSWORD' ? 'Current password is incorrect.' : (error.body?.message ?? 'Password change failed.')
           throw new ValidationError(`currentPassword: ${message}`, [{ path: 'currentPassword', message }])
@@ -197,7 +197,7 @@ export function createAuthService(deps: {
 }
 
 function translateAuthError(error: unknown): unknown {
-  if (!(error instanceof APIError)) return error
+  if (!isAuthApiError(error)) return error
   const message = error.body?.message ?? 'Authentication failed'
   if (error.statusCode === 401) return new Unauthorized(message)
   if (error.statusCode === 422 || error.statusCode === 409) return new Conflict(message)
