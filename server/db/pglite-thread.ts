@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite'
@@ -66,25 +67,21 @@ function stoppedError(reason: string) {
 }
 
 export async function startPgliteThread(options: PgliteThreadOptions = {}): Promise<PgliteThread> {
-  const worker = new Worker(workerFile, {
-    workerData: { dataDir: options.dataDir ?? null, settings: options.settings ?? {} },
-  })
+  const workerData = { dataDir: options.dataDir ?? null, settings: options.settings ?? {} }
+  // A new data folder is created by a thread of its own, which then ends and takes initdb's
+  // memory with it (pglite-worker.js).
+  if (options.dataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'))) {
+    const creator = new Worker(workerFile, { workerData: { ...workerData, create: true } })
+    await ready(creator)
+    await new Promise((resolve) => (creator.threadId === -1 ? resolve(null) : creator.once('exit', resolve)))
+  }
+  const worker = new Worker(workerFile, { workerData: { ...workerData, create: false } })
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   let nextId = 1
   let stopped: Error | null = null
   let closing = false
 
-  await new Promise<void>((resolve, reject) => {
-    const onMessage = (message: { ready?: boolean; error?: SerializedError }) => {
-      if (message.ready === undefined) return
-      worker.off('message', onMessage)
-      worker.off('error', reject)
-      if (message.ready) resolve()
-      else reject(rebuild(message.error!))
-    }
-    worker.on('message', onMessage)
-    worker.once('error', reject)
-  })
+  await ready(worker)
 
   // An idle thread must not keep the process alive (a script that forgets close() still ends);
   // one with calls under way must, or their promises would be dropped.
@@ -210,6 +207,21 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
       await exited
     },
   }
+}
+
+/** Resolves once the thread has opened the database; rejects with its error when it could not. */
+function ready(worker: Worker) {
+  return new Promise<void>((resolve, reject) => {
+    const onMessage = (message: { ready?: boolean; error?: SerializedError }) => {
+      if (message.ready === undefined) return
+      worker.off('message', onMessage)
+      worker.off('error', reject)
+      if (message.ready) resolve()
+      else reject(rebuild(message.error!))
+    }
+    worker.on('message', onMessage)
+    worker.once('error', reject)
+  })
 }
 
 /** Parsers are functions and cannot cross: their types come back as text and are parsed here. */

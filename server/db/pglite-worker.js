@@ -16,31 +16,31 @@
 // queries (`tx`) run inside it. Plain JavaScript: Node 20 starts a worker file without a build
 // step, in development, tests and production alike (the file ships with the build, as the
 // migrations do).
-import { existsSync } from 'node:fs'
-import path from 'node:path'
+import v8 from 'node:v8'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite } from '@electric-sql/pglite'
 
-/** @type {{ dataDir: string | null, settings: Record<string, string> }} */
-const { dataDir, settings } = workerData
+// PGlite's engine is 9 MB of WebAssembly. V8 compiles it twice by default (Liftoff at once, then
+// TurboFan in the background for hot functions), and the second compiler's work memory stays in
+// the process (glibc keeps it). Liftoff alone: see docs/decisions/034 for the measurements.
+// Read when the module is compiled (new PGlite below), so setting it here is in time.
+if (process.env.PGLITE_WASM_TIER_UP !== 'true') v8.setFlagsFromString('--liftoff-only')
+
+/** @type {{ dataDir: string | null, settings: Record<string, string>, create: boolean }} */
+const { dataDir, settings, create } = workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
 const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
 
 /**
- * A new data folder: PGlite runs initdb in a second PGlite instance, and that instance's memory
- * (about 300 MB: its WebAssembly memory and a copy of the first one's) stays reachable until the
- * instance that created the folder is closed. So a first instance creates the folder and closes;
- * the one that serves opens the folder as on any later start.
+ * Opens the database. With `create`, only creates a new data folder (PGlite runs initdb) and
+ * closes it: the thread that does this ends right after, because PGlite's initdb instance (about
+ * 300 MB: its WebAssembly memory and a copy of the first one's) stays reachable until then.
  */
 async function open() {
-  if (dataDir && !existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    const creator = new PGlite(dataDir, { startParams })
-    await creator.waitReady
-    await creator.close()
-  }
   const db = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams })
   await db.waitReady
+  if (create) await db.close()
   return db
 }
 
@@ -73,6 +73,10 @@ try {
 } catch (error) {
   port.postMessage({ ready: false, error: serializeError(error) })
   process.exit(1)
+}
+if (create) {
+  port.postMessage({ ready: true })
+  process.exit(0)
 }
 
 /** Open transactions by the id of their 'begin': PGlite's handle and how to end them. */
