@@ -12,6 +12,7 @@ import { createCloudWorker } from './features/runs/cloud-worker.ts'
 import { createScheduler } from './features/runs/scheduler.ts'
 import { pages } from './http/pages.ts'
 import { staticAssets } from './http/static-assets.ts'
+import { releaseMemoryWhenIdle } from './idle-memory.ts'
 import { createLogger } from './logger.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -89,6 +90,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   pruneTimer.unref()
 
   const background = startBackgroundWork(env, database, services)
+  const idleMemory = releaseMemoryWhenIdle({ logger, also: database.releaseMemory })
 
   let stopping = false
   const shutdown = async (signal: string) => {
@@ -96,6 +98,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     stopping = true
     logger.info({ signal }, 'shutting down: no new connections, finishing requests')
     clearInterval(pruneTimer)
+    idleMemory.stop()
     const force = setTimeout(() => {
       logger.warn('shutdown grace period over; closing remaining connections')
       server.closeAllConnections()

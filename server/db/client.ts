@@ -31,6 +31,8 @@ export interface Database {
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>
   ping(): Promise<boolean>
+  /** Frees what the database's own thread holds beyond its live data (PGlite; server/idle-memory.ts). */
+  releaseMemory?(): Promise<void>
   close(): Promise<void>
 }
 
@@ -91,6 +93,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
     // PGlite belongs to one process.
     exclusively: (work) => work(),
     ping: () => ping(db as unknown as Db),
+    releaseMemory: () => client.releaseMemory(),
     close: async () => {
       await notifications.close()
       await client.close()

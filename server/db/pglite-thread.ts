@@ -22,6 +22,8 @@ export interface PgliteThread {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>
   exec(sql: string, options?: QueryOptions): Promise<Results[]>
   transaction<T>(callback: (tx: PgliteThreadTransaction) => Promise<T>): Promise<T>
+  /** A full garbage collection in the thread (server/idle-memory.ts). */
+  releaseMemory(): Promise<void>
   close(): Promise<void>
   readonly closed: boolean
 }
@@ -41,7 +43,7 @@ interface SerializedError {
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError }
 
 interface Call {
-  op: 'query' | 'exec' | 'begin' | 'rollback' | 'end' | 'close'
+  op: 'query' | 'exec' | 'begin' | 'rollback' | 'end' | 'gc' | 'close'
   sql?: string
   params?: unknown[]
   options?: { rowMode?: 'array' | 'object'; paramTypes?: number[]; rawTypes?: number[] }
@@ -198,6 +200,9 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
       closed = true
       await call({ op: 'end', tx: txId, commit: true }).done
       return result
+    },
+    async releaseMemory() {
+      await call({ op: 'gc' }).done
     },
     async close() {
       if (closing || stopped) return

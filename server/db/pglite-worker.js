@@ -7,6 +7,7 @@
 //                   { id, op: 'begin' }      opens a transaction; answered once it holds PGlite
 //                   { id, op: 'rollback', tx }            the transaction's own rollback()
 //                   { id, op: 'end', tx, commit }         commits (or rolls back) and closes it
+//                   { id, op: 'gc' }          a full garbage collection (the server is idle)
 //                   { id, op: 'close' }
 //   worker -> main  { id, ok: true, value } or { id, ok: false, error }
 //                   { ready: true } once open, or { ready: false, error } when it could not open
@@ -17,6 +18,7 @@
 // step, in development, tests and production alike (the file ships with the build, as the
 // migrations do).
 import v8 from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite } from '@electric-sql/pglite'
 
@@ -25,6 +27,10 @@ import { PGlite } from '@electric-sql/pglite'
 // the process (glibc keeps it). Liftoff alone: see docs/decisions/034 for the measurements.
 // Read when the module is compiled (new PGlite below), so setting it here is in time.
 if (process.env.PGLITE_WASM_TIER_UP !== 'true') v8.setFlagsFromString('--liftoff-only')
+
+// This thread's collection call, for the server's idle memory release (server/idle-memory.ts).
+v8.setFlagsFromString('--expose-gc')
+const gc = runInNewContext('typeof gc === "function" ? gc : undefined')
 
 /** @type {{ dataDir: string | null, settings: Record<string, string>, create: boolean }} */
 const { dataDir, settings, create } = workerData
@@ -147,6 +153,10 @@ port.on('message', (message) => {
         entry.end(Boolean(message.commit))
         return
       }
+      case 'gc':
+        gc?.()
+        port.postMessage({ id, ok: true, value: null })
+        return
       case 'close':
         void answer(id, db.close()).then(() => port.close())
         return
