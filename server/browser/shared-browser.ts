@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import type { Browser } from 'playwright-core'
+import { chromium, type Browser } from 'playwright-core'
 import type { Logger } from '#server/logger.ts'
 
 /** The shared browser: acquire() launches it when needed and throws when it cannot start. */
@@ -59,9 +59,6 @@ export function createSharedBrowser(options: { executablePath: string; logger: L
       throw new BrowserUnavailableError(`Chromium was not found at ${executablePath}`)
     }
     try {
-      // Playwright is loaded with the first launch: 7 MB of code that an idle server (or one
-      // without cloud runs) would otherwise hold in memory (docs/decisions/034).
-      const { chromium } = await import('playwright-core')
       const started = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS })
       warned = false
       started.on('disconnected', () => {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Locator, Page } from 'playwright-core'
+import { errors, type Locator, type Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import type { ExtractedTable } from '#common/extracted-table.ts'
@@ -61,22 +61,13 @@ export type StepRepair = (page: Page, step: AutomationStep, target: Target) => P
 /** How long a repaired target has to find its element. */
 const REPAIRED_LOOK_MS = 2_000
 
-/**
- * Playwright's TimeoutError. Playwright is loaded with the browser (shared-browser.ts), so by the
- * time a Playwright call has failed the import is already done.
- */
-async function isPlaywrightTimeout(error: unknown) {
-  const { errors } = await import('playwright-core')
-  return error instanceof errors.TimeoutError
-}
-
 /** A Playwright call inside a step: its errors are the automation's (a timeout says what). */
 export async function inPage<T>(context: StepContext, call: () => Promise<T>, onTimeout: () => string | Promise<string>): Promise<T> {
   try {
     return await call()
   } catch (error) {
     if (!context.running() || !context.browserConnected()) throw error
-    if (await isPlaywrightTimeout(error)) throw new StepFailure(await onTimeout())
+    if (error instanceof errors.TimeoutError) throw new StepFailure(await onTimeout())
     throw new StepFailure(cleanMessage(error))
   }
 }
@@ -168,7 +159,7 @@ export async function performStep(
           throw new StepFailure(`the page led to ${short(hit.url)}: ${hit.reason}`)
         }
         if (!context.running() || !context.browserConnected()) throw error
-        if (await isPlaywrightTimeout(error)) throw new StepFailure(`the page did not finish loading within ${stepSeconds}`)
+        if (error instanceof errors.TimeoutError) throw new StepFailure(`the page did not finish loading within ${stepSeconds}`)
         throw new StepFailure(`could not load ${short(step.url)}: ${cleanMessage(error)}`)
       }
       const landed = response?.url()

@@ -1,3 +1,4 @@
+import { streamText } from 'ai'
 import { BLOG_LENGTH_WORDS, type BlogDraftRequest } from '#common/ai.ts'
 import { streamOfflineDraft } from './offline-draft.ts'
 import { AiProviderError, chatModelOf, duration, toProviderError } from './provider.ts'
@@ -55,9 +56,8 @@ function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: 
       const timeoutError = () => new AiProviderError(`The AI provider did not finish within ${duration(timeoutMs)}.`)
 
       try {
-        const [{ streamText }, chatModel] = await Promise.all([import('ai'), model()])
         const result = streamText({
-          model: chatModel,
+          model,
           system: SYSTEM_PROMPT,
           prompt: blogPrompt(input),
           maxRetries: options.maxRetries ?? 1,
@@ -71,7 +71,7 @@ function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: 
             wroteText = true
             yield part.text
           } else if (part.type === 'error') {
-            throw timedOut ? timeoutError() : await toProviderError(part.error, host)
+            throw timedOut ? timeoutError() : toProviderError(part.error, host)
           } else if (part.type === 'abort') {
             if (timedOut) throw timeoutError()
             return
@@ -83,7 +83,7 @@ function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: 
         if (error instanceof AiProviderError) throw error
         if (timedOut) throw timeoutError()
         if (signal?.aborted) return
-        throw await toProviderError(error, host)
+        throw toProviderError(error, host)
       } finally {
         clearTimeout(timer)
         signal?.removeEventListener('abort', cancel)

@@ -1,4 +1,5 @@
-import type { LanguageModel } from 'ai'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { APICallError, RetryError, type LanguageModel } from 'ai'
 import { AppError } from '#common/errors.ts'
 
 /** The AI provider failed, timed out or could not be reached; the message says which, for the admin's toast. */
@@ -8,28 +9,14 @@ export class AiProviderError extends AppError {
   }
 }
 
-/**
- * The chat model of an OpenAI-compatible endpoint (env: AI_BASE_URL, AI_API_KEY, AI_MODEL), and
- * its host for messages. The AI SDK is loaded when the model is first asked for: an idle server
- * does not hold its code (docs/decisions/034).
- */
-export function chatModelOf(options: { baseUrl: string; apiKey?: string; model: string }): {
-  model: () => Promise<LanguageModel>
-  host: string
-} {
+/** The chat model of an OpenAI-compatible endpoint (env: AI_BASE_URL, AI_API_KEY, AI_MODEL), and its host for messages. */
+export function chatModelOf(options: { baseUrl: string; apiKey?: string; model: string }): { model: LanguageModel; host: string } {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
-  let model: Promise<LanguageModel> | null = null
-  const load = async () => {
-    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible')
-    const provider = createOpenAICompatible({ name: 'ai', baseURL: baseUrl, apiKey: options.apiKey, supportsStructuredOutputs: true })
-    return provider.chatModel(options.model)
-  }
-  return { model: () => (model ??= load()), host: safeHost(baseUrl) }
+  const provider = createOpenAICompatible({ name: 'ai', baseURL: baseUrl, apiKey: options.apiKey, supportsStructuredOutputs: true })
+  return { model: provider.chatModel(options.model), host: safeHost(baseUrl) }
 }
 
-/** What the provider's failure means for the admin. The SDK is loaded by then: the error came from it. */
-export async function toProviderError(error: unknown, host: string): Promise<AiProviderError> {
-  const { APICallError, RetryError } = await import('ai')
+export function toProviderError(error: unknown, host: string): AiProviderError {
   const cause = RetryError.isInstance(error) ? error.lastError : error
   if (APICallError.isInstance(cause)) {
     if (cause.statusCode !== undefined) {

@@ -1,3 +1,4 @@
+import { generateText, Output } from 'ai'
 import type { z } from 'zod'
 import { AiProviderError, chatModelOf, duration, toProviderError } from './provider.ts'
 
@@ -52,9 +53,8 @@ export function createStructuredAnswers(options: { baseUrl?: string; apiKey?: st
       const cancel = () => controller.abort()
       bounds.signal?.addEventListener('abort', cancel, { once: true })
       try {
-        const [{ generateText, Output }, chatModel] = await Promise.all([import('ai'), model()])
         const result = await generateText({
-          model: chatModel,
+          model,
           system: question.system,
           prompt: question.prompt,
           output: Output.object({ schema: question.schema, name: question.name }),
@@ -71,7 +71,7 @@ export function createStructuredAnswers(options: { baseUrl?: string; apiKey?: st
         if (error instanceof Error && error.name === 'AI_NoObjectGeneratedError') {
           throw new AiProviderError('The AI model answered in a shape the request did not allow.')
         }
-        throw await toProviderError(error, host)
+        throw toProviderError(error, host)
       } finally {
         clearTimeout(timer)
         bounds.signal?.removeEventListener('abort', cancel)
