@@ -11,8 +11,8 @@ import { EnvError, loadEnv, type Env } from './env.ts'
 import { createCloudWorker } from './features/runs/cloud-worker.ts'
 import { createScheduler } from './features/runs/scheduler.ts'
 import { pages } from './http/pages.ts'
-import { staticAssets } from './http/static-assets.ts'
 import { releaseMemoryWhenIdle } from './idle-memory.ts'
+import { staticAssets } from './http/static-assets.ts'
 import { createLogger } from './logger.ts'
 import { createServices, type Services } from './services.ts'
 
@@ -88,17 +88,17 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
 
   const pruneTimer = setInterval(() => void services.rateLimits.prune().catch(() => {}), RATE_LIMIT_PRUNE_MS)
   pruneTimer.unref()
+  const idleMemory = releaseMemoryWhenIdle({ logger, also: database.releaseMemory })
 
   const background = startBackgroundWork(env, database, services)
-  const idleMemory = releaseMemoryWhenIdle({ logger, also: database.releaseMemory })
 
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down: no new connections, finishing requests')
-    clearInterval(pruneTimer)
     idleMemory.stop()
+    clearInterval(pruneTimer)
     const force = setTimeout(() => {
       logger.warn('shutdown grace period over; closing remaining connections')
       server.closeAllConnections()
