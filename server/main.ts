@@ -12,6 +12,7 @@ import { EnvError, loadEnv, type Env } from './env.ts'
 import { createCloudWorker } from './features/runs/cloud-worker.ts'
 import { createScheduler } from './features/runs/scheduler.ts'
 import { pages } from './http/pages.ts'
+import { releaseMemoryWhenIdle } from './idle-memory.ts'
 import { staticAssets } from './http/static-assets.ts'
 import { createLogger, type Logger } from './logger.ts'
 import { createServices, type Services } from './services.ts'
@@ -110,6 +111,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
 
   const pruneTimer = setInterval(() => void services.rateLimits.prune().catch(() => {}), RATE_LIMIT_PRUNE_MS)
   pruneTimer.unref()
+  const idleMemory = releaseMemoryWhenIdle({ logger, also: database.releaseMemory })
 
   // A moment after the server answers, so that health checks and the first requests go first
   // (issue 18, cold start): the cloud worker, the scheduler and webhook deliveries start (their
@@ -127,6 +129,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down: no new connections, finishing requests')
+    idleMemory.stop()
     clearInterval(pruneTimer)
     clearTimeout(afterStart)
     const force = setTimeout(() => {

@@ -75,6 +75,8 @@ export async function spawnServer(root, { dataDir, databaseUrl = null, accounts 
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl ?? '', // the fresh embedded database unless PostgreSQL, whatever .env says
       AUTH_SECRET: randomBytes(32).toString('base64url'),
+      // Required in production with DATABASE_URL (the credential vault's key, docs/decisions/025).
+      VAULT_KEY: randomBytes(32).toString('base64url'),
       SEED_DEMO: 'true',
       ...(accounts
         ? {
