@@ -10,7 +10,7 @@ import { clientIp } from './http/client-ip.ts'
 import { errorHandler } from './http/error-handler.ts'
 import { requestLogger } from './http/request-logger.ts'
 import { sameOriginGuard } from './http/same-origin.ts'
-import { securityHeaders } from './http/security-headers.ts'
+import { securityHeaderList, securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts'
 import { maintenanceMode } from './http/maintenance.ts'
 import { pageCache } from './http/page-cache.ts'
 import { resolveSession } from './http/session.ts'
@@ -33,14 +33,26 @@ export function createApp(deps: AppDeps) {
   const { env, logger, services } = deps
   const app = new Hono<AppEnv>()
 
+  const headerOptions: SecurityHeaderOptions = {
+    isProduction: env.isProduction,
+    analytics: Boolean(env.ANALYTICS_ID),
+    paddle: services.billing.checkout?.kind === 'paddle',
+  }
+  // Public pages kept ready to send; only in production: in development a kept page would hide a
+  // code change for a few seconds.
+  const kept =
+    deps.pages && env.isProduction
+      ? pageCache({
+          readVersion: services.publicContent.version,
+          securityHeaders: (scriptSources) => securityHeaderList(headerOptions, scriptSources),
+          maintenance: async () => (await services.settings.get()).maintenanceMode,
+        })
+      : null
+
   app.use(requestLogger(logger))
-  app.use(
-    securityHeaders({
-      isProduction: env.isProduction,
-      analytics: Boolean(env.ANALYTICS_ID),
-      paddle: services.billing.checkout?.kind === 'paddle',
-    }),
-  )
+  // A kept page is answered here: nothing below does anything for a cookie-less GET of a page.
+  if (kept) app.use(kept.serve)
+  app.use(securityHeaders(headerOptions))
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compress())
   app.use(clientIp({ trustProxy: env.TRUST_PROXY }))
@@ -51,9 +63,7 @@ export function createApp(deps: AppDeps) {
   app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))
-  // In development a kept page would hide a code change for a few seconds.
-  if (deps.pages && env.isProduction)
-    app.all('*', answerRefusedBody(), pageCache({ readVersion: services.publicContent.version }), deps.pages)
+  if (deps.pages && kept) app.all('*', answerRefusedBody(), kept.keep, deps.pages)
   else if (deps.pages) app.all('*', answerRefusedBody(), deps.pages)
 
   app.onError(errorHandler(logger))

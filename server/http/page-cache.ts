@@ -1,71 +1,254 @@
+import { createHash } from 'node:crypto'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
+import { isApiPath } from './request-guard.ts'
+import { REQUEST_ID_HEADER } from './request-logger.ts'
 
 export interface PageCacheOptions {
   /** The public content's current version (public_content_version): a kept page is served only while it is unchanged. */
   readVersion: () => Promise<string | null>
+  /** The security headers of a kept page, its inline scripts allowed by these sources (security-headers.ts). */
+  securityHeaders: (scriptSources: readonly string[]) => [string, string][]
+  /** Whether pages answer 503 for maintenance now (System Settings): then nothing kept is served. */
+  maintenance?: () => Promise<boolean>
   /** The longest a page is kept from the start of its render, whatever the version says (settings are cached per process for 2 s). */
   maxAgeMs?: number
   maxEntries?: number
   maxBodyBytes?: number
 }
 
+/** What the serving middleware hands to the keeping one when it has no page for a request. */
+export interface PageCacheMiss {
+  key: string
+  version: string
+  renderedAt: number
+}
+
+type Encoding = 'br' | 'gzip' | 'identity'
+
+/** One encoding of a kept page: its bytes and every header of the answer, made once. */
+interface Variant {
+  body: Uint8Array<ArrayBuffer>
+  etag: string
+  headers: Record<string, string>
+}
+
 interface Entry {
   version: string
   storedAt: number
-  body: string
-  /** The nonce the page was rendered with; each answer gets its own request's nonce instead. */
-  nonce: string
-  headers: [string, string][]
+  identity: Variant
+  gzip: Variant
+  /** Made on the page's first hit (until then gzip answers): a page asked for once costs no brotli. */
+  br: Variant | null
+  brPending: boolean
+  /** The headers every variant shares (no encoding, length or ETag). */
+  headers: Record<string, string>
+  hash: string
 }
 
 const MAX_KEY_LENGTH = 512
 /** Data requests of client navigations, the route manifest, and files (feeds, images, robots.txt) are never pages to keep. */
 const NOT_A_PAGE = /\.data$|^\/__manifest|\.[a-z0-9]+$/i
+/** Brotli's quality 5: about 10 % larger than 11 at a twentieth of the time, made once per kept page. */
+const BROTLI_QUALITY = 5
+
+const brotli = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
 
 /**
- * Keeps rendered public pages in memory, so a visitor's page does not cost a render each time.
- * It keeps exactly what the pages themselves mark as shareable (`Cache-Control: public`, see
- * app/lib/page-cache.ts: no session, no cookie, no Set-Cookie, no error), answers only requests
- * that could have had that answer (GET, no cookie, no sign-in), and throws a page away when the
- * public content changed (a version the database keeps, on every process) or when it is older
- * than maxAgeMs. The CSP nonce in a kept page is replaced by the current request's.
+ * Keeps rendered public pages in memory, ready to send: a visitor's page costs neither a render
+ * nor a compression each time. It keeps exactly what the pages themselves mark as shareable
+ * (`Cache-Control: public`, see app/lib/page-cache.ts: no session, no cookie, no Set-Cookie, no
+ * error), answers only requests that could have had that answer (GET, no cookie, no
+ * Authorization header, so nobody signed in), and throws a page away when the public content
+ * changed (a version the database keeps, on every process) or when it is older than maxAgeMs.
+ *
+ * A kept page has no nonce: its inline scripts are allowed by their hashes, computed once
+ * (docs/decisions/033). Its body is kept as is, gzipped and brotli-compressed, each with its
+ * headers, so an answer is bytes made in advance.
+ *
+ * Two middlewares: `serve` early in the chain (right after the request log: a kept page needs
+ * no body limit, session or nonce), `keep` around the page renderer.
  */
 export function pageCache(options: PageCacheOptions) {
   const maxAgeMs = options.maxAgeMs ?? 5_000
   const maxEntries = options.maxEntries ?? 300
   const maxBodyBytes = options.maxBodyBytes ?? 512 * 1024
   const entries = new Map<string, Entry>()
+  /** Pages being compressed for keeping, by version: another render under that version keeps nothing meanwhile. */
+  const storing = new Map<string, string>()
+  /** Pages being rendered for a miss, by version: requests for the same page wait for that render. */
+  const renders = new Map<string, { version: string; entry: Promise<Entry | undefined> }>()
+  const readVersion = readAfterArrival(options.readVersion)
 
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const anonymousGet = c.req.method === 'GET' && !c.get('user') && !c.req.header('cookie') && !c.req.header('authorization')
-    const url = new URL(c.req.url)
-    // Path and query only: nothing a page shows depends on the Host header.
-    const key = `${url.pathname}${url.search}`
-    if (!anonymousGet || key.length > MAX_KEY_LENGTH || NOT_A_PAGE.test(url.pathname)) return next()
-    const version = await options.readVersion()
+  const serve = createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method !== 'GET') return next()
+    const key = pageKey(c.req.url)
+    if (key === null || key.length > MAX_KEY_LENGTH) return next()
+    const path = pathOf(key)
+    if (isApiPath(path) || NOT_A_PAGE.test(path)) return next()
+    const headers = c.req.raw.headers
+    if (headers.has('cookie') || headers.has('authorization')) return next()
+    // The maintenance page comes first (maintenance.ts, further down the chain); and a version
+    // that cannot be read keeps nothing: the request goes the whole way, as if there were no cache.
+    const version = await (options.maintenance?.() ?? Promise.resolve(false))
+      .then((maintenance) => (maintenance ? null : readVersion()))
+      .catch(() => null)
     if (version === null) return next()
-    const nonce = c.get('cspNonce')
+    const answerFrom = (entry: Entry) => {
+      const requestId = c.get('requestId')
+      if (requestId) c.set('requestIdSent', true)
+      return answer(entry, requestId, headers.get('accept-encoding'), headers.get('if-none-match'))
+    }
     const kept = entries.get(key)
-    if (kept && kept.version === version && Date.now() - kept.storedAt < maxAgeMs) {
+    if (kept && isFresh(kept, version)) {
       // Most recently used last: the first entry is the one to drop when the cache is full.
       entries.delete(key)
       entries.set(key, kept)
-      return new Response(kept.body.replaceAll(kept.nonce, nonce), { status: 200, headers: kept.headers })
+      return answerFrom(kept)
     }
     if (kept) entries.delete(key)
-
+    // Another request renders this page under this version already (it read the version after
+    // this one arrived, or as this one did): its page is this one's too, as if it had been kept.
+    const rendering = renders.get(key)
+    if (rendering?.version === version) {
+      const rendered = await rendering.entry
+      if (rendered && isFresh(rendered, version)) return answerFrom(rendered)
+    }
     // A page's age counts from before its render: what it read may be that old.
-    const renderedAt = Date.now()
+    c.set('pageCacheMiss', { key, version, renderedAt: Date.now() })
+    if (rendering?.version === version) return next()
+    let finish = (_entry: Entry | undefined) => {}
+    const render = { version, entry: new Promise<Entry | undefined>((resolve) => (finish = resolve)) }
+    renders.set(key, render)
+    try {
+      await next()
+    } finally {
+      if (renders.get(key) === render) renders.delete(key)
+      // What keep stored for this render (it waits for the compression), if the page was kept.
+      const stored = entries.get(key)
+      finish(stored && isFresh(stored, version) ? stored : undefined)
+    }
+  })
+
+  function isFresh(entry: Entry, version: string): boolean {
+    return entry.version === version && Date.now() - entry.storedAt < maxAgeMs
+  }
+
+  const keep = createMiddleware<AppEnv>(async (c, next) => {
     await next()
+    const miss = c.get('pageCacheMiss')
+    if (!miss || c.get('user')) return
     const response = c.res
     if (!isShareable(response)) return
     const body = await response.text()
     c.res = new Response(body, { status: response.status, headers: response.headers })
-    if (Buffer.byteLength(body) > maxBodyBytes) return
-    entries.set(key, { version, storedAt: renderedAt, body, nonce, headers: [...response.headers] })
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
+    if (Buffer.byteLength(body) > maxBodyBytes || storing.get(miss.key) === miss.version) return
+    const page = withScriptHashes(body, c.get('cspNonce'))
+    if (!page) return
+    storing.set(miss.key, miss.version)
+    try {
+      // Gzip runs in libuv's threads; the answer waits for it (well under a millisecond) so the
+      // page is kept before the next request for it can arrive on this connection.
+      const entry = await prepare(miss, page, response.headers)
+      const current = entries.get(miss.key)
+      if (current && current.storedAt > entry.storedAt) return
+      entries.delete(miss.key)
+      entries.set(miss.key, entry)
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
+    } catch {
+      // Not kept: rendered again next time.
+    } finally {
+      if (storing.get(miss.key) === miss.version) storing.delete(miss.key)
+    }
   })
+
+  async function prepare(miss: PageCacheMiss, page: { html: string; scriptHashes: string[] }, rendered: Headers): Promise<Entry> {
+    const identity = Buffer.from(page.html)
+    const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 27)
+    const headers: Record<string, string> = {}
+    for (const [name, value] of rendered) if (name !== 'content-length' && name !== 'content-encoding') headers[name] = value
+    headers.vary = varyWithAcceptEncoding(headers.vary)
+    for (const [name, value] of options.securityHeaders(page.scriptHashes)) headers[name] = value
+    const gzipped = await gzipAsync(identity, { level: 9 })
+    return {
+      version: miss.version,
+      storedAt: miss.renderedAt,
+      identity: variant(headers, identity, 'identity', hash),
+      gzip: variant(headers, gzipped, 'gzip', hash),
+      br: null,
+      brPending: false,
+      headers,
+      hash,
+    }
+  }
+
+  /**
+   * The kept page in the encoding the request prefers, with the request's id among its headers
+   * (request-logger.ts then leaves them alone: a plain object goes to Node's writeHead as it is).
+   */
+  function answer(
+    entry: Entry,
+    requestId: string | undefined,
+    acceptEncoding: string | undefined | null,
+    ifNoneMatch: string | undefined | null,
+  ): Response {
+    const encoding = preferredEncoding(acceptEncoding)
+    if (encoding === 'br' && !entry.br) compressBrotli(entry)
+    const chosen = encoding === 'br' ? (entry.br ?? entry.gzip) : encoding === 'gzip' ? entry.gzip : entry.identity
+    const headers = requestId ? { ...chosen.headers, [REQUEST_ID_HEADER]: requestId } : chosen.headers
+    if (ifNoneMatch && matchesEtag(ifNoneMatch, chosen.etag)) {
+      const { 'content-length': _length, ...unchanged } = headers
+      return new Response(null, { status: 304, headers: unchanged })
+    }
+    return new Response(chosen.body, { status: 200, headers })
+  }
+
+  function compressBrotli(entry: Entry) {
+    if (entry.brPending) return
+    entry.brPending = true
+    const body = entry.identity.body
+    brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      .then((compressed) => {
+        entry.br = variant(entry.headers, compressed, 'br', entry.hash)
+      })
+      // Gzip answers instead; the next hit tries again.
+      .catch(() => {
+        entry.brPending = false
+      })
+  }
+
+  return { serve, keep }
+}
+
+function variant(shared: Record<string, string>, bytes: Buffer, encoding: Encoding, hash: string): Variant {
+  // A copy of its own (a Buffer may share a pooled ArrayBuffer), sent as it is every time.
+  const body = new Uint8Array(bytes)
+  const etag = `"${hash}${encoding === 'identity' ? '' : `-${encoding}`}"`
+  const headers = {
+    ...shared,
+    ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
+    'content-length': String(body.length),
+    etag,
+  }
+  return { body, etag, headers }
+}
+
+/** The address's path and query ('/blog?page=2'), as the request line has it; null for an address we do not read. */
+function pageKey(url: string): string | null {
+  const scheme = url.indexOf('://')
+  if (scheme === -1) return null
+  const start = url.indexOf('/', scheme + 3)
+  if (start === -1) return '/'
+  const hash = url.indexOf('#', start)
+  return hash === -1 ? url.slice(start) : url.slice(start, hash)
+}
+
+function pathOf(key: string): string {
+  const query = key.indexOf('?')
+  return query === -1 ? key : key.slice(0, query)
 }
 
 function isShareable(response: Response): boolean {
@@ -73,6 +256,107 @@ function isShareable(response: Response): boolean {
     response.status === 200 &&
     /^\s*public\b/i.test(response.headers.get('cache-control') ?? '') &&
     !response.headers.has('set-cookie') &&
+    !response.headers.has('content-encoding') &&
     (response.headers.get('content-type') ?? '').startsWith('text/html')
   )
+}
+
+function varyWithAcceptEncoding(vary: string | undefined): string {
+  if (!vary) return 'Accept-Encoding'
+  if (vary.trim() === '*' || /(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) return vary
+  return `${vary}, Accept-Encoding`
+}
+
+let lastAccept: { header: string; encoding: Encoding } = { header: '', encoding: 'identity' }
+
+/** Brotli, else gzip, else the page as it is: what Accept-Encoding allows (q=0 refuses; * stands for the rest). */
+export function preferredEncoding(header: string | null | undefined): Encoding {
+  if (!header) return 'identity'
+  if (header === lastAccept.header) return lastAccept.encoding
+  const weights = new Map<string, number>()
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';')
+    const q = params.map((param) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param)?.[1]).find((value) => value !== undefined)
+    weights.set(name.trim().toLowerCase(), q === undefined ? 1 : Number(q))
+  }
+  const accepted = (name: string) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
+  const encoding = accepted('br') ? 'br' : accepted('gzip') ? 'gzip' : 'identity'
+  lastAccept = { header, encoding }
+  return encoding
+}
+
+/** If-None-Match: `*`, or a list of entity tags compared weakly (RFC 9110, 13.1.2). */
+function matchesEtag(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+}
+
+/** Script types that are data, never run (the pages' JSON-LD): they need no hash. */
+const DATA_BLOCK = /\stype="application\/(ld\+)?json"/i
+/** A same-origin path ('/assets/…', not '//host/…'), allowed by 'self' without a nonce. */
+const SAME_ORIGIN = /^\/(?!\/)/
+const SCRIPT_OR_LINK = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>|<link\b([^>]*)>/gi
+
+/**
+ * The page without its nonce, and the hashes of the inline scripts that carried it: the scripts
+ * React Router and React wrote. Markup the page shows from elsewhere (a post's text) cannot carry
+ * the nonce, which was random and unknown until this render, so its scripts get no hash and stay
+ * blocked, as the nonce blocked them. The nonce also leaves the loader data (root's `cspNonce`),
+ * before the hashing. Null when the nonce is on anything else (a stylesheet or script of another
+ * origin would need it): such a page is rendered every time.
+ */
+export function withScriptHashes(html: string, nonce: string | undefined): { html: string; scriptHashes: string[] } | null {
+  if (!nonce) return null
+  const attribute = ` nonce="${nonce}"`
+  const hashes = new Set<string>()
+  let unknown = false
+  const stripped = html.replace(SCRIPT_OR_LINK, (tag: string, scriptAttributes?: string, content?: string, linkAttributes?: string) => {
+    const attributes = scriptAttributes ?? linkAttributes ?? ''
+    if (!attributes.includes(attribute)) return tag
+    const rest = attributes.replace(attribute, '')
+    if (linkAttributes !== undefined) {
+      if (!SAME_ORIGIN.test(/\shref="([^"]*)"/.exec(rest)?.[1] ?? '')) unknown = true
+      return `<link${rest}>`
+    }
+    const src = /\ssrc="([^"]*)"/.exec(rest)?.[1]
+    if (src !== undefined) {
+      if (!SAME_ORIGIN.test(src) || (content ?? '') !== '') unknown = true
+      return `<script${rest}></script>`
+    }
+    const text = (content ?? '').replaceAll(nonce, '')
+    // The HTML parser turns CR LF and lone CR into LF before a script's text is hashed.
+    if (!DATA_BLOCK.test(rest)) hashes.add(`'sha256-${createHash('sha256').update(text.replace(/\r\n?/g, '\n')).digest('base64')}'`)
+    return `<script${rest}>${text}</script>`
+  })
+  if (unknown || stripped.includes(nonce)) return null
+  return { html: stripped, scriptHashes: [...hashes] }
+}
+
+/**
+ * Reads that each caller may trust to have begun after it called: a caller joins the read that
+ * starts next, never one already under way. That read starts once the event loop has taken in
+ * the requests that are waiting (setImmediate, after the poll phase) and the running read has
+ * ended, so concurrent requests share one read: many hits cost about one query, and a change
+ * committed before a request arrived is always seen by the read it gets.
+ */
+export function readAfterArrival<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<unknown> | null = null
+  let next: Promise<T> | null = null
+  const begin = (): Promise<T> => {
+    next = null
+    const reading = (async () => read())()
+    const done = reading.then(
+      () => {},
+      () => {},
+    )
+    running = done
+    void done.then(() => {
+      if (running === done) running = null
+    })
+    return reading
+  }
+  return () => {
+    next ??= (running ?? Promise.resolve()).then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(begin)
+    return next
+  }
 }

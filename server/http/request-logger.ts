@@ -3,6 +3,9 @@ import { createMiddleware } from 'hono/factory'
 import type { Logger } from '#server/logger.ts'
 import type { AppEnv } from './app-env.ts'
 
+/** Lower case, as Headers gives names: an answer that has it already (a kept page's) is left as it is. */
+export const REQUEST_ID_HEADER = 'x-request-id'
+
 /** Nginx's status for a request whose client left before the answer: nothing was delivered. */
 const CLIENT_CLOSED_REQUEST = 499
 
@@ -20,7 +23,9 @@ export function requestLogger(logger: Logger) {
     const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID()
     c.set('requestId', requestId)
     await next()
-    c.res.headers.set('X-Request-Id', requestId)
+    // A kept page (page-cache.ts) carries the id in its ready-made headers; reading them here
+    // would turn them into a Headers object for nothing.
+    if (!c.get('requestIdSent')) c.res.headers.set(REQUEST_ID_HEADER, requestId)
     const clientLeft = c.req.raw.signal.aborted
     const status = clientLeft ? CLIENT_CLOSED_REQUEST : c.res.status
     const entry = {

@@ -2,30 +2,45 @@ import { randomBytes } from 'node:crypto'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
 
+export interface SecurityHeaderOptions {
+  isProduction: boolean
+  analytics?: boolean
+  paddle?: boolean
+}
+
 /**
  * Security headers on every response. Pages get a per-request nonce that React Router puts on
- * its inline scripts, so script-src needs no 'unsafe-inline' in production.
+ * its inline scripts, so script-src needs no 'unsafe-inline' in production. A kept public page
+ * (page-cache.ts) carries the same headers with the hashes of its inline scripts instead
+ * (docs/decisions/033).
  */
-export function securityHeaders(options: { isProduction: boolean; analytics?: boolean; paddle?: boolean }) {
+export function securityHeaders(options: SecurityHeaderOptions) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const nonce = randomBytes(16).toString('base64')
     c.set('cspNonce', nonce)
     await next()
     const headers = c.res.headers
-    headers.set(
-      'Content-Security-Policy',
-      contentSecurityPolicy(nonce, options.isProduction, options.analytics ?? false, options.paddle ?? false),
-    )
-    headers.set('X-Content-Type-Options', 'nosniff')
-    headers.set('X-Frame-Options', 'DENY')
-    headers.set('Referrer-Policy', 'strict-origin-when-cross-origin')
-    headers.set('Cross-Origin-Opener-Policy', 'same-origin')
-    headers.set(
-      'Permissions-Policy',
-      `camera=(), microphone=(), geolocation=(), payment=${options.paddle ? `(self ${PADDLE_CHECKOUT_ORIGINS})` : '()'}`,
-    )
-    if (options.isProduction) headers.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+    for (const [name, value] of securityHeaderList(options, [`'nonce-${nonce}'`])) headers.set(name, value)
   })
+}
+
+/**
+ * The security headers of an answer whose inline scripts are allowed by `scriptSources`: this
+ * request's `'nonce-…'`, or the `'sha256-…'` hashes of a kept page's scripts. Names in lower case,
+ * as Headers gives them.
+ */
+export function securityHeaderList(options: SecurityHeaderOptions, scriptSources: readonly string[]): [string, string][] {
+  const paddle = options.paddle ?? false
+  const headers: [string, string][] = [
+    ['content-security-policy', contentSecurityPolicy(scriptSources, options.isProduction, options.analytics ?? false, paddle)],
+    ['x-content-type-options', 'nosniff'],
+    ['x-frame-options', 'DENY'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ['cross-origin-opener-policy', 'same-origin'],
+    ['permissions-policy', `camera=(), microphone=(), geolocation=(), payment=${paddle ? `(self ${PADDLE_CHECKOUT_ORIGINS})` : '()'}`],
+  ]
+  if (options.isProduction) headers.push(['strict-transport-security', 'max-age=31536000; includeSubDomains'])
+  return headers
 }
 
 // Google Analytics, allowed only when an analytics id is configured (and then loaded only after consent).
@@ -37,10 +52,10 @@ const PADDLE_SCRIPT = 'https://cdn.paddle.com'
 const PADDLE_ORIGINS = 'https://*.paddle.com'
 const PADDLE_CHECKOUT_ORIGINS = '"https://buy.paddle.com" "https://sandbox-buy.paddle.com"'
 
-function contentSecurityPolicy(nonce: string, isProduction: boolean, analytics: boolean, paddle: boolean): string {
+function contentSecurityPolicy(scriptSources: readonly string[], isProduction: boolean, analytics: boolean, paddle: boolean): string {
   const script = [
     `'self'`,
-    `'nonce-${nonce}'`,
+    ...scriptSources,
     isProduction ? '' : `'unsafe-eval'`,
     analytics ? ANALYTICS_SCRIPT : '',
     paddle ? PADDLE_SCRIPT : '',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { APIRequestContext, APIResponse } from '@playwright/test'
@@ -49,8 +50,17 @@ function directives(csp: string | undefined): Map<string, string[]> {
   return map
 }
 
-/** The security headers every answer carries (production build: HSTS too); answers the script nonce. */
-function expectSecurityHeaders(response: APIResponse, where: string): string | undefined {
+/**
+ * How an answer's CSP lets its inline scripts run: this response's nonce, or, for a kept public
+ * page (server/http/page-cache.ts, docs/decisions/033), the hashes of exactly its inline scripts.
+ */
+interface ScriptAllowance {
+  nonce?: string
+  hashes: string[]
+}
+
+/** The security headers every answer carries (production build: HSTS too); answers how scripts are allowed. */
+function expectSecurityHeaders(response: APIResponse, where: string): ScriptAllowance {
   const headers = response.headers()
   const csp = directives(headers['content-security-policy'])
   expect(csp.size, `${where}: Content-Security-Policy`).toBeGreaterThan(0)
@@ -69,17 +79,50 @@ function expectSecurityHeaders(response: APIResponse, where: string): string | u
   expect(headers['cross-origin-opener-policy'], where).toBe('same-origin')
   expect(headers['permissions-policy'], where).toMatch(/camera=\(\)/)
   expect(Number(/max-age=(\d+)/.exec(headers['strict-transport-security'] ?? '')?.[1]), `${where}: HSTS`).toBeGreaterThanOrEqual(15_552_000)
-  const nonce = script.find((value) => value.startsWith("'nonce-"))?.slice(7, -1)
-  expect(nonce, `${where}: script nonce`).toMatch(/^[A-Za-z0-9+/=]{16,}$/)
-  return nonce
+  const nonces = script.filter((value) => value.startsWith("'nonce-")).map((value) => value.slice(7, -1))
+  const hashes = script.filter((value) => value.startsWith("'sha256-")).map((value) => value.slice(8, -1))
+  // One or the other: a nonce for what is rendered per request, hashes for a kept page.
+  if (hashes.length === 0) {
+    expect(nonces, `${where}: one script nonce`).toHaveLength(1)
+    expect(nonces[0], `${where}: script nonce`).toMatch(/^[A-Za-z0-9+/=]{16,}$/)
+    return { nonce: nonces[0], hashes }
+  }
+  expect(nonces, `${where}: a kept page has hashes and no nonce`).toEqual([])
+  expect(headers['content-type'], `${where}: only kept pages have hashes`).toMatch(/^text\/html/)
+  return { hashes }
 }
 
-/** In the served HTML: every script element carries this response's nonce, and no tag has an inline handler. */
-function expectNoncedScriptsOnly(html: string, nonce: string | undefined, where: string) {
-  const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((match) => match[0])
+/** Script types that are data, not code: the browser never runs them, so the CSP does not ask about them. */
+const DATA_BLOCK = /\stype="application\/(ld\+)?json"/i
+
+/**
+ * In the served HTML: every script element is allowed by this response's CSP (it carries the
+ * nonce, or its text has one of the hashes, and the hashes are exactly those of the page's inline
+ * scripts), and no tag has an inline handler.
+ */
+function expectAllowedScriptsOnly(html: string, allowance: ScriptAllowance, where: string) {
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].map((match) => ({
+    tag: match[0].slice(0, match[0].indexOf('>') + 1),
+    attributes: match[1] ?? '',
+    text: match[2] ?? '',
+  }))
   if (!where.startsWith('/api/')) expect(scripts.length, `${where}: the page has its scripts`).toBeGreaterThan(0)
-  const unsigned = scripts.filter((tag) => !tag.includes(` nonce="${nonce}"`))
-  expect(unsigned, `${where}: script elements without the response's nonce`).toEqual([])
+  if (allowance.nonce) {
+    const unsigned = scripts.filter((script) => !script.tag.includes(` nonce="${allowance.nonce}"`)).map((script) => script.tag)
+    expect(unsigned, `${where}: script elements without the response's nonce`).toEqual([])
+  } else {
+    expect(html, `${where}: a kept page keeps no nonce`).not.toMatch(/\snonce=/i)
+    const code = scripts.filter((script) => !DATA_BLOCK.test(script.attributes))
+    const external = code.filter((script) => /\ssrc=/i.test(script.attributes))
+    expect(
+      external.map((script) => script.tag),
+      `${where}: scripts from elsewhere`,
+    ).toEqual([])
+    const hashes = code.map((script) => createHash('sha256').update(script.text).digest('base64'))
+    expect([...new Set(hashes)].sort(), `${where}: the CSP's hashes are exactly the page's inline scripts`).toEqual(
+      [...allowance.hashes].sort(),
+    )
+  }
   // Script bodies (loader data) are text, not markup: leave them out of the attribute check.
   const markup = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '<script></script>')
   const handlers = [...markup.matchAll(/<[a-z][^>]*?\son[a-z]+\s*=[^>]*>/gi)].map((match) => match[0].slice(0, 160))
@@ -91,9 +134,9 @@ async function checkPages(request: APIRequestContext, paths: readonly string[], 
   for (const path of paths) {
     const response = await request.get(`${BASE_URL}${path}`, { headers, maxRedirects: 0 })
     expect(response.status(), `${path} answers`).toBeLessThan(500)
-    const nonce = expectSecurityHeaders(response, path)
+    const allowance = expectSecurityHeaders(response, path)
     if ((response.headers()['content-type'] ?? '').startsWith('text/html') && response.status() < 300) {
-      expectNoncedScriptsOnly(await response.text(), nonce, path)
+      expectAllowedScriptsOnly(await response.text(), allowance, path)
     }
     // A page that sends the browser elsewhere must not be the way round the checks above.
     if (response.status() >= 300 && response.status() < 400) expect(response.headers().location, path).toMatch(/^\//)
@@ -131,13 +174,45 @@ test.describe('security headers and CSP nonces on every page the production buil
     }
   })
 
-  test('the nonce is fresh per response and the page runs under the CSP with no violation', async ({ page, request }) => {
+  test('the nonce is fresh per rendered response, a kept page has the hashes of its scripts, and both run under the CSP with no violation', async ({
+    page,
+    context,
+    request,
+  }) => {
+    // A visitor with any cookie gets a page rendered for them, each with its own nonce.
     const nonces = new Set<string | undefined>()
-    for (let i = 0; i < 3; i++) nonces.add(expectSecurityHeaders(await request.get(`${BASE_URL}/`), '/'))
+    for (let i = 0; i < 3; i++) {
+      const response = await request.get(`${BASE_URL}/`, { headers: { Cookie: 'e2e_visitor=1' } })
+      const allowance = expectSecurityHeaders(response, '/ with a cookie')
+      expectAllowedScriptsOnly(await response.text(), allowance, '/ with a cookie')
+      nonces.add(allowance.nonce)
+    }
     expect(nonces.size).toBe(3)
-    // The fixture fails the test on any CSP violation the hydrated page reports.
-    await gotoHydrated(page, '/blog/automate-your-browser-in-10-minutes')
-    await gotoHydrated(page, '/services')
+    expect(nonces.has(undefined)).toBe(false)
+    // Without cookies the page is kept: the same bytes and hashes each time, no nonce.
+    await request.get(`${BASE_URL}/services`)
+    const kept = await Promise.all([1, 2].map(() => request.get(`${BASE_URL}/services`)))
+    const [first, second] = await Promise.all(kept.map((response) => response.text()))
+    expect(first).toBe(second)
+    const allowance = expectSecurityHeaders(kept[0]!, '/services, kept')
+    expect(allowance.nonce).toBeUndefined()
+    expect(allowance.hashes.length).toBeGreaterThan(0)
+    expectAllowedScriptsOnly(first!, allowance, '/services, kept')
+    // The fixture fails the test on any CSP violation the hydrated page reports: a kept page first
+    // (the browser's first visit has no cookie), then pages rendered for a visitor with one.
+    expect(await context.cookies()).toEqual([])
+    for (const path of ['/blog/automate-your-browser-in-10-minutes', '/services']) {
+      await request.get(`${BASE_URL}${path}`)
+      const response = await gotoHydrated(page, path)
+      expect(response?.headers()['content-security-policy'], `${path} came from the page cache`).toContain("'sha256-")
+    }
+    // A client-side navigation from the kept page loads its route's modules under the same CSP.
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Blog', exact: true }).click()
+    await expect(page).toHaveURL('/blog')
+    await expect(page.getByRole('heading', { name: 'Blog', level: 1 })).toBeVisible()
+    await context.addCookies([{ name: 'e2e_visitor', value: '1', url: BASE_URL }])
+    await gotoHydrated(page, '/blog')
+    await gotoHydrated(page, '/')
   })
 })
 

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { planCreateSchema, planUpdateSchema } from '#common/plans.ts'
+import { publicContentVersion } from '#server/db/schema/index.ts'
 import type { Actor } from '#server/features/audit/audit.service.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
@@ -31,6 +33,26 @@ async function changes(what: () => Promise<unknown>): Promise<boolean> {
 const json = async (response: Response) => ((await response.json()) as { data: { id: string } }).data
 
 describe('the public content version', () => {
+  it('is the row the triggers keep, read as the query builder reads it', async () => {
+    const [row] = await t.db.select().from(publicContentVersion)
+    expect(row).toBeDefined()
+    expect(await t.services.publicContent.version()).toBe(String(row!.version))
+    await t.db.delete(publicContentVersion)
+    try {
+      expect(await t.services.publicContent.version()).toBeNull()
+    } finally {
+      await t.db.insert(publicContentVersion).values(row!)
+    }
+  })
+
+  it('on PGlite, prepares its statement again when it is gone', async () => {
+    if (t.database.kind !== 'pglite') return
+    const before = await t.services.publicContent.version()
+    await t.db.execute(sql`deallocate public_content_version`)
+    expect(before).not.toBeNull()
+    expect(await t.services.publicContent.version()).toBe(before)
+  })
+
   it('changes with every write to blog posts', async () => {
     let id = ''
     expect(
