@@ -14,7 +14,7 @@ import {
 } from 'react-router'
 import type { Route } from './+types/root'
 import type { Theme } from '#common/settings.ts'
-import { TWO_FACTOR_REQUIRED } from '#common/two-factor.ts'
+import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
 import stylesheet from './app.css?url'
 import { readFlash } from './lib/flash.server.ts'
 import { toast } from './lib/toast.ts'
