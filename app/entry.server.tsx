@@ -27,7 +27,7 @@ export default function handleRequest(
     let shellRendered = false
     const nonce = loadContext.cspNonce
     const page = (
-      // The built stylesheet goes into the page (docs/decisions/035-inline-stylesheet.md).
+      // The built stylesheet goes into the page (docs/decisions/035-inline-stylesheet-and-system-font.md).
       <StylesheetSource value={import.meta.env.DEV ? null : builtStylesheet}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </StylesheetSource>

@@ -16,7 +16,6 @@ import type { Route } from './+types/root'
 import type { Theme } from '#common/settings.ts'
 import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
 import stylesheet from './app.css?url'
-import interFont from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url'
 import { Stylesheet } from './components/inline-stylesheet.tsx'
 import { readFlash } from './lib/flash.server.ts'
 import { toast } from './lib/toast.ts'
@@ -53,11 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
-export const links: LinksFunction = () => [
-  // Preloaded, the 'optional' font is in time for the first paint (docs/decisions/035-inline-stylesheet.md).
-  { rel: 'preload', href: interFont, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 /** Pages whose address carries a one-time token: no third-party script may see their URL. */
 const TOKEN_PAGES = ['/reset-password', '/confirm-email', '/verify-email']

@@ -19,7 +19,7 @@ function inlinedText(href: string): string | null {
 }
 
 /**
- * The site's stylesheet in the page itself (docs/decisions/035-inline-stylesheet.md): the first
+ * The site's stylesheet in the page itself (docs/decisions/035-inline-stylesheet-and-system-font.md): the first
  * paint waits for no second request. Falls back to a <link> when the server has no text for it
  * (Vite's development server).
  */

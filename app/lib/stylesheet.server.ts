@@ -5,7 +5,7 @@ const texts = new Map<string, string | null>()
 
 /**
  * The text of a stylesheet the client build wrote to build/client (`/assets/app-….css`), read
- * once, for the page to carry it inline (docs/decisions/035-inline-stylesheet.md). Null for any
+ * once, for the page to carry it inline (docs/decisions/035-inline-stylesheet-and-system-font.md). Null for any
  * other address, a missing file, and a text that could close the <style> element early: the page
  * then links to the file as before. (In development Vite serves the stylesheet: not called.)
  */
