@@ -5,7 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLoaderData,
   useLocation,
@@ -17,6 +16,7 @@ import type { Theme } from '#common/settings.ts'
 import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
 import stylesheet from './app.css?url'
 import { Stylesheet } from './components/inline-stylesheet.tsx'
+import { PaintFirstScripts } from './components/paint-first-scripts.tsx'
 import { readFlash } from './lib/flash.server.ts'
 import { toast } from './lib/toast.ts'
 import { readConsent, readTheme } from './lib/preferences.server.ts'
@@ -83,7 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <LazyToaster theme={theme} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <PaintFirstScripts nonce={nonce} />
       </body>
     </html>
   )
