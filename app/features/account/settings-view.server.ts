@@ -1,7 +1,7 @@
 import { format } from 'date-fns'
 import type { AppLoadContext } from 'react-router'
 import { pageCaller } from '#app/lib/guards.server.ts'
-import { lacksRequiredTwoFactor } from '#common/two-factor.ts'
+import { lacksRequiredTwoFactor } from '#common/two-factor-requirement.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { ApiKeyRow } from './api-keys-card.tsx'
 import { devicesView } from './device-actions.server.ts'
