@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from 'react-router'
+import { StylesheetSource } from './components/inline-stylesheet.tsx'
+import { builtStylesheet } from './lib/stylesheet.server.ts'
 
 export const streamTimeout = 5_000
 
@@ -24,7 +26,13 @@ export default function handleRequest(
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const nonce = loadContext.cspNonce
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+    const page = (
+      // The built stylesheet goes into the page (docs/decisions/035-inline-stylesheet-and-system-font.md).
+      <StylesheetSource value={import.meta.env.DEV ? null : builtStylesheet}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </StylesheetSource>
+    )
+    const { pipe, abort } = renderToPipeableStream(page, {
       nonce,
       // Never move a finished part out of place to be swapped in by script (React does that for
       // large Suspense boundaries): without JavaScript it would stay hidden.

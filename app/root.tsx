@@ -5,7 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLoaderData,
   useLocation,
@@ -14,8 +13,10 @@ import {
 } from 'react-router'
 import type { Route } from './+types/root'
 import type { Theme } from '#common/settings.ts'
-import { TWO_FACTOR_REQUIRED } from '#common/two-factor.ts'
+import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
 import stylesheet from './app.css?url'
+import { Stylesheet } from './components/inline-stylesheet.tsx'
+import { PaintFirstScripts } from './components/paint-first-scripts.tsx'
 import { readFlash } from './lib/flash.server.ts'
 import { toast } from './lib/toast.ts'
 import { readConsent, readTheme } from './lib/preferences.server.ts'
@@ -51,10 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
-export const links: LinksFunction = () => [
-  { rel: 'stylesheet', href: stylesheet },
-  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
-]
+export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 /** Pages whose address carries a one-time token: no third-party script may see their URL. */
 const TOKEN_PAGES = ['/reset-password', '/confirm-email', '/verify-email']
@@ -71,6 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <Stylesheet href={stylesheet} />
       </head>
       <body className="min-h-screen">
         {children}
@@ -84,7 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <LazyToaster theme={theme} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <PaintFirstScripts nonce={nonce} />
       </body>
     </html>
   )

@@ -1,4 +1,5 @@
 import type { WorkspaceRole } from './workspaces.ts'
+import { timeZoneSchema } from './time-zones.ts'
 import { z } from './zod.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
@@ -48,16 +49,18 @@ export const profileUpdateSchema = z
       .max(2048, 'Avatar URL must be at most 2048 characters.')
       .nullable()
       .optional(),
+    /** The member's time zone for schedules; null: the browser's (docs/decisions/036). */
+    timeZone: timeZoneSchema.nullable().optional(),
   })
-  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined, {
-    message: 'Nothing to update: send fullName or avatarUrl.',
+  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined || value.timeZone !== undefined, {
+    message: 'Nothing to update: send fullName, avatarUrl or timeZone.',
   })
 export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>
 
 export const changePasswordSchema = z.object({
   currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
   newPassword: newPasswordSchema,
-  /** Also revoke every API key of the account (ADR 015: on unless the member keeps them). */
+  /** Also revoke every API key and connected device of the account (ADR 015: on unless the member keeps them). */
   revokeApiKeys: z.boolean({ error: 'revokeApiKeys must be true or false' }).default(true),
 })
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>

@@ -1,8 +1,8 @@
-import { Cron } from 'croner'
 import { MAX_STEPS } from './automation-steps.ts'
 import { targetSchema } from './targets.ts'
 import { paginationQuerySchema } from './pagination.ts'
 import { runInputsSchema } from './run-inputs.ts'
+import { scheduleFieldSchema } from './schedules.ts'
 import { z } from './zod.ts'
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
@@ -15,27 +15,6 @@ export const FINISHED_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', '
 
 /** What a cloud run costs (docs/decisions/012-automations-credits-and-runs.md). */
 export const CLOUD_RUN_CREDITS = 1
-
-/** The next time a five-field cron expression (UTC) fires after `from`, or null if it never does. */
-export function nextCronRun(expression: string, from: Date): Date | null {
-  return new Cron(expression, { timezone: 'UTC', paused: true }).nextRun(from)
-}
-
-const schedule = z
-  .string()
-  .trim()
-  .max(100, 'Schedule must be at most 100 characters.')
-  .nullable()
-  .transform((value) => value || null)
-  .refine((value) => {
-    if (value === null) return true
-    if (value.split(/\s+/).length !== 5) return false
-    try {
-      return nextCronRun(value, new Date()) !== null
-    } catch {
-      return false
-    }
-  }, 'Schedule must be a five-field cron expression (minute hour day month weekday, UTC), e.g. "0 9 * * 1-5".')
 
 /**
  * A sign-in block (docs/decisions/025): steps `from`..`to` (1-based, inclusive) sign in. Just before
@@ -76,7 +55,9 @@ const automationFields = {
   steps: z
     .array(z.unknown(), { error: 'Steps must be a list of actions.' })
     .max(MAX_STEPS, `An automation has at most ${MAX_STEPS} steps.`),
-  schedule,
+  /** When it runs by itself (common/schedules.ts, docs/decisions/036); the older cron string is read as custom cron in UTC. */
+  schedule: scheduleFieldSchema,
+  /** Whether the schedule fires: false pauses it (the schedule's `paused` says the same; docs/decisions/036). */
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   /** Whether a run may look for the element a broken step meant (docs/decisions/019). */
   selfRepair: z.boolean({ error: 'selfRepair must be true or false' }),
@@ -95,7 +76,8 @@ export const automationInputSchema = z.object({
   ...automationFields,
   description: automationFields.description.default(''),
   schedule: automationFields.schedule.default(null),
-  enabled: automationFields.enabled.default(true),
+  // Left out: not paused, unless the schedule says it is (the service settles the two).
+  enabled: automationFields.enabled.optional(),
   selfRepair: automationFields.selfRepair.default(true),
   keepSession: automationFields.keepSession.default(false),
   signInBlock: automationFields.signInBlock.default(null),

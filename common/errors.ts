@@ -66,7 +66,7 @@ export class ServiceUnavailable extends AppError {
 
 /** A run or save the member's plan or credit balance does not allow (code PLAN_LIMIT or INSUFFICIENT_CREDITS). */
 export class LimitReached extends AppError {
-  constructor(message: string, code: 'PLAN_LIMIT' | 'INSUFFICIENT_CREDITS') {
-    super(409, message, code)
+  constructor(message: string, code: 'PLAN_LIMIT' | 'INSUFFICIENT_CREDITS', issues?: { path: string; message: string }[]) {
+    super(409, message, code, issues)
   }
 }

@@ -29,17 +29,20 @@ const requiredNumber = <T extends z.ZodType>(message: string, number: T) =>
 /** The add-plan form's defaults also fill a field left blank. */
 const blankAsDefault = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (isBlank(value) ? undefined : value), schema)
 
-/** A limit of a plan: a whole number, or blank (or null) for unlimited. */
-const limit = (name: string, min: number, max: number) =>
+/** A limit of a plan: a whole number, or blank (or null) for unlimited (`blank` says what blank means). */
+const limit = (name: string, min: number, max: number, blank = 'unlimited') =>
   z.preprocess(
     (value) => (isBlank(value) ? null : value),
     z.coerce
-      .number({ error: `${name} must be a number, or blank for unlimited.` })
+      .number({ error: `${name} must be a number, or blank for ${blank}.` })
       .int(`${name} must be a whole number.`)
-      .min(min, `${name} must be at least ${min}, or blank for unlimited.`)
-      .max(max, `${name} must be at most ${max.toLocaleString('en-US')}, or blank for unlimited.`)
+      .min(min, `${name} must be at least ${min}, or blank for ${blank}.`)
+      .max(max, `${name} must be at most ${max.toLocaleString('en-US')}, or blank for ${blank}.`)
       .nullable(),
   )
+
+/** The longest shortest-interval a plan may set: a week, in minutes. */
+export const MAX_SCHEDULE_MIN_MINUTES = 10_080
 
 /** A subscription plan as the admin edits it (add-plan form and the editable table). */
 const planFieldsSchema = z.object({
@@ -110,6 +113,8 @@ const planFieldsSchema = z.object({
   ),
   // Connected devices (browser extensions, local runners) per workspace (docs/decisions/031).
   devices: limit('Devices', 0, 100_000),
+  // The shortest time between two runs of a schedule, in minutes (docs/decisions/036).
+  scheduleMinMinutes: limit('Shortest schedule interval', 1, MAX_SCHEDULE_MIN_MINUTES, 'no minimum'),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -148,6 +153,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   cloudConcurrency: blankAsDefault(planFieldsSchema.shape.cloudConcurrency.default(1)),
   // Not sent: one, as Free; blank: unlimited.
   devices: planFieldsSchema.shape.devices.optional().default(1),
+  // Not sent: 15 minutes, as Free; blank: no minimum.
+  scheduleMinMinutes: planFieldsSchema.shape.scheduleMinMinutes.optional().default(15),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

@@ -1,5 +1,4 @@
 import { PASSWORD_MAX_LENGTH } from './auth.ts'
-import { AppError } from './errors.ts'
 import { z } from './zod.ts'
 
 // Two-factor sign-in and passkeys (docs/decisions/023): the forms of Settings and /auth, the own
@@ -79,25 +78,3 @@ export const webAuthnResponseSchema = z.looseObject({
 
 export const passkeyRegisterSchema = z.object({ name: passkeyNameSchema, response: webAuthnResponseSchema })
 export const passkeySignInSchema = z.object({ response: webAuthnResponseSchema })
-
-/** A workspace that requires two-factor sign-in refuses a member without it (403). */
-export const TWO_FACTOR_REQUIRED = 'TWO_FACTOR_REQUIRED'
-export const TWO_FACTOR_REQUIRED_MESSAGE =
-  'This workspace requires two-factor sign-in. Set it up in Settings (Two-factor sign-in), then try again.'
-
-export class TwoFactorRequired extends AppError {
-  constructor() {
-    super(403, TWO_FACTOR_REQUIRED_MESSAGE, TWO_FACTOR_REQUIRED)
-  }
-}
-
-/** The signed-in person and the workspace they work in, as far as the requirement is concerned. */
-interface PersonInWorkspace {
-  twoFactorEnabled: boolean
-  workspace: { kind: 'personal' | 'team'; requireTwoFactor: boolean } | null
-}
-
-/** Whether the person may not work in their current workspace until they turn two-factor on (personal ones never). */
-export function lacksRequiredTwoFactor(user: PersonInWorkspace): boolean {
-  return Boolean(user.workspace && user.workspace.kind === 'team' && user.workspace.requireTwoFactor && !user.twoFactorEnabled)
-}

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
+import { describeSchedule, scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
 import packageJson from '../package.json' with { type: 'json' }
 import { createApiClient } from './api-client.ts'
@@ -24,6 +25,14 @@ const USAGE = `aether-runner: runs Aether automations on this machine, in your i
 The credential is kept in ${configPath()} (AETHER_RUNNER_CONFIG to move it).`
 
 const VERSION = packageJson.version
+
+/** A line of `list`: id, name, steps, and the schedule in words (docs/decisions/036). */
+export function listLine(automation: { id: string; name: string; steps: unknown[]; schedule?: unknown }): string {
+  const schedule = scheduleOutputSchema.nullable().safeParse(automation.schedule ?? null)
+  const when =
+    schedule.success && schedule.data ? `  ${describeSchedule(zonedOf(schedule.data))}${schedule.data.paused ? ' (paused)' : ''}` : ''
+  return `${automation.id}  ${automation.name} (${automation.steps.length} steps)${when}`
+}
 
 async function connected(): Promise<RunnerConfig> {
   const config = await readConfig(configPath())
@@ -90,11 +99,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     case 'list': {
-      const automations = await clientOf(await connected()).get<{ id: string; name: string; steps: unknown[] }[]>(
+      const automations = await clientOf(await connected()).get<{ id: string; name: string; steps: unknown[]; schedule?: unknown }[]>(
         '/api/automations?limit=100',
       )
       if (!automations.length) console.log('No automations in this workspace yet.')
-      for (const automation of automations) console.log(`${automation.id}  ${automation.name} (${automation.steps.length} steps)`)
+      for (const automation of automations) console.log(listLine(automation))
       return 0
     }
     case 'run': {

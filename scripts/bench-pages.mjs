@@ -26,6 +26,7 @@ const USAGE = `usage: npm run bench:pages -- [options]
   --skip-lighthouse       no Lighthouse runs
   --skip-throughput       no autocannon / nginx runs
   --runs <n>              Lighthouse runs per page and form factor; the median by performance is kept (1)
+  --reports               also save every Lighthouse report (JSON) to bench-results/lighthouse-<timestamp>/
   --lh-timeout <s>        time limit of one Lighthouse run (120)
   --connections <n>       autocannon connections (10)
   --duration <s>          autocannon seconds per target (10)
@@ -35,8 +36,15 @@ const USAGE = `usage: npm run bench:pages -- [options]
   --help
 environment: CHROME_PATH (default /usr/bin/chromium), NGINX_PATH (default /usr/sbin/nginx)`
 
-// cachedPageVsNginx: issue 18, a kept public page (docs/decisions/033) at this share of nginx's req/s for the same HTML.
-const TARGETS = { mobilePerformance: 95, otherCategories: 100, homeJsKb: 120, cachedPageVsNginx: 0.3 }
+// Issue 18: mobile performance 100 (median of the runs, default throttling) and no run below 98;
+// cachedPageVsNginx: a kept public page (docs/decisions/033) at this share of nginx's req/s for the same HTML.
+const TARGETS = {
+  mobilePerformance: 100,
+  mobilePerformanceFloor: 98,
+  otherCategories: 100,
+  homeJsKb: 110,
+  cachedPageVsNginx: 0.3,
+}
 
 function options() {
   const { values } = parseArgs({
@@ -44,6 +52,7 @@ function options() {
       build: { type: 'boolean', default: false },
       'skip-lighthouse': { type: 'boolean', default: false },
       'skip-throughput': { type: 'boolean', default: false },
+      reports: { type: 'boolean', default: false },
       runs: { type: 'string', default: '1' },
       'lh-timeout': { type: 'string', default: '120' },
       connections: { type: 'string', default: '10' },
@@ -70,6 +79,7 @@ function options() {
     build: values.build,
     lighthouse: !values['skip-lighthouse'],
     throughput: !values['skip-throughput'],
+    reports: values.reports,
     runs: integer('runs', 1, 9),
     lhTimeoutMs: integer('lh-timeout', 20, 600) * 1000,
     connections: integer('connections', 1, 1000),
@@ -167,9 +177,16 @@ function printTargets(result) {
     if (!entry.scores) continue
     if (entry.formFactor !== 'desktop') {
       const perf = entry.scores.performance
-      console.log(
-        `  ${mark(perf >= TARGETS.mobilePerformance)} ${entry.page} ${entry.formFactor} performance ${perf} at ${entry.cpuSlowdownMultiplier}x CPU (target ≥ ${TARGETS.mobilePerformance})`,
-      )
+      const lowest = Math.min(...entry.performanceRuns)
+      const runs = entry.performanceRuns.length > 1 ? ` (runs ${entry.performanceRuns.join(', ')})` : ''
+      const summary = `${entry.page} ${entry.formFactor} performance ${perf}${runs} at ${entry.cpuSlowdownMultiplier}x CPU, benchmarkIndex ${entry.benchmarkIndexes.map(Math.round).join(', ') || '?'}`
+      // The target is for Lighthouse's default throttling; the calibrated row is for comparison.
+      if (entry.formFactor === 'mobile') {
+        const pass = perf >= TARGETS.mobilePerformance && lowest >= TARGETS.mobilePerformanceFloor
+        console.log(`  ${mark(pass)} ${summary} (target ${TARGETS.mobilePerformance}, none below ${TARGETS.mobilePerformanceFloor})`)
+      } else {
+        console.log(`  info ${summary} (calibrated CPU slowdown: not a target)`)
+      }
     }
     for (const id of ['accessibility', 'best-practices', 'seo']) {
       const score = entry.scores[id]
@@ -295,6 +312,8 @@ async function main() {
     const { runLighthouse, summarize, killChromes, calibratedCpuMultiplier } = await import('./bench/lighthouse.mjs')
     cleanups.push(async () => killChromes())
     let index = 0
+    const reportsDir = opts.reports ? path.join(ROOT, 'bench-results', `lighthouse-${started.toISOString().replace(/[:.]/g, '-')}`) : null
+    if (reportsDir) mkdirSync(reportsDir, { recursive: true })
     // 'mobile*': mobile again with the CPU slowdown calibrated to this machine (see lighthouse.mjs),
     // from the median benchmarkIndex of the page's default mobile runs.
     for (const formFactor of ['mobile', 'mobile*', 'desktop']) {
@@ -305,26 +324,43 @@ async function main() {
         if (calibrated && !mobileRuns?.benchmarkIndexes?.length) continue
         const runs = []
         const errors = []
+        const retried = []
         for (let n = 1; n <= opts.runs; n++) {
           const label = `${page.name} ${formFactor}${opts.runs > 1 ? ` ${n}/${opts.runs}` : ''}`
-          process.stdout.write(`lighthouse ${label}… `)
-          const t0 = Date.now()
-          try {
-            const lhr = await runLighthouse(`${server.base}${page.path}`, {
-              formFactor: calibrated ? 'mobile' : formFactor,
-              cpuSlowdownMultiplier,
-              chromePath,
-              timeoutMs: opts.lhTimeoutMs,
-              profileDir: path.join(temp, `chrome-${index++}`),
-            })
-            const summary = summarize(lhr)
-            runs.push(summary)
-            console.log(`perf ${summary.scores.performance} (${((Date.now() - t0) / 1000).toFixed(0)} s)`)
-            if (summary.external.length) console.warn(`  requested outside loopback: ${summary.external.join(', ')}`)
-          } catch (error) {
-            console.log(`failed: ${error.message}`)
-            errors.push(error.message)
-            result.errors.push(`lighthouse ${label}: ${error.message}`)
+          // Chromium now and then loses the trace of a load (NO_NAVSTART, NO_FCP): such a run is
+          // tried once more, so the median is of the runs asked for.
+          for (let attempt = 1; attempt <= 2; attempt++) {
+            process.stdout.write(`lighthouse ${label}${attempt > 1 ? ' (again)' : ''}… `)
+            const t0 = Date.now()
+            try {
+              const lhr = await runLighthouse(`${server.base}${page.path}`, {
+                formFactor: calibrated ? 'mobile' : formFactor,
+                cpuSlowdownMultiplier,
+                chromePath,
+                timeoutMs: opts.lhTimeoutMs,
+                profileDir: path.join(temp, `chrome-${index++}`),
+              })
+              const summary = { ...summarize(lhr), loadAverage: Number(os.loadavg()[0].toFixed(2)) }
+              runs.push(summary)
+              if (reportsDir) {
+                const name = `${page.name}-${calibrated ? 'mobile-calibrated' : formFactor}-${n}.json`
+                writeFileSync(path.join(reportsDir, name), JSON.stringify(lhr))
+              }
+              const { fcp, lcp, tbt } = summary.metrics
+              console.log(
+                `perf ${summary.scores.performance}, FCP ${fcp} LCP ${lcp} TBT ${tbt} ms, benchmarkIndex ${Math.round(summary.benchmarkIndex ?? 0)}, load ${summary.loadAverage} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+              )
+              if (summary.external.length) console.warn(`  requested outside loopback: ${summary.external.join(', ')}`)
+              break
+            } catch (error) {
+              console.log(`failed: ${error.message}`)
+              if (attempt === 1) {
+                retried.push(error.message)
+                continue
+              }
+              errors.push(error.message)
+              result.errors.push(`lighthouse ${label}: ${error.message}`)
+            }
           }
         }
         const best = runs.length ? median(runs) : null
@@ -342,6 +378,9 @@ async function main() {
           benchmarkIndexes: runs.map((entry) => entry.benchmarkIndex).filter((value) => value != null),
           cpuSlowdownMultiplier: cpuSlowdownMultiplier ?? (formFactor === 'desktop' ? 1 : 4),
           performanceRuns: runs.map((entry) => entry.scores.performance),
+          metricRuns: runs.map((entry) => entry.metrics),
+          loadAverages: runs.map((entry) => entry.loadAverage),
+          retried,
           errors,
         })
       }
@@ -476,6 +515,13 @@ async function main() {
   printTargets(result)
   for (const page of skipped) console.log(`  skipped ${page.path} (answered ${page.status})`)
   if (!post) console.log('  skipped the post page: no published post found')
+  const retried = result.lighthouse.flatMap((entry) => entry.retried.map((message) => `${entry.page} ${entry.formFactor}: ${message}`))
+  if (retried.length) {
+    console.log('\nLighthouse runs tried again after a failure:')
+    for (const line of retried) console.log(`  - ${line}`)
+  }
+  if (opts.reports && result.lighthouse.length)
+    console.log(`\nLighthouse reports: bench-results/lighthouse-${started.toISOString().replace(/[:.]/g, '-')}/`)
   if (result.errors.length) {
     console.log('\nProblems during the run:')
     for (const error of result.errors) console.log(`  - ${error}`)

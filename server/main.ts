@@ -6,21 +6,33 @@ import type { ViteDevServer } from 'vite'
 import { createApp } from './app.ts'
 import { resolveAuthSecret } from './auth-secret.ts'
 import { openDatabase } from './db/client.ts'
+import { migrationsPending } from './db/pending-migrations.ts'
 import { seed } from './db/seed.ts'
 import { EnvError, loadEnv, type Env } from './env.ts'
 import { createCloudWorker } from './features/runs/cloud-worker.ts'
 import { createScheduler } from './features/runs/scheduler.ts'
 import { pages } from './http/pages.ts'
+import { releaseMemoryWhenIdle } from './idle-memory.ts'
 import { staticAssets } from './http/static-assets.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, type Logger } from './logger.ts'
 import { createServices, type Services } from './services.ts'
 
 const SHUTDOWN_GRACE_MS = 10_000
 const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
+/** How long after listening the background work starts and the modules loaded on demand are loaded anyway. */
+const AFTER_START_DELAY_MS = 1_000
 
-/** Boot: environment -> database (migrated, seeded) -> services -> HTTP server. */
+/** Boot: environment -> database (migrated, seeded) -> services -> HTTP server; a second later, background work and warm-ups. */
 export async function startServer(options: { server: Server; vite?: ViteDevServer }) {
+  // performance.now() counts from the process start: before this, Node started and loaded the modules.
   const started = performance.now()
+  const phases: Record<string, number> = { load: Math.round(started) }
+  let phaseStart = started
+  const phaseDone = (name: string) => {
+    const now = performance.now()
+    phases[name] = Math.round(now - phaseStart)
+    phaseStart = now
+  }
   let env
   try {
     env = loadEnv()
@@ -37,10 +49,18 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       ? { kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX, logger }
       : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') },
   )
+  phaseDone('database')
   const services = await database.exclusively(async () => {
-    await database.migrate()
-    logger.info({ database: database.kind, location: database.location }, 'database ready (migrations applied)')
+    // One query says whether any migration is missing; the migrator runs only then.
+    const pending = await migrationsPending(database.db)
+    if (pending) await database.migrate()
+    phaseDone('migrate')
+    logger.info(
+      { database: database.kind, location: database.location },
+      pending ? 'database ready (migrations applied)' : 'database ready (no pending migrations)',
+    )
     const services = createServices({ database, env, logger, authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR) })
+    phaseDone('services')
     await seed(database.db, services, logger, {
       demo: env.SEED_DEMO,
       adminEmail: env.SEED_ADMIN_EMAIL,
@@ -53,6 +73,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
       const rewrapped = await services.vault.rewrapDataKeys()
       logger.info({ rewrapped }, 'vault: data keys re-wrapped under VAULT_KEY; VAULT_KEY_PREVIOUS can be removed')
     }
+    phaseDone('seed')
     return services
   })
   if (!env.googleEnabled)
@@ -79,23 +100,38 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     if (vite) vite.middlewares(req, res, () => void listener(req, res))
     else void listener(req, res)
   })
+  phaseDone('app')
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve))
+  phaseDone('listen')
+  // startupMs: from startServer() to listening; phases (ms): load = the process start to startServer().
   logger.info(
-    { url: env.PUBLIC_URL, port: env.PORT, host: env.HOST, startupMs: Math.round(performance.now() - started) },
+    { url: env.PUBLIC_URL, port: env.PORT, host: env.HOST, startupMs: Math.round(performance.now() - started), phases },
     `Aether is running at ${env.PUBLIC_URL}`,
   )
 
   const pruneTimer = setInterval(() => void services.rateLimits.prune().catch(() => {}), RATE_LIMIT_PRUNE_MS)
   pruneTimer.unref()
+  const idleMemory = releaseMemoryWhenIdle({ logger, also: database.releaseMemory })
 
-  const background = startBackgroundWork(env, database, services)
+  // A moment after the server answers, so that health checks and the first requests go first
+  // (issue 18, cold start): the cloud worker, the scheduler and webhook deliveries start (their
+  // first queries would hold the embedded database), and what the first sign-in (Better Auth) and
+  // the first page (the pages' build) would otherwise load on demand is loaded. No warm-up in
+  // development, where Vite compiles on demand.
+  let background: { stop(graceMs: number): Promise<void> } | null = null
+  const afterStart = setTimeout(() => {
+    background = startBackgroundWork(env, database, services)
+    if (!vite) void warmUp(logger, { 'Better Auth': services.betterAuth.instance, pages: getBuild })
+  }, AFTER_START_DELAY_MS)
 
   let stopping = false
   const shutdown = async (signal: string) => {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down: no new connections, finishing requests')
+    idleMemory.stop()
     clearInterval(pruneTimer)
+    clearTimeout(afterStart)
     const force = setTimeout(() => {
       logger.warn('shutdown grace period over; closing remaining connections')
       server.closeAllConnections()
@@ -107,7 +143,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
         server.closeIdleConnections()
       }),
       // Running cloud runs may finish within the grace period; the rest go back to the queue.
-      background.stop(SHUTDOWN_GRACE_MS - 2_000),
+      background?.stop(SHUTDOWN_GRACE_MS - 2_000),
     ])
     await services.browsers.close()
     await vite?.close()
@@ -119,6 +155,19 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
   return { server, app }
+}
+
+/** Loads each module in turn, logging how long it took; a failure is logged (the request that needs it fails the same way). */
+async function warmUp(logger: Logger, steps: Record<string, () => Promise<unknown>>) {
+  for (const [name, step] of Object.entries(steps)) {
+    const started = performance.now()
+    try {
+      await step()
+      logger.debug({ ms: Math.round(performance.now() - started) }, `warm-up: ${name} loaded`)
+    } catch (error) {
+      logger.error({ err: error }, `warm-up: ${name} did not load`)
+    }
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { WEBHOOK_TIMEOUT_MS } from '#common/webhooks.ts'
-import { createAuth } from './auth.ts'
+import { createAuth } from './better-auth.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'
@@ -76,6 +76,8 @@ export function createServices(options: {
   logger: Logger
   /** How the payment sandbox reaches our webhook endpoint (tests pass the in-process app). */
   deliverWebhook?: (request: Request) => Promise<Response>
+  /** The time schedules count from (tests fake it; the scheduler takes the same clock). */
+  clock?: () => Date
 }) {
   const { database, env, authSecret, logger } = options
   const db = database.db
@@ -115,7 +117,7 @@ export function createServices(options: {
   const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, devices, logger })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
   const signedIn = createSignedIn({ sessions, trustedDevices })
-  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings })
+  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, devices, trustedDevices, settings })
   const twoFactor = createTwoFactorService({ auth: betterAuth, db, rateLimits, signedIn })
   const passkeys = createPasskeyService({ auth: betterAuth, db, rateLimits, signedIn })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
@@ -144,6 +146,8 @@ export function createServices(options: {
     secretKinds: vault.kindsByName,
     dropSession: vault.dropSession,
     runLimits,
+    plans,
+    clock: options.clock,
   })
   const inquiries = createInquiryService({
     audit,

@@ -37,4 +37,11 @@ describe('cn', () => {
   it('drops exact duplicates', () => {
     expect(cn('foo bar', 'foo')).toBe('bar foo')
   })
+
+  it('answers a repeated combination the same way, whichever way its parts were given', () => {
+    const first = cn('h-10 px-4', 'h-12')
+    expect(cn('h-10 px-4', 'h-12')).toBe(first)
+    expect(cn(['h-10', { 'px-4': true }], 'h-12')).toBe(first)
+    expect(cn('h-10 px-4', 'h-14')).toBe('px-4 h-14')
+  })
 })

@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from 'react-router'
 import { callerOf, type Caller } from '#common/auth.ts'
-import { lacksRequiredTwoFactor, TWO_FACTOR_REQUIRED, TWO_FACTOR_REQUIRED_MESSAGE } from '#common/two-factor.ts'
+import { lacksRequiredTwoFactor, TWO_FACTOR_REQUIRED, TWO_FACTOR_REQUIRED_MESSAGE } from '#common/two-factor-requirement.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 
 /** Pages that need a session send visitors to /auth, on the server. */

@@ -43,6 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       vaultSecrets: plan.vaultSecrets,
       cloudConcurrency: plan.cloudConcurrency,
       devices: plan.devices,
+      scheduleMinMinutes: plan.scheduleMinMinutes,
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -4,6 +4,7 @@ import type { StepData } from '#app/features/automations/builder/step-drafts.ts'
 import { BuilderPage } from '#app/features/automations/builder/builder-page.tsx'
 import { dateTimeLabel } from '#app/features/automations/run-view.server.ts'
 import { isUuid } from '#common/ids.ts'
+import { describeSchedule } from '#common/schedules.ts'
 import { forgetSession, saveAutomation } from '#app/features/automations/save-automation.server.ts'
 import { applySuggestion, inspectPage, planSteps } from '#app/features/automations/builder/assist-actions.server.ts'
 import { builderAssist, suggestionsView } from '#app/features/automations/builder/builder-view.server.ts'
@@ -23,6 +24,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const caller = pageCaller(user)
   const { plan, limit } = await context.services.automations.actionLimitOf(caller.workspace.id)
   const base = {
+    // New schedules start in it and run times show in it; null: the browser's (docs/decisions/036).
+    memberTimeZone: user.profile.timeZone,
     plan: { name: plan, actionLimit: limit },
     runLimits: context.services.runLimits,
     runners: await context.services.devices.runners(caller.workspace.id),
@@ -32,7 +35,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (params.id === NEW) {
     // A viewer changes nothing in the workspace: there is nothing to build here for them.
     if (readOnly) throw redirect('/dashboard')
-    return { ...base, automation: null, suggestions: null, trigger: null, version: NEW, nextRunLabel: null, readOnly }
+    return { ...base, automation: null, suggestions: null, trigger: null, version: NEW, scheduleWords: null, readOnly }
   }
   const found = isUuid(params.id) ? await attempt(() => context.services.automations.get(params.id, caller)) : null
   // Only the workspace's: another workspace's is as unknown as a missing one.
@@ -45,12 +48,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     suggestions: await suggestionsView(context.services, automation.id, caller),
     trigger: await triggerView(context.services, automation.id, automation.steps, caller),
     version: automation.updatedAt.toISOString(),
-    nextRunLabel: automation.nextRunAt ? dateTimeLabel(automation.nextRunAt) : null,
+    scheduleWords: automation.schedule
+      ? `${automation.enabled ? 'Runs by itself' : 'Schedule paused'}: ${describeSchedule(automation.schedule)}.`
+      : null,
     automation: {
       name: automation.name,
       description: automation.description,
-      schedule: automation.schedule,
-      enabled: automation.enabled,
+      schedule: automation.schedule ? { ...automation.schedule, paused: !automation.enabled } : null,
       selfRepair: automation.selfRepair,
       keepSession: automation.keepSession,
       signInBlock: automation.signInBlock,
@@ -86,7 +90,6 @@ const EMPTY = {
   name: '',
   description: '',
   schedule: null,
-  enabled: true,
   selfRepair: true,
   keepSession: false,
   signInBlock: null,
@@ -99,7 +102,7 @@ const EMPTY = {
 }
 
 export default function AutomationBuilderPage() {
-  const { automation, version, plan, runLimits, runners, assist, suggestions, trigger, nextRunLabel, readOnly } =
+  const { automation, memberTimeZone, version, plan, runLimits, runners, assist, suggestions, trigger, scheduleWords, readOnly } =
     useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
@@ -110,11 +113,10 @@ export default function AutomationBuilderPage() {
       intro={
         readOnly
           ? 'You are a viewer in this workspace: you can read these steps, not save changes.'
-          : nextRunLabel
-            ? `Next scheduled run: ${nextRunLabel}.`
-            : 'Runs only when you start it.'
+          : (scheduleWords ?? 'Runs only when you start it.')
       }
       automation={automation}
+      memberTimeZone={memberTimeZone}
       version={version}
       plan={plan}
       runLimits={runLimits}
@@ -130,6 +132,7 @@ export default function AutomationBuilderPage() {
       title="New Automation"
       intro="Name it, add its steps, and save. Run it in the cloud from your dashboard, or with the extension and desktop apps."
       automation={EMPTY}
+      memberTimeZone={memberTimeZone}
       version={version}
       plan={plan}
       runLimits={runLimits}

@@ -1,12 +1,13 @@
 import { format } from 'date-fns'
 import { data, Link, useLoaderData } from 'react-router'
 import type { Route } from './+types/blog'
+import { BlogCover } from '#app/components/blog-cover.tsx'
 import { Pagination } from '#app/components/pagination.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
-import { BLOG_PAGE_SIZE, blogCoverUrl } from '#common/blog.ts'
+import { BLOG_PAGE_SIZE } from '#common/blog.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
@@ -33,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         slug: post.slug,
         title: post.title,
         excerpt: post.excerpt,
-        coverUrl: blogCoverUrl(post),
+        uploadedCoverUrl: post.coverImageUrl || null,
         publishedAt: post.publishedAt?.toISOString() ?? null,
         // Formatted here, so the server's HTML and the browser's render agree.
         publishedLabel: post.publishedAt ? format(post.publishedAt, 'MMM d, yyyy') : null,
@@ -61,19 +62,21 @@ export default function Blog() {
         <p className="py-16 text-center text-muted-foreground">No published posts yet. Check back soon!</p>
       ) : (
         <ul className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {posts.map((post) => (
+          {posts.map((post, index) => (
             <li key={post.id}>
               <Link
                 to={`/blog/${post.slug}`}
                 className="group block h-full rounded-lg focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none"
               >
                 <Card className="flex h-full flex-col overflow-hidden transition-shadow group-hover:shadow-lg">
-                  <img
-                    src={post.coverUrl}
+                  <BlogCover
+                    uploadedUrl={post.uploadedCoverUrl}
+                    title={post.title}
                     alt={`Cover image for ${post.title}`}
                     width={600}
                     height={400}
-                    loading="lazy"
+                    // The first row is in view at once on every screen; the rest load as they come near.
+                    loading={index < 3 ? 'eager' : 'lazy'}
                     className="h-[200px] w-full object-cover"
                   />
                   <div className="flex flex-1 flex-col gap-3 p-6">

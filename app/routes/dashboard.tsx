@@ -65,6 +65,19 @@ export async function action({ request, context }: Route.ActionArgs) {
       error: 'Could not duplicate the automation',
     })
   }
+  if (intent === 'pause' || intent === 'resume') {
+    // Only whether it fires changes: the schedule itself is kept (docs/decisions/036).
+    return actionResult(() => automations.update(automationId, caller, { enabled: intent === 'resume' }), {
+      success: (automation) =>
+        intent === 'pause'
+          ? {
+              title: 'Schedule paused',
+              description: `"${automation.name}" keeps its schedule and does not run by itself until you resume it.`,
+            }
+          : { title: 'Schedule resumed', description: `"${automation.name}" runs on its schedule again.` },
+      error: intent === 'pause' ? 'Could not pause the schedule' : 'Could not resume the schedule',
+    })
+  }
   if (intent === 'delete') {
     return actionResult(() => automations.remove(automationId, caller), {
       success: () => ({ title: 'Automation deleted', description: 'Its past runs stay in your history.' }),
@@ -98,6 +111,7 @@ export default function Dashboard() {
     automations,
     automationNames,
     canChange,
+    memberTimeZone,
   } = useLoaderData<typeof loader>()
   useActionToast(useActionData<typeof action>())
   useEffect(() => {
@@ -196,7 +210,7 @@ export default function Dashboard() {
         </Card>
         <RecentActivity runs={recent} />
       </section>
-      <AutomationsList automations={automations.rows} total={automations.total} readOnly={!canChange}>
+      <AutomationsList automations={automations.rows} total={automations.total} memberTimeZone={memberTimeZone} readOnly={!canChange}>
         <Pagination
           page={automations.page}
           pageCount={automations.pageCount}

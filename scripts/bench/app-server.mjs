@@ -54,13 +54,15 @@ export async function ensureBuild(root, { force = false, skip = false } = {}) {
 }
 
 /**
- * Starts `node server.js` in production mode with demo content. `accounts` seeds an admin and a
- * member with known passwords; `env` adds or overrides variables (TRUST_PROXY, RUN_*, …).
+ * Spawns `node server.js` in production mode with demo content, without waiting for it. `accounts`
+ * seeds an admin and a member with known passwords; `env` adds or overrides variables (TRUST_PROXY,
+ * RUN_*, …). `port` reuses a port (a free one otherwise).
  */
-export async function startServer(root, { dataDir, databaseUrl = null, accounts = null, env = {}, cpuProfileDir = null }) {
-  const port = await freePort()
+export async function spawnServer(root, { dataDir, databaseUrl = null, accounts = null, env = {}, cpuProfileDir = null, port = null }) {
+  port ??= await freePort()
   const base = `http://127.0.0.1:${port}`
   const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []
+  const spawnedAt = performance.now()
   const child = spawn(process.execPath, [...profiling, 'server.js'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -73,6 +75,8 @@ export async function startServer(root, { dataDir, databaseUrl = null, accounts 
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl ?? '', // the fresh embedded database unless PostgreSQL, whatever .env says
       AUTH_SECRET: randomBytes(32).toString('base64url'),
+      // Required in production with DATABASE_URL (the credential vault's key, docs/decisions/025).
+      VAULT_KEY: randomBytes(32).toString('base64url'),
       SEED_DEMO: 'true',
       ...(accounts
         ? {
@@ -91,12 +95,18 @@ export async function startServer(root, { dataDir, databaseUrl = null, accounts 
   cleanups.push(stop)
   const log = tail(child.stderr)
   const out = tail(child.stdout)
+  return { base, port, child, log, out, stop, spawnedAt }
+}
+
+/** spawnServer, then waits until /api/health answers 200. */
+export async function startServer(root, options) {
+  const server = await spawnServer(root, options)
   try {
-    await waitForHttp(`${base}/api/health`, { child, timeoutMs: 120_000 })
+    await waitForHttp(`${server.base}/api/health`, { child: server.child, timeoutMs: 120_000 })
   } catch (error) {
-    throw new Error(`the production server did not start: ${error.message}\n${out.text}${log.text}`)
+    throw new Error(`the production server did not start: ${error.message}\n${server.out.text}${server.log.text}`)
   }
-  return { base, port, child, log, out, stop }
+  return server
 }
 
 export function rssBytes(pid) {

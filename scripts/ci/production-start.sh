@@ -2,7 +2,9 @@
 # Starts the app the two ways docs/operations.md describes, each from a fresh clone of HEAD, with
 # NODE_ENV=production already in the environment (as deployment platforms set it):
 #   1. `npm start` in the clone (installs with dev dependencies, builds, starts);
-#   2. a runtime-only install of that build elsewhere (`npm install --omit=dev`, `npm run serve`).
+#   2. a runtime-only install of that build elsewhere (the files docs/operations.md lists,
+#      `npm ci --omit=dev`, `npm run serve`), where every package the server bundle may import,
+#      at start or on first use, must be a dependency and load (runtime-imports.mjs).
 # Each must answer /api/health and the home page. Exits non-zero otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,13 +46,20 @@ export NODE_ENV=production
 
 start_and_check npm-start "$work/clone" "$(free_port)" npm start
 
-mkdir -p "$work/runtime/server/db"
+mkdir -p "$work/runtime/server/db" "$work/runtime/scripts"
 cp -r "$work/clone/build" "$work/clone/server.js" "$work/clone/package.json" "$work/clone/package-lock.json" "$work/runtime/"
 cp -r "$work/clone/server/db/migrations" "$work/runtime/server/db/"
-(cd "$work/runtime" && npm install --omit=dev --no-audit --no-fund >"$work/runtime-install.log" 2>&1) || { tail -n 40 "$work/runtime-install.log"; exit 1; }
+cp "$work/clone"/scripts/db-*.js "$work/runtime/scripts/"
+(cd "$work/runtime" && npm ci --omit=dev --no-audit --no-fund >"$work/runtime-install.log" 2>&1) || { tail -n 40 "$work/runtime-install.log"; exit 1; }
 # The build tools stay out (vite and vitest may come along: better-auth names vitest as an optional peer).
 for tool in @react-router/dev eslint lighthouse @playwright/test; do
   if [[ -d "$work/runtime/node_modules/$tool" ]]; then echo "runtime install holds the dev dependency $tool"; exit 1; fi
 done
+# Run from the runtime folder, so that packages resolve from its node_modules only.
+cp "$repo/scripts/ci/runtime-imports.mjs" "$work/runtime/"
+(cd "$work/runtime" && node runtime-imports.mjs) || exit 1
+rm "$work/runtime/runtime-imports.mjs"
+# The database scripts run there too: migrate the data folder the server then starts on.
+(cd "$work/runtime" && DATA_DIR="$work/runtime-only-data" npm run db:migrate >"$work/runtime-migrate.log" 2>&1) || { tail -n 40 "$work/runtime-migrate.log"; exit 1; }
 start_and_check runtime-only "$work/runtime" "$(free_port)" npm run serve
 echo "production start: both ways work"

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import type { Logger } from '#server/logger.ts'
+import { loadPlaywright } from './playwright.ts'
 
 /** The shared browser: acquire() launches it when needed and throws when it cannot start. */
 export interface BrowserSource {
@@ -59,6 +60,7 @@ export function createSharedBrowser(options: { executablePath: string; logger: L
       throw new BrowserUnavailableError(`Chromium was not found at ${executablePath}`)
     }
     try {
+      const { chromium } = await loadPlaywright()
       const started = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS })
       warned = false
       started.on('disconnected', () => {

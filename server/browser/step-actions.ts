@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { errors, type Locator, type Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import type { ExtractedTable } from '#common/extracted-table.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
+import { isPlaywrightTimeout } from './playwright.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 
 const MAX_VALUE_LENGTH = 10_000
@@ -67,7 +68,7 @@ export async function inPage<T>(context: StepContext, call: () => Promise<T>, on
     return await call()
   } catch (error) {
     if (!context.running() || !context.browserConnected()) throw error
-    if (error instanceof errors.TimeoutError) throw new StepFailure(await onTimeout())
+    if (await isPlaywrightTimeout(error)) throw new StepFailure(await onTimeout())
     throw new StepFailure(cleanMessage(error))
   }
 }
@@ -159,7 +160,7 @@ export async function performStep(
           throw new StepFailure(`the page led to ${short(hit.url)}: ${hit.reason}`)
         }
         if (!context.running() || !context.browserConnected()) throw error
-        if (error instanceof errors.TimeoutError) throw new StepFailure(`the page did not finish loading within ${stepSeconds}`)
+        if (await isPlaywrightTimeout(error)) throw new StepFailure(`the page did not finish loading within ${stepSeconds}`)
         throw new StepFailure(`could not load ${short(step.url)}: ${cleanMessage(error)}`)
       }
       const landed = response?.url()

@@ -1,15 +1,13 @@
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import type { Logger } from '#server/logger.ts'
 import { inProcessNotifications, postgresNotifications, type Notifications } from './notifications.ts'
+import { asPglite, startPgliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
 
 type Schema = typeof schema
@@ -33,6 +31,8 @@ export interface Database {
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>
   ping(): Promise<boolean>
+  /** Frees what the database's own thread holds beyond its live data (PGlite; server/idle-memory.ts). */
+  releaseMemory?(): Promise<void>
   close(): Promise<void>
 }
 
@@ -61,11 +61,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.kind === 'postgres' ? openPostgres(options.url, options.poolMax ?? 10, options.logger) : openPglite(options.dataDir)
 }
 
+/**
+ * PostgreSQL settings of the embedded database (docs/decisions/034-pglite-in-a-worker-thread.md).
+ * Its memory is a WebAssembly memory that never gives pages back: PostgreSQL's defaults
+ * (128 MB of shared buffers, 64 MB for maintenance) would leave it at 190 MB and more, though our
+ * whole database fits in a few MB and its files are in the operating system's cache anyway.
+ */
+export const PGLITE_SETTINGS: Record<string, string> = {
+  shared_buffers: '16MB',
+  maintenance_work_mem: '16MB',
+}
+
 async function openPglite(dataDir?: string): Promise<Database> {
   if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true })
-  const client = dataDir ? new PGlite(path.resolve(dataDir)) : new PGlite()
-  await client.waitReady
-  const db = drizzlePglite({ client, schema, casing: 'snake_case' })
+  // Loaded only for the embedded database: a PostgreSQL server never needs them.
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ])
+  // PGlite runs in its own thread, so HTTP and the database use both cores.
+  const client = await startPgliteThread({ dataDir: dataDir ? path.resolve(dataDir) : undefined, settings: PGLITE_SETTINGS })
+  const db = drizzlePglite({ client: asPglite(client), schema, casing: 'snake_case' })
   // PGlite serves one process: its messages never need to leave it.
   const notifications = inProcessNotifications()
   return {
@@ -77,6 +93,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
     // PGlite belongs to one process.
     exclusively: (work) => work(),
     ping: () => ping(db as unknown as Db),
+    releaseMemory: () => client.releaseMemory(),
     close: async () => {
       await notifications.close()
       await client.close()

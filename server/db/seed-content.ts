@@ -17,6 +17,8 @@ export const DEFAULT_PLANS = [
     cloudConcurrency: 1,
     // Connected devices (docs/decisions/031): one on Free, "Cloud sync across 3 devices" on Pro, "Unlimited devices" on Business.
     devices: 1,
+    // The shortest schedule interval in minutes (docs/decisions/036): 15 on Free, 5 on Pro, none on Business.
+    scheduleMinMinutes: 15,
     highlighted: false,
     sortOrder: 0,
   },
@@ -43,6 +45,7 @@ export const DEFAULT_PLANS = [
     vaultSecrets: 50,
     cloudConcurrency: 2,
     devices: 3,
+    scheduleMinMinutes: 5,
     highlighted: true,
     sortOrder: 1,
     // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
@@ -80,6 +83,7 @@ export const DEFAULT_PLANS = [
     // Five cloud runs of a workspace at once; more wait in the queue (docs/decisions/029).
     cloudConcurrency: 5,
     devices: null,
+    scheduleMinMinutes: null,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { signInBlockSchema } from '#common/automations.ts'
+import { scheduleOutputSchema, type Schedule } from '#common/schedules.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 
 /** An automation as the API answers it: its routes, and 'Use template' (docs/decisions/022). */
@@ -27,11 +28,14 @@ export const automationSchema = z
     runStepLimit: z.number().int().nullable().openapi({
       description: "The most steps (browser actions) each run performs, when lower than the platform's; null: the platform's",
     }),
-    schedule: z.string().nullable().openapi({ description: 'Five-field cron expression (UTC), or null for manual runs' }),
+    schedule: scheduleOutputSchema.nullable().openapi({
+      description:
+        'When it runs by itself, in its time zone (kind: interval, daily, weekly, monthly or cron), with paused; null: it runs only when started',
+    }),
     deviceId: z.string().nullable().openapi({
       description: 'The local runner (a connected device of kind runner) its scheduled runs wait for; null: they run in the cloud',
     }),
-    enabled: z.boolean(),
+    enabled: z.boolean().openapi({ description: 'Whether the schedule fires: the opposite of schedule.paused' }),
     nextRunAt: z.string().nullable(),
     /** The workspace it belongs to (docs/decisions/021). */
     workspaceId: z.string(),
@@ -45,6 +49,7 @@ export const automationSchema = z
 export function toAutomationDto(row: Automation): z.infer<typeof automationSchema> {
   return {
     ...row,
+    schedule: row.schedule ? ({ ...row.schedule, paused: !row.enabled } as Schedule) : null,
     nextRunAt: row.nextRunAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory'
-import { createRequestHandler, isRouteErrorResponse, type ServerBuild } from 'react-router'
+import type { isRouteErrorResponse, ServerBuild } from 'react-router'
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
 import type { Services } from '#server/services.ts'
 import type { AppEnv } from './app-env.ts'
@@ -16,10 +16,19 @@ export function pages(options: {
   services: Services
   publicUrl: string
 }) {
-  let cached: { build: ServerBuild; handle: ReturnType<typeof createRequestHandler> } | null = null
+  let cached: {
+    build: ServerBuild
+    handle: (request: Request, context: PageContext) => Promise<Response>
+    isRouteErrorResponse: typeof isRouteErrorResponse
+  } | null = null
   return createMiddleware<AppEnv>(async (c) => {
     const build = await options.getBuild()
-    if (cached?.build !== build) cached = { build, handle: createRequestHandler(build, options.mode) }
+    if (cached?.build !== build) {
+      // React Router loads with the pages' build, not at start (issue 18, cold start).
+      const router = await import('react-router')
+      cached = { build, handle: router.createRequestHandler(build, options.mode), isRouteErrorResponse: router.isRouteErrorResponse }
+    }
+    const { handle, isRouteErrorResponse } = cached
     let outage: unknown = null
     const context: PageContext = {
       services: options.services,
@@ -38,7 +47,7 @@ export function pages(options: {
         else console.error(cause)
       },
     }
-    const response = await cached.handle(c.req.raw, context)
+    const response = await handle(c.req.raw, context)
     if (outage && response.status >= 500) {
       await response.body?.cancel()
       throw new DatabaseUnavailableError(outage)

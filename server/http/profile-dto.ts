@@ -14,6 +14,9 @@ export const profileSchema = withSnakeCaseTwins(
     credits: z.number().int(),
     fullName: z.string().nullable(),
     avatarUrl: z.string().nullable(),
+    timeZone: z.string().nullable().openapi({
+      description: 'IANA time zone new schedules start in and run times are shown in; null: the browser’s (docs/decisions/036)',
+    }),
     createdAt: z.string(),
   },
   PROFILE_TWINS,
@@ -29,6 +32,7 @@ export function toProfileDto(profile: Profile): z.infer<typeof profileSchema> {
       credits: profile.credits,
       fullName: profile.fullName,
       avatarUrl: profile.avatarUrl,
+      timeZone: profile.timeZone,
       createdAt: profile.createdAt.toISOString(),
     },
     PROFILE_TWINS,

@@ -638,6 +638,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'DELETE /vault/{id}': async () => ({ path: `/vault/${await make.secret()}` }),
 
   'GET /automations/steps.schema.json': () => ({ path: '/automations/steps.schema.json' }),
+  'GET /automations/automation.schema.json': () => ({ path: '/automations/automation.schema.json' }),
   'GET /automations': () => ({ path: '/automations?limit=100', private: [fixtures.automationId] }),
   'POST /automations': () => ({ path: '/automations', body: { name: unique('Matrix automation'), steps: STEPS } }),
   'POST /automations [API key]': (role) => ({

@@ -215,6 +215,9 @@ function stringFor(schema: JsonSchema, name: string): fc.Arbitrary<string> {
   if (schema.format === 'uri' || lower.endsWith('url'))
     return fc.oneof(fc.webUrl(), fc.constantFrom('javascript:alert(1)', 'file:///etc/passwd', 'http://127.0.0.1:22/', '/relative'))
   if (lower.includes('schedule')) return fc.constantFrom('0 9 * * 1-5', '* * * * *', '99 99 99 99 99', '@reboot', '')
+  if (lower === 'timezone') return fc.constantFrom('Europe/Berlin', 'UTC', 'America/New_York', 'Mars/Olympus', '+01:00', 'constructor', '')
+  if (lower === 'time') return fc.constantFrom('09:00', '23:59', '24:00', '9am', '')
+  if (lower === 'expression') return fc.constantFrom('0 9 * * 1-5', '*/15 * * * *', '@reboot', '0 0 30 2 *', '')
   return fc.oneof(
     { arbitrary: fc.string({ unit: 'grapheme', minLength: Math.max(min, 1), maxLength: max }), weight: 6 },
     { arbitrary: fc.constantFrom(...NASTY_STRINGS), weight: 1 },

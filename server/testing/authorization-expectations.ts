@@ -466,6 +466,7 @@ export const DOCUMENTED: RouteExpectation[] = [
 
   // Automations: the member's own; an admin may read any.
   { route: 'GET /automations/steps.schema.json', visitor: 200, member: 200, otherMember: 200, admin: 200 },
+  { route: 'GET /automations/automation.schema.json', visitor: 200, member: 200, otherMember: 200, admin: 200 },
   {
     route: 'GET /automations',
     visitor: 401,

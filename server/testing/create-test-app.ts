@@ -29,6 +29,8 @@ export interface TestAppOptions {
   ai?: { baseUrl: string; model?: string }
   /** Let the cloud browser reach this machine (the practice sites on 127.0.0.1). */
   privateTargets?: 'loopback'
+  /** The time the services count schedules from (give the scheduler the same one). */
+  clock?: () => Date
 }
 
 /**
@@ -56,6 +58,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     logger,
     authSecret: TEST_AUTH_SECRET,
     deliverWebhook: (request) => Promise.resolve(app.request(request)),
+    clock: options.clock,
   })
   await seed(database.db, services, logger, { demo: false, adminEmail: 'admin@aether.test', memberEmail: 'member@aether.test' })
   const defaults = await services.settings.get()

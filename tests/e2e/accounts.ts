@@ -79,7 +79,7 @@ export async function postInquiry(
 export async function createAutomation(
   request: APIRequestContext,
   token: string,
-  automation: { name: string; steps: unknown[]; description?: string; schedule?: string | null },
+  automation: { name: string; steps: unknown[]; description?: string; schedule?: string | Record<string, unknown> | null },
   baseUrl = BASE_URL,
 ): Promise<string> {
   const response = await request.post(`${baseUrl}/api/automations`, { data: automation, headers: { Authorization: `Bearer ${token}` } })

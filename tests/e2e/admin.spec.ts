@@ -337,6 +337,19 @@ test.describe('Subscriptions', () => {
     )
     await devices.blur()
     expect((await devicesSaved).ok()).toBe(true)
+    // The shortest schedule interval (docs/decisions/036): 15 minutes for a new plan, at least 1.
+    const shortest = page.getByLabel(`Shortest schedule (min) of ${name}`)
+    await expect(shortest).toHaveValue('15')
+    await shortest.fill('0')
+    await shortest.blur()
+    await expect(toasts(page).getByText('Shortest schedule interval must be at least 1, or blank for no minimum.')).toBeVisible()
+    await expect(shortest).toHaveValue('15')
+    await shortest.fill('30')
+    const shortestSaved = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
+    )
+    await shortest.blur()
+    expect((await shortestSaved).ok()).toBe(true)
     const saved = page.waitForResponse(
       (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
     )
@@ -349,6 +362,7 @@ test.describe('Subscriptions', () => {
     await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('50')
     await expect(page.getByLabel(`Cloud runs at once of ${name}`)).toHaveValue('3')
     await expect(page.getByLabel(`Devices of ${name}`)).toHaveValue('')
+    await expect(page.getByLabel(`Shortest schedule (min) of ${name}`)).toHaveValue('30')
     await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
     await expect(page.getByLabel(`Suggestions in ${name}`)).not.toBeChecked()
     await page.getByRole('button', { name: `Delete the ${name} plan` }).click()

@@ -6,25 +6,31 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
+import { useBrowserTimeZone } from '#app/lib/use-browser-time-zone.ts'
 import { accountSettingsSchema } from '#common/account.ts'
+import { timeZoneNames } from '#common/time-zones.ts'
 
-/** 'Account Settings': name and e-mail, with the spec's 'Reset Password' button beside 'Save Changes'. */
+/** 'Account Settings': name, e-mail and time zone, with the spec's 'Reset Password' button beside 'Save Changes'. */
 export function AccountSettingsForm({
   email,
   fullName,
+  timeZone,
   lastResult,
 }: {
   email: string
   fullName: string
+  /** The zone for schedules (docs/decisions/036); null: the browser's. */
+  timeZone: string | null
   lastResult?: SubmissionResult<string[]>
 }) {
+  const browserZone = useBrowserTimeZone()
   const navigation = useNavigation()
   const busyIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null
   const [form, fields] = useForm({
     id: 'account-settings',
     lastResult: navigation.state === 'idle' ? lastResult : undefined,
     constraint: getZodConstraint(accountSettingsSchema),
-    defaultValue: { email, fullName },
+    defaultValue: { email, fullName, timeZone: timeZone ?? '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: accountSettingsSchema }),
@@ -49,6 +55,29 @@ export function AccountSettingsForm({
             <Label htmlFor={fields.fullName.id}>Full Name</Label>
             <Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
             <FieldError id={fields.fullName.errorId} errors={fields.fullName.errors} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={fields.timeZone.id}>Time zone</Label>
+            <Input
+              {...getInputProps(fields.timeZone, { type: 'text' })}
+              list="settings-time-zones"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={browserZone ? `Your browser’s: ${browserZone}` : 'Your browser’s'}
+              aria-describedby={[fields.timeZone.errors ? fields.timeZone.errorId : null, `${fields.timeZone.id}-help`]
+                .filter(Boolean)
+                .join(' ')}
+            />
+            {/* The browser's own list of zones, once the page runs there (the server's may differ). */}
+            <datalist id="settings-time-zones">
+              {(browserZone ? timeZoneNames() : []).map((zone) => (
+                <option key={zone} value={zone} />
+              ))}
+            </datalist>
+            <FieldError id={fields.timeZone.errorId} errors={fields.timeZone.errors} />
+            <p id={`${fields.timeZone.id}-help`} className="text-xs text-muted-foreground">
+              New schedules start in this zone, and run times show in it. Leave it empty to use your browser’s.
+            </p>
           </div>
           <FieldError id={form.errorId} errors={form.errors} />
           <Button type="submit" disabled={busyIntent === 'account'}>

@@ -1,4 +1,4 @@
-import { Copy, LayoutTemplate, Pencil, Plus, Trash2 } from 'lucide-react'
+import { Copy, LayoutTemplate, Pause, Pencil, Play, Plus, Trash2 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -8,17 +8,24 @@ import type { AutomationRow } from './run-view.server.ts'
 import { RunStatusBadge } from './run-status.tsx'
 import { RunInCloud } from './run-in-cloud.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
+import { NextRuns } from './next-runs.tsx'
 
-/** 'My Automations': each with its steps, schedule and last run; run it in the cloud, edit, copy or delete it. */
-/** `readOnly`: a viewer of the workspace sees the automations without the buttons that change or run them. */
+/**
+ * 'My Automations': each with its steps, its schedule in words with the next runs, and its last run;
+ * run it in the cloud, pause or resume its schedule, edit, copy or delete it. `readOnly`: a viewer of
+ * the workspace sees the automations without the buttons that change or run them.
+ */
 export function AutomationsList({
   automations,
   total,
+  memberTimeZone,
   readOnly = false,
   children,
 }: {
   automations: AutomationRow[]
   total: number
+  /** The zone in the member's settings (null: their browser's): the next runs show in it. */
+  memberTimeZone: string | null
   readOnly?: boolean
   children?: ReactNode
 }) {
@@ -54,7 +61,7 @@ export function AutomationsList({
         ) : (
           <DataTable caption="My Automations" headers={['Name', 'Steps', 'Schedule', 'Last run', { label: 'Actions', srOnly: true }]}>
             {automations.map((automation) => (
-              <AutomationLine key={automation.id} automation={automation} readOnly={readOnly} />
+              <AutomationLine key={automation.id} automation={automation} memberTimeZone={memberTimeZone} readOnly={readOnly} />
             ))}
           </DataTable>
         )}
@@ -64,7 +71,15 @@ export function AutomationsList({
   )
 }
 
-function AutomationLine({ automation, readOnly }: { automation: AutomationRow; readOnly: boolean }) {
+function AutomationLine({
+  automation,
+  memberTimeZone,
+  readOnly,
+}: {
+  automation: AutomationRow
+  memberTimeZone: string | null
+  readOnly: boolean
+}) {
   const navigation = useNavigation()
   const busy = (intent: string) =>
     navigation.state !== 'idle' &&
@@ -81,12 +96,16 @@ function AutomationLine({ automation, readOnly }: { automation: AutomationRow; r
       <td className="px-3 py-3 whitespace-nowrap tabular-nums">
         {automation.stepCount === 1 ? '1 step' : `${automation.stepCount} steps`}
       </td>
-      <td className="px-3 py-3">
+      <td className="max-w-72 px-3 py-3">
         {automation.schedule ? (
-          <>
-            <code className="font-mono text-xs whitespace-nowrap">{automation.schedule}</code>
-            <p className="text-xs text-muted-foreground">{automation.enabled ? 'UTC' : 'Paused'}</p>
-          </>
+          <div className="space-y-1">
+            <p className="text-sm">{automation.schedule.words}</p>
+            {automation.schedule.paused ? (
+              <p className="text-xs font-medium text-muted-foreground">Paused</p>
+            ) : (
+              <NextRuns runs={automation.schedule.nextRuns} memberTimeZone={memberTimeZone} />
+            )}
+          </div>
         ) : (
           'Manual'
         )}
@@ -110,6 +129,22 @@ function AutomationLine({ automation, readOnly }: { automation: AutomationRow; r
       <td className="py-3">
         <div className="flex flex-wrap justify-end gap-1" hidden={readOnly}>
           <RunInCloud automation={automation} />
+          {automation.schedule ? (
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value={automation.schedule.paused ? 'resume' : 'pause'} />
+              <input type="hidden" name="automationId" value={automation.id} />
+              <Button
+                type="submit"
+                variant="outline"
+                size="sm"
+                aria-label={`${automation.schedule.paused ? 'Resume' : 'Pause'} the schedule of ${automation.name}`}
+                disabled={busy('pause') || busy('resume')}
+              >
+                {automation.schedule.paused ? <Play aria-hidden="true" /> : <Pause aria-hidden="true" />}{' '}
+                {automation.schedule.paused ? 'Resume' : 'Pause'}
+              </Button>
+            </Form>
+          ) : null}
           <Button asChild variant="outline" size="sm">
             <Link to={`/dashboard/automations/${automation.id}`} aria-label={`Edit ${automation.name}`}>
               <Pencil aria-hidden="true" /> Edit

@@ -52,6 +52,8 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
     planName: plan?.name ?? 'Free',
     credits: user.workspace?.credits ?? user.profile.credits,
     canChange: pageCaller(user).workspace.role !== 'viewer',
+    // The zone schedules' next runs show in; null: the browser's (docs/decisions/036).
+    memberTimeZone: user.profile.timeZone,
     profileIssue: Boolean(user.profileUnavailable),
     loadError: lists.ok ? null : lists.message,
     extensionUrl: context.services.site.links.extension,

@@ -1,6 +1,7 @@
 import { format } from 'date-fns'
 import { inputNamesOf } from '#common/run-inputs.ts'
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
+import { describeSchedule, nextRuns } from '#common/schedules.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 import type { QueueStanding } from '#server/features/runs/cloud-queue.ts'
@@ -159,22 +160,32 @@ export interface AutomationRow {
   stepCount: number
   /** The `{{input.name}}` values a run asks for (docs/decisions/027): "Run in cloud" asks for them first. */
   inputNames: string[]
-  schedule: string | null
-  enabled: boolean
-  nextRun: Stamp | null
+  /** Its schedule in words, whether it is paused, and its next runs (instants; the page shows them in the member's zone). */
+  schedule: { words: string; paused: boolean; nextRuns: string[] } | null
   lastRun: { id: string; status: RunStatus; created: Stamp } | null
 }
 
-export function automationRow(automation: Automation, lastRun: Pick<Run, 'id' | 'status' | 'createdAt'> | undefined): AutomationRow {
+/** How many next runs a line of 'My Automations' shows. */
+const LISTED_RUNS = 3
+
+export function automationRow(
+  automation: Automation,
+  lastRun: Pick<Run, 'id' | 'status' | 'createdAt'> | undefined,
+  now = new Date(),
+): AutomationRow {
   return {
     id: automation.id,
     name: automation.name,
     description: automation.description,
     stepCount: automation.steps.length,
     inputNames: inputNamesOf(automation.steps),
-    schedule: automation.schedule,
-    enabled: automation.enabled,
-    nextRun: automation.nextRunAt ? stamp(automation.nextRunAt) : null,
+    schedule: automation.schedule
+      ? {
+          words: describeSchedule(automation.schedule),
+          paused: !automation.enabled,
+          nextRuns: automation.enabled ? nextRuns(automation.schedule, now, LISTED_RUNS).map((run) => run.toISOString()) : [],
+        }
+      : null,
     lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, created: stamp(lastRun.createdAt, dateLabel(lastRun.createdAt)) } : null,
   }
 }

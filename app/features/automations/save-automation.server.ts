@@ -5,7 +5,7 @@ import { flashHeader } from '#app/lib/flash.server.ts'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
-import { automationFormSchema, signInBlockOf } from './builder/automation-form.ts'
+import { automationFormSchema, scheduleFormField, scheduleOf, signInBlockOf } from './builder/automation-form.ts'
 
 /**
  * The builder's action, for a new automation (`id` null) and an existing one: the form parsed
@@ -18,13 +18,42 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
   if (submission.status !== 'success') {
     return data({ result: submission.reply(), stepIssues: [] as StepIssue[], limitMessage: null, error: null }, { status: 400 })
   }
-  const { signInFrom, signInTo, signInCheck, signInPresent, ...fields } = submission.value
+  const {
+    signInFrom,
+    signInTo,
+    signInCheck,
+    signInPresent,
+    scheduleKind,
+    scheduleEvery,
+    scheduleUnit,
+    scheduleTime,
+    scheduleDays,
+    scheduleDay,
+    scheduleCron,
+    scheduleTimeZone,
+    schedulePaused,
+    ...fields
+  } = submission.value
   const block = signInBlockOf({ signInFrom, signInTo, signInCheck, signInPresent })
-  if ('issue' in block) {
-    const reply = submission.reply({ fieldErrors: { [block.issue.path]: [block.issue.message] } })
-    return data({ result: reply, stepIssues: [] as StepIssue[], limitMessage: null, error: block.issue.message }, { status: 400 })
+  // The form schema has checked the schedule already; this builds it.
+  const schedule = scheduleOf({
+    scheduleKind,
+    scheduleEvery,
+    scheduleUnit,
+    scheduleTime,
+    scheduleDays,
+    scheduleDay,
+    scheduleCron,
+    scheduleTimeZone,
+    schedulePaused,
+  })
+  const refuse = (issue: { path: string; message: string }) => {
+    const reply = submission.reply({ fieldErrors: { [issue.path]: [issue.message] } })
+    return data({ result: reply, stepIssues: [] as StepIssue[], limitMessage: null, error: issue.message }, { status: 400 })
   }
-  const input = { ...fields, signInBlock: block.block }
+  if ('issue' in block) return refuse(block.issue)
+  if ('issue' in schedule) return refuse(schedule.issue)
+  const input = { ...fields, schedule: schedule.schedule, signInBlock: block.block }
   const caller = pageCaller(user)
   const { automations } = context.services
   // Saved over the version the editor started from: a fix or suggestion applied meanwhile is not lost.
@@ -38,9 +67,7 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
     const issues = error.issues ?? []
     const stepIssues = issues.filter((issue) => issue.path === 'steps' || issue.path.startsWith('steps.'))
     const fieldErrors = Object.fromEntries(
-      issues
-        .filter((issue) => !stepIssues.includes(issue))
-        .map((issue) => [issue.path === 'signInBlock.to' ? 'signInTo' : issue.path, [issue.message]]),
+      issues.filter((issue) => !stepIssues.includes(issue)).map((issue) => [fieldOf(issue.path), [issue.message]]),
     )
     const limitMessage = error.code === 'PLAN_LIMIT' ? error.message : null
     return data(
@@ -59,6 +86,14 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
     description: `"${outcome.value.name}" has ${outcome.value.steps.length === 1 ? '1 step' : `${outcome.value.steps.length} steps`}.`,
   })
   return redirect(`/dashboard/automations/${outcome.value.id}`, { headers: withCookies([flash]) })
+}
+
+/** The form field that shows the service's issue on an automation's field. */
+function fieldOf(path: string): string {
+  if (path === 'signInBlock.to') return 'signInTo'
+  if (path === 'schedule' || path.startsWith('schedule.')) return scheduleFormField(path)
+  if (path === 'enabled') return 'schedulePaused'
+  return path
 }
 
 /** The builder's "Forget session": the automation's next cloud run starts signed out (docs/decisions/025). */

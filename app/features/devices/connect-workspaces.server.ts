@@ -1,4 +1,4 @@
-import { lacksRequiredTwoFactor } from '#common/two-factor.ts'
+import { lacksRequiredTwoFactor } from '#common/two-factor-requirement.ts'
 import { hasRole } from '#common/workspaces.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { Services } from '#server/services.ts'

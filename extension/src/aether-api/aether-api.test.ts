@@ -117,14 +117,31 @@ describe('the workspace’s automations', () => {
     answers.push({
       status: 200,
       body: {
-        data: [{ id: 'a1', name: 'Order socks', steps: [{}, {}], updatedAt: '2026-12-01T10:00:00.000Z', extra: true }],
-        total: 1,
+        data: [
+          { id: 'a1', name: 'Order socks', steps: [{}, {}], updatedAt: '2026-12-01T10:00:00.000Z', schedule: null, extra: true },
+          {
+            id: 'a3',
+            name: 'Morning check',
+            steps: [{}],
+            updatedAt: '2026-12-01T09:00:00.000Z',
+            schedule: { kind: 'weekly', days: ['mon', 'tue', 'wed', 'thu', 'fri'], time: '09:00', timeZone: 'Europe/Berlin', paused: true },
+          },
+        ],
+        total: 2,
         page: 1,
         limit: 100,
       },
     })
     expect(await listAutomations(connection())).toEqual([
-      { id: 'a1', name: 'Order socks', stepCount: 2, updatedAt: '2026-12-01T10:00:00.000Z' },
+      { id: 'a1', name: 'Order socks', stepCount: 2, updatedAt: '2026-12-01T10:00:00.000Z', schedule: null },
+      // The schedule in words, as the website says it (docs/decisions/036).
+      {
+        id: 'a3',
+        name: 'Morning check',
+        stepCount: 1,
+        updatedAt: '2026-12-01T09:00:00.000Z',
+        schedule: 'Weekdays at 09:00, Europe/Berlin (paused)',
+      },
     ])
     expect(requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/automations?limit=100', authorization: 'Bearer dev_abc' })
 

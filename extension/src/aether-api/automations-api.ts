@@ -1,4 +1,5 @@
 import type { AutomationStep } from '#common/automation-steps.ts'
+import { describeSchedule, scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import { z } from '#common/zod.ts'
 import type { AutomationSummary, Connection } from '../storage/stored-items.ts'
 import { callApi } from './api-client.ts'
@@ -8,12 +9,17 @@ const automationSchema = z.object({
   name: z.string(),
   steps: z.array(z.unknown()),
   updatedAt: z.string(),
+  // When it runs by itself (docs/decisions/036); a server from before schedules had kinds sends a string, read as none here.
+  schedule: scheduleOutputSchema.nullable().optional().catch(null),
 })
 const summary = (automation: z.infer<typeof automationSchema>): AutomationSummary => ({
   id: automation.id,
   name: automation.name,
   stepCount: automation.steps.length,
   updatedAt: automation.updatedAt,
+  schedule: automation.schedule
+    ? `${describeSchedule(zonedOf(automation.schedule))}${automation.schedule.paused ? ' (paused)' : ''}`
+    : null,
 })
 
 /** The workspace's automations, most recently changed first (the first hundred). */

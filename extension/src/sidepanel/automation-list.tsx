@@ -54,7 +54,8 @@ export function AutomationList({ connection }: { connection: Connection }) {
                 {automation.name}
               </a>{' '}
               <span className="muted">
-                ({automation.stepCount} step{automation.stepCount === 1 ? '' : 's'})
+                ({automation.stepCount} step{automation.stepCount === 1 ? '' : 's'}
+                {automation.schedule ? ` · ${automation.schedule}` : ''})
               </span>
               <RunButtons connection={connection} automation={automation} />
             </li>

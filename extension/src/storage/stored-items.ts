@@ -53,6 +53,8 @@ export interface AutomationSummary {
   name: string
   stepCount: number
   updatedAt: string
+  /** Its schedule in words ("Weekdays at 09:00, Europe/Berlin"); null or absent (a list kept before): none. */
+  schedule?: string | null
 }
 export interface AutomationList {
   serverUrl: string

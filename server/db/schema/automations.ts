@@ -4,6 +4,7 @@ import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, type SignInBlock } from '#common/automations.ts'
+import { SCHEDULE_KINDS, type ZonedSchedule } from '#common/schedules.ts'
 import { users } from './auth.ts'
 import { devices } from './devices.ts'
 import { workspaces } from './workspaces.ts'
@@ -11,7 +12,7 @@ import { workspaces } from './workspaces.ts'
 /** Who executes a run: our worker in headless Chromium, or the member's extension / desktop app. */
 export const RUN_RUNNERS = ['cloud', 'client'] as const
 
-/** A workspace's automation: named steps, run by hand or on a cron schedule. */
+/** A workspace's automation: named steps, run by hand or on a schedule. */
 export const automations = pgTable(
   'automations',
   {
@@ -36,8 +37,11 @@ export const automations = pgTable(
     runStepLimit: integer(),
     /** Bumped by every saved change (an applied fix included), for the history of versions. */
     version: integer().notNull().default(1),
-    /** A five-field cron expression (UTC); null runs only when started. */
-    schedule: text(),
+    /**
+     * When it runs by itself (common/schedules.ts): a kind's fields and an IANA zone; null runs only
+     * when started. Paused is `enabled` false (docs/decisions/036).
+     */
+    schedule: jsonb().$type<ZonedSchedule | null>(),
     /** The local runner its scheduled runs wait for (README "Local runner"); null: they run in the cloud. */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
     enabled: boolean().notNull().default(true),
@@ -48,6 +52,10 @@ export const automations = pgTable(
   },
   (table) => [
     check('automations_run_limits_check', sql`coalesce(${table.runTimeLimitSeconds}, 1) >= 1 and coalesce(${table.runStepLimit}, 1) >= 1`),
+    check(
+      'automations_schedule_check',
+      sql`${table.schedule} is null or (coalesce(${table.schedule}->>'kind', '') in (${sql.raw(SCHEDULE_KINDS.map((kind) => `'${kind}'`).join(', '))}) and ${table.schedule}->>'timeZone' is not null)`,
+    ),
     index().on(table.workspaceId, table.createdAt),
     index().on(table.nextRunAt),
   ],

@@ -42,6 +42,8 @@ export const subscriptionPlans = pgTable(
     cloudConcurrency: integer().notNull().default(1),
     /** How many connected devices (extensions, local runners) a workspace on this plan may keep; null is unlimited (docs/decisions/031). */
     devices: integer().default(1),
+    /** The shortest time between two runs of a schedule, in minutes; null is no minimum (docs/decisions/036). */
+    scheduleMinMinutes: integer().default(15),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -51,7 +53,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1`,
     ),
   ],
 )

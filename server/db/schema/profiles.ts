@@ -14,6 +14,8 @@ export const profiles = pgTable(
       .default('user'),
     fullName: text(),
     avatarUrl: text(),
+    /** The IANA zone new schedules start in and run times are shown in; null: the browser's (docs/decisions/036). */
+    timeZone: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

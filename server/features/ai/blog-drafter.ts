@@ -1,4 +1,3 @@
-import { streamText } from 'ai'
 import { BLOG_LENGTH_WORDS, type BlogDraftRequest } from '#common/ai.ts'
 import { streamOfflineDraft } from './offline-draft.ts'
 import { AiProviderError, chatModelOf, duration, toProviderError } from './provider.ts'
@@ -56,8 +55,9 @@ function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: 
       const timeoutError = () => new AiProviderError(`The AI provider did not finish within ${duration(timeoutMs)}.`)
 
       try {
+        const { streamText } = await import('ai')
         const result = streamText({
-          model,
+          model: await model(),
           system: SYSTEM_PROMPT,
           prompt: blogPrompt(input),
           maxRetries: options.maxRetries ?? 1,
@@ -71,7 +71,7 @@ function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: 
             wroteText = true
             yield part.text
           } else if (part.type === 'error') {
-            throw timedOut ? timeoutError() : toProviderError(part.error, host)
+            throw timedOut ? timeoutError() : await toProviderError(part.error, host)
           } else if (part.type === 'abort') {
             if (timedOut) throw timeoutError()
             return
@@ -83,7 +83,7 @@ function createOpenAiCompatibleDrafter(options: BlogDrafterOptions & { baseUrl: 
         if (error instanceof AiProviderError) throw error
         if (timedOut) throw timeoutError()
         if (signal?.aborted) return
-        throw toProviderError(error, host)
+        throw await toProviderError(error, host)
       } finally {
         clearTimeout(timer)
         signal?.removeEventListener('abort', cancel)

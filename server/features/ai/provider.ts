@@ -1,6 +1,8 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import { APICallError, RetryError, type LanguageModel } from 'ai'
+import type { LanguageModel } from 'ai'
 import { AppError } from '#common/errors.ts'
+
+// The AI SDK is loaded when a model is first asked (issue 18, cold start): a start
+// does not need it, and most deployments use it rarely.
 
 /** The AI provider failed, timed out or could not be reached; the message says which, for the admin's toast. */
 export class AiProviderError extends AppError {
@@ -9,14 +11,29 @@ export class AiProviderError extends AppError {
   }
 }
 
-/** The chat model of an OpenAI-compatible endpoint (env: AI_BASE_URL, AI_API_KEY, AI_MODEL), and its host for messages. */
-export function chatModelOf(options: { baseUrl: string; apiKey?: string; model: string }): { model: LanguageModel; host: string } {
+/**
+ * The chat model of an OpenAI-compatible endpoint (env: AI_BASE_URL, AI_API_KEY, AI_MODEL), made
+ * at its first use, and its host for messages.
+ */
+export function chatModelOf(options: { baseUrl: string; apiKey?: string; model: string }): {
+  model(): Promise<LanguageModel>
+  host: string
+} {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
-  const provider = createOpenAICompatible({ name: 'ai', baseURL: baseUrl, apiKey: options.apiKey, supportsStructuredOutputs: true })
-  return { model: provider.chatModel(options.model), host: safeHost(baseUrl) }
+  let model: Promise<LanguageModel> | null = null
+  return {
+    model: () =>
+      (model ??= import('@ai-sdk/openai-compatible').then(({ createOpenAICompatible }) =>
+        createOpenAICompatible({ name: 'ai', baseURL: baseUrl, apiKey: options.apiKey, supportsStructuredOutputs: true }).chatModel(
+          options.model,
+        ),
+      )),
+    host: safeHost(baseUrl),
+  }
 }
 
-export function toProviderError(error: unknown, host: string): AiProviderError {
+export async function toProviderError(error: unknown, host: string): Promise<AiProviderError> {
+  const { APICallError, RetryError } = await import('ai')
   const cause = RetryError.isInstance(error) ? error.lastError : error
   if (APICallError.isInstance(cause)) {
     if (cause.statusCode !== undefined) {

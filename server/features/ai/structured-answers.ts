@@ -1,4 +1,3 @@
-import { generateText, Output } from 'ai'
 import type { z } from 'zod'
 import { AiProviderError, chatModelOf, duration, toProviderError } from './provider.ts'
 
@@ -53,8 +52,9 @@ export function createStructuredAnswers(options: { baseUrl?: string; apiKey?: st
       const cancel = () => controller.abort()
       bounds.signal?.addEventListener('abort', cancel, { once: true })
       try {
+        const { generateText, Output } = await import('ai')
         const result = await generateText({
-          model,
+          model: await model(),
           system: question.system,
           prompt: question.prompt,
           output: Output.object({ schema: question.schema, name: question.name }),
@@ -71,7 +71,7 @@ export function createStructuredAnswers(options: { baseUrl?: string; apiKey?: st
         if (error instanceof Error && error.name === 'AI_NoObjectGeneratedError') {
           throw new AiProviderError('The AI model answered in a shape the request did not allow.')
         }
-        throw toProviderError(error, host)
+        throw await toProviderError(error, host)
       } finally {
         clearTimeout(timer)
         bounds.signal?.removeEventListener('abort', cancel)

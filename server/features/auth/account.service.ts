@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, ne } from 'drizzle-orm'
-import { APIError } from 'better-auth/api'
 import { Conflict, ServiceUnavailable, ValidationError } from '#common/errors.ts'
-import type { Auth } from '#server/auth.ts'
+import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { sessions, users, verifications } from '#server/db/schema/index.ts'
@@ -50,7 +49,7 @@ export function createAccountService(deps: { db: Db; auth: Auth; rateLimits: Rat
         await auth.api.resetPassword({ body: { token, newPassword } })
         return 'done'
       } catch (error) {
-        if (error instanceof APIError && error.statusCode === 400) return 'invalid'
+        if (isAuthApiError(error) && error.statusCode === 400) return 'invalid'
         throw error
       }
     },
@@ -60,7 +59,7 @@ export function createAccountService(deps: { db: Db; auth: Auth; rateLimits: Rat
         await auth.api.verifyEmail({ query: { token } })
         return 'done'
       } catch (error) {
-        if (error instanceof APIError && (error.statusCode === 401 || error.statusCode === 400)) return 'invalid'
+        if (isAuthApiError(error) && (error.statusCode === 401 || error.statusCode === 400)) return 'invalid'
         throw error
       }
     },

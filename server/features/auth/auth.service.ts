@@ -1,13 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, notExists } from 'drizzle-orm'
-import { APIError } from 'better-auth/api'
 import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
-import { SECOND_FACTOR_TICKET_SECONDS, TWO_FACTOR_COOKIE_NAME, type Auth } from '#server/auth.ts'
+import { SECOND_FACTOR_TICKET_SECONDS, TWO_FACTOR_COOKIE_NAME } from '#server/auth.ts'
+import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { accounts, sessions, users } from '#server/db/schema/index.ts'
 import { Conflict, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '#common/errors.ts'
 import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
 import type { ApiKeyService } from '#server/features/api-keys/api-key.service.ts'
+import type { DeviceService } from '#server/features/devices/device.service.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import type { SettingsService } from '#server/features/settings/settings.service.ts'
@@ -53,10 +54,11 @@ export function createAuthService(deps: {
   rateLimits: RateLimitService
   signedIn: SignedInStep
   apiKeys: Pick<ApiKeyService, 'revokeAll'>
+  devices: Pick<DeviceService, 'revokeAllOf'>
   trustedDevices: TrustedDevices
   settings: Pick<SettingsService, 'get'>
 }) {
-  const { auth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings } = deps
+  const { auth, db, profiles, rateLimits, signedIn, apiKeys, devices, trustedDevices, settings } = deps
 
   /**
    * Better Auth writes a new user and its password in two steps: a process stopped between them
@@ -135,7 +137,7 @@ export function createAuthService(deps: {
         )
         return { ...done, secondFactor: false }
       } catch (error) {
-        if (error instanceof APIError && error.statusCode === 401) {
+        if (isAuthApiError(error) && error.statusCode === 401) {
           await rateLimits.hit(clientKey, FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT)
           const failures = await rateLimits.hit(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
           await sleep(failedSignInDelayMs(failures.count))
@@ -156,14 +158,15 @@ export function createAuthService(deps: {
     },
 
     async updateProfile(userId: string, input: ProfileUpdateInput): Promise<Profile> {
-      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl })
+      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl, timeZone: input.timeZone })
       if (!profile) throw new NotFound('Profile not found')
       return profile
     },
 
     /**
      * Changes the password and ends every other session; the caller gets a fresh one. Unless the
-     * member keeps them (input.revokeApiKeys false), their API keys stop working too.
+     * member keeps them (input.revokeApiKeys false), their API keys and connected devices stop
+     * working too (docs/decisions/015).
      */
     async changePassword(userId: string, input: ChangePasswordInput, credential: Credential | null) {
       await rateLimits.consume(`password-change:user:${userId}`, PASSWORD_CHANGE_PER_USER)
@@ -179,9 +182,10 @@ export function createAuthService(deps: {
           returnHeaders: true,
         })
         const revokedApiKeys = input.revokeApiKeys ? await apiKeys.revokeAll(userId) : 0
-        return { token: response.token, setCookies: headers.getSetCookie(), revokedApiKeys }
+        const revokedDevices = input.revokeApiKeys ? await devices.revokeAllOf(userId) : 0
+        return { token: response.token, setCookies: headers.getSetCookie(), revokedApiKeys, revokedDevices }
       } catch (error) {
-        if (error instanceof APIError && (error.statusCode === 400 || error.statusCode === 401)) {
+        if (isAuthApiError(error) && (error.statusCode === 400 || error.statusCode === 401)) {
           const message =
             error.body?.code === 'INVALID_PASSWORD' ? 'Current password is incorrect.' : (error.body?.message ?? 'Password change failed.')
           throw new ValidationError(`currentPassword: ${message}`, [{ path: 'currentPassword', message }])
@@ -193,7 +197,7 @@ export function createAuthService(deps: {
 }
 
 function translateAuthError(error: unknown): unknown {
-  if (!(error instanceof APIError)) return error
+  if (!isAuthApiError(error)) return error
   const message = error.body?.message ?? 'Authentication failed'
   if (error.statusCode === 401) return new Unauthorized(message)
   if (error.statusCode === 422 || error.statusCode === 409) return new Conflict(message)

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
-import { APIError } from 'better-auth/api'
 import { AppError, NotFound, Unauthorized, ValidationError } from '#common/errors.ts'
-import { CLIENT_IP_HEADER, PASSKEY_CHALLENGE_COOKIE_NAME, type Auth } from '#server/auth.ts'
+import { CLIENT_IP_HEADER, PASSKEY_CHALLENGE_COOKIE_NAME } from '#server/auth.ts'
+import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { passkeys } from '#server/db/schema/index.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
@@ -59,7 +59,7 @@ export function createPasskeyService(deps: { auth: Auth; db: Db; rateLimits: Rat
   }
 
   function refusal(error: unknown): unknown {
-    if (!(error instanceof APIError)) return error
+    if (!isAuthApiError(error)) return error
     const code = error.body?.code
     if (code === 'CHALLENGE_NOT_FOUND') return new PasskeyRefused('The passkey request expired. Please try again.')
     if (code === 'PASSKEY_USER_NOT_VERIFIED') return new PasskeyRefused(error.body?.message ?? 'Your passkey did not verify you.')

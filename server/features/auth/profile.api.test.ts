@@ -21,6 +21,7 @@ type Profile = {
   full_name: string | null
   avatarUrl: string | null
   avatar_url: string | null
+  timeZone: string | null
 }
 type UserBody = { data: { id: string; email: string; profile: Profile } }
 
@@ -62,6 +63,21 @@ describe('PUT /api/auth/profile', () => {
     const cleared = await t.request('/api/auth/profile', { method: 'PUT', token: user.token, body: { avatarUrl: null } })
     expect(cleared.status).toBe(200)
     expect((await me(user.token)).profile).toMatchObject({ fullName: 'New Name', avatarUrl: null })
+  })
+
+  it('keeps the time zone schedules start in (docs/decisions/036): an IANA name, null for the browser’s', async () => {
+    const user = await t.signUp()
+    expect((await me(user.token)).profile.timeZone).toBeNull()
+    const put = (timeZone: unknown) => t.request('/api/auth/profile', { method: 'PUT', token: user.token, body: { timeZone } })
+    expect((await put('europe/berlin')).status).toBe(200)
+    expect((await me(user.token)).profile.timeZone).toBe('Europe/Berlin')
+    for (const timeZone of ['Mars/Olympus', '+02:00', '']) {
+      const refused = await put(timeZone)
+      expect(refused.status, timeZone).toBe(400)
+      expect(((await refused.json()) as { message: string }).message).toMatch(/^timeZone: Time zone must be an IANA time zone name/)
+    }
+    expect((await put(null)).status).toBe(200)
+    expect((await me(user.token)).profile.timeZone).toBeNull()
   })
 
   it('works with the session cookie as well', async () => {

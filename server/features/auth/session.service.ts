@@ -1,7 +1,8 @@
 import { and, eq, gt } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Role } from '#common/auth.ts'
-import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, type Auth } from '#server/auth.ts'
+import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME } from '#server/auth.ts'
+import type { Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
 import { profiles, sessions, users } from '#server/db/schema/index.ts'
@@ -72,7 +73,17 @@ export interface DeviceAuthenticator {
 /** What a member works with while their profile cannot be read: no role, no plan, no credits. */
 function defaultProfile(userId: string, fullName: string | null): Profile {
   const now = new Date()
-  return { id: userId, role: 'user', subscriptionPlan: 'free', credits: 0, fullName, avatarUrl: null, createdAt: now, updatedAt: now }
+  return {
+    id: userId,
+    role: 'user',
+    subscriptionPlan: 'free',
+    credits: 0,
+    fullName,
+    avatarUrl: null,
+    timeZone: null,
+    createdAt: now,
+    updatedAt: now,
+  }
 }
 
 /** The request headers Better Auth reads a credential from (never an API key: Better Auth does not know them). */

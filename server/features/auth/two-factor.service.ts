@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { parse as parseCookies } from 'hono/utils/cookie'
-import { APIError } from 'better-auth/api'
 import { AppError, Conflict, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
 import type { PasswordConfirm, SecondFactorInput, TwoFactorDisable } from '#common/two-factor.ts'
-import { CLIENT_IP_HEADER, TWO_FACTOR_COOKIE_NAME, TOTP_ISSUER, type Auth } from '#server/auth.ts'
+import { CLIENT_IP_HEADER, TWO_FACTOR_COOKIE_NAME, TOTP_ISSUER } from '#server/auth.ts'
+import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { twoFactors, users } from '#server/db/schema/index.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
@@ -88,10 +88,10 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
         const secret = new URL(result.totpURI).searchParams.get('secret') ?? ''
         return { totpUri: result.totpURI, secret }
       } catch (error) {
-        if (error instanceof APIError && error.body?.code === 'INVALID_PASSWORD') {
+        if (isAuthApiError(error) && error.body?.code === 'INVALID_PASSWORD') {
           throw new ValidationError(`password: ${WRONG_PASSWORD}`, [{ path: 'password', message: WRONG_PASSWORD }])
         }
-        if (error instanceof APIError && error.body?.code === 'TOTP_ALREADY_ENABLED') {
+        if (isAuthApiError(error) && error.body?.code === 'TOTP_ALREADY_ENABLED') {
           throw new Conflict('Two-factor sign-in is already on. Turn it off first to set it up again.')
         }
         throw error
@@ -116,7 +116,7 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
         const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId } })
         return { recoveryCodes: backupCodes, ...newSession(headers, response.token) }
       } catch (error) {
-        if (error instanceof APIError && error.body?.code === 'INVALID_CODE') {
+        if (isAuthApiError(error) && error.body?.code === 'INVALID_CODE') {
           const message = 'That code is not right. Check the time on your phone and enter the newest code.'
           throw new ValidationError(`code: ${message}`, [{ path: 'code', message }])
         }
@@ -134,7 +134,7 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
         const result = await auth.api.generateBackupCodes({ body: { password: input.password }, headers: betterAuthHeaders(credential) })
         return result.backupCodes
       } catch (error) {
-        if (error instanceof APIError && error.body?.code === 'TWO_FACTOR_NOT_ENABLED') throw new Conflict('Two-factor sign-in is off.')
+        if (isAuthApiError(error) && error.body?.code === 'TWO_FACTOR_NOT_ENABLED') throw new Conflict('Two-factor sign-in is off.')
         throw error
       }
     },
@@ -153,7 +153,7 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
           .verifyTOTP({ body: { code: input.code ?? '' }, headers: betterAuthHeaders(credential) })
           .then(() => true)
           .catch((error: unknown) => {
-            if (error instanceof APIError && error.statusCode === 401) return false
+            if (isAuthApiError(error) && error.statusCode === 401) return false
             throw error
           })
         if (!valid) {
@@ -185,7 +185,7 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
         const token = sessionTokenOf(setCookies) ?? response.token ?? ''
         return await signedIn({ userId: response.user.id, name: response.user.name ?? '', token }, setCookies, caller.headers)
       } catch (error) {
-        if (!(error instanceof APIError)) throw error
+        if (!isAuthApiError(error)) throw error
         const code = error.body?.code
         if (code === 'INVALID_CODE') throw new Unauthorized('Invalid two-factor code. Enter the newest code from your authenticator app.')
         if (code === 'INVALID_BACKUP_CODE') throw new Unauthorized('Invalid recovery code. Each recovery code works once.')

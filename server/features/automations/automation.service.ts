@@ -1,6 +1,10 @@
+// A workspace's automations: list, create, change (a new version), duplicate, apply a target, remove.
+// Just over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
+// limits, device, the plan's action limit), kept beside the operations that call them.
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
-import { nextCronRun, type AutomationData, type AutomationChanges, type SignInBlock } from '#common/automations.ts'
+import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
+import { minimumIntervalMinutes, nextRun, zonedOf, type ScheduleInput, type ZonedSchedule } from '#common/schedules.ts'
 import { placeholdersOf } from '#common/step-placeholders.ts'
 import type { VaultSecretKind } from '#common/vault.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
@@ -11,6 +15,7 @@ import { automations, devices, subscriptionPlans, workspaces } from '#server/db/
 import type { Caller } from '#common/auth.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
+import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 
 export type Automation = typeof automations.$inferSelect
@@ -33,10 +38,25 @@ const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
 /** The most automations one workspace keeps (a guard against runaway scripts, not a plan feature). */
 const MAX_AUTOMATIONS_PER_WORKSPACE = 500
 
+/** Two schedules fire alike (the database keeps a schedule's keys in its own order). */
+const sameSchedule = (a: ZonedSchedule | null, b: ZonedSchedule | null) => {
+  const text = (schedule: ZonedSchedule | null) => (schedule ? JSON.stringify(schedule, Object.keys(schedule).sort()) : 'null')
+  return text(a) === text(b)
+}
+
+/** "every minute", "every 15 minutes", "every 2 hours": an interval in a refusal. */
+function everyWords(minutes: number): string {
+  if (minutes === 1) return 'every minute'
+  if (minutes === 60) return 'every hour'
+  if (minutes % 60 === 0) return `every ${minutes / 60} hours`
+  return `every ${minutes} minutes`
+}
+
 /**
- * A workspace's automations: named, versioned steps with an optional cron schedule. Steps are
- * checked one by one (the message names the step and field) and against the plan's action limit.
- * Everyone in the workspace sees them; members and above change them (docs/decisions/021).
+ * A workspace's automations: named, versioned steps with an optional schedule. Steps are checked
+ * one by one (the message names the step and field) and against the plan's action limit; a new or
+ * changed schedule against the plan's shortest interval (docs/decisions/036). Everyone in the
+ * workspace sees them; members and above change them (docs/decisions/021).
  */
 export function createAutomationService(
   db: Db,
@@ -50,8 +70,13 @@ export function createAutomationService(
     dropSession?: (workspaceId: string, automationId: string) => Promise<unknown>
     /** The platform's run limits (RUN_TIME_LIMIT_MS, RUN_MAX_ACTIONS): an automation's own may only be lower (docs/decisions/028). */
     runLimits?: RunLimits
+    /** The plan's shortest schedule interval, and the plan a refusal names (docs/decisions/036). */
+    plans?: Pick<PlanService, 'allowancesOf' | 'cheapestAllowingSchedulesEvery'>
+    /** The time: when a schedule next fires is counted from it (tests move it across a daylight-saving change). */
+    clock?: () => Date
   } = {},
 ) {
+  const clock = hooks.clock ?? (() => new Date())
   const changed = async (tx: Tx, automation: Automation, change: 'created' | 'updated' | 'deleted', caller: Caller) => {
     await hooks.webhooks?.automationChangedIn(tx, automation, change, caller)
   }
@@ -112,6 +137,41 @@ export function createAutomationService(
     }
   }
 
+  /**
+   * The schedule and `enabled` a save leaves: a schedule sent replaces the one kept (`undefined`
+   * keeps it), and its `paused` is `enabled` turned round, so the two may not disagree. Without
+   * either, a schedule keeps its paused state, and a new one is not paused.
+   */
+  function settleSchedule(
+    schedule: ScheduleInput | null | undefined,
+    enabled: boolean | undefined,
+    current: Pick<Automation, 'schedule' | 'enabled'> | null,
+  ): { schedule: ZonedSchedule | null; enabled: boolean } {
+    const paused = schedule?.paused
+    if (paused !== undefined && enabled !== undefined && enabled === paused) {
+      const message = `enabled is ${enabled} but schedule.paused is ${paused}: send one of them (enabled is the opposite of paused).`
+      throw new ValidationError(`enabled: ${message}`, [{ path: 'enabled', message }])
+    }
+    return {
+      schedule: schedule === undefined ? (current?.schedule ?? null) : schedule && zonedOf(schedule),
+      enabled: paused !== undefined ? !paused : (enabled ?? current?.enabled ?? true),
+    }
+  }
+
+  /** A new or changed schedule may not run more often than the plan allows; schedules saved before keep firing. */
+  async function checkScheduleInterval(workspaceId: string, schedule: ZonedSchedule | null, before: ZonedSchedule | null): Promise<void> {
+    if (!schedule || !hooks.plans || sameSchedule(schedule, before)) return
+    const { plan, scheduleMinMinutes } = await hooks.plans.allowancesOf(workspaceId)
+    const shortest = minimumIntervalMinutes(schedule, clock())
+    if (scheduleMinMinutes === null || shortest === null || shortest >= scheduleMinMinutes) return
+    const allowing = await hooks.plans.cheapestAllowingSchedulesEvery(shortest)
+    const limit = `Schedules on the ${plan} plan run at most ${everyWords(scheduleMinMinutes)}; this one runs ${everyWords(shortest)}.`
+    const message = allowing
+      ? `${limit} The ${allowing.name} plan ${allowing.scheduleMinMinutes === null ? 'has no minimum interval' : `runs schedules ${everyWords(allowing.scheduleMinMinutes)}`}: choose a longer interval or upgrade.`
+      : `${limit} No plan runs schedules that often: choose a longer interval.`
+    throw new LimitReached(message, 'PLAN_LIMIT', [{ path: 'schedule', message }])
+  }
+
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
@@ -154,7 +214,7 @@ export function createAutomationService(
   const record = (tx: Pick<Db, 'insert'>, caller: Caller, action: string, automation: Pick<Automation, 'id' | 'name'>, summary: string) =>
     activity.record(tx, caller, { workspaceId: caller.workspace.id, action, targetType: 'automation', targetId: automation.id, summary })
 
-  const nextRun = (schedule: string | null, enabled: boolean) => (schedule && enabled ? nextCronRun(schedule, new Date()) : null)
+  const nextRunAt = (schedule: ZonedSchedule | null, enabled: boolean) => (schedule && enabled ? nextRun(schedule, clock()) : null)
 
   return {
     actionLimitOf,
@@ -201,6 +261,8 @@ export function createAutomationService(
       checkSignInBlock(data.signInBlock, steps)
       checkRunLimits(data)
       await checkDevice(workspaceId, data.deviceId)
+      const settled = settleSchedule(data.schedule, data.enabled, null)
+      await checkScheduleInterval(workspaceId, settled.schedule, null)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
         throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
@@ -208,7 +270,7 @@ export function createAutomationService(
       return db.transaction(async (tx) => {
         const [row] = await tx
           .insert(automations)
-          .values({ ...data, workspaceId, ownerId: caller.id, steps, nextRunAt: nextRun(data.schedule, data.enabled) })
+          .values({ ...data, ...settled, workspaceId, ownerId: caller.id, steps, nextRunAt: nextRunAt(settled.schedule, settled.enabled) })
           .returning()
         if (!row) throw new Error('automation insert returned nothing')
         if (origin) {
@@ -233,9 +295,9 @@ export function createAutomationService(
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
       await checkDevice(current.workspaceId, data.deviceId)
-      const schedule = data.schedule === undefined ? current.schedule : data.schedule
-      const enabled = data.enabled ?? current.enabled
-      const scheduleChanged = schedule !== current.schedule || enabled !== current.enabled
+      const { schedule, enabled } = settleSchedule(data.schedule, data.enabled, current)
+      await checkScheduleInterval(current.workspaceId, schedule, current.schedule)
+      const scheduleChanged = !sameSchedule(schedule, current.schedule) || enabled !== current.enabled
       return db
         .transaction(async (tx) => {
           const [row] = await tx
@@ -245,7 +307,7 @@ export function createAutomationService(
               steps,
               schedule,
               enabled,
-              ...(scheduleChanged ? { nextRunAt: nextRun(schedule, enabled) } : {}),
+              ...(scheduleChanged ? { nextRunAt: nextRunAt(schedule, enabled) } : {}),
               version: sql`${automations.version} + 1`,
               updatedAt: new Date(),
             })

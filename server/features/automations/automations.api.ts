@@ -1,12 +1,20 @@
 import { z } from '@hono/zod-openapi'
-import { automationStepSchema, STEPS_VERSION } from '#common/automation-steps.ts'
+import { automationStepSchema, MAX_STEPS, STEPS_VERSION } from '#common/automation-steps.ts'
 import { automationInputSchema, automationListQuerySchema, automationUpdateSchema } from '#common/automations.ts'
+import { SCHEDULE_FIELD_DESCRIPTION, scheduleShapesSchema } from '#common/schedules.ts'
 import { callerOf, member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import { automationSchema, toAutomationDto } from '#server/http/automation-dto.ts'
 import type { AutomationService } from './automation.service.ts'
 
 const idParam = ownedResourceParams
+
+// The schedule field is checked by type (a schedule object, or the older cron string), so its JSON
+// Schema is that of the forms it takes (docs/decisions/036).
+const { $schema: _dialect, ...scheduleShapes } = z.toJSONSchema(scheduleShapesSchema, { io: 'input' })
+const scheduleDocs = { ...scheduleShapes, description: SCHEDULE_FIELD_DESCRIPTION }
+const createBody = automationInputSchema.extend({ schedule: automationInputSchema.shape.schedule.meta(scheduleDocs) })
+const updateBody = automationUpdateSchema.extend({ schedule: automationUpdateSchema.shape.schedule.meta(scheduleDocs) })
 const one = { 'application/json': { schema: z.object({ data: automationSchema }) } }
 const tags = ['Automations']
 
@@ -32,12 +40,22 @@ const stepsSchema = publicRoute({
   },
 })
 
+const automationJsonSchema = publicRoute({
+  method: 'get',
+  path: '/automation.schema.json',
+  tags,
+  summary: 'JSON Schema of an automation as POST /automations takes it: its fields, the schedule (kinds, time zone, paused) and the steps',
+  responses: {
+    200: { description: 'A JSON Schema (draft 2020-12)', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+  },
+})
+
 const create = signedInRoute(member('automations', 'member'), {
   method: 'post',
   path: '/',
   tags,
   summary: 'Create an automation. Invalid steps are refused with a message naming the step and field.',
-  request: { body: jsonBody(automationInputSchema) },
+  request: { body: jsonBody(createBody) },
   responses: { 201: { description: 'Created', content: one }, ...errorResponses(400, 409) },
 })
 
@@ -55,7 +73,7 @@ const update = signedInRoute(member('automations', 'member'), {
   path: '/{id}',
   tags,
   summary: 'Change an automation (only the fields sent)',
-  request: { params: idParam, body: jsonBody(automationUpdateSchema) },
+  request: { params: idParam, body: jsonBody(updateBody) },
   responses: { 200: { description: 'Changed', content: one }, ...errorResponses(400, 404, 409) },
 })
 
@@ -82,8 +100,15 @@ const remove = signedInRoute(member('automations', 'member'), {
 
 export function createAutomationsApi(automations: AutomationService) {
   const jsonSchema = z.toJSONSchema(z.array(automationStepSchema), { io: 'input' })
+  // The steps are checked one by one by parseSteps, so the input schema says only "a list": here they are spelled out.
+  const automationDocument = z.toJSONSchema(createBody.extend({ steps: z.array(automationStepSchema).max(MAX_STEPS) }), {
+    io: 'input',
+  })
   return createRouter()
     .openapi(stepsSchema, (c) => c.json({ ...jsonSchema, title: `Aether automation steps, version ${STEPS_VERSION}` }, 200))
+    .openapi(automationJsonSchema, (c) =>
+      c.json({ ...automationDocument, title: `Aether automation (steps version ${STEPS_VERSION})` }, 200),
+    )
     .openapi(list, async (c) => {
       const user = c.get('member')
       const page = await automations.list(callerOf(user).workspace.id, c.req.valid('query'))

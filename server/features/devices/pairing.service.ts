@@ -14,7 +14,7 @@ import {
 } from '#common/devices.ts'
 import { LimitReached, NotFound, Unauthorized } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
-import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor.ts'
+import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor-requirement.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'

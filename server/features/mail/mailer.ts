@@ -1,5 +1,5 @@
 import { and, eq, gte } from 'drizzle-orm'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
@@ -19,17 +19,21 @@ export interface Mail {
  */
 export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string; from: string }) {
   const { db, logger, smtpUrl, from } = options
-  const transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null
+  // nodemailer is loaded with the first message (issue 18, cold start: a start does not need it).
+  let transport: Promise<Transporter> | null = null
+  const smtp = smtpUrl
+    ? () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)))
+    : null
 
   return {
-    delivery: transport ? ('smtp' as const) : ('outbox' as const),
+    delivery: smtp ? ('smtp' as const) : ('outbox' as const),
 
     async send(mail: Mail): Promise<void> {
       let status: 'logged' | 'sent' | 'failed' = 'logged'
       let error: string | null = null
-      if (transport) {
+      if (smtp) {
         try {
-          await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text })
+          await (await smtp()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text })
           status = 'sent'
         } catch (cause) {
           status = 'failed'
@@ -38,10 +42,10 @@ export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string
         }
       }
       // With SMTP the outbox is a delivery record: one-time links are kept out of it (and the log).
-      const kept = transport ? { ...mail, text: redactTokens(mail.text) } : mail
+      const kept = smtp ? { ...mail, text: redactTokens(mail.text) } : mail
       // The row's time is this process's clock, as `failedSince` compares with it.
       await db.insert(mailOutbox).values({ ...kept, status, error, createdAt: new Date() })
-      logger.info({ to: mail.to, subject: mail.subject, status }, transport ? 'mail sent' : `mail (outbox only):\n${mail.text}`)
+      logger.info({ to: mail.to, subject: mail.subject, status }, smtp ? 'mail sent' : `mail (outbox only):\n${mail.text}`)
     },
 
     /** Whether a message to this address failed to go out since then (the delivery record says). */

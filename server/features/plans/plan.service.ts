@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gt, isNull, like, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull, like, lte, or, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '#server/db/client.ts'
 import { Conflict, LimitReached, NotFound } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
@@ -10,7 +11,7 @@ import type { Actor, AuditService } from '#server/features/audit/audit.service.t
 
 export type Plan = typeof subscriptionPlans.$inferSelect
 
-/** What a workspace's plan includes (docs/decisions/020, 021, 022, 029). */
+/** What a workspace's plan includes (docs/decisions/020, 021, 022, 029, 031, 036). */
 export interface Allowances {
   plan: string
   teams: boolean
@@ -30,6 +31,8 @@ export interface Allowances {
   cloudConcurrency: number
   /** Connected devices (extensions, local runners) the workspace may keep; null is unlimited (docs/decisions/031). */
   devices: number | null
+  /** The shortest time between two runs of a schedule, in minutes; null is no minimum (docs/decisions/036). */
+  scheduleMinMinutes: number | null
 }
 
 /** The plan features a member may lack, as a refusal names them. */
@@ -59,6 +62,7 @@ const allowanceColumns = {
   vaultSecrets: subscriptionPlans.vaultSecrets,
   cloudConcurrency: subscriptionPlans.cloudConcurrency,
   devices: subscriptionPlans.devices,
+  scheduleMinMinutes: subscriptionPlans.scheduleMinMinutes,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */
@@ -66,6 +70,8 @@ const FREE_PLAN = 'free'
 
 export function createPlanService(db: Db, audit: AuditService) {
   async function requirePlan(id: string): Promise<Plan> {
+    // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+    if (!isUuid(id)) throw new NotFound('Plan not found')
     const [plan] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id))
     if (!plan) throw new NotFound('Plan not found')
     return plan
@@ -91,7 +97,11 @@ export function createPlanService(db: Db, audit: AuditService) {
   /** The cheapest plan that meets the condition (the refusals name it), or null when none does. */
   async function cheapestWhere(condition: SQL | undefined, tx: DbOrTx = db) {
     const [plan] = await tx
-      .select({ name: subscriptionPlans.name, monthlyModelCalls: subscriptionPlans.monthlyModelCalls })
+      .select({
+        name: subscriptionPlans.name,
+        monthlyModelCalls: subscriptionPlans.monthlyModelCalls,
+        scheduleMinMinutes: subscriptionPlans.scheduleMinMinutes,
+      })
       .from(subscriptionPlans)
       .where(condition)
       .orderBy(asc(subscriptionPlans.price), asc(subscriptionPlans.sortOrder))
@@ -124,6 +134,11 @@ export function createPlanService(db: Db, audit: AuditService) {
     /** The cheapest plan that connects more than `than` devices (blank: no limit), or null: what a refusal names. */
     cheapestWithMoreDevices(than: number, tx: DbOrTx = db) {
       return cheapestWhere(or(isNull(subscriptionPlans.devices), gt(subscriptionPlans.devices, than)), tx)
+    },
+
+    /** The cheapest plan whose schedules may run every `minutes` (blank: no minimum), or null: what a refusal names. */
+    cheapestAllowingSchedulesEvery(minutes: number, tx: DbOrTx = db) {
+      return cheapestWhere(or(isNull(subscriptionPlans.scheduleMinMinutes), lte(subscriptionPlans.scheduleMinMinutes, minutes)), tx)
     },
 
     /**
@@ -215,6 +230,7 @@ export function createPlanService(db: Db, audit: AuditService) {
      * the delete runs is counted too.
      */
     async remove(actor: Actor, id: string): Promise<void> {
+      if (!isUuid(id)) throw new NotFound('Plan not found')
       let plan: Plan | undefined
       await db
         .transaction(async (tx) => {

@@ -311,6 +311,34 @@ describe('what a plan includes', () => {
     expect((await plans().allowancesOf(member.id)).devices).toBeNull()
   })
 
+  it('holds its shortest schedule interval (docs/decisions/036): seeded 15 / 5 / none, 15 for a new plan, blank for none', async () => {
+    expect((await planBySlug('free'))?.scheduleMinMinutes).toBe(15)
+    expect((await planBySlug('pro'))?.scheduleMinMinutes).toBe(5)
+    expect((await planBySlug('business'))?.scheduleMinMinutes).toBeNull()
+    // The plan a refusal names: the cheapest whose schedules may run that often.
+    expect((await plans().cheapestAllowingSchedulesEvery(15))?.name).toBe('Free')
+    expect((await plans().cheapestAllowingSchedulesEvery(10))?.name).toBe('Pro')
+    expect((await plans().cheapestAllowingSchedulesEvery(1))?.name).toBe('Business')
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Schedules' }))
+    expect(plan.scheduleMinMinutes).toBe(15)
+    expect(
+      (await plans().create(actor, planCreateSchema.parse({ name: 'Any schedule', scheduleMinMinutes: '' }))).scheduleMinMinutes,
+    ).toBeNull()
+    const changed = await plans().update(actor, plan.id, planUpdateSchema.strict().parse({ scheduleMinMinutes: '60' }))
+    expect(changed.scheduleMinMinutes).toBe(60)
+    const [entry] = (await auditFor(plan.id)).filter((row) => row.action === 'plan.update')
+    expect(entry).toMatchObject({ before: { scheduleMinMinutes: 15 }, after: { scheduleMinMinutes: 60 } })
+    const refusal = (value: unknown) => planUpdateSchema.safeParse({ scheduleMinMinutes: value }).error?.issues[0]?.message
+    expect(refusal('0')).toBe('Shortest schedule interval must be at least 1, or blank for no minimum.')
+    expect(refusal('2.5')).toBe('Shortest schedule interval must be a whole number.')
+    expect(refusal('x')).toBe('Shortest schedule interval must be a number, or blank for no minimum.')
+    expect(refusal('10081')).toBe('Shortest schedule interval must be at most 10,080, or blank for no minimum.')
+    // What the services read for a workspace on the plan.
+    const member = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: plan.slug }).where(eq(workspaces.id, member.id))
+    expect((await plans().allowancesOf(member.id)).scheduleMinMinutes).toBe(60)
+  })
+
   it('decides, and a refusal names the cheapest plan that has the feature', async () => {
     const member = await t.signUp()
     await expect(plans().requireFeature(member.id, 'suggestions')).rejects.toMatchObject({

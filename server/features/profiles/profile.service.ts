@@ -56,7 +56,10 @@ export function createProfileService(deps: {
       return profile
     },
 
-    async update(userId: string, changes: { fullName?: string; avatarUrl?: string | null }): Promise<Profile | null> {
+    async update(
+      userId: string,
+      changes: { fullName?: string; avatarUrl?: string | null; timeZone?: string | null },
+    ): Promise<Profile | null> {
       const [row] = await db
         .update(profiles)
         .set({ ...changes, updatedAt: new Date() })

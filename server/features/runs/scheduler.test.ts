@@ -25,12 +25,15 @@ async function member(plan = 'pro', credits = 100) {
   return account
 }
 
-async function scheduled(ownerId: string, options: { schedule?: string; enabled?: boolean } = {}) {
+const cron = (expression: string) => ({ kind: 'cron' as const, expression, timeZone: 'UTC' })
+
+async function scheduled(ownerId: string, options: { enabled?: boolean } = {}) {
   const automation = await t.services.automations.create(personalCaller({ id: ownerId }), {
-    name: 'Every minute',
+    name: 'Every quarter hour',
     description: '',
     steps: STEPS,
-    schedule: options.schedule ?? '* * * * *',
+    // The Free plan's shortest interval (docs/decisions/036).
+    schedule: cron('*/15 * * * *'),
     enabled: options.enabled ?? true,
   })
   await makeDue(automation.id)
@@ -48,8 +51,7 @@ const runsOf = (automationId: string) => t.db.select().from(automationRuns).wher
 const nextRunAt = async (id: string) => (await t.db.select().from(automations).where(eq(automations.id, id)))[0]?.nextRunAt
 
 describe('scheduler', () => {
-  // Earlier tests' every-minute schedules come due again when a minute turns: each test counts
-  // only its own.
+  // Earlier tests' schedules come due again when a quarter hour turns: each test counts only its own.
   beforeEach(async () => {
     await t.db.update(automations).set({ enabled: false })
   })
@@ -98,7 +100,7 @@ describe('scheduler', () => {
       name: 'Later',
       description: '',
       steps: STEPS,
-      schedule: '0 0 1 1 *',
+      schedule: cron('0 0 1 1 *'),
       enabled: true,
     })
     await scheduler().tick()

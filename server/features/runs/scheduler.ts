@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm'
-import { nextCronRun } from '#common/automations.ts'
+import { nextRun } from '#common/schedules.ts'
 import { AppError, ValidationError } from '#common/errors.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { automations, devices } from '#server/db/schema/index.ts'
@@ -31,13 +31,20 @@ export interface TickResult {
 /**
  * Fires scheduled automations. Each due automation (enabled, with a schedule, next_run_at passed)
  * is claimed with FOR UPDATE SKIP LOCKED in a transaction that also starts its cloud run and moves
- * next_run_at to the next cron time after now: whatever the number of server processes, a
- * schedule fires once, and a server that was down fires a missed schedule once, not once per
+ * next_run_at to the schedule's next time after now, in its time zone (docs/decisions/036):
+ * whatever the number of server processes, a schedule fires once, and a server that was down fires a missed schedule once, not once per
  * missed time. A start the plan or balance refuses is recorded as a failed run (once per streak)
  * and the schedule moves on. docs/decisions/012-automations-credits-and-runs.md.
  */
-export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn' | 'recordRefusalIn' | 'announce'>; logger: Logger }) {
+export function createScheduler(deps: {
+  db: Db
+  runs: Pick<RunService, 'startIn' | 'recordRefusalIn' | 'announce'>
+  logger: Logger
+  /** What time it is: due schedules and their next times are counted from it (tests fake it across daylight-saving changes). */
+  clock?: () => Date
+}) {
   const { db, runs } = deps
+  const clock = deps.clock ?? (() => new Date())
   const logger = deps.logger.child({ component: 'scheduler' })
   let timer: NodeJS.Timeout | null = null
   let ticking: Promise<TickResult> | null = null
@@ -89,7 +96,7 @@ export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn'
       }
       let next: Date | null = null
       try {
-        next = due.schedule ? nextCronRun(due.schedule, now) : null
+        next = due.schedule ? nextRun(due.schedule, now) : null
       } catch {
         logger.warn({ automationId: due.id, schedule: due.schedule }, 'an automation has a schedule that no longer parses; it stops firing')
       }
@@ -100,7 +107,7 @@ export function createScheduler(deps: { db: Db; runs: Pick<RunService, 'startIn'
     return claimed
   }
 
-  async function tick(now = new Date()): Promise<TickResult> {
+  async function tick(now = clock()): Promise<TickResult> {
     const result: TickResult = { started: 0, refused: 0 }
     for (let i = 0; i < MAX_PER_TICK; i++) {
       if (!(await fireOne(now, result))) break

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import type { AdminEmail, AdminUserCreate, AdminUserUpdate } from '#common/users.ts'
 import { Conflict, NotFound, ValidationError } from '#common/errors.ts'
-import type { Auth } from '#server/auth.ts'
+import type { Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import {
   accounts,

@@ -135,7 +135,8 @@ export function createWebhookOutbox(deps: { links: ArtifactLinks; publicUrl: str
           name: automation.name,
           version: automation.version,
           enabled: automation.enabled,
-          schedule: automation.schedule,
+          // As the API answers it (docs/decisions/036): the kind's fields, the zone, and paused.
+          schedule: automation.schedule ? { ...automation.schedule, paused: !automation.enabled } : null,
           steps: automation.steps.length,
           updatedAt: automation.updatedAt.toISOString(),
           url: change === 'deleted' ? null : new URL(`/dashboard/automations/${automation.id}`, publicUrl).toString(),

@@ -267,8 +267,13 @@ describe('events', () => {
       }),
       201,
     )
+    const schedule = { kind: 'daily', time: '08:00', timeZone: 'Europe/Berlin' }
     await json(
-      await t.request(`/api/automations/${created.data.id}`, { token: member.token, method: 'PUT', body: { name: 'Watcher 2' } }),
+      await t.request(`/api/automations/${created.data.id}`, {
+        token: member.token,
+        method: 'PUT',
+        body: { name: 'Watcher 2', schedule: { ...schedule, paused: true } },
+      }),
       200,
     )
     expect((await t.request(`/api/automations/${created.data.id}`, { token: member.token, method: 'DELETE' })).status).toBeLessThan(300)
@@ -293,6 +298,9 @@ describe('events', () => {
       ]),
     )
     expect(bodies.filter((body) => body.type === 'credits.low')).toHaveLength(1)
+    // The schedule as the API answers it (docs/decisions/036).
+    const updated = bodies.find((body) => body.type === 'automation.changed' && body.data.change === 'updated')
+    expect(updated?.data.automation).toMatchObject({ enabled: false, schedule: { ...schedule, paused: true } })
     expect((await deliveriesOf(member, endpoint.id)).every((delivery) => delivery.status === 'succeeded')).toBe(true)
   })
 

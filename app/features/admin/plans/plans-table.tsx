@@ -33,6 +33,7 @@ export interface PlanRow {
   vaultSecrets: number | null
   cloudConcurrency: number
   devices: number | null
+  scheduleMinMinutes: number | null
   members: number
 }
 
@@ -190,6 +191,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'vaultSecrets', label: 'Vault secrets', value: plan.vaultSecrets },
     { field: 'cloudConcurrency', label: 'Cloud runs at once', value: plan.cloudConcurrency },
     { field: 'devices', label: 'Devices', value: plan.devices },
+    { field: 'scheduleMinMinutes', label: 'Shortest schedule (min)', value: plan.scheduleMinMinutes },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },

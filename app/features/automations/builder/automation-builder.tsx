@@ -7,8 +7,9 @@ import { Button } from '#app/components/ui/button.tsx'
 import { downloadJson } from '#app/lib/download-json.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
 import type { SignInBlock } from '#common/automations.ts'
+import type { Schedule } from '#common/schedules.ts'
 import { AssistCard } from './assist-card.tsx'
-import { automationFormSchema } from './automation-form.ts'
+import { automationFormSchema, scheduleOf } from './automation-form.ts'
 import { AutomationDetails, type LocalRunner } from './automation-details.tsx'
 import type { BuilderAssist, SuggestionsView } from './builder-view.server.ts'
 import { exportDocument, exportFileName, type StepData } from './step-drafts.ts'
@@ -19,8 +20,8 @@ import { useStepList } from './use-step-list.ts'
 export interface BuilderAutomation {
   name: string
   description: string
-  schedule: string | null
-  enabled: boolean
+  /** When it runs by itself, with its zone and paused state (docs/decisions/036); null: only when started. */
+  schedule: Schedule | null
   selfRepair: boolean
   /** Keep the browser session between cloud runs, and the sign-in steps (docs/decisions/025). */
   keepSession: boolean
@@ -38,7 +39,7 @@ export interface BuilderAutomation {
 }
 
 /**
- * The automation builder: name, description, schedule, enabled and self-repair as a Conform form
+ * The automation builder: name, description, schedule, self-repair and the rest as a Conform form
  * (it posts without JavaScript too), and the steps editor, which writes the steps as JSON into a
  * hidden field. Above the form, the helpers that build steps for the member (a sentence, or
  * pointing at a page); below it, the saved automation's suggestions. Steps are checked with
@@ -47,6 +48,7 @@ export interface BuilderAutomation {
  */
 export function AutomationBuilder({
   automation,
+  memberTimeZone,
   plan,
   runLimits,
   runners,
@@ -57,6 +59,8 @@ export function AutomationBuilder({
   limitMessage,
 }: {
   automation: BuilderAutomation
+  /** The zone in the member's settings (null: their browser's): new schedules start in it, run times show in it. */
+  memberTimeZone: string | null
   plan: { name: string; actionLimit: number | null }
   /** The platform's limits of every run. */
   runLimits: { timeLimitSeconds: number; maxActions: number }
@@ -83,8 +87,6 @@ export function AutomationBuilder({
     defaultValue: {
       name: automation.name,
       description: automation.description,
-      schedule: automation.schedule ?? '',
-      enabled: automation.enabled,
       selfRepair: automation.selfRepair,
       keepSession: automation.keepSession,
       signInFrom: automation.signInBlock ? String(automation.signInBlock.from) : '',
@@ -107,13 +109,31 @@ export function AutomationBuilder({
 
   function exportJson() {
     const name = fields.name.value ?? automation.name
-    const document = exportDocument({
+    // The schedule as the picker's fields hold it now (left out when it is incomplete).
+    const element = document.getElementById(form.id)
+    const values = element instanceof HTMLFormElement ? new FormData(element) : new FormData()
+    const text = (key: string) => {
+      const value = values.get(key)
+      return typeof value === 'string' ? value : undefined
+    }
+    const schedule = scheduleOf({
+      scheduleKind: (text('scheduleKind') ?? '') as Parameters<typeof scheduleOf>[0]['scheduleKind'],
+      scheduleEvery: text('scheduleEvery'),
+      scheduleUnit: text('scheduleUnit'),
+      scheduleTime: text('scheduleTime'),
+      scheduleDays: values.getAll('scheduleDays').map(String),
+      scheduleDay: text('scheduleDay'),
+      scheduleCron: text('scheduleCron'),
+      scheduleTimeZone: text('scheduleTimeZone'),
+      schedulePaused: values.get('schedulePaused') === 'on',
+    })
+    const exported = exportDocument({
       name,
       description: fields.description.value ?? '',
-      schedule: fields.schedule.value || null,
+      schedule: 'schedule' in schedule ? schedule.schedule : null,
       steps: list.steps.map((step) => step.data),
     })
-    downloadJson(document, exportFileName(name))
+    downloadJson(exported, exportFileName(name))
   }
 
   const current = list.steps.map((step) => step.data)
@@ -143,6 +163,8 @@ export function AutomationBuilder({
 
         <AutomationDetails
           fields={fields}
+          schedule={automation.schedule}
+          memberTimeZone={memberTimeZone}
           modelRepair={assist.modelRepair}
           sessionSavedLabel={automation.sessionSavedLabel}
           runLimits={runLimits}

@@ -6,8 +6,10 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
+import type { Schedule } from '#common/schedules.ts'
 import type { z } from '#common/zod.ts'
-import { SCHEDULE_EXAMPLES, type automationFormSchema } from './automation-form.ts'
+import type { automationFormSchema } from './automation-form.ts'
+import { SchedulePicker, type ScheduleFields } from './schedule-picker.tsx'
 
 /** A connected local runner of the workspace (Settings -> Devices), where scheduled runs may wait. */
 export interface LocalRunner {
@@ -19,9 +21,11 @@ export interface LocalRunner {
 
 type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchema>>>[1]
 
-/** The builder's 'Details' card: name, description, schedule (with examples), enabled and self-repair. */
+/** The builder's 'Details' card: name, description, schedule (a picker, docs/decisions/036), where scheduled runs run, self-repair. */
 export function AutomationDetails({
   fields,
+  schedule,
+  memberTimeZone,
   modelRepair,
   sessionSavedLabel,
   runLimits,
@@ -31,8 +35,7 @@ export function AutomationDetails({
     DetailFields,
     | 'name'
     | 'description'
-    | 'schedule'
-    | 'enabled'
+    | keyof ScheduleFields
     | 'selfRepair'
     | 'keepSession'
     | 'signInFrom'
@@ -43,6 +46,10 @@ export function AutomationDetails({
     | 'runStepLimit'
     | 'deviceId'
   >
+  /** The saved schedule (null: none yet). */
+  schedule: Schedule | null
+  /** The zone in the member's settings, or null for their browser's. */
+  memberTimeZone: string | null
   /** Whether self-repair may also ask the AI model (configured, and in the member's plan). */
   modelRepair: boolean
   /** When the kept browser session was saved, or null when there is none. */
@@ -67,30 +74,7 @@ export function AutomationDetails({
           <Textarea {...getTextareaProps(fields.description)} rows={2} className="min-h-16" placeholder="What it does, for whom" />
           <FieldError id={fields.description.errorId} errors={fields.description.errors} />
         </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={fields.schedule.id}>Schedule (cron, UTC)</Label>
-          <Input
-            {...getInputProps(fields.schedule, { type: 'text' })}
-            aria-describedby={[fields.schedule.errors ? fields.schedule.errorId : null, `${fields.schedule.id}-help`]
-              .filter(Boolean)
-              .join(' ')}
-            placeholder="Empty: run by hand only"
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
-          />
-          <FieldError id={fields.schedule.errorId} errors={fields.schedule.errors} />
-          <div id={`${fields.schedule.id}-help`} className="space-y-1 text-xs text-muted-foreground">
-            <p>Five fields: minute, hour, day of month, month, weekday (UTC). Leave empty to run it only by hand (Manual).</p>
-            <ul>
-              {SCHEDULE_EXAMPLES.map((example) => (
-                <li key={example.cron}>
-                  <code className="font-mono text-foreground">{example.cron}</code> {example.meaning}
-                </li>
-              ))}
-            </ul>
-          </div>
-        </div>
+        <SchedulePicker fields={fields} schedule={schedule} memberTimeZone={memberTimeZone} />
         <div className="space-y-1.5">
           <Label htmlFor={fields.deviceId.id}>Scheduled runs run</Label>
           <Select {...getSelectProps(fields.deviceId)} aria-describedby={`${fields.deviceId.id}-help`}>
@@ -107,13 +91,6 @@ export function AutomationDetails({
               ? 'A local runner takes its runs up while “npm run runner -- serve” runs on its machine.'
               : 'Connect a local runner (“npm run runner -- pair”, see /extension) to run schedules on your own machine.'}
           </p>
-        </div>
-        <div className="space-y-1.5">
-          <div className="flex items-center gap-2 pt-7">
-            <input {...getInputProps(fields.enabled, { type: 'checkbox' })} className="size-4 accent-primary" />
-            <Label htmlFor={fields.enabled.id}>Enabled</Label>
-          </div>
-          <p className="text-xs text-muted-foreground">A disabled automation does not run on its schedule; you can still run it by hand.</p>
         </div>
         <div className="space-y-1.5 sm:col-span-2">
           <div className="flex items-center gap-2">

@@ -20,6 +20,7 @@ export function BuilderPage({
   title,
   intro,
   automation,
+  memberTimeZone,
   version,
   plan,
   runLimits,
@@ -32,6 +33,8 @@ export function BuilderPage({
   title: string
   intro: string
   automation: BuilderAutomation
+  /** The zone in the member's settings (null: their browser's). */
+  memberTimeZone: string | null
   /** Changes with every save, so the editor starts again from what was stored. */
   version: string
   plan: { name: string; actionLimit: number | null }
@@ -58,6 +61,7 @@ export function BuilderPage({
       <AutomationBuilder
         key={version}
         automation={automation}
+        memberTimeZone={memberTimeZone}
         plan={plan}
         runLimits={runLimits}
         runners={runners}

@@ -1,4 +1,5 @@
 import { MAX_STEPS, STEP_TYPES, STEPS_VERSION, upgradeStep, type StepIssue, type StepType } from '#common/automation-steps.ts'
+import type { ScheduleInput } from '#common/schedules.ts'
 
 /** A step as the editor holds it: possibly incomplete, checked with parseSteps as it changes. */
 export type StepData = { type: StepType } & Record<string, unknown>
@@ -129,7 +130,7 @@ export function readImport(text: string): { ok: true; steps: StepData[] } | { ok
 }
 
 /** What Export writes: readable on its own, and importable again (its `steps`). */
-export function exportDocument(automation: { name: string; description: string; schedule: string | null; steps: StepData[] }) {
+export function exportDocument(automation: { name: string; description: string; schedule: ScheduleInput | null; steps: StepData[] }) {
   return {
     version: STEPS_VERSION,
     name: automation.name,

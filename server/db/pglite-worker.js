@@ -1,0 +1,171 @@
+// The embedded database's thread (docs/decisions/034-pglite-in-a-worker-thread.md): PGlite runs
+// here, in a worker_threads Worker, so its queries no longer take turns with HTTP on the server's
+// JavaScript thread. server/db/pglite-thread.ts starts it and speaks this protocol:
+//
+//   main -> worker  { id, op: 'query', sql, params, options, tx? }   one statement (PGlite.query)
+//                   { id, op: 'exec', sql, options, tx? }            statements (PGlite.exec)
+//                   { id, op: 'begin' }      opens a transaction; answered once it holds PGlite
+//                   { id, op: 'rollback', tx }            the transaction's own rollback()
+//                   { id, op: 'end', tx, commit }         commits (or rolls back) and closes it
+//                   { id, op: 'gc' }          a full garbage collection (the server is idle)
+//                   { id, op: 'close' }
+//   worker -> main  { id, ok: true, value } or { id, ok: false, error }
+//                   { ready: true } once open, or { ready: false, error } when it could not open
+//
+// Every call goes to PGlite as it arrives, and PGlite's own locks order them as they do in one
+// thread: a query outside a transaction waits for an open transaction to end; the transaction's
+// queries (`tx`) run inside it. Plain JavaScript: Node 20 starts a worker file without a build
+// step, in development, tests and production alike (the file ships with the build, as the
+// migrations do).
+import v8 from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { parentPort, workerData } from 'node:worker_threads'
+import { PGlite } from '@electric-sql/pglite'
+
+// PGlite's engine is 9 MB of WebAssembly. V8 compiles it twice by default (Liftoff at once, then
+// TurboFan in the background for hot functions), and the second compiler's work memory stays in
+// the process (glibc keeps it). Liftoff alone: see docs/decisions/034 for the measurements.
+// Read when the module is compiled (new PGlite below), so setting it here is in time.
+if (process.env.PGLITE_WASM_TIER_UP !== 'true') v8.setFlagsFromString('--liftoff-only')
+
+// This thread's collection call, for the server's idle memory release (server/idle-memory.ts).
+v8.setFlagsFromString('--expose-gc')
+const gc = runInNewContext('typeof gc === "function" ? gc : undefined')
+
+/** @type {{ dataDir: string | null, settings: Record<string, string>, create: boolean }} */
+const { dataDir, settings, create } = workerData
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
+
+const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
+
+/**
+ * Opens the database. With `create`, only creates a new data folder (PGlite runs initdb) and
+ * closes it: the thread that does this ends right after, because PGlite's initdb instance (about
+ * 300 MB: its WebAssembly memory and a copy of the first one's) stays reachable until then.
+ */
+async function open() {
+  const db = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams })
+  await db.waitReady
+  if (create) await db.close()
+  return db
+}
+
+/** What crosses to the main thread: the message and PostgreSQL's fields (code, detail, constraint, …). */
+function serializeError(error) {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} }
+  const fields = {}
+  for (const [key, value] of Object.entries(error)) {
+    // queryOptions holds functions (parsers); params were the caller's own.
+    if (key === 'queryOptions' || typeof value === 'function') continue
+    fields[key] = value
+  }
+  return { name: error.name, message: error.message, stack: error.stack, fields }
+}
+
+const identity = (value) => value
+
+/**
+ * The options that can cross: `rawTypes` are the type OIDs whose text the caller parses itself
+ * (its own `parsers`), the rest as PGlite gives them.
+ */
+function queryOptions(options = {}) {
+  const { rawTypes, ...rest } = options
+  return rawTypes?.length ? { ...rest, parsers: Object.fromEntries(rawTypes.map((oid) => [oid, identity])) } : rest
+}
+
+let db
+try {
+  db = await open()
+} catch (error) {
+  port.postMessage({ ready: false, error: serializeError(error) })
+  process.exit(1)
+}
+if (create) {
+  port.postMessage({ ready: true })
+  process.exit(0)
+}
+
+/** Open transactions by the id of their 'begin': PGlite's handle and how to end them. */
+const transactions = new Map()
+/** The transaction a Rollback sentinel ends; thrown inside PGlite's transaction() to roll back. */
+const ROLLBACK = Symbol('rollback')
+
+const answer = (id, work) =>
+  work.then(
+    (value) => port.postMessage({ id, ok: true, value }),
+    (error) => port.postMessage({ id, ok: false, error: serializeError(error) }),
+  )
+
+function target(message) {
+  if (message.tx === undefined) return db
+  const open = transactions.get(message.tx)
+  if (!open) throw new Error('Transaction is closed')
+  return open.tx
+}
+
+function begin(id) {
+  let end
+  const ended = new Promise((resolve) => {
+    end = resolve
+  })
+  const entry = { tx: null, end, endId: null }
+  let started = false
+  db.transaction(async (tx) => {
+    entry.tx = tx
+    transactions.set(id, entry)
+    started = true
+    port.postMessage({ id, ok: true, value: null })
+    if (!(await ended)) throw ROLLBACK
+  }).then(
+    () => {
+      transactions.delete(id)
+      port.postMessage({ id: entry.endId, ok: true, value: null })
+    },
+    (error) => {
+      transactions.delete(id)
+      if (!started) port.postMessage({ id, ok: false, error: serializeError(error) })
+      else if (error === ROLLBACK) port.postMessage({ id: entry.endId, ok: true, value: null })
+      else port.postMessage({ id: entry.endId, ok: false, error: serializeError(error) })
+    },
+  )
+}
+
+port.on('message', (message) => {
+  const { id, op } = message
+  try {
+    switch (op) {
+      case 'query':
+        void answer(id, target(message).query(message.sql, message.params, queryOptions(message.options)))
+        return
+      case 'exec':
+        void answer(id, target(message).exec(message.sql, queryOptions(message.options)))
+        return
+      case 'begin':
+        begin(id)
+        return
+      case 'rollback':
+        void answer(id, target(message).rollback())
+        return
+      case 'end': {
+        const entry = transactions.get(message.tx)
+        if (!entry) throw new Error('Transaction is closed')
+        entry.endId = id
+        entry.end(Boolean(message.commit))
+        return
+      }
+      case 'gc':
+        gc?.()
+        port.postMessage({ id, ok: true, value: null })
+        return
+      case 'close':
+        void answer(id, db.close()).then(() => port.close())
+        return
+      default:
+        throw new Error(`unknown operation ${op}`)
+    }
+  } catch (error) {
+    port.postMessage({ id, ok: false, error: serializeError(error) })
+  }
+})
+
+port.postMessage({ ready: true })
