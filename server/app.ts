@@ -40,7 +40,7 @@ export function createApp(deps: AppDeps) {
   }
   // Public pages kept ready to send; only in production: in development a kept page would hide a
   // code change for a few seconds.
-  const kept =
+  const keptPages =
     deps.pages && env.isProduction
       ? pageCache({
           readVersion: services.publicContent.version,
@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps) {
 
   app.use(requestLogger(logger))
   // A kept page is answered here: nothing below does anything for a cookie-less GET of a page.
-  if (kept) app.use(kept.serve)
+  if (keptPages) app.use(keptPages.serve)
   app.use(securityHeaders(headerOptions))
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compress())
@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps) {
   app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))
-  if (deps.pages && kept) app.all('*', answerRefusedBody(), kept.keep, deps.pages)
+  if (deps.pages && keptPages) app.all('*', answerRefusedBody(), keptPages.keep, deps.pages)
   else if (deps.pages) app.all('*', answerRefusedBody(), deps.pages)
 
   app.onError(errorHandler(logger))

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { eq } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { publicContentVersion } from '#server/db/schema/index.ts'
@@ -9,18 +9,18 @@ const STATEMENT = 'public_content_version'
 export function createPublicContentService(db: Db) {
   // Read for every batch of kept-page hits (server/http/page-cache.ts), so it is made cheap, and
   // measured: on PostgreSQL a named statement, parsed and planned once per connection; on PGlite,
-  // whose one connection runs on this thread, a statement prepared once and executed by a simple
-  // query straight to the client (drizzle's way through it costs four times the CPU, and parsing
-  // and planning each time twice that of the execution).
+  // which has one connection, a statement prepared once and executed by a simple query straight
+  // to the client (drizzle's way through PGlite cost four times the CPU, and parsing and planning
+  // each read twice that of the execution).
   const prepared = db
     .select({ version: publicContentVersion.version })
     .from(publicContentVersion)
     .where(eq(publicContentVersion.id, 1))
     .prepare(STATEMENT)
-  const pglite = pgliteOf(db)
+  const pglite = embeddedOf(db)
   let preparedOnPglite: Promise<unknown> | null = null
 
-  async function readOnPglite(client: PGlite, again = false): Promise<Record<string, unknown> | undefined> {
+  async function readOnPglite(client: Embedded, again = false): Promise<Record<string, unknown> | undefined> {
     // Again: whatever is left of the statement goes first (it may exist but have failed to run).
     preparedOnPglite ??= (again ? client.exec(`deallocate ${STATEMENT}`).catch(() => {}) : Promise.resolve()).then(() =>
       client.exec(`prepare ${STATEMENT} as select version from public_content_version where id = 1`),
@@ -46,8 +46,11 @@ export function createPublicContentService(db: Db) {
   }
 }
 
-/** The embedded database under drizzle, when it is one. */
-function pgliteOf(db: Db): PGlite | null {
-  const client = (db as unknown as { $client?: unknown }).$client
-  return client instanceof PGlite ? client : null
+/** What the embedded database's client offers (PGlite, or PGlite in its thread: server/db/pglite-thread.ts). */
+type Embedded = Pick<PGlite, 'exec'>
+
+/** The embedded database's client under drizzle, when it is one: node-postgres' pool has no `exec`. */
+function embeddedOf(db: Db): Embedded | null {
+  const client = (db as unknown as { $client?: Partial<Embedded> }).$client
+  return typeof client?.exec === 'function' ? (client as Embedded) : null
 }
