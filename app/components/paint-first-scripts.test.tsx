@@ -42,7 +42,8 @@ function routerScripts(bootstrap = BOOTSTRAP): ReactElement {
 async function run(code: string, { paint, visible = true }: { paint: 'now' | 'later' | 'never'; visible?: boolean }) {
   const log: string[] = []
   const timers: (() => void)[] = []
-  let observed: ((list: { getEntriesByName: (name: string) => unknown[] }, observer: { disconnect: () => void }) => void) | null = null
+  type Callback = (list: { getEntriesByName: (name: string) => unknown[] }, observer: { disconnect: () => void }) => void
+  const observer: { callback: Callback | null } = { callback: null }
   const document = {
     visibilityState: visible ? 'visible' : 'hidden',
     createElement: () => ({ rel: '', href: '' }),
@@ -50,11 +51,12 @@ async function run(code: string, { paint, visible = true }: { paint: 'now' | 'la
   }
   class PerformanceObserver {
     static supportedEntryTypes = ['paint']
-    constructor(callback: typeof observed) {
-      observed = callback
+    constructor(callback: Callback) {
+      observer.callback = callback
     }
     observe() {
-      if (paint === 'now') queueMicrotask(() => observed?.({ getEntriesByName: () => [{}] }, { disconnect: () => log.push('disconnect') }))
+      if (paint === 'now')
+        queueMicrotask(() => observer.callback?.({ getEntriesByName: () => [{}] }, { disconnect: () => log.push('disconnect') }))
     }
   }
   const setTimeout = (callback: () => void, ms: number) => {
@@ -86,7 +88,8 @@ async function run(code: string, { paint, visible = true }: { paint: 'now' | 'la
   // Let the wait settle, then fire the timers it set (the paint's start, or the one-second limit).
   for (let round = 0; round < 20; round++) {
     await Promise.resolve()
-    if (round === 10 && paint === 'later') observed?.({ getEntriesByName: () => [{}] }, { disconnect: () => log.push('disconnect') })
+    if (round === 10 && paint === 'later')
+      observer.callback?.({ getEntriesByName: () => [{}] }, { disconnect: () => log.push('disconnect') })
     if (round === 15) for (const timer of timers.splice(0)) timer()
   }
   await running
