@@ -60,7 +60,7 @@ export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>
 export const changePasswordSchema = z.object({
   currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
   newPassword: newPasswordSchema,
-  /** Also revoke every API key of the account (ADR 015: on unless the member keeps them). */
+  /** Also revoke every API key and connected device of the account (ADR 015: on unless the member keeps them). */
   revokeApiKeys: z.boolean({ error: 'revokeApiKeys must be true or false' }).default(true),
 })
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>

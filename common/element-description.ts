@@ -5,6 +5,8 @@
  * (extension/src/recorder/) both describe elements with it, so a target means the same everywhere.
  * Playwright's locators are the reference: roles, labels and text are read the way getByRole,
  * getByLabel and getByText read them, open shadow roots included.
+ * Over 300 lines because elementDescriber must be one self-contained function: the server sends
+ * its source into pages with page.evaluate (server/browser/snapshot-script.ts).
  */
 export interface ElementDescription {
   role: string | null

@@ -117,7 +117,7 @@ export function createServices(options: {
   const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, devices, logger })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
   const signedIn = createSignedIn({ sessions, trustedDevices })
-  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings })
+  const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, devices, trustedDevices, settings })
   const twoFactor = createTwoFactorService({ auth: betterAuth, db, rateLimits, signedIn })
   const passkeys = createPasskeyService({ auth: betterAuth, db, rateLimits, signedIn })
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })

@@ -40,7 +40,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect('/dashboard', { headers: withCookies([flash]) })
   }
   if (user.profile.role !== 'admin') throw redirect('/dashboard')
-  const legacy = LEGACY_TABS[new URL(request.url).searchParams.get('tab') ?? '']
+  const tab = new URL(request.url).searchParams.get('tab') ?? ''
+  // Own keys only: a tab named like an object member ('constructor', '__proto__') is no tab.
+  const legacy = Object.hasOwn(LEGACY_TABS, tab) ? LEGACY_TABS[tab] : undefined
   if (legacy && new URL(request.url).pathname === '/admin' && legacy !== '/admin') throw redirect(legacy)
   return { email: user.email, unprocessed: await context.services.inquiries.unprocessedCount() }
 }

@@ -1,18 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { format } from 'date-fns'
 import { useEffect } from 'react'
 import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/settings'
 import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
-import { ApiKeysCard, type ApiKeyRow } from '#app/features/account/api-keys-card.tsx'
-import { deviceAction, devicesView, isDeviceIntent } from '#app/features/account/device-actions.server.ts'
+import { ApiKeysCard } from '#app/features/account/api-keys-card.tsx'
+import { deviceAction, isDeviceIntent } from '#app/features/account/device-actions.server.ts'
+import { settingsView } from '#app/features/account/settings-view.server.ts'
 import { DevicesCard } from '#app/features/account/devices-card.tsx'
 import { SecurityCard } from '#app/features/account/security-card.tsx'
 import { PasskeysCard } from '#app/features/account/passkeys-card.tsx'
 import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
 import { twoFactorAction, type TwoFactorAnswer } from '#app/features/account/two-factor-actions.server.ts'
 import { isTwoFactorIntent } from '#app/features/account/two-factor-intents.ts'
-import { lacksRequiredTwoFactor } from '#common/two-factor.ts'
 import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
@@ -24,45 +23,7 @@ import { apiKeyCreateSchema } from '#common/api-keys.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireMember(context)
-  // In a team that requires two-factor sign-in, a member without it comes here to set it up; the
-  // workspace's API keys stay out of reach until then (docs/decisions/023).
-  const blocked = lacksRequiredTwoFactor(user)
-  const [keys, twoFactor, passkeys, devices] = await Promise.all([
-    blocked ? Promise.resolve([]) : context.services.apiKeys.list(pageCaller(user)),
-    context.services.twoFactor.status(user.id),
-    context.services.passkeys.list(user.id),
-    blocked ? Promise.resolve(null) : devicesView(context, user),
-  ])
-  const apiKeys: ApiKeyRow[] = keys.map((key) => ({
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    createdLabel: format(key.createdAt, 'MMM d, yyyy'),
-    lastUsedLabel: key.lastUsedAt ? format(key.lastUsedAt, 'MMM d, yyyy') : 'Never',
-    revoked: key.revokedAt !== null,
-    scopes: key.scopes,
-  }))
-  // A new key after every successful save remounts the forms with what is stored.
-  return {
-    email: user.email,
-    emailVerified: user.emailVerified,
-    fullName: user.profile.fullName ?? '',
-    timeZone: user.profile.timeZone,
-    apiKeys,
-    canGrantAdmin: user.profile.role === 'admin',
-    formKey: Date.now(),
-    twoFactor,
-    passkeys: passkeys.map((passkey) => ({
-      id: passkey.id,
-      name: passkey.name,
-      createdLabel: passkey.createdAt ? format(passkey.createdAt, 'MMM d, yyyy') : 'earlier',
-      synced: passkey.backedUp,
-    })),
-    blockedWorkspace: blocked && user.workspace ? user.workspace.name : null,
-    devices,
-    workspaceName: user.workspace?.name ?? 'your workspace',
-  }
+  return settingsView(context, requireMember(context))
 }
 
 /** The error toasts of each form (spec section 8). */
@@ -77,6 +38,16 @@ const ERROR_TITLES = {
   'revoke-device': 'Error revoking device',
 } as const
 type Intent = keyof typeof ERROR_TITLES
+
+/** What a password change ended besides the other sessions: the keys and devices it revoked (docs/decisions/015). */
+function passwordChangedDescription(keys: number, devices: number): string {
+  const ended = [
+    'Your other sessions were signed out',
+    keys === 0 ? '' : keys === 1 ? 'your API key was revoked' : `your ${keys} API keys were revoked`,
+    devices === 0 ? '' : devices === 1 ? 'your connected device was disconnected' : `your ${devices} connected devices were disconnected`,
+  ].filter(Boolean)
+  return `${ended.slice(0, -1).join(', ')}${ended.length > 1 ? ' and ' : ''}${ended.at(-1)}.`
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireMember(context)
@@ -106,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           { currentPassword, newPassword, revokeApiKeys: revokeApiKeys === true },
           context.credential,
         )
-        return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys }
+        return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys, revokedDevices: changed.revokedDevices }
       }
       const { email, fullName, timeZone } = submission.value as { email: string; fullName: string; timeZone: string | null }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
@@ -133,10 +104,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       )
     }
     if (intent === 'change-password') {
-      const revoked = 'revokedApiKeys' in outcome.value ? (outcome.value.revokedApiKeys ?? 0) : 0
-      const keys = revoked === 0 ? '' : revoked === 1 ? ' and your API key was revoked' : ` and your ${revoked} API keys were revoked`
+      const changed = 'revokedApiKeys' in outcome.value ? outcome.value : { revokedApiKeys: 0, revokedDevices: 0 }
       return done(
-        { type: 'success', title: 'Password changed', description: `Your other sessions were signed out${keys}.` },
+        {
+          type: 'success',
+          title: 'Password changed',
+          description: passwordChangedDescription(changed.revokedApiKeys ?? 0, changed.revokedDevices ?? 0),
+        },
         outcome.value.cookies,
       )
     }

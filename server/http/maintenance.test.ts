@@ -2,7 +2,9 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
 import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
-import { createTestApp, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
+import { createTestApp, TEST_PUBLIC_URL, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
+import { pageOutcome } from '#server/testing/page-modules.ts'
+import { action as authAction } from '#app/routes/auth.tsx'
 
 // The test app renders no pages, so this one stands in React Router with a stub: a 200 means the
 // request got past maintenance mode to the pages.
@@ -66,6 +68,18 @@ describe('maintenance mode and sign-up', () => {
     expect(
       (await t.request('/api/auth/login', { body: { email: member.email, password: member.password }, ip: '203.0.113.62' })).status,
     ).toBe(200)
+  })
+
+  it('refuses a sign-up through the /auth page (the finding of issue 19): 503, no account', async () => {
+    const request = new Request(`${TEST_PUBLIC_URL}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ intent: 'signup', email: 'page-maintenance@example.com', password: 'a-good-password' }),
+    })
+    const context = { services: t.services, user: null, credential: null, clientIp: '203.0.113.63' }
+    const outcome = await pageOutcome(() => authAction({ request, params: {}, context } as unknown as Parameters<typeof authAction>[0]))
+    expect(outcome).toMatchObject({ status: 503, location: null })
+    expect(await t.services.users.list({ page: 1, limit: 10, search: 'page-maintenance@example.com' })).toMatchObject({ total: 0 })
   })
 
   it("refuses a new account from Google's sign-in callback too, but not one an admin creates", async () => {

@@ -124,12 +124,13 @@ describe('returnTo (/auth, after signing in)', () => {
   })
 })
 
-describe("callbackURL (Google sign-in, Better Auth's handler)", () => {
-  it.each(OPEN_REDIRECT_CORPUS.filter((target) => !target.startsWith('/') || target.startsWith('//')))(
-    '%j is refused',
-    async (callbackURL) => {
+describe("callbackURL, errorCallbackURL, newUserCallbackURL (Google sign-in, Better Auth's handler)", () => {
+  const offSite = OPEN_REDIRECT_CORPUS.filter((target) => !target.startsWith('/') || target.startsWith('//'))
+  it.each(['callbackURL', 'errorCallbackURL', 'newUserCallbackURL'].flatMap((field) => offSite.map((target) => [field, target] as const)))(
+    '%s %j is refused',
+    async (field, target) => {
       const response = await t.request('/api/identity/sign-in/social', {
-        body: { provider: 'google', callbackURL },
+        body: { provider: 'google', callbackURL: '/dashboard', [field]: target },
         headers: { origin: TEST_PUBLIC_URL },
         ip: t.freshIp(),
       })

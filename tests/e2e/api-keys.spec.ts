@@ -94,7 +94,7 @@ test.describe('API keys', () => {
     const security = page.locator('#security')
     await security.getByLabel('Current Password').fill(account.password)
     await security.getByLabel('New Password').fill('a-brand-new-password-1')
-    await expect(security.getByRole('checkbox', { name: 'Also revoke all API keys' })).toBeChecked()
+    await expect(security.getByRole('checkbox', { name: 'Also revoke all API keys and devices' })).toBeChecked()
     await security.getByRole('button', { name: 'Change Password' }).click()
     await expect(toasts(page).getByText('Your other sessions were signed out and your API key was revoked.')).toBeVisible()
     expect((await request.get('/api/auth/me', { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401)

@@ -49,9 +49,10 @@ export function SecurityCard({ lastResult }: { lastResult?: SubmissionResult<str
               aria-describedby="revoke-api-keys-hint"
             />
             <div>
-              <Label htmlFor="revoke-api-keys">Also revoke all API keys</Label>
+              <Label htmlFor="revoke-api-keys">Also revoke all API keys and devices</Label>
               <p id="revoke-api-keys-hint" className="text-xs text-muted-foreground">
-                Recommended if you think your password or a key leaked. Apps using a key will need a new one.
+                Recommended if you think your password, a key or a device leaked. Apps using a key will need a new one, and connected
+                devices will need to connect again.
               </p>
             </div>
           </div>

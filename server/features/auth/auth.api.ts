@@ -88,11 +88,14 @@ const changePassword = signedInRoute(member('never'), {
   tags: ['Auth'],
   summary: 'Change your password: every other session ends and a new token is returned',
   description:
-    'Needs a session: a request signed in with an API key is refused (403). Every API key of the account is revoked too, ' +
-    'unless `revokeApiKeys` is false; `revokedApiKeys` says how many were.',
+    'Needs a session: a request signed in with an API key is refused (403). Every API key and connected device of the account ' +
+    'is revoked too, unless `revokeApiKeys` is false; `revokedApiKeys` and `revokedDevices` say how many were.',
   request: { body: jsonBody(changePasswordSchema) },
   responses: {
-    200: dataOf(z.object({ token: z.string().nullable(), revokedApiKeys: z.number().int() }), 'Password changed'),
+    200: dataOf(
+      z.object({ token: z.string().nullable(), revokedApiKeys: z.number().int(), revokedDevices: z.number().int() }),
+      'Password changed',
+    ),
     ...errorResponses(400, 429),
   },
 })
@@ -127,6 +130,6 @@ export function createAuthApi(authService: AuthService) {
     .openapi(changePassword, async (c) => {
       const result = await authService.changePassword(c.get('member').id, c.req.valid('json'), c.get('credential'))
       for (const cookie of result.setCookies) c.header('Set-Cookie', cookie, { append: true })
-      return c.json({ data: { token: result.token, revokedApiKeys: result.revokedApiKeys } }, 200)
+      return c.json({ data: { token: result.token, revokedApiKeys: result.revokedApiKeys, revokedDevices: result.revokedDevices } }, 200)
     })
 }

@@ -8,6 +8,7 @@ import { accounts, sessions, users } from '#server/db/schema/index.ts'
 import { Conflict, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '#common/errors.ts'
 import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
 import type { ApiKeyService } from '#server/features/api-keys/api-key.service.ts'
+import type { DeviceService } from '#server/features/devices/device.service.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import type { SettingsService } from '#server/features/settings/settings.service.ts'
@@ -53,10 +54,11 @@ export function createAuthService(deps: {
   rateLimits: RateLimitService
   signedIn: SignedInStep
   apiKeys: Pick<ApiKeyService, 'revokeAll'>
+  devices: Pick<DeviceService, 'revokeAllOf'>
   trustedDevices: TrustedDevices
   settings: Pick<SettingsService, 'get'>
 }) {
-  const { auth, db, profiles, rateLimits, signedIn, apiKeys, trustedDevices, settings } = deps
+  const { auth, db, profiles, rateLimits, signedIn, apiKeys, devices, trustedDevices, settings } = deps
 
   /**
    * Better Auth writes a new user and its password in two steps: a process stopped between them
@@ -163,7 +165,8 @@ export function createAuthService(deps: {
 
     /**
      * Changes the password and ends every other session; the caller gets a fresh one. Unless the
-     * member keeps them (input.revokeApiKeys false), their API keys stop working too.
+     * member keeps them (input.revokeApiKeys false), their API keys and connected devices stop
+     * working too (docs/decisions/015).
      */
     async changePassword(userId: string, input: ChangePasswordInput, credential: Credential | null) {
       await rateLimits.consume(`password-change:user:${userId}`, PASSWORD_CHANGE_PER_USER)
@@ -179,7 +182,8 @@ export function createAuthService(deps: {
           returnHeaders: true,
         })
         const revokedApiKeys = input.revokeApiKeys ? await apiKeys.revokeAll(userId) : 0
-        return { token: response.token, setCookies: headers.getSetCookie(), revokedApiKeys }
+        const revokedDevices = input.revokeApiKeys ? await devices.revokeAllOf(userId) : 0
+        return { token: response.token, setCookies: headers.getSetCookie(), revokedApiKeys, revokedDevices }
       } catch (error) {
         if (error instanceof APIError && (error.statusCode === 400 || error.statusCode === 401)) {
           const message =

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, like, or, sql, type SQL } from 'drizzle-or
 import type { BlogStatus } from '#common/blog.ts'
 import type { BlogPostCreate, BlogPostUpdate } from '#common/blog-posts.ts'
 import { NotFound } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
@@ -79,6 +80,7 @@ export function createBlogService(db: Db, audit: AuditService) {
   }
 
   async function requirePost(id: string): Promise<BlogPost> {
+    if (!isUuid(id)) throw new NotFound('Post not found')
     const [row] = await db
       .select(columns)
       .from(blogPosts)
@@ -155,6 +157,8 @@ export function createBlogService(db: Db, audit: AuditService) {
 
     /** Saves the given fields. The slug follows the title until the post is first published, then stays. */
     async update(actor: Actor, id: string, changes: BlogPostUpdate): Promise<BlogPost> {
+      // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+      if (!isUuid(id)) throw new NotFound('Post not found')
       await withFreeSlug(() =>
         db.transaction(async (tx) => {
           const [before] = await tx.select().from(blogPosts).where(eq(blogPosts.id, id)).for('update')
@@ -181,6 +185,7 @@ export function createBlogService(db: Db, audit: AuditService) {
     },
 
     async remove(actor: Actor, id: string): Promise<BlogPostRow> {
+      if (!isUuid(id)) throw new NotFound('Post not found')
       return db.transaction(async (tx) => {
         const [post] = await tx.delete(blogPosts).where(eq(blogPosts.id, id)).returning()
         if (!post) throw new NotFound('Post not found')

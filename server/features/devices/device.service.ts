@@ -5,7 +5,7 @@ import { DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
 import { NotFound } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import type { Db } from '#server/db/client.ts'
-import { devices, users, workspaces } from '#server/db/schema/index.ts'
+import { devicePairings, devices, users, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import { isDeviceTokenShaped, sha256 } from './device-secrets.ts'
 
@@ -137,6 +137,28 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
           summary: `Renamed the device ${before.name} to ${name}`,
         })
         return row
+      })
+    },
+
+    /**
+     * Revokes every device of an account, in every workspace, after refusing the pairings it
+     * approved that no device has collected yet (so none turns into a token afterwards): a
+     * password change does this unless the member keeps them (docs/decisions/015). The number of
+     * devices revoked.
+     */
+    async revokeAllOf(userId: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        // Pairings first: a collect under way holds the pairing's row, and its device is then seen below.
+        await tx
+          .update(devicePairings)
+          .set({ status: 'denied' })
+          .where(and(eq(devicePairings.userId, userId), eq(devicePairings.status, 'approved')))
+        const revoked = await tx
+          .update(devices)
+          .set({ revokedAt: new Date() })
+          .where(and(eq(devices.userId, userId), isNull(devices.revokedAt)))
+          .returning({ id: devices.id })
+        return revoked.length
       })
     },
 

@@ -219,6 +219,54 @@ describe('a device token', () => {
   })
 })
 
+describe('a password change', () => {
+  /** A pairing the member approved for a workspace, whose device has not collected its token yet. */
+  async function approvedPairing(account: Account, workspaceId: string) {
+    const asked = await t.request('/api/devices/pairings', { body: { name: 'Late device', kind: 'runner', version: '1' }, ip: t.freshIp() })
+    const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
+    await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, workspaceId)
+    return () => t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
+  }
+  const changePassword = (account: Account, from: string, to: string, extra: Record<string, unknown> = {}) =>
+    call<{ token: string; revokedApiKeys: number; revokedDevices: number }>({ token: account.token }, '/api/auth/change-password', {
+      method: 'PUT',
+      body: { currentPassword: from, newPassword: to, ...extra },
+    })
+
+  it("revokes the account's devices in every workspace, and the pairings it approved that no device collected, unless the member keeps them", async () => {
+    const owner = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, owner.id))
+    const account = await t.signUp({ password: 'devices-password-1' })
+    await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, account.id))
+    const team = await call<{ id: string }>({ token: owner.token }, '/api/workspaces', { body: { name: 'Devices team' } })
+    await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, team.data.id))
+    await t.db.insert(workspaceMembers).values({ workspaceId: team.data.id, userId: account.id, role: 'member' })
+    const personal = await connect(account)
+    const bystander = await connect(owner)
+
+    // Kept: nothing of the account's is revoked.
+    const kept = await changePassword(account, 'devices-password-1', 'devices-password-2', { revokeApiKeys: false })
+    expect(kept).toMatchObject({ status: 200, data: { revokedApiKeys: 0, revokedDevices: 0 } })
+    expect((await call(personal, '/api/devices/me')).status).toBe(200)
+
+    const collectTeamDevice = await approvedPairing(account, team.data.id)
+    const teamPairing = await approvedPairing(account, team.data.id)
+    const teamDevice = ((await (await collectTeamDevice()).json()) as { data: { token: string } }).data
+    expect((await call(teamDevice, '/api/devices/me')).status).toBe(200)
+
+    // The default: every device of the account goes, in every workspace; other people's stay.
+    const revoked = await changePassword({ ...account, token: kept.data.token }, 'devices-password-2', 'devices-password-3')
+    expect(revoked).toMatchObject({ status: 200, data: { revokedApiKeys: 0, revokedDevices: 2 } })
+    expect((await call(personal, '/api/devices/me')).status).toBe(401)
+    expect((await call(teamDevice, '/api/devices/me')).status).toBe(401)
+    expect((await call(bystander, '/api/devices/me')).status).toBe(200)
+    // A pairing approved before the change never becomes a device.
+    const late = await teamPairing()
+    expect(late.status).toBe(410)
+    expect(((await late.json()) as { code: string }).code).toBe('PAIRING_DENIED')
+  })
+})
+
 describe('managing devices', () => {
   it('lists the member’s devices with a session or an API key, renames and revokes them; another member’s are unknown', async () => {
     const device = await connect(member, 'extension', 'Old name')

@@ -3,6 +3,7 @@ import type { ContactMessageInput, InquiryInput } from '#common/inquiries.ts'
 import { HONEYPOT_FIELD, PROJECT_TYPE_LABELS } from '#common/inquiry-fields.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import type { Db } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
@@ -104,6 +105,8 @@ export function createInquiryService(deps: {
     },
 
     async setProcessed(actor: Actor, id: string, processed: boolean): Promise<Inquiry> {
+      // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+      if (!isUuid(id)) throw new NotFound('Inquiry not found')
       const row = await db.transaction(async (tx) => {
         // Locked, so the audited "before" is the value this change replaced, even if another admin toggled it.
         const [current] = await tx
@@ -129,6 +132,7 @@ export function createInquiryService(deps: {
     },
 
     async remove(actor: Actor, id: string): Promise<void> {
+      if (!isUuid(id)) throw new NotFound('Inquiry not found')
       await db.transaction(async (tx) => {
         const [deleted] = await tx.delete(serviceInquiries).where(eq(serviceInquiries.id, id)).returning()
         if (!deleted) throw new NotFound('Inquiry not found')

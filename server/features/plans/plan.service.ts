@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, isNull, like, lte, or, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '#server/db/client.ts'
 import { Conflict, LimitReached, NotFound } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
@@ -69,6 +70,8 @@ const FREE_PLAN = 'free'
 
 export function createPlanService(db: Db, audit: AuditService) {
   async function requirePlan(id: string): Promise<Plan> {
+    // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+    if (!isUuid(id)) throw new NotFound('Plan not found')
     const [plan] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id))
     if (!plan) throw new NotFound('Plan not found')
     return plan
@@ -227,6 +230,7 @@ export function createPlanService(db: Db, audit: AuditService) {
      * the delete runs is counted too.
      */
     async remove(actor: Actor, id: string): Promise<void> {
+      if (!isUuid(id)) throw new NotFound('Plan not found')
       let plan: Plan | undefined
       await db
         .transaction(async (tx) => {

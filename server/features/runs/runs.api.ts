@@ -1,3 +1,7 @@
+// The runs API: /api/runs (history, live events, a run, client reports, screenshots, cancel,
+// downloads, signed artifact links, Apply fix, a device's claim) and POST /api/automations/{id}/runs.
+// Over 300 lines: fourteen routes, each declared (for the OpenAPI document and the authorization
+// matrix) beside its handler.
 import { z } from '@hono/zod-openapi'
 import {
   CLIENT_SCREENSHOT_MAX_BYTES,

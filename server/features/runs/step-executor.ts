@@ -1,3 +1,7 @@
+// One run from its first step to its outcome: browser session, step loop, time and action limits,
+// cancelling, the sign-in block, kept sessions, and whose fault a failure is (refunds).
+// Over 300 lines: all of these read and change one run's state (deadline, stop signal, lease,
+// screenshots) in one closure; the step actions are step-actions.ts's, progress run-progress.ts's.
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { fillStep } from '#common/step-placeholders.ts'

@@ -1,7 +1,11 @@
+// A workspace's credential vault and its automations' kept browser sessions (docs/decisions/025).
+// Just over 300 lines: both are sealed with the workspace's data key, whose wrapping and rotation
+// live here and nowhere else.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import { normalizeTotpSecret, type VaultSecretCreate, type VaultSecretKind } from '#common/vault.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
@@ -87,6 +91,8 @@ export function createVaultService(deps: {
   const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing the vault')
 
   async function ownSecret(tx: DbOrTx, caller: Caller, id: string) {
+    // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+    if (!isUuid(id)) throw new NotFound('Secret not found')
     const [row] = await tx
       .select()
       .from(vaultSecrets)

@@ -1,43 +1,27 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+// Webhook endpoints as a workspace's owners and admins manage them, and their delivery log.
+// Just over 300 lines: every operation is one endpoint's, behind the same role, ownership and plan
+// checks; sending and the worker are webhook-delivery.ts's.
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { isUuid } from '#common/ids.ts'
 import type { Page } from '#common/pagination.ts'
-import {
-  WEBHOOK_DISABLE_AFTER_FAILURES,
-  WEBHOOK_MAX_ATTEMPTS,
-  WEBHOOK_RETRY_DELAYS_MS,
-  WEBHOOK_TEST_EVENT,
-  type WebhookCreate,
-  type WebhookUpdate,
-} from '#common/webhooks.ts'
+import { WEBHOOK_TEST_EVENT, type WebhookCreate, type WebhookUpdate } from '#common/webhooks.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
-import {
-  subscriptionPlans,
-  users,
-  webhookAttempts,
-  webhookDeliveries,
-  webhookEndpoints,
-  workspaceMembers,
-  workspaces,
-} from '#server/db/schema/index.ts'
+import { subscriptionPlans, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { Mailer } from '#server/features/mail/mailer.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { Logger } from '#server/logger.ts'
+import { abandonPending, createWebhookDelivery, type WebhookAttempt, type WebhookDelivery } from './webhook-delivery.ts'
 import type { WebhookPayload } from './webhook-outbox.ts'
-import { sendWebhook, webhookUrlRefusal, type SenderConfig } from './webhook-sender.ts'
-import { newMessageId, newWebhookSecret, signedHeaders, type SecretBox } from './webhook-signing.ts'
+import { webhookUrlRefusal, type SenderConfig } from './webhook-sender.ts'
+import { newMessageId, newWebhookSecret, type SecretBox } from './webhook-signing.ts'
 
 export type WebhookEndpoint = Omit<typeof webhookEndpoints.$inferSelect, 'secretSealed' | 'previousSecretSealed'>
-export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
-export type WebhookAttempt = typeof webhookAttempts.$inferSelect
+export type { WebhookAttempt, WebhookDelivery }
 export type WebhookDeliveryWithAttempts = Omit<WebhookDelivery, 'body' | 'attempts'> & { attempts: WebhookAttempt[]; attemptCount: number }
-
-/** How long the worker's claim on a delivery holds: longer than an attempt can take. */
-const LEASE_MS = 60_000
-/** Deliveries one pass of the worker takes at most. */
-const BATCH = 20
 
 const { secretSealed: _sealed, previousSecretSealed: _previousSealed, ...endpointColumns } = getTableColumns(webhookEndpoints)
 /** How long the old secret keeps signing beside the new one after a rotation. */
@@ -45,9 +29,8 @@ const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
 /**
  * A workspace's outgoing webhooks (docs/decisions/026): endpoints its owners and admins manage,
- * and the delivery worker that sends what the outbox (webhook-outbox.ts) queued, with retries and
- * backoff, a log of every attempt, and endpoints disabled after repeated failed deliveries (the
- * workspace's owner gets a mail).
+ * their delivery log, test messages and redeliveries. Sending, retries and the worker that sends
+ * what the outbox (webhook-outbox.ts) queued are webhook-delivery.ts's.
  */
 export function createWebhookService(deps: {
   db: Db
@@ -59,11 +42,14 @@ export function createWebhookService(deps: {
   publicUrl: string
   logger: Logger
 }) {
-  const { db, plans, mailer, activity, box, sender, publicUrl, logger } = deps
+  const { db, plans, activity, box, sender } = deps
+  const worker = createWebhookDelivery(deps)
 
   const requireAdmin = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'admin', 'Managing webhooks')
 
   async function owned(caller: Caller, id: string, tx: DbOrTx = db) {
+    // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
+    if (!isUuid(id)) throw new NotFound('Webhook endpoint not found')
     const [row] = await tx
       .select()
       .from(webhookEndpoints)
@@ -106,127 +92,8 @@ export function createWebhookService(deps: {
     )
   }
 
-  /** Ends a delivery's pending life (an endpoint turned off): nothing more is tried on its own. */
-  async function abandonPending(tx: DbOrTx, endpointId: string): Promise<void> {
-    await tx
-      .update(webhookDeliveries)
-      .set({ status: 'failed', nextAttemptAt: null, updatedAt: new Date() })
-      .where(
-        and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending'), isNull(webhookDeliveries.leaseUntil)),
-      )
-  }
-
-  async function ownerEmails(workspaceId: string): Promise<string[]> {
-    const rows = await db
-      .select({ email: users.email })
-      .from(workspaceMembers)
-      .innerJoin(users, eq(users.id, workspaceMembers.userId))
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.role, 'owner')))
-    return rows.map((row) => row.email)
-  }
-
-  /**
-   * Sends one claimed delivery and records the attempt. A failure is retried after the next
-   * backoff delay until WEBHOOK_MAX_ATTEMPTS; a delivery that used them all counts against its
-   * endpoint, which is disabled after WEBHOOK_DISABLE_AFTER_FAILURES in a row (a manual send
-   * neither retries nor counts: the member is watching it).
-   */
-  async function attempt(delivery: WebhookDelivery, now: Date, manual: boolean): Promise<WebhookAttempt> {
-    const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpointId))
-    if (!endpoint) throw new NotFound('Webhook endpoint not found')
-    const secrets = [box.open(endpoint.secretSealed)]
-    if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
-      secrets.push(box.open(endpoint.previousSecretSealed))
-    }
-    const result = await sendWebhook(sender, {
-      url: endpoint.url,
-      headers: signedHeaders(secrets, delivery.messageId, delivery.body, now),
-      body: delivery.body,
-    })
-    let disabled = false
-    const recorded = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(webhookAttempts)
-        .values({
-          deliveryId: delivery.id,
-          attempt: delivery.attempts,
-          statusCode: result.statusCode,
-          responseMs: result.responseMs,
-          ok: result.ok,
-          error: result.error,
-          createdAt: now,
-        })
-        .returning()
-      if (!row) throw new Error('attempt insert returned nothing')
-      const retry = !result.ok && !manual && delivery.attempts < WEBHOOK_MAX_ATTEMPTS
-      const delay = WEBHOOK_RETRY_DELAYS_MS[Math.min(delivery.attempts, WEBHOOK_RETRY_DELAYS_MS.length) - 1] ?? 0
-      await tx
-        .update(webhookDeliveries)
-        .set({
-          status: result.ok ? 'succeeded' : retry ? 'pending' : 'failed',
-          nextAttemptAt: retry ? new Date(now.getTime() + delay) : null,
-          leaseUntil: null,
-          updatedAt: new Date(),
-        })
-        .where(eq(webhookDeliveries.id, delivery.id))
-      if (result.ok) {
-        await tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(eq(webhookEndpoints.id, endpoint.id))
-      } else if (!retry && !manual) {
-        const [counted] = await tx
-          .update(webhookEndpoints)
-          .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
-          .where(eq(webhookEndpoints.id, endpoint.id))
-          .returning({ failures: webhookEndpoints.consecutiveFailures, enabled: webhookEndpoints.enabled })
-        if (counted && counted.enabled && counted.failures >= WEBHOOK_DISABLE_AFTER_FAILURES) {
-          await tx
-            .update(webhookEndpoints)
-            .set({
-              enabled: false,
-              disabledReason: `Disabled after ${counted.failures} deliveries in a row failed (last: ${result.error ?? 'no answer'})`,
-              updatedAt: new Date(),
-            })
-            .where(eq(webhookEndpoints.id, endpoint.id))
-          await abandonPending(tx, endpoint.id)
-          disabled = true
-        }
-      }
-      return row
-    })
-    if (disabled) {
-      for (const to of await ownerEmails(endpoint.workspaceId)) {
-        await mailer.send({
-          to,
-          subject: 'A webhook endpoint was disabled',
-          text:
-            `Deliveries to your webhook endpoint ${endpoint.url} failed ${WEBHOOK_DISABLE_AFTER_FAILURES} times in a row ` +
-            `(each after ${WEBHOOK_MAX_ATTEMPTS} attempts), so we stopped sending to it.\n\n` +
-            `Last error: ${result.error ?? 'no answer'}\n\n` +
-            `Fix the receiver, then turn the endpoint on again and redeliver what it missed: ${new URL('/workspace/webhooks', publicUrl).toString()}\n`,
-        })
-      }
-      logger.warn({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId }, 'webhook endpoint disabled after repeated failures')
-    }
-    return recorded
-  }
-
-  /** Claims one delivery by id for an attempt now (a manual send); null when the worker holds it. */
-  async function claimOne(id: string, now: Date): Promise<WebhookDelivery | null> {
-    const [row] = await db
-      .update(webhookDeliveries)
-      .set({
-        status: 'pending',
-        attempts: sql`${webhookDeliveries.attempts} + 1`,
-        leaseUntil: new Date(now.getTime() + LEASE_MS),
-        // Should this process stop mid-attempt, the worker tries it once the lease runs out.
-        nextAttemptAt: now,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(webhookDeliveries.id, id), or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now))))
-      .returning()
-    return row ?? null
-  }
-
   async function deliveryOf(caller: Caller, endpointId: string, deliveryId: string) {
+    if (!isUuid(deliveryId)) throw new NotFound('Delivery not found')
     const [row] = await db
       .select()
       .from(webhookDeliveries)
@@ -253,9 +120,9 @@ export function createWebhookService(deps: {
 
   /** Sends now what the member asked for, in the request: the answer shows how it went. */
   async function sendNow(caller: Caller, endpointId: string, deliveryId: string, now: Date): Promise<WebhookDeliveryWithAttempts> {
-    const claimed = await claimOne(deliveryId, now)
+    const claimed = await worker.claimOne(deliveryId, now)
     if (!claimed) throw new ValidationError('This delivery is being sent right now; look again in a moment.')
-    await attempt(claimed, now, true)
+    await worker.attempt(claimed, now, true)
     return withAttempts(await deliveryOf(caller, endpointId, deliveryId))
   }
 
@@ -457,68 +324,10 @@ export function createWebhookService(deps: {
       return sendNow(caller, id, delivery.id, now)
     },
 
-    /**
-     * The worker's pass: claims due deliveries of enabled endpoints (FOR UPDATE SKIP LOCKED, with
-     * a lease, so each goes to one worker across processes) and sends them. Returns how many.
-     */
-    async deliverDue(now = new Date()): Promise<number> {
-      const claimed = await db.transaction(async (tx) => {
-        const due = await tx
-          .select({ id: webhookDeliveries.id })
-          .from(webhookDeliveries)
-          .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-          .where(
-            and(
-              eq(webhookDeliveries.status, 'pending'),
-              lte(webhookDeliveries.nextAttemptAt, now),
-              or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now)),
-              eq(webhookEndpoints.enabled, true),
-            ),
-          )
-          .orderBy(asc(webhookDeliveries.nextAttemptAt))
-          .limit(BATCH)
-          .for('update', { of: webhookDeliveries, skipLocked: true })
-        if (due.length === 0) return []
-        return tx
-          .update(webhookDeliveries)
-          .set({ attempts: sql`${webhookDeliveries.attempts} + 1`, leaseUntil: new Date(now.getTime() + LEASE_MS), updatedAt: new Date() })
-          .where(
-            inArray(
-              webhookDeliveries.id,
-              due.map((row) => row.id),
-            ),
-          )
-          .returning()
-      })
-      for (const delivery of claimed) {
-        try {
-          await attempt(delivery, now, false)
-        } catch (error) {
-          logger.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed unexpectedly')
-        }
-      }
-      return claimed.length
-    },
-
+    /** The worker's pass: sends the due deliveries of enabled endpoints; returns how many. */
+    deliverDue: worker.deliverDue,
     /** Runs deliverDue every `intervalMs` until stopped (the background work of main.ts). */
-    start(intervalMs = 2_000) {
-      let stopped = false
-      let running: Promise<unknown> = Promise.resolve()
-      const timer = setInterval(() => {
-        if (stopped) return
-        running = running
-          .then(() => (stopped ? 0 : this.deliverDue()))
-          .catch((error: unknown) => logger.error({ err: error }, 'webhook worker pass failed'))
-      }, intervalMs)
-      timer.unref()
-      return {
-        async stop() {
-          stopped = true
-          clearInterval(timer)
-          await running
-        },
-      }
-    },
+    start: worker.start,
   }
 }
 
