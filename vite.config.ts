@@ -10,6 +10,10 @@ const SITE_CORE =
 export default defineConfig(({ isSsrBuild }) => ({
   build: {
     target: 'es2022',
+    // No preload helper around our lazy imports: it added a <link rel=modulepreload> per dependency
+    // on the main thread while the page hydrated (the services form: about a dozen), and the browser
+    // fetches a lazy chunk's imports itself (docs/decisions/035-inline-stylesheet-and-system-font.md).
+    modulePreload: false,
     rollupOptions: isSsrBuild
       ? { input: './server/main.ts' }
       : {

@@ -40,7 +40,7 @@ const USAGE = `usage: npm run bench:load -- [options]
   --rate <n>                   requests per second, all classes together (300)
   --duration <s>               measured seconds per database (60)
   --warmup <s>                 unmeasured seconds of the same mix first (5)
-  --settle <s>                 seconds without load after the run; then the idle RSS is read (10)
+  --settle <s>                 seconds without load after the run; then the idle RSS is read (30)
   --connections <n>            connections, shared by weight; at least 2 per class (32)
   --mix <class=weight,…>       shares in percent; classes: ${Object.keys(DEFAULT_MIX).join(', ')}
                                (${Object.entries(DEFAULT_MIX)
@@ -60,7 +60,7 @@ function options() {
       rate: { type: 'string', default: '300' },
       duration: { type: 'string', default: '60' },
       warmup: { type: 'string', default: '5' },
-      settle: { type: 'string', default: '10' },
+      settle: { type: 'string', default: '30' },
       connections: { type: 'string', default: '32' },
       mix: { type: 'string' },
       json: { type: 'string' },

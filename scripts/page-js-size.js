@@ -1,4 +1,5 @@
-// Prints the gzipped size of the JavaScript a page loads (its module scripts and modulepreloads).
+// Prints the gzipped size of the JavaScript a page loads (its module scripts, modulepreloads, inline
+// dynamic imports and the modules its bootstrap preloads after the first paint).
 // usage: node scripts/page-js-size.js http://localhost:3000 /auth /
 import { gzipSync } from 'node:zlib'
 
@@ -9,6 +10,9 @@ for (const path of paths.length ? paths : ['/']) {
   for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1])
   for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1])
   for (const match of html.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1])
+  // The modules the bootstrap preloads after the first paint (app/components/paint-first-scripts.tsx).
+  for (const match of html.matchAll(/\/\* modulepreload after first paint \*\/ (\[[^\]]*\])/g))
+    for (const url of JSON.parse(match[1])) urls.add(url)
   let raw = 0
   let gzip = 0
   for (const url of urls) {

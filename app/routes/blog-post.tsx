@@ -2,12 +2,12 @@ import { format } from 'date-fns'
 import { ArrowLeft } from 'lucide-react'
 import { data, isRouteErrorResponse, Link, useLoaderData, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/blog-post'
-import { BlogCover } from '#app/components/blog-cover.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { jsonLdText } from '#app/lib/json-ld.ts'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { ogImagePath, seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
+import { blogCoverUrl } from '#common/blog.ts'
 import { renderMarkdown } from '#app/lib/markdown.server.tsx'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
@@ -37,7 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         contentHtml: renderMarkdown(post.content),
         category: post.category,
         tags: post.tags,
-        uploadedCoverUrl: post.coverImageUrl || null,
+        coverUrl: blogCoverUrl(post),
         cardPath: ogImagePath(post.title, context),
         authorName: post.authorName,
         publishedAt: post.publishedAt?.toISOString() ?? null,
@@ -77,12 +77,12 @@ export default function BlogPost() {
     <main>
       <script type="application/ld+json" nonce={root?.cspNonce} dangerouslySetInnerHTML={{ __html: jsonLdText(structuredData) }} />
       <article>
-        <BlogCover
-          uploadedUrl={post.uploadedCoverUrl}
-          title={post.title}
+        <img
+          src={post.coverUrl}
           alt={`Cover image for ${post.title}`}
           width={1200}
           height={400}
+          // The largest paint of the page.
           fetchPriority="high"
           className="h-[300px] w-full object-cover md:h-[400px]"
         />

@@ -1,13 +1,12 @@
 import { format } from 'date-fns'
 import { data, Link, useLoaderData } from 'react-router'
 import type { Route } from './+types/blog'
-import { BlogCover } from '#app/components/blog-cover.tsx'
 import { Pagination } from '#app/components/pagination.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
-import { BLOG_PAGE_SIZE } from '#common/blog.ts'
+import { BLOG_PAGE_SIZE, blogCoverUrl } from '#common/blog.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
@@ -34,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         slug: post.slug,
         title: post.title,
         excerpt: post.excerpt,
-        uploadedCoverUrl: post.coverImageUrl || null,
+        coverUrl: blogCoverUrl(post),
         publishedAt: post.publishedAt?.toISOString() ?? null,
         // Formatted here, so the server's HTML and the browser's render agree.
         publishedLabel: post.publishedAt ? format(post.publishedAt, 'MMM d, yyyy') : null,
@@ -69,14 +68,14 @@ export default function Blog() {
                 className="group block h-full rounded-lg focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none"
               >
                 <Card className="flex h-full flex-col overflow-hidden transition-shadow group-hover:shadow-lg">
-                  <BlogCover
-                    uploadedUrl={post.uploadedCoverUrl}
-                    title={post.title}
+                  <img
+                    src={post.coverUrl}
                     alt={`Cover image for ${post.title}`}
                     width={600}
                     height={400}
-                    // The first row is in view at once on every screen; the rest load as they come near.
+                    // The first row is in view at once on every screen (the first cover is the largest paint).
                     loading={index < 3 ? 'eager' : 'lazy'}
+                    fetchPriority={index === 0 ? 'high' : undefined}
                     className="h-[200px] w-full object-cover"
                   />
                   <div className="flex flex-1 flex-col gap-3 p-6">

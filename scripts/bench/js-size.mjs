@@ -1,5 +1,6 @@
 // The JavaScript a page loads, gzipped at level 9: the same rule as scripts/page-js-size.js
-// (module scripts, modulepreloads and inline dynamic imports of the server HTML).
+// (module scripts, modulepreloads, inline dynamic imports and the modules the bootstrap preloads
+// after the first paint, all named in the server HTML).
 import { gzipSync } from 'node:zlib'
 
 function get(url) {
@@ -15,6 +16,9 @@ export async function pageJsSize(base, path) {
   for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1])
   for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1])
   for (const match of html.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1])
+  // The modules the bootstrap preloads after the first paint (app/components/paint-first-scripts.tsx).
+  for (const match of html.matchAll(/\/\* modulepreload after first paint \*\/ (\[[^\]]*\])/g))
+    for (const url of JSON.parse(match[1])) urls.add(url)
   let rawBytes = 0
   let gzipBytes = 0
   for (const url of urls) {

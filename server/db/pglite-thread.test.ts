@@ -167,5 +167,6 @@ describe('PGlite in a worker thread, on disk', () => {
     } finally {
       await second.close()
     }
-  })
+    // Three starts of PGlite, one of them creating the folder: slow on a busy machine.
+  }, 120_000)
 })

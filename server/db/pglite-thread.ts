@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -69,15 +71,18 @@ function stoppedError(reason: string) {
 }
 
 export async function startPgliteThread(options: PgliteThreadOptions = {}): Promise<PgliteThread> {
-  const workerData = { dataDir: options.dataDir ?? null, settings: options.settings ?? {} }
-  // A new data folder is created by a thread of its own, which then ends and takes initdb's
-  // memory with it (pglite-worker.js).
+  const settings = options.settings ?? {}
+  // A new data folder is created by a process of its own, which takes initdb's memory with it
+  // when it ends (pglite-worker.js).
   if (options.dataDir && !existsSync(path.join(options.dataDir, 'PG_VERSION'))) {
-    const creator = new Worker(workerFile, { workerData: { ...workerData, create: true } })
-    await ready(creator)
-    await new Promise((resolve) => (creator.threadId === -1 ? resolve(null) : creator.once('exit', resolve)))
+    await createDataDir(options.dataDir, settings)
   }
-  const worker = new Worker(workerFile, { workerData: { ...workerData, create: false } })
+  const worker = new Worker(workerFile, {
+    workerData: { dataDir: options.dataDir ?? null, settings },
+    // The thread's young generation: results are short-lived, and the default (up to 32 MB)
+    // would mostly hold garbage at the server's peak (docs/decisions/034).
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  })
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   let nextId = 1
   let stopped: Error | null = null
@@ -212,6 +217,17 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
       await exited
     },
   }
+}
+
+/** The PGlite thread's young generation, in MB (V8's default grows to 32 MB). */
+const YOUNG_GENERATION_MB = 8
+
+async function createDataDir(dataDir: string, settings: Record<string, string>) {
+  const child = spawn(process.execPath, [workerFile, dataDir, JSON.stringify(settings)], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const [code] = (await once(child, 'exit')) as [number | null]
+  if (code !== 0) throw new Error(`PGlite could not create ${dataDir}: ${stderr.trim() || `exit code ${code}`}`)
 }
 
 /** Resolves once the thread has opened the database; rejects with its error when it could not. */

@@ -12,6 +12,11 @@
 //   worker -> main  { id, ok: true, value } or { id, ok: false, error }
 //                   { ready: true } once open, or { ready: false, error } when it could not open
 //
+// Run as a process instead (`node pglite-worker.js <data folder> <settings as JSON>`), it creates
+// a new data folder and exits: PGlite's initdb leaves about 300 MB behind (its second instance's
+// WebAssembly memory and a copy of the first one's, reachable until the creating instance closes,
+// and glibc keeps the memory a finished thread allocated), which only the end of a process frees.
+//
 // Every call goes to PGlite as it arrives, and PGlite's own locks order them as they do in one
 // thread: a query outside a transaction waits for an open transaction to end; the transaction's
 // queries (`tx`) run inside it. Plain JavaScript: Node 20 starts a worker file without a build
@@ -24,30 +29,36 @@ import { PGlite } from '@electric-sql/pglite'
 
 // PGlite's engine is 9 MB of WebAssembly. V8 compiles it twice by default (Liftoff at once, then
 // TurboFan in the background for hot functions), and the second compiler's work memory stays in
-// the process (glibc keeps it). Liftoff alone: see docs/decisions/034 for the measurements.
-// Read when the module is compiled (new PGlite below), so setting it here is in time.
-if (process.env.PGLITE_WASM_TIER_UP !== 'true') v8.setFlagsFromString('--liftoff-only')
+// the process (glibc keeps it): Liftoff alone saves about 85 MB, and our short queries run as
+// fast (docs/decisions/034). Read when the module is compiled (new PGlite below): set in time.
+v8.setFlagsFromString('--liftoff-only')
 
 // This thread's collection call, for the server's idle memory release (server/idle-memory.ts).
 v8.setFlagsFromString('--expose-gc')
 const gc = runInNewContext('typeof gc === "function" ? gc : undefined')
 
-/** @type {{ dataDir: string | null, settings: Record<string, string>, create: boolean }} */
-const { dataDir, settings, create } = workerData
+/** A process that creates a data folder, or the thread that serves one (or one in memory). */
+const create = !parentPort
+/** @type {{ dataDir: string | null, settings: Record<string, string> }} */
+const { dataDir, settings } = create ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') } : workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
 const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
 
-/**
- * Opens the database. With `create`, only creates a new data folder (PGlite runs initdb) and
- * closes it: the thread that does this ends right after, because PGlite's initdb instance (about
- * 300 MB: its WebAssembly memory and a copy of the first one's) stays reachable until then.
- */
 async function open() {
   const db = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams })
   await db.waitReady
-  if (create) await db.close()
   return db
+}
+
+if (create) {
+  try {
+    await (await open()).close()
+    process.exit(0)
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  }
 }
 
 /** What crosses to the main thread: the message and PostgreSQL's fields (code, detail, constraint, …). */
@@ -79,10 +90,6 @@ try {
 } catch (error) {
   port.postMessage({ ready: false, error: serializeError(error) })
   process.exit(1)
-}
-if (create) {
-  port.postMessage({ ready: true })
-  process.exit(0)
 }
 
 /** Open transactions by the id of their 'begin': PGlite's handle and how to end them. */

@@ -34,6 +34,7 @@ export async function settingsView(context: AppLoadContext, user: SessionUser) {
     email: user.email,
     emailVerified: user.emailVerified,
     fullName: user.profile.fullName ?? '',
+    // Where new schedules start and run times show; null: the browser's (docs/decisions/036).
     timeZone: user.profile.timeZone,
     apiKeys,
     canGrantAdmin: user.profile.role === 'admin',

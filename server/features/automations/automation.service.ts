@@ -1,10 +1,10 @@
 // A workspace's automations: list, create, change (a new version), duplicate, apply a target, remove.
-// Just over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
-// limits, device, the plan's action limit), kept beside the operations that call them.
+// Over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
+// limits, device, the plan's action limit), kept beside the operations that call them; the
+// schedule's rules are in automation-schedules.ts.
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
-import { minimumIntervalMinutes, nextRun, zonedOf, type ScheduleInput, type ZonedSchedule } from '#common/schedules.ts'
 import { placeholdersOf } from '#common/step-placeholders.ts'
 import type { VaultSecretKind } from '#common/vault.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
@@ -17,6 +17,7 @@ import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
+import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 
 export type Automation = typeof automations.$inferSelect
 /** The platform's limits of every cloud run. */
@@ -37,20 +38,6 @@ const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
 
 /** The most automations one workspace keeps (a guard against runaway scripts, not a plan feature). */
 const MAX_AUTOMATIONS_PER_WORKSPACE = 500
-
-/** Two schedules fire alike (the database keeps a schedule's keys in its own order). */
-const sameSchedule = (a: ZonedSchedule | null, b: ZonedSchedule | null) => {
-  const text = (schedule: ZonedSchedule | null) => (schedule ? JSON.stringify(schedule, Object.keys(schedule).sort()) : 'null')
-  return text(a) === text(b)
-}
-
-/** "every minute", "every 15 minutes", "every 2 hours": an interval in a refusal. */
-function everyWords(minutes: number): string {
-  if (minutes === 1) return 'every minute'
-  if (minutes === 60) return 'every hour'
-  if (minutes % 60 === 0) return `every ${minutes / 60} hours`
-  return `every ${minutes} minutes`
-}
 
 /**
  * A workspace's automations: named, versioned steps with an optional schedule. Steps are checked
@@ -76,7 +63,7 @@ export function createAutomationService(
     clock?: () => Date
   } = {},
 ) {
-  const clock = hooks.clock ?? (() => new Date())
+  const schedules = createScheduleRules({ plans: hooks.plans, clock: hooks.clock ?? (() => new Date()) })
   const changed = async (tx: Tx, automation: Automation, change: 'created' | 'updated' | 'deleted', caller: Caller) => {
     await hooks.webhooks?.automationChangedIn(tx, automation, change, caller)
   }
@@ -137,41 +124,6 @@ export function createAutomationService(
     }
   }
 
-  /**
-   * The schedule and `enabled` a save leaves: a schedule sent replaces the one kept (`undefined`
-   * keeps it), and its `paused` is `enabled` turned round, so the two may not disagree. Without
-   * either, a schedule keeps its paused state, and a new one is not paused.
-   */
-  function settleSchedule(
-    schedule: ScheduleInput | null | undefined,
-    enabled: boolean | undefined,
-    current: Pick<Automation, 'schedule' | 'enabled'> | null,
-  ): { schedule: ZonedSchedule | null; enabled: boolean } {
-    const paused = schedule?.paused
-    if (paused !== undefined && enabled !== undefined && enabled === paused) {
-      const message = `enabled is ${enabled} but schedule.paused is ${paused}: send one of them (enabled is the opposite of paused).`
-      throw new ValidationError(`enabled: ${message}`, [{ path: 'enabled', message }])
-    }
-    return {
-      schedule: schedule === undefined ? (current?.schedule ?? null) : schedule && zonedOf(schedule),
-      enabled: paused !== undefined ? !paused : (enabled ?? current?.enabled ?? true),
-    }
-  }
-
-  /** A new or changed schedule may not run more often than the plan allows; schedules saved before keep firing. */
-  async function checkScheduleInterval(workspaceId: string, schedule: ZonedSchedule | null, before: ZonedSchedule | null): Promise<void> {
-    if (!schedule || !hooks.plans || sameSchedule(schedule, before)) return
-    const { plan, scheduleMinMinutes } = await hooks.plans.allowancesOf(workspaceId)
-    const shortest = minimumIntervalMinutes(schedule, clock())
-    if (scheduleMinMinutes === null || shortest === null || shortest >= scheduleMinMinutes) return
-    const allowing = await hooks.plans.cheapestAllowingSchedulesEvery(shortest)
-    const limit = `Schedules on the ${plan} plan run at most ${everyWords(scheduleMinMinutes)}; this one runs ${everyWords(shortest)}.`
-    const message = allowing
-      ? `${limit} The ${allowing.name} plan ${allowing.scheduleMinMinutes === null ? 'has no minimum interval' : `runs schedules ${everyWords(allowing.scheduleMinMinutes)}`}: choose a longer interval or upgrade.`
-      : `${limit} No plan runs schedules that often: choose a longer interval.`
-    throw new LimitReached(message, 'PLAN_LIMIT', [{ path: 'schedule', message }])
-  }
-
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
@@ -213,8 +165,6 @@ export function createAutomationService(
 
   const record = (tx: Pick<Db, 'insert'>, caller: Caller, action: string, automation: Pick<Automation, 'id' | 'name'>, summary: string) =>
     activity.record(tx, caller, { workspaceId: caller.workspace.id, action, targetType: 'automation', targetId: automation.id, summary })
-
-  const nextRunAt = (schedule: ZonedSchedule | null, enabled: boolean) => (schedule && enabled ? nextRun(schedule, clock()) : null)
 
   return {
     actionLimitOf,
@@ -261,8 +211,8 @@ export function createAutomationService(
       checkSignInBlock(data.signInBlock, steps)
       checkRunLimits(data)
       await checkDevice(workspaceId, data.deviceId)
-      const settled = settleSchedule(data.schedule, data.enabled, null)
-      await checkScheduleInterval(workspaceId, settled.schedule, null)
+      const settled = schedules.settle(data.schedule, data.enabled, null)
+      await schedules.checkInterval(workspaceId, settled.schedule, null)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
       if ((totals?.total ?? 0) >= MAX_AUTOMATIONS_PER_WORKSPACE) {
         throw new LimitReached(`A workspace can keep up to ${MAX_AUTOMATIONS_PER_WORKSPACE} automations; delete some first.`, 'PLAN_LIMIT')
@@ -270,7 +220,14 @@ export function createAutomationService(
       return db.transaction(async (tx) => {
         const [row] = await tx
           .insert(automations)
-          .values({ ...data, ...settled, workspaceId, ownerId: caller.id, steps, nextRunAt: nextRunAt(settled.schedule, settled.enabled) })
+          .values({
+            ...data,
+            ...settled,
+            workspaceId,
+            ownerId: caller.id,
+            steps,
+            nextRunAt: schedules.nextRunAt(settled.schedule, settled.enabled),
+          })
           .returning()
         if (!row) throw new Error('automation insert returned nothing')
         if (origin) {
@@ -295,8 +252,8 @@ export function createAutomationService(
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
       await checkDevice(current.workspaceId, data.deviceId)
-      const { schedule, enabled } = settleSchedule(data.schedule, data.enabled, current)
-      await checkScheduleInterval(current.workspaceId, schedule, current.schedule)
+      const { schedule, enabled } = schedules.settle(data.schedule, data.enabled, current)
+      await schedules.checkInterval(current.workspaceId, schedule, current.schedule)
       const scheduleChanged = !sameSchedule(schedule, current.schedule) || enabled !== current.enabled
       return db
         .transaction(async (tx) => {
@@ -307,7 +264,7 @@ export function createAutomationService(
               steps,
               schedule,
               enabled,
-              ...(scheduleChanged ? { nextRunAt: nextRunAt(schedule, enabled) } : {}),
+              ...(scheduleChanged ? { nextRunAt: schedules.nextRunAt(schedule, enabled) } : {}),
               version: sql`${automations.version} + 1`,
               updatedAt: new Date(),
             })

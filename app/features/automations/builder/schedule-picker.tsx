@@ -92,6 +92,8 @@ const describedBy = (field: FieldMeta, ...more: string[]) =>
  * chosen weekdays, once a month) or a custom cron expression, in a time zone (the settings', else
  * the browser's, for a new schedule), and paused. Below it, the schedule in words and its next runs
  * in the member's zone, as the server will read it. Plain form fields: it posts without JavaScript.
+ * Over 300 lines: one state for every kind's fields (switching kinds keeps what was typed), and
+ * each field's label, error and help are spelled out where they render.
  */
 export function SchedulePicker({
   fields,

@@ -1,0 +1,157 @@
+import { createElement, Fragment, type ReactElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { deferImports, paintFirst, PRELOAD_MARKER } from './paint-first-scripts.tsx'
+
+// What React Router 7's <Scripts> renders during the server render and hydration (its shape:
+// an importmap or null, the entry's and the routes' modulepreload links, then the context
+// script and the module bootstrap).
+const BOOTSTRAP = `;
+import * as route0 from "/assets/root-a.js";
+import * as route1 from "/assets/home-b.js";
+  window.__reactRouterManifest = {
+  "entry": {
+    "module": "/assets/entry.client-c.js",
+    "imports": ["/assets/core-d.js"]
+  }
+};
+  window.__reactRouterRouteModules = {"root":route0,"routes/home":route1};
+
+import("/assets/entry.client-c.js");`
+
+function routerScripts(bootstrap = BOOTSTRAP): ReactElement {
+  return createElement(
+    Fragment,
+    null,
+    null,
+    null,
+    createElement('link', { rel: 'modulepreload', href: '/assets/entry.client-c.js', nonce: 'n' }),
+    ['/assets/core-d.js', '/assets/root-a.js', '/assets/home-b.js'].map((href) =>
+      createElement('link', { key: href, rel: 'modulepreload', href, nonce: 'n' }),
+    ),
+    createElement(
+      Fragment,
+      null,
+      createElement('script', { nonce: 'n', dangerouslySetInnerHTML: { __html: 'window.__reactRouterContext = {};' } }),
+      createElement('script', { nonce: 'n', type: 'module', async: true, dangerouslySetInnerHTML: { __html: bootstrap } }),
+    ),
+  )
+}
+
+/** Runs a bootstrap with stand-ins for the browser; answers what it did, in order. */
+async function run(code: string, { paint, visible = true }: { paint: 'now' | 'later' | 'never'; visible?: boolean }) {
+  const log: string[] = []
+  const timers: (() => void)[] = []
+  type Callback = (list: { getEntriesByName: (name: string) => unknown[] }, observer: { disconnect: () => void }) => void
+  const observer: { callback: Callback | null } = { callback: null }
+  const document = {
+    visibilityState: visible ? 'visible' : 'hidden',
+    createElement: () => ({ rel: '', href: '' }),
+    head: { append: (link: { rel: string; href: string }) => log.push(`${link.rel} ${link.href}`) },
+  }
+  class PerformanceObserver {
+    static supportedEntryTypes = ['paint']
+    constructor(callback: Callback) {
+      observer.callback = callback
+    }
+    observe() {
+      if (paint === 'now')
+        queueMicrotask(() => observer.callback?.({ getEntriesByName: () => [{}] }, { disconnect: () => log.push('disconnect') }))
+    }
+  }
+  const setTimeout = (callback: () => void, ms: number) => {
+    log.push(`timer ${ms}`)
+    timers.push(callback)
+    return timers.length
+  }
+  const clearTimeout = (id: number) => {
+    log.push('clear timer')
+    timers[id - 1] = () => {}
+  }
+  const load = (href: string) => {
+    log.push(`import ${href}`)
+    return Promise.resolve({ href })
+  }
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (...args: unknown[]) => Promise<void>
+  const body = code.replace(/\bimport\(/g, 'load(')
+  const window: Record<string, unknown> = {}
+  const running = new AsyncFunction('document', 'PerformanceObserver', 'setTimeout', 'clearTimeout', 'load', 'window', body)(
+    document,
+    PerformanceObserver,
+    setTimeout,
+    clearTimeout,
+    load,
+    window,
+  )
+  // Let the wait settle, then fire the timers it set (the paint's start, or the one-second limit).
+  for (let round = 0; round < 20; round++) {
+    await Promise.resolve()
+    if (round === 10 && paint === 'later')
+      observer.callback?.({ getEntriesByName: () => [{}] }, { disconnect: () => log.push('disconnect') })
+    if (round === 15) for (const timer of timers.splice(0)) timer()
+  }
+  await running
+  return { log, window }
+}
+
+describe('deferImports', () => {
+  it('waits for the first contentful paint, adds the hints, then imports the routes and the entry in order', async () => {
+    const code = deferImports(BOOTSTRAP, ['/assets/entry.client-c.js', '/assets/core-d.js'])
+    expect(code).not.toBeNull()
+    expect(code).not.toMatch(/^\s*import \* as/m)
+    const { log, window } = await run(code ?? '', { paint: 'now' })
+    expect(log).toEqual([
+      'timer 1000',
+      'disconnect',
+      'clear timer',
+      'timer 0',
+      'modulepreload /assets/entry.client-c.js',
+      'modulepreload /assets/core-d.js',
+      'import /assets/root-a.js',
+      'import /assets/home-b.js',
+      'import /assets/entry.client-c.js',
+    ])
+    expect(window.__reactRouterRouteModules).toEqual({ root: { href: '/assets/root-a.js' }, 'routes/home': { href: '/assets/home-b.js' } })
+  })
+
+  it('imports nothing before the paint', async () => {
+    const code = deferImports(BOOTSTRAP, ['/assets/core-d.js']) ?? ''
+    const { log } = await run(code, { paint: 'later' })
+    expect(log.indexOf('disconnect')).toBeLessThan(log.indexOf('import /assets/root-a.js'))
+    expect(log.indexOf('disconnect')).toBeLessThan(log.indexOf('modulepreload /assets/core-d.js'))
+  })
+
+  it('starts after a second at most when no paint is reported, and at once in a hidden tab', async () => {
+    const code = deferImports(BOOTSTRAP, ['/assets/core-d.js']) ?? ''
+    const late = await run(code, { paint: 'never' })
+    expect(late.log.slice(0, 2)).toEqual(['timer 1000', 'modulepreload /assets/core-d.js'])
+    expect(late.log).toContain('import /assets/entry.client-c.js')
+    const hidden = await run(code, { paint: 'never', visible: false })
+    expect(hidden.log.slice(0, 2)).toEqual(['timer 0', 'modulepreload /assets/core-d.js'])
+  })
+
+  it('refuses a bootstrap with a static import it does not know', () => {
+    expect(deferImports(`import { x } from "/assets/a.js";\nimport("/assets/entry.js");`, [])).toBeNull()
+  })
+})
+
+describe('paintFirst', () => {
+  it('takes the modulepreload links out and lists them in the bootstrap, in document order', () => {
+    const adjusted = paintFirst(routerScripts())
+    expect(adjusted).not.toBeNull()
+    const html = renderToStaticMarkup(adjusted as ReactElement)
+    expect(html).not.toContain('<link')
+    expect(html).toContain(`${PRELOAD_MARKER} ["/assets/entry.client-c.js","/assets/core-d.js","/assets/root-a.js","/assets/home-b.js"]`)
+    expect(html).toContain('const route0 = await import("/assets/root-a.js");')
+    // The context script and the nonces are untouched.
+    expect(html).toContain('<script nonce="n">window.__reactRouterContext = {};</script>')
+    expect(html).toMatch(/<script nonce="n" type="module" async="">/)
+  })
+
+  it('leaves output it does not recognise unchanged', () => {
+    expect(paintFirst(routerScripts('import { x } from "/assets/a.js";'))).toBeNull()
+    expect(paintFirst(createElement(Fragment, null, createElement('script', { type: 'module' })))).toBeNull()
+  })
+})
