@@ -6,12 +6,13 @@ import type { Logger } from './logger.ts'
 /**
  * Gives memory back when the server turns idle (docs/decisions/034-pglite-in-a-worker-thread.md).
  *
- * Under load V8 lets its heap grow well past what is live (new space to 32 MB, old space to about
- * twice the live objects) and, once the load stops, keeps it: nothing in an idle server makes it
- * collect again. So every few seconds this looks at how busy the JavaScript thread was; after a
- * busy stretch, the first quiet interval runs one full collection here (and, through `also`, in
- * the embedded database's thread), which compacts the heap and returns the free pages: about
- * 40 MB on PostgreSQL after `bench:load`, for one pause of 50 to 150 ms while nothing is running.
+ * Under load V8 lets its heap grow well past what is live (the young generation to 32 MB, the old
+ * one to about twice the live objects) and, once the load stops, keeps it: nothing in an idle
+ * server makes it collect again. So every few seconds this looks at the JavaScript thread: when
+ * it was quiet the whole interval and its heap has grown since the last release, it runs one full
+ * collection here (and, through `also`, in the embedded database's thread), which compacts the
+ * heap and returns the free pages: on PostgreSQL about 40 MB after `bench:load` and 30 MB after
+ * the start, for one pause of 50 to 200 ms while nothing is running.
  */
 export function releaseMemoryWhenIdle(options: {
   logger: Pick<Logger, 'info' | 'debug'>
@@ -25,38 +26,38 @@ export function releaseMemoryWhenIdle(options: {
     return { stop: () => {} }
   }
   const everyMs = options.everyMs ?? IDLE_CHECK_MS
-  // Start-up itself is a busy stretch: the first quiet interval after it releases its garbage.
-  let busy = true
+  // The heap's size once the last release settled (V8 returns pages a moment after collecting);
+  // null until then. Zero at first: start-up itself leaves garbage to release.
+  let settled: number | null = 0
   let last = performance.eventLoopUtilization()
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization()
     const utilization = performance.eventLoopUtilization(now, last).utilization
     last = now
-    if (utilization >= BUSY_UTILIZATION) busy = true
-    if (!busy || utilization > QUIET_UTILIZATION) return
-    busy = false
-    const before = process.memoryUsage.rss()
+    const heap = v8.getHeapStatistics().total_physical_size
+    if (settled === null) {
+      settled = heap
+      return
+    }
+    if (utilization > QUIET_UTILIZATION || heap < settled + GROWTH_BYTES) return
+    settled = null
     const started = performance.now()
     gc()
+    const pauseMs = Math.round(performance.now() - started)
     void (options.also?.() ?? Promise.resolve())
       .catch(() => {})
-      .then(() =>
-        options.logger.debug(
-          { rssBefore: before, rssAfter: process.memoryUsage.rss(), pauseMs: Math.round(performance.now() - started) },
-          'idle memory release',
-        ),
-      )
+      .then(() => options.logger.debug({ heapBefore: heap, pauseMs }, 'idle memory release'))
   }, everyMs)
   timer.unref()
   return { stop: () => clearInterval(timer) }
 }
 
-/** How often the thread's busyness is looked at. */
+/** How often the thread is looked at. */
 const IDLE_CHECK_MS = 5_000
-/** An interval this busy (share of the time the event loop ran JavaScript) counts as load. */
-const BUSY_UTILIZATION = 0.05
-/** An interval this quiet after load counts as idle. */
+/** An interval this quiet (share of the time the event loop ran JavaScript) counts as idle. */
 const QUIET_UTILIZATION = 0.02
+/** Growth of the heap since the last release that is worth a collection. */
+const GROWTH_BYTES = 8 * 1024 * 1024
 
 /**
  * V8's own collection call: `--expose-gc` puts `gc` on contexts created after it is set, so a
