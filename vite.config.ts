@@ -1,11 +1,36 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 // The server build bundles our whole Node server (server/main.ts), not only the page
 // renderer, so production runs one plain-JavaScript file (docs/decisions/002-hono-hosts-react-router.md).
 const SITE_CORE =
   /node_modules[\\/](clsx|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|shared|icons[\\/](x|menu|zap|sun|moon|monitor|check|arrow-right)\.js))|app[\\/]lib[\\/](cn|toast|seo)\.ts|app[\\/]components[\\/](ui[\\/]button|layout[\\/]site-|preferences[\\/]theme-switch)|preload-helper/
+
+const PGLITE_WORKER = 'pglite-worker.js'
+
+/**
+ * PGlite's thread runs server/db/pglite-worker.js, plain JavaScript that the server starts by a
+ * URL relative to its own module (docs/decisions/034). The server build puts a copy beside the
+ * chunk that holds that URL, so build/ is all production needs.
+ */
+function pgliteWorker(): Plugin {
+  return {
+    name: 'aether:pglite-worker',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunk = Object.values(bundle).find((file) => file.type === 'chunk' && file.code.includes(`"./${PGLITE_WORKER}"`))
+      if (!chunk) return
+      this.emitFile({
+        type: 'asset',
+        fileName: path.posix.join(path.posix.dirname(chunk.fileName), PGLITE_WORKER),
+        source: readFileSync(path.resolve('server/db', PGLITE_WORKER)),
+      })
+    },
+  }
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   build: {
@@ -29,5 +54,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     // memory once the first page renders (docs/decisions/034).
     noExternal: ['lucide-react', 'date-fns'],
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), ...(isSsrBuild ? [pgliteWorker()] : [])],
 }))

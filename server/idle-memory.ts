@@ -26,24 +26,27 @@ export function releaseMemoryWhenIdle(options: {
     return { stop: () => {} }
   }
   const everyMs = options.everyMs ?? IDLE_CHECK_MS
-  // The heap's size once the last release settled (V8 returns pages a moment after collecting);
-  // null until then. Zero at first: start-up itself leaves garbage to release.
-  let settled: number | null = 0
+  // The heap's size worth a collection: what was live after the last one, and some growth.
+  // Zero at first: start-up itself leaves garbage to release.
+  let worthIt = 0
+  // V8 returns the freed pages a moment after collecting: the next look comes too early.
+  let skipNext = false
   let last = performance.eventLoopUtilization()
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization()
     const utilization = performance.eventLoopUtilization(now, last).utilization
     last = now
-    const heap = v8.getHeapStatistics().total_physical_size
-    if (settled === null) {
-      settled = heap
+    if (skipNext) {
+      skipNext = false
       return
     }
-    if (utilization > QUIET_UTILIZATION || heap < settled + GROWTH_BYTES) return
-    settled = null
+    const heap = v8.getHeapStatistics().total_physical_size
+    if (utilization > QUIET_UTILIZATION || heap < worthIt) return
     const started = performance.now()
     gc()
     const pauseMs = Math.round(performance.now() - started)
+    worthIt = v8.getHeapStatistics().used_heap_size + GROWTH_BYTES
+    skipNext = true
     void (options.also?.() ?? Promise.resolve())
       .catch(() => {})
       .then(() => options.logger.debug({ heapBefore: heap, pauseMs }, 'idle memory release'))
@@ -56,8 +59,12 @@ export function releaseMemoryWhenIdle(options: {
 const IDLE_CHECK_MS = 5_000
 /** An interval this quiet (share of the time the event loop ran JavaScript) counts as idle. */
 const QUIET_UTILIZATION = 0.02
-/** Growth of the heap since the last release that is worth a collection. */
-const GROWTH_BYTES = 8 * 1024 * 1024
+/**
+ * How far the heap (committed) may exceed what was live after the last collection before an
+ * idle interval collects again: more than fragmentation leaves (about 10 MB), less than a load's
+ * young generation alone (32 MB).
+ */
+const GROWTH_BYTES = 16 * 1024 * 1024
 
 /**
  * V8's own collection call: `--expose-gc` puts `gc` on contexts created after it is set, so a

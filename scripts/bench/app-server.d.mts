@@ -19,3 +19,4 @@ interface SpawnedServer {
 }
 export function spawnServer(root: string, options: ServerOptions): Promise<SpawnedServer>
 export function startServer(root: string, options: ServerOptions): Promise<SpawnedServer>
+export function serveEnv(root: string): Record<string, string>

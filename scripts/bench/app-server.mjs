@@ -68,6 +68,8 @@ export async function spawnServer(root, { dataDir, databaseUrl = null, accounts 
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
+      // As `npm run serve` starts it: NODE_ENV and glibc's malloc settings (docs/decisions/034).
+      ...serveEnv(root),
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -107,6 +109,13 @@ export async function startServer(root, options) {
     throw new Error(`the production server did not start: ${error.message}\n${server.out.text}${server.log.text}`)
   }
   return server
+}
+
+/** The variables package.json's `serve` script sets before `node server.js`. */
+export function serveEnv(root) {
+  const script = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.serve
+  const assignments = script.slice(0, script.indexOf('node ')).trim().split(/\s+/)
+  return Object.fromEntries(assignments.filter((word) => word.includes('=')).map((word) => word.split('=')))
 }
 
 export function rssBytes(pid) {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/pglite'
 
@@ -32,8 +33,7 @@ export interface PgliteThread {
 
 export type PgliteThreadTransaction = Pick<Transaction, 'query' | 'exec' | 'rollback' | 'closed'>
 
-/** Where the worker's code is read from: beside the migrations, which ship with the build too. */
-const workerFile = path.resolve(process.cwd(), 'server/db/pglite-worker.js')
+const workerFile = fileURLToPath(new URL('./pglite-worker.js', import.meta.url))
 
 interface SerializedError {
   name: string

@@ -20,8 +20,8 @@
 // Every call goes to PGlite as it arrives, and PGlite's own locks order them as they do in one
 // thread: a query outside a transaction waits for an open transaction to end; the transaction's
 // queries (`tx`) run inside it. Plain JavaScript: Node 20 starts a worker file without a build
-// step, in development, tests and production alike (the file ships with the build, as the
-// migrations do).
+// step; the server build copies this file beside the bundle (vite.config.ts), which finds it by a
+// URL relative to itself.
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
