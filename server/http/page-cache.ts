@@ -291,8 +291,6 @@ function matchesEtag(header: string, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
 }
 
-/** Script types that are data, never run (the pages' JSON-LD): they need no hash. */
-const DATA_BLOCK = /\stype="application\/(ld\+)?json"/i
 /** A same-origin path ('/assets/…', not '//host/…'), allowed by 'self' without a nonce. */
 const SAME_ORIGIN = /^\/(?!\/)/
 const SCRIPT_OR_LINK = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>|<link\b([^>]*)>/gi
@@ -325,7 +323,9 @@ export function withScriptHashes(html: string, nonce: string | undefined): { htm
     }
     const text = (content ?? '').replaceAll(nonce, '')
     // The HTML parser turns CR LF and lone CR into LF before a script's text is hashed.
-    if (!DATA_BLOCK.test(rest)) hashes.add(`'sha256-${createHash('sha256').update(text.replace(/\r\n?/g, '\n')).digest('base64')}'`)
+    // Every script the render signed, data blocks (JSON-LD) too: so every script element of a kept
+    // page is one its policy names, and a JSON text cannot do anything when run as a script.
+    hashes.add(`'sha256-${createHash('sha256').update(text.replace(/\r\n?/g, '\n')).digest('base64')}'`)
     return `<script${rest}>${text}</script>`
   })
   if (unknown || stripped.includes(nonce)) return null

@@ -92,9 +92,6 @@ function expectSecurityHeaders(response: APIResponse, where: string): ScriptAllo
   return { hashes }
 }
 
-/** Script types that are data, not code: the browser never runs them, so the CSP does not ask about them. */
-const DATA_BLOCK = /\stype="application\/(ld\+)?json"/i
-
 /**
  * In the served HTML: every script element is allowed by this response's CSP (it carries the
  * nonce, or its text has one of the hashes, and the hashes are exactly those of the page's inline
@@ -112,13 +109,12 @@ function expectAllowedScriptsOnly(html: string, allowance: ScriptAllowance, wher
     expect(unsigned, `${where}: script elements without the response's nonce`).toEqual([])
   } else {
     expect(html, `${where}: a kept page keeps no nonce`).not.toMatch(/\snonce=/i)
-    const code = scripts.filter((script) => !DATA_BLOCK.test(script.attributes))
-    const external = code.filter((script) => /\ssrc=/i.test(script.attributes))
+    const external = scripts.filter((script) => /\ssrc=/i.test(script.attributes))
     expect(
       external.map((script) => script.tag),
       `${where}: scripts from elsewhere`,
     ).toEqual([])
-    const hashes = code.map((script) => createHash('sha256').update(script.text).digest('base64'))
+    const hashes = scripts.map((script) => createHash('sha256').update(script.text).digest('base64'))
     expect([...new Set(hashes)].sort(), `${where}: the CSP's hashes are exactly the page's inline scripts`).toEqual(
       [...allowance.hashes].sort(),
     )

@@ -87,6 +87,11 @@ export interface XssProbe {
   readonly calls: string[]
   /** Fails the test when any payload ran. */
   expectNothingRan(where: string): void
+  /**
+   * The script hashes in the CSP of the document the page shows: a kept public page allows its own
+   * inline scripts by their hashes instead of a nonce (docs/decisions/033).
+   */
+  scriptHashesOf(page: Page): string[]
 }
 
 /**
@@ -102,9 +107,20 @@ export async function armXssProbe(context: BrowserContext): Promise<XssProbe> {
     calls.push(`a ${dialog.type()} dialog opened with "${dialog.message()}" on ${dialog.page()?.url() ?? 'a page'}`)
     void dialog.dismiss().catch(() => undefined)
   })
+  const documentHashes = new WeakMap<Page, string[]>()
+  context.on('response', (response) => {
+    const frame = response.request().isNavigationRequest() ? response.frame() : null
+    if (!frame || frame !== frame.page().mainFrame()) return
+    const csp = response.headers()['content-security-policy'] ?? ''
+    documentHashes.set(
+      frame.page(),
+      [...csp.matchAll(/'sha256-([^']+)'/g)].map((match) => match[1] ?? ''),
+    )
+  })
   return {
     calls,
     expectNothingRan: (where) => expect(calls, `scripts from payloads ran (${where})`).toEqual([]),
+    scriptHashesOf: (page) => documentHashes.get(page) ?? [],
   }
 }
 
@@ -113,9 +129,16 @@ export async function armXssProbe(context: BrowserContext): Promise<XssProbe> {
  * name the hook, frames and plug-ins, base and refresh tags, and script-bearing URLs. Escaped text
  * never creates elements or attributes, so this fails even where the CSP would have blocked the script.
  */
-async function injectedMarkup(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+async function injectedMarkup(page: Page, scriptHashes: string[]): Promise<string[]> {
+  return page.evaluate(async (hashes) => {
     const found: string[] = []
+    /** A kept page's own inline script: its text has one of the hashes its CSP lists. */
+    const hashed = new Set<Element>()
+    for (const script of Array.from(document.querySelectorAll('script:not([src])'))) {
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(script.textContent ?? ''))
+      const base64 = btoa(String.fromCharCode(...new Uint8Array(digest)))
+      if (hashes.includes(base64)) hashed.add(script)
+    }
     const describe = (element: Element) => element.outerHTML.slice(0, 160)
     const scriptUrl = (value: string) => {
       // The URL parser drops tabs and newlines anywhere and C0 controls and spaces in front before reading a scheme.
@@ -141,8 +164,9 @@ async function injectedMarkup(page: Page): Promise<string[]> {
           if (name === 'style' && /expression\(|javascript:/i.test(attribute.value)) found.push(`style: ${describe(element)}`)
         }
         // React Router's own scripts carry the nonce (their loader data names payloads, as escaped JSON text);
-        // injected markup cannot know the nonce.
-        const signed = tag === 'script' && ((element as HTMLScriptElement).nonce !== '' || element.hasAttribute('nonce'))
+        // injected markup cannot know the nonce. On a kept page they are the scripts its CSP lists by hash.
+        const signed =
+          tag === 'script' && ((element as HTMLScriptElement).nonce !== '' || element.hasAttribute('nonce') || hashed.has(element))
         if (tag === 'script' && !signed) found.push(`script without the nonce: ${describe(element)}`)
         if (['iframe', 'frame', 'object', 'embed', 'base'].includes(tag)) found.push(`${tag}: ${describe(element)}`)
         if (tag === 'meta' && element.getAttribute('http-equiv')?.toLowerCase() === 'refresh')
@@ -151,7 +175,7 @@ async function injectedMarkup(page: Page): Promise<string[]> {
     }
     walk(document)
     return found
-  })
+  }, scriptHashes)
 }
 
 /** The page's visible text with runs of whitespace made one space, for comparing with a payload. */
@@ -175,6 +199,6 @@ export async function expectShownAsText(page: Page, texts: readonly string[], wh
 export async function expectInert(page: Page, probe: XssProbe, where: string) {
   // Give event handlers (onload, onerror, autofocus) a moment to fire had they been injected.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))))
-  expect(await injectedMarkup(page), `markup injected on ${where}`).toEqual([])
+  expect(await injectedMarkup(page, probe.scriptHashesOf(page)), `markup injected on ${where}`).toEqual([])
   probe.expectNothingRan(where)
 }

@@ -301,6 +301,16 @@ test.describe('on a server of its own: blog posts, plans and system settings', (
     }
 
     await visit(page, xss, `${server.url}/blog`, [...titles])
+    // The page again from the page cache (docs/decisions/033): its own scripts allowed by their
+    // hashes instead of a nonce, the payloads still only text. Another address, which the browser
+    // has not cached, kept by a request of the page's own context (no cookie; this test's `request`
+    // is the admin's).
+    const keptUrl = `${server.url}/blog?from=cache`
+    await page.request.get(keptUrl)
+    const kept = await gotoHydrated(page, keptUrl)
+    expect(kept?.headers()['content-security-policy'], 'the /blog kept by the server').toContain("'sha256-")
+    await expectShownAsText(page, [...titles], 'the kept /blog')
+    await expectInert(page, xss, 'the kept /blog')
     for (const post of posts) {
       await visit(page, xss, `${server.url}/blog/${post.slug}`, [post.title, 'marker-xss-content', 'md link', 'svg link'])
       // The post shows its tags only in its metadata.
