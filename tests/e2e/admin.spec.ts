@@ -91,6 +91,32 @@ test.describe('Users Management', () => {
       .toBe(300)
   })
 
+  test('a refused credits value falls back to the last saved one while the table has not reloaded yet', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    consoleErrors.allow(/status of 400/) // the refused credits value
+    const user = await createAccount(request, 'refused')
+    await signInAsAdmin(page)
+    await gotoHydrated(page, `/admin?search=${encodeURIComponent(user.email)}`)
+    const credits = row(page, user.email).getByLabel(`Credits of ${user.email}`)
+    const before = await credits.inputValue()
+    // The table's reload after the save stays pending, so its row still holds the older balance
+    // when the next value is refused.
+    await page.route(/\/admin\.data/, async (route) => {
+      if (route.request().method() !== 'GET') await route.continue()
+    })
+    await credits.fill('250')
+    await credits.blur()
+    await expect(toasts(page).getByText('Credits updated')).toBeVisible()
+    await credits.fill('99999999')
+    await credits.blur()
+    await expect(toasts(page).getByText('Error updating credits')).toBeVisible()
+    await expect(credits).toHaveValue('250')
+    expect(before).not.toBe('250')
+  })
+
   test('numbered pages of 10, an admin cannot delete themselves, and a bad page shows the fetching error', async ({
     page,
     request,

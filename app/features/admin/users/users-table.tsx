@@ -1,5 +1,5 @@
 import { Mail, Pencil, ShieldOff, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -103,18 +103,27 @@ function CreditsInput({ user }: { user: UserRow }) {
   const fetcher = useFetcher<ActionResult>()
   const [value, setValue] = useState(String(user.credits))
   const [shown, setShown] = useState(user.credits)
+  // The balance last known to be stored: the table's, or this field's last save. A refused value
+  // falls back to it, not to the table's row, which may still be an older reload's.
+  const [stored, setStored] = useState(user.credits)
+  const submitted = useRef(user.credits)
   if (shown !== user.credits) {
     setShown(user.credits)
+    setStored(user.credits)
     // A newly stored balance replaces the field, unless the admin has typed since the last one.
     if (value === String(shown)) setValue(String(user.credits))
   }
-  useActionToast(fetcher.data, { error: () => setValue(String(user.credits)) })
+  useActionToast(fetcher.data, {
+    success: () => setStored(submitted.current),
+    error: () => setValue(String(stored)),
+  })
   function save() {
     const parsed = Number.parseInt(value, 10)
     const credits = Number.isNaN(parsed) ? 0 : Math.max(0, parsed)
     setValue(String(credits))
-    if (credits !== user.credits)
-      fetcher.submit({ intent: 'update-credits', userId: user.id, credits: String(credits) }, { method: 'post' })
+    if (credits === stored) return
+    submitted.current = credits
+    fetcher.submit({ intent: 'update-credits', userId: user.id, credits: String(credits) }, { method: 'post' })
   }
   return (
     <Input
