@@ -115,7 +115,10 @@ export async function startServer(root, options) {
 export function serveEnv(root) {
   const script = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.serve
   const assignments = script.slice(0, script.indexOf('node ')).trim().split(/\s+/)
-  return Object.fromEntries(assignments.filter((word) => word.includes('=')).map((word) => word.split('=')))
+  // A value may hold '=' itself (NODE_OPTIONS=--max-old-space-size=1024): the name ends at the first.
+  return Object.fromEntries(
+    assignments.filter((word) => word.includes('=')).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+  )
 }
 
 export function rssBytes(pid) {

@@ -80,8 +80,9 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
   const worker = new Worker(workerFile, {
     workerData: { dataDir: options.dataDir ?? null, settings },
     // The thread's young generation: results are short-lived, and the default (up to 32 MB)
-    // would mostly hold garbage at the server's peak (docs/decisions/034).
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    // would mostly hold garbage at the server's peak; its old generation: see OLD_GENERATION_MB
+    // (docs/decisions/034).
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB },
   })
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
   let nextId = 1
@@ -221,6 +222,12 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
 
 /** The PGlite thread's young generation, in MB (V8's default grows to 32 MB). */
 const YOUNG_GENERATION_MB = 8
+/**
+ * The PGlite thread's old generation limit, in MB, as `--max-old-space-size` in the start scripts
+ * for the main thread: below 2 GB V8 lets the old generation grow to at most 1.6 times what was
+ * live after a full collection instead of 4 times (docs/decisions/034).
+ */
+const OLD_GENERATION_MB = 1024
 
 async function createDataDir(dataDir: string, settings: Record<string, string>) {
   const child = spawn(process.execPath, [workerFile, dataDir, JSON.stringify(settings)], { stdio: ['ignore', 'ignore', 'pipe'] })
