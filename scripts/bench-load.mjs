@@ -9,12 +9,12 @@
 // never takes the build lock itself (run it under `flock /tmp/aether-e2e.lock`).
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { table } from './bench/table.mjs'
+import { benchArgs, databaseArgs } from './bench/cli.mjs'
+import { loadAverage, machine } from './bench/machine.mjs'
 import { runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { addressSource, CLASSES, DEFAULT_MIX, parseMix, requestsFor, share } from './bench/load-mix.mjs'
 import { runClasses, summarize } from './bench/load-run.mjs'
@@ -53,39 +53,21 @@ const USAGE = `usage: npm run bench:load -- [options]
   --help`
 
 function options() {
-  const { values } = parseArgs({
-    options: {
-      db: { type: 'string', default: 'both' },
-      postgres: { type: 'string', default: DEFAULT_POSTGRES },
-      rate: { type: 'string', default: '300' },
-      duration: { type: 'string', default: '60' },
-      warmup: { type: 'string', default: '5' },
-      settle: { type: 'string', default: '30' },
-      connections: { type: 'string', default: '32' },
-      mix: { type: 'string' },
-      json: { type: 'string' },
-      build: { type: 'boolean', default: false },
-      'skip-build': { type: 'boolean', default: false },
-      'cpu-prof': { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
+  const { values, fail, integer } = benchArgs(USAGE, {
+    db: { type: 'string', default: 'both' },
+    postgres: { type: 'string', default: DEFAULT_POSTGRES },
+    rate: { type: 'string', default: '300' },
+    duration: { type: 'string', default: '60' },
+    warmup: { type: 'string', default: '5' },
+    settle: { type: 'string', default: '30' },
+    connections: { type: 'string', default: '32' },
+    mix: { type: 'string' },
+    json: { type: 'string' },
+    build: { type: 'boolean', default: false },
+    'skip-build': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   })
-  if (values.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  const fail = (message) => {
-    console.error(`${message}\n\n${USAGE}`)
-    process.exit(2)
-  }
-  const integer = (name, min, max) => {
-    const value = Number(values[name])
-    if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be a whole number from ${min} to ${max}`)
-    return value
-  }
-  if (!['pglite', 'postgres', 'both'].includes(values.db)) fail('--db must be pglite, postgres or both')
-  if (!/^postgres(ql)?:\/\//.test(values.postgres)) fail('--postgres must be a postgres:// URL')
-  if (values.build && values['skip-build']) fail('--build and --skip-build exclude each other')
+  const { databases, postgres, build, skipBuild } = databaseArgs(values, fail)
   let mix
   try {
     mix = parseMix(values.mix)
@@ -93,8 +75,8 @@ function options() {
     fail(error.message)
   }
   return {
-    databases: values.db === 'both' ? ['pglite', 'postgres'] : [values.db],
-    postgres: values.postgres,
+    databases,
+    postgres,
     rate: integer('rate', 1, 20_000),
     duration: integer('duration', 1, 3600),
     warmup: integer('warmup', 0, 300),
@@ -102,13 +84,12 @@ function options() {
     connections: integer('connections', 1, 1000),
     mix,
     json: values.json ? path.resolve(values.json) : null,
-    build: values.build,
-    skipBuild: values['skip-build'],
+    build,
+    skipBuild,
     cpuProfileDir: values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null,
   }
 }
 
-const loadAverage = () => os.loadavg().map((value) => Number(value.toFixed(2)))
 const mb = (bytes) => (bytes == null ? null : Math.round((bytes / 2 ** 20) * 10) / 10)
 
 /** The server's resident memory now: in all, anonymous (heaps, WASM memory) and file-backed (code). */
@@ -395,13 +376,7 @@ async function main() {
     benchmark: 'load',
     startedAt: started.toISOString(),
     finishedAt: null,
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? null,
-      totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
-      loadAverageStart: loadAverage(),
-      loadAverageEnd: null,
-    },
+    machine: machine(),
     versions: { node: process.version, autocannon: readVersion('autocannon') },
     options: { ...opts, postgres: opts.databases.includes('postgres') ? opts.postgres : null },
     build,

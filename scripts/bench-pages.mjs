@@ -11,11 +11,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { pageJsSize } from './bench/js-size.mjs'
 import { findNginx, nginxVersion, startNginx } from './bench/nginx.mjs'
 import { table } from './bench/table.mjs'
 import { cleanups, runBenchmark, tempDir } from './bench/cleanup.mjs'
+import { benchArgs } from './bench/cli.mjs'
+import { loadAverage, machine } from './bench/machine.mjs'
 import { freePort } from './bench/processes.mjs'
 import { ensureBuild, startServer } from './bench/app-server.mjs'
 
@@ -47,34 +48,19 @@ const TARGETS = {
 }
 
 function options() {
-  const { values } = parseArgs({
-    options: {
-      build: { type: 'boolean', default: false },
-      'skip-lighthouse': { type: 'boolean', default: false },
-      'skip-throughput': { type: 'boolean', default: false },
-      reports: { type: 'boolean', default: false },
-      runs: { type: 'string', default: '1' },
-      'lh-timeout': { type: 'string', default: '120' },
-      connections: { type: 'string', default: '10' },
-      duration: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '2' },
-      'nginx-workers': { type: 'string', default: '1' },
-      encoding: { type: 'string', default: 'gzip, deflate, br' },
-      help: { type: 'boolean', default: false },
-    },
+  const { values, integer } = benchArgs(USAGE, {
+    build: { type: 'boolean', default: false },
+    'skip-lighthouse': { type: 'boolean', default: false },
+    'skip-throughput': { type: 'boolean', default: false },
+    reports: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
+    'lh-timeout': { type: 'string', default: '120' },
+    connections: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    'nginx-workers': { type: 'string', default: '1' },
+    encoding: { type: 'string', default: 'gzip, deflate, br' },
   })
-  if (values.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  const integer = (name, min, max) => {
-    const value = Number(values[name])
-    if (!Number.isInteger(value) || value < min || value > max) {
-      console.error(`--${name} must be a whole number from ${min} to ${max}\n\n${USAGE}`)
-      process.exit(2)
-    }
-    return value
-  }
   return {
     build: values.build,
     lighthouse: !values['skip-lighthouse'],
@@ -272,11 +258,7 @@ async function main() {
     startedAt: started.toISOString(),
     finishedAt: null,
     machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? null,
-      totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
-      loadAverageStart: os.loadavg().map((value) => Number(value.toFixed(2))),
-      loadAverageEnd: null,
+      ...machine(),
       platform: `${os.type()} ${os.release()} ${os.arch()}`,
     },
     versions: {
@@ -455,7 +437,7 @@ async function main() {
   }
 
   result.finishedAt = new Date().toISOString()
-  result.machine.loadAverageEnd = os.loadavg().map((value) => Number(value.toFixed(2)))
+  result.machine.loadAverageEnd = loadAverage()
 
   // Save, then print.
   const outDir = path.join(ROOT, 'bench-results')

@@ -15,8 +15,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { cleanups, runBenchmark, tempDir } from './bench/cleanup.mjs'
+import { benchArgs } from './bench/cli.mjs'
+import { loadAverage } from './bench/machine.mjs'
 import { ensureBuild, startServer } from './bench/app-server.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
 import { freePort } from './bench/processes.mjs'
@@ -35,33 +36,15 @@ const USAGE = `usage: npm run bench:runs -- [options]
 environment: CHROME_PATH (default /usr/bin/chromium)`
 
 function options() {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '20' },
-      concurrency: { type: 'string', default: '2' },
-      warmup: { type: 'string', default: '1' },
-      postgres: { type: 'string' },
-      build: { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '900' },
-      help: { type: 'boolean', default: false },
-    },
+  const { values, fail, integer } = benchArgs(USAGE, {
+    runs: { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '1' },
+    postgres: { type: 'string' },
+    build: { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '900' },
   })
-  if (values.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  const integer = (name, min, max) => {
-    const value = Number(values[name])
-    if (!Number.isInteger(value) || value < min || value > max) {
-      console.error(`--${name} must be a whole number from ${min} to ${max}\n\n${USAGE}`)
-      process.exit(2)
-    }
-    return value
-  }
-  if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres)) {
-    console.error(`--postgres must be a postgres:// URL\n\n${USAGE}`)
-    process.exit(2)
-  }
+  if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres)) fail('--postgres must be a postgres:// URL')
   return {
     runs: integer('runs', 1, 5000),
     concurrency: integer('concurrency', 1, 32),
@@ -303,7 +286,7 @@ async function main() {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model ?? null,
       memoryMb: Math.round(os.totalmem() / 1024 / 1024),
-      loadAverageStart: os.loadavg().map((value) => Number(value.toFixed(2))),
+      loadAverageStart: loadAverage(),
     },
     versions: { node: process.version, chromium: chromiumVersion(chromePath) },
     steps: STEPS(site).length,
@@ -359,7 +342,7 @@ async function main() {
     samples: peak.samples,
   }
   result.finishedAt = new Date().toISOString()
-  result.machine.loadAverageEnd = os.loadavg().map((value) => Number(value.toFixed(2)))
+  result.machine.loadAverageEnd = loadAverage()
 
   const outDir = path.join(ROOT, 'bench-results')
   mkdirSync(outDir, { recursive: true })

@@ -9,16 +9,16 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { cpuSeconds, ensureBuild, spawnServer } from './bench/app-server.mjs'
 import { runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { freePort } from './bench/processes.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
 import { table } from './bench/table.mjs'
+import { benchArgs, databaseArgs } from './bench/cli.mjs'
+import { loadAverage, machine } from './bench/machine.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -38,43 +38,24 @@ const USAGE = `usage: npm run bench:start -- [options]
   --help`
 
 function options() {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '5' },
-      db: { type: 'string', default: 'both' },
-      postgres: { type: 'string', default: DEFAULT_POSTGRES },
-      json: { type: 'string' },
-      build: { type: 'boolean', default: false },
-      'skip-build': { type: 'boolean', default: false },
-      'cpu-prof': { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
+  const { values, fail, integer } = benchArgs(USAGE, {
+    runs: { type: 'string', default: '5' },
+    db: { type: 'string', default: 'both' },
+    postgres: { type: 'string', default: DEFAULT_POSTGRES },
+    json: { type: 'string' },
+    build: { type: 'boolean', default: false },
+    'skip-build': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   })
-  if (values.help) {
-    console.log(USAGE)
-    process.exit(0)
-  }
-  const fail = (message) => {
-    console.error(`${message}\n\n${USAGE}`)
-    process.exit(2)
-  }
-  const runs = Number(values.runs)
-  if (!Number.isInteger(runs) || runs < 1 || runs > 100) fail('--runs must be a whole number from 1 to 100')
-  if (!['pglite', 'postgres', 'both'].includes(values.db)) fail('--db must be pglite, postgres or both')
-  if (!/^postgres(ql)?:\/\//.test(values.postgres)) fail('--postgres must be a postgres:// URL')
-  if (values.build && values['skip-build']) fail('--build and --skip-build exclude each other')
+  const runs = integer('runs', 1, 100)
   return {
     runs,
-    databases: values.db === 'both' ? ['pglite', 'postgres'] : [values.db],
-    postgres: values.postgres,
+    ...databaseArgs(values, fail),
     json: values.json ? path.resolve(values.json) : null,
-    build: values.build,
-    skipBuild: values['skip-build'],
     cpuProfileDir: values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null,
   }
 }
 
-const loadAverage = () => os.loadavg().map((value) => Number(value.toFixed(2)))
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
@@ -212,13 +193,7 @@ async function main() {
     benchmark: 'start',
     startedAt: started.toISOString(),
     finishedAt: null,
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? null,
-      totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
-      loadAverageStart: loadAverage(),
-      loadAverageEnd: null,
-    },
+    machine: machine(),
     versions: { node: process.version },
     options: { ...opts, postgres: opts.databases.includes('postgres') ? opts.postgres : null },
     build,
