@@ -9,6 +9,10 @@ test.describe.configure({ timeout: 90_000 })
 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
 
+/** The Subscriptions tab's save of a plan field, to await after the change that sends it. */
+const planSaved = (page: Page) =>
+  page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'))
+
 async function adminHeaders(request: Parameters<typeof apiToken>[0], baseUrl?: string) {
   return { Authorization: `Bearer ${await apiToken(request, ADMIN, baseUrl)}` }
 }
@@ -349,18 +353,14 @@ test.describe('Subscriptions', () => {
     await expect(toasts(page).getByText('Cloud runs at once must be at least 1.')).toBeVisible()
     await expect(cloudRuns).toHaveValue('1')
     await cloudRuns.fill('3')
-    const cloudRunsSaved = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
-    )
+    const cloudRunsSaved = planSaved(page)
     await cloudRuns.blur()
     expect((await cloudRunsSaved).ok()).toBe(true)
     // Devices (docs/decisions/031): 1 for a new plan, blank for unlimited.
     const devices = page.getByLabel(`Devices of ${name}`)
     await expect(devices).toHaveValue('1')
     await devices.fill('')
-    const devicesSaved = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
-    )
+    const devicesSaved = planSaved(page)
     await devices.blur()
     expect((await devicesSaved).ok()).toBe(true)
     // The shortest schedule interval (docs/decisions/036): 15 minutes for a new plan, at least 1.
@@ -371,14 +371,10 @@ test.describe('Subscriptions', () => {
     await expect(toasts(page).getByText('Shortest schedule interval must be at least 1, or blank for no minimum.')).toBeVisible()
     await expect(shortest).toHaveValue('15')
     await shortest.fill('30')
-    const shortestSaved = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
-    )
+    const shortestSaved = planSaved(page)
     await shortest.blur()
     expect((await shortestSaved).ok()).toBe(true)
-    const saved = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'),
-    )
+    const saved = planSaved(page)
     await page.getByLabel(`AI planning in ${name}`).check()
     await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
     expect((await saved).ok()).toBe(true)
