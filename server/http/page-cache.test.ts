@@ -10,6 +10,7 @@ import { createTestApp, testEnv, type TestApp } from '#server/testing/create-tes
 import type { AppEnv } from './app-env.ts'
 import { pageCache, preferredEncoding, readAfterArrival, withScriptHashes } from './page-cache.ts'
 import { securityHeaderList, securityHeaders } from './security-headers.ts'
+import { cspDirectives } from '#server/testing/csp-directives.ts'
 
 const PUBLIC = 'public, max-age=60, s-maxage=300'
 const HEADER_OPTIONS = { isProduction: true }
@@ -99,15 +100,6 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number; readVersion?: 
   }
 }
 
-function directives(csp: string | null): Map<string, string[]> {
-  const map = new Map<string, string[]>()
-  for (const part of (csp ?? '').split(';')) {
-    const [name, ...values] = part.trim().split(/\s+/)
-    if (name) map.set(name, values)
-  }
-  return map
-}
-
 /** The inline scripts of a page (JSON-LD data blocks too), each as its CSP hash. */
 function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
@@ -141,7 +133,7 @@ describe('the page cache', () => {
     expect(second.body).not.toContain(nonce)
     expect(second.body).toContain('window.__ctx = {"cspNonce":""}')
     expect(third.body).toBe(second.body)
-    const script = directives(second.response.headers.get('content-security-policy')).get('script-src') ?? []
+    const script = cspDirectives(second.response.headers.get('content-security-policy')).get('script-src') ?? []
     expect(script.filter((source) => source.startsWith("'nonce-"))).toEqual([])
     expect(script).not.toContain("'unsafe-inline'")
     // Exactly the three scripts the render signed (the JSON-LD block too); not the injected one.
@@ -161,7 +153,7 @@ describe('the page cache', () => {
     expect(s.renders()).toBe(1)
     const headersOf = (response: Response) => {
       const all = Object.fromEntries(response.headers)
-      const csp = directives(all['content-security-policy'] ?? null)
+      const csp = cspDirectives(all['content-security-policy'] ?? null)
       csp.set(
         'script-src',
         (csp.get('script-src') ?? []).filter((source) => !/^'(nonce|sha256)-/.test(source)),
@@ -617,7 +609,7 @@ describe('the page cache in the production app, on the database', () => {
     }
     const cspWithout = (response: Response) => response.headers.get('content-security-policy')?.replace(/ '(nonce|sha256)-[^']+'/g, '')
     expect(cspWithout(hit.response)).toBe(cspWithout(miss.response))
-    expect(directives(hit.response.headers.get('content-security-policy')).get('script-src')).toEqual([
+    expect(cspDirectives(hit.response.headers.get('content-security-policy')).get('script-src')).toEqual([
       "'self'",
       ...inlineScriptHashes(hit.body),
     ])

@@ -6,6 +6,7 @@ import { createServices } from '#server/services.ts'
 import { createTestApp, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
 import type { AppEnv } from './app-env.ts'
 import { securityHeaders } from './security-headers.ts'
+import { cspDirectives } from '#server/testing/csp-directives.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -15,17 +16,8 @@ afterAll(async () => {
   await t.close()
 })
 
-function directives(csp: string | null): Map<string, string[]> {
-  const map = new Map<string, string[]>()
-  for (const part of (csp ?? '').split(';')) {
-    const [name, ...values] = part.trim().split(/\s+/)
-    if (name) map.set(name, values)
-  }
-  return map
-}
-
 function expectBaseHeaders(response: Response) {
-  const csp = directives(response.headers.get('content-security-policy'))
+  const csp = cspDirectives(response.headers.get('content-security-policy'))
   expect(csp.get('frame-ancestors')).toEqual(["'none'"])
   expect(csp.get('default-src')).toEqual(["'self'"])
   expect(csp.get('object-src')).toEqual(["'none'"])
@@ -91,7 +83,7 @@ describe('security headers in production', () => {
       expect(response.headers.get('strict-transport-security')).toMatch(/max-age=(\d+)/)
       const maxAge = Number(/max-age=(\d+)/.exec(response.headers.get('strict-transport-security') ?? '')?.[1])
       expect(maxAge).toBeGreaterThanOrEqual(15_552_000)
-      const csp = directives(response.headers.get('content-security-policy'))
+      const csp = cspDirectives(response.headers.get('content-security-policy'))
       expect(csp.get('script-src')).not.toContain("'unsafe-eval'")
       expect(csp.get('connect-src')).toEqual(["'self'"])
     }
@@ -143,7 +135,7 @@ describe('Paddle checkout allowances', () => {
 
   it('without Paddle: no third-party scripts or frames, no payment API', async () => {
     const headers = await headersWith(false)
-    const csp = directives(headers.get('content-security-policy'))
+    const csp = cspDirectives(headers.get('content-security-policy'))
     expect(csp.get('script-src')?.join(' ')).not.toContain('paddle')
     expect(csp.get('frame-src')).toEqual(["'none'"])
     expect(headers.get('permissions-policy')).toContain('payment=()')
@@ -151,7 +143,7 @@ describe('Paddle checkout allowances', () => {
 
   it('with Paddle: Paddle.js from its CDN and the checkout frame, nothing else', async () => {
     const headers = await headersWith(true)
-    const csp = directives(headers.get('content-security-policy'))
+    const csp = cspDirectives(headers.get('content-security-policy'))
     expect(csp.get('script-src')).toContain('https://cdn.paddle.com')
     expect(csp.get('frame-src')).toEqual(['https://*.paddle.com'])
     expect(csp.get('frame-ancestors')).toEqual(["'none'"])

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { APIRequestContext, APIResponse } from '@playwright/test'
 import { adminHeaders, apiToken, createAccount, createAutomation, startClientRun } from './accounts.ts'
 import { BASE_URL, expect, gotoHydrated, signIn, test } from './fixtures.ts'
+import { cspDirectives } from '../../server/testing/csp-directives.ts'
 
 // Issue 7, what the unit tests cannot see: the headers and nonces of the pages the production build
 // really serves, sign-out through the page ending the session on the server, and Chromium itself
@@ -41,15 +42,6 @@ const ADMIN_PAGES = ['/admin', '/admin/blog', '/admin/inquiries', '/admin/subscr
 /** Answers that are not HTML pages still carry the headers. */
 const OTHER_ANSWERS = ['/blog/rss.xml', '/sitemap.xml', '/robots.txt', '/og.png', '/favicon.svg', '/api/health', '/api/docs', '/api/nope']
 
-function directives(csp: string | undefined): Map<string, string[]> {
-  const map = new Map<string, string[]>()
-  for (const part of (csp ?? '').split(';')) {
-    const [name, ...values] = part.trim().split(/\s+/)
-    if (name) map.set(name, values)
-  }
-  return map
-}
-
 /**
  * How an answer's CSP lets its inline scripts run: this response's nonce, or, for a kept public
  * page (server/http/page-cache.ts, docs/decisions/033), the hashes of exactly its inline scripts.
@@ -62,7 +54,7 @@ interface ScriptAllowance {
 /** The security headers every answer carries (production build: HSTS too); answers how scripts are allowed. */
 function expectSecurityHeaders(response: APIResponse, where: string): ScriptAllowance {
   const headers = response.headers()
-  const csp = directives(headers['content-security-policy'])
+  const csp = cspDirectives(headers['content-security-policy'])
   expect(csp.size, `${where}: Content-Security-Policy`).toBeGreaterThan(0)
   expect(csp.get('default-src'), where).toEqual(["'self'"])
   const script = csp.get('script-src') ?? []
