@@ -51,6 +51,8 @@ export async function withGuardedPage<T>(
   const deadline = Date.now() + limits.timeLimitMs
   const timeUp = AbortSignal.timeout(limits.timeLimitMs)
   const signal = limits.signal ? AbortSignal.any([limits.signal, timeUp]) : timeUp
+  // A step's own timeout ends at the deadline too, and may fire before the time-up signal does.
+  const stopped = () => signal.aborted || Date.now() >= deadline
   const guard = createTargetGuard({ policy: options.privateTargets, lookup: options.lookup })
   const browser = await options.browsers.acquire()
   let session: BrowserSession | null = null
@@ -85,7 +87,7 @@ export async function withGuardedPage<T>(
         try {
           await performStep(context(), step, n)
         } catch (error) {
-          if (signal.aborted) throw new ExplorationStopped('stopped')
+          if (stopped()) throw new ExplorationStopped('stopped')
           throw new ExploreFailure(n, error instanceof StepFailure ? error.message : cleanMessage(error))
         }
       },
@@ -93,7 +95,7 @@ export async function withGuardedPage<T>(
     if (signal.aborted) throw new ExplorationStopped('stopped')
     return result
   } catch (error) {
-    if (signal.aborted && !(error instanceof ExplorationStopped)) throw new ExplorationStopped('stopped')
+    if (stopped() && !(error instanceof ExplorationStopped)) throw new ExplorationStopped('stopped')
     throw error
   } finally {
     signal.removeEventListener('abort', stop)
