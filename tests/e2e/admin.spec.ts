@@ -119,6 +119,16 @@ test.describe('Users Management', () => {
     await expect(toasts(page).getByText('Error updating credits')).toBeVisible()
     await expect(credits).toHaveValue('250')
     expect(before).not.toBe('250')
+    // A balance stored from elsewhere (the Edit User dialog) then replaces the field.
+    await page.unroute(/\/admin\.data/)
+    await row(page, user.email)
+      .getByRole('button', { name: `Edit User ${user.email}` })
+      .click()
+    const dialog = page.getByRole('dialog', { name: 'Edit User' })
+    await dialog.getByLabel('Credits').fill('42')
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(toasts(page).getByText('User updated')).toBeVisible()
+    await expect(credits).toHaveValue('42')
   })
 
   test('numbered pages of 10, an admin cannot delete themselves, and a bad page shows the fetching error', async ({

@@ -109,9 +109,9 @@ function CreditsInput({ user }: { user: UserRow }) {
   const submitted = useRef(user.credits)
   if (shown !== user.credits) {
     setShown(user.credits)
+    // A newly stored balance replaces the field, unless the admin has typed since the last one known.
+    if (value === String(stored)) setValue(String(user.credits))
     setStored(user.credits)
-    // A newly stored balance replaces the field, unless the admin has typed since the last one.
-    if (value === String(shown)) setValue(String(user.credits))
   }
   useActionToast(fetcher.data, {
     success: () => setStored(submitted.current),
