@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useLoaderData,
   useLocation,
+  useMatches,
   useRouteLoaderData,
   type LinksFunction,
 } from 'react-router'
@@ -16,8 +17,9 @@ import type { Theme } from '#common/settings.ts'
 import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
 import stylesheet from './app.css?url'
 import { Stylesheet } from './components/inline-stylesheet.tsx'
-import { PaintFirstScripts } from './components/paint-first-scripts.tsx'
+import { PaintFirstScripts, useAnnounceHydrated } from './components/paint-first-scripts.tsx'
 import { readFlash } from './lib/flash.server.ts'
+import { scriptsStart } from './lib/reading-page.ts'
 import { toast } from './lib/toast.ts'
 import { readConsent, readTheme } from './lib/preferences.server.ts'
 
@@ -60,6 +62,8 @@ const TOKEN_PAGES = ['/reset-password', '/confirm-email', '/verify-email']
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root')
   const { pathname } = useLocation()
+  const matches = useMatches()
+  useAnnounceHydrated()
   const theme = root?.theme ?? 'dark'
   const nonce = root?.cspNonce
   return (
@@ -83,7 +87,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <LazyToaster theme={theme} />
         <ScrollRestoration nonce={nonce} />
-        <PaintFirstScripts nonce={nonce} />
+        <PaintFirstScripts nonce={nonce} loadModules={scriptsStart(matches, Boolean(root?.flash))} />
       </body>
     </html>
   )

@@ -1,24 +1,14 @@
-// Prints the gzipped size of the JavaScript a page loads (its module scripts, modulepreloads, inline
-// dynamic imports and the modules its bootstrap preloads after the first paint).
+// Prints the gzipped size of the JavaScript a page loads (scripts/bench/js-size.mjs says what counts),
+// and on a page whose modules wait for the first interaction, what that interaction loads.
 // usage: node scripts/page-js-size.js http://localhost:3000 /auth /
-import { gzipSync } from 'node:zlib'
+import { pageJsSize } from './bench/js-size.mjs'
 
+const kb = (bytes) => (bytes / 1024).toFixed(1)
 const [base = 'http://localhost:3000', ...paths] = process.argv.slice(2)
 for (const path of paths.length ? paths : ['/']) {
-  const html = await (await fetch(new URL(path, base))).text()
-  const urls = new Set()
-  for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1])
-  for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1])
-  for (const match of html.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1])
-  // The modules the bootstrap preloads after the first paint (app/components/paint-first-scripts.tsx).
-  for (const match of html.matchAll(/\/\* modulepreload after first paint \*\/ (\[[^\]]*\])/g))
-    for (const url of JSON.parse(match[1])) urls.add(url)
-  let raw = 0
-  let gzip = 0
-  for (const url of urls) {
-    const body = Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())
-    raw += body.length
-    gzip += gzipSync(body, { level: 9 }).length
-  }
-  console.log(`${path}: ${urls.size} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gzip / 1024).toFixed(1)} KB gzipped`)
+  const size = await pageJsSize(base, path)
+  const later = size.interaction.files
+    ? `; at the first interaction ${size.interaction.files} more, ${kb(size.interaction.gzipBytes)} KB gzipped`
+    : ''
+  console.log(`${path}: ${size.files} files, ${kb(size.rawBytes)} KB raw, ${kb(size.gzipBytes)} KB gzipped${later}`)
 }

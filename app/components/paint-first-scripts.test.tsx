@@ -1,7 +1,7 @@
 import { createElement, Fragment, type ReactElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { deferImports, paintFirst, PRELOAD_MARKER } from './paint-first-scripts.tsx'
+import { deferImports, HYDRATED_EVENT, INTERACTION_PRELOAD_MARKER, paintFirst, PRELOAD_MARKER } from './paint-first-scripts.tsx'
 
 // What React Router 7's <Scripts> renders during the server render and hydration (its shape:
 // an importmap or null, the entry's and the routes' modulepreload links, then the context
@@ -137,6 +137,158 @@ describe('deferImports', () => {
   })
 })
 
+/** A page element for the interaction wait: a control (button) or anything else (a link's text). */
+class FakeElement {
+  disabled = false
+  constructor(
+    readonly name: string,
+    readonly control: boolean,
+    private readonly log: string[],
+  ) {}
+  closest() {
+    return this.control ? this : null
+  }
+  click() {
+    this.log.push(`replay ${this.name}`)
+  }
+}
+
+type Listener = (event: FakeEvent) => void
+class FakeEvent {
+  prevented = false
+  stopped = false
+  constructor(
+    readonly type: string,
+    readonly target: unknown,
+  ) {}
+  preventDefault() {
+    this.prevented = true
+  }
+  stopImmediatePropagation() {
+    this.stopped = true
+  }
+}
+
+/** Runs an on-interaction bootstrap against a window that records listeners; answers its handles. */
+function runUntilInteraction(code: string, { failImport = false } = {}) {
+  const log: string[] = []
+  const listeners = new Map<string, Listener[]>()
+  const addEventListener = (name: string, listener: Listener) => listeners.set(name, [...(listeners.get(name) ?? []), listener])
+  const removeEventListener = (name: string, listener: Listener) =>
+    listeners.set(
+      name,
+      (listeners.get(name) ?? []).filter((known) => known !== listener),
+    )
+  const dispatch = (name: string, target: unknown = null) => {
+    const event = new FakeEvent(name, target)
+    for (const listener of listeners.get(name) ?? []) {
+      listener(event)
+      if (event.stopped) break
+    }
+    return event
+  }
+  const style: Record<string, string> = {}
+  const document = {
+    documentElement: { style: Object.assign(style, { removeProperty: (name: string) => delete style[name] }) },
+    createElement: () => ({ rel: '', href: '' }),
+    head: { append: (link: { rel: string; href: string }) => log.push(`${link.rel} ${link.href}`) },
+  }
+  const load = (href: string) => {
+    log.push(`import ${href}`)
+    return failImport ? Promise.reject(new Error('offline')) : Promise.resolve({ href })
+  }
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (...args: unknown[]) => Promise<void>
+  const window: Record<string, unknown> = {}
+  const running = new AsyncFunction(
+    'document',
+    'addEventListener',
+    'removeEventListener',
+    'Element',
+    'load',
+    'window',
+    code.replace(/\bimport\(/g, 'load('),
+  )(document, addEventListener, removeEventListener, FakeElement, load, window)
+  const settle = async () => {
+    for (let round = 0; round < 20; round++) await Promise.resolve()
+  }
+  return { log, window, style, running, dispatch, settle, element: (name: string, control: boolean) => new FakeElement(name, control, log) }
+}
+
+describe('deferImports on a reading page', () => {
+  const code = deferImports(BOOTSTRAP, ['/assets/entry.client-c.js', '/assets/core-d.js'], 'on-interaction') ?? ''
+
+  it('imports nothing until the visitor interacts, then adds the hints and imports in order', async () => {
+    expect(code).toContain(`${INTERACTION_PRELOAD_MARKER} ["/assets/entry.client-c.js","/assets/core-d.js"]`)
+    const page = runUntilInteraction(code)
+    await page.settle()
+    expect(page.log).toEqual([])
+    page.dispatch('keydown')
+    await page.running
+    expect(page.log).toEqual([
+      'modulepreload /assets/entry.client-c.js',
+      'modulepreload /assets/core-d.js',
+      'import /assets/root-a.js',
+      'import /assets/home-b.js',
+      'import /assets/entry.client-c.js',
+    ])
+    expect(page.window.__reactRouterRouteModules).toEqual({
+      root: { href: '/assets/root-a.js' },
+      'routes/home': { href: '/assets/home-b.js' },
+    })
+  })
+
+  it('holds a click on a button until React has hydrated, then replays it on the same element; links pass', async () => {
+    const page = runUntilInteraction(code)
+    const button = page.element('demo button', true)
+    const link = page.element('link text', false)
+    page.dispatch('pointerdown', button)
+    const held = page.dispatch('click', button)
+    expect(held.prevented && held.stopped).toBe(true)
+    expect(page.style.cursor).toBe('progress')
+    expect(page.dispatch('click', link).prevented).toBe(false)
+    const disabled = page.element('disabled button', true)
+    disabled.disabled = true
+    expect(page.dispatch('click', disabled).prevented).toBe(false)
+    await page.running
+    expect(page.log).not.toContain('replay demo button')
+
+    page.dispatch(HYDRATED_EVENT)
+    expect(page.log.at(-1)).toBe('replay demo button')
+    expect(page.style.cursor).toBeUndefined()
+    // Hydrated: clicks are React's again.
+    expect(page.dispatch('click', button).prevented).toBe(false)
+  })
+
+  it('starts when the pointer comes over a control, not over anything else', async () => {
+    const page = runUntilInteraction(code)
+    page.dispatch('pointerover', page.element('paragraph', false))
+    await page.settle()
+    expect(page.log).toEqual([])
+    page.dispatch('pointerover', page.element('menu button', true))
+    await page.running
+    expect(page.log).toContain('import /assets/entry.client-c.js')
+  })
+
+  it('starts on a click alone (a click dispatched without a pointer)', async () => {
+    const page = runUntilInteraction(code)
+    const button = page.element('theme button', true)
+    expect(page.dispatch('click', button).prevented).toBe(true)
+    await page.running
+    expect(page.log).toContain('import /assets/entry.client-c.js')
+  })
+
+  it('lets clicks through again when the modules cannot load', async () => {
+    const page = runUntilInteraction(code, { failImport: true })
+    const button = page.element('menu button', true)
+    page.dispatch('click', button)
+    await expect(page.running).rejects.toThrow('offline')
+    expect(page.dispatch('click', button).prevented).toBe(false)
+    expect(page.style.cursor).toBeUndefined()
+  })
+})
+
 describe('paintFirst', () => {
   it('takes the modulepreload links out and lists them in the bootstrap, in document order', () => {
     const adjusted = paintFirst(routerScripts())
@@ -148,6 +300,13 @@ describe('paintFirst', () => {
     // The context script and the nonces are untouched.
     expect(html).toContain('<script nonce="n">window.__reactRouterContext = {};</script>')
     expect(html).toMatch(/<script nonce="n" type="module" async="">/)
+  })
+
+  it('names the first interaction as the wait on a reading page', () => {
+    const html = renderToStaticMarkup(paintFirst(routerScripts(), 'on-interaction') as ReactElement)
+    expect(html).toContain(`${INTERACTION_PRELOAD_MARKER} ["/assets/entry.client-c.js"`)
+    expect(html).not.toContain(PRELOAD_MARKER)
+    expect(html).not.toContain('<link')
   })
 
   it('leaves output it does not recognise unchanged', () => {

@@ -1,4 +1,4 @@
-import { cloneElement, isValidElement, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, isValidElement, useEffect, type ReactElement, type ReactNode } from 'react'
 import { Scripts } from 'react-router'
 
 type ScriptsProps = Parameters<typeof Scripts>[0]
@@ -11,21 +11,40 @@ type Element = ReactElement<{
 }>
 
 /**
+ * When a page's modules load: once the first contentful paint is on screen, or at the visitor's
+ * first interaction with the page (docs/decisions/037-reading-pages-hydrate-on-interaction.md).
+ */
+export type ScriptsStart = 'after-paint' | 'on-interaction'
+
+/**
  * React Router's <Scripts>, with the page's modules fetched once the first contentful paint is
- * on screen (docs/decisions/035-inline-stylesheet-and-system-font.md): the <link rel=modulepreload>
- * hints leave the document and the module script waits for the paint (at most a second), then
- * adds the same hints and imports the route modules and the entry as React Router does.
+ * on screen (docs/decisions/035-inline-stylesheet-and-system-font.md), or later, at the first
+ * interaction: the <link rel=modulepreload> hints leave the document and the module script waits,
+ * then adds the same hints and imports the route modules and the entry as React Router does.
  * Anything else in its output passes through; output it does not recognise is left unchanged.
  */
-export function PaintFirstScripts(props: ScriptsProps) {
+export function PaintFirstScripts({ loadModules = 'after-paint', ...props }: ScriptsProps & { loadModules?: ScriptsStart }) {
   // Called as a function so its output can be adjusted; its hooks run as this component's own.
   const scripts = Scripts(props)
   if (import.meta.env.DEV || !scripts) return scripts
-  return paintFirst(scripts) ?? scripts
+  return paintFirst(scripts, loadModules) ?? scripts
 }
 
 /** The marker before the list of modules the bootstrap preloads (scripts/bench/js-size.mjs reads it). */
 export const PRELOAD_MARKER = '/* modulepreload after first paint */'
+/** The same marker on a page whose modules wait for the first interaction. */
+export const INTERACTION_PRELOAD_MARKER = '/* modulepreload after the first interaction */'
+
+/** Dispatched on window once React has hydrated the page; the root sets data-hydrated on <html> too. */
+export const HYDRATED_EVENT = 'app:hydrated'
+
+/** Announces the hydration: a bootstrap waiting for it replays the clicks it held (call once, in the root). */
+export function useAnnounceHydrated() {
+  useEffect(() => {
+    document.documentElement.setAttribute('data-hydrated', '')
+    window.dispatchEvent(new Event(HYDRATED_EVENT))
+  }, [])
+}
 
 /** The bootstrap's wait: the first contentful paint (or a second at most); none for a hidden page. */
 const WAIT_FOR_PAINT = `await new Promise((go) => {
@@ -40,8 +59,44 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
   }).observe({ type: 'paint', buffered: true })
 });`
 
+/**
+ * The wait for the first interaction: a key, a touch, a click, or pointing at a control. A click on
+ * a button meanwhile (a link needs no script) is held, and replayed on the same element once React has hydrated the page; if the
+ * modules fail to load, clicks are let through again.
+ */
+const WAIT_FOR_INTERACTION = `const controls = 'button, [role="button"], input[type="submit"], input[type="button"]'
+const held = []
+const hold = (event) => {
+  const control = event.target instanceof Element ? event.target.closest(controls) : null
+  if (!control || control.disabled) return
+  event.preventDefault()
+  event.stopImmediatePropagation()
+  held.push(control)
+  document.documentElement.style.cursor = 'progress'
+}
+const release = () => {
+  removeEventListener('click', hold, true)
+  document.documentElement.style.removeProperty('cursor')
+}
+const interaction = new Promise((go) => {
+  const triggers = ['pointerover', 'pointerdown', 'keydown', 'focusin', 'click']
+  const start = (event) => {
+    // Pointing at a control is enough; moving across the text is not.
+    if (event.type === 'pointerover' && !(event.target instanceof Element && event.target.closest(controls))) return
+    for (const name of triggers) removeEventListener(name, start, true)
+    go()
+  }
+  for (const name of triggers) addEventListener(name, start, true)
+})
+addEventListener('click', hold, true)
+addEventListener(${JSON.stringify(HYDRATED_EVENT)}, () => {
+  release()
+  for (const control of held.splice(0)) control.click()
+}, { once: true })
+await interaction;`
+
 /** The adjusted output, or null when it is not what this expects. */
-export function paintFirst(scripts: ReactElement): ReactElement | null {
+export function paintFirst(scripts: ReactElement, start: ScriptsStart = 'after-paint'): ReactElement | null {
   // First the hints: collected in document order and taken out.
   const preloads: string[] = []
   const codes: string[] = []
@@ -53,7 +108,7 @@ export function paintFirst(scripts: ReactElement): ReactElement | null {
     if (element.type === 'script' && element.props.type === 'module') codes.push(element.props.dangerouslySetInnerHTML?.__html ?? '')
     return undefined
   })
-  const deferred = codes.length === 1 && preloads.length > 0 ? deferImports(codes[0] ?? '', preloads) : null
+  const deferred = codes.length === 1 && preloads.length > 0 ? deferImports(codes[0] ?? '', preloads, start) : null
   if (deferred === null) return null
   // Then the bootstrap: it waits for the paint, adds the hints back and imports.
   return mapElements(withoutHints, (element) =>
@@ -81,16 +136,18 @@ function mapElements(node: ReactNode, change: (element: Element) => ReactNode | 
  * React Router's bootstrap: after the wait, the module hints, then its static imports as awaited
  * dynamic ones in the same order; null if a static import is left that this does not know.
  */
-export function deferImports(code: string, preloads: string[]): string | null {
+export function deferImports(code: string, preloads: string[], start: ScriptsStart = 'after-paint'): string | null {
   const rewritten = code
     .replace(/^[ \t]*import \* as (\w+) from ("[^"\n]+");[ \t]*$/gm, 'const $1 = await import($2);')
     .replace(/^[ \t]*import ("[^"\n]+");[ \t]*$/gm, 'await import($1);')
   if (/^[ \t]*import[\s{*"']/m.test(rewritten)) return null
-  const hints = `for (const href of ${PRELOAD_MARKER} ${JSON.stringify(preloads)}) {
+  const marker = start === 'on-interaction' ? INTERACTION_PRELOAD_MARKER : PRELOAD_MARKER
+  const hints = `for (const href of ${marker} ${JSON.stringify(preloads)}) {
   const link = document.createElement('link')
   link.rel = 'modulepreload'
   link.href = href
   document.head.append(link)
 }`
-  return `${WAIT_FOR_PAINT}\n${hints}\n${rewritten}`
+  if (start === 'after-paint') return `${WAIT_FOR_PAINT}\n${hints}\n${rewritten}`
+  return `${WAIT_FOR_INTERACTION}\n${hints}\ntry {\n${rewritten}\n} catch (error) {\n  release()\n  throw error\n}`
 }

@@ -12,6 +12,7 @@ import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
 import { IconCardGrid } from '#app/features/company/icon-card-grid.tsx'
+import { readingPage } from '#app/lib/reading-page.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const meta = await seo(
@@ -28,6 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta = loaderMeta
+
+export const handle = readingPage
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -10,6 +10,7 @@ import type { loader as rootLoader } from '#app/root.tsx'
 import { blogCoverUrl } from '#common/blog.ts'
 import { renderMarkdown } from '#app/lib/markdown.server.tsx'
 import { privatePageMeta } from '#app/lib/seo.ts'
+import { readingPage } from '#app/lib/reading-page.ts'
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const post = await context.services.blog.getPublishedBySlug(params.slug)
@@ -51,6 +52,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => loaderData?.meta ?? privatePageMeta('Blog Post Not Found')({ matches })
+
+export const handle = readingPage
 
 export const headers = publicPageHeaders
 

@@ -7,6 +7,7 @@ import { pageCacheControl, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
 import { BLOG_PAGE_SIZE, blogCoverUrl } from '#common/blog.ts'
+import { readingPage } from '#app/lib/reading-page.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
@@ -44,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta = loaderMeta
+
+export const handle = readingPage
 
 export const headers = publicPageHeaders
 

@@ -11,6 +11,7 @@ import { PricingSection } from '#app/features/home/pricing-section.tsx'
 import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
+import { readingPage } from '#app/lib/reading-page.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.user
@@ -61,6 +62,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta = loaderMeta
+
+export const handle = readingPage
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -8,6 +8,7 @@ import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { defaultSiteConfig } from '#common/site.ts'
+import { readingPage } from '#app/lib/reading-page.ts'
 
 // /terms, /privacy, /cookies and /acceptable-use: one module for the four policies (app/routes.ts),
 // each described in legal-documents.ts and written in its *-content.tsx.
@@ -23,6 +24,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta = loaderMeta
+
+export const handle = readingPage
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -7,6 +7,7 @@ import { publicPageData, publicPageHeaders } from '#app/lib/page-cache.ts'
 import { LEGAL_DOCUMENTS } from '#app/features/legal/legal-documents.ts'
 import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
+import { readingPage } from '#app/lib/reading-page.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const meta = await seo(
@@ -22,6 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta = loaderMeta
+
+export const handle = readingPage
 
 export const headers: Route.HeadersFunction = publicPageHeaders
 

@@ -1,24 +1,36 @@
-// The JavaScript a page loads, gzipped at level 9: the same rule as scripts/page-js-size.js
-// (module scripts, modulepreloads, inline dynamic imports and the modules the bootstrap preloads
-// after the first paint, all named in the server HTML).
+// The JavaScript a page loads, gzipped at level 9: module scripts, modulepreloads, inline dynamic
+// imports and the modules the bootstrap preloads after the first paint, all named in the server
+// HTML. On a page whose modules wait for the visitor's first interaction
+// (app/components/paint-first-scripts.tsx), what that bootstrap imports is counted apart.
 import { gzipSync } from 'node:zlib'
 
 function get(url) {
   return fetch(url, { signal: AbortSignal.timeout(15_000) })
 }
 
-/** @returns {Promise<{files: number, rawBytes: number, gzipBytes: number, htmlBytes: number, htmlGzipBytes: number}>} */
-export async function pageJsSize(base, path) {
-  const response = await get(new URL(path, base))
-  if (!response.ok) throw new Error(`${path} answered ${response.status}`)
-  const html = await response.text()
+/** The bootstrap of a page whose modules wait for the first interaction, if the page is one. */
+const WAITING_BOOTSTRAP =
+  /<script[^>]*>((?:(?!<\/script>)[\s\S])*\/\* modulepreload after the first interaction \*\/(?:(?!<\/script>)[\s\S])*)<\/script>/
+
+/** The script URLs a page names: those it loads with the page, and those it loads at the first interaction. */
+export function pageScripts(html) {
+  const waiting = WAITING_BOOTSTRAP.exec(html)
+  const onLoad = scriptUrls(waiting ? html.replace(waiting[0], '') : html)
+  const onInteraction = new Set([...scriptUrls(waiting?.[1] ?? '')].filter((url) => !onLoad.has(url)))
+  return { onLoad, onInteraction }
+}
+
+function scriptUrls(text) {
   const urls = new Set()
-  for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1])
-  for (const match of html.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1])
-  for (const match of html.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1])
-  // The modules the bootstrap preloads after the first paint (app/components/paint-first-scripts.tsx).
-  for (const match of html.matchAll(/\/\* modulepreload after first paint \*\/ (\[[^\]]*\])/g))
+  for (const match of text.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1])
+  for (const match of text.matchAll(/<script[^>]+src="([^"]+)"/g)) urls.add(match[1])
+  for (const match of text.matchAll(/import\("([^"]+\.js)"\)/g)) urls.add(match[1])
+  for (const match of text.matchAll(/\/\* modulepreload after (?:first paint|the first interaction) \*\/ (\[[^\]]*\])/g))
     for (const url of JSON.parse(match[1])) urls.add(url)
+  return urls
+}
+
+async function measure(base, urls) {
   let rawBytes = 0
   let gzipBytes = 0
   for (const url of urls) {
@@ -26,11 +38,22 @@ export async function pageJsSize(base, path) {
     rawBytes += body.length
     gzipBytes += gzipSync(body, { level: 9 }).length
   }
+  return { files: urls.size, rawBytes, gzipBytes }
+}
+
+/**
+ * @returns {Promise<{files: number, rawBytes: number, gzipBytes: number, htmlBytes: number, htmlGzipBytes: number,
+ *   interaction: {files: number, rawBytes: number, gzipBytes: number}}>} the figures on load, and the interaction's
+ */
+export async function pageJsSize(base, path) {
+  const response = await get(new URL(path, base))
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`)
+  const html = await response.text()
+  const { onLoad, onInteraction } = pageScripts(html)
   const htmlBuffer = Buffer.from(html)
   return {
-    files: urls.size,
-    rawBytes,
-    gzipBytes,
+    ...(await measure(base, onLoad)),
+    interaction: await measure(base, onInteraction),
     htmlBytes: htmlBuffer.length,
     htmlGzipBytes: gzipSync(htmlBuffer, { level: 9 }).length,
   }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { chromium, test, type BrowserContext, type Page, type Worker } from '@playwright/test'
 import { startTestSite } from '../../server/testing/cloud-run-site.ts'
 import { apiToken, createAutomation } from './accounts.ts'
-import { expect, gotoHydrated, MEMBER } from './fixtures.ts'
+import { expect, gotoHydrated, hydrated, MEMBER } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
 // The browser extension end to end (docs/decisions/030, 031): the built, unpacked extension in
@@ -66,7 +66,7 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   await panel.getByRole('button', { name: 'Connect', exact: true }).click()
   const connect = await approval
   await expect(connect).toHaveURL(/\/auth\?returnTo=/)
-  await connect.waitForFunction(() => Object.keys(document.querySelector('main') ?? {}).some((key) => key.startsWith('__reactFiber')))
+  await hydrated(connect)
   await connect.getByLabel('Email').fill(MEMBER.email)
   await connect.getByLabel('Password').fill(MEMBER.password)
   await connect.getByRole('button', { name: 'Sign In', exact: true }).click()

@@ -79,14 +79,23 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; clientAddress: s
   ],
 })
 
-/** Navigates and waits until React has hydrated the page, so clicks reach the client router. */
+/**
+ * Navigates and waits until React has hydrated the page, so clicks reach the client router. A
+ * reading page loads its modules at the first interaction (docs/decisions/037): a key press starts it.
+ */
 export async function gotoHydrated(page: Page, url: string, selector = 'main') {
   const response = await page.goto(url)
-  await page.waitForFunction((selector) => {
-    const element = document.querySelector(selector)
-    return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'))
-  }, selector)
+  await page.keyboard.press('Shift')
+  await page.waitForFunction(
+    (selector) => document.documentElement.hasAttribute('data-hydrated') && document.querySelector(selector),
+    selector,
+  )
   return response
+}
+
+/** Waits until React has hydrated the page (the root marks <html> with data-hydrated). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'))
 }
 
 /** Signs in through the /auth form, like a person, and waits for the dashboard. */
