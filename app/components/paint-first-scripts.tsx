@@ -61,8 +61,8 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
 
 /**
  * The wait for the first interaction: a key, a touch, a click, or pointing at a control. A click on
- * a button meanwhile (a link needs no script) is held, and replayed on the same element once React has hydrated the page; if the
- * modules fail to load, clicks are let through again.
+ * a button meanwhile (a link needs no script) is held, and replayed on the same element once React
+ * has hydrated the page; if the modules fail to load, clicks are let through again.
  */
 const WAIT_FOR_INTERACTION = `const controls = 'button, [role="button"], input[type="submit"], input[type="button"]'
 const held = []
