@@ -140,6 +140,7 @@ describe('deferImports', () => {
 /** A page element for the interaction wait: a control (button) or anything else (a link's text). */
 class FakeElement {
   disabled = false
+  isConnected = true
   constructor(
     readonly name: string,
     readonly control: boolean,
@@ -170,7 +171,7 @@ class FakeEvent {
 }
 
 /** Runs an on-interaction bootstrap against a window that records listeners; answers its handles. */
-function runUntilInteraction(code: string, { failImport = false } = {}) {
+function runUntilInteraction(code: string, { failImport = '' } = {}) {
   const log: string[] = []
   const listeners = new Map<string, Listener[]>()
   const addEventListener = (name: string, listener: Listener) => listeners.set(name, [...(listeners.get(name) ?? []), listener])
@@ -195,7 +196,7 @@ function runUntilInteraction(code: string, { failImport = false } = {}) {
   }
   const load = (href: string) => {
     log.push(`import ${href}`)
-    return failImport ? Promise.reject(new Error('offline')) : Promise.resolve({ href })
+    return href === failImport ? Promise.reject(new Error('offline')) : Promise.resolve({ href })
   }
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     ...args: string[]
@@ -279,14 +280,30 @@ describe('deferImports on a reading page', () => {
     expect(page.log).toContain('import /assets/entry.client-c.js')
   })
 
-  it('lets clicks through again when the modules cannot load', async () => {
-    const page = runUntilInteraction(code, { failImport: true })
-    const button = page.element('menu button', true)
-    page.dispatch('click', button)
-    await expect(page.running).rejects.toThrow('offline')
-    expect(page.dispatch('click', button).prevented).toBe(false)
-    expect(page.style.cursor).toBeUndefined()
+  it('replays a button pressed twice before hydration once (a double tap on a toggle is one press)', async () => {
+    const page = runUntilInteraction(code)
+    const toggle = page.element('menu toggle', true)
+    const gone = page.element('re-rendered button', true)
+    page.dispatch('click', toggle)
+    page.dispatch('click', toggle)
+    page.dispatch('click', gone)
+    gone.isConnected = false
+    await page.running
+    page.dispatch(HYDRATED_EVENT)
+    expect(page.log.filter((line) => line.startsWith('replay'))).toEqual(['replay menu toggle'])
   })
+
+  for (const failing of ['/assets/root-a.js', '/assets/entry.client-c.js']) {
+    it(`replays held clicks without React and lets clicks through when ${failing} cannot load`, async () => {
+      const page = runUntilInteraction(code, { failImport: failing })
+      const button = page.element('theme button', true)
+      expect(page.dispatch('click', button).prevented).toBe(true)
+      await expect(page.running).rejects.toThrow('offline')
+      expect(page.log.at(-1)).toBe('replay theme button')
+      expect(page.dispatch('click', button).prevented).toBe(false)
+      expect(page.style.cursor).toBeUndefined()
+    })
+  }
 })
 
 describe('paintFirst', () => {

@@ -62,21 +62,26 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
 /**
  * The wait for the first interaction: a key, a touch, a click, or pointing at a control. A click on
  * a button meanwhile (a link needs no script) is held, and replayed on the same element once React
- * has hydrated the page; if the modules fail to load, clicks are let through again.
+ * has hydrated the page, once per button (a double tap on a toggle is one press). If the modules
+ * fail to load, the held clicks are replayed without React (a form's button still submits it) and
+ * clicks are let through again.
  */
 const WAIT_FOR_INTERACTION = `const controls = 'button, [role="button"], input[type="submit"], input[type="button"]'
-const held = []
+const held = new Set()
 const hold = (event) => {
   const control = event.target instanceof Element ? event.target.closest(controls) : null
   if (!control || control.disabled) return
   event.preventDefault()
   event.stopImmediatePropagation()
-  held.push(control)
+  held.add(control)
   document.documentElement.style.cursor = 'progress'
 }
 const release = () => {
   removeEventListener('click', hold, true)
   document.documentElement.style.removeProperty('cursor')
+  const pressed = [...held].filter((control) => control.isConnected)
+  held.clear()
+  for (const control of pressed) control.click()
 }
 const interaction = new Promise((go) => {
   const triggers = ['pointerover', 'pointerdown', 'keydown', 'focusin', 'click']
@@ -89,10 +94,7 @@ const interaction = new Promise((go) => {
   for (const name of triggers) addEventListener(name, start, true)
 })
 addEventListener('click', hold, true)
-addEventListener(${JSON.stringify(HYDRATED_EVENT)}, () => {
-  release()
-  for (const control of held.splice(0)) control.click()
-}, { once: true })
+addEventListener(${JSON.stringify(HYDRATED_EVENT)}, release, { once: true })
 await interaction;`
 
 /** The adjusted output, or null when it is not what this expects. */
@@ -140,6 +142,8 @@ export function deferImports(code: string, preloads: string[], start: ScriptsSta
   const rewritten = code
     .replace(/^[ \t]*import \* as (\w+) from ("[^"\n]+");[ \t]*$/gm, 'const $1 = await import($2);')
     .replace(/^[ \t]*import ("[^"\n]+");[ \t]*$/gm, 'await import($1);')
+    // The entry's dynamic import is awaited too, so a failure to load it is caught like the others'.
+    .replace(/^([ \t]*)import\(("[^"\n]+")\);[ \t]*$/gm, '$1await import($2);')
   if (/^[ \t]*import[\s{*"']/m.test(rewritten)) return null
   const marker = start === 'on-interaction' ? INTERACTION_PRELOAD_MARKER : PRELOAD_MARKER
   const hints = `for (const href of ${marker} ${JSON.stringify(preloads)}) {

@@ -86,16 +86,23 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; clientAddress: s
 export async function gotoHydrated(page: Page, url: string, selector = 'main') {
   const response = await page.goto(url)
   await page.keyboard.press('Shift')
-  await page.waitForFunction(
-    (selector) => document.documentElement.hasAttribute('data-hydrated') && document.querySelector(selector),
-    selector,
-  )
+  await hydrated(page, selector)
   return response
 }
 
-/** Waits until React has hydrated the page (the root marks <html> with data-hydrated). */
-export async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'))
+/**
+ * Waits until React has hydrated the page (the root marks <html> with data-hydrated) and the
+ * element `selector` names, which may sit in a part that hydrates later (a lazy component).
+ */
+export async function hydrated(page: Page, selector = 'main') {
+  await page.waitForFunction((selector) => {
+    const element = document.querySelector(selector)
+    return (
+      document.documentElement.hasAttribute('data-hydrated') &&
+      element !== null &&
+      Object.keys(element).some((key) => key.startsWith('__reactFiber'))
+    )
+  }, selector)
 }
 
 /** Signs in through the /auth form, like a person, and waits for the dashboard. */

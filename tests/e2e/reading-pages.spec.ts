@@ -69,6 +69,7 @@ test('a theme chosen before hydration is applied in place and remembered', async
 
 test('a link followed before hydration opens its page', async ({ page }) => {
   await page.goto('/blog')
+  expect(await isHydrated(page)).toBe(false)
   await page.getByRole('banner').getByRole('link', { name: 'Services' }).click()
   await expect(page).toHaveURL('/services')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
