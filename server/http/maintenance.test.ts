@@ -1,3 +1,4 @@
+import { Hono } from 'hono'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
@@ -5,6 +6,9 @@ import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
 import { createTestApp, TEST_PUBLIC_URL, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
 import { pageOutcome } from '#server/testing/page-modules.ts'
 import { action as authAction } from '#app/routes/auth.tsx'
+import type { SettingsService } from '#server/features/settings/settings.service.ts'
+import type { AppEnv } from './app-env.ts'
+import { maintenanceMode } from './maintenance.ts'
 
 // The test app renders no pages, so this one stands in React Router with a stub: a 200 means the
 // request got past maintenance mode to the pages.
@@ -95,5 +99,17 @@ describe('maintenance mode and sign-up', () => {
     } finally {
       await t.services.settings.update({ ...(await t.services.settings.get()), maintenanceMode: true })
     }
+  })
+})
+
+describe('maintenance mode and a database outage', () => {
+  it('lets health checks through without reading the settings, which may be unreadable then', async () => {
+    const settings = {
+      get: () => Promise.reject(new Error('the database is away')),
+    } as unknown as SettingsService
+    const outage = new Hono<AppEnv>().use(maintenanceMode(settings)).get('/api/health', (c) => c.text('health'))
+    const response = await outage.request('/api/health')
+    expect(response.status).toBe(200)
+    expect(await response.text()).toBe('health')
   })
 })

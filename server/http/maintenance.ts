@@ -26,9 +26,11 @@ const OPEN_PATHS = [
 
 export function maintenanceMode(settings: SettingsService) {
   return createMiddleware<AppEnv>(async (c, next) => {
+    // Open paths first: a health check must answer without the settings (their cache may have
+    // expired while the database is away, and /api/health reports that outage).
+    if (OPEN_PATHS.some((pattern) => pattern.test(c.req.path))) return next()
     if (!(await settings.get()).maintenanceMode) return next()
     if (c.get('user')?.profile.role === 'admin') return next()
-    if (OPEN_PATHS.some((pattern) => pattern.test(c.req.path))) return next()
     c.header('Retry-After', String(RETRY_AFTER_SECONDS))
     c.header('Cache-Control', 'no-store')
     if (c.req.path.startsWith('/api/')) return c.json({ message: MAINTENANCE_MESSAGE, code: 'MAINTENANCE' }, 503)
