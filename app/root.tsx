@@ -18,6 +18,7 @@ import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
 import stylesheet from './app.css?url'
 import { Stylesheet } from './components/inline-stylesheet.tsx'
 import { PaintFirstScripts, useAnnounceHydrated } from './components/paint-first-scripts.tsx'
+import { MAIN_CONTENT_ID, SkipLink } from './components/layout/skip-link.tsx'
 import { readFlash } from './lib/flash.server.ts'
 import { scriptsStart } from './lib/reading-page.ts'
 import { toast } from './lib/toast.ts'
@@ -76,6 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Stylesheet href={stylesheet} />
       </head>
       <body className="min-h-screen">
+        <SkipLink />
         {children}
         {root?.analytics && !root.analytics.consent ? (
           <Suspense fallback={null}>
@@ -148,7 +150,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     const refused = error.data as { message: string; personalWorkspaceId: string }
     // A team that requires two-factor sign-in (docs/decisions/023): set it up, or work elsewhere.
     return (
-      <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center outline-none"
+      >
         <h1 className="text-3xl font-bold">Two-factor sign-in required</h1>
         <p className="text-muted-foreground">{refused.message}</p>
         <a className="font-medium text-primary underline" href="/settings#two-factor">
@@ -166,7 +172,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 503) {
     // The server could not reach its database (or is in maintenance); navigating again later works.
     return (
-      <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center outline-none"
+      >
         <h1 className="text-3xl font-bold">We will be right back</h1>
         <p className="text-muted-foreground">The service is temporarily unavailable. Please try again in a moment.</p>
         <a className="text-primary underline" href="">
@@ -177,7 +187,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : null
   return (
-    <main className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center">
+    <main
+      id={MAIN_CONTENT_ID}
+      tabIndex={-1}
+      className="mx-auto flex min-h-screen max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center outline-none"
+    >
       <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
       <p className="text-muted-foreground">
         {isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong on our side. Please try again.'}

@@ -11,7 +11,8 @@ export interface SeoInput {
   type?: 'website' | 'article'
   /** Absolute or root-relative social-card image; defaults to the title card rendered by /og.png. */
   image?: string
-  noindex?: boolean
+  /** What crawlers may do with the page; public pages are indexed. */
+  robots?: 'index,follow' | 'noindex,follow' | 'noindex,nofollow'
 }
 
 const DEFAULT_KEYWORDS = ['AI automation', 'browser automation', 'desktop automation', 'workflow automation', 'Aether']
@@ -45,7 +46,7 @@ export async function seo(input: SeoInput, context: Pick<AppLoadContext, 'servic
     { name: 'twitter:title', content: title },
     { name: 'twitter:description', content: description },
     { name: 'twitter:image', content: image },
-    { name: 'robots', content: input.noindex ? 'noindex,nofollow' : 'index,follow' },
+    { name: 'robots', content: input.robots ?? 'index,follow' },
   ]
 }
 

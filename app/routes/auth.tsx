@@ -14,7 +14,8 @@ import type { loader as rootLoader } from '#app/root.tsx'
 import { loginSchema, registerSchema } from '#common/auth.ts'
 import { AppError } from '#common/errors.ts'
 import { FieldError } from '#app/components/forms/field-error.tsx'
-import { siteNameOf } from '#app/lib/seo.ts'
+import { loaderMeta } from '#app/lib/seo.ts'
+import { seo } from '#app/lib/seo.server.ts'
 import { signInWithPasskey } from '#app/features/account/passkey-client.ts'
 import { SecondFactorForm } from '#app/features/account/second-factor-form.tsx'
 import { recoveryCodeFormSchema, secondFactorFormSchema } from '#common/two-factor.ts'
@@ -34,12 +35,22 @@ const withReturn = (path: string, returnTo: string | null) =>
  * After a right password for an account with two-factor sign-in, the page asks for the code
  * (?step=two-factor) while Better Auth's two_factor cookie holds the ticket (5 minutes, docs/decisions/023).
  */
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.user) throw redirect(afterSignIn(request))
   const url = new URL(request.url)
   const askedForCode = url.searchParams.get('step') === 'two-factor'
   const ticket = askedForCode ? context.services.twoFactor.ticketOf(request.headers) : null
-  return { secondStep: Boolean(ticket), recovery: url.searchParams.get('method') === 'recovery', expired: askedForCode && !ticket }
+  // Every variant of the page (?mode=signup, ?returnTo=…) names /auth as its canonical address.
+  const meta = await seo(
+    {
+      title: (site) => `Log In or Sign Up | ${site}`,
+      description: 'Sign in to Aether or create a free account: automate the repetitive work in your browser and on your desktop.',
+      path: '/auth',
+      robots: 'noindex,follow',
+    },
+    context,
+  )
+  return { meta, secondStep: Boolean(ticket), recovery: url.searchParams.get('method') === 'recovery', expired: askedForCode && !ticket }
 }
 
 const EXPIRED = 'Your sign-in expired. Please enter your email and password again.'
@@ -100,11 +111,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => [
-  { title: `Log In or Sign Up | ${siteNameOf(matches)}` },
-  { name: 'description', content: `Sign in to ${siteNameOf(matches)} or create a free account.` },
-  { name: 'robots', content: 'noindex,follow' },
-]
+export const meta = loaderMeta
 
 export default function AuthPage() {
   const { secondStep, recovery, expired } = useLoaderData<typeof loader>()

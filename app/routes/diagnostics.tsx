@@ -4,6 +4,7 @@ import { Await, useLoaderData, useRevalidator } from 'react-router'
 import type { Route } from './+types/diagnostics'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { MAIN_CONTENT_ID } from '#app/components/layout/skip-link.tsx'
 import { requireAdminMember } from '#app/lib/guards.server.ts'
 import type { Check, DiagnosticsReport } from '#server/features/diagnostics/diagnostics.service.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
@@ -26,7 +27,7 @@ export default function DiagnosticsPage() {
   const revalidator = useRevalidator()
   const running = <p role="status">Running diagnostics...</p>
   return (
-    <main className="mx-auto max-w-3xl space-y-6 px-4 py-10">
+    <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto max-w-3xl space-y-6 px-4 py-10 outline-none">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">Billing Page Diagnostics</h1>
         <Button variant="outline" onClick={() => revalidateLatest(revalidator.revalidate)} disabled={revalidator.state === 'loading'}>

@@ -1,4 +1,4 @@
-import { expect, gotoHydrated, MEMBER, signIn, test, uniqueEmail } from './fixtures.ts'
+import { BASE_URL, expect, gotoHydrated, MEMBER, signIn, test, uniqueEmail } from './fixtures.ts'
 
 test.describe('/auth', () => {
   test('a visitor signs up, signs in, sees the dashboard and signs out', async ({ page }) => {
@@ -99,6 +99,23 @@ test.describe('/auth', () => {
     await page.getByRole('button', { name: 'Continue with Google' }).click()
     await expect(page.getByText('Coming Soon', { exact: true })).toBeVisible()
     await expect(page).toHaveURL('/auth')
+  })
+
+  test('/auth has the canonical, Open Graph and Twitter tags of a public page, and is not indexed', async ({ page, request }) => {
+    for (const path of ['/auth', '/auth?mode=signup']) {
+      const html = await (await request.get(path)).text()
+      expect(html, path).toContain(`<link rel="canonical" href="${BASE_URL}/auth"/>`)
+      expect(html, path).toMatch(/<meta name="robots" content="noindex,follow"\/>/)
+    }
+    await page.goto('/auth?mode=signup')
+    await expect(page).toHaveTitle('Log In or Sign Up | Aether')
+    for (const property of ['og:title', 'og:description', 'og:url', 'og:image', 'og:type', 'og:site_name']) {
+      await expect(page.locator(`meta[property="${property}"]`), property).toHaveAttribute('content', /.+/)
+    }
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute('content', `${BASE_URL}/auth`)
+    for (const name of ['twitter:card', 'twitter:title', 'twitter:description', 'twitter:image', 'description']) {
+      await expect(page.locator(`meta[name="${name}"]`), name).toHaveAttribute('content', /.+/)
+    }
   })
 
   test('a signed-in member who opens /auth goes to the dashboard', async ({ page }) => {

@@ -20,6 +20,7 @@ import {
 import type * as React from 'react'
 import { Form, Link, NavLink, useLocation, useNavigation } from 'react-router'
 import { cn } from '#app/lib/cn.ts'
+import { MAIN_CONTENT_ID } from './skip-link.tsx'
 
 interface MenuItem {
   to: string
@@ -132,7 +133,9 @@ export function MemberShell({
             <span className="sr-only">Loading...</span>
           </div>
         ) : null}
-        <div className={cn('transition-opacity', loading && 'opacity-50')}>{children}</div>
+        <div id={MAIN_CONTENT_ID} tabIndex={-1} className={cn('transition-opacity outline-none', loading && 'opacity-50')}>
+          {children}
+        </div>
       </div>
     </div>
   )
