@@ -2,7 +2,6 @@ import { Cron } from 'croner'
 import { describe, expect, it } from 'vitest'
 import {
   cronPatterns,
-  describeSchedule,
   minimumIntervalMinutes,
   nextRun,
   nextRuns,
@@ -10,6 +9,7 @@ import {
   scheduleInputSchema,
   type ZonedSchedule,
 } from './schedules.ts'
+import { describeSchedule } from './schedule-words.ts'
 import { isTimeZone, runTimeLabel } from './time-zones.ts'
 
 const iso = (dates: Date[]) => dates.map((date) => date.toISOString())

@@ -7,9 +7,8 @@ import { z } from './zod.ts'
  * schedule people choose from plain options (every N minutes or hours, daily, on weekdays, monthly,
  * or a custom cron expression), in an IANA time zone, that fires at that zone's local time across
  * daylight-saving changes. The server validates and fires it, the builder and lists preview it in
- * words with its next runs, and the extension and desktop apps can read it: one module, no I/O.
- * Just over 300 lines: the schema, the cron patterns, the words and the intervals of each kind
- * change together, so they stay side by side (zone names are in time-zones.ts).
+ * words with its next runs, and the extension and desktop apps can read it: no I/O. The words are
+ * in schedule-words.ts, zone names in time-zones.ts.
  */
 
 export const SCHEDULE_KINDS = ['interval', 'daily', 'weekly', 'monthly', 'cron'] as const
@@ -18,15 +17,6 @@ export type ScheduleKind = (typeof SCHEDULE_KINDS)[number]
 /** Days of the week as the schedule names them, Monday first. */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
-const WEEKDAY_NAMES: Record<Weekday, string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-}
 /** Cron's day numbers (0 is Sunday). */
 const CRON_DAY: Record<Weekday, number> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 0 }
 
@@ -268,40 +258,4 @@ export function minimumIntervalMinutes(schedule: ZonedSchedule, from: Date): num
     shortest = shortest === null ? gap : Math.min(shortest, gap)
   }
   return shortest
-}
-
-const plural = (day: Weekday) => `${WEEKDAY_NAMES[day]}s`
-const WEEKDAYS_MON_FRI: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri']
-
-function daysWords(days: readonly Weekday[]): string {
-  if (days.length === 7) return 'Daily'
-  if (days.length === 5 && WEEKDAYS_MON_FRI.every((day) => days.includes(day))) return 'Weekdays'
-  if (days.length === 2 && days.includes('sat') && days.includes('sun')) return 'Weekends'
-  const names = days.map(plural)
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
-}
-
-/**
- * The schedule in words: "Weekdays at 09:00, Europe/Berlin", "Every 15 minutes", "Daily at 07:30,
- * UTC", "Mondays and Thursdays at 18:00, America/New_York", "Monthly on day 1 at 06:00,
- * Europe/London". Whether it is paused is said beside it, not in it.
- */
-export function describeSchedule(schedule: ZonedSchedule): string {
-  switch (schedule.kind) {
-    case 'interval':
-      if (schedule.unit === 'minutes') return schedule.every === 1 ? 'Every minute' : `Every ${schedule.every} minutes`
-      return schedule.every === 1
-        ? `Every hour, on the hour, ${schedule.timeZone}`
-        : `Every ${schedule.every} hours from 00:00, ${schedule.timeZone}`
-    case 'daily':
-      return `Daily at ${schedule.time}, ${schedule.timeZone}`
-    case 'weekly':
-      return `${daysWords(schedule.days)} at ${schedule.time}, ${schedule.timeZone}`
-    case 'monthly': {
-      const shorter = schedule.day > 28 ? ' (the last day in shorter months)' : ''
-      return `Monthly on day ${schedule.day}${shorter} at ${schedule.time}, ${schedule.timeZone}`
-    }
-    case 'cron':
-      return `Custom (cron) “${schedule.expression}”, ${schedule.timeZone}`
-  }
 }

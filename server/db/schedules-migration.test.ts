@@ -1,7 +1,8 @@
 import { Cron } from 'croner'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { automationInputSchema } from '#common/automations.ts'
-import { describeSchedule, nextRuns, type ZonedSchedule } from '#common/schedules.ts'
+import { describeSchedule } from '#common/schedule-words.ts'
+import { nextRuns, type ZonedSchedule } from '#common/schedules.ts'
 import { migratedUntil } from '#server/testing/migrated-until.ts'
 
 // Migration 0019 gives schedules kinds and time zones (docs/decisions/036). A database at 0018 kept

@@ -4,6 +4,9 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
 import { isApiPath } from './request-guard.ts'
+import { withScriptHashes } from './kept-page-scripts.ts'
+import { matchesEtag, preferredEncoding, varyWithAcceptEncoding, type Encoding } from './page-encodings.ts'
+import { readAfterArrival } from './read-after-arrival.ts'
 import { REQUEST_ID_HEADER } from './request-logger.ts'
 
 export interface PageCacheOptions {
@@ -25,8 +28,6 @@ export interface PageCacheMiss {
   version: string
   renderedAt: number
 }
-
-type Encoding = 'br' | 'gzip' | 'identity'
 
 /** One encoding of a kept page: its bytes and every header of the answer, made once. */
 interface Variant {
@@ -259,104 +260,4 @@ function isShareable(response: Response): boolean {
     !response.headers.has('content-encoding') &&
     (response.headers.get('content-type') ?? '').startsWith('text/html')
   )
-}
-
-function varyWithAcceptEncoding(vary: string | undefined): string {
-  if (!vary) return 'Accept-Encoding'
-  if (vary.trim() === '*' || /(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) return vary
-  return `${vary}, Accept-Encoding`
-}
-
-let lastAccept: { header: string; encoding: Encoding } = { header: '', encoding: 'identity' }
-
-/** Brotli, else gzip, else the page as it is: what Accept-Encoding allows (q=0 refuses; * stands for the rest). */
-export function preferredEncoding(header: string | null | undefined): Encoding {
-  if (!header) return 'identity'
-  if (header === lastAccept.header) return lastAccept.encoding
-  const weights = new Map<string, number>()
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.split(';')
-    const q = params.map((param) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param)?.[1]).find((value) => value !== undefined)
-    weights.set(name.trim().toLowerCase(), q === undefined ? 1 : Number(q))
-  }
-  const accepted = (name: string) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
-  const encoding = accepted('br') ? 'br' : accepted('gzip') ? 'gzip' : 'identity'
-  lastAccept = { header, encoding }
-  return encoding
-}
-
-/** If-None-Match: `*`, or a list of entity tags compared weakly (RFC 9110, 13.1.2). */
-function matchesEtag(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
-}
-
-/** A same-origin path ('/assets/…', not '//host/…'), allowed by 'self' without a nonce. */
-const SAME_ORIGIN = /^\/(?!\/)/
-const SCRIPT_OR_LINK = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>|<link\b([^>]*)>/gi
-
-/**
- * The page without its nonce, and the hashes of the inline scripts that carried it: the scripts
- * React Router and React wrote. Markup the page shows from elsewhere (a post's text) cannot carry
- * the nonce, which was random and unknown until this render, so its scripts get no hash and stay
- * blocked, as the nonce blocked them. The nonce also leaves the loader data (root's `cspNonce`),
- * before the hashing. Null when the nonce is on anything else (a stylesheet or script of another
- * origin would need it): such a page is rendered every time.
- */
-export function withScriptHashes(html: string, nonce: string | undefined): { html: string; scriptHashes: string[] } | null {
-  if (!nonce) return null
-  const attribute = ` nonce="${nonce}"`
-  const hashes = new Set<string>()
-  let unknown = false
-  const stripped = html.replace(SCRIPT_OR_LINK, (tag: string, scriptAttributes?: string, content?: string, linkAttributes?: string) => {
-    const attributes = scriptAttributes ?? linkAttributes ?? ''
-    if (!attributes.includes(attribute)) return tag
-    const rest = attributes.replace(attribute, '')
-    if (linkAttributes !== undefined) {
-      if (!SAME_ORIGIN.test(/\shref="([^"]*)"/.exec(rest)?.[1] ?? '')) unknown = true
-      return `<link${rest}>`
-    }
-    const src = /\ssrc="([^"]*)"/.exec(rest)?.[1]
-    if (src !== undefined) {
-      if (!SAME_ORIGIN.test(src) || (content ?? '') !== '') unknown = true
-      return `<script${rest}></script>`
-    }
-    const text = (content ?? '').replaceAll(nonce, '')
-    // The HTML parser turns CR LF and lone CR into LF before a script's text is hashed.
-    // Every script the render signed, data blocks (JSON-LD) too: so every script element of a kept
-    // page is one its policy names, and a JSON text cannot do anything when run as a script.
-    hashes.add(`'sha256-${createHash('sha256').update(text.replace(/\r\n?/g, '\n')).digest('base64')}'`)
-    return `<script${rest}>${text}</script>`
-  })
-  if (unknown || stripped.includes(nonce)) return null
-  return { html: stripped, scriptHashes: [...hashes] }
-}
-
-/**
- * Reads that each caller may trust to have begun after it called: a caller joins the read that
- * starts next, never one already under way. That read starts once the event loop has taken in
- * the requests that are waiting (setImmediate, after the poll phase) and the running read has
- * ended, so concurrent requests share one read: many hits cost about one query, and a change
- * committed before a request arrived is always seen by the read it gets.
- */
-export function readAfterArrival<T>(read: () => Promise<T>): () => Promise<T> {
-  let running: Promise<unknown> | null = null
-  let next: Promise<T> | null = null
-  const begin = (): Promise<T> => {
-    next = null
-    const reading = (async () => read())()
-    const done = reading.then(
-      () => {},
-      () => {},
-    )
-    running = done
-    void done.then(() => {
-      if (running === done) running = null
-    })
-    return reading
-  }
-  return () => {
-    next ??= (running ?? Promise.resolve()).then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(begin)
-    return next
-  }
 }

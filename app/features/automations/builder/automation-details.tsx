@@ -9,7 +9,8 @@ import { Textarea } from '#app/components/ui/textarea.tsx'
 import type { Schedule } from '#common/schedules.ts'
 import type { z } from '#common/zod.ts'
 import type { automationFormSchema } from './automation-form.ts'
-import { SchedulePicker, type ScheduleFields } from './schedule-picker.tsx'
+import type { ScheduleFields } from './schedule-fields.tsx'
+import { SchedulePicker } from './schedule-picker.tsx'
 
 /** A connected local runner of the workspace (Settings -> Devices), where scheduled runs may wait. */
 export interface LocalRunner {
