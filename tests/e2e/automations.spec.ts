@@ -103,6 +103,41 @@ test.describe('automations', () => {
     expect(document).toMatchObject({ version: 2, name: 'Order status check', description: 'Reads the status of my orders.', steps: SAVED })
   })
 
+  test('a new automation reads task, details, steps, then save; the rarer options wait closed under Advanced', async ({
+    page,
+    request,
+  }) => {
+    await signIn(page, await createAccount(request, 'advanced'))
+    await gotoHydrated(page, '/dashboard/automations/new')
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 2 })).toHaveText(['Build the steps', 'Details', 'Steps', 'Advanced'])
+    for (const label of ['Repair broken steps during runs', 'Keep browser session', 'From step', 'Time limit (seconds)', 'Action limit']) {
+      await expect(page.getByLabel(label), label).toBeHidden()
+    }
+    // Save comes after everything else.
+    const below = await page.evaluate(() => {
+      const save = [...document.querySelectorAll('button')].find((button) => button.textContent?.includes('Save Automation'))
+      const advanced = [...document.querySelectorAll('summary')].find((summary) => summary.textContent?.includes('Advanced'))
+      return Boolean(save && advanced && advanced.compareDocumentPosition(save) & Node.DOCUMENT_POSITION_FOLLOWING)
+    })
+    expect(below).toBe(true)
+
+    // The keyboard opens it.
+    await page.locator('summary', { hasText: 'Advanced' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByLabel('Repair broken steps during runs')).toBeChecked()
+    await page.getByLabel('Action limit').fill('7')
+    await page.getByLabel('Name', { exact: true }).fill('Limited')
+    await addStep(page, 'Navigate')
+    await step(page, 1).getByLabel('URL').fill('https://shop.example.com/')
+    await page.getByRole('button', { name: 'Save Automation' }).click()
+    await expect(toasts(page).getByText('Automation created')).toBeVisible()
+    // Saved with a limit of its own: open when it is shown again.
+    await page.reload()
+    await expect(page.getByLabel('Action limit')).toHaveValue('7')
+    await expect(page.getByLabel('Action limit')).toBeVisible()
+  })
+
   test('a member imports exported JSON into a new automation, then duplicates and deletes from the dashboard', async ({
     page,
     request,

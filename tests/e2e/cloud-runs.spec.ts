@@ -109,6 +109,7 @@ test('a step set in the builder to be tried again, then skipped, lets the run go
   await step.getByLabel('Seconds between tries').fill('0.5')
   await step.getByLabel('Then').selectOption('skip')
   await expect(step.getByText('Try again once, 0.5 s apart, then skip the step and go on')).toBeVisible()
+  await page.getByText('Advanced', { exact: true }).click()
   await page.getByLabel('Time limit (seconds)').fill('60')
   await page.getByRole('button', { name: 'Save Automation' }).click()
   await expect(toasts(page).getByText('Automation saved')).toBeVisible()

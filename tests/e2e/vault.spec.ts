@@ -82,6 +82,9 @@ test.describe('Vault', () => {
 
     await signIn(page, account)
     await gotoHydrated(page, `/dashboard/automations/${id}`)
+    // Nothing advanced is set yet: the options are closed under "Advanced".
+    await expect(page.getByLabel('Keep browser session')).toBeHidden()
+    await page.getByText('Advanced', { exact: true }).click()
     await page.getByLabel('Keep browser session').check()
     await page.getByLabel('From step').fill('2')
     await page.getByLabel('To step').fill('3')

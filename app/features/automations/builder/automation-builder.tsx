@@ -8,6 +8,7 @@ import { downloadJson } from '#app/lib/download-json.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
 import type { SignInBlock } from '#common/automations.ts'
 import type { Schedule } from '#common/schedules.ts'
+import { AdvancedOptions } from './advanced-options.tsx'
 import { AssistCard } from './assist-card.tsx'
 import { automationFormSchema, scheduleOf } from './automation-form.ts'
 import { AutomationDetails, type LocalRunner } from './automation-details.tsx'
@@ -161,16 +162,14 @@ export function AutomationBuilder({
         ) : null}
         <FieldError id={form.errorId} errors={form.errors} />
 
-        <AutomationDetails
+        <AutomationDetails fields={fields} schedule={automation.schedule} memberTimeZone={memberTimeZone} runners={runners} />
+        <StepsCard list={list} plan={plan} onExport={exportJson} />
+        <AdvancedOptions
           fields={fields}
-          schedule={automation.schedule}
-          memberTimeZone={memberTimeZone}
           modelRepair={assist.modelRepair}
           sessionSavedLabel={automation.sessionSavedLabel}
           runLimits={runLimits}
-          runners={runners}
         />
-        <StepsCard list={list} plan={plan} onExport={exportJson} />
 
         <input type="hidden" name="steps" value={list.json} />
         {automation.version === null ? null : <input type="hidden" name="version" value={automation.version} />}
@@ -183,7 +182,7 @@ export function AutomationBuilder({
           </Link>
         </div>
       </Form>
-      {/* "Forget session" posts on its own (forms cannot nest); its button sits in the Details card. */}
+      {/* "Forget session" posts on its own (forms cannot nest); its button sits under Advanced. */}
       <Form method="post" id="forget-session" hidden>
         <input type="hidden" name="intent" value="forget-session" />
       </Form>
