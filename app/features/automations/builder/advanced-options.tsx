@@ -43,7 +43,7 @@ export function AdvancedOptions({
       <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)} className="group">
         <summary className="flex cursor-pointer list-none items-center gap-2 rounded-xl px-6 py-4 font-semibold focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&::-webkit-details-marker]:hidden">
           <ChevronRight className="size-4 transition-transform group-open:rotate-90 motion-reduce:transition-none" aria-hidden="true" />
-          <h2 className="text-base">Advanced</h2>
+          <h2 className="text-lg leading-tight font-semibold tracking-tight">Advanced</h2>
           <span className="text-sm font-normal text-muted-foreground">Self-repair, kept session, sign-in steps, run limits</span>
         </summary>
         <CardContent className="grid gap-4 pt-0 sm:grid-cols-2">
