@@ -33,6 +33,28 @@ export const ARTIFACT_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 /** A receiver has this long to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000
 
+/** The last characters of a webhook URL's path and query that its hint shows, once they are this long. */
+const HINT_TAIL = 4
+const HINT_TAIL_FROM = 16
+
+/**
+ * How a webhook URL is named where people who may not manage webhooks read it (the activity feed,
+ * which viewers and any API key read): its origin, and of the rest only its last 4 characters when
+ * it is long enough that they give nothing away. The path and query often carry the receiver's token.
+ * `https://hooks.example.com/…t=ab12`. Migration 0020 wrote the same into older entries (in SQL).
+ */
+export function webhookUrlHint(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'a webhook URL'
+  }
+  const rest = `${url.pathname}${url.search}${url.hash}`
+  if (rest === '/') return `${url.origin}/`
+  return `${url.origin}/…${rest.length >= HINT_TAIL_FROM ? rest.slice(-HINT_TAIL) : ''}`
+}
+
 const eventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS, { error: `Each event must be one of: ${WEBHOOK_EVENTS.join(', ')}.` }))
   .min(1, 'Choose at least one event.')
