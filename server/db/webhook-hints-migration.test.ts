@@ -28,8 +28,16 @@ const URLS = [
 /** What the service wrote before: the whole URL in each of the four summaries. */
 const OLD = (url: string) => [
   ['webhook.create', `Added the webhook endpoint ${url}`, `Added the webhook endpoint ${webhookUrlHint(url)}`],
-  ['webhook.update', `Changed the webhook endpoint ${url}: url, events`, `Changed the webhook endpoint ${webhookUrlHint(url)}: url, events`],
-  ['webhook.update', `Changed the webhook endpoint ${url}: description`, `Changed the webhook endpoint ${webhookUrlHint(url)}: description`],
+  [
+    'webhook.update',
+    `Changed the webhook endpoint ${url}: url, events`,
+    `Changed the webhook endpoint ${webhookUrlHint(url)}: url, events`,
+  ],
+  [
+    'webhook.update',
+    `Changed the webhook endpoint ${url}: description`,
+    `Changed the webhook endpoint ${webhookUrlHint(url)}: description`,
+  ],
   ['webhook.delete', `Deleted the webhook endpoint ${url}`, `Deleted the webhook endpoint ${webhookUrlHint(url)}`],
   [
     'webhook.rotate-secret',
@@ -55,16 +63,17 @@ describe('migration 0020 (webhook URL hints in the activity feed)', () => {
       ['automation.update', 'automation', 'Changed the automation Added the webhook endpoint https://example.com/not-a-webhook-entry'],
     ]
     for (const [action, target, summary] of untouched) {
-      await database.client.query(`insert into audit_log (actor_email, action, target_type, summary) values ('a@example.com', $1, $2, $3)`, [
-        action,
-        target,
-        summary,
-      ])
+      await database.client.query(
+        `insert into audit_log (actor_email, action, target_type, summary) values ('a@example.com', $1, $2, $3)`,
+        [action, target, summary],
+      )
     }
 
     await database.migrateRest()
 
-    const { rows } = await database.client.query<{ id: string; action: string; summary: string }>('select id, action, summary from audit_log')
+    const { rows } = await database.client.query<{ id: string; action: string; summary: string }>(
+      'select id, action, summary from audit_log',
+    )
     const byId = new Map(rows.map((row) => [row.id, row.summary]))
     for (const [id, after] of expected) expect(byId.get(id)).toBe(after)
     for (const [, , summary] of untouched) expect(rows.map((row) => row.summary)).toContain(summary)
@@ -76,5 +85,4 @@ describe('migration 0020 (webhook URL hints in the activity feed)', () => {
       expect(webhookText, secret).not.toContain(secret)
     }
   })
-
 })

@@ -68,7 +68,12 @@ describe('webhook URLs in the activity feed', () => {
     await t.services.outgoingWebhooks.update(caller, created.endpoint.id, { url: CHANGED_URL })
     await t.services.outgoingWebhooks.rotateSecret(caller, created.endpoint.id)
     await t.services.outgoingWebhooks.remove(caller, created.endpoint.id)
-    const again = await t.services.outgoingWebhooks.create(caller, { url: URL_WITH_TOKEN, description: '', events: ['run.failed'], enabled: true })
+    const again = await t.services.outgoingWebhooks.create(caller, {
+      url: URL_WITH_TOKEN,
+      description: '',
+      events: ['run.failed'],
+      enabled: true,
+    })
 
     // A viewer, with a session.
     const seenByViewer = await json<Activity[]>(await t.request('/api/workspaces/current/activity', inTeam(viewer)), 200)
