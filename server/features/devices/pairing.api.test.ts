@@ -39,7 +39,7 @@ function poll(pairingId: string, body: unknown): Promise<Answer<Collected>> {
 
 const asMember = (account: Account) => ({ id: account.id, email: account.email, twoFactorEnabled: false })
 const approve = (code: string, account: Account, workspaceId = account.id) =>
-  t.services.pairings.approve(code, asMember(account), workspaceId)
+  t.services.pairings.approve(code, asMember(account), workspaceId, t.freshIp())
 
 /** A device connected through the whole flow; its token. */
 async function connect(account: Account, workspaceId = account.id): Promise<Collected> {
@@ -146,7 +146,7 @@ describe('polling for the token', () => {
 
   it('answers 410 PAIRING_DENIED once the member denied it', async () => {
     const pairing = await issued()
-    expect(await t.services.pairings.deny(pairing.userCode)).toEqual({ name: 'Chrome on my laptop' })
+    expect(await t.services.pairings.deny(pairing.userCode, asMember(member), t.freshIp())).toEqual({ name: 'Chrome on my laptop' })
     expect(await poll(pairing.pairingId, { pollSecret: pairing.pollSecret })).toMatchObject({ status: 410, code: 'PAIRING_DENIED' })
     await expect(approve(pairing.userCode, member)).rejects.toMatchObject({ status: 410 })
   })
