@@ -33,15 +33,16 @@ export const ARTIFACT_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 /** A receiver has this long to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000
 
-/** The last characters of a webhook URL's path and query that its hint shows, once they are this long. */
+/** A hint shows the last 4 characters of a URL's path and query, once they are at least 16 long. */
 const HINT_TAIL = 4
 const HINT_TAIL_FROM = 16
 
 /**
  * How a webhook URL is named where people who may not manage webhooks read it (the activity feed,
- * which viewers and any API key read): its origin, and of the rest only its last 4 characters when
- * it is long enough that they give nothing away. The path and query often carry the receiver's token.
- * `https://hooks.example.com/…t=ab12`. Migration 0020 wrote the same into older entries (in SQL).
+ * which viewers and any API key read): its origin, and of the rest (path, query: they often carry
+ * the receiver's token) only its last 4 characters, when it is long enough that they give little
+ * away: `https://hooks.example.com/…4b3c`. A migration (webhook_url_hints) wrote the same, in SQL,
+ * into the entries written before.
  */
 export function webhookUrlHint(raw: string): string {
   let url: URL
