@@ -239,7 +239,12 @@ const make = {
       ip: t.freshIp(),
     })
     const pairing = (await json<{ data: { pairingId: string; userCode: string; pollSecret: string } }>(asked, 201)).data
-    await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id, t.freshIp())
+    await t.services.pairings.approve(
+      pairing.userCode,
+      { id: account.id, email: account.email, twoFactorEnabled: false },
+      account.id,
+      t.freshIp(),
+    )
     return pairing
   },
   /** A device of the account's personal workspace, connected through the whole pairing flow. */
