@@ -19,6 +19,9 @@ export const PAIRING_POLL_INTERVAL_SECONDS = 3
 /** Pairings one client address may ask for per minute; code lookups one member may make per minute on /connect. */
 export const PAIRING_RATE_LIMIT = { limit: 10, windowSeconds: 60 } as const
 export const CODE_LOOKUP_RATE_LIMIT = { limit: 30, windowSeconds: 60 } as const
+/** Answers (Connect or Deny) one member may give per minute on /connect, and one client address. */
+export const PAIRING_ANSWER_RATE_LIMIT = { limit: 10, windowSeconds: 60 } as const
+export const PAIRING_ANSWER_PER_ADDRESS_RATE_LIMIT = { limit: 20, windowSeconds: 60 } as const
 
 /** The user code's letters: no 0/O, 1/I, so a code read aloud or typed from a small screen is not mistaken. */
 export const USER_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'

@@ -33,6 +33,29 @@ export const ARTIFACT_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000
 /** A receiver has this long to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000
 
+/** A hint shows the last 4 characters of a URL's path and query, once they are at least 16 long. */
+const HINT_TAIL = 4
+const HINT_TAIL_FROM = 16
+
+/**
+ * How a webhook URL is named where people who may not manage webhooks read it (the activity feed,
+ * which viewers and any API key read): its origin, and of the rest (path, query: they often carry
+ * the receiver's token) only its last 4 characters, when it is long enough that they give little
+ * away: `https://hooks.example.com/…4b3c`. A migration (webhook_url_hints) wrote the same, in SQL,
+ * into the entries written before.
+ */
+export function webhookUrlHint(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'a webhook URL'
+  }
+  const rest = `${url.pathname}${url.search}${url.hash}`
+  if (rest === '/') return `${url.origin}/`
+  return `${url.origin}/…${rest.length >= HINT_TAIL_FROM ? rest.slice(-HINT_TAIL) : ''}`
+}
+
 const eventsSchema = z
   .array(z.enum(WEBHOOK_EVENTS, { error: `Each event must be one of: ${WEBHOOK_EVENTS.join(', ')}.` }))
   .min(1, 'Choose at least one event.')

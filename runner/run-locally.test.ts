@@ -47,7 +47,12 @@ describe('the local runner', () => {
       (pairing) => {
         shown.push(pairing.verificationUrl)
         // The member approves on the website, as /connect does.
-        void t.services.pairings.approve(pairing.userCode, { id: member.id, email: member.email, twoFactorEnabled: false }, member.id)
+        void t.services.pairings.approve(
+          pairing.userCode,
+          { id: member.id, email: member.email, twoFactorEnabled: false },
+          member.id,
+          t.freshIp(),
+        )
       },
     )
     expect(shown[0]).toMatch(/\/connect\?code=[A-Z0-9]{4}-[A-Z0-9]{4}$/)

@@ -34,7 +34,12 @@ afterAll(async () => {
 
 async function pairRunner(name: string) {
   return pairDevice(createApiClient({ server: 'http://aether.test', fetch: inProcess }), { name, version: '0.1.0' }, (pairing) => {
-    void t.services.pairings.approve(pairing.userCode, { id: member.id, email: member.email, twoFactorEnabled: false }, member.id)
+    void t.services.pairings.approve(
+      pairing.userCode,
+      { id: member.id, email: member.email, twoFactorEnabled: false },
+      member.id,
+      t.freshIp(),
+    )
   })
 }
 

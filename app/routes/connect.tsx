@@ -15,6 +15,7 @@ import type { PairingPreview } from '#server/features/devices/pairing.service.ts
 // "Connect this browser" (docs/decisions/031): the page a device's verification address opens, or
 // where the member types the code the device shows. Signed in, they see what asks to connect and
 // approve it for one of their workspaces, or deny it. A visitor signs in first and comes back.
+// The first member to open a code makes the pairing their workspace's: nobody else sees or answers it.
 
 const codeOf = (request: Request) => (new URL(request.url).searchParams.get('code') ?? '').trim().slice(0, 40)
 
@@ -42,12 +43,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const code = String(form.get('code') ?? '').slice(0, 40)
   const pairings = context.services.pairings
   if (form.get('intent') === 'deny') {
-    const denied = await attempt(() => pairings.deny(code))
+    const denied = await attempt(() => pairings.deny(code, user, context.clientIp))
     if (!denied.ok) return data({ outcome: null, error: denied.error.message }, { status: denied.error.status })
     return { outcome: { kind: 'denied' as const, name: denied.value.name, workspace: null }, error: null }
   }
   const workspaceId = String(form.get('workspaceId') ?? '').slice(0, 100)
-  const approved = await attempt(() => pairings.approve(code, user, workspaceId))
+  const approved = await attempt(() => pairings.approve(code, user, workspaceId, context.clientIp))
   if (!approved.ok) return data({ outcome: null, error: approved.error.message }, { status: approved.error.status })
   return { outcome: { kind: 'approved' as const, name: approved.value.name, workspace: approved.value.workspace.name }, error: null }
 }

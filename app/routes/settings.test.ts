@@ -50,7 +50,12 @@ async function credentialsOf(account: Account) {
   const { key } = ((await created.json()) as { data: { key: string } }).data
   const asked = await t.request('/api/devices/pairings', { body: { name: 'Browser', kind: 'extension', version: '1' }, ip: t.freshIp() })
   const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-  await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id)
+  await t.services.pairings.approve(
+    pairing.userCode,
+    { id: account.id, email: account.email, twoFactorEnabled: false },
+    account.id,
+    t.freshIp(),
+  )
   const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
   const device = ((await collected.json()) as { data: { token: string } }).data.token
   const works = async () => ({

@@ -102,8 +102,7 @@ let adminScopedKey: string
 let deviceTokens: Record<Exclude<Role, 'visitor'>, string>
 /** An account on Business whose approvals the pairing rows use (no device limit). */
 let pairer: Account
-/** An account with two-factor on (its secret), and one that signs in with a passkey (docs/decisions/023). */
-let twoFactorAccount: Account & { secret: string }
+/** Authenticators of an account that signs in with a passkey and of the member (docs/decisions/023). */
 const passkeyDevice = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
 const memberDevice = createSoftwareAuthenticator({ origin: TEST_PUBLIC_URL })
 let counter = 0
@@ -240,7 +239,12 @@ const make = {
       ip: t.freshIp(),
     })
     const pairing = (await json<{ data: { pairingId: string; userCode: string; pollSecret: string } }>(asked, 201)).data
-    await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id)
+    await t.services.pairings.approve(
+      pairing.userCode,
+      { id: account.id, email: account.email, twoFactorEnabled: false },
+      account.id,
+      t.freshIp(),
+    )
     return pairing
   },
   /** A device of the account's personal workspace, connected through the whole pairing flow. */
@@ -421,13 +425,16 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   }),
 
   'POST /auth/login/second-factor': async () => {
+    // An account per call: each code works once, and every role sends the current one.
+    const account = await t.signUp({ password: PASSWORD })
+    const { secret } = await enableTwoFactor(t, account)
     const login = await send('visitor', 'POST', {
       path: '/auth/login',
-      body: { email: twoFactorAccount.email, password: twoFactorAccount.password },
+      body: { email: account.email, password: account.password },
       ip: t.freshIp(),
     })
     const { data } = await json<{ data: { ticket: string } }>(login, 401)
-    return { path: '/auth/login/second-factor', body: { ticket: data.ticket, code: totpCode(twoFactorAccount.secret) }, ip: t.freshIp() }
+    return { path: '/auth/login/second-factor', body: { ticket: data.ticket, code: totpCode(secret) }, ip: t.freshIp() }
   },
   'GET /auth/two-factor': () => ({ path: '/auth/two-factor' }),
   'POST /auth/two-factor/setup': (role) => ({ path: '/auth/two-factor/setup', body: { password: accountOf(role).password } }),
@@ -808,8 +815,6 @@ beforeAll(async () => {
   })
   adminScopedKey = (await json<{ data: { key: string } }>(scoped, 201)).data.key
 
-  const twoFactor = await t.signUp({ password: PASSWORD })
-  twoFactorAccount = { ...twoFactor, secret: (await enableTwoFactor(t, twoFactor)).secret }
   const passkeyOwner = await t.signUp({ password: PASSWORD })
   const started = await t.request('/api/auth/passkeys/options', { token: passkeyOwner.token, body: { name: 'Matrix', password: PASSWORD } })
   const creation = (await json<{ data: Record<string, unknown> }>(started, 200)).data

@@ -47,7 +47,7 @@ async function keyOf(token: string, scopes: string[]): Promise<string> {
 async function deviceOf(account: { id: string; email: string }): Promise<string> {
   const asked = await t.request('/api/devices/pairings', { body: { name: 'Property device', kind: 'runner', version: '1' } })
   const { data: pairing } = (await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }
-  await t.services.pairings.approve(pairing.userCode, { ...account, twoFactorEnabled: false }, account.id)
+  await t.services.pairings.approve(pairing.userCode, { ...account, twoFactorEnabled: false }, account.id, t.freshIp())
   const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
   if (collected.status !== 200) throw new Error(`no device: ${collected.status} ${await collected.text()}`)
   return ((await collected.json()) as { data: { token: string } }).data.token

@@ -36,7 +36,12 @@ async function connectDevice(account: Account): Promise<{ id: string; token: str
     ip: t.freshIp(),
   })
   const { data: pairing } = (await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }
-  await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id)
+  await t.services.pairings.approve(
+    pairing.userCode,
+    { id: account.id, email: account.email, twoFactorEnabled: false },
+    account.id,
+    t.freshIp(),
+  )
   const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
   const { data } = (await collected.json()) as { data: { token: string; device: { id: string } } }
   return { id: data.device.id, token: data.token }

@@ -8,10 +8,14 @@ import { expect, expectNoAxeViolations, gotoHydrated, signIn, test, toasts, type
 // lose the phone and use a recovery code, and add a passkey with Chromium's virtual authenticator
 // (the DevTools WebAuthn domain) and sign in with it.
 
-const codeFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate()
+/** The app's code now, or `steps` 30-second steps later (a code works once: the next one is the next step's). */
+const codeFor = (secret: string, steps = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 })
 
 /** The password step on /auth, which now asks for a second factor. */
 async function passwordStep(page: Page, account: Credentials) {
+  // Leave the page first: the dashboard's live stream, cut off from its session, would log a 401.
+  await page.goto('about:blank')
   await page.context().clearCookies()
   await gotoHydrated(page, '/auth')
   await page.getByLabel('Email').fill(account.email)
@@ -45,7 +49,8 @@ test.describe('two-factor sign-in', () => {
     await card.getByRole('button', { name: 'Confirm' }).click()
     await expect(card.getByText('That code is not right.', { exact: false })).toBeVisible()
 
-    await card.getByLabel('Code from the app').fill(codeFor(secret))
+    const firstCode = codeFor(secret)
+    await card.getByLabel('Code from the app').fill(firstCode)
     await card.getByRole('button', { name: 'Confirm' }).click()
     const codes = card.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')
     await expect(codes).toHaveCount(10)
@@ -56,13 +61,18 @@ test.describe('two-factor sign-in', () => {
     await expect(card.getByRole('heading', { name: /Two-factor sign-in/ })).toContainText('On')
     await expect(card.getByText('10 recovery codes are left.')).toBeVisible()
     await expect(card.getByRole('list', { name: 'Recovery codes' })).toHaveCount(0)
+    // A code works once: the one that turned it on does not turn it off.
+    await card.getByLabel('Or code from the app').fill(firstCode)
+    await card.getByRole('button', { name: 'Turn off two-factor sign-in' }).click()
+    await expect(card.locator('#disable-error')).toContainText('This code was already used.')
+    await expect(card.getByRole('heading', { name: /Two-factor sign-in/ })).toContainText('On')
 
-    // The password alone no longer signs in: a wrong code is refused, the app's code signs in.
+    // The password alone no longer signs in: a wrong code is refused, the app's next code signs in.
     await passwordStep(page, account)
     await page.getByLabel('Authentication code').fill('000000')
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page.locator('#second-factor-error')).toContainText('Invalid two-factor code')
-    await page.getByLabel('Authentication code').fill(codeFor(secret))
+    await page.getByLabel('Authentication code').fill(codeFor(secret, 1))
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page).toHaveURL('/dashboard')
     await expect(page.getByRole('heading', { name: 'Automation History' })).toBeVisible()
@@ -99,7 +109,7 @@ test.describe('two-factor sign-in', () => {
     await page.getByLabel('Password').fill(account.password)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await expect(page).toHaveURL('/auth?step=two-factor')
-    await page.getByLabel('Authentication code').fill(codeFor(secret))
+    await page.getByLabel('Authentication code').fill(codeFor(secret, 1))
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page).toHaveURL('/dashboard')
     await context.close()

@@ -62,8 +62,12 @@ export const devicePairings = pgTable(
     kind: text({ enum: DEVICE_KINDS }).notNull(),
     version: text().notNull(),
     status: text({ enum: PAIRING_STATUSES }).notNull().default('pending'),
-    /** Set when the member approves: where and as whom the device will act. */
+    /**
+     * The workspace the pairing belongs to, from when a member first opens its code (only its
+     * members answer it); on approval, the workspace the device will act in.
+     */
     workspaceId: text().references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Set when the member approves: as whom the device will act. */
     userId: text().references(() => users.id, { onDelete: 'cascade' }),
     /** Set when the device collected its token. */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),

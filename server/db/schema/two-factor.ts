@@ -20,6 +20,11 @@ export const twoFactors = pgTable('two_factors', {
   /** Failed codes in a row, across sign-in attempts; at 10 the second step is locked for 15 minutes. */
   failedVerificationCount: integer().notNull().default(0),
   lockedUntil: timestamp({ withTimezone: true }),
+  /**
+   * The RFC 6238 time step (Unix time / 30 s) of the last code accepted, ours not Better Auth's: a
+   * code of that step or an earlier one is refused, so a code works once (RFC 6238, section 5.2).
+   */
+  lastTotpStep: bigint({ mode: 'number' }),
 })
 
 /** A WebAuthn credential: its public key only (the private key never leaves the authenticator). */

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { auditLog, twoFactors, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { enableTwoFactor as enableWith, totpCode, wrongTotpCode } from '#server/testing/totp.ts'
@@ -102,10 +102,20 @@ describe('signing in with a second factor (bearer clients)', () => {
   let member: Member
   let secret: string
   let recoveryCodes: string[]
+  /** A code works once: the app's code of the next 30-second step, the clock moved on to it. */
+  const nextCode = () => {
+    vi.setSystemTime(Date.now() + 30_000)
+    return totpCode(secret)
+  }
 
   beforeAll(async () => {
+    // The clock stands still (in the middle of a step) unless a test moves it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / 30_000) * 30_000 + 15_000 })
     member = await t.signUp()
     ;({ secret, recoveryCodes } = await enableTwoFactor(member))
+  })
+  afterAll(() => {
+    vi.useRealTimers()
   })
 
   it('the password answers "second factor required" with a ticket and no token; the code then signs in', async () => {
@@ -143,12 +153,12 @@ describe('signing in with a second factor (bearer clients)', () => {
   it('a ticket allows five tries: after five wrong codes even the right one is refused', async () => {
     const due = await passwordStep(member)
     for (let i = 0; i < 5; i++) expect((await secondStep({ ticket: due.data.ticket, code: wrongTotpCode(secret) })).status).toBe(401)
-    const spent = await secondStep({ ticket: due.data.ticket, code: totpCode(secret) })
+    const spent = await secondStep({ ticket: due.data.ticket, code: nextCode() })
     expect(spent.status).toBe(401)
     expect(((await spent.json()) as { code: string }).code).toBe('SECOND_FACTOR_EXPIRED')
     // Those failures count toward the account's lock; a success clears the count.
     const fresh = await passwordStep(member)
-    expect((await secondStep({ ticket: fresh.data.ticket, code: totpCode(secret) })).status).toBe(200)
+    expect((await secondStep({ ticket: fresh.data.ticket, code: nextCode() })).status).toBe(200)
   })
 
   it('a forged or made-up ticket signs nobody in', async () => {

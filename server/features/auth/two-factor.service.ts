@@ -12,6 +12,7 @@ import type { Caller } from './auth.service.ts'
 import { verifyAccountPassword } from './account-password.ts'
 import { betterAuthHeaders, type Credential } from './session.service.ts'
 import { sessionTokenOf, type SignedIn, type SignedInStep } from './signed-in.ts'
+import { createTotpSteps } from './totp-steps.ts'
 
 /** Where an account stands: off, set up but not confirmed, or on (with how many recovery codes are left). */
 export interface TwoFactorStatus {
@@ -28,6 +29,8 @@ export interface TwoFactorSetup {
 
 const WRONG_PASSWORD = 'Password is incorrect.'
 const EXPIRED = 'Your sign-in has expired or was already used. Please sign in with your email and password again.'
+/** A code works once (RFC 6238, section 5.2): the same one again, or an older one, is refused. */
+const CODE_USED = 'This code was already used. Wait for the next code in your authenticator app and enter that one.'
 
 /** A ticket that cannot be used (expired, used, or spent on too many wrong codes): start again with the password. */
 class SecondFactorExpired extends AppError {
@@ -44,6 +47,7 @@ class SecondFactorExpired extends AppError {
 export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: RateLimitService; signedIn: SignedInStep }) {
   const { auth, db, rateLimits, signedIn } = deps
   const changesKey = (userId: string) => `two-factor-change:user:${userId}`
+  const totpSteps = createTotpSteps({ db, auth })
 
   async function recoveryCodesLeft(userId: string): Promise<number> {
     const { backupCodes } = await auth.api.viewBackupCodes({ body: { userId } })
@@ -85,6 +89,8 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
           headers: betterAuthHeaders(credential),
         })
         if (result.method !== 'totp') throw new Error('Better Auth enabled another two-factor method than TOTP')
+        // A new secret: none of its steps has been used.
+        await totpSteps.forget(userId)
         const secret = new URL(result.totpURI).searchParams.get('secret') ?? ''
         return { totpUri: result.totpURI, secret }
       } catch (error) {
@@ -107,6 +113,9 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
       const [row] = await db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, userId))
       if (!row) throw new Conflict('Start the set-up first: confirm your password to get a QR code.')
       if (row.verified) throw new Conflict('Two-factor sign-in is already on.')
+      if ((await totpSteps.claim(userId, code)) === 'used') {
+        throw new ValidationError(`code: ${CODE_USED}`, [{ path: 'code', message: CODE_USED }])
+      }
       try {
         const { headers, response } = await auth.api.verifyTOTP({
           body: { code },
@@ -149,6 +158,9 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
           throw new ValidationError(`password: ${WRONG_PASSWORD}`, [{ path: 'password', message: WRONG_PASSWORD }])
         }
       } else {
+        if ((await totpSteps.claim(userId, input.code ?? '')) === 'used') {
+          throw new ValidationError(`code: ${CODE_USED}`, [{ path: 'code', message: CODE_USED }])
+        }
         const valid = await auth.api
           .verifyTOTP({ body: { code: input.code ?? '' }, headers: betterAuthHeaders(credential) })
           .then(() => true)
@@ -175,6 +187,10 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
       for (const name of ['user-agent', CLIENT_IP_HEADER]) {
         const value = caller.headers.get(name)
         if (value) headers.set(name, value)
+      }
+      if (input.recoveryCode === undefined) {
+        const account = await totpSteps.accountOfTicket(input.ticket)
+        if (account && (await totpSteps.claim(account, input.code ?? '')) === 'used') throw new Unauthorized(CODE_USED)
       }
       try {
         const { headers: answered, response } =

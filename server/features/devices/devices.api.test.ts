@@ -38,7 +38,12 @@ function call<T>(
 async function connect(account: Account, kind: 'extension' | 'runner' = 'extension', name = 'Chrome at work') {
   const asked = await t.request('/api/devices/pairings', { body: { name, kind, version: '1.0.0' }, ip: t.freshIp() })
   const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-  await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, account.id)
+  await t.services.pairings.approve(
+    pairing.userCode,
+    { id: account.id, email: account.email, twoFactorEnabled: false },
+    account.id,
+    t.freshIp(),
+  )
   const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
   const { data } = (await collected.json()) as { data: { token: string; device: { id: string } } }
   return { token: data.token, id: data.device.id }
@@ -206,7 +211,12 @@ describe('a device token', () => {
     await t.db.insert(workspaceMembers).values({ workspaceId: team.data.id, userId: member.id, role: 'member' })
     const asked = await t.request('/api/devices/pairings', { body: { name: 'Team browser', kind: 'extension', version: '1' } })
     const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-    await t.services.pairings.approve(pairing.userCode, { id: member.id, email: member.email, twoFactorEnabled: false }, team.data.id)
+    await t.services.pairings.approve(
+      pairing.userCode,
+      { id: member.id, email: member.email, twoFactorEnabled: false },
+      team.data.id,
+      t.freshIp(),
+    )
     const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
     const teamDevice = ((await collected.json()) as { data: { token: string } }).data
     expect((await call(teamDevice, '/api/devices/me')).status).toBe(200)
@@ -224,7 +234,12 @@ describe('a password change', () => {
   async function approvedPairing(account: Account, workspaceId: string) {
     const asked = await t.request('/api/devices/pairings', { body: { name: 'Late device', kind: 'runner', version: '1' }, ip: t.freshIp() })
     const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-    await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, workspaceId)
+    await t.services.pairings.approve(
+      pairing.userCode,
+      { id: account.id, email: account.email, twoFactorEnabled: false },
+      workspaceId,
+      t.freshIp(),
+    )
     return () => t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
   }
   const changePassword = (account: Account, from: string, to: string, extra: Record<string, unknown> = {}) =>

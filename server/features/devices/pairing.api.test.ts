@@ -39,7 +39,7 @@ function poll(pairingId: string, body: unknown): Promise<Answer<Collected>> {
 
 const asMember = (account: Account) => ({ id: account.id, email: account.email, twoFactorEnabled: false })
 const approve = (code: string, account: Account, workspaceId = account.id) =>
-  t.services.pairings.approve(code, asMember(account), workspaceId)
+  t.services.pairings.approve(code, asMember(account), workspaceId, t.freshIp())
 
 /** A device connected through the whole flow; its token. */
 async function connect(account: Account, workspaceId = account.id): Promise<Collected> {
@@ -92,11 +92,11 @@ describe('polling for the token', () => {
     const pairing = await issued({ kind: 'runner', name: 'Work laptop runner' })
     expect(await poll(pairing.pairingId, { pollSecret: pairing.pollSecret })).toMatchObject({ status: 400, code: 'PAIRING_PENDING' })
 
-    const preview = await t.services.pairings.preview(pairing.userCode.toLowerCase().replace('-', ' '), member)
+    const preview = await t.services.pairings.preview(pairing.userCode.toLowerCase().replace('-', ' '), asMember(member))
     expect(preview).toMatchObject({ status: 'pending', name: 'Work laptop runner', kind: 'runner', version: '0.3.1' })
     const approved = await approve(pairing.userCode, member)
     expect(approved).toEqual({ name: 'Work laptop runner', workspace: { id: member.id, name: 'Personal' } })
-    expect((await t.services.pairings.preview(pairing.userCode, member))?.status).toBe('approved')
+    expect((await t.services.pairings.preview(pairing.userCode, asMember(member)))?.status).toBe('approved')
 
     const collected = await poll(pairing.pairingId, { pollSecret: pairing.pollSecret })
     expect(collected.status, collected.message).toBe(200)
@@ -141,19 +141,19 @@ describe('polling for the token', () => {
     expect(await poll(waiting.pairingId, { pollSecret: waiting.pollSecret })).toMatchObject({ status: 410, code: 'PAIRING_EXPIRED' })
     expect(await poll(approved.pairingId, { pollSecret: approved.pollSecret })).toMatchObject({ status: 410, code: 'PAIRING_EXPIRED' })
     await expect(approve(waiting.userCode, member)).rejects.toMatchObject({ status: 410, message: expect.stringContaining('expired') })
-    expect((await t.services.pairings.preview(waiting.userCode, member))?.status).toBe('expired')
+    expect((await t.services.pairings.preview(waiting.userCode, asMember(member)))?.status).toBe('expired')
   })
 
   it('answers 410 PAIRING_DENIED once the member denied it', async () => {
     const pairing = await issued()
-    expect(await t.services.pairings.deny(pairing.userCode)).toEqual({ name: 'Chrome on my laptop' })
+    expect(await t.services.pairings.deny(pairing.userCode, asMember(member), t.freshIp())).toEqual({ name: 'Chrome on my laptop' })
     expect(await poll(pairing.pairingId, { pollSecret: pairing.pollSecret })).toMatchObject({ status: 410, code: 'PAIRING_DENIED' })
     await expect(approve(pairing.userCode, member)).rejects.toMatchObject({ status: 410 })
   })
 
   it('knows no code that was never issued', async () => {
-    expect(await t.services.pairings.preview('ABCD-2345', member)).toBeNull()
-    expect(await t.services.pairings.preview('O0I1-xxxx', member)).toBeNull()
+    expect(await t.services.pairings.preview('ABCD-2345', asMember(member))).toBeNull()
+    expect(await t.services.pairings.preview('O0I1-xxxx', asMember(member))).toBeNull()
     await expect(approve('ABCD-2345', member)).rejects.toMatchObject({ status: 404 })
   })
 })

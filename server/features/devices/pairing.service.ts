@@ -1,5 +1,4 @@
-import { and, count, eq, gt, isNull, lt } from 'drizzle-orm'
-import type { Actor } from '#server/features/audit/audit.service.ts'
+import { and, eq, isNull, lt } from 'drizzle-orm'
 import {
   CODE_LOOKUP_RATE_LIMIT,
   DEVICE_KIND_NAMES,
@@ -12,11 +11,11 @@ import {
   type DeviceKind,
   type PairingRequest,
 } from '#common/devices.ts'
-import { LimitReached, NotFound, Unauthorized } from '#common/errors.ts'
+import { NotFound, Unauthorized } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor-requirement.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
-import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { devicePairings, devices, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -24,6 +23,8 @@ import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import type { WorkspaceService } from '#server/features/workspaces/workspace.service.ts'
 import { isPollSecretShaped, matchesHash, newDeviceToken, newPollSecret, newUserCode, sha256 } from './device-secrets.ts'
+import { createDevicePlaces } from './device-places.ts'
+import { createPairingAnswerers, type PairingMember } from './pairing-answerers.ts'
 
 /** What a device receives when it asks to pair: the only time its poll secret exists outside it. */
 export interface IssuedPairing {
@@ -60,6 +61,8 @@ const UNKNOWN = 'Unknown pairing, or a wrong poll secret.'
 /** How long a pairing is kept after it expired, so its device is told it expired rather than that it never existed. */
 const KEEP_EXPIRED_MS = 60 * 60 * 1000
 const CODE_ATTEMPTS = 5
+/** For no pairing, and for one of a workspace the member may not answer for: only its members learn that it exists. */
+const NO_DEVICE = 'No device is waiting with this code. Check the code your device shows, or start again on the device.'
 
 const isExpired = (pairing: Pick<Pairing, 'expiresAt'>, now = Date.now()) => pairing.expiresAt.getTime() <= now
 
@@ -68,6 +71,11 @@ const isExpired = (pairing: Pick<Pairing, 'expiresAt'>, now = Date.now()) => pai
  * device asks with its name, kind and version and gets a user code and a poll secret; the member,
  * signed in on /connect, approves it for one of their workspaces (within the plan's devices) or
  * denies it; the device polls with its secret and collects its token once.
+ *
+ * A pending pairing belongs to a workspace from the moment a member first opens its code (or
+ * answers it): the one they are working in, or their personal one when they may not connect
+ * devices there. From then on only that workspace's members (Member role or above) see it and
+ * answer it, so someone else who learns the code can neither deny nor approve it (issue 27, item 8).
  */
 export function createPairingService(deps: {
   db: Db
@@ -78,6 +86,8 @@ export function createPairingService(deps: {
   publicUrl: string
 }) {
   const { db, plans, workspaces: workspaceAccess, rateLimits, activity, publicUrl } = deps
+  const { mayAnswerIn, homeOf, countAnswer, answerableFor } = createPairingAnswerers({ workspaces: workspaceAccess, rateLimits })
+  const { placesTakenIn, requireDevicePlace } = createDevicePlaces(plans)
 
   async function findByCode(typed: string): Promise<Pairing | null> {
     const code = normalizeUserCode(typed)
@@ -86,44 +96,33 @@ export function createPairingService(deps: {
     return pairing ?? null
   }
 
-  /** The workspace's devices and approved pairings not yet collected: each holds one of its places. */
-  async function placesTakenIn(tx: DbOrTx, workspaceId: string): Promise<number> {
-    const [connected] = await tx
-      .select({ n: count() })
-      .from(devices)
-      .where(and(eq(devices.workspaceId, workspaceId), isNull(devices.revokedAt)))
-    const [waiting] = await tx
-      .select({ n: count() })
-      .from(devicePairings)
-      .where(
-        and(eq(devicePairings.workspaceId, workspaceId), eq(devicePairings.status, 'approved'), gt(devicePairings.expiresAt, new Date())),
-      )
-    return (connected?.n ?? 0) + (waiting?.n ?? 0)
-  }
-
-  /** Refuses a new device when the workspace's plan has no place left, naming the cheapest plan with more. */
-  async function requireDevicePlace(tx: Tx, workspaceId: string): Promise<void> {
-    const allowances = await plans.allowancesOf(workspaceId, tx)
-    const limit = allowances.devices
-    if (limit === null || (await placesTakenIn(tx, workspaceId)) < limit) return
-    const larger = await plans.cheapestWithMoreDevices(limit, tx)
-    const connects = limit === 0 ? 'connects no devices' : `connects ${limit} device${limit === 1 ? '' : 's'}`
-    throw new LimitReached(
-      larger
-        ? `The ${allowances.plan} plan ${connects}; the ${larger.name} plan connects more. Revoke one in Settings -> Devices or upgrade.`
-        : `The ${allowances.plan} plan ${connects}. Revoke one in Settings -> Devices to connect another.`,
-      'PLAN_LIMIT',
-    )
-  }
-
-  /** A pending pairing by its code, locked for a decision; refusals say why it cannot be decided. */
-  async function pendingIn(tx: Tx, typed: string): Promise<Pairing> {
+  /**
+   * A pending pairing by its code, locked for a decision: one that belongs to a workspace not in
+   * `allowed` (pairing-answerers.ts) is as unknown as no pairing. Refusals say why it cannot be decided.
+   */
+  async function pendingIn(tx: Tx, typed: string, allowed: Set<string>): Promise<Pairing> {
     const code = normalizeUserCode(typed)
     const [pairing] = code ? await tx.select().from(devicePairings).where(eq(devicePairings.userCode, code)).for('update') : []
-    if (!pairing) throw new NotFound('No device is waiting with this code. Check the code your device shows, or start again on the device.')
+    if (!pairing || (pairing.workspaceId && !allowed.has(pairing.workspaceId))) throw new NotFound(NO_DEVICE)
     if (pairing.status !== 'pending') throw new PairingState('PAIRING_EXPIRED', 'This code was already used. Start again on the device.')
     if (isExpired(pairing)) throw new PairingState('PAIRING_EXPIRED', 'This code has expired. Start again on the device for a new one.')
     return pairing
+  }
+
+  /** The workspace's activity entry of an answer: "Connected …" or "Denied …" and the device. */
+  async function recordAnswer(tx: Tx, member: PairingMember, workspaceId: string, pairing: Pairing, answer: 'approve' | 'deny') {
+    const device = `${pairing.name} (${DEVICE_KIND_NAMES[pairing.kind].toLowerCase()} ${pairing.version})`
+    await activity.record(
+      tx,
+      { id: member.id, email: member.email },
+      {
+        workspaceId,
+        action: `device.${answer}`,
+        targetType: 'device',
+        targetId: pairing.id,
+        summary: answer === 'approve' ? `Connected ${device}` : `Denied ${device}`,
+      },
+    )
   }
 
   return {
@@ -173,14 +172,28 @@ export function createPairingService(deps: {
       }
     },
 
-    /** The pairing a code names, for the member to decide on; null for a code that names none. Rate limited per member. */
-    async preview(typed: string, member: Pick<Actor, 'id'>): Promise<PairingPreview | null> {
+    /**
+     * The pairing a code names, for the member to decide on; null for a code that names none, or
+     * one of a workspace they may not answer for. The first member to open a pending code makes it
+     * their workspace's (see above). Rate limited per member.
+     */
+    async preview(typed: string, member: PairingMember): Promise<PairingPreview | null> {
       await rateLimits.consume(`device-code:${member.id}`, {
         ...CODE_LOOKUP_RATE_LIMIT,
         message: `At most ${CODE_LOOKUP_RATE_LIMIT.limit} codes a minute. Please wait a moment and try again.`,
       })
-      const pairing = await findByCode(typed)
+      let pairing = await findByCode(typed)
       if (!pairing) return null
+      if (!pairing.workspaceId && pairing.status === 'pending' && !isExpired(pairing)) {
+        // Only if nobody opened it in the meantime: the first one to open it decides.
+        await db
+          .update(devicePairings)
+          .set({ workspaceId: await homeOf(member) })
+          .where(and(eq(devicePairings.id, pairing.id), eq(devicePairings.status, 'pending'), isNull(devicePairings.workspaceId)))
+        pairing = await findByCode(typed)
+        if (!pairing) return null
+      }
+      if (pairing.workspaceId && !(await mayAnswerIn(member, pairing.workspaceId))) return null
       const status =
         pairing.status === 'pending' ? (isExpired(pairing) ? 'expired' : 'pending') : pairing.status === 'denied' ? 'denied' : 'approved'
       return {
@@ -199,38 +212,39 @@ export function createPairingService(deps: {
      */
     async approve(
       typed: string,
-      member: Actor & { twoFactorEnabled: boolean },
+      member: PairingMember,
       workspaceId: string,
+      clientIp: string,
     ): Promise<{ name: string; workspace: { id: string; name: string } }> {
+      await countAnswer(member, clientIp)
       const access = await workspaceAccess.access(member.id, workspaceId)
       if (!access) throw new NotFound('Workspace not found')
       requireWorkspaceRole(access.role, 'member', 'Connecting a device')
       if (lacksRequiredTwoFactor({ twoFactorEnabled: member.twoFactorEnabled, workspace: access })) throw new TwoFactorRequired()
+      const allowed = await answerableFor(member, (await findByCode(typed))?.workspaceId, workspaceId)
       return db.transaction(async (tx) => {
         await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update')
-        const pairing = await pendingIn(tx, typed)
+        const pairing = await pendingIn(tx, typed, allowed)
         await requireDevicePlace(tx, workspaceId)
         await tx.update(devicePairings).set({ status: 'approved', workspaceId, userId: member.id }).where(eq(devicePairings.id, pairing.id))
-        await activity.record(
-          tx,
-          { id: member.id, email: member.email },
-          {
-            workspaceId,
-            action: 'device.approve',
-            targetType: 'device',
-            targetId: pairing.id,
-            summary: `Connected ${pairing.name} (${DEVICE_KIND_NAMES[pairing.kind].toLowerCase()} ${pairing.version})`,
-          },
-        )
+        await recordAnswer(tx, member, workspaceId, pairing, 'approve')
         return { name: pairing.name, workspace: { id: access.id, name: access.name } }
       })
     },
 
-    /** Refuses the pairing: its device is told so at its next poll. */
-    async deny(typed: string): Promise<{ name: string }> {
+    /**
+     * Refuses the pairing, for the workspace it belongs to (the member's own, when nobody opened
+     * it before): its device is told so at its next poll, and the workspace's activity says who.
+     */
+    async deny(typed: string, member: PairingMember, clientIp: string): Promise<{ name: string }> {
+      await countAnswer(member, clientIp)
+      const home = await homeOf(member)
+      const allowed = await answerableFor(member, (await findByCode(typed))?.workspaceId)
       return db.transaction(async (tx) => {
-        const pairing = await pendingIn(tx, typed)
-        await tx.update(devicePairings).set({ status: 'denied' }).where(eq(devicePairings.id, pairing.id))
+        const pairing = await pendingIn(tx, typed, allowed)
+        const workspaceId = pairing.workspaceId ?? home
+        await tx.update(devicePairings).set({ status: 'denied', workspaceId }).where(eq(devicePairings.id, pairing.id))
+        await recordAnswer(tx, member, workspaceId, pairing, 'deny')
         return { name: pairing.name }
       })
     },

@@ -6,7 +6,7 @@ import type { Caller } from '#common/auth.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import type { Page } from '#common/pagination.ts'
-import { WEBHOOK_TEST_EVENT, type WebhookCreate, type WebhookUpdate } from '#common/webhooks.ts'
+import { WEBHOOK_TEST_EVENT, webhookUrlHint, type WebhookCreate, type WebhookUpdate } from '#common/webhooks.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { subscriptionPlans, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from '#server/db/schema/index.ts'
@@ -162,7 +162,7 @@ export function createWebhookService(deps: {
           action: 'webhook.create',
           targetType: 'webhook',
           targetId: created.id,
-          summary: `Added the webhook endpoint ${created.url}`,
+          summary: `Added the webhook endpoint ${webhookUrlHint(created.url)}`,
         })
         return created
       })
@@ -192,7 +192,7 @@ export function createWebhookService(deps: {
           action: 'webhook.update',
           targetType: 'webhook',
           targetId: id,
-          summary: `Changed the webhook endpoint ${updated.url}: ${Object.keys(changes).join(', ')}`,
+          summary: `Changed the webhook endpoint ${webhookUrlHint(updated.url)}: ${Object.keys(changes).join(', ')}`,
         })
         return updated
       })
@@ -209,7 +209,7 @@ export function createWebhookService(deps: {
           action: 'webhook.delete',
           targetType: 'webhook',
           targetId: id,
-          summary: `Deleted the webhook endpoint ${current.url}`,
+          summary: `Deleted the webhook endpoint ${webhookUrlHint(current.url)}`,
         })
       })
     },
@@ -239,7 +239,7 @@ export function createWebhookService(deps: {
           action: 'webhook.rotate-secret',
           targetType: 'webhook',
           targetId: id,
-          summary: `Rotated the signing secret of the webhook endpoint ${updated.url}`,
+          summary: `Rotated the signing secret of the webhook endpoint ${webhookUrlHint(updated.url)}`,
         })
         return updated
       })
