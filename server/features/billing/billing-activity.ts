@@ -49,16 +49,34 @@ function subscriptionChange(before: SubscriptionState | undefined, after: Subscr
 /** A payment that went through or failed. */
 export function paymentActivity(
   transaction: Pick<PaddleTransaction, 'id' | 'subscription_id'>,
-  payment: { workspaceId: string; amount: number; currency: string; status: 'success' | 'failed'; planSlug: string | null },
+  payment: {
+    workspaceId: string
+    amount: number
+    creditToBalance: number
+    currency: string
+    status: 'success' | 'failed'
+    planSlug: string | null
+  },
   planName: string | undefined,
 ): AuditRecord {
-  const amount = `${payment.amount.toFixed(2)} ${payment.currency}`
+  const money = (value: number) => `${value.toFixed(2)} ${payment.currency}`
+  const plan = planName ? ` for ${planName}` : ''
+  // A prorated downgrade charges nothing: what it did is the credit it put on the balance.
+  const credited = payment.status === 'success' && payment.amount === 0 && payment.creditToBalance > 0
   return {
     workspaceId: payment.workspaceId,
     action: payment.status === 'success' ? 'payment.success' : 'payment.failed',
     targetType: 'subscription',
     targetId: transaction.subscription_id ?? transaction.id,
-    summary: `${payment.status === 'success' ? 'Payment received' : 'Payment failed'}: ${amount}${planName ? ` for ${planName}` : ''}`,
-    after: { transaction: transaction.id, amount: payment.amount, currency: payment.currency, plan: payment.planSlug },
+    summary: credited
+      ? `Credited to the balance: ${money(payment.creditToBalance)}${plan}`
+      : `${payment.status === 'success' ? 'Payment received' : 'Payment failed'}: ${money(payment.amount)}${plan}`,
+    after: {
+      transaction: transaction.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      plan: payment.planSlug,
+      ...(payment.creditToBalance > 0 ? { creditToBalance: payment.creditToBalance } : {}),
+    },
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { prorate, prorationRate, type BillingPeriod } from '#common/proration.ts'
 import type { BillingProvider, Subscription } from './billing-provider.ts'
 import { signPaddleBody } from './paddle-signature.ts'
 
@@ -17,8 +18,40 @@ export interface SandboxPlan {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
+/** The sandbox's billing period: every paid period is 30 days, from one billing date to the next. */
 const MONTH_MS = 30 * DAY_MS
 const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(10).toString('hex')}`
+const cents = (dollars: number) => Math.round(dollars * 100)
+
+/** The current period of an active sandbox subscription: the 30 days before its next billing date (or scheduled end). */
+export function sandboxPeriodOf(subscription: Pick<Subscription, 'nextBilledAt' | 'cancelAt'>, now = new Date()): BillingPeriod {
+  const endsAt = subscription.nextBilledAt ?? subscription.cancelAt ?? new Date(now.getTime() + MONTH_MS)
+  return { startsAt: new Date(endsAt.getTime() - MONTH_MS), endsAt }
+}
+
+/** One line of a transaction: a price, its quantity (a plan change removes the old one: -1), how it was prorated. */
+interface TransactionItem {
+  priceId: string
+  quantity: number
+  proration?: { rate: number; period: BillingPeriod }
+}
+
+/**
+ * A transaction's totals, in cents, as Paddle sets them: what is due is paid from the customer's
+ * credit balance first (`credit`); a negative total (a downgrade) is put on that balance
+ * (`credit_to_balance`) and nothing is charged.
+ */
+function totals(total: number, balance: number) {
+  const credit = total > 0 ? Math.min(balance, total) : 0
+  return {
+    subtotal: String(total),
+    total: String(total),
+    credit: String(credit),
+    credit_to_balance: String(total < 0 ? -total : 0),
+    grand_total: String(Math.max(0, total - credit)),
+    currency_code: 'USD',
+  }
+}
 
 /**
  * The local payment sandbox (development and tests only; docs/decisions/010-payments.md). It plays
@@ -32,6 +65,8 @@ export function createSandboxBilling(options: {
   deliver: (request: Request) => Promise<Response>
   webhookUrl: string
   findPlan: (query: { slug: string } | { priceId: string }) => Promise<SandboxPlan | null>
+  /** A workspace's credit balance with the sandbox, in dollars: what earlier downgrades credited and nothing has used yet. */
+  creditBalance: (workspaceId: string) => Promise<number>
 }): BillingProvider & {
   /** With trialDays, the price has a free trial (Paddle's trial_period): nothing is charged until it ends. */
   purchase(input: {
@@ -39,6 +74,8 @@ export function createSandboxBilling(options: {
     plan: SandboxPlan
     card: 'success' | 'declined'
     trialDays: number
+    /** The workspace's customer from an earlier subscription: Paddle knows a returning buyer, and their credit balance. */
+    customerId: string | null
   }): Promise<'paid' | 'trialing' | 'declined'>
   endPeriod(subscription: Subscription): Promise<'renewed' | 'trial-ended' | 'canceled'>
 } {
@@ -96,12 +133,13 @@ export function createSandboxBilling(options: {
     subscriptionId: string | null
     customerId: string
     customData: CheckoutCustomData | { user_id: string; plan: string }
-    plan: SandboxPlan
     origin: string
     status: string
     card: { type: string; last4: string }
-    /** A trial's start is a transaction of total 0. */
-    free?: boolean
+    items: TransactionItem[]
+    /** The total in cents (a trial's start: 0) and the customer's credit balance, which pays first. */
+    total: number
+    balance?: number
   }) {
     const now = new Date().toISOString()
     return {
@@ -112,8 +150,20 @@ export function createSandboxBilling(options: {
       origin: input.origin,
       currency_code: 'USD',
       custom_data: input.customData,
-      items: [{ price: { id: input.plan.priceId }, quantity: 1 }],
-      details: { totals: { grand_total: input.free ? '0' : String(Math.round(input.plan.price * 100)), currency_code: 'USD' } },
+      items: input.items.map((item) => ({
+        price: { id: item.priceId },
+        quantity: item.quantity,
+        proration: item.proration
+          ? {
+              rate: item.proration.rate.toFixed(6),
+              billing_period: {
+                starts_at: item.proration.period.startsAt.toISOString(),
+                ends_at: item.proration.period.endsAt.toISOString(),
+              },
+            }
+          : null,
+      })),
+      details: { totals: totals(input.total, input.balance ?? 0) },
       payments: [{ status: input.status === 'completed' ? 'captured' : 'error', method_details: { type: 'card', card: input.card } }],
       billed_at: now,
       created_at: now,
@@ -134,9 +184,10 @@ export function createSandboxBilling(options: {
   return {
     kind: 'sandbox',
 
-    async purchase({ customData, plan, card, trialDays }) {
-      const customerId = id('ctm')
+    async purchase({ customData, plan, card, trialDays, customerId: returning }) {
+      const customerId = returning ?? id('ctm')
       const free = trialDays > 0
+      const balance = free ? 0 : cents(await options.creditBalance(customData.user_id))
       if (card === 'declined') {
         await send(
           'transaction.payment_failed',
@@ -144,11 +195,11 @@ export function createSandboxBilling(options: {
             subscriptionId: null,
             customerId,
             customData,
-            plan,
             origin: 'web',
             status: 'payment_failed',
             card: DECLINED,
-            free,
+            items: [{ priceId: plan.priceId, quantity: 1 }],
+            total: free ? 0 : cents(plan.price),
           }),
         )
         return 'declined'
@@ -162,7 +213,17 @@ export function createSandboxBilling(options: {
       await send('subscription.created', subscription({ subscriptionId, customerId, customData, plan, status, nextBilledAt, trial }))
       await send(
         'transaction.completed',
-        transaction({ subscriptionId, customerId, customData, plan, origin: 'web', status: 'completed', card: VISA, free }),
+        transaction({
+          subscriptionId,
+          customerId,
+          customData,
+          origin: 'web',
+          status: 'completed',
+          card: VISA,
+          items: [{ priceId: plan.priceId, quantity: 1 }],
+          total: free ? 0 : cents(plan.price),
+          balance,
+        }),
       )
       return trial ? 'trialing' : 'paid'
     },
@@ -198,8 +259,28 @@ export function createSandboxBilling(options: {
         await send('subscription.updated', subscription({ ...common, status: 'trialing', nextBilledAt: current.nextBilledAt }))
         return
       }
+      // prorated_immediately, as Paddle: the unused rest of the period at the old price is credited,
+      // the rest at the new price charged, the difference billed now (common/proration.ts).
+      const before = await findPlan({ slug: current.planSlug })
+      const period = sandboxPeriodOf(current)
+      const rate = prorationRate(period, new Date())
+      const { difference } = prorate(cents(before.price), cents(plan.price), rate)
       await send('subscription.updated', subscription({ ...common, status: 'active', nextBilledAt: current.nextBilledAt }))
-      await send('transaction.completed', transaction({ ...common, origin: 'subscription_update', status: 'completed', card: VISA }))
+      await send(
+        'transaction.completed',
+        transaction({
+          ...common,
+          origin: 'subscription_update',
+          status: 'completed',
+          card: VISA,
+          items: [
+            { priceId: before.priceId, quantity: -1, proration: { rate, period } },
+            { priceId: plan.priceId, quantity: 1, proration: { rate, period } },
+          ],
+          total: difference,
+          balance: cents(await options.creditBalance(current.workspaceId)),
+        }),
+      )
     },
 
     async endPeriod(current) {
@@ -217,7 +298,19 @@ export function createSandboxBilling(options: {
       }
       // The end of a trial is billed like a renewal; Paddle then reports the subscription activated.
       const trialEnded = current.status === 'trialing'
-      await send('transaction.completed', transaction({ ...common, origin: 'subscription_recurring', status: 'completed', card: VISA }))
+      await send(
+        'transaction.completed',
+        transaction({
+          ...common,
+          origin: 'subscription_recurring',
+          status: 'completed',
+          card: VISA,
+          items: [{ priceId: plan.priceId, quantity: 1 }],
+          total: cents(plan.price),
+          // What earlier downgrades credited pays for the renewal first, as with Paddle.
+          balance: cents(await options.creditBalance(current.workspaceId)),
+        }),
+      )
       await send(
         trialEnded ? 'subscription.activated' : 'subscription.updated',
         subscription({ ...common, status: 'active', nextBilledAt: new Date(Date.now() + MONTH_MS) }),
