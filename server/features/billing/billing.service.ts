@@ -6,14 +6,31 @@ import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { payments, subscriptions } from '#server/db/schema/index.ts'
 import type { Plan, PlanService } from '#server/features/plans/plan.service.ts'
 import type { BillingProvider, Subscription } from './billing-provider.ts'
+import type { BillingPeriod } from '#common/proration.ts'
 import { checkoutUserToken } from './checkout-token.ts'
 import { creditBalanceOf } from './credit-balance.ts'
 import type { SandboxBilling } from './sandbox.ts'
+import { sandboxPeriodOf } from './sandbox-events.ts'
 
 export type Payment = typeof payments.$inferSelect
 
 /** A member's subscription, with when its free trial ends (null when it is not in one). */
 export type CurrentSubscription = Subscription & { trialEndsAt: Date | null }
+
+/**
+ * The subscription's current billing period, for the Billing page's estimate of a plan change; null
+ * during a trial (a change is not billed then) or without an end. The sandbox's periods are its own
+ * 30 days; Paddle's monthly ones start a calendar month before the next billing date (Paddle bills
+ * from its own record of the period: this only estimates).
+ */
+export function billingPeriodOf(subscription: Subscription): BillingPeriod | null {
+  const endsAt = subscription.nextBilledAt ?? subscription.cancelAt
+  if (subscription.status === 'trialing' || !endsAt) return null
+  if (subscription.provider === 'sandbox') return sandboxPeriodOf(subscription)
+  const startsAt = new Date(endsAt)
+  startsAt.setUTCMonth(startsAt.getUTCMonth() - 1)
+  return { startsAt, endsAt }
+}
 
 /** A scheduled cancellation clears the next billing date: a trial then ends at cancelAt. */
 function trialEndOf(subscription: Subscription): Date | null {
@@ -156,6 +173,7 @@ export function createBillingService(deps: {
     /** What a page may hand to checkout as the plan's price id (null: the plan is not for sale). */
     priceIdOf,
     saleOf,
+    billingPeriodOf,
     /** The workspace's credit balance at the payment provider (credit-balance.ts), in dollars. */
     creditBalance: (workspaceId: string) => creditBalanceOf(db, workspaceId),
     /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
