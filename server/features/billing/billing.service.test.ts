@@ -4,6 +4,7 @@ import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditLedger, payments, profiles, subscriptionPlans, subscriptions, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { planCreateSchema } from '#common/plans.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 
 /** A stand-in for Paddle's REST API on loopback: records requests, answers like Paddle. */
@@ -246,6 +247,29 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     const subscription = await t.services.billing.currentSubscription(user.id)
     expect(subscription?.status).toBe('active')
     expect(subscription?.nextBilledAt?.getTime()).toBeGreaterThan(Date.now() + 29 * DAY)
+  })
+
+  it('a plan without a price id is not for sale: the sandbox refuses to sell it or switch to it, by name', async () => {
+    const admin = await t.signUp({ role: 'admin' })
+    await t.services.plans.create({ id: admin.id, email: admin.email }, planCreateSchema.parse({ name: 'Starter', price: 9 }))
+    const starter = (await t.services.plans.list()).find((plan) => plan.slug === 'starter')!
+    expect(t.services.billing.saleOf(starter)).toEqual({ forSale: false, reason: 'Not for sale: add its Paddle price id.' })
+    const user = await t.signUp()
+    const refusal = {
+      status: 409,
+      code: 'PLAN_NOT_FOR_SALE',
+      message: 'The Starter plan is not for sale at the moment. Please choose another plan.',
+    }
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'starter')).rejects.toMatchObject(refusal)
+    await expect(buy(user, 'starter')).rejects.toMatchObject(refusal)
+    await buy(user, 'pro')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    await expect(t.services.billing.changePlan(user.id, 'starter')).rejects.toMatchObject(refusal)
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro' })
+    // The sandbox plays Paddle and knows a plan by its price id, whatever it looks like.
+    await t.services.plans.update({ id: admin.id, email: admin.email }, starter.id, { paddlePriceId: 'starter-monthly' })
+    await t.services.billing.changePlan(user.id, 'starter')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'starter' })
   })
 
   it('Switch to Free after the trial keeps the paid plan until the period ends', async () => {

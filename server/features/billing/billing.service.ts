@@ -249,3 +249,5 @@ export function createBillingService(deps: {
     },
   }
 }
+
+export type BillingService = ReturnType<typeof createBillingService>
