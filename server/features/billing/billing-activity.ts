@@ -52,6 +52,7 @@ export function paymentActivity(
   payment: {
     workspaceId: string
     amount: number
+    creditApplied: number
     creditToBalance: number
     currency: string
     status: 'success' | 'failed'
@@ -61,21 +62,26 @@ export function paymentActivity(
 ): AuditRecord {
   const money = (value: number) => `${value.toFixed(2)} ${payment.currency}`
   const plan = planName ? ` for ${planName}` : ''
-  // A prorated downgrade charges nothing: what it did is the credit it put on the balance.
-  const credited = payment.status === 'success' && payment.amount === 0 && payment.creditToBalance > 0
+  // A prorated downgrade charges nothing: what it did is the credit it put on the balance; a
+  // payment the balance covered (in part) says so.
+  const paid = payment.status === 'success'
+  const fromBalance = paid && payment.creditApplied > 0 ? `, ${money(payment.creditApplied)} of it from the balance` : ''
+  const summary =
+    paid && payment.amount === 0 && payment.creditToBalance > 0
+      ? `Credited to the balance: ${money(payment.creditToBalance)}${plan}`
+      : `${paid ? 'Payment received' : 'Payment failed'}: ${money(payment.amount + (paid ? payment.creditApplied : 0))}${plan}${fromBalance}`
   return {
     workspaceId: payment.workspaceId,
-    action: payment.status === 'success' ? 'payment.success' : 'payment.failed',
+    action: paid ? 'payment.success' : 'payment.failed',
     targetType: 'subscription',
     targetId: transaction.subscription_id ?? transaction.id,
-    summary: credited
-      ? `Credited to the balance: ${money(payment.creditToBalance)}${plan}`
-      : `${payment.status === 'success' ? 'Payment received' : 'Payment failed'}: ${money(payment.amount)}${plan}`,
+    summary,
     after: {
       transaction: transaction.id,
       amount: payment.amount,
       currency: payment.currency,
       plan: payment.planSlug,
+      ...(payment.creditApplied > 0 ? { creditApplied: payment.creditApplied } : {}),
       ...(payment.creditToBalance > 0 ? { creditToBalance: payment.creditToBalance } : {}),
     },
   }

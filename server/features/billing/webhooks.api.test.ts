@@ -332,6 +332,18 @@ describe('POST /api/webhooks/paddle: credits', () => {
     expect(now.payments.find((row) => row.providerTransactionId === renewal.id)).toMatchObject({ amount: 16.5, creditApplied: 12.5 })
     expect(await t.services.billing.creditBalance(user.id)).toBe(0)
     expect(now.ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(now.credits)
+    // The workspace's activity tells the money as it moved: no negative payment.
+    const activity = await t.request('/api/workspaces/current/activity', { token: user.token })
+    const payments = ((await activity.json()) as { data: { action: string; summary: string }[] }).data
+      .filter((entry) => entry.action === 'payment.success')
+      .map((entry) => entry.summary)
+      .reverse()
+    expect(payments).toEqual([
+      'Payment received: 29.00 USD for Pro',
+      'Payment received: 25.00 USD for Business',
+      'Credited to the balance: 12.50 USD for Pro',
+      'Payment received: 29.00 USD for Pro, 12.50 USD of it from the balance',
+    ])
   })
 
   it('a downgrade whose total Paddle sends as negative is a payment of $0 that credited the balance, not a malformed event', async () => {
