@@ -229,6 +229,7 @@ test.describe('plan changes after the trial are prorated as Paddle prorates them
     await expect(history.getByRole('row').nth(1)).toContainText('$50.00 credited to your balance')
     await expect(page.getByText('Credit balance: $50.00, from a downgrade. It pays your next payments first.')).toBeVisible()
     await expect(credits).toHaveText('Credits remaining2005')
+    await expectNoAxeViolations(page)
 
     // The renewal is paid from the balance: $29.00 of the $50.00, nothing from the card.
     await page.getByRole('button', { name: 'Renew now (next billing period)' }).click()
