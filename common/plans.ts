@@ -41,6 +41,9 @@ const limit = (name: string, min: number, max: number, blank = 'unlimited') =>
       .nullable(),
   )
 
+/** The largest position a plan may have in the lists of plans. */
+export const MAX_PLAN_ORDER = 10_000
+
 /** The longest shortest-interval a plan may set: a week, in minutes. */
 export const MAX_SCHEDULE_MIN_MINUTES = 10_080
 
@@ -115,6 +118,15 @@ const planFieldsSchema = z.object({
   devices: limit('Devices', 0, 100_000),
   // The shortest time between two runs of a schedule, in minutes (docs/decisions/036).
   scheduleMinMinutes: limit('Shortest schedule interval', 1, MAX_SCHEDULE_MIN_MINUTES, 'no minimum'),
+  // Where the plan stands in pricing, the Billing page and every list of plans: lower first (ties by price).
+  sortOrder: requiredNumber(
+    'Order is required.',
+    z.coerce
+      .number({ error: 'Order must be a number.' })
+      .int('Order must be a whole number.')
+      .min(0, 'Order cannot be negative.')
+      .max(MAX_PLAN_ORDER, `Order must be at most ${MAX_PLAN_ORDER.toLocaleString('en-US')}.`),
+  ),
 })
 
 /** The allowances of a plan the Subscriptions tab shows as checkboxes. */
@@ -155,6 +167,8 @@ export const planCreateSchema = planFieldsSchema.extend({
   devices: planFieldsSchema.shape.devices.optional().default(1),
   // Not sent: 15 minutes, as Free; blank: no minimum.
   scheduleMinMinutes: planFieldsSchema.shape.scheduleMinMinutes.optional().default(15),
+  // Not sent or blank: after every other plan.
+  sortOrder: blankAsDefault(planFieldsSchema.shape.sortOrder.optional()),
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 

@@ -8,6 +8,7 @@ import { createTwoFactorApi } from './features/auth/two-factor.api.ts'
 import { ownCallbackUrls } from './features/auth/own-callback-urls.ts'
 import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
+import { createPlansApi } from './features/plans/plans.api.ts'
 import { createInquiriesApi } from './features/inquiries/inquiries.api.ts'
 import { createBlogApi } from './features/blog/blog.api.ts'
 import { createWebhooksApi } from './features/billing/webhooks.api.ts'
@@ -57,6 +58,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/auth', createTwoFactorApi(services.twoFactor))
   api.route('/auth', createPasskeysApi(services.passkeys))
   api.route('/users', createUsersApi(services.users, services.userAdmin))
+  api.route('/plans', createPlansApi({ plans: services.plans, sale: services.billing }))
   api.route('/contact', createInquiriesApi(services.inquiries))
   api.route('/blog', createBlogApi(services.blog))
   api.route('/mail', createMailApi(services.mailer))

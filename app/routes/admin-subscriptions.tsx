@@ -17,6 +17,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const loaded = await attempt(() => Promise.all([context.services.plans.list(), context.services.plans.memberCounts()]))
   if (!loaded.ok) return { plans: [], error: loaded.error.message }
   const [plans, members] = loaded.value
+  // Why a plan cannot be bought (no usable price id): the table says so beside its price id.
+  const notForSale = (plan: (typeof plans)[number]) => {
+    const sale = context.services.billing.saleOf(plan)
+    return sale.forSale ? null : sale.reason
+  }
   return {
     error: null,
     plans: plans.map((plan) => ({
@@ -44,6 +49,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       cloudConcurrency: plan.cloudConcurrency,
       devices: plan.devices,
       scheduleMinMinutes: plan.scheduleMinMinutes,
+      sortOrder: plan.sortOrder,
+      notForSale: notForSale(plan),
       members: members[plan.slug] ?? 0,
     })),
   }

@@ -68,8 +68,21 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Billing')
 
 export default function BillingPage() {
-  const { error, planSlug, planName, credits, subscription, plans, payments, paymentCount, checkout, sandbox, workspaceName, canManage } =
-    useLoaderData<typeof loader>()
+  const {
+    error,
+    planSlug,
+    planName,
+    credits,
+    creditBalanceLabel,
+    subscription,
+    plans,
+    payments,
+    paymentCount,
+    checkout,
+    sandbox,
+    workspaceName,
+    canManage,
+  } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   useEffect(() => {
     if (actionData?.error) toast.error('Error updating plan', { description: actionData.error })
@@ -86,7 +99,7 @@ export default function BillingPage() {
           Only the workspace&apos;s owners change its plan and payment details. You can see its plan and credits here.
         </p>
       )}
-      <CurrentPlanCard planName={planName} credits={credits} subscription={subscription} />
+      <CurrentPlanCard planName={planName} credits={credits} subscription={subscription} creditBalanceLabel={creditBalanceLabel} />
       {error ? (
         <p role="alert" className="rounded-md border border-destructive/50 p-4 text-sm">
           {error}{' '}

@@ -37,15 +37,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
   return publicPageData(
     {
-      plans: plans.map(({ slug, name, price, description, features, highlighted, paddlePriceId }) => ({
-        slug,
-        name,
-        price,
-        description,
-        features,
-        highlighted,
-        priceId: context.services.billing.priceIdOf({ paddlePriceId }),
-      })),
+      // In the admin's order; a plan that cannot be bought is not offered (docs/decisions/041).
+      plans: plans
+        .filter((plan) => context.services.billing.saleOf(plan).forSale)
+        .map(({ slug, name, price, description, features, highlighted, paddlePriceId }) => ({
+          slug,
+          name,
+          price,
+          description,
+          features,
+          highlighted,
+          priceId: context.services.billing.priceIdOf({ paddlePriceId }),
+        })),
       currentPlan: user ? (user.workspace?.planSlug ?? user.profile.subscriptionPlan) : null,
       subscribed: buying ? Boolean(await context.services.billing.currentSubscription(buying)) : false,
       checkout: {

@@ -121,6 +121,8 @@ let fixtures: {
   deleteInquiry: string
   editTemplate: string
   deleteTemplate: string
+  editPlan: string
+  deletePlan: string
 }
 
 async function createPost(title: string): Promise<string> {
@@ -131,6 +133,12 @@ async function createPost(title: string): Promise<string> {
 
 async function createTemplate(name: string): Promise<string> {
   const response = await t.request('/api/templates', { token: admin.token, body: { ...TEMPLATE, name } })
+  expect(response.status).toBe(201)
+  return ((await response.json()) as { data: { id: string } }).data.id
+}
+
+async function createPlan(name: string): Promise<string> {
+  const response = await t.request('/api/plans', { token: admin.token, body: { name, price: 7 } })
   expect(response.status).toBe(201)
   return ((await response.json()) as { data: { id: string } }).data.id
 }
@@ -156,6 +164,8 @@ beforeAll(async () => {
     deleteInquiry: await createInquiry('Inquiry to delete'),
     editTemplate: await createTemplate('Template to edit'),
     deleteTemplate: await createTemplate('Template to delete'),
+    editPlan: await createPlan('Plan to edit'),
+    deletePlan: await createPlan('Plan to delete'),
   }
 })
 afterAll(async () => {
@@ -186,6 +196,10 @@ const samples: Record<string, () => Sample> = {
     body: { newPassword: 'brand-new-password' },
   }),
   'POST /users/{id}/reset-two-factor': () => ({ path: `/users/${fixtures.editUser.id}/reset-two-factor` }),
+  'GET /plans/all': () => ({ path: '/plans/all' }),
+  'POST /plans': () => ({ path: '/plans', body: { name: 'Matrix plan', sortOrder: 5 }, status: 201 }),
+  'PATCH /plans/{id}': () => ({ path: `/plans/${fixtures.editPlan}`, body: { sortOrder: 4 } }),
+  'DELETE /plans/{id}': () => ({ path: `/plans/${fixtures.deletePlan}` }),
   'POST /templates': () => ({ path: '/templates', body: { ...TEMPLATE, name: 'Matrix template' }, status: 201 }),
   'PUT /templates/{id}': () => ({ path: `/templates/${fixtures.editTemplate}`, body: { description: 'Changed by the matrix' } }),
   'DELETE /templates/{id}': () => ({ path: `/templates/${fixtures.deleteTemplate}` }),

@@ -86,6 +86,7 @@ let fixtures: {
   editPostId: string
   inquiryId: string
   editUserId: string
+  planId: string
   resetUserId: string
   template: string
   draftTemplate: string
@@ -323,6 +324,10 @@ const make = {
     const response = await send('admin', 'POST', { path: '/users', body })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
+  async plan(): Promise<string> {
+    const response = await send('admin', 'POST', { path: '/plans', body: { name: unique('Matrix plan'), price: 7 } })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
 }
 
 const inquiryBody = () => ({
@@ -486,6 +491,12 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     const options = (await json<{ data: Record<string, unknown> }>(started, 200)).data
     return withChallenge(role, challengeOf(started), { path: '/auth/login/passkey', body: { response: passkeyDevice.get(options) }, ip })
   },
+
+  'GET /plans': () => ({ path: '/plans' }),
+  'GET /plans/all': () => ({ path: '/plans/all' }),
+  'POST /plans': () => ({ path: '/plans', body: { name: unique('Matrix plan'), price: 7 } }),
+  'PATCH /plans/{id}': () => ({ path: `/plans/${fixtures.planId}`, body: { description: 'Changed by the matrix' } }),
+  'DELETE /plans/{id}': async () => ({ path: `/plans/${await make.plan()}` }),
 
   'GET /users': () => ({ path: '/users?page=1&limit=5' }),
   'POST /users': () => ({ path: '/users', body: { email: `${unique('made-by-admin')}@example.com`, password: PASSWORD, role: 'user' } }),
@@ -844,6 +855,7 @@ beforeAll(async () => {
     editPostId: (await make.post()).id,
     inquiryId: await make.inquiry(),
     editUserId: await make.user(),
+    planId: await make.plan(),
     resetUserId: await make.user(),
     template: await make.template({ published: true }),
     draftTemplate: await make.template(),

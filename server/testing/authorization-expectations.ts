@@ -192,6 +192,13 @@ export const DOCUMENTED: RouteExpectation[] = [
     note: "a passkey account's assertion for a fresh challenge: the passkey, not the caller's session, counts",
   },
 
+  // Plans: the ones on sale for anyone (pricing reads them); every plan, and changes, for admins.
+  { route: 'GET /plans', visitor: 200, member: 200, otherMember: 200, admin: 200 },
+  { route: 'GET /plans/all', visitor: 401, member: 403, otherMember: 403, admin: 200 },
+  { route: 'POST /plans', visitor: 401, member: 403, otherMember: 403, admin: 201 },
+  { route: 'PATCH /plans/{id}', visitor: 401, member: 403, otherMember: 403, admin: 200 },
+  { route: 'DELETE /plans/{id}', visitor: 401, member: 403, otherMember: 403, admin: 200, note: 'a fresh plan each call' },
+
   // Users (admin). The member's own id in the path changes nothing: the admin API is for admins.
   { route: 'GET /users', visitor: 401, member: 403, otherMember: 403, admin: 200 },
   { route: 'POST /users', visitor: 401, member: 403, otherMember: 403, admin: 201 },

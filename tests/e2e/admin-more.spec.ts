@@ -256,7 +256,7 @@ test.describe('Subscriptions, more', () => {
     await expect(page.getByLabel(`Price of ${name}`)).toBeVisible()
     await page.reload()
     const planRow = page.getByRole('row').filter({ has: page.getByLabel(`Price of ${name}`) })
-    await expect(planRow.getByRole('cell').nth(8)).toHaveText('1') // Members
+    await expect(planRow.getByRole('cell').nth(9)).toHaveText('1') // Members
     await planRow.getByRole('button', { name: `Delete the ${name} plan` }).click()
     await expect(page.getByRole('dialog')).toContainText('1 member is on this plan: it cannot be deleted until they move.')
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()

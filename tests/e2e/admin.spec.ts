@@ -409,6 +409,66 @@ test.describe('Subscriptions', () => {
   })
 })
 
+test.describe('Subscriptions, on a server of its own: what pricing offers, and in which order', () => {
+  let server: IsolatedServer
+  test.beforeAll(async () => {
+    test.setTimeout(90_000)
+    server = await startIsolatedServer()
+  })
+  test.afterAll(async () => {
+    await server?.stop()
+  })
+
+  test('a plan without a price id is not for sale until it has one; its order moves it on pricing', async ({ page, consoleErrors }) => {
+    consoleErrors.allow(/status of 400/) // the refused order
+    const pricing = async () => {
+      await gotoHydrated(page, `${server.url}/#pricing`)
+      return page.locator('#pricing article h3').allTextContents()
+    }
+    await signIn(page, ADMIN, server.url)
+    await gotoHydrated(page, `${server.url}/admin/subscriptions`)
+    await page.getByLabel('Plan Name').fill('Starter')
+    await page.getByLabel('Price (USD per month)').fill('9')
+    await page.getByRole('button', { name: 'Add Plan' }).click()
+    await expect(toasts(page).getByText('Plan added')).toBeVisible()
+    // New plans go last; without a price id the tab says it is not for sale, beside the price id.
+    await expect(page.getByLabel('Order of Starter')).toHaveValue('3')
+    const priceId = page.getByLabel('Paddle price id of Starter')
+    await expect(priceId).toHaveAccessibleDescription(
+      'Not for sale: add its Paddle price id. Pricing and billing do not offer it until then.',
+    )
+    expect(await pricing()).toEqual(['Free', 'Pro', 'Business'])
+
+    await gotoHydrated(page, `${server.url}/admin/subscriptions`)
+    await priceId.fill('starter-monthly-plan')
+    const saved = planSaved(page)
+    await priceId.blur()
+    expect((await saved).ok()).toBe(true)
+    await expect(page.getByText('Not for sale: add its Paddle price id.')).toHaveCount(0)
+    expect(await pricing()).toEqual(['Free', 'Pro', 'Business', 'Starter'])
+
+    // The admin sets the order: Starter next to Pro (the cheaper first at the same order).
+    await gotoHydrated(page, `${server.url}/admin/subscriptions`)
+    const order = page.getByLabel('Order of Starter')
+    await order.fill('-1')
+    await order.blur()
+    await expect(toasts(page).getByText('Order cannot be negative.')).toBeVisible()
+    await expect(order).toHaveValue('3')
+    await order.fill('1')
+    const moved = planSaved(page)
+    await order.blur()
+    expect((await moved).ok()).toBe(true)
+    expect(await pricing()).toEqual(['Free', 'Starter', 'Pro', 'Business'])
+    await gotoHydrated(page, `${server.url}/billing`)
+    await expect(page.getByRole('region', { name: 'Available Plans' }).getByRole('heading', { level: 3 })).toHaveText([
+      'Free',
+      'Starter',
+      'Pro',
+      'Business',
+    ])
+  })
+})
+
 test.describe('System Settings, on a server of its own', () => {
   let server: IsolatedServer
   test.beforeAll(async () => {

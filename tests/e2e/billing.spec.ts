@@ -190,6 +190,55 @@ test.describe('buying a plan in the payment sandbox', () => {
   })
 })
 
+test.describe('plan changes after the trial are prorated as Paddle prorates them', () => {
+  test.describe.configure({ timeout: 90_000 })
+
+  test('an upgrade moments into a period is charged the difference, not the new price; straight back, the difference is credited', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, 'prorated', SANDBOX_URL)
+    await buyPro(page, account)
+    await gotoHydrated(page, '/billing')
+    await page.getByRole('button', { name: 'End the billing period now' }).click()
+    await expect(toasts(page).getByText('Trial ended')).toBeVisible()
+    const credits = page.getByText('Credits remaining').locator('..')
+    await expect(credits).toHaveText('Credits remaining2005')
+
+    // Issue 27: the dialog said the difference is charged, and $79.00 was. Now $79 − $29 for the whole period left.
+    await billingPlan(page, 'Business').getByRole('button', { name: 'Upgrade' }).click()
+    const upgrade = page.getByRole('dialog', { name: 'Upgrade to Business?' })
+    await expect(upgrade).toContainText(/About \$50\.00 is charged today for the (29|30) days left of this billing period\./)
+    await expect(upgrade).toContainText('Your credits go up by about 4000.')
+    await upgrade.getByRole('button', { name: 'Upgrade to Business' }).click()
+    await expect(toasts(page).getByText('Plan updated')).toBeVisible()
+    const history = page.getByRole('table', { name: 'Recent payments' })
+    await expect(history.getByRole('row')).toHaveCount(4)
+    await expect(history.getByRole('row').nth(1)).toContainText('Business plan')
+    await expect(history.getByRole('row').nth(1)).toContainText('$50.00')
+    await expect(history).not.toContainText('$79.00')
+    await expect(credits).toHaveText('Credits remaining6005')
+
+    // Straight back to Pro: nothing is charged, the same difference goes to the balance, and the credits it brought go too.
+    await billingPlan(page, 'Pro').getByRole('button', { name: 'Downgrade' }).click()
+    const downgrade = page.getByRole('dialog', { name: 'Downgrade to Pro?' })
+    await expect(downgrade).toContainText('About $50.00 is credited to your balance today')
+    await downgrade.getByRole('button', { name: 'Downgrade to Pro' }).click()
+    await expect(toasts(page).getByText('Plan updated')).toBeVisible()
+    await expect(history.getByRole('row').nth(1)).toContainText('$0.00')
+    await expect(history.getByRole('row').nth(1)).toContainText('$50.00 credited to your balance')
+    await expect(page.getByText('Credit balance: $50.00, from a downgrade. It pays your next payments first.')).toBeVisible()
+    await expect(credits).toHaveText('Credits remaining2005')
+    await expectNoAxeViolations(page)
+
+    // The renewal is paid from the balance: $29.00 of the $50.00, nothing from the card.
+    await page.getByRole('button', { name: 'Renew now (next billing period)' }).click()
+    await expect(toasts(page).getByText('Subscription renewed')).toBeVisible()
+    await expect(history.getByRole('row').nth(1)).toContainText('$29.00 paid from your balance')
+    await expect(page.getByText('Credit balance: $21.00, from a downgrade.', { exact: false })).toBeVisible()
+  })
+})
+
 test.describe('a member cannot change their own plan or credits', () => {
   test('no API route takes a plan or credits from a member, and an unsigned webhook is refused', async ({ request }) => {
     const account = await createAccount(request, 'tamper', SANDBOX_URL)

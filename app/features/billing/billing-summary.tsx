@@ -22,10 +22,13 @@ export function CurrentPlanCard({
   planName,
   credits,
   subscription,
+  creditBalanceLabel,
 }: {
   planName: string
   credits: number
   subscription: SubscriptionView | null
+  /** Money the payment provider holds from a prorated downgrade ('$25.00'), or null. */
+  creditBalanceLabel: string | null
 }) {
   return (
     <Card>
@@ -63,6 +66,12 @@ export function CurrentPlanCard({
           <p role="status" className="mt-4 rounded-md border border-primary/40 bg-accent/40 p-3 text-sm">
             Free trial of {subscription.planName}: first charge {subscription.trial.priceLabel} on {subscription.trial.endsLabel}, then
             monthly. Switch to Free before then and nothing is charged.
+          </p>
+        ) : null}
+        {creditBalanceLabel ? (
+          <p role="status" className="mt-4 rounded-md border p-3 text-sm">
+            Credit balance: <span className="font-semibold tabular-nums">{creditBalanceLabel}</span>, from a downgrade. It pays your next
+            payments first.
           </p>
         ) : null}
         {subscription?.status === 'past_due' ? (

@@ -7,6 +7,8 @@ export interface PaymentRow {
   date: string
   amountLabel: string
   planName: string | null
+  /** What the payment did with the credit balance at the provider, if anything. */
+  note: string | null
   status: PaymentStatus
 }
 
@@ -27,7 +29,10 @@ export function PaymentTable({ payments, caption }: { payments: PaymentRow[]; ca
           <td className="px-3 py-3 whitespace-nowrap">
             <time dateTime={payment.date}>{payment.dateLabel}</time>
           </td>
-          <td className="hidden px-3 py-3 sm:table-cell">{payment.planName ? `${payment.planName} plan` : 'Subscription'}</td>
+          <td className="hidden px-3 py-3 sm:table-cell">
+            {payment.planName ? `${payment.planName} plan` : 'Subscription'}
+            {payment.note ? <span className="block text-xs text-muted-foreground">{payment.note}</span> : null}
+          </td>
           <td className="px-3 py-3 text-right tabular-nums">{payment.amountLabel}</td>
           <td className="px-3 py-3">
             <PaymentStatusBadge status={payment.status} />

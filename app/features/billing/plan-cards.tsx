@@ -12,6 +12,8 @@ export interface BillingPlan {
   priceLabel: string
   features: string[]
   priceId: string | null
+  /** What changing to this plan is charged or credited today, and does to the credits (an estimate); null in a trial. */
+  changeEstimate: string | null
 }
 
 /**
@@ -80,7 +82,9 @@ export function PlanCards({
           description={
             subscription.trial
               ? `Your trial moves to ${plan.name} now, free until ${subscription.trial.endsLabel}; then ${plan.priceLabel}/month. Nothing is charged today.`
-              : `Your subscription moves to ${plan.name} (${plan.priceLabel}/month) now. The difference for the rest of this billing period is charged or credited today.`
+              : `Your subscription moves to ${plan.name} (${plan.priceLabel}/month) now. ${
+                  plan.changeEstimate ?? 'The difference for the rest of this billing period is charged or credited today.'
+                }`
           }
           confirmLabel={`${label} to ${plan.name}`}
           fields={{ intent: 'change-plan', plan: plan.slug }}

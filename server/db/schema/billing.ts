@@ -44,8 +44,13 @@ export const payments = pgTable(
     providerTransactionId: text().notNull().unique(),
     providerSubscriptionId: text(),
     planSlug: text(),
+    /** What was charged: the provider's grand total, never below 0 (a downgrade's credit is creditToBalance). */
     amount: numeric({ precision: 10, scale: 2, mode: 'number' }).notNull(),
     currency: text().notNull().default('USD'),
+    /** Paid from the customer's credit balance at the provider (Paddle's totals.credit), besides the amount. */
+    creditApplied: numeric({ precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+    /** Put on the customer's credit balance at the provider (Paddle's totals.credit_to_balance): a prorated downgrade. */
+    creditToBalance: numeric({ precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
     status: text({ enum: ['success', 'pending', 'failed'] }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -53,6 +58,7 @@ export const payments = pgTable(
   (table) => [
     check('payments_status_check', sql`${table.status} in ('success', 'pending', 'failed')`),
     check('payments_amount_check', sql`${table.amount} >= 0`),
+    check('payments_credit_check', sql`${table.creditApplied} >= 0 and ${table.creditToBalance} >= 0`),
     index().on(table.workspaceId, table.createdAt),
   ],
 )

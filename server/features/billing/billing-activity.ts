@@ -49,16 +49,40 @@ function subscriptionChange(before: SubscriptionState | undefined, after: Subscr
 /** A payment that went through or failed. */
 export function paymentActivity(
   transaction: Pick<PaddleTransaction, 'id' | 'subscription_id'>,
-  payment: { workspaceId: string; amount: number; currency: string; status: 'success' | 'failed'; planSlug: string | null },
+  payment: {
+    workspaceId: string
+    amount: number
+    creditApplied: number
+    creditToBalance: number
+    currency: string
+    status: 'success' | 'failed'
+    planSlug: string | null
+  },
   planName: string | undefined,
 ): AuditRecord {
-  const amount = `${payment.amount.toFixed(2)} ${payment.currency}`
+  const money = (value: number) => `${value.toFixed(2)} ${payment.currency}`
+  const plan = planName ? ` for ${planName}` : ''
+  // A prorated downgrade charges nothing: what it did is the credit it put on the balance; a
+  // payment the balance covered (in part) says so.
+  const paid = payment.status === 'success'
+  const fromBalance = paid && payment.creditApplied > 0 ? `, ${money(payment.creditApplied)} of it from the balance` : ''
+  const summary =
+    paid && payment.amount === 0 && payment.creditToBalance > 0
+      ? `Credited to the balance: ${money(payment.creditToBalance)}${plan}`
+      : `${paid ? 'Payment received' : 'Payment failed'}: ${money(payment.amount + (paid ? payment.creditApplied : 0))}${plan}${fromBalance}`
   return {
     workspaceId: payment.workspaceId,
-    action: payment.status === 'success' ? 'payment.success' : 'payment.failed',
+    action: paid ? 'payment.success' : 'payment.failed',
     targetType: 'subscription',
     targetId: transaction.subscription_id ?? transaction.id,
-    summary: `${payment.status === 'success' ? 'Payment received' : 'Payment failed'}: ${amount}${planName ? ` for ${planName}` : ''}`,
-    after: { transaction: transaction.id, amount: payment.amount, currency: payment.currency, plan: payment.planSlug },
+    summary,
+    after: {
+      transaction: transaction.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      plan: payment.planSlug,
+      ...(payment.creditApplied > 0 ? { creditApplied: payment.creditApplied } : {}),
+      ...(payment.creditToBalance > 0 ? { creditToBalance: payment.creditToBalance } : {}),
+    },
   }
 }

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { eq } from 'drizzle-orm'
+import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { payments, profiles, subscriptionPlans, subscriptions, workspaces } from '#server/db/schema/index.ts'
+import { creditLedger, payments, profiles, subscriptionPlans, subscriptions, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { planCreateSchema } from '#common/plans.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 
 /** A stand-in for Paddle's REST API on loopback: records requests, answers like Paddle. */
@@ -122,11 +123,108 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
       /already have a subscription/,
     )
     await t.services.billing.sandboxEndPeriod(user.id)
+    // Moments into a new period (issue 27's reproduction): the difference is nearly the whole month's, not Business's price.
     await t.services.billing.changePlan(user.id, 'business')
-    // The upgrade tops the month up from Pro's 1000 credits to Business's 5000.
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 6005 })
+    expect((await history(user.id))[0]).toMatchObject({ amount: 50, creditApplied: 0, creditToBalance: 0, planSlug: 'business' })
+    // Straight back: the same difference is credited to the balance, and the credits it brought are taken back.
     await t.services.billing.changePlan(user.id, 'pro')
-    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 6005 })
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 2005 })
+    expect((await history(user.id))[0]).toMatchObject({ status: 'success', amount: 0, creditToBalance: 50, planSlug: 'pro' })
+    expect(await t.services.billing.creditBalance(user.id)).toBe(50)
+  })
+
+  /** Moves the subscription's billing period on, so that exactly half of it is left (the sandbox's periods are 30 days). */
+  async function halfwayThroughThePeriod(userId: string) {
+    await t.db
+      .update(subscriptions)
+      .set({ nextBilledAt: new Date(Date.now() + 15 * DAY + 30_000) })
+      .where(eq(subscriptions.workspaceId, userId))
+  }
+
+  it('an upgrade halfway through the period is charged half the difference and grants half the difference in credits', async () => {
+    const user = await t.signUp()
+    await buy(user, 'pro')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    await halfwayThroughThePeriod(user.id)
+    await t.services.billing.changePlan(user.id, 'business')
+    // Paddle's rule: $29 × ½ credited, $79 × ½ charged: $25.00 today; (5000 − 1000) × ½ credits.
+    expect(await history(user.id)).toMatchObject([
+      { status: 'success', amount: 25, creditApplied: 0, creditToBalance: 0, planSlug: 'business' },
+      { amount: 29, planSlug: 'pro' },
+      { amount: 0, planSlug: 'pro' },
+    ])
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 2005 + 2000 })
+    const [grant] = await t.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.workspaceId, user.id))
+      .orderBy(desc(creditLedger.createdAt))
+    expect(grant).toMatchObject({
+      reason: 'plan_grant',
+      delta: 2000,
+      reference: expect.stringMatching(
+        /^Upgrade from Pro to Business plan \(prorated: 50% of the billing period left\), transaction txn_sandbox_/,
+      ),
+    })
+    // The billing date stays: the next renewal is Business's full price.
+    expect(await t.services.billing.sandboxEndPeriod(user.id)).toBe('renewed')
+    expect((await history(user.id))[0]).toMatchObject({ amount: 79, planSlug: 'business' })
+  })
+
+  it('a downgrade halfway credits half the difference to the balance, charges nothing, and the next payments use the balance first', async () => {
+    const user = await t.signUp()
+    await buy(user, 'business')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 10_005 })
+    await halfwayThroughThePeriod(user.id)
+    await t.services.billing.changePlan(user.id, 'pro')
+    // $79 × ½ credited, $29 × ½ charged: $25.00 goes to the balance, and no negative payment is recorded.
+    expect((await history(user.id))[0]).toMatchObject({
+      status: 'success',
+      amount: 0,
+      creditApplied: 0,
+      creditToBalance: 25,
+      planSlug: 'pro',
+    })
+    expect(await t.services.billing.creditBalance(user.id)).toBe(25)
+    // The credits follow the same rule: (1000 − 5000) × ½ taken back.
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 10_005 - 2000 })
+
+    // The renewal is paid from the balance first: $29 − $25.
+    await t.services.billing.sandboxEndPeriod(user.id)
+    expect((await history(user.id))[0]).toMatchObject({ amount: 4, creditApplied: 25, creditToBalance: 0, planSlug: 'pro' })
+    expect(await t.services.billing.creditBalance(user.id)).toBe(0)
+  })
+
+  it('a downgrade takes back no more credits than are left: spent ones stay spent', async () => {
+    const user = await t.signUp()
+    await buy(user, 'business')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    await t.services.credits.change({ workspaceId: user.id, delta: -9_500, reason: 'usage', reference: 'runs' })
+    await halfwayThroughThePeriod(user.id)
+    await t.services.billing.changePlan(user.id, 'pro')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 0 })
+    const ledger = await t.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, user.id)).orderBy(desc(creditLedger.createdAt))
+    expect(ledger[0]).toMatchObject({ reason: 'plan_grant', delta: -505, balanceAfter: 0 })
+    expect(ledger[0]?.reference).toMatch(/^Downgrade from Business to Pro plan \(prorated: 50% of the billing period left\)/)
+  })
+
+  it('a returning buyer is the same customer: what a downgrade credited pays for the next purchase', async () => {
+    const user = await t.signUp()
+    await buy(user, 'business')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    await halfwayThroughThePeriod(user.id)
+    await t.services.billing.changePlan(user.id, 'pro')
+    await t.services.billing.cancelToFree(user.id)
+    await t.services.billing.sandboxEndPeriod(user.id)
+    const customer = (await t.db.select().from(subscriptions).where(eq(subscriptions.workspaceId, user.id)))[0]?.providerCustomerId
+    expect(await buy(user, 'pro')).toBe('paid')
+    expect((await history(user.id))[0]).toMatchObject({ amount: 4, creditApplied: 25, planSlug: 'pro' })
+    const rows = await t.db.select().from(subscriptions).where(eq(subscriptions.workspaceId, user.id))
+    expect(rows.map((row) => row.providerCustomerId)).toEqual([customer, customer])
+    // Paid from the balance, it is still a paid month: its credits, not a trial's.
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro' })
   })
 
   it('Switch to Free during the trial ends it at its end with no charge; the next purchase has no trial and is charged at once', async () => {
@@ -149,6 +247,29 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     const subscription = await t.services.billing.currentSubscription(user.id)
     expect(subscription?.status).toBe('active')
     expect(subscription?.nextBilledAt?.getTime()).toBeGreaterThan(Date.now() + 29 * DAY)
+  })
+
+  it('a plan without a price id is not for sale: the sandbox refuses to sell it or switch to it, by name', async () => {
+    const admin = await t.signUp({ role: 'admin' })
+    await t.services.plans.create({ id: admin.id, email: admin.email }, planCreateSchema.parse({ name: 'Starter', price: 9 }))
+    const starter = (await t.services.plans.list()).find((plan) => plan.slug === 'starter')!
+    expect(t.services.billing.saleOf(starter)).toEqual({ forSale: false, reason: 'Not for sale: add its Paddle price id.' })
+    const user = await t.signUp()
+    const refusal = {
+      status: 409,
+      code: 'PLAN_NOT_FOR_SALE',
+      message: 'The Starter plan is not for sale at the moment. Please choose another plan.',
+    }
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'starter')).rejects.toMatchObject(refusal)
+    await expect(buy(user, 'starter')).rejects.toMatchObject(refusal)
+    await buy(user, 'pro')
+    await t.services.billing.sandboxEndPeriod(user.id)
+    await expect(t.services.billing.changePlan(user.id, 'starter')).rejects.toMatchObject(refusal)
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro' })
+    // The sandbox plays Paddle and knows a plan by its price id, whatever it looks like.
+    await t.services.plans.update({ id: admin.id, email: admin.email }, starter.id, { paddlePriceId: 'starter-monthly' })
+    await t.services.billing.changePlan(user.id, 'starter')
+    expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'starter' })
   })
 
   it('Switch to Free after the trial keeps the paid plan until the period ends', async () => {
@@ -196,19 +317,24 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
     await t.db.update(subscriptionPlans).set({ paddlePriceId: 'pri_01businessplan' }).where(eq(subscriptionPlans.slug, 'business'))
   }
 
-  it("the seed's placeholder price ids are not Paddle's: Checkout Not Available, and no plan change is sent", async () => {
+  it("the seed's placeholder price ids are not Paddle's: the plans are not for sale, and no plan change is sent", async () => {
     const user = await t.signUp()
     const [pro] = await t.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.slug, 'pro'))
     expect(pro?.paddlePriceId).toBe('pro-monthly-plan')
     expect(t.services.billing.priceIdOf(pro!)).toBeNull()
     expect(t.services.billing.canCheckOut(pro!)).toBe(false)
+    expect(t.services.billing.saleOf(pro!)).toEqual({
+      forSale: false,
+      reason: 'Not for sale: a Paddle price id starts with pri_ (this one is a placeholder).',
+    })
     await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
-      status: 503,
-      message: 'Our payment system is currently being set up. Please try again later.',
+      status: 409,
+      code: 'PLAN_NOT_FOR_SALE',
+      message: 'The Pro plan is not for sale at the moment. Please choose another plan.',
     })
     const requests = paddle.received.length
     const member = await subscribed()
-    await expect(t.services.billing.changePlan(member.id, 'business')).rejects.toMatchObject({ status: 503 })
+    await expect(t.services.billing.changePlan(member.id, 'business')).rejects.toMatchObject({ status: 409, code: 'PLAN_NOT_FOR_SALE' })
     expect(paddle.received).toHaveLength(requests)
   })
 
@@ -274,12 +400,41 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
     paddle.answerWith(200, { data: {} })
   })
 
-  it('without a price id there is no checkout: the spec’s message', async () => {
+  it('without a price id a plan is not for sale (Free needs none)', async () => {
     const user = await t.signUp()
     await t.db.update(subscriptionPlans).set({ paddlePriceId: null })
+    const plans = await t.services.plans.list()
+    expect(plans.map((plan) => [plan.slug, t.services.billing.saleOf(plan)])).toEqual([
+      ['free', { forSale: true }],
+      ['pro', { forSale: false, reason: 'Not for sale: add its Paddle price id.' }],
+      ['business', { forSale: false, reason: 'Not for sale: add its Paddle price id.' }],
+    ])
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+      status: 409,
+      code: 'PLAN_NOT_FOR_SALE',
+    })
+  })
+})
+
+describe('billing without a payment provider', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => {
+    await t.close()
+  })
+
+  it("checkout answers the spec's 'Checkout Not Available' for a plan on sale; a plan without a price id is not for sale", async () => {
+    const user = await t.signUp()
     await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
       status: 503,
       message: 'Our payment system is currently being set up. Please try again later.',
     })
+    const plans = await t.services.plans.list()
+    expect(plans.map((plan) => t.services.billing.saleOf(plan).forSale)).toEqual([true, true, true])
+    await t.db.update(subscriptionPlans).set({ paddlePriceId: null }).where(eq(subscriptionPlans.slug, 'business'))
+    const business = (await t.services.plans.list()).find((plan) => plan.slug === 'business')
+    expect(t.services.billing.saleOf(business!)).toEqual({ forSale: false, reason: 'Not for sale: add its Paddle price id.' })
   })
 })

@@ -1,18 +1,36 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
-import { Conflict, NotFound, ServiceUnavailable } from '#common/errors.ts'
+import { AppError, Conflict, NotFound, ServiceUnavailable } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
 import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { payments, subscriptions } from '#server/db/schema/index.ts'
 import type { Plan, PlanService } from '#server/features/plans/plan.service.ts'
 import type { BillingProvider, Subscription } from './billing-provider.ts'
+import type { BillingPeriod } from '#common/proration.ts'
 import { checkoutUserToken } from './checkout-token.ts'
+import { creditBalanceOf } from './credit-balance.ts'
 import type { SandboxBilling } from './sandbox.ts'
+import { sandboxPeriodOf } from './sandbox-events.ts'
 
 export type Payment = typeof payments.$inferSelect
 
 /** A member's subscription, with when its free trial ends (null when it is not in one). */
 export type CurrentSubscription = Subscription & { trialEndsAt: Date | null }
+
+/**
+ * The subscription's current billing period, for the Billing page's estimate of a plan change; null
+ * during a trial (a change is not billed then) or without an end. The sandbox's periods are its own
+ * 30 days; Paddle's monthly ones start a calendar month before the next billing date (Paddle bills
+ * from its own record of the period: this only estimates).
+ */
+export function billingPeriodOf(subscription: Subscription): BillingPeriod | null {
+  const endsAt = subscription.nextBilledAt ?? subscription.cancelAt
+  if (subscription.status === 'trialing' || !endsAt) return null
+  if (subscription.provider === 'sandbox') return sandboxPeriodOf(subscription)
+  const startsAt = new Date(endsAt)
+  startsAt.setUTCMonth(startsAt.getUTCMonth() - 1)
+  return { startsAt, endsAt }
+}
 
 /** A scheduled cancellation clears the next billing date: a trial then ends at cancelAt. */
 function trialEndOf(subscription: Subscription): Date | null {
@@ -36,6 +54,19 @@ class CheckoutNotAvailable extends ServiceUnavailable {
 
 /** Paddle's price ids look like `pri_01h…`; the seed's placeholders (`pro-monthly-plan`) do not. */
 const PADDLE_PRICE_ID = /^pri_[a-z0-9]+$/i
+
+/**
+ * Whether a plan can be bought, and if not why (what the admin's Subscriptions tab says). A plan
+ * that cannot be bought is not offered: pricing and the Billing page list it only to a member
+ * already on it (docs/decisions/041-prorated-plan-changes.md).
+ */
+export type PlanSale = { forSale: true } | { forSale: false; reason: string }
+
+class PlanNotForSale extends AppError {
+  constructor(name: string) {
+    super(409, `The ${name} plan is not for sale at the moment. Please choose another plan.`, 'PLAN_NOT_FOR_SALE')
+  }
+}
 
 /** Statuses in which a subscription gives its plan, newest first when a member has several. */
 const SERVING = ['active', 'trialing', 'past_due']
@@ -71,6 +102,25 @@ export function createBillingService(deps: {
     return realPaddle && !PADDLE_PRICE_ID.test(plan.paddlePriceId) ? null : plan.paddlePriceId
   }
 
+  /**
+   * Free needs no price. A paid plan is for sale with a price id checkout may use: with Paddle one
+   * of Paddle's (`pri_…`); with the sandbox, or with payments off, any (the sandbox plays Paddle
+   * and knows a plan by its price id, whatever it looks like; without payments checkout answers
+   * 'Checkout Not Available' for every plan alike).
+   */
+  function saleOf(plan: Pick<Plan, 'price' | 'paddlePriceId'>): PlanSale {
+    if (plan.price === 0 || priceIdOf(plan)) return { forSale: true }
+    if (!plan.paddlePriceId) return { forSale: false, reason: 'Not for sale: add its Paddle price id.' }
+    return { forSale: false, reason: 'Not for sale: a Paddle price id starts with pri_ (this one is a placeholder).' }
+  }
+
+  /** The price id to buy or switch to `plan` with; refused when the plan is not for sale. */
+  function requireForSale(plan: Plan): string {
+    const priceId = priceIdOf(plan)
+    if (!priceId) throw new PlanNotForSale(plan.name)
+    return priceId
+  }
+
   async function currentSubscription(workspaceId: string): Promise<CurrentSubscription | null> {
     const [row] = await db
       .select()
@@ -101,6 +151,17 @@ export function createBillingService(deps: {
     return earlier ? null : { days: TRIAL_DAYS, endsAt: new Date(from.getTime() + TRIAL_DAYS * DAY_MS) }
   }
 
+  /** The payment provider's customer of the workspace's latest subscription: a returning buyer is the same customer. */
+  async function customerOf(workspaceId: string): Promise<string | null> {
+    const [row] = await db
+      .select({ customer: subscriptions.providerCustomerId })
+      .from(subscriptions)
+      .where(eq(subscriptions.workspaceId, workspaceId))
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(1)
+    return row?.customer ?? null
+  }
+
   function requireProvider(): BillingProvider {
     if (!provider) throw new ServiceUnavailable('Plan changes are not available right now: the payment provider is not configured.')
     return provider
@@ -109,8 +170,12 @@ export function createBillingService(deps: {
   return {
     checkout,
     canCheckOut: (plan: Pick<Plan, 'paddlePriceId'>) => Boolean(checkout && priceIdOf(plan)),
-    /** What a page may hand to checkout as the plan's price id (null: 'Checkout Not Available'). */
+    /** What a page may hand to checkout as the plan's price id (null: the plan is not for sale). */
     priceIdOf,
+    saleOf,
+    billingPeriodOf,
+    /** The workspace's credit balance at the payment provider (credit-balance.ts), in dollars. */
+    creditBalance: (workspaceId: string) => creditBalanceOf(db, workspaceId),
     /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
     checkoutToken: (workspaceId: string) => checkoutUserToken(checkoutSecret, workspaceId),
     currentSubscription,
@@ -132,8 +197,8 @@ export function createBillingService(deps: {
       const plan = await requirePlan(planSlug)
       if (plan.price === 0) throw new Conflict('The Free plan needs no checkout.')
       if (await currentSubscription(user.id)) throw new Conflict('You already have a subscription: change plans on the Billing page.')
-      const priceId = priceIdOf(plan)
-      if (!checkout || !priceId) throw new CheckoutNotAvailable()
+      if (!checkout) throw new CheckoutNotAvailable()
+      const priceId = requireForSale(plan)
       const customData = { user_id: user.id, plan: plan.slug, user_token: checkoutUserToken(checkoutSecret, user.id) }
       return { checkout, plan, priceId, email: user.email, customData }
     },
@@ -148,6 +213,7 @@ export function createBillingService(deps: {
         plan: { slug: plan.slug, name: plan.name, price: plan.price, priceId },
         card,
         trialDays: trial?.days ?? 0,
+        customerId: await customerOf(user.id),
       })
     },
 
@@ -171,9 +237,7 @@ export function createBillingService(deps: {
       if (!subscription) throw new Conflict('Choose a paid plan through checkout first.')
       if (subscription.planSlug === plan.slug) throw new Conflict(`You are already on the ${plan.name} plan.`)
       if (plan.price === 0) throw new Conflict('Use Switch to Free to end your subscription.')
-      const priceId = priceIdOf(plan)
-      if (!priceId) throw new CheckoutNotAvailable()
-      await requireProvider().changePrice(subscription, priceId)
+      await requireProvider().changePrice(subscription, requireForSale(plan))
     },
 
     /** Sandbox only: lets the current period (or trial) end now: a renewal, the trial's first charge, or the scheduled cancellation. */
@@ -185,3 +249,5 @@ export function createBillingService(deps: {
     },
   }
 }
+
+export type BillingService = ReturnType<typeof createBillingService>

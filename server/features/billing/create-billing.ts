@@ -6,6 +6,7 @@ import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { Logger } from '#server/logger.ts'
 import { createBillingService, type CheckoutClient } from './billing.service.ts'
 import { createPaddleApi, type BillingProvider } from './billing-provider.ts'
+import { creditBalanceOf } from './credit-balance.ts'
 import { createSandboxBilling } from './sandbox.ts'
 import { createWebhookService } from './webhook.service.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -55,6 +56,7 @@ export function createBilling(deps: {
         )
         return plan?.paddlePriceId ? { slug: plan.slug, name: plan.name, price: plan.price, priceId: plan.paddlePriceId } : null
       },
+      creditBalance: (workspaceId) => creditBalanceOf(db, workspaceId),
     })
     logger.warn('Payments: LOCAL SANDBOX (BILLING_SANDBOX=true): purchases complete without payment. Never use it in production.')
     return {

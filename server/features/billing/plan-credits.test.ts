@@ -15,13 +15,33 @@ describe('creditGrantFor', () => {
     expect(grant('subscription_recurring', business, pro)).toMatchObject({ delta: 5000 })
   })
 
-  it('grants the rise in monthly credits on an upgrade, and nothing on a downgrade or a sideways change', () => {
+  it('a plan change billed in full (no proration) grants the rise in monthly credits, and takes back the fall', () => {
     expect(grant('subscription_update', business, pro)).toEqual({
       delta: 4000,
       reference: 'Upgrade from Pro to Business plan, transaction txn_1',
     })
-    expect(grant('subscription_update', pro, business)).toBeNull()
+    expect(grant('subscription_update', pro, business)).toEqual({
+      delta: -4000,
+      reference: 'Downgrade from Business to Pro plan, transaction txn_1',
+    })
     expect(grant('subscription_update', pro, pro)).toBeNull()
+  })
+
+  it("a prorated plan change follows the price's rule (common/proration.ts): the difference for the share of the period left", () => {
+    const change = (plan: typeof pro, previous: typeof pro, rate: number) =>
+      creditGrantFor({ origin: 'subscription_update', transactionId: 'txn_1', plan, previous, rate })
+    expect(change(business, pro, 0.5)).toEqual({
+      delta: 2000,
+      reference: 'Upgrade from Pro to Business plan (prorated: 50% of the billing period left), transaction txn_1',
+    })
+    expect(change(pro, business, 0.25)).toEqual({
+      delta: -1000,
+      reference: 'Downgrade from Business to Pro plan (prorated: 25% of the billing period left), transaction txn_1',
+    })
+    // At the very end of the period nothing is left to prorate; rounding is to whole credits.
+    expect(change(business, pro, 0)).toBeNull()
+    // Each side rounded on its own, as the price's lines are: 1667 − 333.
+    expect(change(business, pro, 1 / 3)).toMatchObject({ delta: 1334 })
   })
 
   it('grants nothing when the plan before a change is unknown, for other origins, or for a plan it does not know', () => {

@@ -1,3 +1,4 @@
+import { prorate } from '#common/proration.ts'
 import type { subscriptionPlans } from '#server/db/schema/index.ts'
 
 type PlanCredits = Pick<typeof subscriptionPlans.$inferSelect, 'name' | 'creditsPerMonth'>
@@ -9,10 +10,11 @@ export interface CreditGrant {
 
 /**
  * The credits one completed transaction grants (docs/decisions/010-payments.md): a month's with
- * a month's start (the first transaction, `web`, and each renewal, `subscription_recurring`); on a
- * plan change (`subscription_update`) the rise in monthly credits over the plan paid for before, so
- * an upgrade tops the month up and a downgrade grants nothing. Other origins (a payment method
- * change, a charge made through the API) grant nothing.
+ * a month's start (the first transaction, `web`, and each renewal, `subscription_recurring`). A
+ * plan change (`subscription_update`) is prorated as its price is (docs/decisions/041): the
+ * difference in monthly credits for the share of the period left, added on an upgrade and taken
+ * back on a downgrade (a negative delta; the caller takes no more than the balance holds). Other
+ * origins (a payment method change, a charge made through the API) grant nothing.
  *
  * A free trial starts with a `web` transaction of total 0: it grants the plan's month, so the member
  * can try the plan, and the first paid month (`subscription_recurring`, at the trial's end) grants
@@ -28,8 +30,10 @@ export function creditGrantFor(input: {
   free?: boolean
   /** The member had another subscription before this one; only read for a free start. */
   earlierSubscription?: boolean
+  /** The share of the billing period a plan change was prorated for (common/proration.ts); 1 unless prorated. */
+  rate?: number
 }): CreditGrant | null {
-  const { origin, transactionId, plan, previous, free = false, earlierSubscription = false } = input
+  const { origin, transactionId, plan, previous, free = false, earlierSubscription = false, rate = 1 } = input
   if (!plan) return null
   if (origin === 'web' && free) {
     if (earlierSubscription || plan.creditsPerMonth <= 0) return null
@@ -39,6 +43,9 @@ export function creditGrantFor(input: {
     return plan.creditsPerMonth > 0 ? { delta: plan.creditsPerMonth, reference: `${plan.name} plan, transaction ${transactionId}` } : null
   }
   if (origin !== 'subscription_update' || !previous) return null
-  const delta = plan.creditsPerMonth - previous.creditsPerMonth
-  return delta > 0 ? { delta, reference: `Upgrade from ${previous.name} to ${plan.name} plan, transaction ${transactionId}` } : null
+  const delta = prorate(previous.creditsPerMonth, plan.creditsPerMonth, rate).difference
+  if (delta === 0) return null
+  const change = delta > 0 ? 'Upgrade' : 'Downgrade'
+  const left = rate < 1 ? ` (prorated: ${Math.round(rate * 100)}% of the billing period left)` : ''
+  return { delta, reference: `${change} from ${previous.name} to ${plan.name} plan${left}, transaction ${transactionId}` }
 }

@@ -1,24 +1,17 @@
-import { randomBytes } from 'node:crypto'
+import { prorate, prorationRate } from '#common/proration.ts'
 import type { BillingProvider, Subscription } from './billing-provider.ts'
 import { signPaddleBody } from './paddle-signature.ts'
-
-/** What checkout carries to the webhooks: our signed user id (checkout-token.ts) and the plan. */
-export interface CheckoutCustomData {
-  user_id: string
-  plan: string
-  user_token: string
-}
-
-export interface SandboxPlan {
-  slug: string
-  name: string
-  price: number
-  priceId: string
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000
-const MONTH_MS = 30 * DAY_MS
-const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(10).toString('hex')}`
+import {
+  cents,
+  DAY_MS,
+  MONTH_MS,
+  sandboxId as id,
+  sandboxPeriodOf,
+  subscriptionPayload as subscription,
+  transactionPayload as transaction,
+  type CheckoutCustomData,
+  type SandboxPlan,
+} from './sandbox-events.ts'
 
 /**
  * The local payment sandbox (development and tests only; docs/decisions/010-payments.md). It plays
@@ -32,6 +25,8 @@ export function createSandboxBilling(options: {
   deliver: (request: Request) => Promise<Response>
   webhookUrl: string
   findPlan: (query: { slug: string } | { priceId: string }) => Promise<SandboxPlan | null>
+  /** A workspace's credit balance with the sandbox, in dollars: what earlier downgrades credited and nothing has used yet. */
+  creditBalance: (workspaceId: string) => Promise<number>
 }): BillingProvider & {
   /** With trialDays, the price has a free trial (Paddle's trial_period): nothing is charged until it ends. */
   purchase(input: {
@@ -39,6 +34,8 @@ export function createSandboxBilling(options: {
     plan: SandboxPlan
     card: 'success' | 'declined'
     trialDays: number
+    /** The workspace's customer from an earlier subscription: Paddle knows a returning buyer, and their credit balance. */
+    customerId: string | null
   }): Promise<'paid' | 'trialing' | 'declined'>
   endPeriod(subscription: Subscription): Promise<'renewed' | 'trial-ended' | 'canceled'>
 } {
@@ -60,66 +57,6 @@ export function createSandboxBilling(options: {
     if (!response.ok) throw new Error(`the webhook endpoint answered ${eventType} with ${response.status}: ${await response.text()}`)
   }
 
-  function subscription(input: {
-    subscriptionId: string
-    customerId: string
-    customData: CheckoutCustomData | { user_id: string; plan: string }
-    plan: SandboxPlan
-    status: string
-    nextBilledAt: Date | null
-    cancelAt?: Date | null
-    canceledAt?: Date | null
-    trial?: { startsAt: Date; endsAt: Date }
-  }) {
-    const trialDates = input.trial ? { starts_at: input.trial.startsAt.toISOString(), ends_at: input.trial.endsAt.toISOString() } : null
-    return {
-      id: input.subscriptionId,
-      status: input.status,
-      customer_id: input.customerId,
-      custom_data: input.customData,
-      items: [
-        {
-          price: { id: input.plan.priceId },
-          quantity: 1,
-          status: input.status === 'trialing' ? 'trialing' : 'active',
-          trial_dates: trialDates,
-        },
-      ],
-      next_billed_at: input.nextBilledAt?.toISOString() ?? null,
-      scheduled_change: input.cancelAt ? { action: 'cancel', effective_at: input.cancelAt.toISOString(), resume_at: null } : null,
-      canceled_at: input.canceledAt?.toISOString() ?? null,
-      management_urls: { update_payment_method: null, cancel: null },
-    }
-  }
-
-  function transaction(input: {
-    subscriptionId: string | null
-    customerId: string
-    customData: CheckoutCustomData | { user_id: string; plan: string }
-    plan: SandboxPlan
-    origin: string
-    status: string
-    card: { type: string; last4: string }
-    /** A trial's start is a transaction of total 0. */
-    free?: boolean
-  }) {
-    const now = new Date().toISOString()
-    return {
-      id: id('txn'),
-      status: input.status,
-      customer_id: input.customerId,
-      subscription_id: input.subscriptionId,
-      origin: input.origin,
-      currency_code: 'USD',
-      custom_data: input.customData,
-      items: [{ price: { id: input.plan.priceId }, quantity: 1 }],
-      details: { totals: { grand_total: input.free ? '0' : String(Math.round(input.plan.price * 100)), currency_code: 'USD' } },
-      payments: [{ status: input.status === 'completed' ? 'captured' : 'error', method_details: { type: 'card', card: input.card } }],
-      billed_at: now,
-      created_at: now,
-    }
-  }
-
   const VISA = { type: 'visa', last4: '4242' }
   const DECLINED = { type: 'visa', last4: '0002' }
 
@@ -134,9 +71,10 @@ export function createSandboxBilling(options: {
   return {
     kind: 'sandbox',
 
-    async purchase({ customData, plan, card, trialDays }) {
-      const customerId = id('ctm')
+    async purchase({ customData, plan, card, trialDays, customerId: returning }) {
+      const customerId = returning ?? id('ctm')
       const free = trialDays > 0
+      const balance = free ? 0 : cents(await options.creditBalance(customData.user_id))
       if (card === 'declined') {
         await send(
           'transaction.payment_failed',
@@ -144,11 +82,11 @@ export function createSandboxBilling(options: {
             subscriptionId: null,
             customerId,
             customData,
-            plan,
             origin: 'web',
             status: 'payment_failed',
             card: DECLINED,
-            free,
+            items: [{ priceId: plan.priceId, quantity: 1 }],
+            total: free ? 0 : cents(plan.price),
           }),
         )
         return 'declined'
@@ -162,7 +100,17 @@ export function createSandboxBilling(options: {
       await send('subscription.created', subscription({ subscriptionId, customerId, customData, plan, status, nextBilledAt, trial }))
       await send(
         'transaction.completed',
-        transaction({ subscriptionId, customerId, customData, plan, origin: 'web', status: 'completed', card: VISA, free }),
+        transaction({
+          subscriptionId,
+          customerId,
+          customData,
+          origin: 'web',
+          status: 'completed',
+          card: VISA,
+          items: [{ priceId: plan.priceId, quantity: 1 }],
+          total: free ? 0 : cents(plan.price),
+          balance,
+        }),
       )
       return trial ? 'trialing' : 'paid'
     },
@@ -198,8 +146,28 @@ export function createSandboxBilling(options: {
         await send('subscription.updated', subscription({ ...common, status: 'trialing', nextBilledAt: current.nextBilledAt }))
         return
       }
+      // prorated_immediately, as Paddle: the unused rest of the period at the old price is credited,
+      // the rest at the new price charged, the difference billed now (common/proration.ts).
+      const before = await findPlan({ slug: current.planSlug })
+      const period = sandboxPeriodOf(current)
+      const rate = prorationRate(period, new Date())
+      const { difference } = prorate(cents(before.price), cents(plan.price), rate)
       await send('subscription.updated', subscription({ ...common, status: 'active', nextBilledAt: current.nextBilledAt }))
-      await send('transaction.completed', transaction({ ...common, origin: 'subscription_update', status: 'completed', card: VISA }))
+      await send(
+        'transaction.completed',
+        transaction({
+          ...common,
+          origin: 'subscription_update',
+          status: 'completed',
+          card: VISA,
+          items: [
+            { priceId: before.priceId, quantity: -1, proration: { rate, period } },
+            { priceId: plan.priceId, quantity: 1, proration: { rate, period } },
+          ],
+          total: difference,
+          balance: cents(await options.creditBalance(current.workspaceId)),
+        }),
+      )
     },
 
     async endPeriod(current) {
@@ -217,7 +185,19 @@ export function createSandboxBilling(options: {
       }
       // The end of a trial is billed like a renewal; Paddle then reports the subscription activated.
       const trialEnded = current.status === 'trialing'
-      await send('transaction.completed', transaction({ ...common, origin: 'subscription_recurring', status: 'completed', card: VISA }))
+      await send(
+        'transaction.completed',
+        transaction({
+          ...common,
+          origin: 'subscription_recurring',
+          status: 'completed',
+          card: VISA,
+          items: [{ priceId: plan.priceId, quantity: 1 }],
+          total: cents(plan.price),
+          // What earlier downgrades credited pays for the renewal first, as with Paddle.
+          balance: cents(await options.creditBalance(current.workspaceId)),
+        }),
+      )
       await send(
         trialEnded ? 'subscription.activated' : 'subscription.updated',
         subscription({ ...common, status: 'active', nextBilledAt: new Date(Date.now() + MONTH_MS) }),

@@ -10,7 +10,7 @@ import { PAYMENT_PROVIDER, paymentActivity, subscriptionActivity } from './billi
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { Logger } from '#server/logger.ts'
 import {
-  fromMinorUnits,
+  moneyOf,
   paddleEventSchema,
   paddleSubscriptionSchema,
   paddleTransactionSchema,
@@ -18,10 +18,11 @@ import {
   type PaddleEvent,
   type PaddleSubscription,
   type PaddleTransaction,
+  prorationRateOf,
 } from './paddle-events.ts'
 import type { Subscription } from './billing-provider.ts'
 import { isCheckoutUserToken } from './checkout-token.ts'
-import { creditGrantFor } from './plan-credits.ts'
+import { creditGrantFor, type CreditGrant } from './plan-credits.ts'
 import { verifyPaddleSignature } from './paddle-signature.ts'
 
 export type WebhookResult =
@@ -125,8 +126,13 @@ export function createWebhookService(deps: {
     return applied
   }
 
-  /** The plan paid for on this subscription before this transaction, else the one its row names. */
+  /**
+   * The plan a change replaced: the item the transaction removes (a negative quantity), else the
+   * plan paid for on this subscription before it, else the one its row names.
+   */
   async function planBefore(tx: DbOrTx, data: PaddleTransaction, subscription: Subscription | undefined, before: Date) {
+    const removed = await planFor(tx, data.items.find((item) => (item.quantity ?? 1) < 0)?.price.id)
+    if (removed) return removed
     const [last] = data.subscription_id
       ? await tx
           .select({ slug: payments.planSlug })
@@ -207,7 +213,7 @@ export function createWebhookService(deps: {
       workspaceId,
       providerSubscriptionId: data.subscription_id ?? null,
       planSlug: plan?.slug ?? null,
-      amount: fromMinorUnits(data.details.totals.grand_total, data.currency_code),
+      ...moneyOf(data),
       currency: data.currency_code,
       status: status as 'success' | 'failed' | 'pending',
       updatedAt: new Date(),
@@ -232,11 +238,22 @@ export function createWebhookService(deps: {
     await keepCard(tx, workspaceId, data, plan?.slug)
     const previous = data.origin === 'subscription_update' ? await planBefore(tx, data, subscription, createdAt) : null
     // A free first transaction is a trial's start; Paddle gives the price's trial to every checkout.
-    const free = values.amount === 0
+    const free = values.amount === 0 && values.creditApplied === 0
     const earlierSubscription = data.origin === 'web' && free ? await hadEarlierSubscription(tx, workspaceId, data.subscription_id) : false
-    const grant = creditGrantFor({ origin: data.origin, transactionId: data.id, plan, previous, free, earlierSubscription })
-    if (grant) await credits.applyIn(tx, { workspaceId, reason: 'plan_grant', ...grant })
+    const rate = prorationRateOf(data)
+    const grant = creditGrantFor({ origin: data.origin, transactionId: data.id, plan, previous, free, earlierSubscription, rate })
+    if (grant) await applyGrant(tx, workspaceId, grant)
     return applied
+  }
+
+  /** A downgrade takes back its prorated credits, but no more than the balance holds (spent ones stay spent). */
+  async function applyGrant(tx: DbOrTx, workspaceId: string, grant: CreditGrant) {
+    let delta = grant.delta
+    if (delta < 0) {
+      const [row] = await tx.select({ credits: workspaces.credits }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update')
+      delta = Math.max(delta, -(row?.credits ?? 0))
+    }
+    if (delta !== 0) await credits.applyIn(tx, { workspaceId, reason: 'plan_grant', delta, reference: grant.reference })
   }
 
   async function dispatch(tx: DbOrTx, event: PaddleEvent): Promise<Outcome | { invalid: string }> {

@@ -39,7 +39,19 @@ function subscription(
   }
 }
 
-function transaction(userId: string, options: { id: string; subscriptionId?: string; total?: string; priceId?: string; origin?: string }) {
+function transaction(
+  userId: string,
+  options: {
+    id: string
+    subscriptionId?: string
+    total?: string
+    priceId?: string
+    origin?: string
+    /** Instead of one item of priceId: a plan change's items (the replaced one with quantity -1), with their proration. */
+    items?: unknown[]
+    totals?: Record<string, string>
+  },
+) {
   return {
     id: options.id,
     status: 'completed',
@@ -48,8 +60,8 @@ function transaction(userId: string, options: { id: string; subscriptionId?: str
     origin: options.origin ?? 'web',
     currency_code: 'USD',
     custom_data: { user_id: userId, plan: 'pro', user_token: checkoutUserToken(TEST_AUTH_SECRET, userId) },
-    items: [{ price: { id: options.priceId ?? 'pro-monthly-plan' }, quantity: 1 }],
-    details: { totals: { grand_total: options.total ?? '2900' } },
+    items: options.items ?? [{ price: { id: options.priceId ?? 'pro-monthly-plan' }, quantity: 1 }],
+    details: { totals: options.totals ?? { grand_total: options.total ?? '2900' } },
     payments: [{ method_details: { type: 'card', card: { type: 'visa', last4: '4242' } } }],
     billed_at: new Date().toISOString(),
     created_at: new Date().toISOString(),
@@ -255,35 +267,128 @@ describe('POST /api/webhooks/paddle: custom data is the buyer’s to change, so 
 })
 
 describe('POST /api/webhooks/paddle: credits', () => {
-  it('a plan change grants the rise in monthly credits, once per transaction; a downgrade grants none', async () => {
+  /** A prorated plan change's items as Paddle lists them: the new price, and the replaced one with a negative quantity. */
+  const changeItems = (to: string, from: string, rate: string) => {
+    const proration = { rate, billing_period: { starts_at: '2026-11-23T10:00:00.000Z', ends_at: '2026-12-23T10:00:00.000Z' } }
+    return [
+      { price: { id: from }, quantity: -1, proration },
+      { price: { id: to }, quantity: 1, proration },
+    ]
+  }
+
+  it("a plan change grants the difference in monthly credits prorated by Paddle's rate, once; a downgrade takes it back", async () => {
     const user = await t.signUp()
     const subId = next('sub')
-    const paid = (id: string, options: { origin: string; priceId: string; total: string }) =>
+    const paid = (id: string, options: Omit<Parameters<typeof transaction>[1], 'id'>) =>
       transaction(user.id, { id, subscriptionId: subId, ...options })
     await deliver(event('subscription.created', subscription(user.id, { id: subId })))
     await deliver(event('transaction.completed', paid(next('txn'), { origin: 'web', priceId: 'pro-monthly-plan', total: '2900' })))
     expect((await state(user.id)).credits).toBe(5 + 1000)
 
-    // Paddle may report the new plan before its prorated payment; the plan before is the one last paid for.
+    // Paddle may report the new plan before its prorated payment. Half the period is left: half of (5000 − 1000).
     await deliver(event('subscription.updated', subscription(user.id, { id: subId, priceId: 'business-monthly-plan' })))
-    const upgrade = paid(next('txn'), { origin: 'subscription_update', priceId: 'business-monthly-plan', total: '2500' })
+    const upgrade = paid(next('txn'), {
+      origin: 'subscription_update',
+      items: changeItems('business-monthly-plan', 'pro-monthly-plan', '0.5'),
+      totals: { total: '2500', credit: '0', credit_to_balance: '0', grand_total: '2500' },
+    })
     await deliver(event('transaction.completed', upgrade))
     await deliver(event('transaction.completed', upgrade))
     let now = await state(user.id)
-    expect(now.credits).toBe(1005 + 4000)
+    expect(now.credits).toBe(1005 + 2000)
     expect(now.ledger.filter((row) => row.reference?.startsWith('Upgrade'))).toMatchObject([
-      { reason: 'plan_grant', delta: 4000, reference: `Upgrade from Pro to Business plan, transaction ${upgrade.id}` },
+      {
+        reason: 'plan_grant',
+        delta: 2000,
+        reference: `Upgrade from Pro to Business plan (prorated: 50% of the billing period left), transaction ${upgrade.id}`,
+      },
     ])
 
-    const downgrade = paid(next('txn'), { origin: 'subscription_update', priceId: 'pro-monthly-plan', total: '0' })
+    // Back to Pro with a quarter left: Paddle credits more than it charges, and puts the rest on the customer's balance.
+    const downgrade = paid(next('txn'), {
+      origin: 'subscription_update',
+      items: changeItems('pro-monthly-plan', 'business-monthly-plan', '0.25'),
+      totals: { total: '-1250', credit: '0', credit_to_balance: '1250', grand_total: '0' },
+    })
     await deliver(event('transaction.completed', downgrade))
-    expect((await state(user.id)).credits).toBe(5005)
-    await deliver(
-      event('transaction.completed', paid(next('txn'), { origin: 'subscription_recurring', priceId: 'pro-monthly-plan', total: '2900' })),
-    )
     now = await state(user.id)
-    expect(now.credits).toBe(5005 + 1000)
+    expect(now.credits).toBe(3005 - 1000)
+    expect(now.payments.find((row) => row.providerTransactionId === downgrade.id)).toMatchObject({
+      status: 'success',
+      amount: 0,
+      creditApplied: 0,
+      creditToBalance: 12.5,
+      planSlug: 'pro',
+    })
+    // The renewal is paid from that balance first.
+    const renewal = paid(next('txn'), {
+      origin: 'subscription_recurring',
+      priceId: 'pro-monthly-plan',
+      totals: { total: '2900', credit: '1250', grand_total: '1650' },
+    })
+    await deliver(event('transaction.completed', renewal))
+    now = await state(user.id)
+    expect(now.credits).toBe(2005 + 1000)
+    expect(now.payments.find((row) => row.providerTransactionId === renewal.id)).toMatchObject({ amount: 16.5, creditApplied: 12.5 })
+    expect(await t.services.billing.creditBalance(user.id)).toBe(0)
     expect(now.ledger.reduce((sum, row) => sum + row.delta, 0)).toBe(now.credits)
+    // The workspace's activity tells the money as it moved: no negative payment.
+    const activity = await t.request('/api/workspaces/current/activity', { token: user.token })
+    const payments = ((await activity.json()) as { data: { action: string; summary: string }[] }).data
+      .filter((entry) => entry.action === 'payment.success')
+      .map((entry) => entry.summary)
+      .reverse()
+    expect(payments).toEqual([
+      'Payment received: 29.00 USD for Pro',
+      'Payment received: 25.00 USD for Business',
+      'Credited to the balance: 12.50 USD for Pro',
+      'Payment received: 29.00 USD for Pro, 12.50 USD of it from the balance',
+    ])
+  })
+
+  it('a downgrade whose total Paddle sends as negative is a payment of $0 that credited the balance, not a malformed event', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(event('subscription.created', subscription(user.id, { id: subId, priceId: 'business-monthly-plan' })))
+    await deliver(
+      event(
+        'transaction.completed',
+        transaction(user.id, { id: next('txn'), subscriptionId: subId, priceId: 'business-monthly-plan', total: '7900' }),
+      ),
+    )
+    const downgrade = transaction(user.id, {
+      id: next('txn'),
+      subscriptionId: subId,
+      origin: 'subscription_update',
+      items: changeItems('pro-monthly-plan', 'business-monthly-plan', '0.5'),
+      totals: { total: '-2500', grand_total: '-2500' },
+    })
+    const response = await deliver(event('transaction.completed', downgrade))
+    expect(await response.json()).toMatchObject({ outcome: 'applied' })
+    const now = await state(user.id)
+    expect(now.payments.find((row) => row.providerTransactionId === downgrade.id)).toMatchObject({ amount: 0, creditToBalance: 25 })
+    expect(now.credits).toBe(5 + 5000 - 2000)
+    expect(await t.services.billing.creditBalance(user.id)).toBe(25)
+  })
+
+  it('a plan change billed without proration (no rate on its items) grants the whole difference', async () => {
+    const user = await t.signUp()
+    const subId = next('sub')
+    await deliver(event('subscription.created', subscription(user.id, { id: subId })))
+    await deliver(event('transaction.completed', transaction(user.id, { id: next('txn'), subscriptionId: subId, total: '2900' })))
+    await deliver(
+      event(
+        'transaction.completed',
+        transaction(user.id, {
+          id: next('txn'),
+          subscriptionId: subId,
+          origin: 'subscription_update',
+          priceId: 'business-monthly-plan',
+          total: '7900',
+        }),
+      ),
+    )
+    expect((await state(user.id)).credits).toBe(1005 + 4000)
   })
 
   it('a plan change whose earlier plan is unknown, and a payment method change, grant nothing', async () => {
@@ -450,9 +555,18 @@ describe('POST /api/webhooks/paddle: what is refused changes nothing', () => {
     await expectUnchanged(user.id, () => deliver({ hello: 'world' }), 400)
     const broken = event('transaction.completed', {
       ...transaction(user.id, { id: next('txn') }),
-      details: { totals: { grand_total: '-5' } },
+      details: { totals: { grand_total: '29.00' } },
     })
     await expectUnchanged(user.id, () => deliver(broken), 400)
+    const badRate = event(
+      'transaction.completed',
+      transaction(user.id, {
+        id: next('txn'),
+        origin: 'subscription_update',
+        items: [{ price: { id: 'business-monthly-plan' }, quantity: 1, proration: { rate: '1.5' } }],
+      }),
+    )
+    await expectUnchanged(user.id, () => deliver(badRate), 400)
     const badStatus = event('subscription.created', subscription(user.id, { id: next('sub'), status: 'bogus' }))
     await expectUnchanged(user.id, () => deliver(badStatus), 400)
   })

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gt, isNull, like, lte, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, gt, isNull, like, lte, max, or, type SQL } from 'drizzle-orm'
 import type { DbOrTx } from '#server/db/client.ts'
 import { Conflict, LimitReached, NotFound } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
-import type { PlanCreate, PlanUpdate } from '#common/plans.ts'
+import { MAX_PLAN_ORDER, type PlanCreate, type PlanUpdate } from '#common/plans.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Db } from '#server/db/client.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '#server/db/errors.ts'
@@ -158,8 +158,12 @@ export function createPlanService(db: Db, audit: AuditService) {
       )
     },
 
+    /** Every plan in the admin's order (Order in the Subscriptions tab), then by price and name. */
     async list(): Promise<Plan[]> {
-      return db.select().from(subscriptionPlans).orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.price))
+      return db
+        .select()
+        .from(subscriptionPlans)
+        .orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.price), asc(subscriptionPlans.name))
     },
 
     /** How many workspaces are on each plan (by slug). */
@@ -176,14 +180,15 @@ export function createPlanService(db: Db, audit: AuditService) {
             .select({ slug: subscriptionPlans.slug })
             .from(subscriptionPlans)
             .where(like(subscriptionPlans.slug, `${base}%`))
-          const [last] = await tx.select({ n: count() }).from(subscriptionPlans)
+          // Without an order of its own, a new plan goes after every other.
+          const [last] = await tx.select({ order: max(subscriptionPlans.sortOrder) }).from(subscriptionPlans)
           const [plan] = await tx
             .insert(subscriptionPlans)
             .values({
               ...input,
               paddlePriceId: input.paddlePriceId ?? null,
               slug: uniqueSlug(base, new Set(taken.map((row) => row.slug))),
-              sortOrder: last?.n ?? 0,
+              sortOrder: input.sortOrder ?? Math.min(MAX_PLAN_ORDER, (last?.order ?? -1) + 1),
             })
             .returning()
           if (!plan) throw new Error('plan insert returned nothing')

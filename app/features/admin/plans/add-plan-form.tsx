@@ -18,14 +18,15 @@ export function AddPlanForm() {
       <CardHeader>
         <CardTitle level={2}>Add Plan</CardTitle>
         <CardDescription>
-          New plans appear on the pricing and billing pages at once. Details can be edited in the table below.
+          A new plan goes after the others (or at the order you give; lower comes first). A paid plan is offered on the pricing and billing
+          pages once it has its Paddle price id. Details can be edited in the table below.
         </CardDescription>
       </CardHeader>
       <CardContent>
         <fetcher.Form
           ref={form}
           method="post"
-          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_auto] lg:items-end"
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
           noValidate
         >
           <input type="hidden" name="intent" value="add-plan" />
@@ -40,6 +41,10 @@ export function AddPlanForm() {
           <div className="space-y-2">
             <Label htmlFor="plan-credits">Credits per month</Label>
             <Input id="plan-credits" name="creditsPerMonth" type="number" min={0} step={1} placeholder="0" />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="plan-order">Order</Label>
+            <Input id="plan-order" name="sortOrder" type="number" min={0} max={10000} step={1} placeholder="Last" />
           </div>
           <Button type="submit" disabled={fetcher.state !== 'idle'}>
             <Plus aria-hidden="true" /> Add Plan

@@ -34,12 +34,17 @@ export interface PlanRow {
   cloudConcurrency: number
   devices: number | null
   scheduleMinMinutes: number | null
+  /** Where the plan stands in pricing, billing and every list of plans: lower first. */
+  sortOrder: number
+  /** Why members cannot buy it ('Not for sale: add its Paddle price id.'), or null. */
+  notForSale: string | null
   members: number
 }
 
 type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls'
 
 const HEADERS = [
+  'Order',
   'Name',
   'Price',
   'Credits / month',
@@ -59,6 +64,9 @@ export function PlansTable({ plans }: { plans: PlanRow[] }) {
       {plans.length === 0 ? <EmptyRow colSpan={HEADERS.length}>No subscription plans found</EmptyRow> : null}
       {plans.map((plan) => (
         <tr key={plan.id} className="border-b align-top last:border-0">
+          <td className="px-3 py-2">
+            <Field plan={plan} field="sortOrder" value={String(plan.sortOrder)} label="Order" type="number" className="w-16" />
+          </td>
           <td className="px-3 py-2">
             <Field plan={plan} field="name" value={plan.name} label="Name" className="w-32" />
           </td>
@@ -94,7 +102,13 @@ export function PlansTable({ plans }: { plans: PlanRow[] }) {
               value={plan.paddlePriceId ?? ''}
               label="Paddle price id"
               className="w-44 font-mono text-xs"
+              describedBy={plan.notForSale ? `plan-${plan.id}-sale` : undefined}
             />
+            {plan.notForSale ? (
+              <p id={`plan-${plan.id}-sale`} className="mt-1 w-44 text-xs text-destructive">
+                {plan.notForSale} Pricing and billing do not offer it until then.
+              </p>
+            ) : null}
           </td>
           <td className="px-3 py-2 text-center tabular-nums">{plan.members}</td>
           <td className="px-3 py-2">
@@ -132,6 +146,7 @@ function Field({
   type = 'text',
   multiline = false,
   className,
+  describedBy,
 }: {
   plan: PlanRow
   field: string
@@ -140,6 +155,8 @@ function Field({
   type?: 'text' | 'number'
   multiline?: boolean
   className?: string
+  /** The id of a note about the field (why the plan is not for sale). */
+  describedBy?: string
 }) {
   const fetcher = useFetcher<ActionResult>()
   const [draft, setDraft] = useState(value)
@@ -160,6 +177,7 @@ function Field({
   }
   const props = {
     'aria-label': `${label} of ${plan.name}`,
+    'aria-describedby': describedBy,
     value: draft,
     onBlur: save,
     className,
