@@ -1,6 +1,6 @@
 import type { AutomationStep } from './automation-steps.ts'
 import { ValidationError } from './errors.ts'
-import { fillStep, PLACEHOLDER_NAME, placeholdersOf, type Placeholder } from './step-placeholders.ts'
+import { fillStep, isVaultPlaceholder, PLACEHOLDER_NAME, placeholdersOf, type Placeholder } from './step-placeholders.ts'
 import { z } from './zod.ts'
 
 /**
@@ -49,6 +49,23 @@ export function checkInputs(steps: readonly AutomationStep[], inputs: RunInputs)
 /** The value of an input placeholder, or undefined (for any other placeholder, or an input not given). */
 export const inputValue = (inputs: RunInputs, placeholder: Placeholder): string | undefined =>
   placeholder.kind === 'input' && Object.hasOwn(inputs, placeholder.name) ? inputs[placeholder.name] : undefined
+
+/**
+ * A step of a run with every placeholder filled in one pass (docs/decisions/039): `{{input.x}}`
+ * from the run's inputs (null: the step came with its inputs filled, and stays as it is), vault
+ * placeholders from `vaultValue`. What a value brings is never read again, so an input can never
+ * make a placeholder, alone or joined with another.
+ */
+export function fillRunStep(
+  step: AutomationStep,
+  inputs: RunInputs | null,
+  vaultValue: (placeholder: Placeholder) => string | undefined,
+): { step: AutomationStep; missing: Placeholder[] } {
+  return fillStep(step, (placeholder) => {
+    if (isVaultPlaceholder(placeholder)) return vaultValue(placeholder)
+    return inputs === null ? placeholder.text : inputValue(inputs, placeholder)
+  })
+}
 
 /**
  * The steps with their inputs filled in, in one pass: vault placeholders stay as written, and a

@@ -1,20 +1,29 @@
-// A workspace's credential vault and its automations' kept browser sessions (docs/decisions/025).
-// Just over 300 lines: both are sealed with the workspace's data key, whose wrapping and rotation
-// live here and nowhere else.
+// A workspace's credential vault and its automations' kept browser sessions (docs/decisions/025),
+// with where and by whom each secret may be used (docs/decisions/039).
+// Over 300 lines: secrets and sessions are sealed with the workspace's data key, whose wrapping and
+// rotation live here and nowhere else, and every change of a secret passes the same role rules.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
-import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
-import { normalizeTotpSecret, type VaultSecretCreate, type VaultSecretKind } from '#common/vault.ts'
-import { requireWorkspaceRole } from '#common/workspaces.ts'
+import {
+  normalizeTotpSecret,
+  VAULT_USE_ROLE_WHO,
+  type VaultSecretCreate,
+  type VaultSecretKind,
+  type VaultSecretRules,
+  type VaultUseRole,
+} from '#common/vault.ts'
+import { hasRole, requireWorkspaceRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { automations, automationSessions, vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
+import { automations, automationSessions, vaultKeys, vaultSecrets, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { runSecrets, type RunSecrets } from './run-secrets.ts'
+import { isVaultPlaceholder, placeholdersOf } from '#common/step-placeholders.ts'
+import { runSecrets, type RunSecrets, type SecretForRun } from './run-secrets.ts'
 import { contexts, defaultVaultKey, newDataKey, open, seal, wrappingKeyFrom, type WrappingKey } from './vault-crypto.ts'
 
 /** A secret as anyone may see it: never its value. */
@@ -22,8 +31,21 @@ export interface VaultSecretSummary {
   id: string
   name: string
   kind: VaultSecretKind
+  /** The sites it may be typed on (docs/decisions/039); empty: nowhere yet. */
+  origins: string[]
+  /** The least workspace role whose automations may use it. */
+  useRole: VaultUseRole
+  /** Set when migration 0020 took the origins from the automations: the member is asked to check them until they save them. */
+  originsFromStepsAt: Date | null
   createdAt: Date
   updatedAt: Date
+}
+
+/** What an automation's check needs to know of a secret its steps name. */
+export interface SecretRule {
+  kind: VaultSecretKind
+  origins: readonly string[]
+  useRole: VaultUseRole
 }
 
 /** The keys that may wrap data keys: the current one (new and re-wrapped keys) and, during a rotation, the one before. */
@@ -50,6 +72,9 @@ const summaryColumns = {
   id: vaultSecrets.id,
   name: vaultSecrets.name,
   kind: vaultSecrets.kind,
+  origins: vaultSecrets.origins,
+  useRole: vaultSecrets.useRole,
+  originsFromStepsAt: vaultSecrets.originsFromStepsAt,
   createdAt: vaultSecrets.createdAt,
   updatedAt: vaultSecrets.updatedAt,
 }
@@ -58,7 +83,8 @@ const summaryColumns = {
  * A workspace's credential vault (docs/decisions/025): named secrets sealed with the workspace's
  * data key, which is kept wrapped under the vault key. Values go in (create, replace) and come out
  * only for a cloud run (`valuesFor`); no answer of the service's front doors ever holds one.
- * Everyone in the workspace sees the names; members and above change them.
+ * Everyone in the workspace sees the names; members and above change them, except a secret kept
+ * for a higher role (`useRole`), which only that role changes (docs/decisions/039).
  */
 export function createVaultService(deps: {
   db: Db
@@ -90,6 +116,24 @@ export function createVaultService(deps: {
 
   const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing the vault')
 
+  /** A secret kept for admins (or the owner) is changed only by them; nobody keeps one for a role above their own. */
+  function requireUseRole(caller: Caller, useRole: VaultUseRole, doing: string) {
+    if (hasRole(caller.workspace.role, useRole)) return
+    throw new Forbidden(
+      `${doing} is for ${VAULT_USE_ROLE_WHO[useRole]}: the secret is kept for them, and you are ${WORKSPACE_ROLE_NAMES[caller.workspace.role].toLowerCase()}.`,
+    )
+  }
+
+  /** A person's role in the workspace now (null: not in it, or nobody). */
+  async function roleOf(workspaceId: string, userId: string | null, tx: DbOrTx = db): Promise<WorkspaceRole | null> {
+    if (!userId) return null
+    const [row] = await tx
+      .select({ role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
+    return row?.role ?? null
+  }
+
   async function ownSecret(tx: DbOrTx, caller: Caller, id: string) {
     // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
     if (!isUuid(id)) throw new NotFound('Secret not found')
@@ -116,15 +160,20 @@ export function createVaultService(deps: {
     return seal(await dataKey(workspaceId, tx), plain, context)
   }
 
-  async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, { kind: VaultSecretKind; value: string }>> {
-    const values = new Map<string, { kind: VaultSecretKind; value: string }>()
+  async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, SecretForRun>> {
+    const values = new Map<string, SecretForRun>()
     if (names.length === 0) return values
     const rows = await db.select().from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId))
     const wanted = rows.filter((row) => names.includes(row.name))
     if (wanted.length === 0) return values
     const key = await dataKey(workspaceId)
     for (const row of wanted) {
-      values.set(row.name, { kind: row.kind, value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8') })
+      values.set(row.name, {
+        kind: row.kind,
+        value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8'),
+        origins: row.origins,
+        useRole: row.useRole,
+      })
     }
     return values
   }
@@ -136,27 +185,55 @@ export function createVaultService(deps: {
      */
     valuesFor,
 
-    /** What a cloud run of these steps fills and hides (run-secrets.ts). */
-    forRun(workspaceId: string, steps: readonly AutomationStep[]): Promise<RunSecrets> {
-      return runSecrets({ valuesFor }, workspaceId, steps)
+    /**
+     * What a cloud run of these steps fills and hides (run-secrets.ts), and whether the member
+     * who started it may still use the secrets it names (their role now, docs/decisions/039).
+     */
+    async forRun(run: { workspaceId: string; userId: string | null; steps: readonly AutomationStep[] }): Promise<RunSecrets> {
+      return runSecrets({ valuesFor }, { ...run, starterRole: await roleOf(run.workspaceId, run.userId) })
+    },
+
+    /**
+     * Refuses (403, naming the step) steps that name a secret whose setting keeps it from the
+     * person starting a run: checked when a run is queued, for sessions, keys, devices, schedules
+     * and trigger URLs alike, with the starter's role in the workspace now.
+     */
+    async checkUse(tx: DbOrTx, workspaceId: string, userId: string | null, steps: readonly AutomationStep[]): Promise<void> {
+      const names = new Map<string, number>()
+      for (const [index, step] of steps.entries()) {
+        for (const placeholder of placeholdersOf([step]).filter(isVaultPlaceholder)) if (!names.has(placeholder.name)) names.set(placeholder.name, index)
+      }
+      if (names.size === 0) return
+      const rows = await tx
+        .select({ name: vaultSecrets.name, useRole: vaultSecrets.useRole })
+        .from(vaultSecrets)
+        .where(eq(vaultSecrets.workspaceId, workspaceId))
+      const role = await roleOf(workspaceId, userId, tx)
+      for (const row of rows) {
+        const index = names.get(row.name)
+        if (index === undefined || (role && hasRole(role, row.useRole))) continue
+        const message = `Step ${index + 1} uses the secret ${row.name}, which only ${VAULT_USE_ROLE_WHO[row.useRole]} may use in their automations${role ? `; the run would start as ${WORKSPACE_ROLE_NAMES[role].toLowerCase()}` : '; the run would start as nobody in this workspace'}.`
+        throw new Forbidden(message, [{ path: `steps.${index}`, message }])
+      }
     },
 
     async list(workspaceId: string): Promise<VaultSecretSummary[]> {
       return db.select(summaryColumns).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId)).orderBy(asc(vaultSecrets.name))
     },
 
-    /** The names the workspace's steps may use, with their kinds (for checking an automation's steps). */
-    async kindsByName(workspaceId: string): Promise<Map<string, VaultSecretKind>> {
+    /** The names the workspace's steps may use, with their kinds, sites and roles (for checking an automation's steps). */
+    async rulesByName(workspaceId: string): Promise<Map<string, SecretRule>> {
       const rows = await db
-        .select({ name: vaultSecrets.name, kind: vaultSecrets.kind })
+        .select({ name: vaultSecrets.name, kind: vaultSecrets.kind, origins: vaultSecrets.origins, useRole: vaultSecrets.useRole })
         .from(vaultSecrets)
         .where(eq(vaultSecrets.workspaceId, workspaceId))
-      return new Map(rows.map((row) => [row.name, row.kind]))
+      return new Map(rows.map(({ name, ...rule }) => [name, rule]))
     },
 
     /** Adds a secret; refused past the plan's vault size, naming the plan with a larger vault. */
     async create(caller: Caller, input: VaultSecretCreate): Promise<VaultSecretSummary> {
       requireMember(caller)
+      requireUseRole(caller, input.useRole, 'Keeping a secret for ' + VAULT_USE_ROLE_WHO[input.useRole])
       const workspaceId = caller.workspace.id
       const value = checkedValue(input.kind, input.value)
       return db
@@ -181,7 +258,16 @@ export function createVaultService(deps: {
           const sealedValue = seal(await dataKey(workspaceId, tx), value, contexts.secret(workspaceId, id))
           const [row] = await tx
             .insert(vaultSecrets)
-            .values({ id, workspaceId, name: input.name, kind: input.kind, sealedValue, createdBy: caller.id || null })
+            .values({
+              id,
+              workspaceId,
+              name: input.name,
+              kind: input.kind,
+              sealedValue,
+              origins: input.origins,
+              useRole: input.useRole,
+              createdBy: caller.id || null,
+            })
             .returning(summaryColumns)
           if (!row) throw new Error('vault secret insert returned nothing')
           await audit.record(tx, caller, {
@@ -189,7 +275,8 @@ export function createVaultService(deps: {
             action: 'secret.create',
             targetType: 'secret',
             targetId: id,
-            summary: `Added the secret ${input.name} to the vault`,
+            summary: `Added the secret ${input.name} to the vault, for ${input.origins.join(', ')} (used by ${VAULT_USE_ROLE_WHO[input.useRole]})`,
+            after: { origins: input.origins, useRole: input.useRole },
           })
           return row
         })
@@ -206,6 +293,7 @@ export function createVaultService(deps: {
       const workspaceId = caller.workspace.id
       return db.transaction(async (tx) => {
         const current = await ownSecret(tx, caller, id)
+        requireUseRole(caller, current.useRole, `Replacing ${current.name}`)
         const value = checkedValue(current.kind, newValue)
         const sealedValue = seal(await dataKey(workspaceId, tx), value, contexts.secret(workspaceId, id))
         const [row] = await tx
@@ -225,10 +313,42 @@ export function createVaultService(deps: {
       })
     },
 
+    /**
+     * Where a secret may be typed and who may use it (docs/decisions/039). Saving its origins also
+     * confirms origins the migration took from the automations.
+     */
+    async setRules(caller: Caller, id: string, rules: VaultSecretRules): Promise<VaultSecretSummary> {
+      requireMember(caller)
+      return db.transaction(async (tx) => {
+        const current = await ownSecret(tx, caller, id)
+        requireUseRole(caller, current.useRole, `Changing where ${current.name} may be used`)
+        if (rules.useRole) requireUseRole(caller, rules.useRole, 'Keeping a secret for ' + VAULT_USE_ROLE_WHO[rules.useRole])
+        const origins = rules.origins ?? current.origins
+        const useRole = rules.useRole ?? current.useRole
+        const [row] = await tx
+          .update(vaultSecrets)
+          .set({ origins, useRole, ...(rules.origins ? { originsFromStepsAt: null } : {}), updatedAt: new Date() })
+          .where(eq(vaultSecrets.id, id))
+          .returning(summaryColumns)
+        if (!row) throw new NotFound('Secret not found')
+        await audit.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'secret.rules',
+          targetType: 'secret',
+          targetId: id,
+          summary: `Set where ${current.name} may be typed (${origins.join(', ')}) and who may use it (${VAULT_USE_ROLE_WHO[useRole]})`,
+          before: { origins: current.origins, useRole: current.useRole },
+          after: { origins, useRole },
+        })
+        return row
+      })
+    },
+
     async remove(caller: Caller, id: string): Promise<void> {
       requireMember(caller)
       await db.transaction(async (tx) => {
         const current = await ownSecret(tx, caller, id)
+        requireUseRole(caller, current.useRole, `Deleting ${current.name}`)
         await tx.delete(vaultSecrets).where(eq(vaultSecrets.id, id))
         await audit.record(tx, caller, {
           workspaceId: caller.workspace.id,
