@@ -109,7 +109,8 @@ export async function runSecrets(
       }
       const result = fillRunStep(step, inputs, (placeholder) => {
         const secret = values.get(placeholder.name)
-        if (!secret) return undefined
+        // Only ever typed into a field (the executor refuses the run before any other step; this holds anyway).
+        if (!secret || step.type !== 'type') return undefined
         // A TOTP secret is typed only as its current code; a password never as a code.
         if (placeholder.kind === 'totp') return codes.get(placeholder.name)
         return secret.kind === 'totp' ? undefined : secret.value
