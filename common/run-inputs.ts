@@ -16,9 +16,7 @@ export const MAX_INPUT_LENGTH = 2000
 export const runInputsSchema = z
   .record(
     z.string().regex(PLACEHOLDER_NAME, 'Input names are letters, digits and _ (at most 64), starting with a letter or _.'),
-    z
-      .string({ error: 'Input values must be text.' })
-      .max(MAX_INPUT_LENGTH, `Input values must be at most ${MAX_INPUT_LENGTH} characters.`),
+    z.string({ error: 'Input values must be text.' }).max(MAX_INPUT_LENGTH, `Input values must be at most ${MAX_INPUT_LENGTH} characters.`),
   )
   .refine((inputs) => Object.keys(inputs).length <= MAX_INPUTS, `At most ${MAX_INPUTS} inputs.`)
 

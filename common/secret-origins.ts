@@ -76,7 +76,9 @@ function checkedOrigins(items: readonly string[], ctx: z.RefinementCtx): string[
 
 /** The API's origins: a list of sites, normalised, each once, at least one. */
 export const secretOriginsSchema = z
-  .array(z.string({ error: 'Each origin must be text.' }), { error: 'must be a list of the sites it may be typed on, such as ["https://app.example.com"].' })
+  .array(z.string({ error: 'Each origin must be text.' }), {
+    error: 'must be a list of the sites it may be typed on, such as ["https://app.example.com"].',
+  })
   .max(100, 'Too many origins.')
   .transform((items, ctx) => checkedOrigins(items, ctx))
 

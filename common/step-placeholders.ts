@@ -108,7 +108,10 @@ export interface MisplacedSecret {
 export function misplacedSecrets(steps: readonly unknown[]): MisplacedSecret[] {
   const found: MisplacedSecret[] = []
   steps.forEach((step, index) => {
-    const type = typeof step === 'object' && step !== null && typeof (step as { type?: unknown }).type === 'string' ? (step as { type: string }).type : 'step'
+    const type =
+      typeof step === 'object' && step !== null && typeof (step as { type?: unknown }).type === 'string'
+        ? (step as { type: string }).type
+        : 'step'
     for (const field of stringFields(step)) {
       if (type === 'type' && field.path.length === 1 && field.path[0] === 'text') continue
       for (const placeholder of placeholdersIn(field.text).filter(isVaultPlaceholder)) {

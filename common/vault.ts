@@ -97,7 +97,13 @@ const checkedValue = (value: string, kind: VaultSecretKind, ctx: z.RefinementCtx
  * who may use it (members and above unless said otherwise).
  */
 export const vaultSecretCreateSchema = z
-  .object({ name: secretName, kind: kind.default('password'), value: secretValue, origins: secretOriginsSchema, useRole: useRole.default('member') })
+  .object({
+    name: secretName,
+    kind: kind.default('password'),
+    value: secretValue,
+    origins: secretOriginsSchema,
+    useRole: useRole.default('member'),
+  })
   .transform((input, ctx) => ({ ...input, value: checkedValue(input.value, input.kind, ctx) }))
 export type VaultSecretCreate = z.output<typeof vaultSecretCreateSchema>
 

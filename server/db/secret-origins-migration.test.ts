@@ -72,7 +72,13 @@ describe('migration 0020 (secrets bound to origins)', () => {
 
     await database.migrateRest()
 
-    const rows = await database.client.query<{ workspace_id: string; name: string; origins: string[]; from_steps: boolean; use_role: string }>(
+    const rows = await database.client.query<{
+      workspace_id: string
+      name: string
+      origins: string[]
+      from_steps: boolean
+      use_role: string
+    }>(
       `select workspace_id, name, origins, origins_from_steps_at is not null as from_steps, use_role from vault_secrets order by workspace_id, name`,
     )
     expect(rows.rows).toEqual([
@@ -91,7 +97,11 @@ describe('migration 0020 (secrets bound to origins)', () => {
       { workspace_id: 'team-2', name: 'shop_password', origins: [], from_steps: false, use_role: 'member' },
     ])
     // The database writes an origin as the executor and the vault's forms do.
-    for (const address of ['https://Shop.Example.com:443/login?next=%2Forders', 'http://intranet.local:8080/', 'https://user:pw@APP.example.com:8443/x']) {
+    for (const address of [
+      'https://Shop.Example.com:443/login?next=%2Forders',
+      'http://intranet.local:8080/',
+      'https://user:pw@APP.example.com:8443/x',
+    ]) {
       const verdict = normalizeOrigin(address.replace(/\/\/[^@/]*@/, '//'))
       expect(verdict.ok && rows.rows.flatMap((row) => row.origins)).toContain(verdict.ok ? verdict.origin : null)
     }
@@ -107,8 +117,14 @@ describe('migration 0020 (secrets bound to origins)', () => {
         summary:
           'The secret before_any_page is typed by no automation, so it names no site yet: it cannot be used until you name the sites it may be typed on in Vault.',
       },
-      expect.objectContaining({ workspace_id: 'team-1', summary: expect.stringContaining('The secret in_url_only is typed by no automation') }),
-      expect.objectContaining({ workspace_id: 'team-1', summary: expect.stringContaining('The secret input_host is typed by no automation') }),
+      expect.objectContaining({
+        workspace_id: 'team-1',
+        summary: expect.stringContaining('The secret in_url_only is typed by no automation'),
+      }),
+      expect.objectContaining({
+        workspace_id: 'team-1',
+        summary: expect.stringContaining('The secret input_host is typed by no automation'),
+      }),
       {
         workspace_id: 'team-1',
         actor_email: 'Aether',
@@ -117,10 +133,14 @@ describe('migration 0020 (secrets bound to origins)', () => {
           'Set the sites the secret shop_password may be typed on from the automations that type it: http://intranet.local:8080, https://app.example.com:8443, https://shop.example.com. Check them in Vault.',
       },
       expect.objectContaining({
-        summary: 'Set the sites the secret shop_totp may be typed on from the automations that type it: https://shop.example.com. Check them in Vault.',
+        summary:
+          'Set the sites the secret shop_totp may be typed on from the automations that type it: https://shop.example.com. Check them in Vault.',
       }),
       expect.objectContaining({ workspace_id: 'team-1', summary: expect.stringContaining('The secret unused is typed by no automation') }),
-      expect.objectContaining({ workspace_id: 'team-2', summary: expect.stringContaining('The secret shop_password is typed by no automation') }),
+      expect.objectContaining({
+        workspace_id: 'team-2',
+        summary: expect.stringContaining('The secret shop_password is typed by no automation'),
+      }),
     ])
 
     // Who may use a secret is one of the three roles, and origins are a list.

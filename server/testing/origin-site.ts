@@ -59,7 +59,9 @@ export async function startOriginSite(): Promise<OriginSite> {
       if (url.pathname === '/login') return html(LOGIN)
       if (url.pathname === '/away' && links.away) return response.writeHead(302, { location: links.away }).end()
       if (url.pathname === '/framed' && links.frame)
-        return html(page('Framed', `<h1>Framed</h1><iframe title="Sign-in frame" src="${escape(links.frame)}" width="600" height="300"></iframe>`))
+        return html(
+          page('Framed', `<h1>Framed</h1><iframe title="Sign-in frame" src="${escape(links.frame)}" width="600" height="300"></iframe>`),
+        )
       if (url.pathname === '/echo') return html(page('Echo', `<p id="asked">${escape(url.searchParams.get('q') ?? '')}</p>`))
       return html('Not found', 404)
     })()

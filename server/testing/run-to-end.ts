@@ -29,7 +29,7 @@ export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?
   })
   worker.start()
   try {
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
       const [row] = await t.db.select().from(automationRuns).where(eq(automationRuns.id, id))
       if (row && ['succeeded', 'failed', 'cancelled'].includes(row.status)) return row
       await new Promise((resolve) => setTimeout(resolve, 100))

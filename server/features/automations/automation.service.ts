@@ -347,7 +347,10 @@ export function createAutomationService(
         const repaired = { ...current, target } as AutomationStep
         // A fix found on a page that showed a vault value names it by its placeholder: never in a target (docs/decisions/039).
         const [misplaced] = misplacedSecrets([repaired])
-        if (misplaced) throw new Conflict(`This fix names ${misplaced.placeholder.text} to find the element; edit step ${change.index + 1} in the builder instead.`)
+        if (misplaced)
+          throw new Conflict(
+            `This fix names ${misplaced.placeholder.text} to find the element; edit step ${change.index + 1} in the builder instead.`,
+          )
         const steps = row.steps.map((step, index) => (index === change.index ? repaired : step))
         const [updated] = await tx
           .update(automations)

@@ -18,7 +18,7 @@ export const runDtoSchema = z
     runner: z.enum(['cloud', 'client']),
     steps: z.array(automationStepSchema).openapi({
       description:
-        "The steps the run performs, with its inputs filled in (in one pass: a value is never read for placeholders); vault placeholders stay as written, and only the cloud worker fills them (docs/decisions/039)",
+        'The steps the run performs, with its inputs filled in (in one pass: a value is never read for placeholders); vault placeholders stay as written, and only the cloud worker fills them (docs/decisions/039)',
     }),
     inputs: z.record(z.string(), z.string()).openapi({ description: "The values given for the steps' {{input.name}} placeholders" }),
     actionsPerformed: z.number().int(),

@@ -38,7 +38,10 @@ export interface RunSecrets {
    * the vault. `missing` lists those without a value; `typing` says where the step's vault values
    * may be typed (null when it types none).
    */
-  fill(step: AutomationStep, inputs: RunInputs | null): Promise<{ step: AutomationStep; missing: Placeholder[]; typing: SecretTyping | null }>
+  fill(
+    step: AutomationStep,
+    inputs: RunInputs | null,
+  ): Promise<{ step: AutomationStep; missing: Placeholder[]; typing: SecretTyping | null }>
   /** The text with every value the run used replaced by its placeholder. */
   hide(text: string): string
   /** Value -> placeholder, for what is hidden from a model (it grows as one-time codes are made). */
@@ -105,7 +108,8 @@ export async function runSecrets(
       const codes = new Map<string, string>()
       for (const placeholder of typed) {
         const secret = values.get(placeholder.name)
-        if (placeholder.kind === 'totp' && secret?.kind === 'totp') codes.set(placeholder.name, await codeOf(secret.value, placeholder.name))
+        if (placeholder.kind === 'totp' && secret?.kind === 'totp')
+          codes.set(placeholder.name, await codeOf(secret.value, placeholder.name))
       }
       const result = fillRunStep(step, inputs, (placeholder) => {
         const secret = values.get(placeholder.name)
@@ -118,7 +122,10 @@ export async function runSecrets(
       if (typed.length === 0) return { ...result, typing: null }
       const origins = typed
         .map((placeholder) => values.get(placeholder.name)?.origins ?? [])
-        .reduce<string[]>((common, each) => common.filter((origin) => each.includes(origin)), [...(values.get(typed[0]?.name ?? '')?.origins ?? [])])
+        .reduce<string[]>(
+          (common, each) => common.filter((origin) => each.includes(origin)),
+          [...(values.get(typed[0]?.name ?? '')?.origins ?? [])],
+        )
       return { ...result, typing: { placeholders: typed.map((placeholder) => placeholder.text), origins } }
     },
   }

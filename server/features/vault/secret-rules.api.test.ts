@@ -182,7 +182,10 @@ describe('a step may only type a secret into a field', () => {
     ],
     [
       'a target',
-      [{ type: 'navigate', url: `${ORIGIN}/` }, { type: 'click', target: [{ by: 'text', text: '{{secrets.shared_login}}' }] }],
+      [
+        { type: 'navigate', url: `${ORIGIN}/` },
+        { type: 'click', target: [{ by: 'text', text: '{{secrets.shared_login}}' }] },
+      ],
       'steps.1.target.0.text',
       'Step 2 (click): {{secrets.shared_login}} may only be typed into a field (the text of a type step), never placed in the description of the element to find.',
     ],
@@ -197,31 +200,46 @@ describe('a step may only type a secret into a field', () => {
     ],
     [
       'an option to choose',
-      [{ type: 'navigate', url: `${ORIGIN}/` }, { type: 'select', target: [{ by: 'label', text: 'Plan' }], value: '{{secrets.shared_login}}' }],
+      [
+        { type: 'navigate', url: `${ORIGIN}/` },
+        { type: 'select', target: [{ by: 'label', text: 'Plan' }], value: '{{secrets.shared_login}}' },
+      ],
       'steps.1.value',
       'never placed in the option to choose',
     ],
     [
       'an assertion',
-      [{ type: 'navigate', url: `${ORIGIN}/` }, { type: 'assertText', text: 'Hello {{secrets.shared_login}}' }],
+      [
+        { type: 'navigate', url: `${ORIGIN}/` },
+        { type: 'assertText', text: 'Hello {{secrets.shared_login}}' },
+      ],
       'steps.1.text',
       'never placed in the text to check for',
     ],
     [
       "an extracted value's name",
-      [{ type: 'navigate', url: `${ORIGIN}/` }, { type: 'extract', target: [{ by: 'css', selector: 'h1' }], field: 'x', attribute: '{{secrets.shared_login}}' }],
+      [
+        { type: 'navigate', url: `${ORIGIN}/` },
+        { type: 'extract', target: [{ by: 'css', selector: 'h1' }], field: 'x', attribute: '{{secrets.shared_login}}' },
+      ],
       'steps.1.attribute',
       'never placed in the attribute to read',
     ],
     [
       "a screenshot's name",
-      [{ type: 'navigate', url: `${ORIGIN}/` }, { type: 'screenshot', name: '{{secrets.shared_login}}' }],
+      [
+        { type: 'navigate', url: `${ORIGIN}/` },
+        { type: 'screenshot', name: '{{secrets.shared_login}}' },
+      ],
       'steps.1.name',
       "never placed in the screenshot's name",
     ],
     [
       "a wait's target",
-      [{ type: 'navigate', url: `${ORIGIN}/` }, { type: 'wait', target: [{ by: 'placeholder', text: '{{totp.code}}' }] }],
+      [
+        { type: 'navigate', url: `${ORIGIN}/` },
+        { type: 'wait', target: [{ by: 'placeholder', text: '{{totp.code}}' }] },
+      ],
       'steps.1.target.0.text',
       'Step 2 (wait): {{totp.code}} may only be typed into a field',
     ],
@@ -262,7 +280,9 @@ describe('a step may only type a secret into a field', () => {
     await t.db.update(vaultSecrets).set({ origins: [] }).where(eq(vaultSecrets.id, created.data.id))
     const refused = await saveAutomation(member, signIn('{{secrets.siteless}}'))
     expect(refused).toMatchObject({ status: 400, issues: [{ path: 'steps.1.text' }] })
-    expect(refused.message).toBe('Step 2 uses {{secrets.siteless}}, but siteless names no site it may be typed on yet: name its sites in Vault first.')
+    expect(refused.message).toBe(
+      'Step 2 uses {{secrets.siteless}}, but siteless names no site it may be typed on yet: name its sites in Vault first.',
+    )
   })
 })
 
@@ -279,9 +299,17 @@ describe('a secret kept for a higher role', () => {
     const expected = 'Step 2 uses {{secrets.admin_token}}, which only admins and the owner may use in their automations; you are member.'
     for (const credential of [member, await apiKeyOf(member), await deviceOf(member)]) {
       const refused = await saveAutomation(credential, signIn('{{secrets.admin_token}}'))
-      expect(refused).toMatchObject({ status: 403, code: 'FORBIDDEN', message: expected, issues: [{ path: 'steps.1.text', message: expected }] })
+      expect(refused).toMatchObject({
+        status: 403,
+        code: 'FORBIDDEN',
+        message: expected,
+        issues: [{ path: 'steps.1.text', message: expected }],
+      })
     }
-    const changed = await call(member, `/api/automations/${adminsAutomation}`, { method: 'PUT', body: { steps: signIn('{{secrets.admin_token}} ') } })
+    const changed = await call(member, `/api/automations/${adminsAutomation}`, {
+      method: 'PUT',
+      body: { steps: signIn('{{secrets.admin_token}} ') },
+    })
     expect(changed.status).toBe(403)
   })
 
@@ -299,7 +327,14 @@ describe('a secret kept for a higher role', () => {
   it('is refused when the person behind a trigger URL or a schedule is no longer allowed', async () => {
     const issued = await call<{ secret: string }>(admin, `/api/automations/${adminsAutomation}/trigger`, { method: 'POST' })
     expect(issued.status, issued.message).toBe(201)
-    await t.db.update(automations).set({ schedule: { kind: 'interval', minutes: 60, timeZone: 'UTC' }, enabled: true, nextRunAt: new Date(Date.now() - 1000) }).where(eq(automations.id, adminsAutomation))
+    await t.db
+      .update(automations)
+      .set({
+        schedule: { kind: 'interval', every: 60, unit: 'minutes', timeZone: 'UTC' },
+        enabled: true,
+        nextRunAt: new Date(Date.now() - 1000),
+      })
+      .where(eq(automations.id, adminsAutomation))
     // The admin becomes a member: what they set up runs as a member now.
     await t.db.update(workspaceMembers).set({ role: 'member' }).where(eq(workspaceMembers.userId, admin.id))
     try {

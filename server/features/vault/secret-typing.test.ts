@@ -43,12 +43,20 @@ async function run(automationId: string, account = owner) {
 async function storedRun(steps: AutomationStep[]) {
   const [row] = await t.db
     .insert(automationRuns)
-    .values({ automationName: 'From before', workspaceId: team, userId: owner.id, status: 'queued', trigger: 'manual', runner: 'cloud', steps })
+    .values({
+      automationName: 'From before',
+      workspaceId: team,
+      userId: owner.id,
+      status: 'queued',
+      trigger: 'manual',
+      runner: 'cloud',
+      steps,
+    })
     .returning()
   return runToEnd(t, row?.id ?? '')
 }
 
-const typeToken = (target: AutomationStep & { type: 'type' }['target'] = [{ by: 'label', text: 'Token' }]): AutomationStep => ({
+const typeToken = (target: Extract<AutomationStep, { type: 'type' }>['target'] = [{ by: 'label', text: 'Token' }]): AutomationStep => ({
   type: 'type',
   target,
   text: '{{secrets.site_token}}',
@@ -87,7 +95,9 @@ function expectNothingReached(site: OriginSite) {
 
 describe('a secret is typed only on its own sites', () => {
   it('types it into a field of one of its origins', async () => {
-    const row = await run(await automationOf([{ type: 'navigate', url: `${home.url}/login` }, typeToken(), send, { type: 'assertText', text: 'Signed in' }]))
+    const row = await run(
+      await automationOf([{ type: 'navigate', url: `${home.url}/login` }, typeToken(), send, { type: 'assertText', text: 'Signed in' }]),
+    )
     expect(row.error).toBeNull()
     expect(row.status).toBe('succeeded')
     expect(home.posted.at(-1)).toEqual({ token: TOKEN })
@@ -130,10 +140,15 @@ describe('a secret is typed only on its own sites', () => {
     try {
       const before = home.keystrokes.length
       const row = await run(automationId)
-      expect(row.error).toBe('Step 2 (type): {{secrets.site_token}} names no site it may be typed on: name its sites in Vault (the value was not typed)')
+      expect(row.error).toBe(
+        'Step 2 (type): {{secrets.site_token}} names no site it may be typed on: name its sites in Vault (the value was not typed)',
+      )
       expect(home.keystrokes.slice(before)).toEqual([])
     } finally {
-      await t.db.update(vaultSecrets).set({ origins: [home.url] }).where(eq(vaultSecrets.name, 'site_token'))
+      await t.db
+        .update(vaultSecrets)
+        .set({ origins: [home.url] })
+        .where(eq(vaultSecrets.name, 'site_token'))
     }
   }, 120_000)
 })

@@ -49,7 +49,9 @@ describe('secrets in the vault', () => {
   let secret: Secret
 
   it('adds a secret and answers its name, kind and placeholder, never its value', async () => {
-    const created = await call<Secret>(owner, '/api/vault', { body: { name: 'shop_password', kind: 'password', value: PASSWORD, origins: ORIGINS } })
+    const created = await call<Secret>(owner, '/api/vault', {
+      body: { name: 'shop_password', kind: 'password', value: PASSWORD, origins: ORIGINS },
+    })
     expect(created.status).toBe(201)
     secret = created.data
     expect(secret).toMatchObject({
@@ -95,7 +97,9 @@ describe('secrets in the vault', () => {
     const badName = await call(owner, '/api/vault', { body: { name: 'shop password!', kind: 'password', value: 'x', origins: ORIGINS } })
     expect(badName.status).toBe(400)
     expect(badName.issues?.[0]?.path).toBe('name')
-    const badTotp = await call(owner, '/api/vault', { body: { name: 'shop_totp', kind: 'totp', value: 'not base32 at all 1890', origins: ORIGINS } })
+    const badTotp = await call(owner, '/api/vault', {
+      body: { name: 'shop_totp', kind: 'totp', value: 'not base32 at all 1890', origins: ORIGINS },
+    })
     expect(badTotp.status).toBe(400)
     expect(badTotp.message).toContain('TOTP secret')
     const empty = await call(owner, '/api/vault', { body: { name: 'empty', kind: 'value', value: '', origins: ORIGINS } })
@@ -119,7 +123,9 @@ describe('secrets in the vault', () => {
     expect(replaced.status).toBe(200)
     expect(replaced.raw).not.toContain(PASSWORD)
     expect((await t.services.vault.valuesFor(owner.id, ['shop_password'])).get('shop_password')?.value).toBe(`${PASSWORD}-2`)
-    const victim = await call<Secret>(owner, '/api/vault', { body: { name: 'to_delete', kind: 'value', value: 'short-lived', origins: ORIGINS } })
+    const victim = await call<Secret>(owner, '/api/vault', {
+      body: { name: 'to_delete', kind: 'value', value: 'short-lived', origins: ORIGINS },
+    })
     expect((await call(owner, `/api/vault/${victim.data.id}`, { method: 'DELETE' })).status).toBe(200)
     expect((await call(owner, `/api/vault/${victim.data.id}`, { method: 'DELETE' })).status).toBe(404)
     expect((await call(owner, '/api/vault/not-a-uuid', { method: 'DELETE' })).status).toBe(404)
@@ -170,7 +176,9 @@ describe('roles in a team workspace', () => {
     const listed = await call<Secret[]>(viewer, '/api/vault', { workspace: team })
     expect(listed.status).toBe(200)
     expect(listed.data.map((each) => each.name)).toEqual(['team_login'])
-    expect((await call(viewer, '/api/vault', { body: { name: 'x', kind: 'value', value: 'y', origins: ORIGINS }, workspace: team })).status).toBe(403)
+    expect(
+      (await call(viewer, '/api/vault', { body: { name: 'x', kind: 'value', value: 'y', origins: ORIGINS }, workspace: team })).status,
+    ).toBe(403)
     expect((await call(viewer, '/api/vault', { body: 'not json at all', workspace: team })).status).toBe(403)
     expect((await call(viewer, `/api/vault/${secretId}`, { method: 'PUT', body: { value: 'z' }, workspace: team })).status).toBe(403)
     expect((await call(viewer, `/api/vault/${secretId}`, { method: 'DELETE', workspace: team })).status).toBe(403)
@@ -199,7 +207,9 @@ describe('the plan decides the vault size', () => {
     const account = await t.signUp()
     const ids: string[] = []
     for (let i = 1; i <= 5; i++) {
-      const created = await call<Secret>(account, '/api/vault', { body: { name: `secret_${i}`, kind: 'value', value: `value-${i}`, origins: ORIGINS } })
+      const created = await call<Secret>(account, '/api/vault', {
+        body: { name: `secret_${i}`, kind: 'value', value: `value-${i}`, origins: ORIGINS },
+      })
       expect(created.status).toBe(201)
       ids.push(created.data.id)
     }
@@ -210,19 +220,26 @@ describe('the plan decides the vault size', () => {
       'The Free plan holds up to 5 secrets in the vault. The Pro plan holds more: upgrade, or delete a secret first.',
     )
     await call(account, `/api/vault/${ids[0]}`, { method: 'DELETE' })
-    expect((await call(account, '/api/vault', { body: { name: 'secret_6', kind: 'value', value: 'value-6', origins: ORIGINS } })).status).toBe(201)
+    expect(
+      (await call(account, '/api/vault', { body: { name: 'secret_6', kind: 'value', value: 'value-6', origins: ORIGINS } })).status,
+    ).toBe(201)
     // An admin's edit of the plan applies at once: a vault of none says so.
     await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, account.id))
-    expect((await call(account, '/api/vault', { body: { name: 'secret_7', kind: 'value', value: 'value-7', origins: ORIGINS } })).status).toBe(201)
+    expect(
+      (await call(account, '/api/vault', { body: { name: 'secret_7', kind: 'value', value: 'value-7', origins: ORIGINS } })).status,
+    ).toBe(201)
   })
 })
 
 describe('the vault size under concurrent additions', () => {
   it('lets only as many in as the plan holds, however many are sent at once', async () => {
     const account = await t.signUp()
-    for (let i = 1; i <= 4; i++) await call(account, '/api/vault', { body: { name: `kept_${i}`, kind: 'value', value: `value-${i}`, origins: ORIGINS } })
+    for (let i = 1; i <= 4; i++)
+      await call(account, '/api/vault', { body: { name: `kept_${i}`, kind: 'value', value: `value-${i}`, origins: ORIGINS } })
     const answers = await Promise.all(
-      [1, 2, 3].map((i) => call(account, '/api/vault', { body: { name: `racing_${i}`, kind: 'value', value: `racing-${i}`, origins: ORIGINS } })),
+      [1, 2, 3].map((i) =>
+        call(account, '/api/vault', { body: { name: `racing_${i}`, kind: 'value', value: `racing-${i}`, origins: ORIGINS } }),
+      ),
     )
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409])
     expect((await call<Secret[]>(account, '/api/vault')).data).toHaveLength(5)

@@ -29,7 +29,8 @@ const secretSchema = z
       description: 'The least workspace role whose automations may use it (checked on save and when a run is queued and started)',
     }),
     originsSetFromSteps: z.boolean().openapi({
-      description: 'True while its origins are the ones migration 0020 took from the automations that type it, not yet saved by a member: check them',
+      description:
+        'True while its origins are the ones migration 0020 took from the automations that type it, not yet saved by a member: check them',
     }),
     createdAt: z.string(),
     updatedAt: z.string(),

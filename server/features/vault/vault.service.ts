@@ -201,7 +201,8 @@ export function createVaultService(deps: {
     async checkUse(tx: DbOrTx, workspaceId: string, userId: string | null, steps: readonly AutomationStep[]): Promise<void> {
       const names = new Map<string, number>()
       for (const [index, step] of steps.entries()) {
-        for (const placeholder of placeholdersOf([step]).filter(isVaultPlaceholder)) if (!names.has(placeholder.name)) names.set(placeholder.name, index)
+        for (const placeholder of placeholdersOf([step]).filter(isVaultPlaceholder))
+          if (!names.has(placeholder.name)) names.set(placeholder.name, index)
       }
       if (names.size === 0) return
       const rows = await tx
