@@ -26,7 +26,7 @@ export const VAULT_USE_ROLES = ['member', 'admin', 'owner'] as const satisfies r
 export type VaultUseRole = (typeof VAULT_USE_ROLES)[number]
 
 export const VAULT_USE_ROLE_NAMES: Record<VaultUseRole, string> = {
-  member: 'Members, admins and the owner',
+  member: 'Members and above',
   admin: 'Admins and the owner',
   owner: 'The owner only',
 }
