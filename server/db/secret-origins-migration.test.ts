@@ -9,7 +9,7 @@ import { migratedUntil } from '#server/testing/migrated-until.ts'
 // PostgreSQL with TEST_DATABASE_URL.
 let database: Awaited<ReturnType<typeof migratedUntil>>
 beforeEach(async () => {
-  database = await migratedUntil('0020_secrets_bound_to_origins')
+  database = await migratedUntil('0020_secrets_bound_to_origins', { postgres: true })
 })
 afterEach(async () => {
   await database.close()

@@ -18,11 +18,12 @@ export interface MigrationClient {
 
 /**
  * A fresh database migrated up to, not including, the migration tagged `before`: the state a
- * migration test seeds before running the rest (`migrateRest`). In-memory PGlite by default; a
- * brand-new database on the PostgreSQL server named by TEST_DATABASE_URL when it is set (dropped
- * by `close`), so a back-fill is checked on both. `close` removes it all.
+ * migration test seeds before running the rest (`migrateRest`). In-memory PGlite; with `postgres`
+ * and TEST_DATABASE_URL set, a brand-new database on that PostgreSQL server instead (dropped by
+ * `close`), so a back-fill is checked on both. (Opt-in: older migration tests expect PGlite's
+ * error codes, which some PostgreSQL versions name differently.) `close` removes it all.
  */
-export async function migratedUntil(before: string) {
+export async function migratedUntil(before: string, options: { postgres?: boolean } = {}) {
   const folder = mkdtempSync(path.join(tmpdir(), 'aether-migrations-'))
   cpSync(MIGRATIONS_FOLDER, folder, { recursive: true })
   const journalPath = path.join(folder, 'meta', '_journal.json')
@@ -31,7 +32,7 @@ export async function migratedUntil(before: string) {
   if (index < 1) throw new Error(`no migration before ${before}`)
   writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }))
   const serverUrl = process.env.TEST_DATABASE_URL
-  if (serverUrl) return migratedPostgres(serverUrl, folder)
+  if (options.postgres && serverUrl) return migratedPostgres(serverUrl, folder)
 
   const client = new PGlite()
   const db = drizzle({ client })
