@@ -269,6 +269,21 @@ describe('a step may only type a secret into a field', () => {
     expect(row?.steps).toHaveLength(2)
   })
 
+  it('does not apply a fix whose target names a secret (a repair found on a page that showed one back)', async () => {
+    const saved = await saveAutomation(member, signIn('{{secrets.shared_login}}'))
+    const caller = { id: member.id, email: member.email, role: 'user' as const, workspace: { id: team, role: 'member' as const } }
+    const [row] = await t.db.select().from(automations).where(eq(automations.id, saved.data.id))
+    const before = row?.steps[1]
+    if (!before) throw new Error('no step 2')
+    await expect(
+      t.services.automations.applyTarget(saved.data.id, caller, {
+        index: 1,
+        before,
+        target: [{ by: 'text', text: 'Hello {{secrets.shared_login}}' }],
+      }),
+    ).rejects.toThrow('This fix names {{secrets.shared_login}} to find the element; edit step 2 in the builder instead.')
+  })
+
   it('accepts it in the text a type step types, alone or with other words', async () => {
     const saved = await saveAutomation(member, signIn('user {{secrets.shared_login}} {{ secrets.shared_login }}'))
     expect(saved.status, saved.message).toBe(201)
