@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ElementHandle, Frame, Locator, Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import type { ExtractedTable } from '#common/extracted-table.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
-import { pageOrigin } from '#common/secret-origins.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
+import { typeOnOwnSite, type SecretTyping } from './secret-typing.ts'
 
 const MAX_VALUE_LENGTH = 10_000
 
@@ -139,58 +139,6 @@ async function whileSettling<T>(context: StepContext, read: () => Promise<T>): P
   }
 }
 
-/** A type step that types vault values: their placeholders, and the origins every one of them may be typed on (docs/decisions/039). */
-export interface SecretTyping {
-  placeholders: readonly string[]
-  origins: readonly string[]
-}
-
-/**
- * Why a vault value may not be typed into a field of this frame, or null when it may: the frame
- * that holds the field, and every frame around it up to the page, must show a page of one of the
- * secret's origins now (after redirects; read from the browser, not from the page's scripts). A
- * frame on about:blank, srcdoc or data: has no origin of its own and is refused.
- */
-export function secretOriginRefusal(frame: Frame, typing: SecretTyping): string | null {
-  const named = typing.placeholders.join(' and ')
-  if (typing.origins.length === 0) {
-    return `${named} names no site it may be typed on${typing.placeholders.length > 1 ? ' in common' : ''}: name its sites in Vault (the value was not typed)`
-  }
-  const allowed = `${named} may only be typed on ${typing.origins.join(', ')}`
-  for (let each: Frame | null = frame; each; each = each.parentFrame()) {
-    const origin = pageOrigin(each.url())
-    if (origin && typing.origins.includes(origin)) continue
-    const where = each === frame ? (frame.parentFrame() ? 'in a frame of' : 'on a page of') : 'inside a page of'
-    return `${allowed}; the field is ${where} ${origin ?? short(each.url() || 'a page without an address', 80)} (the value was not typed)`
-  }
-  return null
-}
-
-/**
- * Types vault values into the field: found once, its frame's origin checked at this moment, then
- * filled through the same element handle (a navigation in between detaches it and the fill fails).
- */
-async function typeSecret(context: StepContext, target: Locator, step: Extract<AutomationStep, { type: 'type' }>, typing: SecretTyping) {
-  const label = targetName(step.target)
-  const handle: ElementHandle = await inPage(
-    context,
-    () => target.elementHandle({ timeout: context.timeout() }),
-    () => `${label} could not be found within ${context.stepSeconds}`,
-  )
-  try {
-    const frame = await handle.ownerFrame()
-    const refusal = frame ? secretOriginRefusal(frame, typing) : `${label} is no longer on the page (the value was not typed)`
-    if (refusal) throw new StepFailure(refusal)
-    await inPage(
-      context,
-      () => handle.fill(step.text, { timeout: context.timeout() }),
-      () => `${label} could not be filled within ${context.stepSeconds} (it stayed disabled or read-only)`,
-    )
-  } finally {
-    await handle.dispose().catch(() => {})
-  }
-}
-
 /** Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot. */
 export async function performStep(
   context: StepContext,
@@ -235,7 +183,13 @@ export async function performStep(
     case 'type': {
       const target = await element(context, step, step.target, n)
       if (options.typing) {
-        await typeSecret(context, target, step, options.typing)
+        const typing = options.typing
+        const refusal = await inPage(
+          context,
+          () => typeOnOwnSite(target, step.text, typing, context.timeout()),
+          () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
+        )
+        if (refusal) throw new StepFailure(refusal)
         context.masked?.push(target)
         return
       }

@@ -1,5 +1,5 @@
 // Runs from start to finish: starting (caps, credits), progress, finishing, cancelling and refunds.
-// Just over 300 lines: the run's life cycle and its credit bookkeeping share one set of
+// Over 300 lines: the run's life cycle and its credit bookkeeping share one set of
 // transactions, and splitting them would spread the refund rules over two files.
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
 import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, type RunTrigger } from '#common/automations.ts'

@@ -1,11 +1,12 @@
-// A workspace's credential vault and its automations' kept browser sessions (docs/decisions/025),
-// with where and by whom each secret may be used (docs/decisions/039).
-// Over 300 lines: secrets and sessions are sealed with the workspace's data key, whose wrapping and
-// rotation live here and nowhere else, and every change of a secret passes the same role rules.
+// A workspace's credential vault (docs/decisions/025), with where and by whom each secret may be
+// used (docs/decisions/039); its parts are kept-sessions.ts (sealed browser sessions) and
+// secret-use.ts (the role rules). Over 300 lines: every secret is sealed with the workspace's data
+// key, whose wrapping and rotation live here and nowhere else, and every change of a secret passes
+// the same checks beside the operations that call them.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
-import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import {
   normalizeTotpSecret,
@@ -15,15 +16,16 @@ import {
   type VaultSecretRules,
   type VaultUseRole,
 } from '#common/vault.ts'
-import { hasRole, requireWorkspaceRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { automations, automationSessions, vaultKeys, vaultSecrets, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { isVaultPlaceholder, placeholdersOf } from '#common/step-placeholders.ts'
+import { createKeptSessions } from './kept-sessions.ts'
 import { runSecrets, type RunSecrets, type SecretForRun } from './run-secrets.ts'
+import { createSecretUse } from './secret-use.ts'
 import { contexts, defaultVaultKey, newDataKey, open, seal, wrappingKeyFrom, type WrappingKey } from './vault-crypto.ts'
 
 /** A secret as anyone may see it: never its value. */
@@ -115,24 +117,8 @@ export function createVaultService(deps: {
   }
 
   const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing the vault')
-
-  /** A secret kept for admins (or the owner) is changed only by them; nobody keeps one for a role above their own. */
-  function requireUseRole(caller: Caller, useRole: VaultUseRole, doing: string) {
-    if (hasRole(caller.workspace.role, useRole)) return
-    throw new Forbidden(
-      `${doing} is for ${VAULT_USE_ROLE_WHO[useRole]}: the secret is kept for them, and you are ${WORKSPACE_ROLE_NAMES[caller.workspace.role].toLowerCase()}.`,
-    )
-  }
-
-  /** A person's role in the workspace now (null: not in it, or nobody). */
-  async function roleOf(workspaceId: string, userId: string | null, tx: DbOrTx = db): Promise<WorkspaceRole | null> {
-    if (!userId) return null
-    const [row] = await tx
-      .select({ role: workspaceMembers.role })
-      .from(workspaceMembers)
-      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
-    return row?.role ?? null
-  }
+  const use = createSecretUse(db)
+  const { requireUseRole } = use
 
   async function ownSecret(tx: DbOrTx, caller: Caller, id: string) {
     // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
@@ -153,11 +139,6 @@ export function createVaultService(deps: {
     const message =
       'A TOTP secret is the base32 key an authenticator app is given (at least 16 letters A–Z and digits 2–7), or its otpauth:// address.'
     throw new ValidationError(message, [{ path: 'value', message }])
-  }
-
-  /** Sessions change as often as runs finish; a caller that only reads a name never needs one. */
-  async function sealFor(workspaceId: string, context: string, plain: string, tx: DbOrTx = db) {
-    return seal(await dataKey(workspaceId, tx), plain, context)
   }
 
   async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, SecretForRun>> {
@@ -190,33 +171,11 @@ export function createVaultService(deps: {
      * who started it may still use the secrets it names (their role now, docs/decisions/039).
      */
     async forRun(run: { workspaceId: string; userId: string | null; steps: readonly AutomationStep[] }): Promise<RunSecrets> {
-      return runSecrets({ valuesFor }, { ...run, starterRole: await roleOf(run.workspaceId, run.userId) })
+      return runSecrets({ valuesFor }, { ...run, starterRole: await use.roleOf(run.workspaceId, run.userId) })
     },
 
-    /**
-     * Refuses (403, naming the step) steps that name a secret whose setting keeps it from the
-     * person starting a run: checked when a run is queued, for sessions, keys, devices, schedules
-     * and trigger URLs alike, with the starter's role in the workspace now.
-     */
-    async checkUse(tx: DbOrTx, workspaceId: string, userId: string | null, steps: readonly AutomationStep[]): Promise<void> {
-      const names = new Map<string, number>()
-      for (const [index, step] of steps.entries()) {
-        for (const placeholder of placeholdersOf([step]).filter(isVaultPlaceholder))
-          if (!names.has(placeholder.name)) names.set(placeholder.name, index)
-      }
-      if (names.size === 0) return
-      const rows = await tx
-        .select({ name: vaultSecrets.name, useRole: vaultSecrets.useRole })
-        .from(vaultSecrets)
-        .where(eq(vaultSecrets.workspaceId, workspaceId))
-      const role = await roleOf(workspaceId, userId, tx)
-      for (const row of rows) {
-        const index = names.get(row.name)
-        if (index === undefined || (role && hasRole(role, row.useRole))) continue
-        const message = `Step ${index + 1} uses the secret ${row.name}, which only ${VAULT_USE_ROLE_WHO[row.useRole]} may use in their automations${role ? `; the run would start as ${WORKSPACE_ROLE_NAMES[role].toLowerCase()}` : '; the run would start as nobody in this workspace'}.`
-        throw new Forbidden(message, [{ path: `steps.${index}`, message }])
-      }
-    },
+    /** Refuses (403, naming the step) a run of secrets its starter may not use (secret-use.ts). */
+    checkUse: use.checkUse,
 
     async list(workspaceId: string): Promise<VaultSecretSummary[]> {
       return db.select(summaryColumns).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId)).orderBy(asc(vaultSecrets.name))
@@ -391,68 +350,7 @@ export function createVaultService(deps: {
       return rewrapped
     },
 
-    /** An automation's kept browser state (Playwright's storageState as JSON), or null. */
-    async loadSession(workspaceId: string, automationId: string): Promise<string | null> {
-      const [row] = await db
-        .select()
-        .from(automationSessions)
-        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
-      if (!row) return null
-      return open(await dataKey(workspaceId), row.sealedState, contexts.session(workspaceId, automationId)).toString('utf8')
-    },
-
-    /** Keeps the browser state a successful run ended with, for the automation's next run. */
-    async saveSession(workspaceId: string, automationId: string, runId: string, state: string): Promise<void> {
-      const sealedState = await sealFor(workspaceId, contexts.session(workspaceId, automationId), state)
-      await db
-        .insert(automationSessions)
-        .values({ automationId, workspaceId, sealedState, savedByRun: runId })
-        .onConflictDoUpdate({ target: automationSessions.automationId, set: { sealedState, savedByRun: runId, savedAt: new Date() } })
-    },
-
-    /** When the automation's kept session was saved, or null when it has none. */
-    async sessionSavedAt(workspaceId: string, automationId: string): Promise<Date | null> {
-      const [row] = await db
-        .select({ savedAt: automationSessions.savedAt })
-        .from(automationSessions)
-        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
-      return row?.savedAt ?? null
-    },
-
-    /** Drops an automation's kept session (its kept-session setting was turned off). */
-    async dropSession(workspaceId: string, automationId: string): Promise<boolean> {
-      const removed = await db
-        .delete(automationSessions)
-        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
-        .returning({ id: automationSessions.automationId })
-      return removed.length > 0
-    },
-
-    /** "Forget session": the automation's next run starts signed out. Another workspace's automation is unknown (404). */
-    async forgetSession(caller: Caller, automationId: string): Promise<{ forgotten: boolean }> {
-      const [automation] = await db
-        .select({ id: automations.id, name: automations.name })
-        .from(automations)
-        .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
-      if (!automation) throw new NotFound('Automation not found')
-      requireWorkspaceRole(caller.workspace.role, 'member', 'Forgetting a browser session')
-      return db.transaction(async (tx) => {
-        const removed = await tx
-          .delete(automationSessions)
-          .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, caller.workspace.id)))
-          .returning({ id: automationSessions.automationId })
-        if (removed.length > 0) {
-          await audit.record(tx, caller, {
-            workspaceId: caller.workspace.id,
-            action: 'automation.session.forget',
-            targetType: 'automation',
-            targetId: automationId,
-            summary: `Forgot the kept browser session of ${automation.name}`,
-          })
-        }
-        return { forgotten: removed.length > 0 }
-      })
-    },
+    ...createKeptSessions({ db, audit, dataKey }),
   }
 }
 
