@@ -24,8 +24,9 @@ export class Unauthorized extends AppError {
 }
 
 export class Forbidden extends AppError {
-  constructor(message = 'You do not have permission to do this.') {
-    super(403, message, 'FORBIDDEN')
+  /** `issues` names the field a refusal is about (a step that uses a secret kept for a higher role). */
+  constructor(message = 'You do not have permission to do this.', issues?: { path: string; message: string }[]) {
+    super(403, message, 'FORBIDDEN', issues)
   }
 }
 

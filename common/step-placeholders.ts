@@ -19,6 +19,9 @@ export interface Placeholder {
   text: string
 }
 
+/** Whether a placeholder stands for a vault value (a secret, or a TOTP secret's code), not a run's input. */
+export const isVaultPlaceholder = (placeholder: Pick<Placeholder, 'kind'>) => placeholder.kind !== 'input'
+
 /** A name a placeholder may use: a letter or _, then letters, digits or _ (at most 64). */
 export const PLACEHOLDER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 const PATTERN = /\{\{\s*(secrets|totp|input)\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g
@@ -61,10 +64,75 @@ export function placeholdersOf(steps: readonly AutomationStep[]): Placeholder[] 
   return [...found.values()]
 }
 
+/** Steps are shallow (step, target, way, text): nothing deeper is a step's field. */
+const MAX_DEPTH = 6
+
+/** Every string field of a value, with its path ('target.0.text'). */
+function stringFields(value: unknown, path: string[] = [], depth = 0): { path: string[]; text: string }[] {
+  if (typeof value === 'string') return [{ path, text: value }]
+  if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return []
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringFields(item, [...path, String(index)], depth + 1))
+  return Object.entries(value).flatMap(([name, item]) => stringFields(item, [...path, name], depth + 1))
+}
+
+/** What a field is, in the words of a refusal: 'the address', 'the element to find'. */
+function fieldInWords(type: string, path: readonly string[]): string {
+  const [field] = path
+  if (field === 'target') return 'the description of the element to find'
+  if (type === 'navigate' && field === 'url') return 'the address to open'
+  if (type === 'select' && field === 'value') return 'the option to choose'
+  if (type === 'assertText' && field === 'text') return 'the text to check for'
+  if (type === 'extract' && field === 'field') return 'the name of an extracted value'
+  if (type === 'extract' && field === 'attribute') return 'the attribute to read'
+  if (type === 'screenshot' && field === 'name') return "the screenshot's name"
+  return `its ${path.join('.')}`
+}
+
+export interface MisplacedSecret {
+  /** The step's index in the list. */
+  index: number
+  /** The field below the step: 'url', 'target.0.text'. */
+  field: string
+  placeholder: Placeholder
+  /** 'Step 2 (navigate): {{secrets.x}} may only be typed into a field (…), never placed in the address to open.' */
+  message: string
+}
+
+/**
+ * Vault placeholders anywhere but where a secret may go (docs/decisions/039): a secret is only
+ * ever typed into a field, i.e. the text of a `type` step. In an address, a header, a target, an
+ * option, an expected text, an extracted field or any other field, a value could leave for
+ * another site or come back out of the page: such a step is refused when saved and, should one be
+ * stored from before, when it runs. Every string of the step is read, whether filled or not.
+ */
+export function misplacedSecrets(steps: readonly unknown[]): MisplacedSecret[] {
+  const found: MisplacedSecret[] = []
+  steps.forEach((step, index) => {
+    const type =
+      typeof step === 'object' && step !== null && typeof (step as { type?: unknown }).type === 'string'
+        ? (step as { type: string }).type
+        : 'step'
+    for (const field of stringFields(step)) {
+      if (type === 'type' && field.path.length === 1 && field.path[0] === 'text') continue
+      for (const placeholder of placeholdersIn(field.text).filter(isVaultPlaceholder)) {
+        found.push({
+          index,
+          field: field.path.join('.'),
+          placeholder,
+          message: `Step ${index + 1} (${type}): ${placeholder.text} may only be typed into a field (the text of a type step), never placed in ${fieldInWords(type, field.path)}.`,
+        })
+      }
+    }
+  })
+  return found
+}
+
 /**
  * The step with its placeholders filled by `valueOf` (which answers undefined for a value it does
  * not have: that placeholder is listed in `missing` and left as written). Only the fields
- * `placeholdersOf` reads are filled; targets never are.
+ * `placeholdersOf` reads are filled; targets never are. One pass over the step's own text: a value
+ * put in is never read for placeholders again (docs/decisions/039), so a run's inputs and the
+ * vault's values are filled together, by one call.
  */
 export function fillStep(
   step: AutomationStep,

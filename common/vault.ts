@@ -1,4 +1,6 @@
+import { secretOriginsSchema, secretOriginsTextSchema } from './secret-origins.ts'
 import { PLACEHOLDER_NAME } from './step-placeholders.ts'
+import type { WorkspaceRole } from './workspaces.ts'
 import { z } from './zod.ts'
 
 /**
@@ -14,6 +16,26 @@ export const VAULT_SECRET_KIND_NAMES: Record<VaultSecretKind, string> = {
   password: 'Password',
   totp: 'TOTP secret (one-time codes)',
   value: 'Other value',
+}
+
+/**
+ * Who may use a secret in their automations (docs/decisions/039): the least workspace role whose
+ * automations may name it. Viewers change no automation, so they are never among them.
+ */
+export const VAULT_USE_ROLES = ['member', 'admin', 'owner'] as const satisfies readonly WorkspaceRole[]
+export type VaultUseRole = (typeof VAULT_USE_ROLES)[number]
+
+export const VAULT_USE_ROLE_NAMES: Record<VaultUseRole, string> = {
+  member: 'Members and above',
+  admin: 'Admins and the owner',
+  owner: 'The owner only',
+}
+
+/** The same, as a sentence's subject: '… may use it'. */
+export const VAULT_USE_ROLE_WHO: Record<VaultUseRole, string> = {
+  member: 'members, admins and the owner',
+  admin: 'admins and the owner',
+  owner: 'the owner only',
 }
 
 /** The longest value a secret may hold (a long token or a certificate fits). */
@@ -54,6 +76,7 @@ const secretValue = z
   .max(MAX_SECRET_VALUE_LENGTH, `Value must be at most ${MAX_SECRET_VALUE_LENGTH} characters.`)
 
 const kind = z.enum(VAULT_SECRET_KINDS, { error: `kind must be one of ${VAULT_SECRET_KINDS.join(', ')}` })
+const useRole = z.enum(VAULT_USE_ROLES, { error: `useRole must be one of ${VAULT_USE_ROLES.join(', ')}` })
 
 /** The value made ready to keep: a TOTP secret normalised, anything else as typed. */
 const checkedValue = (value: string, kind: VaultSecretKind, ctx: z.RefinementCtx): string => {
@@ -69,12 +92,41 @@ const checkedValue = (value: string, kind: VaultSecretKind, ctx: z.RefinementCtx
   return z.NEVER
 }
 
-/** A new secret: name, kind and value (the value is never shown again). */
+/**
+ * A new secret: name, kind, value (never shown again), the sites it may be typed on (required) and
+ * who may use it (members and above unless said otherwise).
+ */
 export const vaultSecretCreateSchema = z
-  .object({ name: secretName, kind: kind.default('password'), value: secretValue })
+  .object({
+    name: secretName,
+    kind: kind.default('password'),
+    value: secretValue,
+    origins: secretOriginsSchema,
+    useRole: useRole.default('member'),
+  })
   .transform((input, ctx) => ({ ...input, value: checkedValue(input.value, input.kind, ctx) }))
 export type VaultSecretCreate = z.output<typeof vaultSecretCreateSchema>
+
+/** The vault page's form for a new secret: the same, with the origins one per line. */
+export const vaultSecretCreateFormSchema = z
+  .object({
+    name: secretName,
+    kind: kind.default('password'),
+    value: secretValue,
+    origins: secretOriginsTextSchema,
+    useRole: useRole.default('member'),
+  })
+  .transform((input, ctx) => ({ ...input, value: checkedValue(input.value, input.kind, ctx) }))
 
 /** A new value for a secret (its name and kind stay). */
 export const vaultSecretReplaceSchema = z.object({ value: secretValue })
 export type VaultSecretReplace = z.output<typeof vaultSecretReplaceSchema>
+
+/** Where a secret may be used and by whom: either or both (saving them also confirms origins set from the automations). */
+export const vaultSecretRulesSchema = z
+  .object({ origins: secretOriginsSchema.optional(), useRole: useRole.optional() })
+  .refine((value) => value.origins !== undefined || value.useRole !== undefined, { message: 'Nothing to update: send origins or useRole.' })
+export type VaultSecretRules = z.output<typeof vaultSecretRulesSchema>
+
+/** The vault page's form for a secret's sites and roles. */
+export const vaultSecretRulesFormSchema = z.object({ origins: secretOriginsTextSchema, useRole })

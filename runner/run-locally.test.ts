@@ -104,6 +104,19 @@ describe('the local runner', () => {
     expect(site.hits.get('/form')).toBeGreaterThanOrEqual(1)
   })
 
+  it('types an input that reads like a placeholder as the text it is (docs/decisions/039)', async () => {
+    const id = await automation([
+      { type: 'navigate', url: `${site.url}/form` },
+      { type: 'type', target: [{ by: 'label', text: 'Name' }], text: '{{input.name}}' },
+      { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+      { type: 'wait', target: [{ by: 'text', text: 'Thanks', exact: false }] },
+      { type: 'extract', target: [{ by: 'css', selector: '#result' }], field: 'result' },
+    ])
+    const name = '{{secrets.shop_password}} {{input.name}}'
+    const run = await runAutomationLocally({ api: api(), automationId: id, inputs: { name }, chromiumPath: '/usr/bin/chromium', browsers })
+    expect(run).toMatchObject({ status: 'succeeded', error: null, extracted: [{ result: `Thanks, ${name} (free)` }] })
+  })
+
   it('reports a failing step as the failed run, naming the step', async () => {
     const id = await automation([
       { type: 'navigate', url: `${site.url}/form` },

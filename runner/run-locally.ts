@@ -16,6 +16,8 @@ export function executableRun(run: RunDto): ExecutableRun {
     userId: run.userId,
     automationId: run.automationId,
     steps: run.steps,
+    // The server filled the inputs in (in one pass), and a client never receives vault values.
+    inputs: null,
     attempts: 1,
     selfRepair: run.selfRepair,
     // The member's own browser profile keeps its sessions; the runner starts a fresh context.

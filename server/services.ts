@@ -123,7 +123,13 @@ export function createServices(options: {
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
-  const runs = createRunService({ db, credits, events, activity: audit, webhooks: webhookOutbox })
+  const vault = createVaultService({
+    db,
+    audit,
+    plans,
+    keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
+  })
+  const runs = createRunService({ db, credits, events, activity: audit, webhooks: webhookOutbox, secretUse: vault.checkUse })
   const outgoingWebhooks = createWebhookService({
     db,
     plans,
@@ -135,15 +141,9 @@ export function createServices(options: {
     publicUrl: env.PUBLIC_URL,
     logger,
   })
-  const vault = createVaultService({
-    db,
-    audit,
-    plans,
-    keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
-  })
   const automations = createAutomationService(db, audit, {
     webhooks: webhookOutbox,
-    secretKinds: vault.kindsByName,
+    secretRules: vault.rulesByName,
     dropSession: vault.dropSession,
     runLimits,
     plans,

@@ -7,6 +7,7 @@ import { describeStep, short } from '#common/step-log-words.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
+import { typeOnOwnSite, type SecretTyping } from './secret-typing.ts'
 
 const MAX_VALUE_LENGTH = 10_000
 
@@ -143,7 +144,7 @@ export async function performStep(
   context: StepContext,
   step: AutomationStep,
   n: number,
-  options: { holdsSecret?: boolean } = {},
+  options: { typing?: SecretTyping | null } = {},
 ): Promise<void> {
   const { page, stepSeconds } = context
   switch (step.type) {
@@ -181,12 +182,22 @@ export async function performStep(
     }
     case 'type': {
       const target = await element(context, step, step.target, n)
+      if (options.typing) {
+        const typing = options.typing
+        const refusal = await inPage(
+          context,
+          () => typeOnOwnSite(target, step.text, typing, context.timeout()),
+          () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
+        )
+        if (refusal) throw new StepFailure(refusal)
+        context.masked?.push(target)
+        return
+      }
       await inPage(
         context,
         () => target.fill(step.text, { timeout: context.timeout() }),
         () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
       )
-      if (options.holdsSecret) context.masked?.push(target)
       return
     }
     case 'select': {

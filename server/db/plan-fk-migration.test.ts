@@ -1,11 +1,10 @@
-import type { PGlite } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { migratedUntil } from '#server/testing/migrated-until.ts'
+import { migratedUntil, type MigrationClient } from '#server/testing/migrated-until.ts'
 
 // Migration 0004 adds the key from profiles.subscription_plan to subscription_plans.slug. It must
 // apply to a database that already has members on a plan deleted before the key existed.
 let database: Awaited<ReturnType<typeof migratedUntil>>
-let client: PGlite
+let client: MigrationClient
 
 /** Each test starts from a database migrated up to, not including, the plan key. */
 beforeEach(async () => {

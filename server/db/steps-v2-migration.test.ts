@@ -1,14 +1,13 @@
-import type { PGlite } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { automationStepSchema, parseSteps, STEPS_VERSION, upgradeStep } from '#common/automation-steps.ts'
-import { migratedUntil } from '#server/testing/migrated-until.ts'
+import { migratedUntil, type MigrationClient } from '#server/testing/migrated-until.ts'
 
 // Migration 0008 (docs/decisions/019): version-1 steps named their element with a `selector`
 // string; version 2 with a target, a list of ways. Every stored automation and the steps every
 // run kept must come out as version 2, meaning the same thing (the selector as the one CSS way),
 // as the on-read upgrade reads them, and valid for the step schema the executor runs.
 let database: Awaited<ReturnType<typeof migratedUntil>>
-let client: PGlite
+let client: MigrationClient
 
 beforeEach(async () => {
   database = await migratedUntil('0008_steps_v2_and_repairs')

@@ -1,12 +1,11 @@
-import type { PGlite } from '@electric-sql/pglite'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { migratedUntil } from '#server/testing/migrated-until.ts'
+import { migratedUntil, type MigrationClient } from '#server/testing/migrated-until.ts'
 
 // Migration 0010 moves ownership to workspaces (docs/decisions/021). A database from before it,
 // with members, automations, runs, keys, credits, subscriptions and payments, must come out with
 // every row in the right personal workspace and every balance unchanged.
 let database: Awaited<ReturnType<typeof migratedUntil>>
-let client: PGlite
+let client: MigrationClient
 
 beforeEach(async () => {
   database = await migratedUntil('0010_workspaces')

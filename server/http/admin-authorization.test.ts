@@ -92,6 +92,7 @@ const MEMBER_OPERATIONS = [
   'GET /vault',
   'POST /vault',
   'PUT /vault/{id}',
+  'PATCH /vault/{id}',
   'DELETE /vault/{id}',
   'DELETE /automations/{id}/session',
   'GET /devices/me',

@@ -228,7 +228,7 @@ const make = {
   async secret(): Promise<string> {
     const response = await send('member', 'POST', {
       path: '/vault',
-      body: { name: unique('matrix_secret').replace(/\W/g, '_'), value: 'matrix' },
+      body: { name: unique('matrix_secret').replace(/\W/g, '_'), value: 'matrix', origins: ['https://matrix.example.com'] },
     })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
@@ -645,14 +645,18 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
 
   'GET /vault': () => ({ path: '/vault', private: [fixtures.secretId] }),
   'GET /vault [API key]': (role) => ({ path: '/vault', private: [fixtures.secretId], credentials: viaApiKey(role) }),
-  'POST /vault': () => ({ path: '/vault', body: { name: unique('matrix_secret').replace(/\W/g, '_'), kind: 'password', value: 'matrix' } }),
+  'POST /vault': () => ({
+    path: '/vault',
+    body: { name: unique('matrix_secret').replace(/\W/g, '_'), kind: 'password', value: 'matrix', origins: ['https://matrix.example.com'] },
+  }),
   'POST /vault [API key]': (role) => ({
     path: '/vault',
-    body: { name: unique('from_key').replace(/\W/g, '_'), value: 'x' },
+    body: { name: unique('from_key').replace(/\W/g, '_'), value: 'x', origins: ['https://matrix.example.com'] },
     credentials: viaApiKey(role),
   }),
   'DELETE /automations/{id}/session': () => ({ path: `/automations/${fixtures.automationId}/session` }),
   'PUT /vault/{id}': () => ({ path: `/vault/${fixtures.secretId}`, body: { value: 'matrix-replaced' } }),
+  'PATCH /vault/{id}': () => ({ path: `/vault/${fixtures.secretId}`, body: { origins: ['https://matrix.example.com'] } }),
   'DELETE /vault/{id}': async () => ({ path: `/vault/${await make.secret()}` }),
 
   'GET /automations/steps.schema.json': () => ({ path: '/automations/steps.schema.json' }),

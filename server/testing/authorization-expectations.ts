@@ -907,6 +907,14 @@ export const DOCUMENTED: RouteExpectation[] = [
   },
   { route: 'PUT /vault/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: "the member's secret" },
   {
+    route: 'PATCH /vault/{id}',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: "where the member's secret may be typed and who may use it (docs/decisions/039)",
+  },
+  {
     route: 'DELETE /vault/{id}',
     visitor: 401,
     member: 200,

@@ -163,7 +163,7 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   const secretive = `Sign in with a secret ${Date.now().toString(36)}`
   const stored = await request.post(`${server.url}/api/vault`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: 'form_name', kind: 'value', value: 'Ada' },
+    data: { name: 'form_name', kind: 'value', value: 'Ada', origins: [site.url] },
   })
   expect(stored.status(), await stored.text()).toBe(201)
   await createAutomation(

@@ -1,8 +1,10 @@
 import { apiToken, createAccount } from './accounts.ts'
 import { expect, expectNoAxeViolations, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
 
-// The credential vault through the UI (docs/decisions/025): a value saved is never shown again,
-// replaced and deleted with a confirmation; the API lists the name and never the value.
+// The credential vault through the UI (docs/decisions/025, 039): a value saved is never shown again,
+// replaced and deleted with a confirmation; the API lists the name and never the value. A secret
+// names the sites it may be typed on and who may use it, set when it is added and changed later,
+// with the reason of a refusal on its field; by keyboard and on a phone's screen.
 
 test.describe('Vault', () => {
   test('a member adds a secret, replaces its value and deletes it; the value never comes back', async ({
@@ -20,12 +22,14 @@ test.describe('Vault', () => {
     await page.getByLabel('Name').fill('shop_password')
     await page.getByLabel('Kind').selectOption('password')
     await page.getByLabel('Value').fill(value)
+    await page.getByLabel('Sites it may be typed on').fill('https://Shop.Example.com/login')
     await page.getByRole('button', { name: 'Add Secret' }).click()
     await expect(toasts(page).getByText('Secret saved')).toBeVisible()
 
     const list = page.getByRole('list', { name: 'Secrets' })
     const row = list.getByRole('listitem').filter({ hasText: 'shop_password' })
     await expect(row.getByText('{{secrets.shop_password}}', { exact: false })).toBeVisible()
+    await expect(row.getByText('Typed only on https://shop.example.com')).toBeVisible()
     await expect(page.getByLabel('Value')).toHaveValue('')
     expect(await page.content()).not.toContain(value)
     await expectNoAxeViolations(page)
@@ -42,6 +46,7 @@ test.describe('Vault', () => {
     consoleErrors.allowHttpStatus(409, '/workspace/vault.data')
     await page.getByLabel('Name').fill('shop_password')
     await page.getByLabel('Value').fill('another')
+    await page.getByLabel('Sites it may be typed on').fill('https://shop.example.com')
     await page.getByRole('button', { name: 'Add Secret' }).click()
     await expect(toasts(page).getByText('Error saving secret')).toBeVisible()
 
@@ -68,7 +73,12 @@ test.describe('Vault', () => {
     const token = await apiToken(request, account)
     const headers = { Authorization: `Bearer ${token}` }
     expect(
-      (await request.post('/api/vault', { headers, data: { name: 'shop_user', kind: 'username', value: 'me@example.com' } })).status(),
+      (
+        await request.post('/api/vault', {
+          headers,
+          data: { name: 'shop_user', kind: 'username', value: 'me@example.com', origins: ['https://shop.example.com'] },
+        })
+      ).status(),
     ).toBe(201)
     const steps = [
       { type: 'navigate', url: 'https://shop.example.com/account' },
@@ -109,5 +119,58 @@ test.describe('Vault', () => {
     await expect(page.getByRole('main').getByText('The sign-in block ends at step 9, but the automation has 4 steps.')).toBeVisible()
     const kept = await request.get(`/api/automations/${id}`, { headers })
     expect(((await kept.json()) as { data: { signInBlock: { to: number } } }).data.signInBlock.to).toBe(3)
+  })
+
+  test('sites are required and checked on their field; a secret’s sites and role change by keyboard, on a phone too', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    const account = await createAccount(request, 'vault-sites')
+    await page.setViewportSize({ width: 375, height: 800 })
+    await signIn(page, account)
+    await gotoHydrated(page, '/workspace/vault')
+
+    consoleErrors.allowHttpStatus(400, '/workspace/vault.data')
+    await page.getByLabel('Name').fill('crm_token')
+    await page.getByLabel('Kind').selectOption('value')
+    await page.getByLabel('Value').fill('e2e-Crm-Token-4410')
+    const sites = page.getByLabel('Sites it may be typed on')
+    await sites.fill('https://*.crm.example.com')
+    await page.getByRole('button', { name: 'Add Secret' }).click()
+    await expect(toasts(page).getByText('Error saving secret')).toBeVisible()
+    await expect(sites).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByText('https://*.crm.example.com: name each site exactly; wildcards are not allowed.').first()).toBeVisible()
+
+    await sites.fill('crm.example.com\nhttps://login.example.com/sso')
+    await page.getByLabel('Who may use it in their automations').selectOption('admin')
+    await page.getByRole('button', { name: 'Add Secret' }).click()
+    await expect(toasts(page).getByText('Secret saved')).toBeVisible()
+    const row = page.getByRole('list', { name: 'Secrets' }).getByRole('listitem').filter({ hasText: 'crm_token' })
+    await expect(row.getByText('Typed only on https://crm.example.com, https://login.example.com')).toBeVisible()
+    await expect(row.getByText('Used by: admins and the owner')).toBeVisible()
+
+    // By keyboard: open the secret's sites and roles, change them, save.
+    const open = row.getByRole('button', { name: 'Sites and roles of crm_token' })
+    await open.focus()
+    await page.keyboard.press('Enter')
+    await expect(open).toHaveAttribute('aria-expanded', 'true')
+    const editSites = row.getByLabel('Sites it may be typed on')
+    await editSites.focus()
+    await page.keyboard.press('ControlOrMeta+a')
+    await page.keyboard.type('ftp://crm.example.com')
+    await row.getByRole('button', { name: 'Save sites and roles' }).press('Enter')
+    await expect(toasts(page).getByText('Error saving sites and roles')).toBeVisible()
+    await expect(row.getByLabel('Sites it may be typed on')).toHaveAttribute('aria-invalid', 'true')
+    await row.getByLabel('Sites it may be typed on').fill('https://crm.example.com')
+    await row.getByLabel('Who may use it in their automations').selectOption('member')
+    await row.getByRole('button', { name: 'Save sites and roles' }).press('Enter')
+    await expect(toasts(page).getByText('Sites and roles saved')).toBeVisible()
+    await expect(row.getByText('Typed only on https://crm.example.com')).toBeVisible()
+    await expect(row.getByText('Used by: members and above')).toBeVisible()
+
+    // Nothing wider than the phone's screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+    await expectNoAxeViolations(page)
   })
 })

@@ -1,14 +1,14 @@
-import { KeySquare, Trash2 } from 'lucide-react'
-import { useState } from 'react'
+import { KeySquare } from 'lucide-react'
 import { Form, useNavigation } from 'react-router'
-import { ConfirmAction } from '#app/components/confirm-action.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
+import { FieldError } from '#app/components/forms/field-error.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { VAULT_SECRET_KIND_NAMES, VAULT_SECRET_KINDS, type VaultSecretKind } from '#common/vault.ts'
+import { VAULT_SECRET_KIND_NAMES, VAULT_SECRET_KINDS, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
+import { SecretItem } from './secret-item.tsx'
+import { SecretRulesFields, type FieldProblem } from './secret-rules-fields.tsx'
 
 export interface SecretRow {
   id: string
@@ -16,6 +16,13 @@ export interface SecretRow {
   kind: VaultSecretKind
   placeholder: string
   updatedLabel: string
+  /** The sites it may be typed on (docs/decisions/039); empty: nowhere yet. */
+  origins: string[]
+  useRole: VaultUseRole
+  /** Its origins were taken from the automations that type it (migration 0020) and nobody has saved them since. */
+  originsSetFromSteps: boolean
+  /** Whether this member may change it: members and above, and the secret's own role. */
+  canChange: boolean
 }
 
 export interface VaultView {
@@ -23,34 +30,72 @@ export interface VaultView {
   secrets: SecretRow[]
   /** Members and above change the vault; viewers see the names. */
   canChange: boolean
+  /** The roles this member may keep a secret for: up to their own. */
+  roleChoices: VaultUseRole[]
   /** How many secrets the plan's vault holds (null: no limit), and the plan's name. */
   limit: number | null
   planName: string
 }
 
-/** The workspace's credential vault (docs/decisions/025): add, replace and delete; values never come back. */
-export function VaultCard({ view, formKey }: { view: VaultView; formKey: number }) {
+/** A refused form of the page: which one ('add-secret', 'secret-rules-<id>'), which field, and why. */
+export interface VaultProblem extends FieldProblem {
+  intent: string
+}
+
+/** The workspace's credential vault (docs/decisions/025, 039): add, replace, bind to sites and roles, delete; values never come back. */
+export function VaultCard({ view, formKey, problem }: { view: VaultView; formKey: number; problem?: VaultProblem | null }) {
   const navigation = useNavigation()
   const adding = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'add-secret'
   const full = view.limit !== null && view.secrets.length >= view.limit
+  const addProblem = problem?.intent === 'add-secret' ? problem : null
+  const fieldProblem = (field: string) => (addProblem?.field === field ? addProblem.message : null)
+  const toCheck = view.secrets.filter((secret) => secret.originsSetFromSteps)
+  const siteless = view.secrets.filter((secret) => secret.origins.length === 0)
   return (
     <Card>
       <CardHeader>
         <CardTitle level={2}>Secrets in {view.workspaceName}</CardTitle>
         <CardDescription>
-          Sign-in names, passwords, one-time code keys and other values your cloud runs type. Steps name them, for example{' '}
-          <code className="font-mono text-xs">{'{{secrets.shop_password}}'}</code> or{' '}
-          <code className="font-mono text-xs">{'{{totp.shop}}'}</code> for the current one-time code. A saved value is never shown again,
+          Sign-in names, passwords, one-time code keys and other values your cloud runs type into the sites you name, as a password manager
+          would. Steps name them in the text they type, for example <code className="font-mono text-xs">{'{{secrets.shop_password}}'}</code>{' '}
+          or <code className="font-mono text-xs">{'{{totp.shop}}'}</code> for the current one-time code. A saved value is never shown again,
           never written to a run&apos;s log and never sent to an AI model.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
+        {toCheck.length > 0 ? (
+          <div role="status" className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm">
+            <p className="font-medium">Check where your secrets may be typed</p>
+            <p>
+              Secrets are now typed only on the sites they name. We set the sites of {toCheck.map((secret) => secret.name).join(', ')} from
+              the pages your automations type {toCheck.length === 1 ? 'it' : 'them'} on. Check them below and save them (or add a site a
+              sign-in moves to); until a site is listed, a run refuses to type the value there.
+            </p>
+          </div>
+        ) : null}
+        {siteless.length > 0 ? (
+          <div role="status" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+            {siteless.map((secret) => secret.name).join(', ')} {siteless.length === 1 ? 'names' : 'name'} no site yet: no automation can use{' '}
+            {siteless.length === 1 ? 'it' : 'them'} until you name the sites {siteless.length === 1 ? 'it' : 'they'} may be typed on.
+          </div>
+        ) : null}
         {view.canChange ? (
           <Form method="post" key={formKey} className="grid gap-3 sm:grid-cols-[1fr_1fr]" autoComplete="off">
             <input type="hidden" name="intent" value="add-secret" />
             <div className="space-y-1.5">
               <Label htmlFor="secret-name">Name</Label>
-              <Input id="secret-name" name="name" required maxLength={64} placeholder="shop_password" pattern="[A-Za-z_][A-Za-z0-9_]*" />
+              <Input
+                id="secret-name"
+                name="name"
+                required
+                maxLength={64}
+                placeholder="shop_password"
+                pattern="[A-Za-z_][A-Za-z0-9_]*"
+                autoCapitalize="off"
+                aria-invalid={fieldProblem('name') ? true : undefined}
+                aria-describedby={fieldProblem('name') ? 'secret-name-error' : undefined}
+              />
+              <FieldError id="secret-name-error" errors={fieldProblem('name') ? [fieldProblem('name') ?? ''] : undefined} />
             </div>
             <div className="space-y-1.5">
               <Label htmlFor="secret-kind">Kind</Label>
@@ -64,9 +109,19 @@ export function VaultCard({ view, formKey }: { view: VaultView; formKey: number 
             </div>
             <div className="space-y-1.5 sm:col-span-2">
               <Label htmlFor="secret-value">Value</Label>
-              <Input id="secret-value" name="value" type="password" required autoComplete="new-password" />
+              <Input
+                id="secret-value"
+                name="value"
+                type="password"
+                required
+                autoComplete="new-password"
+                aria-invalid={fieldProblem('value') ? true : undefined}
+                aria-describedby={fieldProblem('value') ? 'secret-value-error' : undefined}
+              />
+              <FieldError id="secret-value-error" errors={fieldProblem('value') ? [fieldProblem('value') ?? ''] : undefined} />
             </div>
-            <div className="flex items-center gap-3 sm:col-span-2">
+            <SecretRulesFields idPrefix="secret" origins={[]} useRole="member" roleChoices={view.roleChoices} problem={addProblem} />
+            <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
               <Button type="submit" disabled={adding || full}>
                 <KeySquare aria-hidden="true" />
                 {adding ? 'Saving...' : 'Add Secret'}
@@ -87,71 +142,16 @@ export function VaultCard({ view, formKey }: { view: VaultView; formKey: number 
         ) : (
           <ul aria-label="Secrets" className="divide-y rounded-md border">
             {view.secrets.map((secret) => (
-              <SecretItem key={secret.id} secret={secret} canChange={view.canChange} />
+              <SecretItem
+                key={secret.id}
+                secret={secret}
+                roleChoices={view.roleChoices}
+                problem={problem?.intent === `secret-rules-${secret.id}` ? problem : null}
+              />
             ))}
           </ul>
         )}
       </CardContent>
     </Card>
-  )
-}
-
-function SecretItem({ secret, canChange }: { secret: SecretRow; canChange: boolean }) {
-  const [replacing, setReplacing] = useState(false)
-  return (
-    <li className="space-y-3 p-3">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="min-w-0 space-y-1">
-          <p className="flex items-center gap-2 font-medium">
-            <span className="truncate">{secret.name}</span>
-            <Badge variant="secondary">{VAULT_SECRET_KIND_NAMES[secret.kind]}</Badge>
-          </p>
-          <p className="text-xs text-muted-foreground">
-            <code className="font-mono">{secret.placeholder}</code> · changed {secret.updatedLabel}
-          </p>
-        </div>
-        {canChange ? (
-          <div className="flex gap-2">
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              aria-expanded={replacing}
-              aria-label={`Replace ${secret.name}`}
-              onClick={() => setReplacing(!replacing)}
-            >
-              Replace
-            </Button>
-            <ConfirmAction
-              label={
-                <>
-                  <Trash2 aria-hidden="true" />
-                  Delete
-                </>
-              }
-              triggerProps={{ variant: 'outline', size: 'sm', 'aria-label': `Delete ${secret.name}` }}
-              title={`Delete "${secret.name}"?`}
-              description={`Automations whose steps use ${secret.placeholder} fail at that step until a secret of that name is added again.`}
-              confirmLabel="Delete Secret"
-              fields={{ intent: 'delete-secret', id: secret.id }}
-              destructive
-            />
-          </div>
-        ) : null}
-      </div>
-      {replacing ? (
-        <Form method="post" className="flex gap-2" autoComplete="off" onSubmit={() => setReplacing(false)}>
-          <input type="hidden" name="intent" value="replace-secret" />
-          <input type="hidden" name="id" value={secret.id} />
-          <Label htmlFor={`replace-${secret.id}`} className="sr-only">
-            New value of {secret.name}
-          </Label>
-          <Input id={`replace-${secret.id}`} name="value" type="password" required autoComplete="new-password" placeholder="New value" />
-          <Button type="submit" size="sm">
-            Save
-          </Button>
-        </Form>
-      ) : null}
-    </li>
   )
 }

@@ -43,6 +43,8 @@ export function SaveRecordingForm({
   }
 
   const secrets = placeholdersOf(recording.steps).filter((placeholder) => placeholder.kind === 'secrets')
+  const firstPage = recording.steps.find((step) => step.type === 'navigate')
+  const site = firstPage?.type === 'navigate' && URL.canParse(firstPage.url) ? new URL(firstPage.url).origin : null
   return (
     <form onSubmit={(event) => void save(event)}>
       {secrets.length > 0 && (
@@ -52,7 +54,8 @@ export function SaveRecordingForm({
           <a href={`${connection.serverUrl}/workspace/vault`} target="_blank" rel="noreferrer">
             Vault
           </a>
-          .
+          , with the sites {secrets.length === 1 ? 'it is' : 'they are'} typed on{site ? ` (such as ${site})` : ''}: a run types a secret on
+          those sites only.
         </p>
       )}
       <label>

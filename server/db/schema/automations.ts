@@ -110,7 +110,11 @@ export const automationRuns = pgTable(
     status: text({ enum: RUN_STATUSES }).notNull(),
     trigger: text({ enum: RUN_TRIGGERS }).notNull(),
     runner: text({ enum: RUN_RUNNERS }).notNull(),
-    /** The steps as they were when the run started, its inputs filled in. */
+    /**
+     * The steps as they were when the run started, placeholders as written: the inputs are filled
+     * in as each step runs, in the same pass as vault values (docs/decisions/039). Runs from before
+     * hold their steps with the inputs already filled in, which fills the same.
+     */
     steps: jsonb().$type<AutomationStep[]>().notNull(),
     /** The values given for the steps' `{{input.name}}` placeholders (docs/decisions/027): "Run again" reuses them. */
     inputs: jsonb().$type<Record<string, string>>().notNull().default({}),

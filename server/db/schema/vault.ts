@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { check, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core'
-import { VAULT_SECRET_KINDS } from '#common/vault.ts'
+import { check, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core'
+import { VAULT_SECRET_KINDS, VAULT_USE_ROLES } from '#common/vault.ts'
 import { users } from './auth.ts'
 import { automations } from './automations.ts'
 import { workspaces } from './workspaces.ts'
@@ -35,6 +35,15 @@ export const vaultSecrets = pgTable(
     kind: text({ enum: VAULT_SECRET_KINDS }).notNull(),
     /** The value sealed with the workspace's data key (bound to this row's id). */
     sealedValue: text().notNull(),
+    /**
+     * The sites it may be typed on (docs/decisions/039): normalised origins such as
+     * 'https://app.example.com'. Empty: it cannot be used until someone names one.
+     */
+    origins: jsonb().$type<string[]>().notNull().default([]),
+    /** The least workspace role whose automations may use it (docs/decisions/039). */
+    useRole: text({ enum: VAULT_USE_ROLES }).notNull().default('member'),
+    /** When migration 0020 set the origins from the steps that used it: the vault page asks to check them until they are saved. */
+    originsFromStepsAt: timestamp({ withTimezone: true }),
     createdBy: text().references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -42,6 +51,8 @@ export const vaultSecrets = pgTable(
   (table) => [
     unique('vault_secrets_workspace_name_unique').on(table.workspaceId, table.name),
     check('vault_secrets_kind_check', sql`${table.kind} in ('username', 'password', 'totp', 'value')`),
+    check('vault_secrets_use_role_check', sql`${table.useRole} in ('member', 'admin', 'owner')`),
+    check('vault_secrets_origins_check', sql`jsonb_typeof(${table.origins}) = 'array'`),
   ],
 )
 

@@ -5,17 +5,18 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
-import { placeholdersOf } from '#common/step-placeholders.ts'
-import type { VaultSecretKind } from '#common/vault.ts'
-import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/step-placeholders.ts'
+import { VAULT_USE_ROLE_WHO } from '#common/vault.ts'
+import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { automations, devices, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
-import { requireWorkspaceRole } from '#common/workspaces.ts'
+import { hasRole, requireWorkspaceRole, WORKSPACE_ROLE_NAMES } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { SecretRule } from '#server/features/vault/vault.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 
@@ -51,8 +52,12 @@ export function createAutomationService(
   hooks: {
     /** Queues automation.changed for the workspace's webhooks, in the transaction of the change (docs/decisions/026). */
     webhooks?: Pick<WebhookOutbox, 'automationChangedIn'>
-    /** The workspace's vault names and kinds (vault.service.ts): steps may only name secrets that exist (docs/decisions/025). */
-    secretKinds?: (workspaceId: string) => Promise<Map<string, VaultSecretKind>>
+    /**
+     * The workspace's secrets with their kinds, sites and roles (vault.service.ts): steps may only
+     * name secrets that exist (docs/decisions/025), that have sites and that the caller's role may
+     * use (docs/decisions/039).
+     */
+    secretRules?: (workspaceId: string) => Promise<Map<string, SecretRule>>
     /** Drops the automation's kept browser session (vault.service.ts) when keeping it is turned off. */
     dropSession?: (workspaceId: string, automationId: string) => Promise<unknown>
     /** The platform's run limits (RUN_TIME_LIMIT_MS, RUN_MAX_ACTIONS): an automation's own may only be lower (docs/decisions/028). */
@@ -68,24 +73,39 @@ export function createAutomationService(
     await hooks.webhooks?.automationChangedIn(tx, automation, change, caller)
   }
 
-  /** Steps that name a secret the vault lacks, or use a secret the wrong way, are refused with the step's number. */
-  async function checkSecrets(workspaceId: string, steps: AutomationStep[]): Promise<void> {
-    const named = placeholdersOf(steps).filter((placeholder) => placeholder.kind !== 'input')
-    if (named.length === 0 || !hooks.secretKinds) return
-    const kinds = await hooks.secretKinds(workspaceId)
+  /**
+   * Steps that place a secret anywhere but in a field's typed text, name a secret the vault lacks
+   * or use it the wrong way, name one with no sites yet, or one the caller's role may not use, are
+   * refused with the step's number and field (docs/decisions/025, 039).
+   */
+  async function checkSecrets(caller: Caller, steps: AutomationStep[]): Promise<void> {
+    const [misplaced] = misplacedSecrets(steps)
+    if (misplaced) {
+      throw new ValidationError(misplaced.message, [{ path: `steps.${misplaced.index}.${misplaced.field}`, message: misplaced.message }])
+    }
+    const named = placeholdersOf(steps).filter(isVaultPlaceholder)
+    if (named.length === 0 || !hooks.secretRules) return
+    const rules = await hooks.secretRules(caller.workspace.id)
     for (const [index, step] of steps.entries()) {
-      for (const placeholder of placeholdersOf([step])) {
-        if (placeholder.kind === 'input') continue
-        const kind = kinds.get(placeholder.name)
+      for (const placeholder of placeholdersOf([step]).filter(isVaultPlaceholder)) {
+        const rule = rules.get(placeholder.name)
+        const kind = rule?.kind
         const where = `Step ${index + 1}`
+        const path = `steps.${index}.${PLACEHOLDER_FIELD[step.type] ?? 'text'}`
         let message: string | null = null
-        if (!kind)
+        if (!rule)
           message = `${where} uses ${placeholder.text}, but the vault has no secret named ${placeholder.name}. Add it in Vault first.`
         else if (placeholder.kind === 'totp' && kind !== 'totp')
           message = `${where} uses ${placeholder.text}, but ${placeholder.name} is not a TOTP secret: use {{secrets.${placeholder.name}}}.`
         else if (placeholder.kind === 'secrets' && kind === 'totp')
           message = `${where} uses ${placeholder.text}, but ${placeholder.name} is a TOTP secret: use {{totp.${placeholder.name}}} for its current code.`
-        if (message) throw new ValidationError(message, [{ path: `steps.${index}.${PLACEHOLDER_FIELD[step.type] ?? 'text'}`, message }])
+        else if (rule.origins.length === 0)
+          message = `${where} uses ${placeholder.text}, but ${placeholder.name} names no site it may be typed on yet: name its sites in Vault first.`
+        if (message) throw new ValidationError(message, [{ path, message }])
+        if (rule && !hasRole(caller.workspace.role, rule.useRole)) {
+          const refusal = `${where} uses ${placeholder.text}, which only ${VAULT_USE_ROLE_WHO[rule.useRole]} may use in their automations; you are ${WORKSPACE_ROLE_NAMES[caller.workspace.role].toLowerCase()}.`
+          throw new Forbidden(refusal, [{ path, message: refusal }])
+        }
       }
     }
   }
@@ -133,10 +153,10 @@ export function createAutomationService(
     return row ?? { plan: 'Free', limit: null }
   }
 
-  async function checkedSteps(workspaceId: string, raw: unknown[]): Promise<AutomationStep[]> {
+  async function checkedSteps(caller: Caller, workspaceId: string, raw: unknown[]): Promise<AutomationStep[]> {
     const parsed = parseSteps(raw)
     if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
-    await checkSecrets(workspaceId, parsed.steps)
+    await checkSecrets(caller, parsed.steps)
     const { plan, limit } = await actionLimitOf(workspaceId)
     if (limit !== null && parsed.steps.length > limit) {
       throw new LimitReached(
@@ -207,7 +227,7 @@ export function createAutomationService(
     ): Promise<Automation> {
       requireMember(caller)
       const workspaceId = caller.workspace.id
-      const steps = await checkedSteps(workspaceId, data.steps)
+      const steps = await checkedSteps(caller, workspaceId, data.steps)
       checkSignInBlock(data.signInBlock, steps)
       checkRunLimits(data)
       await checkDevice(workspaceId, data.deviceId)
@@ -248,7 +268,7 @@ export function createAutomationService(
     /** Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else Conflict). */
     async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
       const current = await ownedForChange(id, caller)
-      const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
+      const steps = data.steps === undefined ? undefined : await checkedSteps(caller, current.workspaceId, data.steps)
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
       await checkDevice(current.workspaceId, data.deviceId)
@@ -324,7 +344,14 @@ export function createAutomationService(
           throw new Conflict(`Step ${change.index + 1} of “${row.name}” has changed since this run; edit it in the builder instead.`)
         }
         const target = mergedTarget(change.target, current.target)
-        const steps = row.steps.map((step, index) => (index === change.index ? ({ ...current, target } as AutomationStep) : step))
+        const repaired = { ...current, target } as AutomationStep
+        // A fix found on a page that showed a vault value names it by its placeholder: never in a target (docs/decisions/039).
+        const [misplaced] = misplacedSecrets([repaired])
+        if (misplaced)
+          throw new Conflict(
+            `This fix names ${misplaced.placeholder.text} to find the element; edit step ${change.index + 1} in the builder instead.`,
+          )
+        const steps = row.steps.map((step, index) => (index === change.index ? repaired : step))
         const [updated] = await tx
           .update(automations)
           .set({ steps, version: sql`${automations.version} + 1`, updatedAt: new Date() })

@@ -55,6 +55,8 @@ const create = signedInRoute(member('automations', 'member'), {
   path: '/',
   tags,
   summary: 'Create an automation. Invalid steps are refused with a message naming the step and field.',
+  description:
+    'A vault secret ({{secrets.name}}, {{totp.name}}) may only be in the text a type step types: anywhere else (an address, a target, an option, an expected text, an extracted field…) is refused (400, naming the step and field), as is a secret that names no site yet; one kept for a higher role than the caller’s is refused with 403 (docs/decisions/039).',
   request: { body: jsonBody(createBody) },
   responses: { 201: { description: 'Created', content: one }, ...errorResponses(400, 409) },
 })

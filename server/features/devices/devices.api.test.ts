@@ -130,7 +130,9 @@ describe('a device token', () => {
 
   it('cannot reach admin routes, keys, the vault’s changes, devices or the account, even as an admin’s device', async () => {
     const device = await connect(admin)
-    const secret = await call<{ id: string }>({ token: admin.token }, '/api/vault', { body: { name: 'shop_password', value: 'hunter2' } })
+    const secret = await call<{ id: string }>({ token: admin.token }, '/api/vault', {
+      body: { name: 'shop_password', value: 'hunter2', origins: ['https://shop.example.com'] },
+    })
     expect(secret.status, secret.message).toBe(201)
     const refused: [string, string, unknown?][] = [
       ['GET', '/api/users'],
@@ -142,6 +144,7 @@ describe('a device token', () => {
       ['POST', '/api/keys', { name: 'minted' }],
       ['POST', '/api/vault', { name: 'planted', value: 'x' }],
       ['PUT', `/api/vault/${secret.data.id}`, { value: 'swapped' }],
+      ['PATCH', `/api/vault/${secret.data.id}`, { origins: ['https://attacker.example'] }],
       ['DELETE', `/api/vault/${secret.data.id}`],
       ['GET', '/api/devices'],
       ['PATCH', `/api/devices/${device.id}`, { name: 'Renamed by itself' }],

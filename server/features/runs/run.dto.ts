@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, signInBlockSchema } from '#common/automations.ts'
+import { stepsWithInputs } from '#common/run-inputs.ts'
 import { targetAlternativeSchema, targetSchema } from '#common/targets.ts'
 import type { Run } from './run.service.ts'
 
@@ -15,7 +16,10 @@ export const runDtoSchema = z
     status: z.enum(RUN_STATUSES),
     trigger: z.enum(RUN_TRIGGERS),
     runner: z.enum(['cloud', 'client']),
-    steps: z.array(automationStepSchema),
+    steps: z.array(automationStepSchema).openapi({
+      description:
+        'The steps the run performs, with its inputs filled in (in one pass: a value is never read for placeholders); vault placeholders stay as written, and only the cloud worker fills them (docs/decisions/039)',
+    }),
     inputs: z.record(z.string(), z.string()).openapi({ description: "The values given for the steps' {{input.name}} placeholders" }),
     actionsPerformed: z.number().int(),
     creditsCharged: z.number().int(),
@@ -75,7 +79,7 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
     status: run.status,
     trigger: run.trigger,
     runner: run.runner,
-    steps: run.steps,
+    steps: stepsWithInputs(run.steps, run.inputs),
     inputs: run.inputs,
     actionsPerformed: run.actionsPerformed,
     creditsCharged: run.creditsCharged,

@@ -1,5 +1,5 @@
 // Runs from start to finish: starting (caps, credits), progress, finishing, cancelling and refunds.
-// Just over 300 lines: the run's life cycle and its credit bookkeeping share one set of
+// Over 300 lines: the run's life cycle and its credit bookkeeping share one set of
 // transactions, and splitting them would spread the refund rules over two files.
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
 import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, type RunTrigger } from '#common/automations.ts'
@@ -13,8 +13,9 @@ import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { monthStart } from '#common/calendar.ts'
-import { fillInputs, type RunInputs } from '#common/run-inputs.ts'
-import { placeholdersOf } from '#common/step-placeholders.ts'
+import { checkInputs, type RunInputs } from '#common/run-inputs.ts'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/step-placeholders.ts'
 import { createCloudQueue } from './cloud-queue.ts'
 import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
@@ -51,6 +52,12 @@ export function createRunService(deps: {
   activity: Pick<AuditService, 'record'>
   /** Queues run.succeeded / run.failed / run.cancelled for the workspace's webhooks (docs/decisions/026). */
   webhooks?: Pick<WebhookOutbox, 'runFinishedIn'>
+  /**
+   * Refuses steps naming a secret the run's starter may not use (vault.service.ts checkUse,
+   * docs/decisions/039): their role in the workspace now, whoever calls (session, key, device,
+   * schedule, trigger URL).
+   */
+  secretUse?: (tx: DbOrTx, workspaceId: string, userId: string | null, steps: readonly AutomationStep[]) => Promise<void>
 }) {
   const { db, credits, events, activity, webhooks } = deps
   const finishedIn = async (tx: DbOrTx, run: Run) => {
@@ -122,13 +129,23 @@ export function createRunService(deps: {
     if (!automation) throw new NotFound('Automation not found')
     if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
     // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
-    const secret =
-      options.runner === 'client' ? placeholdersOf(automation.steps).find((placeholder) => placeholder.kind !== 'input') : undefined
+    const secret = options.runner === 'client' ? placeholdersOf(automation.steps).find(isVaultPlaceholder) : undefined
     if (secret) {
       throw new ValidationError(`This automation uses ${secret.text} from the vault, which only cloud runs fill in: run it in the cloud.`)
     }
+    // Steps saved before secrets were bound to fields and sites (docs/decisions/039) do not start.
+    const [misplaced] = misplacedSecrets(automation.steps)
+    if (misplaced) {
+      throw new ValidationError(`${misplaced.message} Change the step first.`, [
+        { path: `steps.${misplaced.index}.${misplaced.field}`, message: misplaced.message },
+      ])
+    }
+    await deps.secretUse?.(tx, caller.workspace.id, caller.id || null, automation.steps)
+    // The run keeps its steps as written and the inputs beside them: every placeholder is filled in
+    // one pass when a step runs, so nothing an input brings is read as one (docs/decisions/039).
     const inputs = options.inputs ?? {}
-    const steps = fillInputs(automation.steps, inputs)
+    checkInputs(automation.steps, inputs)
+    const steps = automation.steps
     if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
       throw new LimitReached(
         `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,

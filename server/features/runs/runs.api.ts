@@ -230,11 +230,11 @@ const start = signedInRoute(changes, {
   path: '/{id}/runs',
   tags,
   summary:
-    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else). A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts.',
+    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else); values are text, filled in one pass with everything else, so a value is never read as a placeholder. A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts, and with 403 when the steps use a vault secret kept for a higher role than the caller’s (docs/decisions/039).',
   request: { params: idParam, body: jsonBody(runStartSchema) },
   responses: {
     201: { description: 'The run', content: one },
-    ...errorResponses(400, 404, 409),
+    ...errorResponses(400, 403, 404, 409),
   },
 })
 

@@ -4,7 +4,8 @@
 // screenshots) in one closure; the step actions are step-actions.ts's, progress run-progress.ts's.
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { fillStep } from '#common/step-placeholders.ts'
+import { fillRunStep, type RunInputs } from '#common/run-inputs.ts'
+import { misplacedSecrets, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#common/extracted-table.ts'
@@ -60,7 +61,11 @@ const REPAIR_SCREENSHOT_MS = 5_000
 /** How long the sign-in block's check looks for its target. */
 const SIGN_IN_CHECK_MS = 3_000
 
-/** What the executor reads of a run: a cloud run's row, or a client run as the local runner received it. */
+/**
+ * What the executor reads of a run: a cloud run's row (its steps as written, and the inputs to
+ * fill into them), or a client run as the local runner received it (`inputs: null`: the server
+ * filled them in, and the steps are run as they are).
+ */
 export type ExecutableRun = Pick<
   Run,
   | 'id'
@@ -74,19 +79,34 @@ export type ExecutableRun = Pick<
   | 'signInBlock'
   | 'timeLimitSeconds'
   | 'stepLimit'
->
+> & { inputs: RunInputs | null }
 
 /** The browser did not start: our fault, refunded. */
 class BrowserUnavailable extends Error {}
 
-/** Without a vault, a step that names a secret cannot be filled: it fails saying so. */
+/** Without a vault, a run's inputs are filled and a step that names a secret cannot be: it fails saying so. */
 const WITHOUT_VAULT: RunSecrets = {
-  fill: (step: AutomationStep) => {
-    const { missing } = fillStep(step, () => undefined)
-    return Promise.resolve({ step, missing: missing.filter((placeholder) => placeholder.kind !== 'input'), filled: false })
-  },
+  fill: (step, inputs) => Promise.resolve({ ...fillRunStep(step, inputs, () => undefined), typing: null }),
   hide: (text: string) => text,
   hidden: new Map(),
+  refusal: null,
+}
+
+/**
+ * A client run as the API answered it (the local runner): the server filled its inputs in, and no
+ * vault value ever reaches a client (docs/decisions/025), so whatever its steps hold is text.
+ */
+const AS_GIVEN: RunSecrets = {
+  fill: (step) => Promise.resolve({ step, missing: [], typing: null }),
+  hide: (text: string) => text,
+  hidden: new Map(),
+  refusal: null,
+}
+
+/** Why a placeholder could not be filled, as the failed step says it. */
+function notFilled(missing: Placeholder): string {
+  if (missing.kind === 'input') return `${missing.text} has no value: the run was started without the input ${missing.name}`
+  return `${missing.text} could not be filled: the vault has no ${missing.kind === 'totp' ? 'TOTP secret' : 'secret'} named ${missing.name}`
 }
 
 /**
@@ -241,14 +261,36 @@ export function createStepExecutor(deps: {
      * load, and starting Chromium is the slowest part of a run (seconds on a busy machine).
      */
     async function refuseFirstAddress() {
-      const first = run.steps[0]
-      if (first?.type !== 'navigate' || first.onError) return
+      const written = run.steps[0]
+      if (written?.type !== 'navigate' || written.onError) return
+      const first = fillRunStep(written, run.inputs, () => undefined).step
+      if (first.type !== 'navigate') return
       const verdict = await guard.checkUrl(first.url)
       if (verdict.allowed) return
       current = 1
       label = 'Step 1 (navigate)'
       progress.log('info', `${label}: ${describeStep(first)}`)
       throw new StepFailure(verdict.reason)
+    }
+
+    /** Ends the run at a step before anything ran (its label and log line as if it had started). */
+    function failAt(index: number, message: string): never {
+      const step = run.steps[index]
+      current = index + 1
+      label = `Step ${current} (${step?.type ?? 'step'})`
+      if (step) progress.log('info', `${label}: ${describeStep(step)}`)
+      throw new StepFailure(message)
+    }
+
+    /**
+     * A stored automation or run from before secrets were bound to fields (docs/decisions/039)
+     * may still name one in an address, a target or an expected text: the run does not start, and
+     * no value is read. (A client run's steps came filled: whatever they hold is text.)
+     */
+    function refuseMisplacedSecrets() {
+      if (run.inputs === null) return
+      const [misplaced] = misplacedSecrets(run.steps)
+      if (misplaced) failAt(misplaced.index, misplaced.message.replace(/^Step \d+ \([^)]*\): /, ''))
     }
 
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {
@@ -270,8 +312,11 @@ export function createStepExecutor(deps: {
         `Running ${config.where ?? 'in the cloud'}${run.attempts > 1 ? ` (attempt ${run.attempts})` : ''}: ${run.steps.length} steps.`,
       )
       await progress.flush()
+      refuseMisplacedSecrets()
       await refuseFirstAddress()
-      if (deps.vault) secrets = await deps.vault.forRun(run.workspaceId, run.steps)
+      if (run.inputs === null) secrets = AS_GIVEN
+      else if (deps.vault) secrets = await deps.vault.forRun(run)
+      if (secrets.refusal) failAt(secrets.refusal.index, secrets.refusal.message)
       try {
         browser = await browsers.acquire()
       } catch (error) {
@@ -296,16 +341,13 @@ export function createStepExecutor(deps: {
         label = `Step ${n} (${step.type})`
         if (state !== 'running') break
         if (progress.actions >= maxActions) throw new StepFailure(`the run's action limit of ${maxActions} was reached`)
-        progress.log('info', `${label}: ${describeStep(step)}`)
-        const filled = await secrets.fill(step)
+        // The log shows the inputs given, and vault placeholders as written.
+        progress.log('info', `${label}: ${describeStep(fillRunStep(step, run.inputs, (placeholder) => placeholder.text).step)}`)
+        const filled = await secrets.fill(step, run.inputs)
         const [missing] = filled.missing
-        if (missing) {
-          throw new StepFailure(
-            `${missing.text} could not be filled: the vault has no ${missing.kind === 'totp' ? 'TOTP secret' : 'secret'} named ${missing.name}`,
-          )
-        }
+        if (missing) throw new StepFailure(notFilled(missing))
         const end = await performWithOnError({
-          perform: () => performStep(steps, filled.step, n, { holdsSecret: filled.filled }),
+          perform: () => performStep(steps, filled.step, n, { typing: filled.typing }),
           onError: step.onError,
           label,
           log: (level, message) => progress.log(level, message),

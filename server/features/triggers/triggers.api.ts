@@ -87,13 +87,13 @@ const fire = publicRoute({
   path: '/{secret}',
   tags,
   summary:
-    'Start a cloud run of the automation the trigger URL belongs to (no account needed: the URL is the credential). Body, optional: {"inputs": {"name": "value"}} with a value for each {{input.name}} its steps use. 401 for a revoked, rotated or unknown URL; rate limited per URL.',
+    'Start a cloud run of the automation the trigger URL belongs to (no account needed: the URL is the credential). Body, optional: {"inputs": {"name": "value"}} with a value for each {{input.name}} its steps use (text: a value is never read as a placeholder). 401 for a revoked, rotated or unknown URL; 403 when its steps use a vault secret the URL’s maker may no longer use; rate limited per URL.',
   // The secret is the credential: read by the handler, so a malformed one is refused like a wrong
   // one (401), never told apart by validation.
   parameters: [{ name: 'secret', in: 'path', required: true, schema: { type: 'string' }, description: 'The trigger URL’s secret (trg_…)' }],
   responses: {
     202: { description: 'The run, queued', content: { 'application/json': { schema: z.object({ data: triggeredRunSchema }) } } },
-    ...errorResponses(400, 401, 409, 429),
+    ...errorResponses(400, 401, 403, 409, 429),
   },
 })
 

@@ -1,43 +1,73 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { fillStep, hideValues, placeholdersOf, type Placeholder } from '#common/step-placeholders.ts'
+import { fillRunStep, type RunInputs } from '#common/run-inputs.ts'
+import { hideValues, isVaultPlaceholder, placeholdersOf, type Placeholder } from '#common/step-placeholders.ts'
+import { VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
+import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
 import { totpCode } from './totp.ts'
-import type { VaultService } from './vault.service.ts'
 
 /** A code this close to the end of its 30-second window may expire before the site checks it: wait for the next. */
 const TOTP_MARGIN_MS = 3_000
 const TOTP_PERIOD_MS = 30_000
 
+/** A vault value as a run reads it: what it is, and where and by whom it may be used (docs/decisions/039). */
+export interface SecretForRun {
+  kind: VaultSecretKind
+  value: string
+  origins: readonly string[]
+  useRole: VaultUseRole
+}
+
+/** Where a step's vault values may be typed: the origins every one of them names (none: nowhere). */
+export interface SecretTyping {
+  /** The placeholders the step types, as written ('{{secrets.shop_password}}'). */
+  placeholders: string[]
+  origins: string[]
+}
+
 /**
- * What a cloud run knows of the vault (docs/decisions/025): the values its steps name, read once
- * when it starts, filled into each step just before it runs. Everything the run writes down goes
+ * What a run knows of the vault (docs/decisions/025, 039): the values its steps name, read once
+ * when it starts, filled into each step just before it runs, together with the run's inputs, in
+ * one pass (a value is never read for placeholders again). Everything the run writes down goes
  * through `hide`, which puts the placeholder back where a value (or a one-time code it made) shows.
  */
 export interface RunSecrets {
-  /** The step with `{{secrets.x}}` and `{{totp.x}}` filled; `missing` lists those the vault lacks. */
-  fill(step: AutomationStep): Promise<{ step: AutomationStep; missing: Placeholder[]; filled: boolean }>
+  /**
+   * The step with its placeholders filled: `{{input.x}}` from `inputs` (null: the steps came with
+   * their inputs filled, as a client runner receives them), `{{secrets.x}}` and `{{totp.x}}` from
+   * the vault. `missing` lists those without a value; `typing` says where the step's vault values
+   * may be typed (null when it types none).
+   */
+  fill(
+    step: AutomationStep,
+    inputs: RunInputs | null,
+  ): Promise<{ step: AutomationStep; missing: Placeholder[]; typing: SecretTyping | null }>
   /** The text with every value the run used replaced by its placeholder. */
   hide(text: string): string
   /** Value -> placeholder, for what is hidden from a model (it grows as one-time codes are made). */
   readonly hidden: ReadonlyMap<string, string>
+  /** A secret the run's starter may not use (their role is below the secret's setting): the run fails at that step. */
+  readonly refusal: { index: number; message: string } | null
 }
 
-/** A run whose steps name no secret: nothing to fill or hide. */
-export const NO_SECRETS: RunSecrets = {
-  fill: (step) => Promise.resolve({ step, missing: [], filled: false }),
-  hide: (text) => text,
-  hidden: new Map(),
+/** Fills a run's inputs only: its steps name no vault value (a vault placeholder is then missing). */
+export function withoutVault(): RunSecrets {
+  return {
+    fill: (step, inputs) => Promise.resolve({ ...fillRunStep(step, inputs, () => undefined), typing: null }),
+    hide: (text) => text,
+    hidden: new Map(),
+    refusal: null,
+  }
 }
 
 export async function runSecrets(
-  vault: Pick<VaultService, 'valuesFor'>,
-  workspaceId: string,
-  steps: readonly AutomationStep[],
+  vault: { valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, SecretForRun>> },
+  run: { workspaceId: string; steps: readonly AutomationStep[]; starterRole: WorkspaceRole | null },
   now: () => number = Date.now,
 ): Promise<RunSecrets> {
-  const named = placeholdersOf(steps).filter((placeholder) => placeholder.kind !== 'input')
-  if (named.length === 0) return NO_SECRETS
-  const values = await vault.valuesFor(workspaceId, [...new Set(named.map((placeholder) => placeholder.name))])
+  const named = placeholdersOf(run.steps).filter(isVaultPlaceholder)
+  if (named.length === 0) return withoutVault()
+  const values = await vault.valuesFor(run.workspaceId, [...new Set(named.map((placeholder) => placeholder.name))])
   const hidden = new Map<string, string>()
   for (const [name, secret] of values) {
     hidden.set(secret.value, secret.kind === 'totp' ? `{{totp.${name}}}` : `{{secrets.${name}}}`)
@@ -51,28 +81,52 @@ export async function runSecrets(
     return code
   }
 
+  /** The first step naming a secret the run's starter may not use, as the run's refusal. */
+  function refusalOf(): RunSecrets['refusal'] {
+    for (const [index, step] of run.steps.entries()) {
+      for (const placeholder of placeholdersOf([step]).filter(isVaultPlaceholder)) {
+        const secret = values.get(placeholder.name)
+        if (!secret || (run.starterRole && hasRole(run.starterRole, secret.useRole))) continue
+        const starter = run.starterRole
+          ? `the run was started by a ${WORKSPACE_ROLE_NAMES[run.starterRole].toLowerCase()}`
+          : 'the run was started by nobody in this workspace now'
+        return {
+          index,
+          message: `${placeholder.text} may be used only by ${VAULT_USE_ROLE_WHO[secret.useRole]} in their automations, and ${starter}; the value was not typed`,
+        }
+      }
+    }
+    return null
+  }
+
   return {
     hidden,
     hide: (text) => hideValues(text, hidden),
-    async fill(step) {
-      const wanted = placeholdersOf([step]).filter((placeholder) => placeholder.kind !== 'input')
-      if (wanted.length === 0) return { step, missing: [], filled: false }
+    refusal: refusalOf(),
+    async fill(step, inputs) {
+      const typed = placeholdersOf([step]).filter(isVaultPlaceholder)
       const codes = new Map<string, string>()
-      for (const placeholder of wanted) {
+      for (const placeholder of typed) {
         const secret = values.get(placeholder.name)
         if (placeholder.kind === 'totp' && secret?.kind === 'totp')
           codes.set(placeholder.name, await codeOf(secret.value, placeholder.name))
       }
-      const result = fillStep(step, (placeholder) => {
-        if (placeholder.kind === 'input') return undefined
+      const result = fillRunStep(step, inputs, (placeholder) => {
         const secret = values.get(placeholder.name)
-        if (!secret) return undefined
+        // Only ever typed into a field (the executor refuses the run before any other step; this holds anyway).
+        if (!secret || step.type !== 'type') return undefined
         // A TOTP secret is typed only as its current code; a password never as a code.
         if (placeholder.kind === 'totp') return codes.get(placeholder.name)
         return secret.kind === 'totp' ? undefined : secret.value
       })
-      const missing = result.missing.filter((placeholder) => placeholder.kind !== 'input')
-      return { step: result.step, missing, filled: missing.length < wanted.length }
+      if (typed.length === 0) return { ...result, typing: null }
+      const origins = typed
+        .map((placeholder) => values.get(placeholder.name)?.origins ?? [])
+        .reduce<string[]>(
+          (common, each) => common.filter((origin) => each.includes(origin)),
+          [...(values.get(typed[0]?.name ?? '')?.origins ?? [])],
+        )
+      return { ...result, typing: { placeholders: typed.map((placeholder) => placeholder.text), origins } }
     },
   }
 }

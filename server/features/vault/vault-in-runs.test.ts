@@ -41,7 +41,7 @@ beforeAll(async () => {
     ['shop_password', 'password', PASSWORD],
     ['shop_totp', 'totp', TOTP_SECRET],
   ]) {
-    const created = await t.request('/api/vault', { token: member.token, body: { name, kind, value } })
+    const created = await t.request('/api/vault', { token: member.token, body: { name, kind, value, origins: [site.url] } })
     expect(created.status, await created.clone().text()).toBe(201)
   }
 })
@@ -200,23 +200,22 @@ describe('vault values in cloud runs', () => {
     )
   })
 
-  it('hides a value in a failing step’s error and log', async () => {
+  it('hides a value the page shows in a failing step’s error and log', async () => {
+    // A secret is no longer written into an expected text (docs/decisions/039), but the page may show one back.
     const automationId = await automationOf([
-      { type: 'navigate', url: `${site.url}/login` },
-      { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.shop_password}}' },
-      { type: 'assertText', text: 'Welcome {{secrets.shop_password}}' },
+      ...SIGN_IN(site.url),
+      { type: 'assertText', target: [{ by: 'css', selector: '#who' }], text: 'Signed in as nobody' },
     ])
     const row = await run(automationId)
     expect(row.status).toBe('failed')
-    expect(row.error).toContain('the page does not show "Welcome {{secrets.shop_password}}"')
+    expect(row.error).toContain('does not contain "Signed in as nobody" (it reads "Signed in as {{secrets.shop_user}}")')
     expectNoneOf(PLANTED, await everythingAbout(row.id, automationId))
-    // Nothing is masked where nothing secret was typed.
   }, 120_000)
 
   it('fails the step naming a secret that was deleted after the automation was saved', async () => {
     const created = await t.request('/api/vault', {
       token: member.token,
-      body: { name: 'short_lived', kind: 'value', value: 'gone-soon-123' },
+      body: { name: 'short_lived', kind: 'value', value: 'gone-soon-123', origins: [site.url] },
     })
     const { id } = ((await created.json()) as { data: { id: string } }).data
     const automationId = await automationOf([

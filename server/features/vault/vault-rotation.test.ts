@@ -37,7 +37,13 @@ describe('vault key rotation', () => {
   it('re-wraps every data key under the new key; secrets open with it alone afterwards', async () => {
     const before = vaultWith(OLD_KEY)
     const caller = { id: account.id, email: account.email, role: 'user' as const, workspace: { id: account.id, role: 'owner' as const } }
-    await before.create(caller, { name: 'shop_password', kind: 'password', value: 'rotate-me-please' })
+    await before.create(caller, {
+      name: 'shop_password',
+      kind: 'password',
+      value: 'rotate-me-please',
+      origins: ['https://shop.example.com'],
+      useRole: 'member',
+    })
     const [sealedBefore] = await t.db.select().from(vaultSecrets).where(eq(vaultSecrets.workspaceId, account.id))
 
     // The new key alone cannot read what the old one wrapped, and says which setting is missing.

@@ -1,5 +1,12 @@
 import { z } from '@hono/zod-openapi'
-import { secretPlaceholder, VAULT_SECRET_KINDS, vaultSecretCreateSchema, vaultSecretReplaceSchema } from '#common/vault.ts'
+import {
+  secretPlaceholder,
+  VAULT_SECRET_KINDS,
+  VAULT_USE_ROLES,
+  vaultSecretCreateSchema,
+  vaultSecretReplaceSchema,
+  vaultSecretRulesSchema,
+} from '#common/vault.ts'
 import { callerOf, member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams } from '#server/http/openapi.ts'
 import type { VaultSecretSummary, VaultService } from './vault.service.ts'
@@ -9,7 +16,22 @@ const secretSchema = z
     id: z.string(),
     name: z.string().openapi({ example: 'shop_password' }),
     kind: z.enum(VAULT_SECRET_KINDS),
-    placeholder: z.string().openapi({ example: '{{secrets.shop_password}}', description: 'What a step writes to use it' }),
+    placeholder: z.string().openapi({
+      example: '{{secrets.shop_password}}',
+      description: 'What a step writes to use it: only in the text a type step types (docs/decisions/039)',
+    }),
+    origins: z.array(z.string()).openapi({
+      example: ['https://shop.example.com'],
+      description:
+        'The sites it may be typed on: the frame holding the field (and every frame around it) must show a page of one of these origins when the value is typed. Empty: it cannot be used until one is set.',
+    }),
+    useRole: z.enum(VAULT_USE_ROLES).openapi({
+      description: 'The least workspace role whose automations may use it (checked on save and when a run is queued and started)',
+    }),
+    originsSetFromSteps: z.boolean().openapi({
+      description:
+        'True while its origins are the ones migration 0020 took from the automations that type it, not yet saved by a member: check them',
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -21,6 +43,9 @@ function toSecretDto(secret: VaultSecretSummary): z.infer<typeof secretSchema> {
     name: secret.name,
     kind: secret.kind,
     placeholder: secretPlaceholder(secret.kind, secret.name),
+    origins: secret.origins,
+    useRole: secret.useRole,
+    originsSetFromSteps: secret.originsFromStepsAt !== null,
     createdAt: secret.createdAt.toISOString(),
     updatedAt: secret.updatedAt.toISOString(),
   }
@@ -45,20 +70,30 @@ const create = signedInRoute(member('never', 'member'), {
   method: 'post',
   path: '/',
   tags,
-  summary: 'Add a secret (kind: username, password, totp or value); refused past the plan’s vault size',
-  description: SESSION_ONLY,
+  summary: 'Add a secret (kind: username, password, totp or value) with the sites it may be typed on; refused past the plan’s vault size',
+  description: `${SESSION_ONLY} \`origins\` (required) lists the sites it may be typed on, as addresses or hosts (kept as origins, e.g. https://app.example.com); \`useRole\` (member, admin or owner; default member) is the least role whose automations may use it, at most the caller's own.`,
   request: { body: jsonBody(vaultSecretCreateSchema) },
-  responses: { 201: { description: 'Added', content: one }, ...errorResponses(400, 409) },
+  responses: { 201: { description: 'Added', content: one }, ...errorResponses(400, 403, 409) },
 })
 
 const replace = signedInRoute(member('never', 'member'), {
   method: 'put',
   path: '/{id}',
   tags,
-  summary: 'Replace a secret’s value (its name and kind stay)',
+  summary: 'Replace a secret’s value (its name, kind, sites and role stay)',
   description: SESSION_ONLY,
   request: { params: ownedResourceParams, body: jsonBody(vaultSecretReplaceSchema) },
-  responses: { 200: { description: 'Replaced', content: one }, ...errorResponses(400, 404) },
+  responses: { 200: { description: 'Replaced', content: one }, ...errorResponses(400, 403, 404) },
+})
+
+const setRules = signedInRoute(member('never', 'member'), {
+  method: 'patch',
+  path: '/{id}',
+  tags,
+  summary: 'Change the sites a secret may be typed on, and who may use it (saving its origins confirms ones set from the automations)',
+  description: `${SESSION_ONLY} A secret kept for admins or the owner is changed by them only.`,
+  request: { params: ownedResourceParams, body: jsonBody(vaultSecretRulesSchema) },
+  responses: { 200: { description: 'Changed', content: one }, ...errorResponses(400, 403, 404) },
 })
 
 const remove = signedInRoute(member('never', 'member'), {
@@ -85,6 +120,10 @@ export function createVaultApi(vault: VaultService) {
     })
     .openapi(replace, async (c) => {
       const secret = await vault.replace(callerOf(c.get('member')), c.req.valid('param').id, c.req.valid('json').value)
+      return c.json({ data: toSecretDto(secret) }, 200)
+    })
+    .openapi(setRules, async (c) => {
+      const secret = await vault.setRules(callerOf(c.get('member')), c.req.valid('param').id, c.req.valid('json'))
       return c.json({ data: toSecretDto(secret) }, 200)
     })
     .openapi(remove, async (c) => {

@@ -1,20 +1,31 @@
-// A workspace's credential vault and its automations' kept browser sessions (docs/decisions/025).
-// Just over 300 lines: both are sealed with the workspace's data key, whose wrapping and rotation
-// live here and nowhere else.
+// A workspace's credential vault (docs/decisions/025), with where and by whom each secret may be
+// used (docs/decisions/039); its parts are kept-sessions.ts (sealed browser sessions) and
+// secret-use.ts (the role rules). Over 300 lines: every secret is sealed with the workspace's data
+// key, whose wrapping and rotation live here and nowhere else, and every change of a secret passes
+// the same checks beside the operations that call them.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
-import { normalizeTotpSecret, type VaultSecretCreate, type VaultSecretKind } from '#common/vault.ts'
+import {
+  normalizeTotpSecret,
+  VAULT_USE_ROLE_WHO,
+  type VaultSecretCreate,
+  type VaultSecretKind,
+  type VaultSecretRules,
+  type VaultUseRole,
+} from '#common/vault.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
-import { automations, automationSessions, vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
+import { vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { runSecrets, type RunSecrets } from './run-secrets.ts'
+import { createKeptSessions } from './kept-sessions.ts'
+import { runSecrets, type RunSecrets, type SecretForRun } from './run-secrets.ts'
+import { createSecretUse } from './secret-use.ts'
 import { contexts, defaultVaultKey, newDataKey, open, seal, wrappingKeyFrom, type WrappingKey } from './vault-crypto.ts'
 
 /** A secret as anyone may see it: never its value. */
@@ -22,8 +33,21 @@ export interface VaultSecretSummary {
   id: string
   name: string
   kind: VaultSecretKind
+  /** The sites it may be typed on (docs/decisions/039); empty: nowhere yet. */
+  origins: string[]
+  /** The least workspace role whose automations may use it. */
+  useRole: VaultUseRole
+  /** Set when migration 0020 took the origins from the automations: the member is asked to check them until they save them. */
+  originsFromStepsAt: Date | null
   createdAt: Date
   updatedAt: Date
+}
+
+/** What an automation's check needs to know of a secret its steps name. */
+export interface SecretRule {
+  kind: VaultSecretKind
+  origins: readonly string[]
+  useRole: VaultUseRole
 }
 
 /** The keys that may wrap data keys: the current one (new and re-wrapped keys) and, during a rotation, the one before. */
@@ -50,6 +74,9 @@ const summaryColumns = {
   id: vaultSecrets.id,
   name: vaultSecrets.name,
   kind: vaultSecrets.kind,
+  origins: vaultSecrets.origins,
+  useRole: vaultSecrets.useRole,
+  originsFromStepsAt: vaultSecrets.originsFromStepsAt,
   createdAt: vaultSecrets.createdAt,
   updatedAt: vaultSecrets.updatedAt,
 }
@@ -58,7 +85,8 @@ const summaryColumns = {
  * A workspace's credential vault (docs/decisions/025): named secrets sealed with the workspace's
  * data key, which is kept wrapped under the vault key. Values go in (create, replace) and come out
  * only for a cloud run (`valuesFor`); no answer of the service's front doors ever holds one.
- * Everyone in the workspace sees the names; members and above change them.
+ * Everyone in the workspace sees the names; members and above change them, except a secret kept
+ * for a higher role (`useRole`), which only that role changes (docs/decisions/039).
  */
 export function createVaultService(deps: {
   db: Db
@@ -89,6 +117,8 @@ export function createVaultService(deps: {
   }
 
   const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing the vault')
+  const use = createSecretUse(db)
+  const { requireUseRole } = use
 
   async function ownSecret(tx: DbOrTx, caller: Caller, id: string) {
     // An id that is no UUID (a page's form sends what it is given) is as unknown as a missing one.
@@ -111,20 +141,20 @@ export function createVaultService(deps: {
     throw new ValidationError(message, [{ path: 'value', message }])
   }
 
-  /** Sessions change as often as runs finish; a caller that only reads a name never needs one. */
-  async function sealFor(workspaceId: string, context: string, plain: string, tx: DbOrTx = db) {
-    return seal(await dataKey(workspaceId, tx), plain, context)
-  }
-
-  async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, { kind: VaultSecretKind; value: string }>> {
-    const values = new Map<string, { kind: VaultSecretKind; value: string }>()
+  async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, SecretForRun>> {
+    const values = new Map<string, SecretForRun>()
     if (names.length === 0) return values
     const rows = await db.select().from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId))
     const wanted = rows.filter((row) => names.includes(row.name))
     if (wanted.length === 0) return values
     const key = await dataKey(workspaceId)
     for (const row of wanted) {
-      values.set(row.name, { kind: row.kind, value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8') })
+      values.set(row.name, {
+        kind: row.kind,
+        value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8'),
+        origins: row.origins,
+        useRole: row.useRole,
+      })
     }
     return values
   }
@@ -136,27 +166,34 @@ export function createVaultService(deps: {
      */
     valuesFor,
 
-    /** What a cloud run of these steps fills and hides (run-secrets.ts). */
-    forRun(workspaceId: string, steps: readonly AutomationStep[]): Promise<RunSecrets> {
-      return runSecrets({ valuesFor }, workspaceId, steps)
+    /**
+     * What a cloud run of these steps fills and hides (run-secrets.ts), and whether the member
+     * who started it may still use the secrets it names (their role now, docs/decisions/039).
+     */
+    async forRun(run: { workspaceId: string; userId: string | null; steps: readonly AutomationStep[] }): Promise<RunSecrets> {
+      return runSecrets({ valuesFor }, { ...run, starterRole: await use.roleOf(run.workspaceId, run.userId) })
     },
+
+    /** Refuses (403, naming the step) a run of secrets its starter may not use (secret-use.ts). */
+    checkUse: use.checkUse,
 
     async list(workspaceId: string): Promise<VaultSecretSummary[]> {
       return db.select(summaryColumns).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId)).orderBy(asc(vaultSecrets.name))
     },
 
-    /** The names the workspace's steps may use, with their kinds (for checking an automation's steps). */
-    async kindsByName(workspaceId: string): Promise<Map<string, VaultSecretKind>> {
+    /** The names the workspace's steps may use, with their kinds, sites and roles (for checking an automation's steps). */
+    async rulesByName(workspaceId: string): Promise<Map<string, SecretRule>> {
       const rows = await db
-        .select({ name: vaultSecrets.name, kind: vaultSecrets.kind })
+        .select({ name: vaultSecrets.name, kind: vaultSecrets.kind, origins: vaultSecrets.origins, useRole: vaultSecrets.useRole })
         .from(vaultSecrets)
         .where(eq(vaultSecrets.workspaceId, workspaceId))
-      return new Map(rows.map((row) => [row.name, row.kind]))
+      return new Map(rows.map(({ name, ...rule }) => [name, rule]))
     },
 
     /** Adds a secret; refused past the plan's vault size, naming the plan with a larger vault. */
     async create(caller: Caller, input: VaultSecretCreate): Promise<VaultSecretSummary> {
       requireMember(caller)
+      requireUseRole(caller, input.useRole, 'Keeping a secret for ' + VAULT_USE_ROLE_WHO[input.useRole])
       const workspaceId = caller.workspace.id
       const value = checkedValue(input.kind, input.value)
       return db
@@ -181,7 +218,16 @@ export function createVaultService(deps: {
           const sealedValue = seal(await dataKey(workspaceId, tx), value, contexts.secret(workspaceId, id))
           const [row] = await tx
             .insert(vaultSecrets)
-            .values({ id, workspaceId, name: input.name, kind: input.kind, sealedValue, createdBy: caller.id || null })
+            .values({
+              id,
+              workspaceId,
+              name: input.name,
+              kind: input.kind,
+              sealedValue,
+              origins: input.origins,
+              useRole: input.useRole,
+              createdBy: caller.id || null,
+            })
             .returning(summaryColumns)
           if (!row) throw new Error('vault secret insert returned nothing')
           await audit.record(tx, caller, {
@@ -189,7 +235,8 @@ export function createVaultService(deps: {
             action: 'secret.create',
             targetType: 'secret',
             targetId: id,
-            summary: `Added the secret ${input.name} to the vault`,
+            summary: `Added the secret ${input.name} to the vault, for ${input.origins.join(', ')} (used by ${VAULT_USE_ROLE_WHO[input.useRole]})`,
+            after: { origins: input.origins, useRole: input.useRole },
           })
           return row
         })
@@ -206,6 +253,7 @@ export function createVaultService(deps: {
       const workspaceId = caller.workspace.id
       return db.transaction(async (tx) => {
         const current = await ownSecret(tx, caller, id)
+        requireUseRole(caller, current.useRole, `Replacing ${current.name}`)
         const value = checkedValue(current.kind, newValue)
         const sealedValue = seal(await dataKey(workspaceId, tx), value, contexts.secret(workspaceId, id))
         const [row] = await tx
@@ -225,10 +273,42 @@ export function createVaultService(deps: {
       })
     },
 
+    /**
+     * Where a secret may be typed and who may use it (docs/decisions/039). Saving its origins also
+     * confirms origins the migration took from the automations.
+     */
+    async setRules(caller: Caller, id: string, rules: VaultSecretRules): Promise<VaultSecretSummary> {
+      requireMember(caller)
+      return db.transaction(async (tx) => {
+        const current = await ownSecret(tx, caller, id)
+        requireUseRole(caller, current.useRole, `Changing where ${current.name} may be used`)
+        if (rules.useRole) requireUseRole(caller, rules.useRole, 'Keeping a secret for ' + VAULT_USE_ROLE_WHO[rules.useRole])
+        const origins = rules.origins ?? current.origins
+        const useRole = rules.useRole ?? current.useRole
+        const [row] = await tx
+          .update(vaultSecrets)
+          .set({ origins, useRole, ...(rules.origins ? { originsFromStepsAt: null } : {}), updatedAt: new Date() })
+          .where(eq(vaultSecrets.id, id))
+          .returning(summaryColumns)
+        if (!row) throw new NotFound('Secret not found')
+        await audit.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: 'secret.rules',
+          targetType: 'secret',
+          targetId: id,
+          summary: `Set where ${current.name} may be typed (${origins.join(', ')}) and who may use it (${VAULT_USE_ROLE_WHO[useRole]})`,
+          before: { origins: current.origins, useRole: current.useRole },
+          after: { origins, useRole },
+        })
+        return row
+      })
+    },
+
     async remove(caller: Caller, id: string): Promise<void> {
       requireMember(caller)
       await db.transaction(async (tx) => {
         const current = await ownSecret(tx, caller, id)
+        requireUseRole(caller, current.useRole, `Deleting ${current.name}`)
         await tx.delete(vaultSecrets).where(eq(vaultSecrets.id, id))
         await audit.record(tx, caller, {
           workspaceId: caller.workspace.id,
@@ -270,68 +350,7 @@ export function createVaultService(deps: {
       return rewrapped
     },
 
-    /** An automation's kept browser state (Playwright's storageState as JSON), or null. */
-    async loadSession(workspaceId: string, automationId: string): Promise<string | null> {
-      const [row] = await db
-        .select()
-        .from(automationSessions)
-        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
-      if (!row) return null
-      return open(await dataKey(workspaceId), row.sealedState, contexts.session(workspaceId, automationId)).toString('utf8')
-    },
-
-    /** Keeps the browser state a successful run ended with, for the automation's next run. */
-    async saveSession(workspaceId: string, automationId: string, runId: string, state: string): Promise<void> {
-      const sealedState = await sealFor(workspaceId, contexts.session(workspaceId, automationId), state)
-      await db
-        .insert(automationSessions)
-        .values({ automationId, workspaceId, sealedState, savedByRun: runId })
-        .onConflictDoUpdate({ target: automationSessions.automationId, set: { sealedState, savedByRun: runId, savedAt: new Date() } })
-    },
-
-    /** When the automation's kept session was saved, or null when it has none. */
-    async sessionSavedAt(workspaceId: string, automationId: string): Promise<Date | null> {
-      const [row] = await db
-        .select({ savedAt: automationSessions.savedAt })
-        .from(automationSessions)
-        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
-      return row?.savedAt ?? null
-    },
-
-    /** Drops an automation's kept session (its kept-session setting was turned off). */
-    async dropSession(workspaceId: string, automationId: string): Promise<boolean> {
-      const removed = await db
-        .delete(automationSessions)
-        .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, workspaceId)))
-        .returning({ id: automationSessions.automationId })
-      return removed.length > 0
-    },
-
-    /** "Forget session": the automation's next run starts signed out. Another workspace's automation is unknown (404). */
-    async forgetSession(caller: Caller, automationId: string): Promise<{ forgotten: boolean }> {
-      const [automation] = await db
-        .select({ id: automations.id, name: automations.name })
-        .from(automations)
-        .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
-      if (!automation) throw new NotFound('Automation not found')
-      requireWorkspaceRole(caller.workspace.role, 'member', 'Forgetting a browser session')
-      return db.transaction(async (tx) => {
-        const removed = await tx
-          .delete(automationSessions)
-          .where(and(eq(automationSessions.automationId, automationId), eq(automationSessions.workspaceId, caller.workspace.id)))
-          .returning({ id: automationSessions.automationId })
-        if (removed.length > 0) {
-          await audit.record(tx, caller, {
-            workspaceId: caller.workspace.id,
-            action: 'automation.session.forget',
-            targetType: 'automation',
-            targetId: automationId,
-            summary: `Forgot the kept browser session of ${automation.name}`,
-          })
-        }
-        return { forgotten: removed.length > 0 }
-      })
-    },
+    ...createKeptSessions({ db, audit, dataKey }),
   }
 }
 
