@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
-import { describeSchedule, scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
+import { describeSchedule } from '#common/schedule-words.ts'
+import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
 import packageJson from '../package.json' with { type: 'json' }
 import { createApiClient } from './api-client.ts'

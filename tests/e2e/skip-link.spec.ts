@@ -1,4 +1,5 @@
-import { expect, signInAsAdmin, signInAsMember, test, type Page } from './fixtures.ts'
+import type { Page } from '@playwright/test'
+import { expect, signInAsAdmin, signInAsMember, test } from './fixtures.ts'
 
 /** The first Tab stop is "Skip to content"; following it puts the next Tab inside the page's content. */
 async function skipToContent(page: Page) {

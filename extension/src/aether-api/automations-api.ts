@@ -1,5 +1,6 @@
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { describeSchedule, scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
+import { describeSchedule } from '#common/schedule-words.ts'
+import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import { z } from '#common/zod.ts'
 import type { AutomationSummary, Connection } from '../storage/stored-items.ts'
 import { callApi } from './api-client.ts'

@@ -60,7 +60,7 @@ async function apiKeyOf(account: Account): Promise<string> {
 async function deviceOf(account: Account): Promise<string> {
   const asked = await t.request('/api/devices/pairings', { body: { name: 'Laptop', kind: 'extension', version: '1.0.0' }, ip: t.freshIp() })
   const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-  await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, team)
+  await t.services.pairings.approve(pairing.userCode, { id: account.id, email: account.email, twoFactorEnabled: false }, team, t.freshIp())
   const collected = await t.request(`/api/devices/pairings/${pairing.pairingId}/token`, { body: { pollSecret: pairing.pollSecret } })
   return ((await collected.json()) as { data: { token: string } }).data.token
 }
