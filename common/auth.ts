@@ -24,7 +24,11 @@ export const fullNameSchema = z
   .min(2, 'Name must be at least 2 characters.')
   .max(100, 'Name must be at most 100 characters.')
 
-export const loginSchema = z.object({
+/** The spec's answer (section 5) to a sign-in without an e-mail address or without a password. */
+export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or phone number and a password'
+
+/** The sign-in form's fields: what the browser's own checks (required, type) are made from. */
+export const loginFieldsSchema = z.object({
   email: emailSchema,
   // No length rule on sign-in beyond the upper bound: the rule is enforced when a password is set.
   password: z
@@ -32,6 +36,20 @@ export const loginSchema = z.object({
     .min(1, 'Password is required')
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
 })
+
+const given = (value: unknown, trim: boolean) => typeof value === 'string' && (trim ? value.trim() : value) !== ''
+
+/**
+ * A sign-in (the /auth form and POST /api/auth/login). Without an e-mail address or a password it
+ * is refused with the spec's one message, not a message per field.
+ */
+export const loginSchema = z.preprocess((value, context) => {
+  const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+  if (!given(fields.email, true) || !given(fields.password, false)) {
+    context.addIssue({ code: 'custom', message: MISSING_CREDENTIALS_MESSAGE, path: [] })
+  }
+  return value
+}, loginFieldsSchema)
 export type LoginInput = z.infer<typeof loginSchema>
 
 export const registerSchema = z.object({
