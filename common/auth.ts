@@ -1,5 +1,7 @@
 import type { WorkspaceRole } from './workspaces.ts'
 import { timeZoneSchema } from './time-zones.ts'
+import { withInputAliases } from './input-aliases.ts'
+import { PHONE_ALIASES, phoneSchema } from './phone.ts'
 import { z } from './zod.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
@@ -59,8 +61,9 @@ export const registerSchema = z.object({
 })
 export type RegisterInput = z.infer<typeof registerSchema>
 
-export const profileUpdateSchema = z
-  .object({
+export const profileUpdateSchema = withInputAliases(
+  PHONE_ALIASES,
+  z.object({
     fullName: fullNameSchema.optional(),
     avatarUrl: z
       .url({ protocol: /^https?$/, error: 'Avatar URL must be an http or https address.' })
@@ -69,10 +72,12 @@ export const profileUpdateSchema = z
       .optional(),
     /** The member's time zone for schedules; null: the browser's (docs/decisions/036). */
     timeZone: timeZoneSchema.nullable().optional(),
-  })
-  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined || value.timeZone !== undefined, {
-    message: 'Nothing to update: send fullName, avatarUrl or timeZone.',
-  })
+    /** E.164 (+14155550123); null or blank clears it. */
+    phone: phoneSchema.optional(),
+  }),
+).refine((value) => Object.values(value).some((field) => field !== undefined), {
+  message: 'Nothing to update: send fullName, avatarUrl, timeZone or phone.',
+})
 export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>
 
 export const changePasswordSchema = z.object({

@@ -35,12 +35,13 @@ async function signIn(fields: Record<string, string>): Promise<Answer | Response
 
 describe('the sign-in form (issue 27, item 14)', () => {
   it("answers an empty e-mail or password with the spec's message, from the server", async () => {
-    for (const fields of [
+    const forms: Record<string, string>[] = [
       { email: '', password: '' },
       { email: 'someone@example.com', password: '' },
       { email: '', password: 'a-password' },
       {},
-    ]) {
+    ]
+    for (const fields of forms) {
       const answer = await signIn(fields)
       if (answer instanceof Response) throw new Error(`a redirect for ${JSON.stringify(fields)}`)
       expect(answer.init?.status).toBe(400)

@@ -118,7 +118,7 @@ export default function AuthPage() {
   const root = useRouteLoaderData<typeof rootLoader>('root')
   const schema = signingUp ? registerSchema : loginSchema
 
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ email: string; password: string; fullName?: string }>({
     id: signingUp ? 'sign-up' : 'sign-in',
     lastResult: navigation.state === 'idle' ? actionData?.result : undefined,
     // The browser's own checks (required, type=email); the sign-in schema's spec message is the server's too.

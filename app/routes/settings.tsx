@@ -79,12 +79,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         )
         return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys, revokedDevices: changed.revokedDevices }
       }
-      const { email, fullName, timeZone } = submission.value as { email: string; fullName: string; timeZone: string | null }
+      const { email, fullName, timeZone, phone } = submission.value as {
+        email: string
+        fullName: string
+        timeZone: string | null
+        phone: string | null
+      }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
       if (email !== user.email) {
         await context.services.account.requestEmailChange(user, email)
       }
-      await context.services.auth.updateProfile(user.id, { fullName, timeZone })
+      await context.services.auth.updateProfile(user.id, { fullName, timeZone, phone })
       return { cookies: [], newEmail: email !== user.email ? email : null }
     })
     if (!outcome.ok) {
@@ -171,6 +176,7 @@ export default function SettingsPage() {
     emailVerified,
     fullName,
     timeZone,
+    phone,
     apiKeys,
     canGrantAdmin,
     formKey,
@@ -206,6 +212,7 @@ export default function SettingsPage() {
         email={email}
         fullName={fullName}
         timeZone={timeZone}
+        phone={phone}
         lastResult={resultFor('account')}
       />
       <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />

@@ -36,6 +36,7 @@ export async function settingsView(context: AppLoadContext, user: SessionUser) {
     fullName: user.profile.fullName ?? '',
     // Where new schedules start and run times show; null: the browser's (docs/decisions/036).
     timeZone: user.profile.timeZone,
+    phone: user.profile.phone,
     apiKeys,
     canGrantAdmin: user.profile.role === 'admin',
     formKey: Date.now(),

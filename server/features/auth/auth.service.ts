@@ -107,7 +107,10 @@ export function createAuthService(deps: {
     async createVerified(input: { email: string; password: string; fullName: string }): Promise<{ id: string }> {
       const password = newPasswordSchema.parse(input.password)
       const context = await auth.$context
-      const user = await context.internalAdapter.createUser({ email: input.email, name: input.fullName, emailVerified: true })
+      const user = await context.internalAdapter.createUser(
+        { email: input.email, name: input.fullName, emailVerified: true },
+        { method: 'email-password' },
+      )
       await context.internalAdapter.linkAccount({
         userId: user.id,
         providerId: 'credential',
@@ -177,7 +180,12 @@ export function createAuthService(deps: {
     },
 
     async updateProfile(userId: string, input: ProfileUpdateInput): Promise<Profile> {
-      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl, timeZone: input.timeZone })
+      const profile = await profiles.update(userId, {
+        fullName: input.fullName,
+        avatarUrl: input.avatarUrl,
+        timeZone: input.timeZone,
+        phone: input.phone,
+      })
       if (!profile) throw new NotFound('Profile not found')
       return profile
     },
