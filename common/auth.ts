@@ -98,6 +98,11 @@ export type Role = (typeof ROLES)[number]
 export interface Caller {
   id: string
   email: string
+  /**
+   * The person's address is verified: what reaches other people or costs money waits for it
+   * (common/email-verification.ts). False for a schedule or a trigger URL, which are nobody asking.
+   */
+  emailVerified: boolean
   role: Role
   workspace: { id: string; role: WorkspaceRole }
 }
@@ -106,6 +111,7 @@ export interface Caller {
 interface SignedInPerson {
   id: string
   email: string
+  emailVerified: boolean
   profile: { role: Role }
   workspace: { id: string; role: WorkspaceRole } | null
 }
@@ -113,5 +119,11 @@ interface SignedInPerson {
 /** The caller a signed-in person is in their current workspace (pages and API routes alike). */
 export function callerOf(user: SignedInPerson): Caller {
   if (!user.workspace) throw new Error('the request has no workspace: its route must declare a workspace role')
-  return { id: user.id, email: user.email, role: user.profile.role, workspace: { id: user.workspace.id, role: user.workspace.role } }
+  return {
+    id: user.id,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    role: user.profile.role,
+    workspace: { id: user.workspace.id, role: user.workspace.role },
+  }
 }

@@ -6,6 +6,9 @@ import { payments, profiles, subscriptionPlans, subscriptions, workspaces } from
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 
+/** Who changes plans here: a member whose address is verified (an unverified one is refused: email-verification.api.test.ts). */
+const VERIFIED = { email: 'owner@example.com', emailVerified: true }
+
 /** A stand-in for Paddle's REST API on loopback: records requests, answers like Paddle. */
 async function startFakePaddle() {
   const received: { method: string; url: string; auth: string | undefined; body: unknown }[] = []
@@ -54,7 +57,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
 
   const DAY = 24 * 3600_000
   const buy = (user: { id: string; email: string }, plan: string, card: 'success' | 'declined' = 'success') =>
-    t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, plan, card)
+    t.services.billing.sandboxPurchase({ id: user.id, email: user.email, emailVerified: true }, plan, card)
   const history = async (userId: string) => (await t.services.billing.payments(userId, { page: 1, limit: 10 })).items
 
   it("a first purchase starts a 14-day free trial: the plan and the month's credits now, $0 paid, first charge at the trial's end", async () => {
@@ -105,7 +108,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     const user = await t.signUp()
     await buy(user, 'pro')
     const trialEnd = (await t.services.billing.currentSubscription(user.id))?.nextBilledAt
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 1005 })
     expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({ status: 'trialing', nextBilledAt: trialEnd })
     expect(await history(user.id)).toHaveLength(1)
@@ -118,14 +121,14 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
   it('a subscriber cannot open a second checkout; after the trial, plan changes are charged on the subscription', async () => {
     const user = await t.signUp()
     await buy(user, 'pro')
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'business')).rejects.toThrow(
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'business')).rejects.toThrow(
       /already have a subscription/,
     )
     await t.services.billing.sandboxEndPeriod(user.id)
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     // The upgrade tops the month up from Pro's 1000 credits to Business's 5000.
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 6005 })
-    await t.services.billing.changePlan(user.id, 'pro')
+    await t.services.billing.changePlan(user.id, 'pro', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 6005 })
   })
 
@@ -202,20 +205,20 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
     expect(pro?.paddlePriceId).toBe('pro-monthly-plan')
     expect(t.services.billing.priceIdOf(pro!)).toBeNull()
     expect(t.services.billing.canCheckOut(pro!)).toBe(false)
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')).rejects.toMatchObject({
       status: 503,
       message: 'Our payment system is currently being set up. Please try again later.',
     })
     const requests = paddle.received.length
     const member = await subscribed()
-    await expect(t.services.billing.changePlan(member.id, 'business')).rejects.toMatchObject({ status: 503 })
+    await expect(t.services.billing.changePlan(member.id, 'business', VERIFIED)).rejects.toMatchObject({ status: 503 })
     expect(paddle.received).toHaveLength(requests)
   })
 
   it("with Paddle's price ids set, checkout opens Paddle.js with the price id, the e-mail and custom data { user_id, plan }", async () => {
     await setPaddlePriceIds()
     const user = await t.signUp()
-    const checkout = await t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')
+    const checkout = await t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')
     expect(checkout).toMatchObject({
       checkout: { kind: 'paddle', clientToken: 'test_token', environment: 'sandbox' },
       priceId: 'pri_01proplan',
@@ -240,7 +243,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   it('an upgrade patches the subscription to the new price, prorated now', async () => {
     await setPaddlePriceIds()
     const user = await subscribed()
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(paddle.received.at(-1)).toMatchObject({
       method: 'PATCH',
       url: `/subscriptions/sub_${user.id}`,
@@ -251,7 +254,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   it('during a trial a plan change is sent with do_not_bill, as Paddle requires; Switch to Free is the same request', async () => {
     await setPaddlePriceIds()
     const user = await subscribed('trialing')
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(paddle.received.at(-1)).toMatchObject({
       method: 'PATCH',
       url: `/subscriptions/sub_${user.id}`,
@@ -277,7 +280,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   it('without a price id there is no checkout: the spec’s message', async () => {
     const user = await t.signUp()
     await t.db.update(subscriptionPlans).set({ paddlePriceId: null })
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')).rejects.toMatchObject({
       status: 503,
       message: 'Our payment system is currently being set up. Please try again later.',
     })

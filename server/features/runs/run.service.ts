@@ -18,6 +18,7 @@ import { placeholdersOf } from '#common/step-placeholders.ts'
 import { createCloudQueue } from './cloud-queue.ts'
 import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
+import { requireUnverifiedAllowance } from './unverified-allowance.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
@@ -141,6 +142,7 @@ export function createRunService(deps: {
         'PLAN_LIMIT',
       )
     }
+    if (options.runner === 'cloud') await requireUnverifiedAllowance(tx, caller.id)
     const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS : 0
     if (cost > member.credits) {
       throw new LimitReached(
