@@ -12,7 +12,6 @@ import { PasskeysCard } from '#app/features/account/passkeys-card.tsx'
 import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
 import { twoFactorAction, type TwoFactorAnswer } from '#app/features/account/two-factor-actions.server.ts'
 import { isTwoFactorIntent } from '#app/features/account/two-factor-intents.ts'
-import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
@@ -31,7 +30,6 @@ const ERROR_TITLES = {
   account: 'Error updating settings',
   'reset-password': 'Error sending reset email',
   'change-password': 'Error changing password',
-  'resend-verification': 'Error sending verification email',
   'create-api-key': 'Error creating API key',
   'revoke-api-key': 'Error revoking API key',
   'rename-device': 'Error renaming device',
@@ -127,18 +125,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
 
-  if (intent === 'reset-password' || intent === 'resend-verification') {
-    const outcome = await attempt(() =>
-      intent === 'reset-password'
-        ? context.services.account.sendOwnPasswordReset(user.email, context.clientIp)
-        : context.services.account.resendVerification(user),
-    )
+  if (intent === 'reset-password') {
+    const outcome = await attempt(() => context.services.account.sendOwnPasswordReset(user.email, context.clientIp))
     if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })
-    return done(
-      intent === 'reset-password'
-        ? { type: 'success', title: 'Password reset email sent', description: `Check ${user.email}: the link works once, for 1 hour.` }
-        : { type: 'success', title: 'Verification email sent', description: `Check ${user.email} and follow the link.` },
-    )
+    return done({
+      type: 'success',
+      title: 'Password reset email sent',
+      description: `Check ${user.email}: the link works once, for 1 hour.`,
+    })
   }
   if (intent === 'create-api-key') {
     const submission = parseWithZod(formData, { schema: apiKeyCreateSchema })
@@ -173,7 +167,6 @@ function isTwoFactorAnswer(answer: object): answer is TwoFactorAnswer {
 export default function SettingsPage() {
   const {
     email,
-    emailVerified,
     fullName,
     timeZone,
     phone,
@@ -201,7 +194,6 @@ export default function SettingsPage() {
   return (
     <main className="max-w-2xl space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
-      {emailVerified ? null : <VerificationNotice email={email} />}
       {blockedWorkspace ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
           {blockedWorkspace} requires two-factor sign-in. Turn it on below to work in it again.

@@ -77,10 +77,10 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
      * only, with a verified address: the invitation is an e-mail to someone else.
      */
     async invite(actor: WorkspaceActor & VerifiablePerson, input: InvitationCreate): Promise<PendingInvitation> {
-      requireVerifiedEmail(actor, { kind: 'invite' })
       const token = randomBytes(32).toString('base64url')
       const invitation = await db.transaction(async (tx) => {
         const access = await workspaceService.lockedTeam(tx, actor, 'admin', 'Inviting people')
+        requireVerifiedEmail(actor, { kind: 'invite' })
         if (input.role === 'admin' && access.role !== 'owner') throw new Forbidden('Only an owner can invite admins.')
         const [already] = await tx
           .select({ id: users.id })
