@@ -10,6 +10,7 @@ const banner = (page: Page) => page.getByRole('region', { name: /^Please verify 
 
 test.describe('the verification banner', () => {
   test('shows on every member page of an unverified account, and Resend sends a new link', async ({ page, request }) => {
+    test.slow() // twelve pages, each loaded and hydrated
     const account = await createAccount(request, 'unverified', undefined, { verified: false })
     const token = await apiToken(request, account)
     const automationId = await createAutomation(request, token, {
