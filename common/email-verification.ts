@@ -28,7 +28,11 @@ const WHAT: { [K in VerifiedOnly['kind']]: (action: Extract<VerifiedOnly, { kind
 export class EmailNotVerified extends AppError {
   constructor(email: string, action: VerifiedOnly) {
     const what = (WHAT[action.kind] as (action: VerifiedOnly) => string)(action)
-    super(403, `Verify your e-mail address to ${what}. We sent a link to ${email}; you can send it again from the banner.`, EMAIL_NOT_VERIFIED)
+    super(
+      403,
+      `Verify your e-mail address to ${what}. We sent a link to ${email}; you can send it again from the banner.`,
+      EMAIL_NOT_VERIFIED,
+    )
   }
 }
 

@@ -106,9 +106,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
    * is verified through the sign-up mail's link, as most members' are, unless `verified` is false
    * (what an unverified account may not do: common/email-verification.ts).
    */
-  async function signUp(
-    input: { email?: string; password?: string; fullName?: string; role?: 'user' | 'admin'; verified?: boolean } = {},
-  ) {
+  async function signUp(input: { email?: string; password?: string; fullName?: string; role?: 'user' | 'admin'; verified?: boolean } = {}) {
     const email = input.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`
     const password = input.password ?? 'correct-horse-battery'
     const ip = freshIp()

@@ -24,7 +24,10 @@ export async function requireUnverifiedAllowance(tx: Tx, accountId: string): Pro
     .where(eq(users.id, accountId))
     .for('no key update')
   if (!account || account.emailVerified) return
-  const [free] = await tx.select({ limit: subscriptionPlans.monthlyRunLimit }).from(subscriptionPlans).where(eq(subscriptionPlans.slug, FREE_PLAN))
+  const [free] = await tx
+    .select({ limit: subscriptionPlans.monthlyRunLimit })
+    .from(subscriptionPlans)
+    .where(eq(subscriptionPlans.slug, FREE_PLAN))
   const limit = free?.limit
   if (limit === null || limit === undefined) return
   const [used] = await tx
