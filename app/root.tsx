@@ -131,7 +131,7 @@ function Analytics({ id, nonce }: { id: string; nonce?: string }) {
 export default function App() {
   const { flash } = useLoaderData<typeof loader>()
   useEffect(() => {
-    if (!flash) return
+    if (!flash || flash.inline) return
     const show = flash.type === 'error' ? toast.error : flash.type === 'success' ? toast.success : toast
     show(flash.title, { description: flash.description })
   }, [flash])

@@ -39,6 +39,7 @@ export default [
     route('workspace/vault', 'routes/workspace-vault.tsx'),
   ]),
   route('workspace/switch', 'routes/workspace-switch.tsx'),
+  route('verify-email/resend', 'routes/verify-email-resend.tsx'),
   route('admin', 'routes/admin.tsx', [
     index('routes/admin-users.tsx'),
     route('blog', 'routes/admin-blog.tsx'),

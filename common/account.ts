@@ -1,15 +1,19 @@
 import { emailSchema, fullNameSchema, newPasswordSchema, PASSWORD_MAX_LENGTH } from './auth.ts'
+import { phoneSchema } from './phone.ts'
 import { timeZoneSchema } from './time-zones.ts'
 import { z } from './zod.ts'
 
 /**
  * Settings' 'Account Settings' form. A changed e-mail is confirmed from the new address first. The
  * time zone is where new schedules start and run times show (docs/decisions/036); blank: the browser's.
+ * The phone number is optional.
  */
 export const accountSettingsSchema = z.object({
   email: emailSchema,
   fullName: z.string({ error: 'Name must be at least 2 characters.' }).pipe(fullNameSchema),
   timeZone: timeZoneSchema.optional().transform((value) => value ?? null),
+  /** Optional, E.164 (common/phone.ts); blank clears it. */
+  phone: phoneSchema.optional().transform((value) => value ?? null),
 })
 
 /** Settings' password form (signed in: the current password proves it is you). */

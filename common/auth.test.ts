@@ -114,6 +114,6 @@ describe('profileUpdateSchema', () => {
   it('refuses an empty update', () => {
     const result = profileUpdateSchema.safeParse({})
     expect(result.success).toBe(false)
-    expect(firstIssue(result).message).toBe('Nothing to update: send fullName, avatarUrl or timeZone.')
+    expect(firstIssue(result).message).toBe('Nothing to update: send fullName, avatarUrl, timeZone or phone.')
   })
 })

@@ -1,5 +1,7 @@
 import type { WorkspaceRole } from './workspaces.ts'
 import { timeZoneSchema } from './time-zones.ts'
+import { withInputAliases } from './input-aliases.ts'
+import { PHONE_ALIASES, phoneSchema } from './phone.ts'
 import { z } from './zod.ts'
 
 export const PASSWORD_MIN_LENGTH = 8
@@ -24,7 +26,11 @@ export const fullNameSchema = z
   .min(2, 'Name must be at least 2 characters.')
   .max(100, 'Name must be at most 100 characters.')
 
-export const loginSchema = z.object({
+/** The spec's answer (section 5) to a sign-in without an e-mail address or without a password. */
+export const MISSING_CREDENTIALS_MESSAGE = 'You must provide either an email or phone number and a password'
+
+/** The sign-in form's fields: what the browser's own checks (required, type) are made from. */
+export const loginFieldsSchema = z.object({
   email: emailSchema,
   // No length rule on sign-in beyond the upper bound: the rule is enforced when a password is set.
   password: z
@@ -32,6 +38,20 @@ export const loginSchema = z.object({
     .min(1, 'Password is required')
     .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
 })
+
+const given = (value: unknown, trim: boolean) => typeof value === 'string' && (trim ? value.trim() : value) !== ''
+
+/**
+ * A sign-in (the /auth form and POST /api/auth/login). Without an e-mail address or a password it
+ * is refused with the spec's one message, not a message per field.
+ */
+export const loginSchema = z.preprocess((value, context) => {
+  const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+  if (!given(fields.email, true) || !given(fields.password, false)) {
+    context.addIssue({ code: 'custom', message: MISSING_CREDENTIALS_MESSAGE, path: [] })
+  }
+  return value
+}, loginFieldsSchema)
 export type LoginInput = z.infer<typeof loginSchema>
 
 export const registerSchema = z.object({
@@ -41,8 +61,9 @@ export const registerSchema = z.object({
 })
 export type RegisterInput = z.infer<typeof registerSchema>
 
-export const profileUpdateSchema = z
-  .object({
+export const profileUpdateSchema = withInputAliases(
+  PHONE_ALIASES,
+  z.object({
     fullName: fullNameSchema.optional(),
     avatarUrl: z
       .url({ protocol: /^https?$/, error: 'Avatar URL must be an http or https address.' })
@@ -51,10 +72,12 @@ export const profileUpdateSchema = z
       .optional(),
     /** The member's time zone for schedules; null: the browser's (docs/decisions/036). */
     timeZone: timeZoneSchema.nullable().optional(),
-  })
-  .refine((value) => value.fullName !== undefined || value.avatarUrl !== undefined || value.timeZone !== undefined, {
-    message: 'Nothing to update: send fullName, avatarUrl or timeZone.',
-  })
+    /** E.164 (+14155550123); null or blank clears it. */
+    phone: phoneSchema.optional(),
+  }),
+).refine((value) => Object.values(value).some((field) => field !== undefined), {
+  message: 'Nothing to update: send fullName, avatarUrl, timeZone or phone.',
+})
 export type ProfileUpdateInput = z.infer<typeof profileUpdateSchema>
 
 export const changePasswordSchema = z.object({
@@ -75,6 +98,11 @@ export type Role = (typeof ROLES)[number]
 export interface Caller {
   id: string
   email: string
+  /**
+   * The person's address is verified: what reaches other people or costs money waits for it
+   * (common/email-verification.ts). False for a schedule or a trigger URL, which are nobody asking.
+   */
+  emailVerified: boolean
   role: Role
   workspace: { id: string; role: WorkspaceRole }
 }
@@ -83,6 +111,7 @@ export interface Caller {
 interface SignedInPerson {
   id: string
   email: string
+  emailVerified: boolean
   profile: { role: Role }
   workspace: { id: string; role: WorkspaceRole } | null
 }
@@ -90,5 +119,11 @@ interface SignedInPerson {
 /** The caller a signed-in person is in their current workspace (pages and API routes alike). */
 export function callerOf(user: SignedInPerson): Caller {
   if (!user.workspace) throw new Error('the request has no workspace: its route must declare a workspace role')
-  return { id: user.id, email: user.email, role: user.profile.role, workspace: { id: user.workspace.id, role: user.workspace.role } }
+  return {
+    id: user.id,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    role: user.profile.role,
+    workspace: { id: user.workspace.id, role: user.workspace.role },
+  }
 }

@@ -4,6 +4,8 @@ export interface Flash {
   type: 'success' | 'error' | 'info'
   title: string
   description?: string
+  /** The page shows it itself (the verification banner, without JavaScript too), so no toast repeats it. */
+  inline?: boolean
 }
 
 // A one-shot message carried across a redirect (e.g. 'Welcome back!' after signing in).

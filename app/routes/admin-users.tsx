@@ -60,6 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
               role: form.role,
               plan: form.plan,
               credits: form.credits,
+              phone: form.phone,
             }),
           ),
         { intent: intent, success: { title: 'User updated' }, error: ERRORS[intent] },

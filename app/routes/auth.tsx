@@ -11,7 +11,7 @@ import { Label } from '#app/components/ui/label.tsx'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
-import { loginSchema, registerSchema } from '#common/auth.ts'
+import { loginFieldsSchema, loginSchema, registerSchema } from '#common/auth.ts'
 import { AppError } from '#common/errors.ts'
 import { FieldError } from '#app/components/forms/field-error.tsx'
 import { loaderMeta } from '#app/lib/seo.ts'
@@ -125,10 +125,11 @@ export default function AuthPage() {
   const root = useRouteLoaderData<typeof rootLoader>('root')
   const schema = signingUp ? registerSchema : loginSchema
 
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<{ email: string; password: string; fullName?: string }>({
     id: signingUp ? 'sign-up' : 'sign-in',
     lastResult: navigation.state === 'idle' ? actionData?.result : undefined,
-    constraint: getZodConstraint(schema),
+    // The browser's own checks (required, type=email); the sign-in schema's spec message is the server's too.
+    constraint: getZodConstraint(signingUp ? registerSchema : loginFieldsSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),

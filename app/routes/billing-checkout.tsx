@@ -16,7 +16,7 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   if (context.services.billing.checkout?.kind !== 'sandbox') throw data('The payment sandbox is off.', { status: 404 })
-  const buyer = { id: requireWorkspaceOwner(user).workspace.id, email: user.email }
+  const buyer = { id: requireWorkspaceOwner(user).workspace.id, email: user.email, emailVerified: user.emailVerified }
   const slug = new URL(request.url).searchParams.get('plan') ?? ''
   const outcome = await attempt(async () => {
     const { plan } = await context.services.billing.checkoutFor(buyer, slug)
@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData()
   const slug = String(form.get('plan') ?? '').slice(0, 100)
   const card = form.get('card') === 'declined' ? 'declined' : 'success'
-  const buyer = { id: requireWorkspaceOwner(user).workspace.id, email: user.email }
+  const buyer = { id: requireWorkspaceOwner(user).workspace.id, email: user.email, emailVerified: user.emailVerified }
   const outcome = await attempt(() => context.services.billing.sandboxPurchase(buyer, slug, card))
   if (!outcome.ok) return data({ error: outcome.error.message }, { status: outcome.error.status })
   if (outcome.value === 'declined') {

@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (intent === 'change-plan') {
       const slug = String(form.get('plan') ?? '').slice(0, 100)
-      await billing.changePlan(workspace, slug)
+      await billing.changePlan(workspace, slug, user)
       const subscription = await billing.currentSubscription(workspace)
       return subscription?.planSlug === slug
         ? { type: 'success', title: 'Plan updated', description: `You are now on the ${await planName(slug)} plan.` }

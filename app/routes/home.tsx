@@ -12,6 +12,7 @@ import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { readingPage } from '#app/lib/reading-page.ts'
+import { checkoutSetup } from '#app/features/billing/checkout-setup.server.ts'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.user
@@ -51,10 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         })),
       currentPlan: user ? (user.workspace?.planSlug ?? user.profile.subscriptionPlan) : null,
       subscribed: buying ? Boolean(await context.services.billing.currentSubscription(buying)) : false,
-      checkout: {
-        client: context.services.billing.checkout,
-        buyer: user && buying ? { id: buying, email: user.email, token: context.services.billing.checkoutToken(buying) } : null,
-      },
+      checkout: checkoutSetup(context.services.billing, buying, user),
       jsonLd: organizationJsonLd(context.services.site, context.publicUrl),
       meta,
     },
@@ -73,7 +71,7 @@ export const headers: Route.HeadersFunction = publicPageHeaders
 export default function Home() {
   const { plans, currentPlan, subscribed, checkout, jsonLd } = useLoaderData<typeof loader>()
   const nonce = useRouteLoaderData<typeof rootLoader>('root')?.cspNonce
-  const startHref = checkout.buyer ? '/dashboard' : '/auth?mode=signup'
+  const startHref = (checkout.buyer ?? checkout.refusal) ? '/dashboard' : '/auth?mode=signup'
   return (
     <main>
       <script type="application/ld+json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: jsonLd }} />

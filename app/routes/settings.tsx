@@ -12,7 +12,6 @@ import { PasskeysCard } from '#app/features/account/passkeys-card.tsx'
 import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
 import { twoFactorAction, type TwoFactorAnswer } from '#app/features/account/two-factor-actions.server.ts'
 import { isTwoFactorIntent } from '#app/features/account/two-factor-intents.ts'
-import { VerificationNotice } from '#app/features/account/verification-notice.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
@@ -31,7 +30,6 @@ const ERROR_TITLES = {
   account: 'Error updating settings',
   'reset-password': 'Error sending reset email',
   'change-password': 'Error changing password',
-  'resend-verification': 'Error sending verification email',
   'create-api-key': 'Error creating API key',
   'revoke-api-key': 'Error revoking API key',
   'rename-device': 'Error renaming device',
@@ -79,12 +77,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         )
         return { cookies: changed.setCookies, revokedApiKeys: changed.revokedApiKeys, revokedDevices: changed.revokedDevices }
       }
-      const { email, fullName, timeZone } = submission.value as { email: string; fullName: string; timeZone: string | null }
+      const { email, fullName, timeZone, phone } = submission.value as {
+        email: string
+        fullName: string
+        timeZone: string | null
+        phone: string | null
+      }
       // The e-mail change first: if it is refused (limit, same address), nothing is half-saved.
       if (email !== user.email) {
         await context.services.account.requestEmailChange(user, email)
       }
-      await context.services.auth.updateProfile(user.id, { fullName, timeZone })
+      await context.services.auth.updateProfile(user.id, { fullName, timeZone, phone })
       return { cookies: [], newEmail: email !== user.email ? email : null }
     })
     if (!outcome.ok) {
@@ -122,18 +125,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
 
-  if (intent === 'reset-password' || intent === 'resend-verification') {
-    const outcome = await attempt(() =>
-      intent === 'reset-password'
-        ? context.services.account.sendOwnPasswordReset(user.email, context.clientIp)
-        : context.services.account.resendVerification(user),
-    )
+  if (intent === 'reset-password') {
+    const outcome = await attempt(() => context.services.account.sendOwnPasswordReset(user.email, context.clientIp))
     if (!outcome.ok) return data({ intent, result: null, error: outcome.error.message }, { status: outcome.error.status })
-    return done(
-      intent === 'reset-password'
-        ? { type: 'success', title: 'Password reset email sent', description: `Check ${user.email}: the link works once, for 1 hour.` }
-        : { type: 'success', title: 'Verification email sent', description: `Check ${user.email} and follow the link.` },
-    )
+    return done({
+      type: 'success',
+      title: 'Password reset email sent',
+      description: `Check ${user.email}: the link works once, for 1 hour.`,
+    })
   }
   if (intent === 'create-api-key') {
     const submission = parseWithZod(formData, { schema: apiKeyCreateSchema })
@@ -168,9 +167,9 @@ function isTwoFactorAnswer(answer: object): answer is TwoFactorAnswer {
 export default function SettingsPage() {
   const {
     email,
-    emailVerified,
     fullName,
     timeZone,
+    phone,
     apiKeys,
     canGrantAdmin,
     formKey,
@@ -195,7 +194,6 @@ export default function SettingsPage() {
   return (
     <main className="max-w-2xl space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
-      {emailVerified ? null : <VerificationNotice email={email} />}
       {blockedWorkspace ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
           {blockedWorkspace} requires two-factor sign-in. Turn it on below to work in it again.
@@ -206,6 +204,7 @@ export default function SettingsPage() {
         email={email}
         fullName={fullName}
         timeZone={timeZone}
+        phone={phone}
         lastResult={resultFor('account')}
       />
       <SecurityCard key={`security-${formKey}`} lastResult={resultFor('change-password')} />

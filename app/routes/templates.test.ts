@@ -147,6 +147,7 @@ describe('the gallery page', () => {
     const automation = await t.services.automations.get(id, {
       id: member.id,
       email: member.email,
+      emailVerified: true,
       role: 'user',
       workspace: { id: member.id, role: 'owner' },
     })

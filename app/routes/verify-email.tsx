@@ -25,7 +25,7 @@ export default function VerifyEmailPage() {
       description={
         verified
           ? 'Thank you: your e-mail address is confirmed.'
-          : 'It has expired or is incomplete. Sign in and ask for a new one in Settings.'
+          : 'It has expired or is incomplete. Sign in and press Resend in the banner at the top of the page for a new one.'
       }
     >
       <Button asChild className="w-full">

@@ -65,12 +65,9 @@ async function whatIsThere(db: Db): Promise<{ settings: boolean; plans: boolean;
 
 async function createAccount(services: Services, email: string, password: string | undefined, name: string) {
   const generatedPassword = password ? undefined : randomBytes(12).toString('base64url')
-  const result = await services.betterAuth.api.signUpEmail({
-    body: { email, password: password ?? generatedPassword ?? '', name },
-  })
-  // Demo accounts need no e-mail round trip.
-  await services.betterAuth.$context.then((ctx) => ctx.internalAdapter.updateUser(result.user.id, { emailVerified: true }))
-  return { id: result.user.id, generatedPassword }
+  // Demo accounts need no e-mail round trip: made verified, they are sent no verification mail.
+  const { id } = await services.auth.createVerified({ email, password: password ?? generatedPassword ?? '', fullName: name })
+  return { id, generatedPassword }
 }
 
 function announce(logger: Logger, role: string, email: string, generatedPassword: string | undefined) {

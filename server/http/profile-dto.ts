@@ -17,6 +17,7 @@ export const profileSchema = withSnakeCaseTwins(
     timeZone: z.string().nullable().openapi({
       description: 'IANA time zone new schedules start in and run times are shown in; null: the browser’s (docs/decisions/036)',
     }),
+    phone: z.string().nullable().openapi({ description: 'E.164, e.g. +14155550123; null when none is given', example: '+14155550123' }),
     createdAt: z.string(),
   },
   PROFILE_TWINS,
@@ -33,6 +34,7 @@ export function toProfileDto(profile: Profile): z.infer<typeof profileSchema> {
       fullName: profile.fullName,
       avatarUrl: profile.avatarUrl,
       timeZone: profile.timeZone,
+      phone: profile.phone,
       createdAt: profile.createdAt.toISOString(),
     },
     PROFILE_TWINS,

@@ -42,7 +42,7 @@ const PUBLIC = new Set([
 
 /**
  * Pages behind a rule; `loader: false` where the page's loader is public: the invitation page
- * shows the invitation to anyone, and the two form-only addresses send a GET elsewhere.
+ * shows the invitation to anyone, and the form-only addresses send a GET elsewhere.
  * `returnsTo`: the loader sends a visitor to sign in with the page's own address to come back to.
  */
 const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false; returnsTo?: true }> = {
@@ -59,6 +59,7 @@ const PROTECTED: Record<string, { rule: Rule; loader?: false; action?: false; re
   'routes/workspace-webhooks.tsx': { rule: 'member' },
   'routes/workspace-vault.tsx': { rule: 'member' },
   'routes/workspace-switch.tsx': { rule: 'member', loader: false },
+  'routes/verify-email-resend.tsx': { rule: 'member', loader: false },
   'routes/select-free-plan.tsx': { rule: 'member', loader: false },
   'routes/invitation-accept.tsx': { rule: 'member', loader: false },
   'routes/connect.tsx': { rule: 'member', returnsTo: true },

@@ -5,7 +5,9 @@ import type { MiddlewareHandler } from 'hono'
 import pino from 'pino'
 import { createApp } from '#server/app.ts'
 import type { AppEnv } from '#server/http/app-env.ts'
+import { and, desc, eq } from 'drizzle-orm'
 import { seed } from '#server/db/seed.ts'
+import { mailOutbox } from '#server/db/schema/index.ts'
 import { createServices } from '#server/services.ts'
 import type { BillingEnv } from '#server/features/billing/create-billing.ts'
 import { openTestDatabase } from './test-database.ts'
@@ -85,8 +87,26 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return response
   }
 
-  /** Registers and signs in a user; returns the bearer token, session cookie and user. */
-  async function signUp(input: { email?: string; password?: string; fullName?: string; role?: 'user' | 'admin' } = {}) {
+  /** Follows the link of the newest "Verify your e-mail" mail to this address, as its owner would. */
+  async function verifyEmailOf(email: string): Promise<void> {
+    const [mail] = await database.db
+      .select({ text: mailOutbox.text })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, email), eq(mailOutbox.subject, 'Verify your e-mail address for Aether')))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1)
+    const token = mail?.text.match(/\/verify-email\?token=([^\s]+)/)?.[1]
+    if (!token || (await services.account.verifyEmail(decodeURIComponent(token))) !== 'done') {
+      throw new Error(`no working verification link was mailed to ${email}`)
+    }
+  }
+
+  /**
+   * Registers and signs in a user; returns the bearer token, session cookie and user. The address
+   * is verified through the sign-up mail's link, as most members' are, unless `verified` is false
+   * (what an unverified account may not do: common/email-verification.ts).
+   */
+  async function signUp(input: { email?: string; password?: string; fullName?: string; role?: 'user' | 'admin'; verified?: boolean } = {}) {
     const email = input.email ?? `user-${Math.random().toString(36).slice(2, 10)}@example.com`
     const password = input.password ?? 'correct-horse-battery'
     const ip = freshIp()
@@ -94,6 +114,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     if (registered.status !== 201) throw new Error(`sign-up failed: ${registered.status} ${await registered.text()}`)
     const { data } = (await registered.json()) as { data: { user: { id: string } } }
     if (input.role === 'admin') await services.profiles.setRole(data.user.id, 'admin')
+    if (input.verified !== false) await verifyEmailOf(email.toLowerCase())
     const login = await request('/api/auth/login', { body: { email, password }, ip })
     if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`)
     const body = (await login.json()) as { data: { token: string; user: { id: string; email: string } } }
@@ -106,7 +127,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     await database.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
-  return { app, database, db: database.db, services, request, signUp, freshIp, dataDir, close }
+  return { app, database, db: database.db, services, request, signUp, verifyEmailOf, freshIp, dataDir, close }
 }
 
 /** The configuration the test app runs with (everything createServices and createApp read). */

@@ -1,6 +1,17 @@
 import type { Page } from '@playwright/test'
 import { apiToken, createAccount, latestMail } from './accounts.ts'
-import { ADMIN, expect, expectNoAxeViolations, gotoHydrated, signIn, signInAsAdmin, test, toasts, type Credentials } from './fixtures.ts'
+import {
+  ADMIN,
+  BASE_URL,
+  expect,
+  expectNoAxeViolations,
+  gotoHydrated,
+  signIn,
+  signInAsAdmin,
+  test,
+  toasts,
+  type Credentials,
+} from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
 // The admin walks every tab. Accounts, posts and inquiries are created fresh per test, so the
@@ -20,7 +31,7 @@ async function adminHeaders(request: Parameters<typeof apiToken>[0], baseUrl?: s
 test.describe('Users Management', () => {
   test('search, change plan and credits inline, edit, e-mail and delete a user', async ({ page, request, consoleErrors }) => {
     consoleErrors.allow(/status of 400/) // the refused credits value
-    const user = await createAccount(request, 'managed')
+    const user = await createAccount(request, 'managed', BASE_URL, { verified: false })
     await signInAsAdmin(page)
     await gotoHydrated(page, `/admin?search=${encodeURIComponent(user.email)}`)
     await expect(page.getByRole('table', { name: 'Users' }).getByRole('row')).toHaveCount(2)

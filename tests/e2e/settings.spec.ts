@@ -1,5 +1,5 @@
 import { createAccount, latestMail, linkIn } from './accounts.ts'
-import { ADMIN, expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
+import { ADMIN, BASE_URL, expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
 
 test.describe('settings', () => {
   test('validates the name and e-mail, then saves the name', async ({ page, request }) => {
@@ -107,7 +107,7 @@ test.describe('settings', () => {
   })
 
   test('a new account is asked to verify its address, and the link from the sign-up e-mail does it', async ({ page, request }) => {
-    const account = await createAccount(request, 'verify')
+    const account = await createAccount(request, 'verify', BASE_URL, { verified: false })
     await signIn(page, account)
     await gotoHydrated(page, '/settings')
     await expect(page.getByText(`Please verify ${account.email}`)).toBeVisible()

@@ -9,7 +9,8 @@ const NOT_AVAILABLE = ['Checkout Not Available', 'Our payment system is currentl
  * Successful' and the dashboard. Without a provider or price id, the spec's notice instead.
  */
 export async function startCheckout(setup: CheckoutSetup, plan: CheckoutPlan, navigate: NavigateFunction) {
-  const { client, buyer } = setup
+  const { client, buyer, refusal } = setup
+  if (refusal) return toast.error('Verify your e-mail address', { description: refusal })
   if (!buyer) return navigate('/auth')
   if (!client || !plan.priceId) return toast.error(NOT_AVAILABLE[0], { description: NOT_AVAILABLE[1] })
   if (client.kind === 'sandbox') return navigate(`/billing/checkout?plan=${encodeURIComponent(plan.slug)}`)

@@ -7,6 +7,8 @@ export interface CheckoutSetup {
   client: CheckoutClient | null
   /** The signed-in buyer; `token` is our server's signature of the id (see checkout-token.ts). */
   buyer: { id: string; email: string; token: string } | null
+  /** Why this member may not buy yet (an unverified e-mail address: common/email-verification.ts), shown instead of checkout. */
+  refusal: string | null
 }
 
 export interface CheckoutPlan {

@@ -8,19 +8,23 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { useBrowserTimeZone } from '#app/lib/use-browser-time-zone.ts'
 import { accountSettingsSchema } from '#common/account.ts'
+import { PHONE_EXAMPLE } from '#common/phone.ts'
 import { timeZoneNames } from '#common/time-zones.ts'
 
-/** 'Account Settings': name, e-mail and time zone, with the spec's 'Reset Password' button beside 'Save Changes'. */
+/** 'Account Settings': name, e-mail, phone and time zone, with the spec's 'Reset Password' button beside 'Save Changes'. */
 export function AccountSettingsForm({
   email,
   fullName,
   timeZone,
+  phone,
   lastResult,
 }: {
   email: string
   fullName: string
   /** The zone for schedules (docs/decisions/036); null: the browser's. */
   timeZone: string | null
+  /** E.164, or null. */
+  phone: string | null
   lastResult?: SubmissionResult<string[]>
 }) {
   const browserZone = useBrowserTimeZone()
@@ -30,7 +34,7 @@ export function AccountSettingsForm({
     id: 'account-settings',
     lastResult: navigation.state === 'idle' ? lastResult : undefined,
     constraint: getZodConstraint(accountSettingsSchema),
-    defaultValue: { email, fullName, timeZone: timeZone ?? '' },
+    defaultValue: { email, fullName, timeZone: timeZone ?? '', phone: phone ?? '' },
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: accountSettingsSchema }),
@@ -55,6 +59,19 @@ export function AccountSettingsForm({
             <Label htmlFor={fields.fullName.id}>Full Name</Label>
             <Input {...getInputProps(fields.fullName, { type: 'text' })} autoComplete="name" />
             <FieldError id={fields.fullName.errorId} errors={fields.fullName.errors} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={fields.phone.id}>Phone Number (optional)</Label>
+            <Input
+              {...getInputProps(fields.phone, { type: 'tel' })}
+              autoComplete="tel"
+              placeholder={PHONE_EXAMPLE}
+              aria-describedby={[fields.phone.errors ? fields.phone.errorId : null, `${fields.phone.id}-help`].filter(Boolean).join(' ')}
+            />
+            <FieldError id={fields.phone.errorId} errors={fields.phone.errors} />
+            <p id={`${fields.phone.id}-help`} className="text-xs text-muted-foreground">
+              In international format, with + and the country code.
+            </p>
           </div>
           <div className="space-y-2">
             <Label htmlFor={fields.timeZone.id}>Time zone</Label>

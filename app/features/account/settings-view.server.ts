@@ -32,10 +32,10 @@ export async function settingsView(context: AppLoadContext, user: SessionUser) {
   // A new key after every successful save remounts the forms with what is stored.
   return {
     email: user.email,
-    emailVerified: user.emailVerified,
     fullName: user.profile.fullName ?? '',
     // Where new schedules start and run times show; null: the browser's (docs/decisions/036).
     timeZone: user.profile.timeZone,
+    phone: user.profile.phone,
     apiKeys,
     canGrantAdmin: user.profile.role === 'admin',
     formKey: Date.now(),

@@ -4,6 +4,7 @@ import type { AppLoadContext } from 'react-router'
 import { readForPage } from '#app/lib/read-for-page.server.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { Payment } from '#server/features/billing/billing.service.ts'
+import { checkoutSetup } from './checkout-setup.server.ts'
 import type { Plan } from '#server/features/plans/plan.service.ts'
 import { prorate, prorationRate, type BillingPeriod } from '#common/proration.ts'
 import type { SubscriptionView } from './billing-summary.tsx'
@@ -136,10 +137,7 @@ export async function loadBilling(context: AppLoadContext, user: SessionUser) {
     paymentCount: history.total,
     // The buyer is the workspace (a personal workspace has its member's id): checkout's custom data carries it, signed.
     // Only owners get the signed buyer: with it, a checkout would attach a subscription to the workspace.
-    checkout: {
-      client: billing.checkout,
-      buyer: caller.workspace.role === 'owner' ? { id: workspace, email: user.email, token: billing.checkoutToken(workspace) } : null,
-    },
+    checkout: checkoutSetup(billing, caller.workspace.role === 'owner' ? workspace : null, user),
     sandbox: billing.checkout?.kind === 'sandbox',
   }
 }

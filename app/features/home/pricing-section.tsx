@@ -73,7 +73,7 @@ export function PricingSection({
               <div className="mt-8">
                 <PlanAction
                   plan={plan}
-                  signedIn={Boolean(checkout.buyer)}
+                  signedIn={Boolean(checkout.buyer ?? checkout.refusal)}
                   current={plan.slug === currentPlan}
                   subscribed={subscribed}
                   onCheckout={() => void startCheckout(plan)}

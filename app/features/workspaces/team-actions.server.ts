@@ -23,7 +23,7 @@ export async function teamAction(context: AppLoadContext, user: SessionUser, for
     return refused('Workspace not available', 'Your workspace could not be read. Please try again in a moment.')
   }
   if (intent !== 'create-team') requireUsableWorkspace(user)
-  const actor = { id: user.id, email: user.email, workspace: user.workspace as WorkspaceAccess }
+  const actor = { id: user.id, email: user.email, emailVerified: user.emailVerified, workspace: user.workspace as WorkspaceAccess }
   const userId = String(form.get('userId') ?? '').slice(0, 100)
 
   if (intent === 'create-team') {

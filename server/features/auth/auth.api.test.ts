@@ -59,6 +59,27 @@ describe('POST /api/auth/register and /api/auth/login', () => {
     expect(((await short.json()) as { message: string }).message).toMatch(/password/)
   })
 
+  it("answers a sign-in without an e-mail or a password with the spec's message (issue 27, item 14)", async () => {
+    const bodies = [
+      {},
+      { email: '', password: '' },
+      { email: 'known@example.com' },
+      { email: '  ', password: 'a-password' },
+      { password: 'x' },
+    ]
+    for (const body of bodies) {
+      const response = await t.request('/api/auth/login', { body, ip: t.freshIp() })
+      expect(response.status, JSON.stringify(body)).toBe(400)
+      expect(await response.json()).toMatchObject({
+        message: 'You must provide either an email or phone number and a password',
+        code: 'VALIDATION_ERROR',
+      })
+    }
+    // A malformed address still names its field.
+    const malformed = await t.request('/api/auth/login', { body: { email: 'not-an-email', password: 'x' }, ip: t.freshIp() })
+    expect(((await malformed.json()) as { message: string }).message).toBe('email: Please enter a valid email address.')
+  })
+
   it('refuses a second account with the same e-mail with 409', async () => {
     await t.signUp({ email: 'twice@example.com' })
     const again = await t.request('/api/auth/register', {

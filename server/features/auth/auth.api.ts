@@ -77,7 +77,7 @@ const updateProfile = signedInRoute(member('any'), {
   method: 'put',
   path: '/profile',
   tags: ['Auth'],
-  summary: 'Update your name or avatar',
+  summary: 'Update your name, avatar, time zone or phone (phone, phone_number or phoneNumber; E.164)',
   request: { body: jsonBody(profileUpdateSchema) },
   responses: { 200: dataOf(userSchema, 'The updated user'), ...errorResponses(400) },
 })

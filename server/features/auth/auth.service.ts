@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { and, eq, notExists } from 'drizzle-orm'
-import type { ChangePasswordInput, LoginInput, ProfileUpdateInput, RegisterInput } from '#common/auth.ts'
+import { newPasswordSchema, type ChangePasswordInput, type LoginInput, type ProfileUpdateInput, type RegisterInput } from '#common/auth.ts'
 import { SECOND_FACTOR_TICKET_SECONDS, TWO_FACTOR_COOKIE_NAME } from '#server/auth.ts'
 import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
@@ -99,6 +99,28 @@ export function createAuthService(deps: {
     },
 
     /**
+     * An account whose address the operator vouches for (the seed's demo accounts): created
+     * verified, with its password, and without the sign-up's "Verify your e-mail" mail, which
+     * Better Auth's sign-up endpoint sends to every account it creates (issue 27, item 11).
+     * The profile comes from the same database hook as a sign-up's.
+     */
+    async createVerified(input: { email: string; password: string; fullName: string }): Promise<{ id: string }> {
+      const password = newPasswordSchema.parse(input.password)
+      const context = await auth.$context
+      const user = await context.internalAdapter.createUser(
+        { email: input.email, name: input.fullName, emailVerified: true },
+        { method: 'email-password' },
+      )
+      await context.internalAdapter.linkAccount({
+        userId: user.id,
+        providerId: 'credential',
+        accountId: user.id,
+        password: await context.password.hash(password),
+      })
+      return { id: user.id }
+    },
+
+    /**
      * Signs in with e-mail and password. Guessing is throttled without locking the owner out
      * (ADR 016): per client address, per account and client, and per account, where the last one
      * refuses only devices the account never signed in on.
@@ -158,7 +180,12 @@ export function createAuthService(deps: {
     },
 
     async updateProfile(userId: string, input: ProfileUpdateInput): Promise<Profile> {
-      const profile = await profiles.update(userId, { fullName: input.fullName, avatarUrl: input.avatarUrl, timeZone: input.timeZone })
+      const profile = await profiles.update(userId, {
+        fullName: input.fullName,
+        avatarUrl: input.avatarUrl,
+        timeZone: input.timeZone,
+        phone: input.phone,
+      })
       if (!profile) throw new NotFound('Profile not found')
       return profile
     },

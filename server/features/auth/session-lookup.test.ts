@@ -30,7 +30,7 @@ async function sessionOf(userId: string) {
 
 describe('the one-query session lookup', () => {
   it('finds a live session by its bearer token or its signed cookie, with user and profile', async () => {
-    const user = await t.signUp({ fullName: 'Lookup Person' })
+    const user = await t.signUp({ fullName: 'Lookup Person', verified: false })
     const session = await sessionOf(user.id)
     for (const headers of [bearer(user.token), cookie(`theme=dark; ${user.cookie}`)]) {
       expect(await lookup.find(headers)).toMatchObject({

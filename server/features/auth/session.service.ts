@@ -81,6 +81,7 @@ function defaultProfile(userId: string, fullName: string | null): Profile {
     fullName,
     avatarUrl: null,
     timeZone: null,
+    phone: null,
     createdAt: now,
     updatedAt: now,
   }

@@ -7,6 +7,9 @@ import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { planCreateSchema } from '#common/plans.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 
+/** Who changes plans here: a member whose address is verified (an unverified one is refused: email-verification.api.test.ts). */
+const VERIFIED = { email: 'owner@example.com', emailVerified: true }
+
 /** A stand-in for Paddle's REST API on loopback: records requests, answers like Paddle. */
 async function startFakePaddle() {
   const received: { method: string; url: string; auth: string | undefined; body: unknown }[] = []
@@ -55,7 +58,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
 
   const DAY = 24 * 3600_000
   const buy = (user: { id: string; email: string }, plan: string, card: 'success' | 'declined' = 'success') =>
-    t.services.billing.sandboxPurchase({ id: user.id, email: user.email }, plan, card)
+    t.services.billing.sandboxPurchase({ id: user.id, email: user.email, emailVerified: true }, plan, card)
   const history = async (userId: string) => (await t.services.billing.payments(userId, { page: 1, limit: 10 })).items
 
   it("a first purchase starts a 14-day free trial: the plan and the month's credits now, $0 paid, first charge at the trial's end", async () => {
@@ -106,7 +109,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     const user = await t.signUp()
     await buy(user, 'pro')
     const trialEnd = (await t.services.billing.currentSubscription(user.id))?.nextBilledAt
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 1005 })
     expect(await t.services.billing.currentSubscription(user.id)).toMatchObject({ status: 'trialing', nextBilledAt: trialEnd })
     expect(await history(user.id)).toHaveLength(1)
@@ -119,16 +122,16 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
   it('a subscriber cannot open a second checkout; after the trial, plan changes are charged on the subscription', async () => {
     const user = await t.signUp()
     await buy(user, 'pro')
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'business')).rejects.toThrow(
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'business')).rejects.toThrow(
       /already have a subscription/,
     )
     await t.services.billing.sandboxEndPeriod(user.id)
     // Moments into a new period (issue 27's reproduction): the difference is nearly the whole month's, not Business's price.
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 6005 })
     expect((await history(user.id))[0]).toMatchObject({ amount: 50, creditApplied: 0, creditToBalance: 0, planSlug: 'business' })
     // Straight back: the same difference is credited to the balance, and the credits it brought are taken back.
-    await t.services.billing.changePlan(user.id, 'pro')
+    await t.services.billing.changePlan(user.id, 'pro', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 2005 })
     expect((await history(user.id))[0]).toMatchObject({ status: 'success', amount: 0, creditToBalance: 50, planSlug: 'pro' })
     expect(await t.services.billing.creditBalance(user.id)).toBe(50)
@@ -147,7 +150,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     await buy(user, 'pro')
     await t.services.billing.sandboxEndPeriod(user.id)
     await halfwayThroughThePeriod(user.id)
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     // Paddle's rule: $29 × ½ credited, $79 × ½ charged: $25.00 today; (5000 − 1000) × ½ credits.
     expect(await history(user.id)).toMatchObject([
       { status: 'success', amount: 25, creditApplied: 0, creditToBalance: 0, planSlug: 'business' },
@@ -178,7 +181,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     await t.services.billing.sandboxEndPeriod(user.id)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'business', credits: 10_005 })
     await halfwayThroughThePeriod(user.id)
-    await t.services.billing.changePlan(user.id, 'pro')
+    await t.services.billing.changePlan(user.id, 'pro', VERIFIED)
     // $79 × ½ credited, $29 × ½ charged: $25.00 goes to the balance, and no negative payment is recorded.
     expect((await history(user.id))[0]).toMatchObject({
       status: 'success',
@@ -203,7 +206,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     await t.services.billing.sandboxEndPeriod(user.id)
     await t.services.credits.change({ workspaceId: user.id, delta: -9_500, reason: 'usage', reference: 'runs' })
     await halfwayThroughThePeriod(user.id)
-    await t.services.billing.changePlan(user.id, 'pro')
+    await t.services.billing.changePlan(user.id, 'pro', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro', credits: 0 })
     const ledger = await t.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, user.id)).orderBy(desc(creditLedger.createdAt))
     expect(ledger[0]).toMatchObject({ reason: 'plan_grant', delta: -505, balanceAfter: 0 })
@@ -215,7 +218,7 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
     await buy(user, 'business')
     await t.services.billing.sandboxEndPeriod(user.id)
     await halfwayThroughThePeriod(user.id)
-    await t.services.billing.changePlan(user.id, 'pro')
+    await t.services.billing.changePlan(user.id, 'pro', VERIFIED)
     await t.services.billing.cancelToFree(user.id)
     await t.services.billing.sandboxEndPeriod(user.id)
     const customer = (await t.db.select().from(subscriptions).where(eq(subscriptions.workspaceId, user.id)))[0]?.providerCustomerId
@@ -260,15 +263,17 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
       code: 'PLAN_NOT_FOR_SALE',
       message: 'The Starter plan is not for sale at the moment. Please choose another plan.',
     }
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'starter')).rejects.toMatchObject(refusal)
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'starter')).rejects.toMatchObject(
+      refusal,
+    )
     await expect(buy(user, 'starter')).rejects.toMatchObject(refusal)
     await buy(user, 'pro')
     await t.services.billing.sandboxEndPeriod(user.id)
-    await expect(t.services.billing.changePlan(user.id, 'starter')).rejects.toMatchObject(refusal)
+    await expect(t.services.billing.changePlan(user.id, 'starter', VERIFIED)).rejects.toMatchObject(refusal)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'pro' })
     // The sandbox plays Paddle and knows a plan by its price id, whatever it looks like.
     await t.services.plans.update({ id: admin.id, email: admin.email }, starter.id, { paddlePriceId: 'starter-monthly' })
-    await t.services.billing.changePlan(user.id, 'starter')
+    await t.services.billing.changePlan(user.id, 'starter', VERIFIED)
     expect(await profile(t, user.id)).toMatchObject({ subscriptionPlan: 'starter' })
   })
 
@@ -327,21 +332,24 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
       forSale: false,
       reason: 'Not for sale: a Paddle price id starts with pri_ (this one is a placeholder).',
     })
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')).rejects.toMatchObject({
       status: 409,
       code: 'PLAN_NOT_FOR_SALE',
       message: 'The Pro plan is not for sale at the moment. Please choose another plan.',
     })
     const requests = paddle.received.length
     const member = await subscribed()
-    await expect(t.services.billing.changePlan(member.id, 'business')).rejects.toMatchObject({ status: 409, code: 'PLAN_NOT_FOR_SALE' })
+    await expect(t.services.billing.changePlan(member.id, 'business', VERIFIED)).rejects.toMatchObject({
+      status: 409,
+      code: 'PLAN_NOT_FOR_SALE',
+    })
     expect(paddle.received).toHaveLength(requests)
   })
 
   it("with Paddle's price ids set, checkout opens Paddle.js with the price id, the e-mail and custom data { user_id, plan }", async () => {
     await setPaddlePriceIds()
     const user = await t.signUp()
-    const checkout = await t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')
+    const checkout = await t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')
     expect(checkout).toMatchObject({
       checkout: { kind: 'paddle', clientToken: 'test_token', environment: 'sandbox' },
       priceId: 'pri_01proplan',
@@ -366,7 +374,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   it('an upgrade patches the subscription to the new price, prorated now', async () => {
     await setPaddlePriceIds()
     const user = await subscribed()
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(paddle.received.at(-1)).toMatchObject({
       method: 'PATCH',
       url: `/subscriptions/sub_${user.id}`,
@@ -377,7 +385,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
   it('during a trial a plan change is sent with do_not_bill, as Paddle requires; Switch to Free is the same request', async () => {
     await setPaddlePriceIds()
     const user = await subscribed('trialing')
-    await t.services.billing.changePlan(user.id, 'business')
+    await t.services.billing.changePlan(user.id, 'business', VERIFIED)
     expect(paddle.received.at(-1)).toMatchObject({
       method: 'PATCH',
       url: `/subscriptions/sub_${user.id}`,
@@ -409,7 +417,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
       ['pro', { forSale: false, reason: 'Not for sale: add its Paddle price id.' }],
       ['business', { forSale: false, reason: 'Not for sale: add its Paddle price id.' }],
     ])
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')).rejects.toMatchObject({
       status: 409,
       code: 'PLAN_NOT_FOR_SALE',
     })
@@ -427,7 +435,7 @@ describe('billing without a payment provider', () => {
 
   it("checkout answers the spec's 'Checkout Not Available' for a plan on sale; a plan without a price id is not for sale", async () => {
     const user = await t.signUp()
-    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email }, 'pro')).rejects.toMatchObject({
+    await expect(t.services.billing.checkoutFor({ id: user.id, email: user.email, emailVerified: true }, 'pro')).rejects.toMatchObject({
       status: 503,
       message: 'Our payment system is currently being set up. Please try again later.',
     })

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from 'drizzle-orm'
+import { requireVerifiedEmail, type VerifiablePerson } from '#common/email-verification.ts'
 import { AppError, Conflict, NotFound, ServiceUnavailable } from '#common/errors.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from '#server/db/client.ts'
@@ -176,8 +177,14 @@ export function createBillingService(deps: {
     billingPeriodOf,
     /** The workspace's credit balance at the payment provider (credit-balance.ts), in dollars. */
     creditBalance: (workspaceId: string) => creditBalanceOf(db, workspaceId),
-    /** The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts). */
-    checkoutToken: (workspaceId: string) => checkoutUserToken(checkoutSecret, workspaceId),
+    /**
+     * The signature of a buyer's user id, which checkout's custom data must carry (checkout-token.ts):
+     * without it no checkout can attach a subscription, so it is handed to a verified address only.
+     */
+    checkoutToken(workspaceId: string, buyer: VerifiablePerson): string {
+      requireVerifiedEmail(buyer, { kind: 'purchase' })
+      return checkoutUserToken(checkoutSecret, workspaceId)
+    },
     currentSubscription,
     sandboxTrialFor,
 
@@ -193,7 +200,8 @@ export function createBillingService(deps: {
      * What buying `planSlug` takes: the checkout to open. Throws when checkout cannot open. The
      * buyer is a workspace (its id; a personal workspace has its member's) and the e-mail paying.
      */
-    async checkoutFor(user: { id: string; email: string }, planSlug: string) {
+    async checkoutFor(user: { id: string } & VerifiablePerson, planSlug: string) {
+      requireVerifiedEmail(user, { kind: 'purchase' })
       const plan = await requirePlan(planSlug)
       if (plan.price === 0) throw new Conflict('The Free plan needs no checkout.')
       if (await currentSubscription(user.id)) throw new Conflict('You already have a subscription: change plans on the Billing page.')
@@ -204,7 +212,7 @@ export function createBillingService(deps: {
     },
 
     /** The local sandbox's checkout: pays (or declines) through signed webhooks to our own endpoint. */
-    async sandboxPurchase(user: { id: string; email: string }, planSlug: string, card: 'success' | 'declined') {
+    async sandboxPurchase(user: { id: string } & VerifiablePerson, planSlug: string, card: 'success' | 'declined') {
       if (!sandbox) throw new NotFound('The payment sandbox is off.')
       const { plan, priceId, customData } = await this.checkoutFor(user, planSlug)
       const trial = await sandboxTrialFor(user.id)
@@ -230,8 +238,9 @@ export function createBillingService(deps: {
       return { endsAt: subscription.nextBilledAt, trial }
     },
 
-    /** Upgrade or downgrade between paid plans while subscribed. */
-    async changePlan(workspaceId: string, planSlug: string): Promise<void> {
+    /** Upgrade or downgrade between paid plans while subscribed, by `by` (whose address must be verified). */
+    async changePlan(workspaceId: string, planSlug: string, by: VerifiablePerson): Promise<void> {
+      requireVerifiedEmail(by, { kind: 'purchase' })
       const plan = await requirePlan(planSlug)
       const subscription = await currentSubscription(workspaceId)
       if (!subscription) throw new Conflict('Choose a paid plan through checkout first.')

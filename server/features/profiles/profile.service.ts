@@ -58,7 +58,7 @@ export function createProfileService(deps: {
 
     async update(
       userId: string,
-      changes: { fullName?: string; avatarUrl?: string | null; timeZone?: string | null },
+      changes: { fullName?: string; avatarUrl?: string | null; timeZone?: string | null; phone?: string | null },
     ): Promise<Profile | null> {
       const [row] = await db
         .update(profiles)

@@ -107,7 +107,13 @@ describe('Apply fix in a team workspace', () => {
     const { automationId, runId } = await repairedRun()
     const refused = await call(viewer, `/api/runs/${runId}/repairs/2/apply`)
     expect(refused.status).toBe(403)
-    const caller = { id: viewer.id, email: viewer.email, role: 'user' as const, workspace: { id: teamId, role: 'viewer' as const } }
+    const caller = {
+      id: viewer.id,
+      email: viewer.email,
+      emailVerified: true,
+      role: 'user' as const,
+      workspace: { id: teamId, role: 'viewer' as const },
+    }
     const error = await t.services.repairs.applyRepair(runId, caller, 2).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(Forbidden)
     expect((error as Forbidden).message).toBe('Applying a fix needs the Member role in this workspace; you are viewer.')

@@ -19,6 +19,7 @@ import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/st
 import { createCloudQueue } from './cloud-queue.ts'
 import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
+import { requireUnverifiedAllowance } from './unverified-allowance.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
@@ -158,6 +159,7 @@ export function createRunService(deps: {
         'PLAN_LIMIT',
       )
     }
+    if (options.runner === 'cloud') await requireUnverifiedAllowance(tx, caller.id)
     const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS : 0
     if (cost > member.credits) {
       throw new LimitReached(

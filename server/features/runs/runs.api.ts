@@ -230,7 +230,7 @@ const start = signedInRoute(changes, {
   path: '/{id}/runs',
   tags,
   summary:
-    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else); values are text, filled in one pass with everything else, so a value is never read as a placeholder. A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts, and with 403 when the steps use a vault secret kept for a higher role than the caller’s (docs/decisions/039).',
+    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else); values are text, filled in one pass with everything else, so a value is never read as a placeholder. A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts, with 403 when the steps use a vault secret kept for a higher role than the caller’s (docs/decisions/039), and with 403 EMAIL_NOT_VERIFIED for a cloud run of an account whose e-mail address is not verified beyond the Free plan runs a month.',
   request: { params: idParam, body: jsonBody(runStartSchema) },
   responses: {
     201: { description: 'The run', content: one },

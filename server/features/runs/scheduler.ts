@@ -15,6 +15,8 @@ import type { Run, RunService, StartOptions } from './run.service.ts'
 const scheduledCaller = (automation: Pick<Automation, 'ownerId' | 'workspaceId'>): Caller => ({
   id: automation.ownerId ?? '',
   email: 'the schedule',
+  // Not a person asking: the run service reads the owner's own verification (unverified-allowance.ts).
+  emailVerified: false,
   role: 'user',
   workspace: { id: automation.workspaceId, role: 'member' },
 })

@@ -325,7 +325,11 @@ describe('workspaces, roles and API keys', () => {
     const refused = await use(viewer, template.id, { inputs: 'not an object' }, team)
     expect(refused.status).toBe(403)
     const stillRefused = await t.services.templates
-      .use({ id: viewer.id, email: viewer.email, role: 'user', workspace: { id: team, role: 'viewer' } }, template.id, { inputs: VALUES })
+      .use(
+        { id: viewer.id, email: viewer.email, emailVerified: true, role: 'user', workspace: { id: team, role: 'viewer' } },
+        template.id,
+        { inputs: VALUES },
+      )
       .catch((error: unknown) => error)
     expect(stillRefused).toMatchObject({ status: 403 })
     expect(await countIn(team)).toBe(1)

@@ -5,6 +5,7 @@ import { NotFound, Unauthorized } from '#common/errors.ts'
 import type { RunInputs } from '#common/run-inputs.ts'
 import { TRIGGER_RATE_LIMIT, TRIGGER_SECRET_PREFIX, triggerPath } from '#common/triggers.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
+import { requireVerifiedEmail } from '#common/email-verification.ts'
 import type { Db } from '#server/db/client.ts'
 import { automations, automationTriggers } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -68,6 +69,8 @@ export function createTriggerService(deps: {
     /** A new secret for the automation: its first, or one that replaces (rotates) the one before. */
     async issue(automationId: string, caller: Caller): Promise<IssuedTrigger> {
       requireWorkspaceRole(caller.workspace.role, 'member', 'Managing trigger URLs')
+      // Anyone holding the URL starts cloud runs: not before the member's own address is verified.
+      requireVerifiedEmail(caller, { kind: 'trigger' })
       const automation = await automationIn(automationId, caller)
       await plans.requireFeature(caller.workspace.id, 'triggerUrls')
       const secret = `${TRIGGER_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`
@@ -141,6 +144,8 @@ export function createTriggerService(deps: {
       const caller: Caller = {
         id: trigger.createdBy ?? '',
         email: 'the trigger URL',
+        // Not a person asking: the run service reads the creator's own verification (unverified-allowance.ts).
+        emailVerified: false,
         role: 'user',
         workspace: { id: trigger.workspaceId, role: 'member' },
       }

@@ -223,7 +223,7 @@ describe('PUT /api/users/:id', () => {
     const role = await errorOf(await put(member.id, { role: 'owner' }), 400)
     expect(role.message).toBe('role: Role must be user or admin.')
     const empty = await errorOf(await put(member.id, {}), 400)
-    expect(empty.message).toBe('Nothing to update: send fullName, role, plan or credits.')
+    expect(empty.message).toBe('Nothing to update: send fullName, role, plan, credits or phone.')
   })
 
   it('answers 404 for an unknown user, 403 to members and 401 to visitors', async () => {

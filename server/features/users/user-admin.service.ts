@@ -23,7 +23,7 @@ import { hashPassword } from '#server/password-hashing.ts'
 import type { UserService } from './user.service.ts'
 
 /**
- * What an admin does to accounts: edit (name, role, plan, credits), create, delete, set a
+ * What an admin does to accounts: edit (name, role, plan, credits, phone), create, delete, set a
  * password, write to a user. Each change and its audit entry commit together. Nobody can remove
  * the last admin, and an admin cannot demote or delete themselves.
  */
@@ -122,9 +122,14 @@ export function createUserAdminService(deps: {
           before.fullName = profile.fullName
           after.fullName = changes.fullName
         }
+        if (changes.phone !== undefined && changes.phone !== profile.phone) {
+          before.phone = profile.phone
+          after.phone = changes.phone
+        }
         const profileChanges = {
           ...(after.role !== undefined ? { role: after.role as 'user' | 'admin' } : {}),
           ...(after.fullName !== undefined ? { fullName: after.fullName as string } : {}),
+          ...(after.phone !== undefined ? { phone: after.phone as string | null } : {}),
         }
         // A member's plan and credits are those of their personal workspace (same id).
         if (after.plan !== undefined) {
@@ -169,14 +174,17 @@ export function createUserAdminService(deps: {
       if (existing) throw new Conflict('An account with this email already exists.')
       const result = await auth.api.signUpEmail({ body: { email: input.email, password: input.password, name: input.fullName ?? '' } })
       await db.transaction(async (tx) => {
-        if (input.role === 'admin')
-          await tx.update(profiles).set({ role: 'admin', updatedAt: new Date() }).where(eq(profiles.id, result.user.id))
+        if (input.role === 'admin' || input.phone)
+          await tx
+            .update(profiles)
+            .set({ role: input.role, phone: input.phone ?? null, updatedAt: new Date() })
+            .where(eq(profiles.id, result.user.id))
         await audit.record(tx, actor, {
           action: 'user.create',
           targetType: 'user',
           targetId: result.user.id,
           summary: `Created ${input.email} (${input.role})`,
-          after: { email: input.email, role: input.role, fullName: input.fullName ?? null },
+          after: { email: input.email, role: input.role, fullName: input.fullName ?? null, phone: input.phone ?? null },
         })
       })
       return requireUser(result.user.id)

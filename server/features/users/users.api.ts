@@ -13,6 +13,7 @@ const adminUserSchema = z
   .object({
     id: z.string(),
     email: z.string(),
+    phone: z.string().nullable().openapi({ description: "The profile's phone number (E.164), or null" }),
     emailVerified: z.boolean(),
     email_confirmed_at: z.string().nullable(),
     last_sign_in_at: z.string().nullable(),
@@ -27,6 +28,7 @@ function toAdminUserDto(user: UserListItem): z.infer<typeof adminUserSchema> {
   return {
     id: user.id,
     email: user.email,
+    phone: user.profile.phone,
     emailVerified: user.emailVerified,
     // Better Auth records that the address was verified, not when; the account's creation is the
     // closest honest date for the spec's email_confirmed_at.
@@ -92,7 +94,7 @@ const create = signedInRoute(admin('never'), {
   method: 'post',
   path: '/',
   tags: ['Users (admin)'],
-  summary: 'Create a user (email, password, fullName?, role?)',
+  summary: 'Create a user (email, password, fullName?, role?, phone?)',
   request: { body: jsonBody(adminUserCreateSchema) },
   responses: { 201: userResponse('The new user'), ...errorResponses(400, 409) },
 })
@@ -101,7 +103,8 @@ const update = signedInRoute(admin('never'), {
   method: 'put',
   path: '/{id}',
   tags: ['Users (admin)'],
-  summary: 'Change name, role, plan (plan, subscription_plan or subscriptionPlan) or credits; audited',
+  summary:
+    'Change name, role, plan (plan, subscription_plan or subscriptionPlan), credits or phone (phone, phone_number or phoneNumber); audited',
   description: 'Credits are set through the credit ledger with the admin as actor. Nobody can demote the last admin or themselves.',
   request: { params: idParam, body: jsonBody(adminUserUpdateSchema) },
   responses: { 200: userResponse('The updated user'), ...errorResponses(400, 404, 409) },

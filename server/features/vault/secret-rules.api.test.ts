@@ -271,7 +271,13 @@ describe('a step may only type a secret into a field', () => {
 
   it('does not apply a fix whose target names a secret (a repair found on a page that showed one back)', async () => {
     const saved = await saveAutomation(member, signIn('{{secrets.shared_login}}'))
-    const caller = { id: member.id, email: member.email, role: 'user' as const, workspace: { id: team, role: 'member' as const } }
+    const caller = {
+      id: member.id,
+      email: member.email,
+      emailVerified: true,
+      role: 'user' as const,
+      workspace: { id: team, role: 'member' as const },
+    }
     const [row] = await t.db.select().from(automations).where(eq(automations.id, saved.data.id))
     const before = row?.steps[1]
     if (!before) throw new Error('no step 2')

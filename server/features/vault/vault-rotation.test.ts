@@ -36,7 +36,13 @@ afterAll(async () => {
 describe('vault key rotation', () => {
   it('re-wraps every data key under the new key; secrets open with it alone afterwards', async () => {
     const before = vaultWith(OLD_KEY)
-    const caller = { id: account.id, email: account.email, role: 'user' as const, workspace: { id: account.id, role: 'owner' as const } }
+    const caller = {
+      id: account.id,
+      email: account.email,
+      emailVerified: true,
+      role: 'user' as const,
+      workspace: { id: account.id, role: 'owner' as const },
+    }
     await before.create(caller, {
       name: 'shop_password',
       kind: 'password',

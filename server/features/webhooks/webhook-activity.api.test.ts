@@ -61,10 +61,16 @@ afterAll(async () => {
 describe('webhook URLs in the activity feed', () => {
   it('name the origin and a hint, never the path or query, for viewers and API keys; /webhooks still shows the whole URL', async () => {
     const created = await t.services.outgoingWebhooks.create(
-      { id: owner.id, email: owner.email, role: 'user', workspace: { id: teamId, role: 'owner' } },
+      { id: owner.id, email: owner.email, emailVerified: true, role: 'user', workspace: { id: teamId, role: 'owner' } },
       { url: URL_WITH_TOKEN, description: '', events: ['run.succeeded'], enabled: true },
     )
-    const caller = { id: owner.id, email: owner.email, role: 'user' as const, workspace: { id: teamId, role: 'owner' as const } }
+    const caller = {
+      id: owner.id,
+      email: owner.email,
+      emailVerified: true,
+      role: 'user' as const,
+      workspace: { id: teamId, role: 'owner' as const },
+    }
     await t.services.outgoingWebhooks.update(caller, created.endpoint.id, { url: CHANGED_URL })
     await t.services.outgoingWebhooks.rotateSecret(caller, created.endpoint.id)
     await t.services.outgoingWebhooks.remove(caller, created.endpoint.id)

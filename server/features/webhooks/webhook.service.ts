@@ -8,6 +8,7 @@ import { isUuid } from '#common/ids.ts'
 import type { Page } from '#common/pagination.ts'
 import { WEBHOOK_TEST_EVENT, webhookUrlHint, type WebhookCreate, type WebhookUpdate } from '#common/webhooks.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
+import { requireVerifiedEmail } from '#common/email-verification.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { subscriptionPlans, webhookAttempts, webhookDeliveries, webhookEndpoints, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -144,6 +145,8 @@ export function createWebhookService(deps: {
     /** A new endpoint; the answer holds its signing secret, shown this once. */
     async create(caller: Caller, input: WebhookCreate): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
       requireAdmin(caller)
+      // An endpoint sends the workspace's events to an address outside: not before the member's own address is verified.
+      requireVerifiedEmail(caller, { kind: 'webhook' })
       // The plan first (no address is looked up for a workspace that may not add one), then again under the lock.
       await requireRoom(db, caller.workspace.id)
       await checkUrl(input.url)

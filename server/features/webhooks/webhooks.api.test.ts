@@ -243,7 +243,7 @@ describe('delivery with retries', () => {
 
     // A day later, only the new secret signs.
     const later = await t.services.outgoingWebhooks.sendTest(
-      { id: owner.id, email: owner.email, role: 'user', workspace: { id: owner.id, role: 'owner' } },
+      { id: owner.id, email: owner.email, emailVerified: true, role: 'user', workspace: { id: owner.id, role: 'owner' } },
       endpoint.id,
       new Date(Date.now() + 25 * 60 * 60 * 1000),
     )

@@ -13,6 +13,7 @@ import { users, workspaceInvitations, workspaceMembers, workspaces } from '#serv
 import type { Mailer } from '#server/features/mail/mailer.ts'
 import type { WorkspaceActor, WorkspaceService } from './workspace.service.ts'
 import { isUuid } from '#common/ids.ts'
+import { requireVerifiedEmail, type VerifiablePerson } from '#common/email-verification.ts'
 
 export interface PendingInvitation {
   id: string
@@ -71,11 +72,15 @@ export function createInvitationService(deps: { db: Db; workspaces: WorkspaceSer
     /** The workspace's seats and how many members and pending invitations take (the Team page's figure). */
     seats: async (workspaceId: string) => workspaceService.seatsIn(db, workspaceId, await pendingCount(db, workspaceId)),
 
-    /** Invites an address (or sends a pending invitation again with a new link). Owners and admins only. */
-    async invite(actor: WorkspaceActor, input: InvitationCreate): Promise<PendingInvitation> {
+    /**
+     * Invites an address (or sends a pending invitation again with a new link). Owners and admins
+     * only, with a verified address: the invitation is an e-mail to someone else.
+     */
+    async invite(actor: WorkspaceActor & VerifiablePerson, input: InvitationCreate): Promise<PendingInvitation> {
       const token = randomBytes(32).toString('base64url')
       const invitation = await db.transaction(async (tx) => {
         const access = await workspaceService.lockedTeam(tx, actor, 'admin', 'Inviting people')
+        requireVerifiedEmail(actor, { kind: 'invite' })
         if (input.role === 'admin' && access.role !== 'owner') throw new Forbidden('Only an owner can invite admins.')
         const [already] = await tx
           .select({ id: users.id })

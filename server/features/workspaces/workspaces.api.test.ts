@@ -181,7 +181,13 @@ describe('what a review found (each refused)', () => {
 
   it('a viewer can neither inspect pages nor plan with the workspace credits, whatever calls the service', async () => {
     const viewer = await t.signUp()
-    const caller = { id: viewer.id, email: viewer.email, role: 'user' as const, workspace: { id: team.id, role: 'viewer' as const } }
+    const caller = {
+      id: viewer.id,
+      email: viewer.email,
+      emailVerified: true,
+      role: 'user' as const,
+      workspace: { id: team.id, role: 'viewer' as const },
+    }
     await expect(
       t.services.planning.plan(caller, { description: 'click Send', startUrl: 'https://example.com', planner: 'offline' }),
     ).rejects.toMatchObject({

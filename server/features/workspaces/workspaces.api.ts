@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import type { VerifiablePerson } from '#common/email-verification.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import {
   invitationCreateSchema,
@@ -27,7 +28,12 @@ const done = { description: 'Done', content: { 'application/json': { schema: z.o
 const userParam = z.object({ userId: z.string().min(1).max(100) })
 
 /** The person acting in the request's workspace (the route's access rule made sure there is one). */
-const actorOf = (user: SessionUser): WorkspaceActor => ({ id: user.id, email: user.email, workspace: user.workspace as WorkspaceAccess })
+const actorOf = (user: SessionUser): WorkspaceActor & VerifiablePerson => ({
+  id: user.id,
+  email: user.email,
+  emailVerified: user.emailVerified,
+  workspace: user.workspace as WorkspaceAccess,
+})
 
 const list = signedInRoute(member('never'), {
   method: 'get',

@@ -15,9 +15,10 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
+import { PHONE_EXAMPLE } from '#common/phone.ts'
 import type { PlanOption, UserRow } from './users-table.tsx'
 
-/** Edit User: name, role, plan and credits in one save. */
+/** Edit User: name, phone, role, plan and credits in one save. */
 export function EditUserDialog({
   user,
   plans,
@@ -47,6 +48,21 @@ export function EditUserDialog({
           <div className="space-y-2">
             <Label htmlFor={id('name')}>Full Name</Label>
             <Input id={id('name')} name="fullName" defaultValue={user.name} minLength={2} maxLength={100} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={id('phone')}>Phone Number</Label>
+            <Input
+              id={id('phone')}
+              name="phone"
+              type="tel"
+              defaultValue={user.phone ?? ''}
+              placeholder={PHONE_EXAMPLE}
+              maxLength={40}
+              aria-describedby={id('phone-help')}
+            />
+            <p id={id('phone-help')} className="text-xs text-muted-foreground">
+              Optional. International format, with + and the country code; leave it empty to remove it.
+            </p>
           </div>
           <div className="grid gap-4 sm:grid-cols-3">
             <div className="space-y-2">

@@ -14,6 +14,8 @@ import { SendEmailDialog } from './send-email-dialog.tsx'
 export interface UserRow {
   id: string
   email: string
+  /** E.164, or null. */
+  phone: string | null
   name: string
   role: 'user' | 'admin'
   plan: string
@@ -33,7 +35,20 @@ export interface PlanOption {
   name: string
 }
 
-const HEADERS = ['User ID', 'Email', 'Name', 'Plan', 'Credits', 'Runs (month)', 'Verified', '2FA', 'Last Login', 'Created', 'Actions']
+const HEADERS = [
+  'User ID',
+  'Email',
+  'Phone',
+  'Name',
+  'Plan',
+  'Credits',
+  'Runs (month)',
+  'Verified',
+  '2FA',
+  'Last Login',
+  'Created',
+  'Actions',
+]
 
 export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans: PlanOption[]; adminId: string }) {
   return (
@@ -48,6 +63,7 @@ export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans:
             {user.email}
             {user.role === 'admin' ? <span className="ml-2 rounded border px-1.5 text-xs text-muted-foreground">admin</span> : null}
           </td>
+          <td className="px-3 py-2 whitespace-nowrap tabular-nums">{user.phone ?? <span className="text-muted-foreground">—</span>}</td>
           <td className="px-3 py-2">{user.name || <span className="text-muted-foreground">—</span>}</td>
           <td className="px-3 py-2">
             <PlanSelect user={user} plans={plans} />

@@ -33,6 +33,7 @@ export async function loadUsersTab(context: AppLoadContext, admin: SessionUser, 
     users: result.items.map((user) => ({
       id: user.id,
       email: user.email,
+      phone: user.profile.phone,
       name: user.profile.fullName ?? '',
       role: user.profile.role,
       plan: user.profile.subscriptionPlan,
