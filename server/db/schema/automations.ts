@@ -44,6 +44,12 @@ export const automations = pgTable(
     schedule: jsonb().$type<ZonedSchedule | null>(),
     /** The local runner its scheduled runs wait for (README "Local runner"); null: they run in the cloud. */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
+    /**
+     * The version its runner's owner let run on that runner (docs/decisions/032, amended): a save by
+     * them approves the version it makes; anyone else's save leaves it behind, and the runner runs
+     * nothing of it until they approve the current version. Null: not approved (or no runner).
+     */
+    deviceApprovedVersion: integer(),
     enabled: boolean().notNull().default(true),
     /** When the schedule next fires; the scheduler claims due rows and moves this on. */
     nextRunAt: timestamp({ withTimezone: true }),
@@ -137,6 +143,8 @@ export const automationRuns = pgTable(
     attempts: integer().notNull().default(0),
     /** The local runner a queued client run waits for, and that runs it (a scheduled run meant for that device). */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
+    /** The automation's version its steps were taken from; null for runs from before it was kept. */
+    automationVersion: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp({ withTimezone: true }),
     finishedAt: timestamp({ withTimezone: true }),

@@ -1,8 +1,9 @@
 // A workspace's automations: list, create, change (a new version), duplicate, apply a target, remove.
 // Over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
-// limits, device, the plan's action limit), kept beside the operations that call them; the
-// schedule's rules are in automation-schedules.ts.
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
+// limits, the plan's action limit), kept beside the operations that call them; the schedule's
+// rules are in automation-schedules.ts, the local runner's choice and approval in runner-choice.ts
+// and runner-approval.ts.
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
 import { placeholdersOf } from '#common/step-placeholders.ts'
@@ -11,13 +12,15 @@ import { Conflict, LimitReached, NotFound, ValidationError } from '#common/error
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { automations, devices, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
+import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
+import { approveRunner } from './runner-approval.ts'
+import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
 
 export type Automation = typeof automations.$inferSelect
 /** The platform's limits of every cloud run. */
@@ -111,19 +114,6 @@ export function createAutomationService(
       throw over('runStepLimit', `Runs stop after ${platform.maxActions} actions on this server: the action limit can only be lower.`)
   }
 
-  /** Scheduled runs may only wait for a local runner connected to this workspace. */
-  async function checkDevice(workspaceId: string, deviceId: string | null | undefined): Promise<void> {
-    if (!deviceId) return
-    const [runner] = await db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(and(eq(devices.id, deviceId), eq(devices.workspaceId, workspaceId), eq(devices.kind, 'runner'), isNull(devices.revokedAt)))
-    if (!runner) {
-      const message = 'Scheduled runs can wait for a local runner connected to this workspace only: connect one, or run them in the cloud.'
-      throw new ValidationError(message, [{ path: 'deviceId', message }])
-    }
-  }
-
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
@@ -210,7 +200,7 @@ export function createAutomationService(
       const steps = await checkedSteps(workspaceId, data.steps)
       checkSignInBlock(data.signInBlock, steps)
       checkRunLimits(data)
-      await checkDevice(workspaceId, data.deviceId)
+      const runner = await chooseRunner(db, caller, data.deviceId, null)
       const settled = schedules.settle(data.schedule, data.enabled, null)
       await schedules.checkInterval(workspaceId, settled.schedule, null)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
@@ -226,6 +216,9 @@ export function createAutomationService(
             workspaceId,
             ownerId: caller.id,
             steps,
+            deviceId: runner.deviceId,
+            // A new automation is version 1.
+            deviceApprovedVersion: runner.approval === 'approve' ? 1 : null,
             nextRunAt: schedules.nextRunAt(settled.schedule, settled.enabled),
           })
           .returning()
@@ -251,7 +244,7 @@ export function createAutomationService(
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
-      await checkDevice(current.workspaceId, data.deviceId)
+      const runner = await chooseRunner(db, caller, data.deviceId, current)
       const { schedule, enabled } = schedules.settle(data.schedule, data.enabled, current)
       await schedules.checkInterval(current.workspaceId, schedule, current.schedule)
       const scheduleChanged = !sameSchedule(schedule, current.schedule) || enabled !== current.enabled
@@ -264,6 +257,8 @@ export function createAutomationService(
               steps,
               schedule,
               enabled,
+              deviceId: runner.deviceId,
+              ...approvalOf(runner),
               ...(scheduleChanged ? { nextRunAt: schedules.nextRunAt(schedule, enabled) } : {}),
               version: sql`${automations.version} + 1`,
               updatedAt: new Date(),
@@ -290,6 +285,8 @@ export function createAutomationService(
 
     async duplicate(id: string, caller: Caller): Promise<Automation> {
       const source = await ownedForChange(id, caller)
+      // The copy keeps the runner only when it is the caller's own: a colleague's runs what they approved.
+      const runner = source.deviceId ? await runnerOf(db, source.workspaceId, source.deviceId) : null
       return this.create(caller, {
         name: `Copy of ${source.name}`.slice(0, 100),
         description: source.description,
@@ -300,7 +297,7 @@ export function createAutomationService(
         signInBlock: source.signInBlock,
         runTimeLimitSeconds: source.runTimeLimitSeconds,
         runStepLimit: source.runStepLimit,
-        deviceId: source.deviceId,
+        deviceId: runner?.userId === caller.id ? runner.id : null,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })
@@ -325,9 +322,16 @@ export function createAutomationService(
         }
         const target = mergedTarget(change.target, current.target)
         const steps = row.steps.map((step, index) => (index === change.index ? ({ ...current, target } as AutomationStep) : step))
+        const runner = row.deviceId ? await runnerOf(tx, row.workspaceId, row.deviceId) : null
         const [updated] = await tx
           .update(automations)
-          .set({ steps, version: sql`${automations.version} + 1`, updatedAt: new Date() })
+          .set({
+            steps,
+            version: sql`${automations.version} + 1`,
+            // The runner's owner applying a fix approves the version it makes, as their save does.
+            ...(runner?.userId === caller.id ? approvalOf({ approval: 'approve' }) : {}),
+            updatedAt: new Date(),
+          })
           .where(eq(automations.id, id))
           .returning()
         if (!updated) throw new NotFound('Automation not found')
@@ -336,6 +340,12 @@ export function createAutomationService(
         return updated
       })
     },
+
+    /**
+     * The runner's owner lets `version` (the one they looked at) run on their runner
+     * (docs/decisions/032, amended): after someone else changed an automation set to run there.
+     */
+    approveRunner: (id: string, caller: Caller, version: number) => approveRunner(db, activity, id, caller, version),
 
     async remove(id: string, caller: Caller): Promise<void> {
       const current = await ownedForChange(id, caller)
@@ -346,6 +356,12 @@ export function createAutomationService(
       })
     },
   }
+}
+
+/** What a save writes into the runner's approval: the version the save makes, nothing, or none. */
+function approvalOf(runner: Pick<RunnerChoice, 'approval'>) {
+  if (runner.approval === 'approve') return { deviceApprovedVersion: sql<number>`${automations.version} + 1` }
+  return runner.approval === 'clear' ? { deviceApprovedVersion: null } : {}
 }
 
 /** The new ways first, then the old ones not among them, at most MAX_TARGET_ALTERNATIVES. */
