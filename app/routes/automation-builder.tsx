@@ -38,7 +38,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     // A viewer changes nothing in the workspace: there is nothing to build here for them.
     if (readOnly) throw redirect('/dashboard')
     const runners = await context.services.devices.runnersFor(caller)
-    return { ...base, runners, runner: null, automation: null, suggestions: null, trigger: null, version: NEW, scheduleWords: null, readOnly }
+    return {
+      ...base,
+      runners,
+      runner: null,
+      automation: null,
+      suggestions: null,
+      trigger: null,
+      version: NEW,
+      scheduleWords: null,
+      readOnly,
+    }
   }
   const found = isUuid(params.id) ? await attempt(() => context.services.automations.get(params.id, caller)) : null
   // Only the workspace's: another workspace's is as unknown as a missing one.

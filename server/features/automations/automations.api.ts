@@ -96,7 +96,11 @@ const approveRunner = signedInRoute(member('automations', 'member'), {
     params: idParam,
     body: jsonBody(
       z.object({
-        version: z.number({ error: 'version must be the version you approve' }).int('version must be a whole number').min(1).max(2_147_483_647),
+        version: z
+          .number({ error: 'version must be the version you approve' })
+          .int('version must be a whole number')
+          .min(1)
+          .max(2_147_483_647),
       }),
     ),
   },
