@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
@@ -160,6 +160,26 @@ export const automationRuns = pgTable(
     index().on(table.status, table.runner, table.createdAt),
     index().on(table.deviceId, table.status),
   ],
+)
+
+/**
+ * Each workspace's turn in the cloud queue (docs/decisions/038): start-time fair queuing on a
+ * virtual clock. A claim serves the workspace whose next turn starts first (ties: the older run),
+ * moves its next turn on by a stride of 1,000,000 divided by its plan's weight, and the clock to
+ * where that turn started. Only claims write it, under their advisory lock.
+ */
+export const cloudQueueTurns = pgTable(
+  'cloud_queue_turns',
+  {
+    workspaceId: text()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Where on the virtual clock its latest claim started: the largest of these is the clock. */
+    lastStart: bigint({ mode: 'number' }).notNull(),
+    /** Where its next turn starts, unless the clock has passed it (then at the clock: no credit saved up while idle). */
+    nextStart: bigint({ mode: 'number' }).notNull(),
+  },
+  (table) => [index().on(table.lastStart)],
 )
 
 /**
