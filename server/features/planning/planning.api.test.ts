@@ -33,6 +33,19 @@ afterAll(async () => {
   await sites?.close()
 })
 
+/** A server that takes requests and never answers them: a page that never finishes loading. */
+async function hangingServer() {
+  const server = createServer(() => {})
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
 async function call(t: TestApp, account: Account | null, path: string, body?: unknown) {
   const response = await t.request(path, { body, token: account?.token })
   return { status: response.status, body: (await response.json()) as Body }
@@ -85,19 +98,25 @@ describe('POST /api/automations/inspect', () => {
     expect(body.data).toMatchObject({ url: `${sites.url}/original/products?page=2`, stoppedAt: null })
   })
 
-  it('runs one inspection at a time per member', async () => {
-    const slow = createServer((_request, response) => {
-      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Slow</title><p>Slow</p>'), 1_500)
+  it("makes a Free workspace's second inspection at once wait for its first, instead of refusing it", async () => {
+    const events: string[] = []
+    const slow = createServer((request, response) => {
+      events.push(`arrived ${request.url}`)
+      setTimeout(() => {
+        events.push(`answered ${request.url}`)
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Slow</title><p>Slow</p>')
+      }, 1_500)
     })
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
     try {
       const member = await offline.signUp()
-      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`
-      const answers = await Promise.all([1, 2].map(() => call(offline, member, '/api/automations/inspect', { url })))
-      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429])
-      expect(answers.find((answer) => answer.status === 429)?.body.message).toBe(
-        'One page inspection or plan at a time: wait for the one under way.',
-      )
+      const url = (n: number) => `http://127.0.0.1:${(slow.address() as AddressInfo).port}/page-${n}`
+      const answers = await Promise.all([1, 2].map((n) => call(offline, member, '/api/automations/inspect', { url: url(n) })))
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+      // The second page was not even asked for until the first inspection was over.
+      const pages = events.filter((event) => /page-\d$/.test(event))
+      expect(pages.slice(0, 2)).toEqual(['arrived /page-1', 'answered /page-1'])
+      expect(pages.slice(2)).toEqual(['arrived /page-2', 'answered /page-2'])
     } finally {
       slow.closeAllConnections()
       await new Promise((resolve) => slow.close(resolve))
@@ -123,6 +142,77 @@ describe('POST /api/automations/inspect', () => {
       /^Step 1 \(click\)/,
     )
     expect((await call(offline, null, '/api/automations/inspect', { url: 'x' })).status).toBe(401)
+  })
+})
+
+describe('inspections shared fairly between workspaces (docs/decisions/038)', () => {
+  /** Shortened limits: an inspection holds its place at most 4 s, a page load 3 s. */
+  let fair: TestApp
+  beforeAll(async () => {
+    fair = await createTestApp({
+      privateTargets: 'loopback',
+      explorations: { maxWaitMs: 15_000, inspection: { timeLimitMs: 4_000, stepTimeoutMs: 3_000, settleMs: 500 } },
+    })
+  })
+  afterAll(async () => {
+    await fair?.close()
+  })
+
+  it('serves a fourth workspace within the bound while three Free workspaces keep every place busy', async () => {
+    const { url, close } = await hangingServer()
+    try {
+      const hogs = await Promise.all([1, 2, 3].map(() => fair.signUp()))
+      const finished: string[] = []
+      const inspect = (account: Account, label: string, target: string) =>
+        call(fair, account, '/api/automations/inspect', { url: target }).then((answer) => {
+          finished.push(label)
+          return answer
+        })
+      // Each hog asks twice at once: one takes a place, the other waits (the Free share is one).
+      const hogging = hogs.flatMap((hog, n) => [inspect(hog, `hog ${n + 1}`, url), inspect(hog, `hog ${n + 1} again`, url)])
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const fourth = await fair.signUp()
+      const started = Date.now()
+      const served = await inspect(fourth, 'fourth', `${sites.url}/original/contact`)
+      const waited = Date.now() - started
+      expect(served.status, JSON.stringify(served.body)).toBe(200)
+      // Its turn came with the first place to free (a hog's 3-s page load), before any hog's second.
+      expect(waited).toBeLessThan(4_000 + 6_000)
+      const answers = await Promise.all(hogging)
+      // Each hog's page never loads: its inspection ends at its page-load or its own time limit, whichever comes first.
+      for (const answer of answers) expect([400, 503], answer.body.message).toContain(answer.status)
+      expect(finished.indexOf('fourth')).toBeLessThan(Math.min(...[1, 2, 3].map((n) => finished.indexOf(`hog ${n} again`))))
+    } finally {
+      await close()
+    }
+  })
+
+  it('waits no longer than its page-load limit for a page that never finishes loading', async () => {
+    const { url, close } = await hangingServer()
+    try {
+      const member = await fair.signUp()
+      const started = Date.now()
+      const { status, body } = await call(fair, member, '/api/automations/inspect', { url })
+      expect(status).toBe(400)
+      expect(body.message).toBe('Could not open the page: the page did not finish loading within 3 s')
+      expect(Date.now() - started).toBeLessThan(3_000 + 3_000)
+    } finally {
+      await close()
+    }
+  })
+
+  it('stops an inspection at its own time limit, whatever its steps wait for', async () => {
+    const member = await fair.signUp()
+    const started = Date.now()
+    const { status, body } = await call(fair, member, '/api/automations/inspect', {
+      steps: [
+        { type: 'navigate', url: `${sites.url}/original/contact` },
+        { type: 'wait', ms: 60_000 },
+      ],
+    })
+    expect(status).toBe(503)
+    expect(body.message).toBe('The page did not finish within 4 s; try again, or start from another page.')
+    expect(Date.now() - started).toBeLessThan(4_000 + 3_000)
   })
 })
 
