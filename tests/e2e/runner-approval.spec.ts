@@ -37,7 +37,9 @@ test('a colleague’s change waits for the runner owner’s approval, which they
   await ownerPage.getByLabel('Workspace name').fill('Night shift')
   await ownerPage.getByRole('button', { name: 'Create workspace' }).click()
   await expect(ownerPage.getByRole('heading', { name: 'Night shift', level: 1 })).toBeVisible()
-  const teams = (await (await request.get(`${BASE_URL}/api/workspaces`, { headers: { Authorization: `Bearer ${ownerToken}` } })).json()) as {
+  const teams = (await (
+    await request.get(`${BASE_URL}/api/workspaces`, { headers: { Authorization: `Bearer ${ownerToken}` } })
+  ).json()) as {
     data: { id: string; name: string }[]
   }
   const teamId = teams.data.find((workspace) => workspace.name === 'Night shift')?.id ?? ''
