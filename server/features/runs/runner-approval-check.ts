@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { DbOrTx } from '#server/db/client.ts'
-import { automations, devices, users } from '#server/db/schema/index.ts'
+import { type automations, devices, users } from '#server/db/schema/index.ts'
 
 /** A local runner as its approvals are checked: whose it is, and whether it is still connected. */
 export interface RunnerFacts {
