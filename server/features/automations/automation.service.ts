@@ -238,13 +238,25 @@ export function createAutomationService(
       })
     },
 
-    /** Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else Conflict). */
-    async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
+    /**
+     * Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else
+     * Conflict). `reviewed`: the caller saves the whole automation as they saw it at `expectedVersion`
+     * (the builder), so the save of its runner's owner approves what it saves, a colleague's earlier
+     * change included; any other save of theirs keeps a current approval current (docs/decisions/032).
+     */
+    async update(
+      id: string,
+      caller: Caller,
+      data: AutomationChanges,
+      options: { expectedVersion?: number; reviewed?: boolean } = {},
+    ): Promise<Automation> {
       const current = await ownedForChange(id, caller)
       const steps = data.steps === undefined ? undefined : await checkedSteps(current.workspaceId, data.steps)
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
-      const runner = await chooseRunner(db, caller, data.deviceId, current)
+      const chosen = await chooseRunner(db, caller, data.deviceId, current)
+      const seen = chosen.deviceId !== current.deviceId || (options.reviewed === true && options.expectedVersion !== undefined)
+      const runner: RunnerChoice = chosen.approval === 'approve' && !seen ? { ...chosen, approval: 'renew' } : chosen
       const { schedule, enabled } = schedules.settle(data.schedule, data.enabled, current)
       await schedules.checkInterval(current.workspaceId, schedule, current.schedule)
       const scheduleChanged = !sameSchedule(schedule, current.schedule) || enabled !== current.enabled
@@ -328,8 +340,8 @@ export function createAutomationService(
           .set({
             steps,
             version: sql`${automations.version} + 1`,
-            // The runner's owner applying a fix approves the version it makes, as their save does.
-            ...(runner?.userId === caller.id ? approvalOf({ approval: 'approve' }) : {}),
+            // The runner's owner applying a fix keeps their approval current (a colleague's change still waits for theirs).
+            ...(runner?.userId === caller.id ? approvalOf({ approval: 'renew' }) : {}),
             updatedAt: new Date(),
           })
           .where(eq(automations.id, id))
@@ -358,10 +370,23 @@ export function createAutomationService(
   }
 }
 
-/** What a save writes into the runner's approval: the version the save makes, nothing, or none. */
+/**
+ * What a save writes into the runner's approval: the version the save makes ('approve'; 'renew'
+ * only when the version saved over was approved), nothing ('keep'), or none ('clear').
+ */
 function approvalOf(runner: Pick<RunnerChoice, 'approval'>) {
-  if (runner.approval === 'approve') return { deviceApprovedVersion: sql<number>`${automations.version} + 1` }
-  return runner.approval === 'clear' ? { deviceApprovedVersion: null } : {}
+  switch (runner.approval) {
+    case 'approve':
+      return { deviceApprovedVersion: sql<number>`${automations.version} + 1` }
+    case 'renew':
+      return {
+        deviceApprovedVersion: sql<number>`case when ${automations.deviceApprovedVersion} = ${automations.version} then ${automations.version} + 1 else ${automations.deviceApprovedVersion} end`,
+      }
+    case 'clear':
+      return { deviceApprovedVersion: null }
+    case 'keep':
+      return {}
+  }
 }
 
 /** The new ways first, then the old ones not among them, at most MAX_TARGET_ALTERNATIVES. */

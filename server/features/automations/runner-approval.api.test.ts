@@ -280,12 +280,45 @@ describe('approving the current version', () => {
     })
   })
 
-  it('the runner’s owner saving it approves the version their save makes', async () => {
+  it('an applied fix keeps the owner’s approval current when it was, and never approves a colleague’s change', async () => {
+    const click = { type: 'click', target: [{ by: 'css', selector: '#go' }] }
+    const saved = await call(ada, '/api/automations', {
+      body: { name: 'Fix me', schedule: '0 2 * * *', deviceId: adaRunner.id, steps: [...STEPS, click] },
+    })
+    const id = saved.body.data.id
+    const asAda = { id: ada.id, email: ada.email, role: 'user' as const, workspace: { id: teamId, role: 'member' as const } }
+    const fix = (before: unknown) =>
+      t.services.automations.applyTarget(id, asAda, {
+        index: 1,
+        before: before as never,
+        target: [{ by: 'role', role: 'button', name: 'Go' }],
+      })
+    const fixed = await fix(click)
+    expect(fixed).toMatchObject({ version: 2, deviceApprovedVersion: 2 })
+    await call(bob, `/api/automations/${id}`, { method: 'PUT', body: { description: 'Bob was here' } })
+    const again = await fix(fixed.steps[1])
+    expect(again).toMatchObject({ version: 4, deviceApprovedVersion: 2 })
+  })
+
+  it('the runner’s owner approves by saving what they saw in the builder; other saves keep only a current approval current', async () => {
     const saved = await scheduledOn(ada, adaRunner.id)
     const id = saved.body.data.id
-    await call(bob, `/api/automations/${id}`, { method: 'PUT', body: { name: 'Renamed by Bob' } })
-    const resaved = await call(ada, `/api/automations/${id}`, { method: 'PUT', body: { name: 'Nightly intranet report' } })
-    expect(resaved.body.data).toMatchObject({ version: 3, deviceApprovedVersion: 3 })
+    // Ada's own change over the API keeps her approval current.
+    const own = await call(ada, `/api/automations/${id}`, { method: 'PUT', body: { description: 'Every night' } })
+    expect(own.body.data).toMatchObject({ version: 2, deviceApprovedVersion: 2 })
+    await call(bob, `/api/automations/${id}`, { method: 'PUT', body: { steps: [{ type: 'navigate', url: 'http://10.0.0.9/' }] } })
+    // A partial change of hers (a rename, a pause) does not approve Bob's steps she has not looked at.
+    const renamed = await call(ada, `/api/automations/${id}`, { method: 'PUT', body: { name: 'Nightly intranet report' } })
+    expect(renamed.body.data).toMatchObject({ version: 4, deviceApprovedVersion: 2 })
+    // Saving the whole automation from the builder, over the version it showed her, does.
+    const asAda = { id: ada.id, email: ada.email, role: 'user' as const, workspace: { id: teamId, role: 'member' as const } }
+    const reviewed = await t.services.automations.update(
+      id,
+      asAda,
+      { name: 'Nightly intranet report' },
+      { expectedVersion: 4, reviewed: true },
+    )
+    expect(reviewed).toMatchObject({ version: 5, deviceApprovedVersion: 5 })
     // Moving it to the cloud drops the approval; Bob cannot put it back on Ada's runner.
     const cloud = await call(bob, `/api/automations/${id}`, { method: 'PUT', body: { deviceId: null } })
     expect(cloud.body.data).toMatchObject({ deviceId: null, deviceApprovedVersion: null })

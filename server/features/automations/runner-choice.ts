@@ -16,8 +16,12 @@ export interface RunnerOfWorkspace {
 /** What a save writes about the runner: the runner, and whether the save approves the version it makes. */
 export interface RunnerChoice {
   deviceId: string | null
-  /** 'approve': the runner's owner saves, so the new version may run there; 'keep': the approval stays as it is (stale from now on); 'clear': no runner. */
-  approval: 'approve' | 'keep' | 'clear'
+  /**
+   * 'approve': the runner's owner saves what they saw, so the new version may run there; 'renew':
+   * the owner's other saves keep an approval that was current, current; 'keep': the approval stays
+   * as it is (stale from now on); 'clear': no runner.
+   */
+  approval: 'approve' | 'renew' | 'keep' | 'clear'
 }
 
 /** "Ada Lovelace (ada@example.com)", or the e-mail alone when the account has no name. */

@@ -47,7 +47,7 @@ export function RunnerApprovalCard({ runner, readOnly }: { runner: RunnerApprova
           <>
             <p role="alert">
               Version {runner.version} was not saved by you: its scheduled runs are refused on your local runner “{runner.name}” until you
-              approve it. Read its steps above first.
+              approve it. Read its steps above first (saving it here approves it too).
             </p>
             {readOnly ? null : (
               <Form method="post">
