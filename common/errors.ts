@@ -60,7 +60,11 @@ export class RateLimited extends AppError {
 }
 
 export class ServiceUnavailable extends AppError {
-  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
+  constructor(
+    message = 'The service is temporarily unavailable. Please try again shortly.',
+    /** When known, how soon to try again: the API sends it as Retry-After. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(503, message, 'SERVICE_UNAVAILABLE')
   }
 }

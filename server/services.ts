@@ -43,7 +43,7 @@ import { createPairingService } from './features/devices/pairing.service.ts'
 import { createSharedBrowser } from './browser/shared-browser.ts'
 import { createStructuredAnswers } from './features/ai/structured-answers.ts'
 import { createModelCalls } from './features/credits/model-calls.ts'
-import { createPlanningService } from './features/planning/planning.service.ts'
+import { createPlanningService, type ExplorationLimits } from './features/planning/planning.service.ts'
 import { createRepairer } from './features/planning/repairer.ts'
 import { createSuggestionService } from './features/suggestions/suggestion.service.ts'
 import { createTemplateService } from './features/templates/template.service.ts'
@@ -78,6 +78,8 @@ export function createServices(options: {
   deliverWebhook?: (request: Request) => Promise<Response>
   /** The time schedules count from (tests fake it; the scheduler takes the same clock). */
   clock?: () => Date
+  /** How many inspections and plans run and wait at once, and what one inspection waits for (tests shorten them). */
+  explorations?: Partial<ExplorationLimits>
 }) {
   const { database, env, authSecret, logger } = options
   const db = database.db
@@ -179,6 +181,7 @@ export function createServices(options: {
     modelCalls,
     plans,
     rateLimits,
+    limits: options.explorations,
   })
   return {
     logger,

@@ -14,6 +14,9 @@ import { privatePageMeta } from '#app/lib/seo.ts'
 import { TriggerCard } from '#app/features/automations/trigger/trigger-card.tsx'
 import { issueTrigger, revokeTrigger } from '#app/features/automations/trigger/trigger-actions.server.ts'
 import { triggerView } from '#app/features/automations/trigger/trigger-view.server.ts'
+import { RunnerApprovalCard } from '#app/features/automations/runner/runner-approval-card.tsx'
+import { approveRunner } from '#app/features/automations/runner/runner-approval-actions.server.ts'
+import { runnerApprovalView } from '#app/features/automations/runner/runner-approval-view.server.ts'
 
 // One route for /dashboard/automations/new and /dashboard/automations/<id>: every route is an entry
 // of the manifest each page loads (docs/decisions/008-page-weight.md).
@@ -28,23 +31,37 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     memberTimeZone: user.profile.timeZone,
     plan: { name: plan, actionLimit: limit },
     runLimits: context.services.runLimits,
-    runners: await context.services.devices.runners(caller.workspace.id),
     assist: await builderAssist(context.services, caller.workspace.id),
   }
   const readOnly = caller.workspace.role === 'viewer'
   if (params.id === NEW) {
     // A viewer changes nothing in the workspace: there is nothing to build here for them.
     if (readOnly) throw redirect('/dashboard')
-    return { ...base, automation: null, suggestions: null, trigger: null, version: NEW, scheduleWords: null, readOnly }
+    const runners = await context.services.devices.runnersFor(caller)
+    return {
+      ...base,
+      runners,
+      runner: null,
+      automation: null,
+      suggestions: null,
+      trigger: null,
+      version: NEW,
+      scheduleWords: null,
+      readOnly,
+    }
   }
   const found = isUuid(params.id) ? await attempt(() => context.services.automations.get(params.id, caller)) : null
   // Only the workspace's: another workspace's is as unknown as a missing one.
   if (!found?.ok || found.value.workspaceId !== caller.workspace.id) throw data({ message: 'Automation not found' }, { status: 404 })
   const automation = found.value
   const sessionSavedAt = await context.services.vault.sessionSavedAt(caller.workspace.id, automation.id)
+  // The caller's own runners, and the one it already names (maybe a colleague's): docs/decisions/032, amended.
+  const runners = await context.services.devices.runnersFor(caller, automation.deviceId)
   return {
     ...base,
     readOnly,
+    runners,
+    runner: runnerApprovalView(automation, runners),
     suggestions: await suggestionsView(context.services, automation.id, caller),
     trigger: await triggerView(context.services, automation.id, automation.steps, caller),
     version: automation.updatedAt.toISOString(),
@@ -80,6 +97,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'issue-trigger' && params.id !== NEW) return issueTrigger(context, params.id)
   if (intent === 'revoke-trigger' && params.id !== NEW) return revokeTrigger(context, params.id)
   if (intent === 'forget-session' && params.id !== NEW) return forgetSession(context, params.id)
+  if (intent === 'approve-runner' && params.id !== NEW) return approveRunner(context, params.id, form)
   return saveAutomation(form, context, params.id === NEW ? null : params.id)
 }
 
@@ -102,7 +120,7 @@ const EMPTY = {
 }
 
 export default function AutomationBuilderPage() {
-  const { automation, memberTimeZone, version, plan, runLimits, runners, assist, suggestions, trigger, scheduleWords, readOnly } =
+  const { automation, memberTimeZone, version, plan, runLimits, runners, runner, assist, suggestions, trigger, scheduleWords, readOnly } =
     useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
@@ -125,6 +143,7 @@ export default function AutomationBuilderPage() {
       suggestions={suggestions}
       answer={answer}
     >
+      {runner ? <RunnerApprovalCard runner={runner} readOnly={readOnly} /> : null}
       {trigger ? <TriggerCard trigger={trigger} readOnly={readOnly} /> : null}
     </BuilderPage>
   ) : (

@@ -7,9 +7,11 @@ import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { loader } from './run-detail.tsx'
 
-// The run page's line about a queued cloud run's wait (docs/decisions/029), with the real services.
+// The run page's line about a queued cloud run's wait (docs/decisions/029, 038), with the real services.
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
+
+const TURNS = 'Workspaces take turns in the cloud queue, so the place can change when other workspaces queue runs.'
 
 let t: TestApp
 let admin: Account
@@ -67,27 +69,41 @@ describe('the run page of a queued cloud run', () => {
     const [running = '', waiting = ''] = await cloudRuns(ada, 2)
     const [bobs = ''] = await cloudRuns(bob, 1)
 
-    expect((await pageOf(bob, bobs)).queue).toEqual({ position: 3, place: 'Queued — 3rd in line: 2 runs ahead of this one.', limit: null })
+    // Ada's second run waits for her workspace's next turn: Bob's comes before it.
+    expect((await pageOf(bob, bobs)).queue).toEqual({
+      position: 2,
+      place: 'Queued — about 2nd in line: 1 run ahead of this one now.',
+      limit: null,
+      turns: TURNS,
+    })
+    expect((await pageOf(ada, waiting)).queue?.position).toBe(3)
     expect((await t.services.runQueue.claim('worker-a'))?.id).toBe(running)
 
     expect((await pageOf(ada, running)).queue).toBeNull()
     expect((await pageOf(ada, waiting)).queue).toEqual({
-      position: 1,
-      place: 'Queued — next in line for a cloud browser.',
+      position: 2,
+      place: 'Queued — about 2nd in line: 1 run ahead of this one now.',
       limit: 'Your plan runs 1 cloud run at a time and one is running: this one starts when it finishes.',
+      turns: TURNS,
     })
     // An admin looking at it reads whose plan it is.
     expect((await pageOf(admin, waiting)).queue?.limit).toBe(
       "This workspace's plan runs 1 cloud run at a time and one is running: this one starts when it finishes.",
     )
-    expect((await pageOf(bob, bobs)).queue).toEqual({ position: 2, place: 'Queued — 2nd in line: 1 run ahead of this one.', limit: null })
+    expect((await pageOf(bob, bobs)).queue).toEqual({
+      position: 1,
+      place: 'Queued — next in line for a cloud browser.',
+      limit: null,
+      turns: TURNS,
+    })
   })
 
   it('counts in ordinals and says how many must finish when more run than the plan now allows', () => {
     expect(queueNotice({ position: 22, running: 1, cloudConcurrency: 2 }, true)).toEqual({
       position: 22,
-      place: 'Queued — 22nd in line: 21 runs ahead of this one.',
+      place: 'Queued — about 22nd in line: 21 runs ahead of this one now.',
       limit: null,
+      turns: TURNS,
     })
     expect(queueNotice({ position: 11, running: 2, cloudConcurrency: 2 }, true).limit).toBe(
       'Your plan runs 2 cloud runs at a time and 2 are running: this one starts when one of them finishes.',
@@ -97,7 +113,7 @@ describe('the run page of a queued cloud run', () => {
       limit: 'Your plan runs 1 cloud run at a time and 3 are running: this one starts when 3 of them have finished.',
     })
     expect(queueNotice({ position: 13, running: 0, cloudConcurrency: 1 }, true).place).toBe(
-      'Queued — 13th in line: 12 runs ahead of this one.',
+      'Queued — about 13th in line: 12 runs ahead of this one now.',
     )
   })
 })

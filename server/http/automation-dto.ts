@@ -35,6 +35,10 @@ export const automationSchema = z
     deviceId: z.string().nullable().openapi({
       description: 'The local runner (a connected device of kind runner) its scheduled runs wait for; null: they run in the cloud',
     }),
+    deviceApprovedVersion: z.number().int().nullable().openapi({
+      description:
+        "The version the runner's owner let run on it (their save, or POST …/runner-approval); the runner runs it only while this equals version. Null: not approved, or no runner",
+    }),
     enabled: z.boolean().openapi({ description: 'Whether the schedule fires: the opposite of schedule.paused' }),
     nextRunAt: z.string().nullable(),
     /** The workspace it belongs to (docs/decisions/021). */

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { Conflict, Forbidden, NotFound, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
+import { Conflict, Forbidden, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '#common/errors.ts'
 import { DatabaseUnavailableError } from '#server/db/errors.ts'
 import type { AppEnv } from './app-env.ts'
 import { DATABASE_UNAVAILABLE_MESSAGE, errorHandler } from './error-handler.ts'
@@ -42,6 +42,14 @@ describe('errorHandler', () => {
     expect(response.status).toBe(429)
     expect(response.headers.get('retry-after')).toBe('42')
     expect(await response.json()).toMatchObject({ message: 'slow down', code: 'RATE_LIMITED' })
+  })
+
+  it('adds Retry-After to a 503 that knows when to try again (a busy cloud browser), and none when it does not', async () => {
+    const busy = await appThrowing(new ServiceUnavailable('busy', 7)).request()
+    expect(busy.status).toBe(503)
+    expect(busy.headers.get('retry-after')).toBe('7')
+    expect(await busy.json()).toEqual({ message: 'busy', code: 'SERVICE_UNAVAILABLE' })
+    expect((await appThrowing(new ServiceUnavailable('down')).request()).headers.get('retry-after')).toBeNull()
   })
 
   it('turns HTTP exceptions (bad JSON, 413, 415) into JSON', async () => {

@@ -101,6 +101,8 @@ let apiKeys: Record<Exclude<Role, 'visitor'>, string>
 let adminScopedKey: string
 /** Each signed-in role's own connected device (docs/decisions/031), in its personal workspace. */
 let deviceTokens: Record<Exclude<Role, 'visitor'>, string>
+/** The member's local runner, paired when a row first needs an automation on it. */
+let memberRunner: { id: string; token: string } | undefined
 /** An account on Business whose approvals the pairing rows use (no device limit). */
 let pairer: Account
 /** Authenticators of an account that signs in with a passkey and of the member (docs/decisions/023). */
@@ -233,10 +235,10 @@ const make = {
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
   /** A pairing asked for with no credential and approved by the account (the /connect page calls the same service). */
-  async approvedPairing(account: Account): Promise<{ pairingId: string; pollSecret: string }> {
+  async approvedPairing(account: Account, kind: 'extension' | 'runner' = 'extension'): Promise<{ pairingId: string; pollSecret: string }> {
     const asked = await send('visitor', 'POST', {
       path: '/devices/pairings',
-      body: { name: unique('Matrix device'), kind: 'extension', version: '1.0.0' },
+      body: { name: unique('Matrix device'), kind, version: '1.0.0' },
       ip: t.freshIp(),
     })
     const pairing = (await json<{ data: { pairingId: string; userCode: string; pollSecret: string } }>(asked, 201)).data
@@ -249,11 +251,20 @@ const make = {
     return pairing
   },
   /** A device of the account's personal workspace, connected through the whole pairing flow. */
-  async device(account: Account): Promise<{ id: string; token: string }> {
-    const { pairingId, pollSecret } = await make.approvedPairing(account)
+  async device(account: Account, kind: 'extension' | 'runner' = 'extension'): Promise<{ id: string; token: string }> {
+    const { pairingId, pollSecret } = await make.approvedPairing(account, kind)
     const collected = await send('visitor', 'POST', { path: `/devices/pairings/${pairingId}/token`, body: { pollSecret } })
     const { data } = await json<{ data: { token: string; device: { id: string } } }>(collected, 200)
     return { id: data.device.id, token: data.token }
+  },
+  /** A fresh automation of the member's, set to run on their local runner (so version 1 is approved: they saved it). */
+  async runnerAutomation(): Promise<string> {
+    memberRunner ??= await make.device(accounts.member, 'runner')
+    const response = await send('member', 'POST', {
+      path: '/automations',
+      body: { name: unique('Matrix runner automation'), steps: STEPS, deviceId: memberRunner.id },
+    })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
   async key(): Promise<string> {
     const response = await send('member', 'POST', { path: '/keys', body: { name: unique('Matrix key') } })
@@ -672,6 +683,10 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'PUT /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}`, body: { description: 'Changed by the matrix' } }),
   'DELETE /automations/{id}': async () => ({ path: `/automations/${await make.automation()}` }),
   'POST /automations/{id}/duplicate': () => ({ path: `/automations/${fixtures.automationId}/duplicate` }),
+  'POST /automations/{id}/runner-approval': async () => ({
+    path: `/automations/${await make.runnerAutomation()}/runner-approval`,
+    body: { version: 1 },
+  }),
   'POST /automations/inspect': () => ({ path: '/automations/inspect', body: { url: `${sites.url}/original/contact` } }),
   'POST /automations/inspect [API key]': (role) => ({
     path: '/automations/inspect',

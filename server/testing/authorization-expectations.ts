@@ -498,6 +498,14 @@ export const DOCUMENTED: RouteExpectation[] = [
   { route: 'DELETE /automations/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: 'a fresh automation each call' },
   { route: 'POST /automations/{id}/duplicate', visitor: 401, member: 201, otherMember: 404, admin: 404 },
   {
+    route: 'POST /automations/{id}/runner-approval',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: "a fresh automation on the member's own local runner (approving what is approved changes nothing)",
+  },
+  {
     route: 'POST /automations/inspect',
     visitor: 401,
     member: 200,

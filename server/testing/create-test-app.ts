@@ -9,6 +9,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { seed } from '#server/db/seed.ts'
 import { mailOutbox } from '#server/db/schema/index.ts'
 import { createServices } from '#server/services.ts'
+import type { ExplorationLimits } from '#server/features/planning/planning.service.ts'
 import type { BillingEnv } from '#server/features/billing/create-billing.ts'
 import { openTestDatabase } from './test-database.ts'
 
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   privateTargets?: 'loopback'
   /** The time the services count schedules from (give the scheduler the same one). */
   clock?: () => Date
+  /** The places and waits of inspections and plans (docs/decisions/038), shortened for a test. */
+  explorations?: Partial<ExplorationLimits>
 }
 
 /**
@@ -61,6 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     authSecret: TEST_AUTH_SECRET,
     deliverWebhook: (request) => Promise.resolve(app.request(request)),
     clock: options.clock,
+    explorations: options.explorations,
   })
   await seed(database.db, services, logger, { demo: false, adminEmail: 'admin@aether.test', memberEmail: 'member@aether.test' })
   const defaults = await services.settings.get()

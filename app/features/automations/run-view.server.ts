@@ -94,17 +94,21 @@ const ordinalRules = new Intl.PluralRules('en-US', { type: 'ordinal' })
 const ordinal = (n: number) => `${n}${ORDINAL_SUFFIXES[ordinalRules.select(n)]}`
 const runs = (n: number) => `${n} cloud run${n === 1 ? '' : 's'}`
 
+/** The place in line is an estimate (docs/decisions/038): it is said once, under it. */
+const TAKING_TURNS = 'Workspaces take turns in the cloud queue, so the place can change when other workspaces queue runs.'
+
 /**
- * What the page says about a queued cloud run's wait (docs/decisions/029): its place in line and,
- * when its workspace already runs as many cloud runs as the plan allows, that it waits for one of
- * them. `yours`: the reader works in the run's workspace (an admin may look at anyone's).
+ * What the page says about a queued cloud run's wait (docs/decisions/029, 038): its place in line
+ * (as the queue stands now), and, when its workspace already runs as many cloud runs as the plan
+ * allows, that it waits for one of them. `yours`: the reader works in the run's workspace (an
+ * admin may look at anyone's).
  */
 export function queueNotice(standing: QueueStanding, yours: boolean) {
   const ahead = standing.position - 1
   const place =
     ahead === 0
       ? 'Queued — next in line for a cloud browser.'
-      : `Queued — ${ordinal(standing.position)} in line: ${ahead} run${ahead === 1 ? '' : 's'} ahead of this one.`
+      : `Queued — about ${ordinal(standing.position)} in line: ${ahead} run${ahead === 1 ? '' : 's'} ahead of this one now.`
   // More than the limit can run after an admin lowered it: that many more must finish first.
   const mustFinish = standing.running - standing.cloudConcurrency + 1
   const running = standing.running === 1 ? 'one is running' : `${standing.running} are running`
@@ -113,7 +117,7 @@ export function queueNotice(standing: QueueStanding, yours: boolean) {
     mustFinish > 0
       ? `${yours ? 'Your' : "This workspace's"} plan runs ${runs(standing.cloudConcurrency)} at a time and ${running}: this one starts when ${when}.`
       : null
-  return { position: standing.position, place, limit }
+  return { position: standing.position, place, limit, turns: TAKING_TURNS }
 }
 
 /** Everything the run page shows; `queue` while it waits in the cloud queue. */

@@ -60,7 +60,8 @@ export async function saveAutomation(form: FormData, context: AppLoadContext, id
   const version = Number(form.get('version'))
   const expectedVersion = Number.isInteger(version) && version > 0 ? version : undefined
   const outcome = await attempt(() =>
-    id === null ? automations.create(caller, input) : automations.update(id, caller, input, { expectedVersion }),
+    // The whole automation as the member saw it: its runner's owner saving it approves it (docs/decisions/032).
+    id === null ? automations.create(caller, input) : automations.update(id, caller, input, { expectedVersion, reviewed: true }),
   )
   if (!outcome.ok) {
     const error = outcome.error

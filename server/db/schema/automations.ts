@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
@@ -44,6 +44,12 @@ export const automations = pgTable(
     schedule: jsonb().$type<ZonedSchedule | null>(),
     /** The local runner its scheduled runs wait for (README "Local runner"); null: they run in the cloud. */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
+    /**
+     * The version its runner's owner let run on that runner (docs/decisions/032, amended): a save by
+     * them approves the version it makes; anyone else's save leaves it behind, and the runner runs
+     * nothing of it until they approve the current version. Null: not approved (or no runner).
+     */
+    deviceApprovedVersion: integer(),
     enabled: boolean().notNull().default(true),
     /** When the schedule next fires; the scheduler claims due rows and moves this on. */
     nextRunAt: timestamp({ withTimezone: true }),
@@ -141,6 +147,8 @@ export const automationRuns = pgTable(
     attempts: integer().notNull().default(0),
     /** The local runner a queued client run waits for, and that runs it (a scheduled run meant for that device). */
     deviceId: uuid().references(() => devices.id, { onDelete: 'set null' }),
+    /** The automation's version its steps were taken from; null for runs from before it was kept. */
+    automationVersion: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp({ withTimezone: true }),
     finishedAt: timestamp({ withTimezone: true }),
@@ -156,6 +164,26 @@ export const automationRuns = pgTable(
     index().on(table.status, table.runner, table.createdAt),
     index().on(table.deviceId, table.status),
   ],
+)
+
+/**
+ * Each workspace's turn in the cloud queue (docs/decisions/038): start-time fair queuing on a
+ * virtual clock. A claim serves the workspace whose next turn starts first (ties: the older run),
+ * moves its next turn on by a stride of 1,000,000 divided by its plan's weight, and the clock to
+ * where that turn started. Only claims write it, under their advisory lock.
+ */
+export const cloudQueueTurns = pgTable(
+  'cloud_queue_turns',
+  {
+    workspaceId: text()
+      .primaryKey()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** Where on the virtual clock its latest claim started: the largest of these is the clock. */
+    lastStart: bigint({ mode: 'number' }).notNull(),
+    /** Where its next turn starts, unless the clock has passed it (then at the clock: no credit saved up while idle). */
+    nextStart: bigint({ mode: 'number' }).notNull(),
+  },
+  (table) => [index().on(table.lastStart)],
 )
 
 /**

@@ -1,8 +1,9 @@
 // A workspace's automations: list, create, change (a new version), duplicate, apply a target, remove.
 // Over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
-// limits, device, the plan's action limit), kept beside the operations that call them; the
-// schedule's rules are in automation-schedules.ts.
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
+// limits, the plan's action limit), kept beside the operations that call them; the schedule's
+// rules are in automation-schedules.ts, the local runner's choice and approval in runner-choice.ts
+// and runner-approval.ts.
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
 import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/step-placeholders.ts'
@@ -11,7 +12,7 @@ import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#c
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
 import type { Db, Tx } from '#server/db/client.ts'
-import { automations, devices, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
+import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
 import { hasRole, requireWorkspaceRole, WORKSPACE_ROLE_NAMES } from '#common/workspaces.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
@@ -19,6 +20,8 @@ import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { SecretRule } from '#server/features/vault/vault.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
+import { approveRunner } from './runner-approval.ts'
+import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
 
 export type Automation = typeof automations.$inferSelect
 /** The platform's limits of every cloud run. */
@@ -131,19 +134,6 @@ export function createAutomationService(
       throw over('runStepLimit', `Runs stop after ${platform.maxActions} actions on this server: the action limit can only be lower.`)
   }
 
-  /** Scheduled runs may only wait for a local runner connected to this workspace. */
-  async function checkDevice(workspaceId: string, deviceId: string | null | undefined): Promise<void> {
-    if (!deviceId) return
-    const [runner] = await db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(and(eq(devices.id, deviceId), eq(devices.workspaceId, workspaceId), eq(devices.kind, 'runner'), isNull(devices.revokedAt)))
-    if (!runner) {
-      const message = 'Scheduled runs can wait for a local runner connected to this workspace only: connect one, or run them in the cloud.'
-      throw new ValidationError(message, [{ path: 'deviceId', message }])
-    }
-  }
-
   async function actionLimitOf(workspaceId: string): Promise<{ plan: string; limit: number | null }> {
     const [row] = await db
       .select({ plan: subscriptionPlans.name, limit: subscriptionPlans.actionLimit })
@@ -230,7 +220,7 @@ export function createAutomationService(
       const steps = await checkedSteps(caller, workspaceId, data.steps)
       checkSignInBlock(data.signInBlock, steps)
       checkRunLimits(data)
-      await checkDevice(workspaceId, data.deviceId)
+      const runner = await chooseRunner(db, caller, data.deviceId, null)
       const settled = schedules.settle(data.schedule, data.enabled, null)
       await schedules.checkInterval(workspaceId, settled.schedule, null)
       const [totals] = await db.select({ total: count() }).from(automations).where(eq(automations.workspaceId, workspaceId))
@@ -246,6 +236,9 @@ export function createAutomationService(
             workspaceId,
             ownerId: caller.id,
             steps,
+            deviceId: runner.deviceId,
+            // A new automation is version 1.
+            deviceApprovedVersion: runner.approval === 'approve' ? 1 : null,
             nextRunAt: schedules.nextRunAt(settled.schedule, settled.enabled),
           })
           .returning()
@@ -265,13 +258,25 @@ export function createAutomationService(
       })
     },
 
-    /** Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else Conflict). */
-    async update(id: string, caller: Caller, data: AutomationChanges, options: { expectedVersion?: number } = {}): Promise<Automation> {
+    /**
+     * Saves the fields sent; with `expectedVersion`, only if nobody saved another version since (else
+     * Conflict). `reviewed`: the caller saves the whole automation as they saw it at `expectedVersion`
+     * (the builder), so the save of its runner's owner approves what it saves, a colleague's earlier
+     * change included; any other save of theirs keeps a current approval current (docs/decisions/032).
+     */
+    async update(
+      id: string,
+      caller: Caller,
+      data: AutomationChanges,
+      options: { expectedVersion?: number; reviewed?: boolean } = {},
+    ): Promise<Automation> {
       const current = await ownedForChange(id, caller)
       const steps = data.steps === undefined ? undefined : await checkedSteps(caller, current.workspaceId, data.steps)
       checkSignInBlock(data.signInBlock === undefined ? current.signInBlock : data.signInBlock, steps ?? current.steps)
       checkRunLimits(data)
-      await checkDevice(current.workspaceId, data.deviceId)
+      const chosen = await chooseRunner(db, caller, data.deviceId, current)
+      const seen = chosen.deviceId !== current.deviceId || (options.reviewed === true && options.expectedVersion !== undefined)
+      const runner: RunnerChoice = chosen.approval === 'approve' && !seen ? { ...chosen, approval: 'renew' } : chosen
       const { schedule, enabled } = schedules.settle(data.schedule, data.enabled, current)
       await schedules.checkInterval(current.workspaceId, schedule, current.schedule)
       const scheduleChanged = !sameSchedule(schedule, current.schedule) || enabled !== current.enabled
@@ -284,6 +289,8 @@ export function createAutomationService(
               steps,
               schedule,
               enabled,
+              deviceId: runner.deviceId,
+              ...approvalOf(runner),
               ...(scheduleChanged ? { nextRunAt: schedules.nextRunAt(schedule, enabled) } : {}),
               version: sql`${automations.version} + 1`,
               updatedAt: new Date(),
@@ -310,6 +317,8 @@ export function createAutomationService(
 
     async duplicate(id: string, caller: Caller): Promise<Automation> {
       const source = await ownedForChange(id, caller)
+      // The copy keeps the runner only when it is the caller's own: a colleague's runs what they approved.
+      const runner = source.deviceId ? await runnerOf(db, source.workspaceId, source.deviceId) : null
       return this.create(caller, {
         name: `Copy of ${source.name}`.slice(0, 100),
         description: source.description,
@@ -320,7 +329,7 @@ export function createAutomationService(
         signInBlock: source.signInBlock,
         runTimeLimitSeconds: source.runTimeLimitSeconds,
         runStepLimit: source.runStepLimit,
-        deviceId: source.deviceId,
+        deviceId: runner?.userId === caller.id ? runner.id : null,
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })
@@ -352,9 +361,16 @@ export function createAutomationService(
             `This fix names ${misplaced.placeholder.text} to find the element; edit step ${change.index + 1} in the builder instead.`,
           )
         const steps = row.steps.map((step, index) => (index === change.index ? repaired : step))
+        const runner = row.deviceId ? await runnerOf(tx, row.workspaceId, row.deviceId) : null
         const [updated] = await tx
           .update(automations)
-          .set({ steps, version: sql`${automations.version} + 1`, updatedAt: new Date() })
+          .set({
+            steps,
+            version: sql`${automations.version} + 1`,
+            // The runner's owner applying a fix keeps their approval current (a colleague's change still waits for theirs).
+            ...(runner?.userId === caller.id ? approvalOf({ approval: 'renew' }) : {}),
+            updatedAt: new Date(),
+          })
           .where(eq(automations.id, id))
           .returning()
         if (!updated) throw new NotFound('Automation not found')
@@ -364,6 +380,12 @@ export function createAutomationService(
       })
     },
 
+    /**
+     * The runner's owner lets `version` (the one they looked at) run on their runner
+     * (docs/decisions/032, amended): after someone else changed an automation set to run there.
+     */
+    approveRunner: (id: string, caller: Caller, version: number) => approveRunner(db, activity, id, caller, version),
+
     async remove(id: string, caller: Caller): Promise<void> {
       const current = await ownedForChange(id, caller)
       await db.transaction(async (tx) => {
@@ -372,6 +394,25 @@ export function createAutomationService(
         await changed(tx, current, 'deleted', caller)
       })
     },
+  }
+}
+
+/**
+ * What a save writes into the runner's approval: the version the save makes ('approve'; 'renew'
+ * only when the version saved over was approved), nothing ('keep'), or none ('clear').
+ */
+function approvalOf(runner: Pick<RunnerChoice, 'approval'>) {
+  switch (runner.approval) {
+    case 'approve':
+      return { deviceApprovedVersion: sql<number>`${automations.version} + 1` }
+    case 'renew':
+      return {
+        deviceApprovedVersion: sql<number>`case when ${automations.deviceApprovedVersion} = ${automations.version} then ${automations.version} + 1 else ${automations.deviceApprovedVersion} end`,
+      }
+    case 'clear':
+      return { deviceApprovedVersion: null }
+    case 'keep':
+      return {}
   }
 }
 

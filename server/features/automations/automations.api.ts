@@ -88,6 +88,27 @@ const duplicate = signedInRoute(member('automations', 'member'), {
   responses: { 201: { description: 'The copy', content: one }, ...errorResponses(400, 404, 409) },
 })
 
+const approveRunner = signedInRoute(member('automations', 'member'), {
+  method: 'post',
+  path: '/{id}/runner-approval',
+  tags,
+  summary:
+    "The runner's owner lets this version run on their local runner. A runner runs only what its owner saved or approved: after anyone else saves an automation set to run on it, its schedule is refused there until the owner approves the version they looked at (409 when another was saved since, 403 for anyone but the runner's owner).",
+  request: {
+    params: idParam,
+    body: jsonBody(
+      z.object({
+        version: z
+          .number({ error: 'version must be the version you approve' })
+          .int('version must be a whole number')
+          .min(1)
+          .max(2_147_483_647),
+      }),
+    ),
+  },
+  responses: { 200: { description: 'The automation, approved', content: one }, ...errorResponses(400, 403, 404, 409) },
+})
+
 const remove = signedInRoute(member('automations', 'member'), {
   method: 'delete',
   path: '/{id}',
@@ -132,6 +153,11 @@ export function createAutomationsApi(automations: AutomationService) {
     .openapi(duplicate, async (c) => {
       const user = c.get('member')
       return c.json({ data: toAutomationDto(await automations.duplicate(c.req.valid('param').id, callerOf(user))) }, 201)
+    })
+    .openapi(approveRunner, async (c) => {
+      const user = c.get('member')
+      const row = await automations.approveRunner(c.req.valid('param').id, callerOf(user), c.req.valid('json').version)
+      return c.json({ data: toAutomationDto(row) }, 200)
     })
     .openapi(remove, async (c) => {
       const user = c.get('member')

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, isNull, or } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Caller } from '#common/auth.ts'
 import { DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
@@ -98,14 +98,29 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
         .orderBy(desc(devices.createdAt), desc(devices.id))
     },
 
-    /** The workspace's connected local runners, any member's, by name: where an automation's schedule may run. */
-    async runners(workspaceId: string): Promise<{ id: string; name: string; owner: string }[]> {
-      return db
-        .select({ id: devices.id, name: devices.name, owner: users.email })
+    /**
+     * The local runners the caller may choose for an automation: their own connected runners in the
+     * workspace, by name, and `current` (the one the automation already names, maybe a colleague's,
+     * marked as not theirs) so the builder can show it for what it is (docs/decisions/032, amended).
+     */
+    async runnersFor(
+      caller: Pick<Caller, 'id' | 'workspace'>,
+      current: string | null = null,
+    ): Promise<{ id: string; name: string; owner: string; mine: boolean }[]> {
+      const rows = await db
+        .select({ id: devices.id, name: devices.name, owner: users.email, userId: devices.userId })
         .from(devices)
         .innerJoin(users, eq(users.id, devices.userId))
-        .where(and(eq(devices.workspaceId, workspaceId), eq(devices.kind, 'runner'), isNull(devices.revokedAt)))
+        .where(
+          and(
+            eq(devices.workspaceId, caller.workspace.id),
+            eq(devices.kind, 'runner'),
+            isNull(devices.revokedAt),
+            current && isUuid(current) ? or(eq(devices.userId, caller.id), eq(devices.id, current)) : eq(devices.userId, caller.id),
+          ),
+        )
         .orderBy(devices.name, devices.id)
+      return rows.map(({ userId, ...runner }) => ({ ...runner, mine: userId === caller.id }))
     },
 
     /** A device about itself: its name, its workspace and whose it is. */

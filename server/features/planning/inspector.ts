@@ -6,8 +6,17 @@ import { snapshotPage, type SnapshotElement } from '#server/browser/page-snapsho
 /** How much of a long page the screenshot shows (the elements below it are still listed). */
 const MAX_SCREENSHOT_HEIGHT = 2_400
 const SCREENSHOT_QUALITY = 60
-/** An inspection's whole time limit: loading, replaying steps, snapshot and screenshot. */
-export const INSPECT_TIME_LIMIT_MS = 45_000
+/**
+ * What one inspection may wait for (docs/decisions/038): its whole time (loading, replaying
+ * steps, snapshot and screenshot), each page load or step, and the page's settling before it is
+ * read. One request holds a place of the cloud browser for at most the first.
+ */
+export interface InspectionLimits {
+  timeLimitMs: number
+  stepTimeoutMs: number
+  settleMs: number
+}
+export const INSPECTION_LIMITS: InspectionLimits = { timeLimitMs: 20_000, stepTimeoutMs: 8_000, settleMs: 2_000 }
 
 export interface Inspection {
   url: string
@@ -16,7 +25,7 @@ export interface Inspection {
   screenshot: { dataUrl: string; width: number; height: number }
   elements: SnapshotElement[]
   truncated: boolean
-  /** A step that could not be replayed: the page is where it stopped. */
+  /** A step after the first that could not be replayed: the page is where it stopped (a first one that fails throws ExploreFailure). */
   stoppedAt: { step: number; message: string } | null
 }
 
@@ -25,7 +34,9 @@ export interface Inspection {
  * continue from the page a step leads to), and returns what a member needs to build steps by
  * pointing: a screenshot and the page's elements with the targets we suggest (page-snapshot.ts).
  */
-export function createInspector(options: GuardedPageOptions) {
+export function createInspector(pageOptions: GuardedPageOptions, limits: InspectionLimits = INSPECTION_LIMITS) {
+  // A page load or a step waits no longer than an inspection allows, whatever runs may wait.
+  const options = { ...pageOptions, stepTimeoutMs: Math.min(pageOptions.stepTimeoutMs, limits.stepTimeoutMs) }
   return {
     async inspect(input: { steps: AutomationStep[] }, signal?: AbortSignal): Promise<Inspection> {
       return withGuardedPage(
@@ -36,14 +47,15 @@ export function createInspector(options: GuardedPageOptions) {
             try {
               await perform(step, index + 1)
             } catch (error) {
-              if (!(error instanceof ExploreFailure)) throw error
+              // A first page that did not open has nothing to show; reading a page still navigating would wait until the time limit.
+              if (!(error instanceof ExploreFailure) || error.step === 1) throw error
               stoppedAt = { step: error.step, message: error.message }
               break
             }
           }
           const { page } = session
-          const snapshot = await settled(page, () => snapshotPage(page))
-          const size = await settled(page, () =>
+          const snapshot = await settled(page, limits.settleMs, () => snapshotPage(page))
+          const size = await settled(page, limits.settleMs, () =>
             page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })),
           )
           // A page of no size still gets a picture: the browser window's.
@@ -69,7 +81,7 @@ export function createInspector(options: GuardedPageOptions) {
             stoppedAt,
           }
         },
-        { timeLimitMs: INSPECT_TIME_LIMIT_MS, signal },
+        { timeLimitMs: limits.timeLimitMs, signal },
       )
     },
   }
@@ -78,10 +90,13 @@ export function createInspector(options: GuardedPageOptions) {
 const VIEWPORT_WIDTH = 1280
 const VIEWPORT_HEIGHT = 800
 
-/** Reads the page once it has settled; a page that navigated meanwhile (a redirect after load) is read again. */
-async function settled<T>(page: Page, read: () => Promise<T>): Promise<T> {
+/**
+ * Reads the page once it has settled (or `settleMs` passed: a page still loading is read as it is);
+ * a page that navigated meanwhile (a redirect after load) is read again.
+ */
+async function settled<T>(page: Page, settleMs: number, read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => {})
+    await page.waitForLoadState('load', { timeout: settleMs }).catch(() => {})
     try {
       return await read()
     } catch (error) {

@@ -33,6 +33,41 @@ afterAll(async () => {
   await sites?.close()
 })
 
+/** A server that takes requests and never answers them: a page that never finishes loading. `asked`: the paths asked for. */
+async function hangingServer() {
+  const asked: string[] = []
+  const server = createServer((request) => {
+    if (request.url !== '/favicon.ico') asked.push(request.url ?? '')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    asked,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** A page that answers at once; `seen` is what `watched` held when the page was first asked for. */
+async function recordingServer(watched: string[]) {
+  let seen: string[] | null = null
+  const server = createServer((request, response) => {
+    if (request.url === '/' && !seen) seen = [...watched]
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quick</title><button>Go</button>')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    seen: () => seen,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
 async function call(t: TestApp, account: Account | null, path: string, body?: unknown) {
   const response = await t.request(path, { body, token: account?.token })
   return { status: response.status, body: (await response.json()) as Body }
@@ -85,19 +120,25 @@ describe('POST /api/automations/inspect', () => {
     expect(body.data).toMatchObject({ url: `${sites.url}/original/products?page=2`, stoppedAt: null })
   })
 
-  it('runs one inspection at a time per member', async () => {
-    const slow = createServer((_request, response) => {
-      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Slow</title><p>Slow</p>'), 1_500)
+  it("makes a Free workspace's second inspection at once wait for its first, instead of refusing it", async () => {
+    const events: string[] = []
+    const slow = createServer((request, response) => {
+      events.push(`arrived ${request.url}`)
+      setTimeout(() => {
+        events.push(`answered ${request.url}`)
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Slow</title><p>Slow</p>')
+      }, 1_500)
     })
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
     try {
       const member = await offline.signUp()
-      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`
-      const answers = await Promise.all([1, 2].map(() => call(offline, member, '/api/automations/inspect', { url })))
-      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429])
-      expect(answers.find((answer) => answer.status === 429)?.body.message).toBe(
-        'One page inspection or plan at a time: wait for the one under way.',
-      )
+      const url = (n: number) => `http://127.0.0.1:${(slow.address() as AddressInfo).port}/page-${n}`
+      const answers = await Promise.all([1, 2].map((n) => call(offline, member, '/api/automations/inspect', { url: url(n) })))
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200])
+      // The second page was not even asked for until the first inspection was over.
+      const pages = events.filter((event) => /page-\d$/.test(event))
+      expect(pages.slice(0, 2)).toEqual(['arrived /page-1', 'answered /page-1'])
+      expect(pages.slice(2)).toEqual(['arrived /page-2', 'answered /page-2'])
     } finally {
       slow.closeAllConnections()
       await new Promise((resolve) => slow.close(resolve))
@@ -123,6 +164,82 @@ describe('POST /api/automations/inspect', () => {
       /^Step 1 \(click\)/,
     )
     expect((await call(offline, null, '/api/automations/inspect', { url: 'x' })).status).toBe(401)
+  })
+})
+
+describe('inspections shared fairly between workspaces (docs/decisions/038)', () => {
+  /** Shortened limits: an inspection holds its place at most 8 s, a page load 5 s (the test app's step timeout). */
+  let fair: TestApp
+  beforeAll(async () => {
+    fair = await createTestApp({
+      privateTargets: 'loopback',
+      explorations: { maxWaitMs: 20_000, inspection: { timeLimitMs: 8_000, stepTimeoutMs: 5_000, settleMs: 500 } },
+    })
+  })
+  afterAll(async () => {
+    await fair?.close()
+  })
+
+  it('serves a fourth workspace within the bound while three Free workspaces keep every place busy', async () => {
+    const { url, close, asked } = await hangingServer()
+    const quick = await recordingServer(asked)
+    try {
+      const hogs = await Promise.all([1, 2, 3].map(() => fair.signUp()))
+      const fourth = await fair.signUp()
+      // Each hog asks twice at once: one takes a place, the other waits (the Free share is one).
+      const hogging = hogs.flatMap((hog, n) =>
+        ['first', 'again'].map((which) => call(fair, hog, '/api/automations/inspect', { url: `${url}?hog=${n + 1}&${which}` })),
+      )
+      await expect.poll(() => asked.length, { timeout: 10_000 }).toBe(3)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const started = Date.now()
+      const served = await call(fair, fourth, '/api/automations/inspect', { url: quick.url })
+      const waited = Date.now() - started
+      expect(served.status, JSON.stringify(served.body)).toBe(200)
+      // Its turn came with the first place to free (a hog's 5-s page load), within one inspection's time...
+      expect(waited).toBeLessThan(8_000 + 6_000)
+      // ...not behind the hogs' second requests: when its page was asked for, at least one of them had
+      // not started (first come, first served would have started all three before it). The order of
+      // the places itself is exploration-gate.test.ts's: the fourth gets the first place to free.
+      const seen = quick.seen() ?? []
+      expect(new Set(seen.slice(0, 3).map((path) => path.match(/hog=(\d)/)?.[1]))).toEqual(new Set(['1', '2', '3']))
+      expect(seen.length).toBeLessThan(6)
+      const answers = await Promise.all(hogging)
+      // Each hog's page never loads: its inspection ends at its page-load or its own time limit, whichever comes first.
+      for (const answer of answers) expect([400, 503], answer.body.message).toContain(answer.status)
+      expect(asked).toHaveLength(6)
+    } finally {
+      await close()
+      await quick.close()
+    }
+  })
+
+  it('waits no longer than its page-load limit for a page that never finishes loading', async () => {
+    const { url, close } = await hangingServer()
+    try {
+      const member = await fair.signUp()
+      const started = Date.now()
+      const { status, body } = await call(fair, member, '/api/automations/inspect', { url })
+      expect(status).toBe(400)
+      expect(body.message).toBe('Could not open the page: the page did not finish loading within 5 s')
+      expect(Date.now() - started).toBeLessThan(5_000 + 3_000)
+    } finally {
+      await close()
+    }
+  })
+
+  it('stops an inspection at its own time limit, whatever its steps wait for', async () => {
+    const member = await fair.signUp()
+    const started = Date.now()
+    const { status, body } = await call(fair, member, '/api/automations/inspect', {
+      steps: [
+        { type: 'navigate', url: `${sites.url}/original/contact` },
+        { type: 'wait', ms: 60_000 },
+      ],
+    })
+    expect(status).toBe(503)
+    expect(body.message).toBe('The page did not finish within 8 s; try again, or start from another page.')
+    expect(Date.now() - started).toBeLessThan(8_000 + 3_000)
   })
 })
 

@@ -3,7 +3,13 @@ import { requireWorkspaceRole } from '#common/workspaces.ts'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import { AppError, LimitReached, RateLimited, ServiceUnavailable, ValidationError } from '#common/errors.ts'
 import { MAX_PLAN_STEPS, type InspectInput, type PlanInput } from '#common/planning.ts'
-import { ExplorationStopped, refusedAddress, withGuardedPage, type GuardedPageOptions } from '#server/browser/guarded-page.ts'
+import {
+  ExplorationStopped,
+  ExploreFailure,
+  refusedAddress,
+  withGuardedPage,
+  type GuardedPageOptions,
+} from '#server/browser/guarded-page.ts'
 import { cleanMessage } from '#server/browser/step-actions.ts'
 import { BrowserUnavailableError } from '#server/browser/shared-browser.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
@@ -11,7 +17,8 @@ import type { ModelCalls } from '#server/features/credits/model-calls.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
 import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import { createExplorer } from './explorer.ts'
-import { createInspector, INSPECT_TIME_LIMIT_MS, type Inspection } from './inspector.ts'
+import { createExplorationGate, type GateLimits } from './exploration-gate.ts'
+import { createInspector, INSPECTION_LIMITS, type Inspection, type InspectionLimits } from './inspector.ts'
 import { readInstructions } from './instructions.ts'
 import { planWithModel } from './model-planner.ts'
 import { planOffline, type DraftPlan } from './offline-planner.ts'
@@ -19,8 +26,19 @@ import { maskSecrets } from './secrets.ts'
 
 /** A whole planning's time, exploring included (the model's questions too). */
 export const PLAN_TIME_LIMIT_MS = 90_000
-/** Explorations (inspections, plannings) one server process runs at once, beside its cloud runs. */
-const MAX_EXPLORATIONS = 3
+/** The planners stop looking at PLAN_TIME_LIMIT_MS; the page is closed under them this much later. */
+const PLAN_CLOSE_MS = 10_000
+
+/** The cloud browser's places for explorations, and what one inspection may wait for (docs/decisions/038). */
+export interface ExplorationLimits extends GateLimits {
+  inspection: InspectionLimits
+}
+export const EXPLORATION_LIMITS: ExplorationLimits = {
+  capacity: 3,
+  maxWaitMs: 30_000,
+  maxWaitingPerWorkspace: 3,
+  inspection: INSPECTION_LIMITS,
+}
 
 const INSPECT_LIMIT = { limit: 30, windowSeconds: 600, message: 'At most 30 page inspections in 10 minutes; try again shortly.' }
 const PLAN_LIMIT = { limit: 20, windowSeconds: 600, message: 'At most 20 plans in 10 minutes; try again shortly.' }
@@ -33,8 +51,9 @@ export interface PlanResult extends DraftPlan {
 
 /**
  * Inspecting pages and planning from a sentence (docs/decisions/020): both explore the member's
- * site in a guarded page of the cloud browser (the target guard of cloud runs), bounded in time
- * and in how many run at once, and rate limited per member. Planning uses the AI model when one is
+ * site in a guarded page of the cloud browser (the target guard of cloud runs), bounded in time,
+ * shared fairly between workspaces (docs/decisions/038: each its plan's share at once, the others
+ * waiting their turn), and rate limited per member. Planning uses the AI model when one is
  * configured and the member's plan includes it (each question paid through the ledger), and the
  * offline planner otherwise, saying so in a note.
  */
@@ -42,21 +61,30 @@ export function createPlanningService(deps: {
   page: GuardedPageOptions
   ai: StructuredAnswers
   modelCalls: Pick<ModelCalls, 'charge'>
-  plans: Pick<PlanService, 'requireFeature'>
+  plans: Pick<PlanService, 'requireFeature' | 'allowancesOf'>
   rateLimits: Pick<RateLimitService, 'consume'>
+  limits?: Partial<ExplorationLimits>
 }) {
   const { ai, modelCalls, plans, rateLimits } = deps
-  const inspector = createInspector(deps.page)
-  let exploring = 0
-  const members = new Set<string>()
+  const limits = { ...EXPLORATION_LIMITS, ...deps.limits }
+  const inspector = createInspector(deps.page, limits.inspection)
+  // A planner's page loads and steps wait no longer than an inspection's.
+  const planPage = { ...deps.page, stepTimeoutMs: Math.min(deps.page.stepTimeoutMs, limits.inspection.stepTimeoutMs) }
+  const gate = createExplorationGate(limits)
 
-  /** One exploration per member at a time, MAX_EXPLORATIONS per process; what stops one becomes an answer. */
-  async function exclusively<T>(userId: string, work: () => Promise<T>, limitMs: number): Promise<T> {
-    if (members.has(userId)) throw new RateLimited('One page inspection or plan at a time: wait for the one under way.', 5)
-    if (exploring >= MAX_EXPLORATIONS)
-      throw new ServiceUnavailable('The cloud browser is busy with other inspections; try again in a moment.')
-    exploring += 1
-    members.add(userId)
+  /**
+   * Runs one exploration of the caller's workspace once the gate gives it a place (its plan's
+   * cloud concurrency is its share); what stops one becomes an answer.
+   */
+  async function exploring<T>(
+    caller: Pick<Caller, 'workspace'>,
+    work: () => Promise<T>,
+    limitMs: number,
+    holdMs: number,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const { cloudConcurrency } = await plans.allowancesOf(caller.workspace.id)
+    const release = await gate.enter(caller.workspace.id, cloudConcurrency, holdMs, signal)
     try {
       return await work()
     } catch (error) {
@@ -68,8 +96,7 @@ export function createPlanningService(deps: {
       // The browser could not read the page (it crashed, it changed under us): an answer, not a broken builder.
       throw new ServiceUnavailable(`The cloud browser could not read the page (${cleanMessage(error)}); try again.`)
     } finally {
-      exploring -= 1
-      members.delete(userId)
+      release()
     }
   }
 
@@ -125,9 +152,12 @@ export function createPlanningService(deps: {
       // An address the guard refuses is answered before a browser starts (the slow part).
       const refusal = await refusedAddress(deps.page, first.url)
       if (refusal) throw couldNotOpen(refusal)
-      const inspection = await exclusively(userId, () => inspector.inspect({ steps }, signal), INSPECT_TIME_LIMIT_MS)
-      if (inspection.stoppedAt?.step === 1) throw couldNotOpen(inspection.stoppedAt.message)
-      return inspection
+      const { timeLimitMs } = limits.inspection
+      const inspect = () =>
+        inspector.inspect({ steps }, signal).catch((error: unknown) => {
+          throw error instanceof ExploreFailure && error.step === 1 ? couldNotOpen(error.message) : error
+        })
+      return exploring(caller, inspect, timeLimitMs, timeLimitMs, signal)
     },
 
     /** Plans for a person in a workspace: the person is limited to one at a time, the workspace pays and its plan decides. */
@@ -137,18 +167,19 @@ export function createPlanningService(deps: {
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
       const chosen = await choosePlanner(caller.workspace.id, input.planner)
       const start = input.startUrl ?? null
-      // The planners stop looking at PLAN_TIME_LIMIT_MS; the page is closed under them 10 s later.
       const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
-        exclusively(
-          userId,
+        exploring(
+          caller,
           () =>
             withGuardedPage(
-              deps.page,
+              planPage,
               ({ session, perform }) =>
                 work(createExplorer({ page: session.page, perform, deadline: Date.now() + PLAN_TIME_LIMIT_MS, signal })),
-              { timeLimitMs: PLAN_TIME_LIMIT_MS + 10_000, signal },
+              { timeLimitMs: PLAN_TIME_LIMIT_MS + PLAN_CLOSE_MS, signal },
             ),
           PLAN_TIME_LIMIT_MS,
+          PLAN_TIME_LIMIT_MS + PLAN_CLOSE_MS,
+          signal,
         )
       const offline = async (why: string | null): Promise<PlanResult> => {
         const draft = await explore((explorer) => planOffline(readInstructions(input.description), explorer, start))

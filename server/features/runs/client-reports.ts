@@ -3,9 +3,13 @@ import { FINISHED_STATUSES, MAX_CLIENT_SCREENSHOTS, MAX_EXTRACTED_ROWS, MAX_LOG_
 import type { Caller } from '#common/auth.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
 import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
-import { automationRuns, type RunLogLine, type RunScreenshot } from '#server/db/schema/index.ts'
+import { automationRuns, automations, type RunLogLine, type RunScreenshot } from '#server/db/schema/index.ts'
+import { runnerFacts, whyNotClaimed } from './runner-approval-check.ts'
 
 type Run = typeof automationRuns.$inferSelect
+
+/** Queued runs one claim may refuse before it answers (the rest are looked at by the next claims). */
+const MAX_REFUSED_PER_CLAIM = 20
 
 const line = (level: RunLogLine['level'], message: string): RunLogLine => ({ at: new Date().toISOString(), level, message })
 
@@ -30,31 +34,71 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
   return {
     /**
      * A local runner takes the oldest run queued for it (a scheduled run meant for that device),
-     * which is running from then on; null when none waits. Each run goes to one claim.
+     * which is running from then on; null when none waits. Each run goes to one claim. A queued run
+     * the runner may not run (docs/decisions/032, amended: its automation no longer runs there,
+     * or its owner has not approved the version it was queued from) is failed with the reason
+     * instead, and the next one is looked at.
      */
     async claimForDevice(deviceId: string): Promise<Run | null> {
+      const refused: Run[] = []
       const claimed = await db.transaction(async (tx) => {
-        const [next] = await tx
-          .select({ id: automationRuns.id })
-          .from(automationRuns)
-          .where(and(eq(automationRuns.deviceId, deviceId), eq(automationRuns.status, 'queued'), eq(automationRuns.runner, 'client')))
-          .orderBy(asc(automationRuns.createdAt), asc(automationRuns.id))
-          .limit(1)
-          .for('update', { skipLocked: true })
-        if (!next) return null
-        const now = new Date()
-        const [row] = await tx
-          .update(automationRuns)
-          .set({
-            status: 'running',
-            startedAt: now,
-            updatedAt: now,
-            log: sql`${automationRuns.log} || ${JSON.stringify([line('info', 'The local runner took it up.')])}::jsonb`,
-          })
-          .where(eq(automationRuns.id, next.id))
-          .returning()
-        return row ?? null
+        const runner = await runnerFacts(tx, deviceId)
+        if (!runner || runner.revoked) return null
+        for (let looked = 0; looked < MAX_REFUSED_PER_CLAIM; looked++) {
+          const [next] = await tx
+            .select()
+            .from(automationRuns)
+            .where(and(eq(automationRuns.deviceId, deviceId), eq(automationRuns.status, 'queued'), eq(automationRuns.runner, 'client')))
+            .orderBy(asc(automationRuns.createdAt), asc(automationRuns.id))
+            .limit(1)
+            .for('update', { skipLocked: true })
+          if (!next) return null
+          const [automation] = next.automationId
+            ? await tx
+                .select({
+                  name: automations.name,
+                  version: automations.version,
+                  deviceId: automations.deviceId,
+                  deviceApprovedVersion: automations.deviceApprovedVersion,
+                })
+                .from(automations)
+                .where(eq(automations.id, next.automationId))
+            : []
+          const refusal = whyNotClaimed(runner, automation ?? null, next)
+          const now = new Date()
+          if (refusal) {
+            const [row] = await tx
+              .update(automationRuns)
+              .set({
+                status: 'failed',
+                error: refusal,
+                finishedAt: now,
+                updatedAt: now,
+                log: sql`${automationRuns.log} || ${JSON.stringify([line('error', `Not run on this runner: ${refusal}`)])}::jsonb`,
+              })
+              .where(eq(automationRuns.id, next.id))
+              .returning()
+            if (row) {
+              await finishedIn(tx, row)
+              refused.push(row)
+            }
+            continue
+          }
+          const [row] = await tx
+            .update(automationRuns)
+            .set({
+              status: 'running',
+              startedAt: now,
+              updatedAt: now,
+              log: sql`${automationRuns.log} || ${JSON.stringify([line('info', 'The local runner took it up.')])}::jsonb`,
+            })
+            .where(eq(automationRuns.id, next.id))
+            .returning()
+          return row ?? null
+        }
+        return null
       })
+      for (const run of refused) announce(run)
       if (claimed) announce(claimed)
       return claimed
     },

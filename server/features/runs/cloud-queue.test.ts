@@ -3,8 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { automationRuns, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
-// A queued cloud run's place in line in the API (docs/decisions/029): 1 + the queued cloud runs of
-// every workspace ahead of it, in the order the workers claim them; null once it is not queued.
+// A queued cloud run's place in line in the API (docs/decisions/029, 038): 1 + the queued cloud runs
+// of every workspace ahead of it, in the order the workers would claim them (the workspaces taking
+// turns); null once it is not queued.
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
 type RunBody = { id: string; status: string; queuePosition: number | null }
@@ -45,24 +46,25 @@ async function member() {
 }
 
 describe('queue position', () => {
-  it('counts the queued cloud runs ahead, of every workspace, and moves up as runs start or are cancelled', async () => {
+  it('counts the runs ahead in the order the workspaces take turns, and moves as runs start or are cancelled', async () => {
     const ada = await member()
     const bob = await member()
     const first = await ada.start()
     const second = await ada.start()
     const third = await bob.start()
-    // The start answers with the place the run took.
-    expect([first.queuePosition, second.queuePosition, third.queuePosition]).toEqual([1, 2, 3])
+    // The start answers with the place the run took: Bob's run goes before Ada's second, whose
+    // workspace's turn comes after her first (docs/decisions/038).
+    expect([first.queuePosition, second.queuePosition, third.queuePosition]).toEqual([1, 2, 2])
     const position = async (who: Account, id: string) => (await call(who, `/api/runs/${id}`)).body.data.queuePosition
-    expect(await position(ada.account, second.id)).toBe(2)
-    expect(await position(bob.account, third.id)).toBe(3)
+    expect(await position(ada.account, second.id)).toBe(3)
+    expect(await position(bob.account, third.id)).toBe(2)
 
     expect((await t.services.runQueue.claim('worker-a'))?.id).toBe(first.id)
     expect(await position(ada.account, first.id)).toBeNull()
-    expect(await position(ada.account, second.id)).toBe(1)
-    expect(await position(bob.account, third.id)).toBe(2)
+    expect(await position(bob.account, third.id)).toBe(1)
+    expect(await position(ada.account, second.id)).toBe(2)
 
-    // Free runs one cloud run at a time: Ada's second waits, Bob's starts before it.
+    // The claims take the runs in the order the positions said.
     expect((await t.services.runQueue.claim('worker-b'))?.id).toBe(third.id)
     expect(await position(bob.account, third.id)).toBeNull()
     expect(await position(ada.account, second.id)).toBe(1)

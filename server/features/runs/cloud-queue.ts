@@ -1,13 +1,29 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import { automationRuns, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, cloudQueueTurns, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Run } from './run.service.ts'
 
 /** Cloud runs waiting for a worker. */
 export const queuedInCloud = and(eq(automationRuns.status, 'queued'), eq(automationRuns.runner, 'cloud'))
 
-/** The queue's order, oldest first: the claim takes runs in it, and a run's position counts in it. */
+/** Within a workspace, and between turns that start together: oldest first. */
 export const queueOrder = [asc(automationRuns.createdAt), asc(automationRuns.id)] as const
+
+/**
+ * The virtual clock of the cloud queue's turns (docs/decisions/038): where the latest claim's turn
+ * started. A workspace whose next turn is behind it (it had nothing queued) starts at it.
+ */
+export const queueClock = sql<string>`(select coalesce(max(${cloudQueueTurns.lastStart}), 0) from ${cloudQueueTurns})`
+
+/**
+ * How far one claim moves its workspace's next turn: 1,000,000 divided by its plan's weight, the
+ * plan's cloud concurrency (docs/decisions/038). A workspace of weight 5 takes five turns while
+ * one of weight 1 takes one, when both have runs waiting.
+ */
+export const turnStride = sql<string>`round(1000000.0 / greatest(${subscriptionPlans.cloudConcurrency}, 1))::bigint`
+
+/** Where a workspace's next turn starts: its own next turn, or the clock when that has passed it. */
+export const nextTurn = sql<string>`greatest(coalesce(${cloudQueueTurns.nextStart}, 0), ${queueClock})`
 
 /** Where a queued cloud run stands: its position, and its workspace's running cloud runs against its plan's limit. */
 export interface QueueStanding {
@@ -17,23 +33,38 @@ export interface QueueStanding {
 }
 
 /**
- * Where queued cloud runs stand (docs/decisions/029). A run's position is 1 + the queued cloud
- * runs of every workspace ahead of it in the claim's order. Runs of a workspace at its plan's
- * limit are passed over by the claim, so a run can start before it reaches 1; counting only the
- * runs that could be claimed now would make the number jump as other workspaces' runs finish.
+ * Where queued cloud runs stand (docs/decisions/029, 038). A run's position is its place in the
+ * order the claims would take the runs queued now: each workspace's runs in turn, a workspace's
+ * k-th waiting run k strides after its next turn. It is an estimate, and says so on the run page:
+ * a run another workspace queues later may take a turn before it, and the runs of a workspace at
+ * its plan's limit are passed over until one of its runs ends.
  */
 export function createCloudQueue(db: Db) {
   /** Queue positions of those of `runs` that are queued in the cloud, by run id (one query). */
   async function queuePositions(runs: Pick<Run, 'id' | 'status' | 'runner'>[]): Promise<Record<string, number>> {
     const ids = runs.filter((run) => run.status === 'queued' && run.runner === 'cloud').map((run) => run.id)
     if (ids.length === 0) return {}
-    const queue = db
+    const waiting = db
       .select({
         id: automationRuns.id,
-        position: sql<number>`row_number() over (order by ${sql.join([...queueOrder], sql`, `)})`.as('position'),
+        createdAt: automationRuns.createdAt,
+        turn: sql<string>`${nextTurn} + (row_number() over (partition by ${automationRuns.workspaceId} order by ${sql.join(
+          [...queueOrder],
+          sql`, `,
+        )}) - 1) * ${turnStride}`.as('turn'),
       })
       .from(automationRuns)
+      .innerJoin(workspaces, eq(workspaces.id, automationRuns.workspaceId))
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+      .leftJoin(cloudQueueTurns, eq(cloudQueueTurns.workspaceId, automationRuns.workspaceId))
       .where(queuedInCloud)
+      .as('waiting')
+    const queue = db
+      .select({
+        id: waiting.id,
+        position: sql<number>`row_number() over (order by ${waiting.turn}, ${waiting.createdAt}, ${waiting.id})`.as('position'),
+      })
+      .from(waiting)
       .as('queue')
     const rows = await db.select({ id: queue.id, position: queue.position }).from(queue).where(inArray(queue.id, ids))
     return Object.fromEntries(rows.map((row) => [row.id, Number(row.position)]))

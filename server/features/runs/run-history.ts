@@ -7,7 +7,7 @@ import { automationRuns } from '#server/db/schema/index.ts'
 import type { Run } from './run.service.ts'
 
 /** Not a refused start (run.service.ts's isRefusal, as SQL). */
-export const notRefused = sql`not (${automationRuns.runner} = 'cloud' and ${automationRuns.status} = 'failed' and ${automationRuns.startedAt} is null)`
+export const notRefused = sql`not (${automationRuns.status} = 'failed' and ${automationRuns.startedAt} is null)`
 
 export interface RunListQuery {
   page: number

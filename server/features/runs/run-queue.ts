@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import {
   automationRuns,
+  cloudQueueTurns,
   subscriptionPlans,
   workspaces,
   type RunLogLine,
@@ -10,7 +11,7 @@ import {
 } from '#server/db/schema/index.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
-import { queuedInCloud, queueOrder } from './cloud-queue.ts'
+import { nextTurn, queuedInCloud, queueOrder, turnStride } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
 
 /** A run whose worker stopped is tried this many times in all, then failed and refunded. */
@@ -36,8 +37,8 @@ export type RunOutcome =
   | { status: 'failed'; error: string; ourFault: boolean }
 
 /**
- * The cloud queue: queued cloud runs are rows of automation_runs. A worker claims the oldest its
- * workspace's plan lets start (each claim goes to exactly one worker, across processes), holds it
+ * The cloud queue: queued cloud runs are rows of automation_runs. A worker claims the next one, the
+ * workspaces taking turns (each claim goes to exactly one worker, across processes), holds it
  * with a lease it renews, and reports progress and the outcome under that lease.
  */
 export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBus; leaseMs: number }) {
@@ -50,17 +51,18 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
 
   return {
     /**
-     * Takes the oldest queued cloud run whose workspace runs fewer cloud runs than its plan's
-     * cloud concurrency (docs/decisions/029), or null when there is none. A workspace at its limit
-     * does not hold up the runs of others queued after it.
+     * Takes the next queued cloud run, or null when there is none: workspaces take turns, weighted
+     * by their plan (docs/decisions/038), each workspace's runs oldest first, and a workspace at
+     * its plan's cloud concurrency (docs/decisions/029) is passed over without holding up others.
      */
     async claim(workerId: string): Promise<Run | null> {
       const claimed = await db.transaction(async (tx) => {
         // Claims take turns, across processes: the count of a workspace's running runs below is
-        // only true while no other claim can add one. Row locks cannot give that (the runs that
-        // would be added are other rows), and locking the workspace row would queue claims behind
-        // run starts, which hold it. The lock is held until the claim commits, so the next claim's
-        // statements see its run as running; a claim is two short statements.
+        // only true while no other claim can add one, and the queue's turns and clock are only
+        // moved by one claim at a time. Row locks cannot give that (the runs that would be added
+        // are other rows), and locking the workspace row would queue claims behind run starts,
+        // which hold it. The lock is held until the claim commits, so the next claim's statements
+        // see its run as running and its turn taken; a claim is a few short statements.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('aether:cloud-run-claim'))`)
         const busy = tx.$with('busy').as(
           tx
@@ -72,16 +74,23 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
         // SKIP LOCKED still matters: a queued run may be held by a cancel or by recoverExpired.
         const [next] = await tx
           .with(busy)
-          .select({ id: automationRuns.id })
+          .select({ id: automationRuns.id, workspaceId: automationRuns.workspaceId, turn: nextTurn, stride: turnStride })
           .from(automationRuns)
           .innerJoin(workspaces, eq(workspaces.id, automationRuns.workspaceId))
           .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
           .leftJoin(busy, eq(busy.workspaceId, automationRuns.workspaceId))
+          .leftJoin(cloudQueueTurns, eq(cloudQueueTurns.workspaceId, automationRuns.workspaceId))
           .where(and(queuedInCloud, sql`coalesce(${busy.running}, 0) < ${subscriptionPlans.cloudConcurrency}`))
-          .orderBy(...queueOrder)
+          .orderBy(nextTurn, ...queueOrder)
           .limit(1)
           .for('update', { of: automationRuns, skipLocked: true })
         if (!next) return null
+        // The workspace's turn is taken: its next one is a stride on, and the clock is where this one started.
+        const turn = { lastStart: Number(next.turn), nextStart: Number(next.turn) + Number(next.stride) }
+        await tx
+          .insert(cloudQueueTurns)
+          .values({ workspaceId: next.workspaceId, ...turn })
+          .onConflictDoUpdate({ target: cloudQueueTurns.workspaceId, set: turn })
         const now = new Date()
         const [row] = await tx
           .update(automationRuns)

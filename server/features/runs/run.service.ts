@@ -3,7 +3,7 @@
 // transactions, and splitting them would spread the refund rules over two files.
 import { and, count, desc, eq, gte, isNull } from 'drizzle-orm'
 import { CLOUD_RUN_CREDITS, FINISHED_STATUSES, type RunTrigger } from '#common/automations.ts'
-import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
+import { AppError, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
 import { automationRuns, automations, subscriptionPlans, workspaces, type RunLogLine } from '#server/db/schema/index.ts'
@@ -19,6 +19,7 @@ import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/st
 import { createCloudQueue } from './cloud-queue.ts'
 import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
+import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
 
 export type Run = typeof automationRuns.$inferSelect
@@ -33,11 +34,11 @@ export type StartOptions = {
 }
 
 /**
- * A start that was refused and recorded (recordRefusalIn): a cloud run that failed without ever
- * being claimed. Every other failed cloud run was claimed first, which set started_at.
+ * A start that was refused and recorded (recordRefusalIn, or a local runner's claim that refused a
+ * queued run): a run that failed without ever starting. Every other failed run started first
+ * (a claim, or a client run started now), which set started_at.
  */
-const isRefusal = (run: Pick<Run, 'runner' | 'status' | 'startedAt'>) =>
-  run.runner === 'cloud' && run.status === 'failed' && run.startedAt === null
+const isRefusal = (run: Pick<Run, 'status' | 'startedAt'>) => run.status === 'failed' && run.startedAt === null
 
 const line = (level: RunLogLine['level'], message: string): RunLogLine => ({ at: new Date().toISOString(), level, message })
 
@@ -108,6 +109,16 @@ export function createRunService(deps: {
     await tx.update(automationRuns).set({ refundedAt: new Date() }).where(eq(automationRuns.id, run.id))
   }
 
+  /** A run is queued for a local runner only when its owner approved the automation's current version there (docs/decisions/032, amended). */
+  async function checkRunner(tx: Tx, device: { id: string; name: string }, automation: typeof automations.$inferSelect, caller: Caller) {
+    const runner = await runnerFacts(tx, device.id)
+    const refusal =
+      !runner || runner.revoked || runner.workspaceId !== caller.workspace.id
+        ? `The local runner “${runner?.name ?? device.name}” is no longer connected to this workspace.`
+        : whyNotQueuedFor(runner, automation, caller.id || null)
+    if (refusal) throw new AppError(409, refusal, 'RUNNER_NOT_APPROVED')
+  }
+
   async function startIn(tx: Tx, automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
     requireMember(caller)
     // One start at a time per workspace: the caps below cannot be passed by two at once.
@@ -129,6 +140,7 @@ export function createRunService(deps: {
       .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
     if (!automation) throw new NotFound('Automation not found')
     if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    if (options.device) await checkRunner(tx, options.device, automation, caller)
     // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
     const secret = options.runner === 'client' ? placeholdersOf(automation.steps).find(isVaultPlaceholder) : undefined
     if (secret) {
@@ -188,6 +200,7 @@ export function createRunService(deps: {
         stepLimit: automation.runStepLimit,
         creditsCharged: cost,
         deviceId: options.device?.id ?? null,
+        automationVersion: automation.version,
         startedAt: options.runner === 'client' && !options.device ? now : null,
         log: [
           line(

@@ -11,12 +11,16 @@ import type { automationFormSchema } from './automation-form.ts'
 import type { ScheduleFields } from './schedule-fields.tsx'
 import { SchedulePicker } from './schedule-picker.tsx'
 
-/** A connected local runner of the workspace (Settings -> Devices), where scheduled runs may wait. */
+/**
+ * A connected local runner where scheduled runs may wait (Settings -> Devices): the member's own,
+ * or the colleague's the automation already names (only its owner can choose it; docs/decisions/032).
+ */
 export interface LocalRunner {
   id: string
   name: string
   /** Whose it is: the member's e-mail. */
   owner: string
+  mine: boolean
 }
 
 export type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchema>>>[1]
@@ -58,14 +62,16 @@ export function AutomationDetails({
             <option value="">In the cloud (1 credit each)</option>
             {runners.map((runner) => (
               <option key={runner.id} value={runner.id}>
-                On the local runner “{runner.name}” ({runner.owner})
+                {runner.mine
+                  ? `On your local runner “${runner.name}”`
+                  : `On ${runner.owner}'s local runner “${runner.name}” (only they can choose it)`}
               </option>
             ))}
           </Select>
           <FieldError id={fields.deviceId.errorId} errors={fields.deviceId.errors} />
           <p id={`${fields.deviceId.id}-help`} className="text-xs text-muted-foreground">
-            {runners.length
-              ? 'A local runner takes its runs up while “npm run runner -- serve” runs on its machine.'
+            {runners.some((runner) => runner.mine)
+              ? 'A local runner takes its runs up while “npm run runner -- serve” runs on its machine. It runs what its owner saved or approved.'
               : 'Connect a local runner (“npm run runner -- pair”, see /extension) to run schedules on your own machine.'}
           </p>
         </div>

@@ -1,0 +1,120 @@
+import type { APIRequestContext } from '@playwright/test'
+import { adminHeaders, apiToken, createAccount, latestMail, linkIn } from './accounts.ts'
+import { BASE_URL, expect, expectNoAxeViolations, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
+
+// A local runner runs what its owner saved or approved (docs/decisions/032, amended): the owner
+// of a team connects a runner and sets an automation to run on it; a colleague changes the
+// automation; the colleague's builder offers only their own runners (the owner's shown as not
+// theirs) and says whom the automation waits for; the owner approves the new version on its page.
+test.describe.configure({ timeout: 90_000 })
+
+let clients = 0
+const asClient = () => ({ 'X-Forwarded-For': `192.0.2.${(clients++ % 250) + 1}` })
+
+async function idOf(request: APIRequestContext, token: string): Promise<string> {
+  const me = await request.get(`${BASE_URL}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })
+  return ((await me.json()) as { data: { id: string } }).data.id
+}
+
+test('a colleague’s change waits for the runner owner’s approval, which they give on the automation’s page', async ({
+  browser,
+  request,
+}) => {
+  const owner = await createAccount(request, 'runner-owner')
+  const colleague = await createAccount(request, 'runner-colleague')
+  const ownerToken = await apiToken(request, owner)
+  const colleagueToken = await apiToken(request, colleague)
+  const upgraded = await request.put(`${BASE_URL}/api/users/${await idOf(request, ownerToken)}`, {
+    headers: await adminHeaders(request),
+    data: { plan: 'business' },
+  })
+  expect(upgraded.status()).toBe(200)
+
+  // The owner makes the team in the app (so their session works in it) and invites the colleague.
+  const ownerPage = await (await browser.newContext()).newPage()
+  await signIn(ownerPage, owner)
+  await gotoHydrated(ownerPage, '/workspace')
+  await ownerPage.getByLabel('Workspace name').fill('Night shift')
+  await ownerPage.getByRole('button', { name: 'Create workspace' }).click()
+  await expect(ownerPage.getByRole('heading', { name: 'Night shift', level: 1 })).toBeVisible()
+  const teams = (await (
+    await request.get(`${BASE_URL}/api/workspaces`, { headers: { Authorization: `Bearer ${ownerToken}` } })
+  ).json()) as {
+    data: { id: string; name: string }[]
+  }
+  const teamId = teams.data.find((workspace) => workspace.name === 'Night shift')?.id ?? ''
+  const inTeam = (token: string) => ({ Authorization: `Bearer ${token}`, 'X-Workspace-Id': teamId })
+  const invited = await request.post(`${BASE_URL}/api/workspaces/current/invitations`, {
+    headers: inTeam(ownerToken),
+    data: { email: colleague.email, role: 'member' },
+  })
+  expect(invited.status(), await invited.text()).toBe(201)
+  const mail = await latestMail(request, colleague.email, `${owner.email} invited you to Night shift on Aether`)
+  const token = decodeURIComponent(new URL(`${BASE_URL}${linkIn(mail.text, '/invitations/accept')}`).searchParams.get('token') ?? '')
+  const accepted = await request.post(`${BASE_URL}/api/workspaces/invitations/accept`, {
+    headers: { Authorization: `Bearer ${colleagueToken}` },
+    data: { token },
+  })
+  expect(accepted.status(), await accepted.text()).toBe(200)
+
+  // The owner connects a local runner to the team (as `npm run runner -- pair` does).
+  const asked = await request.post(`${BASE_URL}/api/devices/pairings`, {
+    data: { name: 'Office PC', kind: 'runner', version: '0.1.0' },
+    headers: asClient(),
+  })
+  const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
+  await gotoHydrated(ownerPage, `/connect?code=${pairing.userCode}`)
+  await ownerPage.getByLabel('Workspace').selectOption({ label: 'Night shift (0 of 1 device)' })
+  await ownerPage.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(ownerPage.getByRole('heading', { name: 'Device connected' })).toBeVisible()
+  const collected = await request.post(`${BASE_URL}/api/devices/pairings/${pairing.pairingId}/token`, {
+    data: { pollSecret: pairing.pollSecret },
+    headers: asClient(),
+  })
+  const runnerId = ((await collected.json()) as { data: { device: { id: string } } }).data.device.id
+
+  const created = await request.post(`${BASE_URL}/api/automations`, {
+    headers: inTeam(ownerToken),
+    data: {
+      name: 'Intranet report',
+      schedule: '0 2 * * *',
+      deviceId: runnerId,
+      steps: [{ type: 'navigate', url: 'https://example.com/' }],
+    },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  const automationId = ((await created.json()) as { data: { id: string } }).data.id
+  const changed = await request.put(`${BASE_URL}/api/automations/${automationId}`, {
+    headers: inTeam(colleagueToken),
+    data: { steps: [{ type: 'navigate', url: 'https://example.com/reports' }] },
+  })
+  expect(changed.status(), await changed.text()).toBe(200)
+
+  // The colleague's builder: the owner's runner shown for what it is, and whom the automation waits for.
+  const colleaguePage = await (await browser.newContext()).newPage()
+  await signIn(colleaguePage, colleague)
+  await gotoHydrated(colleaguePage, '/dashboard')
+  await colleaguePage.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Night shift' })
+  await expect(colleaguePage.getByLabel('Workspace', { exact: true }).locator('option:checked')).toHaveText('Night shift')
+  await gotoHydrated(colleaguePage, `/dashboard/automations/${automationId}`)
+  const runs = colleaguePage.getByLabel('Scheduled runs run')
+  await expect(runs.locator('option:checked')).toHaveText(`On ${owner.email}'s local runner “Office PC” (only they can choose it)`)
+  const card = colleaguePage.getByRole('region', { name: 'Local runner' })
+  await expect(card).toContainText(
+    `Scheduled runs are refused on ${owner.email}'s local runner “Office PC” until they approve version 2 on this page.`,
+  )
+  await expect(card.getByRole('button')).toHaveCount(0)
+
+  // The owner approves it on the automation's page.
+  await gotoHydrated(ownerPage, `/dashboard/automations/${automationId}`)
+  const ownerCard = ownerPage.getByRole('region', { name: 'Local runner' })
+  await expect(ownerCard.getByRole('alert')).toContainText(
+    'Version 2 was not saved by you: its scheduled runs are refused on your local runner “Office PC” until you approve it.',
+  )
+  await expectNoAxeViolations(ownerPage)
+  await ownerCard.getByRole('button', { name: 'Approve version 2 on “Office PC”' }).click()
+  await expect(toasts(ownerPage).getByText('Approved')).toBeVisible()
+  await expect(ownerCard).toContainText('Scheduled runs run on your local runner “Office PC”: version 2 is approved by you.')
+  const automation = await request.get(`${BASE_URL}/api/automations/${automationId}`, { headers: inTeam(colleagueToken) })
+  expect(((await automation.json()) as { data: { deviceApprovedVersion: number } }).data.deviceApprovedVersion).toBe(2)
+})
