@@ -36,6 +36,7 @@ const MEMBER_OPERATIONS = [
   'PUT /automations/{id}',
   'DELETE /automations/{id}',
   'POST /automations/{id}/duplicate',
+  'POST /automations/{id}/runner-approval',
   'POST /automations/{id}/runs',
   'POST /automations/inspect',
   'POST /automations/plan',
