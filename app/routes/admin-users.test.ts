@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { PHONE_MESSAGE } from '#common/phone.ts'
-import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { action, loader } from './admin-users.tsx'
 
@@ -16,20 +15,7 @@ afterAll(async () => {
 })
 const admin = await t.signUp({ role: 'admin' })
 
-async function contextOf(account: Account): Promise<PageContext> {
-  const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: account.token })
-  return {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: t.freshIp(),
-    publicUrl: TEST_PUBLIC_URL,
-    reportError: (error) => {
-      throw error
-    },
-  }
-}
+const contextOf = (account: Account) => t.pageContext(account)
 
 async function edit(fields: Record<string, string>): Promise<Answer> {
   const request = new Request(`${TEST_PUBLIC_URL}/admin`, {

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { action } from './auth.tsx'
 
@@ -14,17 +13,7 @@ afterAll(async () => {
 })
 
 async function signIn(fields: Record<string, string>): Promise<Answer | Response> {
-  const context: PageContext = {
-    services: t.services,
-    user: null,
-    credential: null,
-    cspNonce: 'nonce',
-    clientIp: t.freshIp(),
-    publicUrl: TEST_PUBLIC_URL,
-    reportError: (error) => {
-      throw error
-    },
-  }
+  const context = await t.pageContext(null)
   const request = new Request(`${TEST_PUBLIC_URL}/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

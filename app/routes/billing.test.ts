@@ -22,20 +22,7 @@ afterAll(async () => {
 const refusal = (email: string) =>
   `Verify your e-mail address to buy or change a plan. We sent a link to ${email}; you can send it again from the banner.`
 
-async function contextOf(account: Account): Promise<PageContext> {
-  const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: account.token })
-  return {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: t.freshIp(),
-    publicUrl: TEST_PUBLIC_URL,
-    reportError: (error) => {
-      throw error
-    },
-  }
-}
+const contextOf = (account: Account) => t.pageContext(account)
 
 const post = (path: string, fields: Record<string, string>) =>
   new Request(`${TEST_PUBLIC_URL}${path}`, {

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { PAIRING_ANSWER_RATE_LIMIT } from '#common/devices.ts'
-import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { action, loader } from './connect.tsx'
 
@@ -18,20 +17,7 @@ afterAll(async () => {
   await t.close()
 })
 
-async function contextOf(account: Account): Promise<PageContext> {
-  const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: account.token })
-  return {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: t.freshIp(),
-    publicUrl: TEST_PUBLIC_URL,
-    reportError: (error) => {
-      throw error
-    },
-  }
-}
+const contextOf = (account: Account) => t.pageContext(account)
 
 async function open(account: Account, code: string) {
   const request = new Request(`${TEST_PUBLIC_URL}/connect?code=${code}`)

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queueNotice } from '#app/features/automations/run-view.server.ts'
 import { workspaces } from '#server/db/schema/index.ts'
-import type { PageContext } from '#server/http/page-context.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { loader } from './run-detail.tsx'
@@ -23,20 +22,7 @@ afterAll(async () => {
   await t.close()
 })
 
-async function contextOf(account: Account): Promise<PageContext> {
-  const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: account.token }, null)
-  return {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: '203.0.113.5',
-    publicUrl: 'http://localhost:3000',
-    reportError: (error) => {
-      throw error
-    },
-  }
-}
+const contextOf = (account: Account) => t.pageContext(account)
 
 async function pageOf(account: Account, runId: string) {
   const args = {

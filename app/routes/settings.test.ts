@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { workspaces } from '#server/db/schema/index.ts'
-import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { action } from './settings.tsx'
 
@@ -17,18 +16,7 @@ afterAll(async () => {
 })
 
 async function changePassword(account: Account, fields: Record<string, string>): Promise<Response> {
-  const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: account.token })
-  const context: PageContext = {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: t.freshIp(),
-    publicUrl: TEST_PUBLIC_URL,
-    reportError: (error) => {
-      throw error
-    },
-  }
+  const context = await t.pageContext(account)
   const request = new Request(`${TEST_PUBLIC_URL}/settings`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMembers, workspaces } from '#server/db/schema/index.ts'
-import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { action as adminAction, loader as adminLoader } from './admin-templates.tsx'
 import { action as subscriptionsAction } from './admin-subscriptions.tsx'
@@ -25,23 +24,7 @@ afterAll(async () => {
   await t.close()
 })
 
-async function contextOf(account: Account, workspace?: string): Promise<PageContext> {
-  const { user } = await t.services.sessions.resolve(
-    { kind: 'bearer', token: account.token },
-    workspace ? { id: workspace, explicit: true } : null,
-  )
-  return {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: '203.0.113.5',
-    publicUrl: 'http://localhost:3000',
-    reportError: (error) => {
-      throw error
-    },
-  }
-}
+const contextOf = (account: Account, workspace?: string) => t.pageContext(account, workspace)
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields)
 const post = (path: string, fields: Record<string, string>) =>

@@ -1,7 +1,6 @@
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
 import { mailOutbox } from '#server/db/schema/index.ts'
-import type { PageContext } from '#server/http/page-context.ts'
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
 import { loader as layoutLoader } from './member-layout.tsx'
 import { action } from './verify-email-resend.tsx'
@@ -17,20 +16,7 @@ afterAll(async () => {
   await t.close()
 })
 
-async function contextOf(account: Account): Promise<PageContext> {
-  const { user } = await t.services.sessions.resolve({ kind: 'bearer', token: account.token })
-  return {
-    services: t.services,
-    user,
-    credential: { kind: 'bearer', token: account.token },
-    cspNonce: 'nonce',
-    clientIp: t.freshIp(),
-    publicUrl: TEST_PUBLIC_URL,
-    reportError: (error) => {
-      throw error
-    },
-  }
-}
+const contextOf = (account: Account) => t.pageContext(account)
 
 async function resend(account: Account, returnTo: string): Promise<Response> {
   const request = new Request(`${TEST_PUBLIC_URL}/verify-email/resend`, {

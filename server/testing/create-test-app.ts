@@ -5,6 +5,7 @@ import type { MiddlewareHandler } from 'hono'
 import pino from 'pino'
 import { createApp } from '#server/app.ts'
 import type { AppEnv } from '#server/http/app-env.ts'
+import type { PageContext } from '#server/http/page-context.ts'
 import { and, desc, eq } from 'drizzle-orm'
 import { seed } from '#server/db/seed.ts'
 import { mailOutbox } from '#server/db/schema/index.ts'
@@ -126,12 +127,35 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return { email, password, id: body.data.user.id, token: body.data.token, cookie }
   }
 
+  /**
+   * The `context` React Router hands a page's loader and action for a request of this account (the
+   * session its sign-up made; `workspace`: the one it chose), or of a visitor: pages are tested by
+   * calling their loader and action with it.
+   */
+  async function pageContext(account: { token: string } | null, workspace?: string): Promise<PageContext> {
+    const credential = account ? ({ kind: 'bearer', token: account.token } as const) : null
+    const user = credential
+      ? (await services.sessions.resolve(credential, workspace ? { id: workspace, explicit: true } : null)).user
+      : null
+    return {
+      services,
+      user,
+      credential,
+      cspNonce: 'nonce',
+      clientIp: freshIp(),
+      publicUrl: TEST_PUBLIC_URL,
+      reportError: (error) => {
+        throw error
+      },
+    }
+  }
+
   const close = async () => {
     await services.browsers.close()
     await database.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
-  return { app, database, db: database.db, services, request, signUp, verifyEmailOf, freshIp, dataDir, close }
+  return { app, database, db: database.db, services, request, signUp, verifyEmailOf, pageContext, freshIp, dataDir, close }
 }
 
 /** The configuration the test app runs with (everything createServices and createApp read). */
