@@ -3,6 +3,7 @@ import { and, eq, isNull, lt, or } from 'drizzle-orm'
 import type { Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { twoFactors } from '#server/db/schema/index.ts'
+import { base32Bytes, hotp } from '#server/one-time-codes.ts'
 
 // One use per code (RFC 6238, section 5.2). Better Auth's two-factor plugin accepts a code of the
 // step before, the current one or the one after, as often as it is sent in that time: it records no
@@ -17,46 +18,20 @@ const DIGITS = 6
 const WINDOW = 1
 /** Secrets imported from elsewhere are stored by Better Auth as `base32:<secret>`; ours are plain. */
 const BASE32_PREFIX = 'base32:'
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 
 /** What a code is for the account: its step claimed now, a step already used, or no code of now (Better Auth refuses it). */
 export type TotpClaim = 'claimed' | 'used' | 'not-a-code'
 
-function base32Bytes(text: string): Buffer {
-  let bits = 0
-  let value = 0
-  const bytes: number[] = []
-  for (const letter of text.toUpperCase().replace(/=+$/, '')) {
-    const index = BASE32_ALPHABET.indexOf(letter)
-    if (index < 0) continue
-    value = (value << 5) | index
-    bits += 5
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff)
-      bits -= 8
-    }
-  }
-  return Buffer.from(bytes)
-}
-
 /** The HMAC key of a decrypted secret, as Better Auth uses it (the text's UTF-8 bytes). */
 const keyOf = (secret: string) =>
-  secret.startsWith(BASE32_PREFIX) ? base32Bytes(secret.slice(BASE32_PREFIX.length)) : Buffer.from(secret, 'utf8')
-
-function codeAt(key: Buffer, step: number): string {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac('sha1', key).update(counter).digest()
-  const offset = (mac[mac.length - 1] ?? 0) & 0x0f
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 10 ** DIGITS).padStart(DIGITS, '0')
-}
+  secret.startsWith(BASE32_PREFIX) ? base32Bytes(secret.slice(BASE32_PREFIX.length), { skipUnknown: true }) : Buffer.from(secret, 'utf8')
 
 /** The latest step within the window whose code this is; null when it is none of them. */
 export function stepOfCode(key: Buffer, code: string, now: number): number | null {
   const current = Math.floor(now / 1000 / PERIOD_SECONDS)
   let found: number | null = null
   for (let step = current - WINDOW; step <= current + WINDOW; step++) {
-    const expected = Buffer.from(codeAt(key, step))
+    const expected = Buffer.from(hotp(key, step, DIGITS))
     const given = Buffer.from(code)
     if (given.length === expected.length && timingSafeEqual(given, expected)) found = step
   }
