@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test'
+import { request as playwrightRequest, type APIRequestContext } from '@playwright/test'
 import { ADMIN, BASE_URL } from './credentials.ts'
 import { expect, uniqueEmail, type Credentials } from './fixtures.ts'
 
@@ -32,7 +32,7 @@ export async function createAccount(
 
 /** Follows the link of the account's "Verify your e-mail" mail, as its owner would. */
 export async function verifyEmail(request: APIRequestContext, email: string, baseUrl = BASE_URL) {
-  const mail = await latestMail(request, email, 'Verify your e-mail address for Aether', baseUrl)
+  const mail = await latestMail(email, 'Verify your e-mail address for Aether', baseUrl)
   const page = await request.get(`${baseUrl}${linkIn(mail.text, '/verify-email')}`)
   expect(await page.text()).toContain('E-mail address verified')
 }
@@ -43,20 +43,28 @@ export async function apiToken(request: APIRequestContext, account: Credentials,
   return ((await response.json()) as { data: { token: string } }).data.token
 }
 
-/** The newest e-mail to an address, read from the outbox as the admin would. */
-export async function latestMail(request: APIRequestContext, to: string, subject: string, baseUrl = BASE_URL) {
-  const token = await apiToken(request, ADMIN, baseUrl)
-  let found: { subject: string; text: string } | undefined
-  await expect(async () => {
-    const response = await request.get(`${baseUrl}/api/mail/outbox?to=${encodeURIComponent(to)}&limit=20`, {
-      headers: { Authorization: `Bearer ${token}` },
-    })
-    expect(response.status()).toBe(200)
-    const { data } = (await response.json()) as { data: { subject: string; text: string }[] }
-    found = data.find((mail) => mail.subject === subject)
-    expect(found, `an e-mail "${subject}" to ${to}`).toBeTruthy()
-  }).toPass({ timeout: 5_000 })
-  return found as { subject: string; text: string }
+/**
+ * The newest e-mail to an address, read from the outbox as the admin would, in a request context of
+ * its own: the admin's sign-in cookie must not ride along with the test's own requests.
+ */
+export async function latestMail(to: string, subject: string, baseUrl = BASE_URL) {
+  const admin = await playwrightRequest.newContext()
+  try {
+    const token = await apiToken(admin, ADMIN, baseUrl)
+    let found: { subject: string; text: string } | undefined
+    await expect(async () => {
+      const response = await admin.get(`${baseUrl}/api/mail/outbox?to=${encodeURIComponent(to)}&limit=20`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+      expect(response.status()).toBe(200)
+      const { data } = (await response.json()) as { data: { subject: string; text: string }[] }
+      found = data.find((mail) => mail.subject === subject)
+      expect(found, `an e-mail "${subject}" to ${to}`).toBeTruthy()
+    }).toPass({ timeout: 5_000 })
+    return found as { subject: string; text: string }
+  } finally {
+    await admin.dispose()
+  }
 }
 
 /** The link to one of our pages inside an e-mail's text, as a path the test can open. */

@@ -65,7 +65,7 @@ test.describe('Users Management', () => {
     await compose.getByLabel('Message').fill('Hello from the admin.')
     await compose.getByRole('button', { name: 'Send' }).click()
     await expect(toasts(page).getByText('Email sent')).toBeVisible()
-    expect((await latestMail(request, user.email, 'About your account')).text).toContain('Hello from the admin.')
+    expect((await latestMail(user.email, 'About your account')).text).toContain('Hello from the admin.')
 
     await line.getByRole('button', { name: `Delete User ${user.email}` }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete User' }).click()

@@ -51,7 +51,7 @@ test.describe('the verification banner', () => {
     await expect(toasts(page).getByText('Verification email sent')).toHaveCount(0)
 
     // The newest link verifies the address: the banner is gone from every page.
-    const mail = await latestMail(request, account.email, 'Verify your e-mail address for Aether')
+    const mail = await latestMail(account.email, 'Verify your e-mail address for Aether')
     await gotoHydrated(page, linkIn(mail.text, '/verify-email'))
     await expect(page.getByRole('heading', { name: 'E-mail address verified' })).toBeVisible()
     for (const path of ['/dashboard', '/settings', '/workspace/webhooks']) {

@@ -49,7 +49,7 @@ test('a colleague’s change waits for the runner owner’s approval, which they
     data: { email: colleague.email, role: 'member' },
   })
   expect(invited.status(), await invited.text()).toBe(201)
-  const mail = await latestMail(request, colleague.email, `${owner.email} invited you to Night shift on Aether`)
+  const mail = await latestMail(colleague.email, `${owner.email} invited you to Night shift on Aether`)
   const token = decodeURIComponent(new URL(`${BASE_URL}${linkIn(mail.text, '/invitations/accept')}`).searchParams.get('token') ?? '')
   const accepted = await request.post(`${BASE_URL}/api/workspaces/invitations/accept`, {
     headers: { Authorization: `Bearer ${colleagueToken}` },

@@ -53,7 +53,7 @@ test.describe('settings', () => {
     await page.getByRole('button', { name: 'Reset Password' }).click()
     await expect(toasts(page).getByText('Password reset email sent')).toBeVisible()
 
-    const mail = await latestMail(request, account.email, 'Reset your Aether password')
+    const mail = await latestMail(account.email, 'Reset your Aether password')
     const link = linkIn(mail.text, '/reset-password')
     // Signed out without a member page open: its live run stream would reconnect, cookie-less, and get a 401.
     await page.goto('about:blank')
@@ -95,7 +95,7 @@ test.describe('settings', () => {
     await expect(toasts(page).getByText(`We sent a confirmation link to ${newEmail}.`, { exact: false })).toBeVisible()
     await expect(page.getByLabel('Email Address')).toHaveValue(account.email)
 
-    const mail = await latestMail(request, newEmail, 'Confirm your new e-mail address for Aether')
+    const mail = await latestMail(newEmail, 'Confirm your new e-mail address for Aether')
     await gotoHydrated(page, linkIn(mail.text, '/confirm-email'))
     await page.getByRole('button', { name: 'Confirm Change' }).click()
     // The change ended every session: the member signs in again, with the new address.
@@ -111,7 +111,7 @@ test.describe('settings', () => {
     await signIn(page, account)
     await gotoHydrated(page, '/settings')
     await expect(page.getByText(`Please verify ${account.email}`)).toBeVisible()
-    const mail = await latestMail(request, account.email, 'Verify your e-mail address for Aether')
+    const mail = await latestMail(account.email, 'Verify your e-mail address for Aether')
     await gotoHydrated(page, linkIn(mail.text, '/verify-email'))
     await expect(page.getByRole('heading', { name: 'E-mail address verified' })).toBeVisible()
     await gotoHydrated(page, '/settings')

@@ -51,7 +51,7 @@ test('create a team, invite, accept from the mail, share an automation, change t
   })
   expect(created.status()).toBe(201)
 
-  const mail = await latestMail(request, colleague.email, `${owner.email} invited you to Ops team on Aether`)
+  const mail = await latestMail(colleague.email, `${owner.email} invited you to Ops team on Aether`)
   const colleaguePage = await (await browser.newContext()).newPage()
   await signIn(colleaguePage, colleague)
   await gotoHydrated(colleaguePage, linkIn(mail.text, '/invitations/accept'))

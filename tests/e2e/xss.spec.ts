@@ -375,6 +375,8 @@ test.describe('on a server of its own: blog posts, plans and system settings', (
           name: payload.text,
           price: String(index + 1),
           creditsPerMonth: '10',
+          // A plan is offered only once it can be bought (a price id: docs/decisions/041).
+          paddlePriceId: `pri_xss_${index}`,
           description: descriptions[index % descriptions.length]!,
           features: index % 2 === 0 ? features.slice(0, 20).join('\n') : features.slice(20).join('\n'),
         },
