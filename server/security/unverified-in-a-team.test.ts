@@ -183,9 +183,7 @@ describe("an unverified member and a colleague's automation", () => {
     const created = await call(session, '/api/automations', { body: { name: 'Mine', steps: STEPS, schedule: HOURLY } })
     expect(created.status).toBe(201)
     const id = created.body.data?.id ?? ''
-    expect((await call(device, `/api/automations/${id}`, { method: 'PUT', body: { schedule: { ...HOURLY, every: 3 } } })).status).toBe(
-      200,
-    )
+    expect((await call(device, `/api/automations/${id}`, { method: 'PUT', body: { schedule: { ...HOURLY, every: 3 } } })).status).toBe(200)
     expect(
       (
         await call(session, `/api/automations/${id}`, {
