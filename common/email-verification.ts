@@ -12,7 +12,15 @@ export const EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED'
 export type VerifiedOnly =
   | { kind: 'invite' }
   | { kind: 'webhook' }
+  /** Pointing an existing endpoint at another address (docs/decisions/040, amended). */
+  | { kind: 'webhook-address' }
+  /** A test event or a redelivery, sent at once to the endpoint's address. */
+  | { kind: 'webhook-send' }
   | { kind: 'trigger' }
+  /** Making someone else's automation run by itself in the cloud: setting, changing, resuming or moving its schedule there. */
+  | { kind: 'schedule' }
+  /** Changing what someone else's automation does while its schedule or trigger URL runs it in the cloud. */
+  | { kind: 'unattended-automation' }
   | { kind: 'purchase' }
   /** Cloud runs beyond the Free plan's monthly runs (`limit`), whatever the workspace's plan. */
   | { kind: 'cloud-runs'; limit: number }
@@ -20,7 +28,11 @@ export type VerifiedOnly =
 const WHAT: { [K in VerifiedOnly['kind']]: (action: Extract<VerifiedOnly, { kind: K }>) => string } = {
   invite: () => 'invite people',
   webhook: () => 'add webhook endpoints',
+  'webhook-address': () => "change a webhook endpoint's address",
+  'webhook-send': () => 'send test events or redeliver webhook messages',
   trigger: () => 'create trigger URLs',
+  schedule: () => "schedule someone else's automation to run in the cloud",
+  'unattended-automation': () => "change what someone else's automation does while its schedule or trigger URL runs it in the cloud",
   purchase: () => 'buy or change a plan',
   'cloud-runs': ({ limit }) => `run more than ${limit} automation${limit === 1 ? '' : 's'} a month in the cloud`,
 }

@@ -2,7 +2,7 @@
 // Over 300 lines: every change passes the same checks (steps, vault names, sign-in block, run
 // limits, the plan's action limit), kept beside the operations that call them; the schedule's
 // rules are in automation-schedules.ts, the local runner's choice and approval in runner-choice.ts
-// and runner-approval.ts.
+// and runner-approval.ts, what an unverified address may not change in others' in unattended-runs.ts.
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
@@ -22,6 +22,7 @@ import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 import { approveRunner } from './runner-approval.ts'
 import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
+import { requireVerifiedForUnattendedRuns } from './unattended-runs.ts'
 
 export type Automation = typeof automations.$inferSelect
 /** The platform's limits of every cloud run. */
@@ -278,6 +279,8 @@ export function createAutomationService(
       const seen = chosen.deviceId !== current.deviceId || (options.reviewed === true && options.expectedVersion !== undefined)
       const runner: RunnerChoice = chosen.approval === 'approve' && !seen ? { ...chosen, approval: 'renew' } : chosen
       const { schedule, enabled } = schedules.settle(data.schedule, data.enabled, current)
+      // Someone else's automation may not give an unverified address cloud runs in its owner's name (docs/decisions/040, amended).
+      await requireVerifiedForUnattendedRuns(db, caller, current, { schedule, enabled, deviceId: runner.deviceId }, { ...data, steps })
       await schedules.checkInterval(current.workspaceId, schedule, current.schedule)
       const scheduleChanged = !sameSchedule(schedule, current.schedule) || enabled !== current.enabled
       return db

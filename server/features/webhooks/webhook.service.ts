@@ -175,7 +175,11 @@ export function createWebhookService(deps: {
     async update(caller: Caller, id: string, changes: WebhookUpdate): Promise<WebhookEndpoint> {
       requireAdmin(caller)
       const current = await owned(caller, id)
-      if (changes.url !== undefined && changes.url !== current.url) await checkUrl(changes.url)
+      if (changes.url !== undefined && changes.url !== current.url) {
+        // A new address receives the workspace's events, as a new endpoint would (docs/decisions/040, amended).
+        requireVerifiedEmail(caller, { kind: 'webhook-address' })
+        await checkUrl(changes.url)
+      }
       const row = await db.transaction(async (tx) => {
         const turnedOn = changes.enabled === true && !current.enabled
         const [updated] = await tx
@@ -293,6 +297,8 @@ export function createWebhookService(deps: {
     /** Sends a delivery again now, with the same message id and body (receivers that saw it drop it). */
     async redeliver(caller: Caller, id: string, deliveryId: string, now = new Date()): Promise<WebhookDeliveryWithAttempts> {
       requireAdmin(caller)
+      // Sent at once to whatever address the endpoint has now.
+      requireVerifiedEmail(caller, { kind: 'webhook-send' })
       await owned(caller, id)
       await deliveryOf(caller, id, deliveryId)
       return sendNow(caller, id, deliveryId, now)
@@ -301,6 +307,7 @@ export function createWebhookService(deps: {
     /** Sends a `webhook.test` message to this endpoint now (whatever its events), and logs it like any other. */
     async sendTest(caller: Caller, id: string, now = new Date()): Promise<WebhookDeliveryWithAttempts> {
       requireAdmin(caller)
+      requireVerifiedEmail(caller, { kind: 'webhook-send' })
       const endpoint = await owned(caller, id)
       const payload: WebhookPayload = {
         type: WEBHOOK_TEST_EVENT,
