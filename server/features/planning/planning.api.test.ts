@@ -278,7 +278,7 @@ describe('inspect and plan when Free workspaces hold long plans (docs/decisions/
   /** An offline plan whose every page stalls until its load limit: it holds its place for the plan's whole time. */
   const stallingPlan = (account: Account, url: string, name: string) =>
     call(held, account, '/api/automations/plan', {
-      description: ['a', 'b', 'c', 'd'].map((page) => `go to ${url}${name}/${page}`).join(', then '),
+      description: Array.from({ length: 12 }, (_, page) => `go to ${url}${name}/${page + 1}`).join(', then '),
       startUrl: `${url}${name}`,
       planner: 'offline',
     })
