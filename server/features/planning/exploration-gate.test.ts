@@ -9,7 +9,13 @@ import { EXPLORATION_LIMITS, longestHold } from './planning.service.ts'
 // The clock is Vitest's: time passes only when a test says so.
 
 const HOLD_MS = 20_000
-const LIMITS: GateLimits = { capacity: 3, maxHoldMs: HOLD_MS, maxWaitMs: 25_000, maxWaitingPerWorkspace: 3, recentUseHalfLifeMs: 5 * 60_000 }
+const LIMITS: GateLimits = {
+  capacity: 3,
+  maxHoldMs: HOLD_MS,
+  maxWaitMs: 25_000,
+  maxWaitingPerWorkspace: 3,
+  recentUseHalfLifeMs: 5 * 60_000,
+}
 /** The service's own numbers: a plan holds a place up to 100 s, a request waits up to 110 s. */
 const SERVICE_LIMITS: GateLimits = { ...EXPLORATION_LIMITS, maxHoldMs: longestHold(EXPLORATION_LIMITS) }
 

@@ -80,9 +80,7 @@ export function createExplorationGate(limits: GateLimits, now: () => number = ()
 
   function mayStart(request: ExplorationRequest): boolean {
     return (
-      running.size < limits.capacity &&
-      runningIn(request.workspaceId) < request.share &&
-      (!request.free || runningFree() < freeCapacity)
+      running.size < limits.capacity && runningIn(request.workspaceId) < request.share && (!request.free || runningFree() < freeCapacity)
     )
   }
 

@@ -152,7 +152,11 @@ export function createPlanningService(deps: {
     /** Whether planning can use a model here ('openai-compatible') or only the offline planner. */
     aiKind: ai.kind,
 
-    async inspect(caller: Pick<Caller, 'id' | 'emailVerified' | 'workspace'>, input: InspectInput, signal?: AbortSignal): Promise<Inspection> {
+    async inspect(
+      caller: Pick<Caller, 'id' | 'emailVerified' | 'workspace'>,
+      input: InspectInput,
+      signal?: AbortSignal,
+    ): Promise<Inspection> {
       requireBuilder(caller)
       const userId = caller.id
       const replay = checkedSteps(input.steps)
@@ -192,8 +196,7 @@ export function createPlanningService(deps: {
           () =>
             withGuardedPage(
               planPage,
-              ({ session, perform }) =>
-                work(createExplorer({ page: session.page, perform, deadline: Date.now() + timeLimitMs, signal })),
+              ({ session, perform }) => work(createExplorer({ page: session.page, perform, deadline: Date.now() + timeLimitMs, signal })),
               { timeLimitMs: timeLimitMs + closeMs, signal },
             ),
           timeLimitMs,
