@@ -50,10 +50,14 @@ async function hangingServer() {
   }
 }
 
-/** A page that answers at once; `seen` is what `watched` held when the page was first asked for. */
-async function recordingServer(watched: string[]) {
+/**
+ * A page that answers at once; `seen` is what `watched` held when the page was first asked for.
+ * `onAsked`: called each time the page itself (not its query variants) is asked for.
+ */
+async function recordingServer(watched: string[], onAsked?: () => void) {
   let seen: string[] | null = null
   const server = createServer((request, response) => {
+    if (request.url === '/') onAsked?.()
     if (request.url === '/' && !seen) seen = [...watched]
     response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Quick</title><button>Go</button>')
   })
@@ -168,19 +172,28 @@ describe('POST /api/automations/inspect', () => {
 })
 
 describe('inspections shared fairly between workspaces (docs/decisions/038)', () => {
-  /** Shortened limits: an inspection holds its place at most 8 s, a page load 5 s (the test app's step timeout). */
+  /**
+   * Shortened limits: an inspection holds its place at most 8 s, a page load 5 s (the test app's
+   * step timeout), a plan 12 s (less than the 20-s wait). Four places, of which Free workspaces may
+   * use three: the three Free hogs below keep every place they may use busy.
+   */
   let fair: TestApp
   beforeAll(async () => {
     fair = await createTestApp({
       privateTargets: 'loopback',
-      explorations: { maxWaitMs: 20_000, inspection: { timeLimitMs: 8_000, stepTimeoutMs: 5_000, settleMs: 500 } },
+      explorations: {
+        capacity: 4,
+        maxWaitMs: 20_000,
+        inspection: { timeLimitMs: 8_000, stepTimeoutMs: 5_000, settleMs: 500 },
+        plan: { timeLimitMs: 10_000, closeMs: 2_000 },
+      },
     })
   })
   afterAll(async () => {
     await fair?.close()
   })
 
-  it('serves a fourth workspace within the bound while three Free workspaces keep every place busy', async () => {
+  it('serves a fourth workspace within the bound while three Free workspaces keep every place they may use busy', async () => {
     const { url, close, asked } = await hangingServer()
     const quick = await recordingServer(asked)
     try {
@@ -241,6 +254,105 @@ describe('inspections shared fairly between workspaces (docs/decisions/038)', ()
     expect(body.message).toBe('The page did not finish within 8 s; try again, or start from another page.')
     expect(Date.now() - started).toBeLessThan(8_000 + 3_000)
   })
+})
+
+describe('inspect and plan when Free workspaces hold long plans (docs/decisions/038, amended: review F4)', () => {
+  /**
+   * Shortened limits with the service's other numbers (three places, the default wait): a plan
+   * holds its place at most 7 s (6 s, and its page closed 1 s later), a page load 3 s.
+   */
+  let held: TestApp
+  beforeAll(async () => {
+    held = await createTestApp({
+      privateTargets: 'loopback',
+      explorations: {
+        inspection: { timeLimitMs: 6_000, stepTimeoutMs: 3_000, settleMs: 500 },
+        plan: { timeLimitMs: 6_000, closeMs: 1_000 },
+      },
+    })
+  })
+  afterAll(async () => {
+    await held?.close()
+  })
+
+  /** An offline plan whose every page stalls until its load limit: it holds its place for the plan's whole time. */
+  const stallingPlan = (account: Account, url: string, name: string) =>
+    call(held, account, '/api/automations/plan', {
+      description: Array.from({ length: 12 }, (_, page) => `go to ${url}${name}/${page + 1}`).join(', then '),
+      startUrl: `${url}${name}`,
+      planner: 'offline',
+    })
+  /** Which of the stalling plans had started (asked for their first page) in these paths. */
+  const plansIn = (paths: string[]) => new Set(paths.map((path) => /^\/([\w-]+)$/.exec(path)?.[1]).filter(Boolean))
+
+  it('serves a paying tenant at once and a Free newcomer before the hogs ask again, while three Free workspaces each hold a long plan', async () => {
+    const { url, close, asked } = await hangingServer()
+    const forPaying = await recordingServer(asked)
+    const forNewcomer = await recordingServer(asked)
+    try {
+      const hogs = await Promise.all([1, 2, 3].map(() => held.signUp()))
+      const paying = await held.signUp()
+      await setPlan(held, paying, 'pro')
+      const newcomer = await held.signUp()
+      const firsts = hogs.map((hog, n) => stallingPlan(hog, url, `hog-${n + 1}-first`))
+      // Free workspaces together take two of the three places, even with nothing else waiting.
+      await expect.poll(() => plansIn(asked).size, { timeout: 10_000 }).toBe(2)
+      const agains = hogs.map((hog, n) => stallingPlan(hog, url, `hog-${n + 1}-again`))
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(plansIn(asked).size).toBe(2)
+
+      const waiting = call(held, newcomer, '/api/automations/inspect', { url: forNewcomer.url })
+      // The place kept for paying workspaces: served while both Free places are still held.
+      const served = await call(held, paying, '/api/automations/inspect', { url: forPaying.url })
+      expect(served.status, JSON.stringify(served.body)).toBe(200)
+      expect(plansIn(forPaying.seen() ?? []).size).toBe(2)
+
+      // The newcomer gets a Free place when a hog's plan ends, instead of 503 after its wait...
+      const answer = await waiting
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      // ...before any hog's second plan: the hogs just used their places.
+      const before = [...plansIn(forNewcomer.seen() ?? [])]
+      expect(before.length).toBeGreaterThanOrEqual(2)
+      expect(before.filter((name) => name?.endsWith('again'))).toEqual([])
+
+      for (const answered of await Promise.all([...firsts, ...agains])) {
+        expect([200, 503], answered.body.message).toContain(answered.status)
+      }
+      expect(plansIn(asked).size).toBe(6)
+    } finally {
+      await close()
+      await forPaying.close()
+      await forNewcomer.close()
+    }
+  }, 60_000)
+
+  it('lets a workspace that just used a place wait behind one that has not, though it asked first', async () => {
+    const { url, close, asked } = await hangingServer()
+    const order: string[] = []
+    const pages = await Promise.all(['recent', 'fresh'].map((name) => recordingServer(asked, () => order.push(name))))
+    const [forRecent, forFresh] = pages as [Awaited<ReturnType<typeof recordingServer>>, Awaited<ReturnType<typeof recordingServer>>]
+    try {
+      const [recent, fresh, blocker1, blocker2] = await Promise.all([1, 2, 3, 4].map(() => held.signUp()))
+      // 'recent' inspects a page and goes idle: it is remembered, not forgotten.
+      expect((await call(held, recent!, '/api/automations/inspect', { url: `${forRecent.url}?first` })).status).toBe(200)
+      order.length = 0
+      // Two plans hold the Free places, the second ending some seconds after the first.
+      const blocking = [stallingPlan(blocker1!, url, 'blocker-1')]
+      await expect.poll(() => plansIn(asked).size, { timeout: 10_000 }).toBe(1)
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      blocking.push(stallingPlan(blocker2!, url, 'blocker-2'))
+      await expect.poll(() => plansIn(asked).size, { timeout: 10_000 }).toBe(2)
+      const again = call(held, recent!, '/api/automations/inspect', { url: forRecent.url })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const first = call(held, fresh!, '/api/automations/inspect', { url: forFresh.url })
+      const answers = await Promise.all([again, first, ...blocking])
+      expect(answers.slice(0, 2).map((answer) => answer.status)).toEqual([200, 200])
+      expect(order).toEqual(['fresh', 'recent'])
+    } finally {
+      await close()
+      for (const page of pages) await page.close()
+    }
+  }, 60_000)
 })
 
 describe('POST /api/automations/plan', () => {

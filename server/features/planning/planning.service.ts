@@ -24,21 +24,35 @@ import { planWithModel } from './model-planner.ts'
 import { planOffline, type DraftPlan } from './offline-planner.ts'
 import { maskSecrets } from './secrets.ts'
 
-/** A whole planning's time, exploring included (the model's questions too). */
-export const PLAN_TIME_LIMIT_MS = 90_000
-/** The planners stop looking at PLAN_TIME_LIMIT_MS; the page is closed under them this much later. */
-const PLAN_CLOSE_MS = 10_000
+/** What one plan may take: its whole time, exploring included (the model's questions too), and when its page is closed. */
+export interface PlanLimits {
+  timeLimitMs: number
+  /** The planners stop looking at `timeLimitMs`; the page is closed under them this much later. */
+  closeMs: number
+}
+export const PLAN_LIMITS: PlanLimits = { timeLimitMs: 90_000, closeMs: 10_000 }
 
-/** The cloud browser's places for explorations, and what one inspection may wait for (docs/decisions/038). */
-export interface ExplorationLimits extends GateLimits {
+/**
+ * The cloud browser's places for explorations, and what one inspection and one plan may take
+ * (docs/decisions/038 and its amendment). The longest hold is a plan's, and a request waits longer
+ * than that.
+ */
+export interface ExplorationLimits extends Omit<GateLimits, 'maxHoldMs'> {
   inspection: InspectionLimits
+  plan: PlanLimits
 }
 export const EXPLORATION_LIMITS: ExplorationLimits = {
   capacity: 3,
-  maxWaitMs: 30_000,
+  maxWaitMs: 110_000,
   maxWaitingPerWorkspace: 3,
+  recentUseHalfLifeMs: 5 * 60_000,
   inspection: INSPECTION_LIMITS,
+  plan: PLAN_LIMITS,
 }
+
+/** The longest one exploration holds a place: an inspection's time, or a plan's until its page is closed. */
+export const longestHold = (limits: Pick<ExplorationLimits, 'inspection' | 'plan'>) =>
+  Math.max(limits.inspection.timeLimitMs, limits.plan.timeLimitMs + limits.plan.closeMs)
 
 const INSPECT_LIMIT = { limit: 30, windowSeconds: 600, message: 'At most 30 page inspections in 10 minutes; try again shortly.' }
 const PLAN_LIMIT = { limit: 20, windowSeconds: 600, message: 'At most 20 plans in 10 minutes; try again shortly.' }
@@ -70,21 +84,25 @@ export function createPlanningService(deps: {
   const inspector = createInspector(deps.page, limits.inspection)
   // A planner's page loads and steps wait no longer than an inspection's.
   const planPage = { ...deps.page, stepTimeoutMs: Math.min(deps.page.stepTimeoutMs, limits.inspection.stepTimeoutMs) }
-  const gate = createExplorationGate(limits)
+  const gate = createExplorationGate({ ...limits, maxHoldMs: longestHold(limits) })
 
   /**
    * Runs one exploration of the caller's workspace once the gate gives it a place (its plan's
-   * cloud concurrency is its share); what stops one becomes an answer.
+   * cloud concurrency is its share; a plan at no price makes it a Free workspace); what stops one
+   * becomes an answer.
    */
   async function exploring<T>(
-    caller: Pick<Caller, 'workspace'>,
+    caller: Pick<Caller, 'emailVerified' | 'workspace'>,
     work: () => Promise<T>,
     limitMs: number,
     holdMs: number,
     signal?: AbortSignal,
   ): Promise<T> {
-    const { cloudConcurrency } = await plans.allowancesOf(caller.workspace.id)
-    const release = await gate.enter(caller.workspace.id, cloudConcurrency, holdMs, signal)
+    const { cloudConcurrency, price } = await plans.allowancesOf(caller.workspace.id)
+    const release = await gate.enter(
+      { workspaceId: caller.workspace.id, share: cloudConcurrency, free: price === 0, verified: caller.emailVerified, holdMs },
+      signal,
+    )
     try {
       return await work()
     } catch (error) {
@@ -134,7 +152,11 @@ export function createPlanningService(deps: {
     /** Whether planning can use a model here ('openai-compatible') or only the offline planner. */
     aiKind: ai.kind,
 
-    async inspect(caller: Pick<Caller, 'id' | 'workspace'>, input: InspectInput, signal?: AbortSignal): Promise<Inspection> {
+    async inspect(
+      caller: Pick<Caller, 'id' | 'emailVerified' | 'workspace'>,
+      input: InspectInput,
+      signal?: AbortSignal,
+    ): Promise<Inspection> {
       requireBuilder(caller)
       const userId = caller.id
       const replay = checkedSteps(input.steps)
@@ -161,24 +183,24 @@ export function createPlanningService(deps: {
     },
 
     /** Plans for a person in a workspace: the person is limited to one at a time, the workspace pays and its plan decides. */
-    async plan(caller: Pick<Caller, 'id' | 'workspace'>, input: PlanInput, signal?: AbortSignal): Promise<PlanResult> {
+    async plan(caller: Pick<Caller, 'id' | 'emailVerified' | 'workspace'>, input: PlanInput, signal?: AbortSignal): Promise<PlanResult> {
       requireBuilder(caller)
       const userId = caller.id
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
       const chosen = await choosePlanner(caller.workspace.id, input.planner)
       const start = input.startUrl ?? null
+      const { timeLimitMs, closeMs } = limits.plan
       const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
         exploring(
           caller,
           () =>
             withGuardedPage(
               planPage,
-              ({ session, perform }) =>
-                work(createExplorer({ page: session.page, perform, deadline: Date.now() + PLAN_TIME_LIMIT_MS, signal })),
-              { timeLimitMs: PLAN_TIME_LIMIT_MS + PLAN_CLOSE_MS, signal },
+              ({ session, perform }) => work(createExplorer({ page: session.page, perform, deadline: Date.now() + timeLimitMs, signal })),
+              { timeLimitMs: timeLimitMs + closeMs, signal },
             ),
-          PLAN_TIME_LIMIT_MS,
-          PLAN_TIME_LIMIT_MS + PLAN_CLOSE_MS,
+          timeLimitMs,
+          timeLimitMs + closeMs,
           signal,
         )
       const offline = async (why: string | null): Promise<PlanResult> => {

@@ -14,6 +14,8 @@ export type Plan = typeof subscriptionPlans.$inferSelect
 /** What a workspace's plan includes (docs/decisions/020, 021, 022, 029, 031, 036). */
 export interface Allowances {
   plan: string
+  /** The plan's monthly price in USD; 0 is a Free plan (docs/decisions/038: Free workspaces leave a place to paying ones). */
+  price: number
   teams: boolean
   seats: number
   monthlyRunLimit: number | null
@@ -48,6 +50,7 @@ export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
 
 const allowanceColumns = {
   plan: subscriptionPlans.name,
+  price: subscriptionPlans.price,
   teams: subscriptionPlans.teams,
   seats: subscriptionPlans.seats,
   monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
