@@ -83,7 +83,9 @@ describe('reading a field back where a secret is typed (docs/decisions/039, amen
   const typeToken: AutomationStep = { type: 'type', target: [{ by: 'label', text: 'Token' }], text: '{{secrets.site_token}}' }
   const token = [{ by: 'label', text: 'Token' }] as const
   const read = (step: AutomationStep, before: AutomationStep[] = [typeToken]) =>
-    secretReadBacks([{ type: 'navigate', url: 'https://app.example.com/login' }, ...before, step]).map(({ index, field }) => `${index}:${field}`)
+    secretReadBacks([{ type: 'navigate', url: 'https://app.example.com/login' }, ...before, step]).map(
+      ({ index, field }) => `${index}:${field}`,
+    )
 
   it("refuses the review's extract of the value attribute, in any case, before or after the typing", () => {
     const backspace: AutomationStep = { type: 'press', key: 'Backspace', target: [...token] }
@@ -108,7 +110,13 @@ describe('reading a field back where a secret is typed (docs/decisions/039, amen
   })
 
   it('refuses a target that tests the value attribute, by CSS or XPath, in any step', () => {
-    const css = (selector: string): AutomationStep => ({ type: 'wait', target: [{ by: 'text', text: 'x' }, { by: 'css', selector }] })
+    const css = (selector: string): AutomationStep => ({
+      type: 'wait',
+      target: [
+        { by: 'text', text: 'x' },
+        { by: 'css', selector },
+      ],
+    })
     const xpath = (path: string): AutomationStep => ({ type: 'click', target: [{ by: 'xpath', path }] })
     for (const selector of [
       'input[value^="a"]',

@@ -11,6 +11,7 @@ import { hasRole } from '#common/workspaces.ts'
 import {
   secretPlaceholder,
   VAULT_USE_ROLES,
+  unconfirmedSitesLapsed,
   unconfirmedSitesUntil,
   vaultSecretConfirmFormSchema,
   vaultSecretCreateFormSchema,
@@ -36,6 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       useRole: secret.useRole,
       originsSetFromSteps: secret.originsFromStepsAt !== null,
       unconfirmedUntilLabel: secret.originsFromStepsAt ? format(unconfirmedSitesUntil(secret.originsFromStepsAt), 'MMM d, yyyy') : null,
+      unconfirmedLapsed: unconfirmedSitesLapsed(secret.originsFromStepsAt),
       canChange: canChange && hasRole(caller.workspace.role, secret.useRole),
     })),
     canChange,

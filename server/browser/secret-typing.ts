@@ -51,7 +51,9 @@ export async function typeOnOwnSite(field: Locator, text: string, typing: Secret
     if (refusal) return refusal
     // What Playwright's fill would write into: an element that is itself editable text (a label leads to its field, which never is).
     const editable = await handle.evaluate((element) =>
-      element instanceof HTMLElement && element.isContentEditable && !element.matches('input, textarea, select') ? element.tagName.toLowerCase() : null,
+      element instanceof HTMLElement && element.isContentEditable && !element.matches('input, textarea, select')
+        ? element.tagName.toLowerCase()
+        : null,
     )
     if (editable)
       return `${typing.placeholders.join(' and ')} may only be typed into a form field (an input or a text area); this is an editable <${editable}>, whose text the page shows (the value was not typed)`

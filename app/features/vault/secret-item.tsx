@@ -106,7 +106,11 @@ export function SecretItem({
           <CurrentValueField
             id={`confirm-${secret.id}`}
             secretName={secret.name}
-            hint={`Only someone who knows the value may vouch for these sites. Unconfirmed, they work until ${secret.unconfirmedUntilLabel ?? 'a month after they were set'}.`}
+            hint={`Only someone who knows the value may vouch for these sites. ${
+              secret.unconfirmedLapsed
+                ? `Unconfirmed, they stopped working on ${secret.unconfirmedUntilLabel ?? 'their 30th day'}: runs do not type the value until they are confirmed.`
+                : `Unconfirmed, they work until ${secret.unconfirmedUntilLabel ?? 'their 30th day'}.`
+            }`}
             error={confirmProblem}
             required
           />

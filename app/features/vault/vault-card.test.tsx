@@ -18,6 +18,7 @@ const secret = (name: string, changes: Partial<SecretRow>): SecretRow => ({
   useRole: 'member',
   originsSetFromSteps: false,
   unconfirmedUntilLabel: null,
+  unconfirmedLapsed: false,
   canChange: true,
   ...changes,
 })
@@ -56,6 +57,10 @@ describe('the Vault page after secrets were bound to sites', () => {
     expect(html.match(/aria-label="The sites of [^"]+ are right"/g)).toEqual(['aria-label="The sites of shop are right"'])
     expect(html).toContain('Current value of shop')
     expect(html).toContain('they work until Dec 28, 2026')
+    const lapsed = render(
+      view([secret('shop', { originsSetFromSteps: true, unconfirmedUntilLabel: 'Oct 28, 2026', unconfirmedLapsed: true })]),
+    )
+    expect(lapsed).toContain('they stopped working on Oct 28, 2026: runs do not type the value until they are confirmed')
     expect(html).toContain('name="intent" value="confirm-sites-00000000-0000-4000-8000-000000000004"')
     // The only sites field is the new secret's: the confirmation sends none.
     expect(html.match(/name="origins"/g)).toHaveLength(1)

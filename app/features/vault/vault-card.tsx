@@ -6,7 +6,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { UNCONFIRMED_SITES_DAYS, VAULT_SECRET_KIND_NAMES, VAULT_SECRET_KINDS, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
+import {
+  UNCONFIRMED_SITES_DAYS,
+  VAULT_SECRET_KIND_NAMES,
+  VAULT_SECRET_KINDS,
+  type VaultSecretKind,
+  type VaultUseRole,
+} from '#common/vault.ts'
 import { SecretItem } from './secret-item.tsx'
 import { SecretRulesFields, type FieldProblem } from './secret-rules-fields.tsx'
 
@@ -23,6 +29,8 @@ export interface SecretRow {
   originsSetFromSteps: boolean
   /** Until when those unconfirmed sites work ('Dec 28, 2026'); null once confirmed. */
   unconfirmedUntilLabel: string | null
+  /** That date has passed: runs no longer type the value until the sites are confirmed. */
+  unconfirmedLapsed: boolean
   /** Whether this member may change it: members and above, and the secret's own role. */
   canChange: boolean
 }
@@ -150,7 +158,9 @@ export function VaultCard({ view, formKey, problem }: { view: VaultView; formKey
                 key={secret.id}
                 secret={secret}
                 roleChoices={view.roleChoices}
-                problem={problem?.intent === `secret-rules-${secret.id}` || problem?.intent === `confirm-sites-${secret.id}` ? problem : null}
+                problem={
+                  problem?.intent === `secret-rules-${secret.id}` || problem?.intent === `confirm-sites-${secret.id}` ? problem : null
+                }
               />
             ))}
           </ul>

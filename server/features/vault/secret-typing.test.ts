@@ -222,7 +222,7 @@ describe('who may use a secret, when the run runs', () => {
 })
 
 describe('the review of issue 27 (docs/decisions/039, amended)', () => {
-  it("F1: a member cannot add their own site to the secret without its value, so a run there types nothing", async () => {
+  it('F1: a member cannot add their own site to the secret without its value, so a run there types nothing', async () => {
     const [secret] = await t.db.select().from(vaultSecrets).where(eq(vaultSecrets.name, 'site_token'))
     const widened = await call(member, `/api/vault/${secret?.id ?? ''}`, { origins: [home.url, other.url] }, 'PATCH')
     expect(widened.status, widened.message).toBe(400)

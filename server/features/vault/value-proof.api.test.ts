@@ -107,7 +107,10 @@ describe('adding a site to a secret', () => {
 
   it('takes the value of a TOTP key in any form it is pasted in', async () => {
     const id = await addSecret('shop_code', { kind: 'totp', value: 'JBSWY3DPEHPK3PXP' })
-    const added = await patch(member, id, { origins: [HOME, ATTACKER], value: 'otpauth://totp/Shop?secret=jbsw y3dp ehpk 3pxp&issuer=Shop' })
+    const added = await patch(member, id, {
+      origins: [HOME, ATTACKER],
+      value: 'otpauth://totp/Shop?secret=jbsw y3dp ehpk 3pxp&issuer=Shop',
+    })
     expect(added.status, added.message).toBe(200)
   })
 
@@ -118,7 +121,9 @@ describe('adding a site to a secret', () => {
     }
     const limited = await patch(owner, id, { origins: [HOME, ATTACKER], value: TOKEN })
     expect(limited).toMatchObject({ status: 429, code: 'RATE_LIMITED' })
-    expect(limited.message).toBe(`At most ${VAULT_VALUE_PROOF_RATE_LIMIT.limit} tries of the value of guessed an hour. Please wait and try again.`)
+    expect(limited.message).toBe(
+      `At most ${VAULT_VALUE_PROOF_RATE_LIMIT.limit} tries of the value of guessed an hour. Please wait and try again.`,
+    )
     expect(await originsOf(id)).toEqual([HOME])
   })
 

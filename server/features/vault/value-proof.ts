@@ -21,11 +21,7 @@ export function sameValue(a: string, b: string): boolean {
 /** A value as the vault keeps it: a TOTP key normalised (spaces, lower case, an otpauth:// address), anything else as typed. */
 const asKept = (kind: VaultSecretKind, value: string) => (kind === 'totp' ? (normalizeTotpSecret(value) ?? value) : value)
 
-export function createValueProof(deps: {
-  db: Db
-  audit: Pick<AuditService, 'record'>
-  rateLimits: Pick<RateLimitService, 'consume'>
-}) {
+export function createValueProof(deps: { db: Db; audit: Pick<AuditService, 'record'>; rateLimits: Pick<RateLimitService, 'consume'> }) {
   const { db, audit, rateLimits } = deps
   return {
     /**
