@@ -34,8 +34,15 @@ export function SecretItem({
   const rulesProblem = problem?.intent === `secret-rules-${secret.id}` ? problem : null
   const confirmProblem = problem?.intent === `confirm-sites-${secret.id}` ? problem.message : null
   const [open, setOpen] = useState<'replace' | 'rules' | null>(rulesProblem ? 'rules' : null)
-  const [adding, setAdding] = useState(false)
-  const toggle = (which: 'replace' | 'rules') => setOpen(open === which ? null : which)
+  // The sites' text as edited (null: untouched); a site it names that the secret lacks asks for the value.
+  const [originsText, setOriginsText] = useState<string | null>(null)
+  const adding = originsText !== null && addsSite(originsText, secret.origins)
+  // A form opened again starts from the secret's sites.
+  const show = (which: 'replace' | 'rules' | null) => {
+    setOriginsText(null)
+    setOpen(which)
+  }
+  const toggle = (which: 'replace' | 'rules') => show(open === which ? null : which)
   const rulesId = `rules-${secret.id}`
   return (
     <li className="space-y-3 p-3">
@@ -130,7 +137,7 @@ export function SecretItem({
             useRole={secret.useRole}
             roleChoices={roleChoices}
             problem={rulesProblem}
-            onOriginsChange={(text) => setAdding(addsSite(text, secret.origins))}
+            onOriginsChange={setOriginsText}
           />
           {adding || rulesProblem?.field === 'value' ? (
             <CurrentValueField
@@ -144,7 +151,7 @@ export function SecretItem({
             <Button type="submit" size="sm">
               Save sites and roles
             </Button>
-            <Button type="button" size="sm" variant="ghost" onClick={() => setOpen(null)}>
+            <Button type="button" size="sm" variant="ghost" onClick={() => show(null)}>
               Cancel
             </Button>
           </div>
