@@ -176,14 +176,14 @@ test.describe('Vault', () => {
     await expect(current).toBeHidden()
     await row.getByLabel('Sites it may be typed on').fill('https://crm.example.com\nhttps://new.example.com')
     await expect(current).toBeVisible()
-    await row.getByRole('button', { name: 'Save sites and roles' }).click()
+    await row.getByRole('button', { name: 'Save sites and roles' }).press('Enter')
     await expect(toasts(page).getByText('Error saving sites and roles')).toBeVisible()
     await expect(current).toHaveAttribute('aria-invalid', 'true')
     await expect(
       row.getByText("To add a site, enter the secret's current value: only someone who knows it may send it to another site."),
     ).toBeVisible()
     await current.fill('e2e-Crm-Token-4410')
-    await row.getByRole('button', { name: 'Save sites and roles' }).click()
+    await row.getByRole('button', { name: 'Save sites and roles' }).press('Enter')
     await expect(toasts(page).getByText('Sites and roles saved')).toBeVisible()
     await expect(row.getByText('Typed only on https://crm.example.com, https://new.example.com')).toBeVisible()
 
