@@ -1,8 +1,9 @@
 // A workspace's credential vault (docs/decisions/025), with where and by whom each secret may be
 // used (docs/decisions/039); its parts are kept-sessions.ts (sealed browser sessions),
-// secret-use.ts (the role rules) and value-proof.ts (knowing the value). Over 300 lines: every secret is sealed with the workspace's data
-// key, whose wrapping and rotation live here and nowhere else, and every change of a secret passes
-// the same checks beside the operations that call them.
+// secret-use.ts (the role rules) and value-proof.ts (knowing the value before a site is added).
+// Over 300 lines: every secret is sealed with the workspace's data key, whose wrapping and
+// rotation live here and nowhere else, and every change of a secret passes the same checks beside
+// the operations that call them.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
