@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AutomationStep } from './automation-steps.ts'
 import { fillRunStep, stepsWithInputs } from './run-inputs.ts'
-import { fillStep, hideValues, misplacedSecrets, placeholdersIn, placeholdersOf } from './step-placeholders.ts'
+import { fillStep, hideValues, misplacedSecrets, placeholdersIn, placeholdersOf, secretReadBacks } from './step-placeholders.ts'
 
 const steps: AutomationStep[] = [
   { type: 'navigate', url: 'https://shop.example/search?q={{input.term}}' },
@@ -76,5 +76,71 @@ describe('step placeholders', () => {
       missing: [{ text: '{{secrets.pw}}' }],
     })
     expect(stepsWithInputs([typed], { x: '{{secrets.pw}}' })[0]).toMatchObject({ text: '{{secrets.pw}} {{secrets.pw}}' })
+  })
+})
+
+describe('reading a field back where a secret is typed (docs/decisions/039, amended)', () => {
+  const typeToken: AutomationStep = { type: 'type', target: [{ by: 'label', text: 'Token' }], text: '{{secrets.site_token}}' }
+  const token = [{ by: 'label', text: 'Token' }] as const
+  const read = (step: AutomationStep, before: AutomationStep[] = [typeToken]) =>
+    secretReadBacks([{ type: 'navigate', url: 'https://app.example.com/login' }, ...before, step]).map(
+      ({ index, field }) => `${index}:${field}`,
+    )
+
+  it("refuses the review's extract of the value attribute, in any case, before or after the typing", () => {
+    const backspace: AutomationStep = { type: 'press', key: 'Backspace', target: [...token] }
+    const steps: AutomationStep[] = [
+      { type: 'navigate', url: 'https://app.example.com/login' },
+      typeToken,
+      backspace,
+      { type: 'extract', target: [...token], field: 'v', attribute: 'value' },
+    ]
+    expect(secretReadBacks(steps)).toEqual([
+      {
+        index: 3,
+        field: 'attribute',
+        message:
+          'Step 4 (extract): this automation types {{secrets.site_token}} (step 2), so no step may read what a field holds: extract the text of the page, not the attribute value.',
+      },
+    ])
+    expect(read({ type: 'extract', target: [...token], field: 'v', attribute: 'VALUE' })).toEqual(['2:attribute'])
+    expect(read({ type: 'extract', target: [...token], field: 'v', attribute: ' Value ' })).toEqual(['2:attribute'])
+    // Before the type step too (a retry or a sign-in block's loop is not needed to read it later).
+    expect(secretReadBacks([{ type: 'extract', target: [...token], field: 'v', attribute: 'value' }, typeToken])).toHaveLength(1)
+  })
+
+  it('refuses a target that tests the value attribute, by CSS or XPath, in any step', () => {
+    const css = (selector: string): AutomationStep => ({
+      type: 'wait',
+      target: [
+        { by: 'text', text: 'x' },
+        { by: 'css', selector },
+      ],
+    })
+    const xpath = (path: string): AutomationStep => ({ type: 'click', target: [{ by: 'xpath', path }] })
+    for (const selector of [
+      'input[value^="a"]',
+      'input[ VALUE *= "x" i]',
+      '[*|value]',
+      'input >> internal:attr=[value="a"]',
+      'input[\\76 alue^=a]',
+      'form >> xpath=//input[@value]',
+    ])
+      expect(read(css(selector)), selector).toEqual(['2:target.1.selector'])
+    for (const path of ['//input[@value="a"]', '//input[attribute::value]', '//input[@*[starts-with(., "a")]]', '//input[@ node()]'])
+      expect(read(xpath(path)), path).toEqual(['2:target.0.path'])
+    for (const selector of ['input[name=token]', '#value-field', '[data-value=x]', '[aria-valuenow]', '[name="value"]', '.value'])
+      expect(read(css(selector)), selector).toEqual([])
+    expect(read(xpath('//div[@class="value"]'))).toEqual([])
+  })
+
+  it('lets steps read text, and lets automations that type no secret read values', () => {
+    expect(read({ type: 'extract', target: [...token], field: 'v' })).toEqual([])
+    expect(read({ type: 'assertText', target: [...token], text: 'x' })).toEqual([])
+    expect(read({ type: 'extract', target: [{ by: 'css', selector: 'a' }], field: 'link', attribute: 'href' })).toEqual([])
+    const plainType: AutomationStep = { type: 'type', target: [...token], text: 'hello {{input.term}}' }
+    expect(read({ type: 'extract', target: [...token], field: 'v', attribute: 'value' }, [plainType])).toEqual([])
+    // A vault placeholder anywhere else is misplacedSecrets' refusal, not this one's.
+    expect(read({ type: 'extract', target: [...token], field: 'v', attribute: 'value' }, [])).toEqual([])
   })
 })

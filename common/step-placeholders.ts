@@ -128,6 +128,71 @@ export function misplacedSecrets(steps: readonly unknown[]): MisplacedSecret[] {
 }
 
 /**
+ * A selector that tests an element's `value` attribute: CSS `[value…]` (any case, any namespace,
+ * Playwright's `internal:attr=[value=…]` too), or an attribute name written with an escape; XPath
+ * `@value`, `attribute::value`, or any attribute by wildcard (`@*`, `@node()`). A site that keeps
+ * a field's attribute in step with what is typed (React does) would answer yes or no about it.
+ */
+const VALUE_ATTRIBUTE_CSS = /\[\s*(?:[-\w*]*\|)?\s*(?:value(?![-\w])|[^\]]*\\)/i
+const VALUE_ATTRIBUTE_XPATH = /(?:@|attribute\s*::)\s*(?:[-\w.]+:)?(?:value(?![-\w.])|\*|node\s*\()/i
+const readsValueAttribute = (selector: string) => VALUE_ATTRIBUTE_CSS.test(selector) || VALUE_ATTRIBUTE_XPATH.test(selector)
+
+/** The first `type` step that types a vault value, with that placeholder; null when none does. */
+function typedSecret(steps: readonly AutomationStep[]): { index: number; placeholder: Placeholder } | null {
+  for (const [index, step] of steps.entries()) {
+    if (step.type !== 'type') continue
+    const [placeholder] = placeholdersIn(step.text).filter(isVaultPlaceholder)
+    if (placeholder) return { index, placeholder }
+  }
+  return null
+}
+
+export interface SecretReadBack {
+  /** The step's index in the list. */
+  index: number
+  /** The field below the step: 'attribute', 'target.0.selector'. */
+  field: string
+  /** 'Step 4 (extract): this automation types {{secrets.x}} (step 2), so …' */
+  message: string
+}
+
+/**
+ * Steps that would read what a field holds, in steps that type a vault value (docs/decisions/039,
+ * amended): a value typed into a field and edited there (a Backspace) is no exact copy, and
+ * masking hides exact copies only. An extract of the `value` attribute (the live value of an
+ * input, any case) and a target that tests the value attribute are refused wherever they are
+ * in the steps (the sign-in block included), when saved, when a run is queued and by the executor.
+ * (Text does not show what an input or text area holds: innerText reads nothing of it.)
+ */
+export function secretReadBacks(steps: readonly AutomationStep[]): SecretReadBack[] {
+  const typed = typedSecret(steps)
+  if (!typed) return []
+  const because = `this automation types ${typed.placeholder.text} (step ${typed.index + 1}), so no step may read what a field holds`
+  const found: SecretReadBack[] = []
+  steps.forEach((step, index) => {
+    const where = `Step ${index + 1} (${step.type})`
+    if (step.type === 'extract' && step.attribute?.trim().toLowerCase() === 'value') {
+      found.push({
+        index,
+        field: 'attribute',
+        message: `${where}: ${because}: extract the text of the page, not the attribute value.`,
+      })
+    }
+    const target = 'target' in step ? step.target : undefined
+    target?.forEach((way, n) => {
+      const selector = way.by === 'css' ? way.selector : way.by === 'xpath' ? way.path : null
+      if (selector === null || !readsValueAttribute(selector)) return
+      found.push({
+        index,
+        field: `target.${n}.${way.by === 'css' ? 'selector' : 'path'}`,
+        message: `${where}: ${because}: way ${n + 1} of its target tests the value attribute, which a site may keep in step with what is typed.`,
+      })
+    })
+  })
+  return found
+}
+
+/**
  * The step with its placeholders filled by `valueOf` (which answers undefined for a value it does
  * not have: that placeholder is listed in `missing` and left as written). Only the fields
  * `placeholdersOf` reads are filled; targets never are. One pass over the step's own text: a value

@@ -122,11 +122,56 @@ export const vaultSecretCreateFormSchema = z
 export const vaultSecretReplaceSchema = z.object({ value: secretValue })
 export type VaultSecretReplace = z.output<typeof vaultSecretReplaceSchema>
 
-/** Where a secret may be used and by whom: either or both (saving them also confirms origins set from the automations). */
+/**
+ * Where a secret may be used and by whom: either or both. `value`, the secret's current value,
+ * proves that the caller knows it: it is required to add a site, and it confirms sites set from
+ * the automations (docs/decisions/039, amended).
+ */
 export const vaultSecretRulesSchema = z
-  .object({ origins: secretOriginsSchema.optional(), useRole: useRole.optional() })
+  .object({ origins: secretOriginsSchema.optional(), useRole: useRole.optional(), value: secretValue.optional() })
   .refine((value) => value.origins !== undefined || value.useRole !== undefined, { message: 'Nothing to update: send origins or useRole.' })
 export type VaultSecretRules = z.output<typeof vaultSecretRulesSchema>
 
-/** The vault page's form for a secret's sites and roles. */
-export const vaultSecretRulesFormSchema = z.object({ origins: secretOriginsTextSchema, useRole })
+/** A form's optional value: an empty field is no value. */
+const optionalFormValue = z
+  .string()
+  .max(MAX_SECRET_VALUE_LENGTH, `Value must be at most ${MAX_SECRET_VALUE_LENGTH} characters.`)
+  .optional()
+  .transform((value) => (value ? value : undefined))
+
+/** The vault page's form for a secret's sites and roles (the value only when a site is added). */
+export const vaultSecretRulesFormSchema = z.object({ origins: secretOriginsTextSchema, useRole, value: optionalFormValue })
+
+/** The words that ask for the value when a site is added without it. */
+export const ADD_SITE_NEEDS_VALUE =
+  "To add a site, enter the secret's current value: only someone who knows it may send it to another site."
+
+/** The words that ask for the value when sites set from the automations are confirmed without it. */
+export const CONFIRM_SITES_NEEDS_VALUE =
+  "To confirm these sites, enter the secret's current value: only someone who knows it may vouch for the sites it is sent to."
+
+/** The vault page's "These sites are right": the value proves the member knows it. */
+export const vaultSecretConfirmFormSchema = z.object({
+  value: z
+    .string({ error: CONFIRM_SITES_NEEDS_VALUE })
+    .min(1, CONFIRM_SITES_NEEDS_VALUE)
+    .max(MAX_SECRET_VALUE_LENGTH, `Value must be at most ${MAX_SECRET_VALUE_LENGTH} characters.`),
+})
+
+/** The most tries of a secret's value (adding a site, confirming sites) an hour, whoever tries: a guess is not free. */
+export const VAULT_VALUE_PROOF_RATE_LIMIT = { limit: 10, windowSeconds: 3600 } as const
+
+/**
+ * How long sites that migration 0023 took from the automations keep working without being
+ * confirmed by someone who knows the value (docs/decisions/039, amended): long enough that no
+ * automation stops overnight, short enough that a site nobody vouched for does not stay.
+ */
+export const UNCONFIRMED_SITES_DAYS = 30
+const DAY_MS = 86_400_000
+
+/** Until when sites set from the automations at `setAt` work unconfirmed. */
+export const unconfirmedSitesUntil = (setAt: Date) => new Date(setAt.getTime() + UNCONFIRMED_SITES_DAYS * DAY_MS)
+
+/** Whether a secret's sites are ones set from the automations that nobody confirmed in time: a run does not type it. */
+export const unconfirmedSitesLapsed = (setAt: Date | null, now: number = Date.now()) =>
+  setAt !== null && unconfirmedSitesUntil(setAt).getTime() <= now

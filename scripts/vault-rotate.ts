@@ -9,6 +9,7 @@ import { openDatabase } from '../server/db/client.ts'
 import { loadEnv } from '../server/env.ts'
 import { createAuditService } from '../server/features/audit/audit.service.ts'
 import { createPlanService } from '../server/features/plans/plan.service.ts'
+import { createRateLimitService } from '../server/features/rate-limit/rate-limit.service.ts'
 import { createVaultService, vaultKeyring } from '../server/features/vault/vault.service.ts'
 import { createLogger } from '../server/logger.ts'
 
@@ -34,6 +35,7 @@ try {
       previousVaultKey: env.VAULT_KEY_PREVIOUS,
       authSecret: resolveAuthSecret(env.AUTH_SECRET, env.DATA_DIR),
     }),
+    rateLimits: createRateLimitService(database.db),
   })
   const rewrapped = await vault.rewrapDataKeys()
   console.log(

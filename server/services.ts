@@ -130,6 +130,7 @@ export function createServices(options: {
     audit,
     plans,
     keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
+    rateLimits,
   })
   const runs = createRunService({ db, credits, events, activity: audit, webhooks: webhookOutbox, secretUse: vault.checkUse })
   const outgoingWebhooks = createWebhookService({

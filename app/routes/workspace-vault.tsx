@@ -11,6 +11,9 @@ import { hasRole } from '#common/workspaces.ts'
 import {
   secretPlaceholder,
   VAULT_USE_ROLES,
+  unconfirmedSitesLapsed,
+  unconfirmedSitesUntil,
+  vaultSecretConfirmFormSchema,
   vaultSecretCreateFormSchema,
   vaultSecretReplaceSchema,
   vaultSecretRulesFormSchema,
@@ -33,6 +36,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       origins: secret.origins,
       useRole: secret.useRole,
       originsSetFromSteps: secret.originsFromStepsAt !== null,
+      unconfirmedUntilLabel: secret.originsFromStepsAt ? format(unconfirmedSitesUntil(secret.originsFromStepsAt), 'MMM d, yyyy') : null,
+      unconfirmedLapsed: unconfirmedSitesLapsed(secret.originsFromStepsAt),
       canChange: canChange && hasRole(caller.workspace.role, secret.useRole),
     })),
     canChange,
@@ -44,6 +49,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 const RULES_INTENT = /^secret-rules-([0-9a-f-]{36})$/
+const CONFIRM_INTENT = /^confirm-sites-([0-9a-f-]{36})$/
 
 export async function action({ request, context }: Route.ActionArgs) {
   const caller = pageCaller(requireMember(context))
@@ -81,7 +87,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         vault.setRules(
           caller,
           id,
-          parseInput(vaultSecretRulesFormSchema, { origins: form.get('origins') ?? '', useRole: form.get('useRole') }),
+          parseInput(vaultSecretRulesFormSchema, {
+            origins: form.get('origins') ?? '',
+            useRole: form.get('useRole'),
+            value: form.get('value') ?? undefined,
+          }),
         ),
       {
         intent,
@@ -90,6 +100,19 @@ export async function action({ request, context }: Route.ActionArgs) {
           description: `${secret.name} is typed only on ${secret.origins.join(', ')}.`,
         }),
         error: 'Error saving sites and roles',
+      },
+    )
+  }
+  // "These sites are right": the sites stay as they are (nothing the form sends can add one); the value proves who vouches for them.
+  const confirm = CONFIRM_INTENT.exec(intent)
+  if (confirm) {
+    const id = confirm[1] ?? ''
+    return actionResult(
+      () => vault.setRules(caller, id, { value: parseInput(vaultSecretConfirmFormSchema, { value: form.get('value') ?? '' }).value }),
+      {
+        intent,
+        success: (secret) => ({ title: 'Sites confirmed', description: `${secret.name} is typed only on ${secret.origins.join(', ')}.` }),
+        error: 'Error confirming sites',
       },
     )
   }

@@ -6,6 +6,8 @@ import { short } from '#common/step-log-words.ts'
 export interface SecretTyping {
   placeholders: readonly string[]
   origins: readonly string[]
+  /** Those whose sites were set from the automations and nobody who knows the value confirmed them in time (docs/decisions/039, amended). */
+  unconfirmed?: readonly string[]
 }
 
 /**
@@ -16,6 +18,10 @@ export interface SecretTyping {
  */
 export function secretOriginRefusal(frame: Frame, typing: SecretTyping): string | null {
   const named = typing.placeholders.join(' and ')
+  if (typing.unconfirmed?.length) {
+    const which = typing.unconfirmed.join(' and ')
+    return `${which} may be typed only on sites confirmed by someone who knows the value: ${typing.unconfirmed.length > 1 ? 'their sites were' : 'its sites were'} set from the automations and nobody confirmed them in Vault (the value was not typed)`
+  }
   if (typing.origins.length === 0) {
     return `${named} names no site it may be typed on${typing.placeholders.length > 1 ? ' in common' : ''}: name its sites in Vault (the value was not typed)`
   }
@@ -33,7 +39,9 @@ export function secretOriginRefusal(frame: Frame, typing: SecretTyping): string 
  * Types vault values into the field the locator found, if its frames show the secret's sites at
  * this moment: the element is taken once, its frames checked, and it is filled through that same
  * handle (a navigation in between detaches it, and the fill fails). Answers why not (nothing was
- * typed), or null once typed; Playwright's own errors (a timeout) are thrown.
+ * typed), or null once typed; Playwright's own errors (a timeout) are thrown. Like a password
+ * manager, it fills form fields only (an input or a text area, whose value no text of the page
+ * shows): an editable element shows what it is given as its text, which a step could read back.
  */
 export async function typeOnOwnSite(field: Locator, text: string, typing: SecretTyping, timeoutMs: number): Promise<string | null> {
   const handle = await field.elementHandle({ timeout: timeoutMs })
@@ -41,6 +49,14 @@ export async function typeOnOwnSite(field: Locator, text: string, typing: Secret
     const frame = await handle.ownerFrame()
     const refusal = frame ? secretOriginRefusal(frame, typing) : 'the field is no longer on the page (the value was not typed)'
     if (refusal) return refusal
+    // What Playwright's fill would write into: an element that is itself editable text (a label leads to its field, which never is).
+    const editable = await handle.evaluate((element) =>
+      element instanceof HTMLElement && element.isContentEditable && !element.matches('input, textarea, select')
+        ? element.tagName.toLowerCase()
+        : null,
+    )
+    if (editable)
+      return `${typing.placeholders.join(' and ')} may only be typed into a form field (an input or a text area); this is an editable <${editable}>, whose text the page shows (the value was not typed)`
     await handle.fill(text, { timeout: timeoutMs })
     return null
   } finally {

@@ -19,6 +19,12 @@ const LOGIN = page(
 <script>document.querySelector('input').addEventListener('input', (event) => { navigator.sendBeacon('/keys', event.target.value) })</script>`,
 )
 
+/** A note whose text box is an editable <div> (no form field): what it is given shows as its text. */
+const NOTES = page(
+  'Notes',
+  `<h1>Notes</h1><div id="note-label">Token</div><div role="textbox" aria-labelledby="note-label" contenteditable="true" id="note"></div>`,
+)
+
 export interface OriginSite {
   /** http://127.0.0.1:port: the site's origin, too. */
   url: string
@@ -34,8 +40,9 @@ export interface OriginSite {
 }
 
 /**
- * /login (LOGIN; a post answers "Signed in"), /away (a redirect to `links.away`), /framed (a page
- * with `links.frame` in an iframe), /echo?q= (shows what it was asked for), anything else 404.
+ * /login (LOGIN; a post answers "Signed in"), /notes (NOTES), /away (a redirect to `links.away`),
+ * /framed (a page with `links.frame` in an iframe), /echo?q= (shows what it was asked for),
+ * anything else 404.
  */
 export async function startOriginSite(): Promise<OriginSite> {
   const state = { posted: [] as Record<string, string>[], keystrokes: [] as string[], requests: [] as string[] }
@@ -57,6 +64,7 @@ export async function startOriginSite(): Promise<OriginSite> {
         return html(page('Signed in', '<h1>Signed in</h1>'))
       }
       if (url.pathname === '/login') return html(LOGIN)
+      if (url.pathname === '/notes') return html(NOTES)
       if (url.pathname === '/away' && links.away) return response.writeHead(302, { location: links.away }).end()
       if (url.pathname === '/framed' && links.frame)
         return html(

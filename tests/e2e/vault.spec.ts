@@ -4,7 +4,8 @@ import { expect, expectNoAxeViolations, gotoHydrated, signIn, test, toasts } fro
 // The credential vault through the UI (docs/decisions/025, 039): a value saved is never shown again,
 // replaced and deleted with a confirmation; the API lists the name and never the value. A secret
 // names the sites it may be typed on and who may use it, set when it is added and changed later,
-// with the reason of a refusal on its field; by keyboard and on a phone's screen.
+// with the reason of a refusal on its field; a site is added only with the secret's value; by
+// keyboard and on a phone's screen.
 
 test.describe('Vault', () => {
   test('a member adds a secret, replaces its value and deletes it; the value never comes back', async ({
@@ -168,6 +169,23 @@ test.describe('Vault', () => {
     await expect(toasts(page).getByText('Sites and roles saved')).toBeVisible()
     await expect(row.getByText('Typed only on https://crm.example.com')).toBeVisible()
     await expect(row.getByText('Used by: members and above')).toBeVisible()
+
+    // Adding a site asks for the secret's value (docs/decisions/039, amended): the field shows once a new site is typed.
+    await expect(open).toHaveAttribute('aria-expanded', 'true')
+    const current = row.getByLabel('Current value of crm_token')
+    await expect(current).toBeHidden()
+    await row.getByLabel('Sites it may be typed on').fill('https://crm.example.com\nhttps://new.example.com')
+    await expect(current).toBeVisible()
+    await row.getByRole('button', { name: 'Save sites and roles' }).press('Enter')
+    await expect(toasts(page).getByText('Error saving sites and roles')).toBeVisible()
+    await expect(current).toHaveAttribute('aria-invalid', 'true')
+    await expect(
+      row.getByText("To add a site, enter the secret's current value: only someone who knows it may send it to another site."),
+    ).toBeVisible()
+    await current.fill('e2e-Crm-Token-4410')
+    await row.getByRole('button', { name: 'Save sites and roles' }).press('Enter')
+    await expect(toasts(page).getByText('Sites and roles saved')).toBeVisible()
+    await expect(row.getByText('Typed only on https://crm.example.com, https://new.example.com')).toBeVisible()
 
     // Nothing wider than the phone's screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)

@@ -7,8 +7,18 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { VAULT_SECRET_KIND_NAMES, VAULT_USE_ROLE_NAMES, type VaultUseRole } from '#common/vault.ts'
-import { SecretRulesFields, type FieldProblem } from './secret-rules-fields.tsx'
-import type { SecretRow } from './vault-card.tsx'
+import { normalizeOrigin } from '#common/secret-origins.ts'
+import { CurrentValueField } from './current-value-field.tsx'
+import { SecretRulesFields } from './secret-rules-fields.tsx'
+import type { SecretRow, VaultProblem } from './vault-card.tsx'
+
+/** Whether the sites' text names one the secret does not have yet (then the form asks for its value). */
+function addsSite(text: string, origins: readonly string[]): boolean {
+  return text
+    .split(/[\n,]+/)
+    .map((line) => normalizeOrigin(line))
+    .some((verdict) => verdict.ok && !origins.includes(verdict.origin))
+}
 
 /** One secret of the vault: its placeholder, sites and role; replace its value, change its rules, delete it. */
 export function SecretItem({
@@ -18,11 +28,21 @@ export function SecretItem({
 }: {
   secret: SecretRow
   roleChoices: readonly VaultUseRole[]
-  /** The refusal of this secret's rules form, shown on its field (and the form stays open). */
-  problem: FieldProblem | null
+  /** The refusal of this secret's rules form or its confirmation, shown on its field (the rules form stays open). */
+  problem: VaultProblem | null
 }) {
-  const [open, setOpen] = useState<'replace' | 'rules' | null>(problem ? 'rules' : null)
-  const toggle = (which: 'replace' | 'rules') => setOpen(open === which ? null : which)
+  const rulesProblem = problem?.intent === `secret-rules-${secret.id}` ? problem : null
+  const confirmProblem = problem?.intent === `confirm-sites-${secret.id}` ? problem.message : null
+  const [open, setOpen] = useState<'replace' | 'rules' | null>(rulesProblem ? 'rules' : null)
+  // The sites' text as edited (null: untouched); a site it names that the secret lacks asks for the value.
+  const [originsText, setOriginsText] = useState<string | null>(null)
+  const adding = originsText !== null && addsSite(originsText, secret.origins)
+  // A form opened again starts from the secret's sites.
+  const show = (which: 'replace' | 'rules' | null) => {
+    setOriginsText(null)
+    setOpen(which)
+  }
+  const toggle = (which: 'replace' | 'rules') => show(open === which ? null : which)
   const rulesId = `rules-${secret.id}`
   return (
     <li className="space-y-3 p-3">
@@ -31,7 +51,7 @@ export function SecretItem({
           <p className="flex flex-wrap items-center gap-2 font-medium">
             <span className="truncate">{secret.name}</span>
             <Badge variant="secondary">{VAULT_SECRET_KIND_NAMES[secret.kind]}</Badge>
-            {secret.originsSetFromSteps ? <Badge variant="outline">Sites set from your automations: check them</Badge> : null}
+            {secret.originsSetFromSteps ? <Badge variant="outline">Sites set from your automations: confirm them</Badge> : null}
           </p>
           <p className="text-xs text-muted-foreground">
             <code className="font-mono">{secret.placeholder}</code> · changed {secret.updatedLabel}
@@ -88,13 +108,24 @@ export function SecretItem({
         ) : null}
       </div>
       {secret.canChange && secret.originsSetFromSteps && open !== 'rules' ? (
-        <Form method="post" className="flex flex-wrap items-center gap-2">
-          <input type="hidden" name="intent" value={`secret-rules-${secret.id}`} />
-          <input type="hidden" name="origins" value={secret.origins.join('\n')} />
-          <input type="hidden" name="useRole" value={secret.useRole} />
-          <Button type="submit" size="sm" variant="secondary" aria-label={`The sites of ${secret.name} are right`}>
-            These sites are right
-          </Button>
+        <Form method="post" className="grid gap-2 sm:grid-cols-2" autoComplete="off">
+          <input type="hidden" name="intent" value={`confirm-sites-${secret.id}`} />
+          <CurrentValueField
+            id={`confirm-${secret.id}`}
+            secretName={secret.name}
+            hint={`Only someone who knows the value may vouch for these sites. ${
+              secret.unconfirmedLapsed
+                ? `Unconfirmed, they stopped working on ${secret.unconfirmedUntilLabel ?? 'their 30th day'}: runs do not type the value until they are confirmed.`
+                : `Unconfirmed, they work until ${secret.unconfirmedUntilLabel ?? 'their 30th day'}.`
+            }`}
+            error={confirmProblem}
+            required
+          />
+          <div className="sm:col-span-2">
+            <Button type="submit" size="sm" variant="secondary" aria-label={`The sites of ${secret.name} are right`}>
+              These sites are right
+            </Button>
+          </div>
         </Form>
       ) : null}
       {open === 'rules' ? (
@@ -105,13 +136,22 @@ export function SecretItem({
             origins={secret.origins}
             useRole={secret.useRole}
             roleChoices={roleChoices}
-            problem={problem}
+            problem={rulesProblem}
+            onOriginsChange={setOriginsText}
           />
+          {adding || rulesProblem?.field === 'value' ? (
+            <CurrentValueField
+              id={`${rulesId}-value`}
+              secretName={secret.name}
+              hint="A new site gets the value only from someone who knows it. Removing a site or changing the role needs no value."
+              error={rulesProblem?.field === 'value' ? rulesProblem.message : null}
+            />
+          ) : null}
           <div className="flex gap-2 sm:col-span-2">
             <Button type="submit" size="sm">
               Save sites and roles
             </Button>
-            <Button type="button" size="sm" variant="ghost" onClick={() => setOpen(null)}>
+            <Button type="button" size="sm" variant="ghost" onClick={() => show(null)}>
               Cancel
             </Button>
           </div>

@@ -22,12 +22,15 @@ export function SecretRulesFields({
   useRole,
   roleChoices,
   problem,
+  onOriginsChange,
 }: {
   idPrefix: string
   origins: readonly string[]
   useRole: VaultUseRole
   roleChoices: readonly VaultUseRole[]
   problem?: FieldProblem | null
+  /** The sites' text as the member edits it (the form asks for the value when one is new). */
+  onOriginsChange?: (text: string) => void
 }) {
   const originsId = `${idPrefix}-origins`
   const roleId = `${idPrefix}-role`
@@ -43,6 +46,7 @@ export function SecretRulesFields({
           required
           rows={Math.min(Math.max(origins.length + 1, 2), 6)}
           defaultValue={origins.join('\n')}
+          onChange={onOriginsChange ? (event) => onOriginsChange(event.currentTarget.value) : undefined}
           placeholder="https://app.example.com"
           autoCapitalize="off"
           autoCorrect="off"

@@ -6,7 +6,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
-import { VAULT_SECRET_KIND_NAMES, VAULT_SECRET_KINDS, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
+import {
+  UNCONFIRMED_SITES_DAYS,
+  VAULT_SECRET_KIND_NAMES,
+  VAULT_SECRET_KINDS,
+  type VaultSecretKind,
+  type VaultUseRole,
+} from '#common/vault.ts'
 import { SecretItem } from './secret-item.tsx'
 import { SecretRulesFields, type FieldProblem } from './secret-rules-fields.tsx'
 
@@ -19,8 +25,12 @@ export interface SecretRow {
   /** The sites it may be typed on (docs/decisions/039); empty: nowhere yet. */
   origins: string[]
   useRole: VaultUseRole
-  /** Its origins were taken from the automations that type it (migration 0020) and nobody has saved them since. */
+  /** Its origins were taken from the automations that type it (migration 0023) and nobody who knows the value has confirmed them. */
   originsSetFromSteps: boolean
+  /** Until when those unconfirmed sites work ('Dec 28, 2026'); null once confirmed. */
+  unconfirmedUntilLabel: string | null
+  /** That date has passed: runs no longer type the value until the sites are confirmed. */
+  unconfirmedLapsed: boolean
   /** Whether this member may change it: members and above, and the secret's own role. */
   canChange: boolean
 }
@@ -37,7 +47,7 @@ export interface VaultView {
   planName: string
 }
 
-/** A refused form of the page: which one ('add-secret', 'secret-rules-<id>'), which field, and why. */
+/** A refused form of the page: which one ('add-secret', 'secret-rules-<id>', 'confirm-sites-<id>'), which field, and why. */
 export interface VaultProblem extends FieldProblem {
   intent: string
 }
@@ -68,8 +78,10 @@ export function VaultCard({ view, formKey, problem }: { view: VaultView; formKey
             <p className="font-medium">Check where your secrets may be typed</p>
             <p>
               Secrets are now typed only on the sites they name. We set the sites of {toCheck.map((secret) => secret.name).join(', ')} from
-              the pages your automations type {toCheck.length === 1 ? 'it' : 'them'} on. Check them below and save them (or add a site a
-              sign-in moves to); until a site is listed, a run refuses to type the value there.
+              the pages your automations type {toCheck.length === 1 ? 'it' : 'them'} on. Someone who knows the value confirms them below
+              (enter it and choose <strong>These sites are right</strong>), removes a site that is wrong, or adds one a sign-in moves to.
+              Unconfirmed sites work for {UNCONFIRMED_SITES_DAYS} days after they were set; then runs stop typing the value until they are
+              confirmed.
             </p>
           </div>
         ) : null}
@@ -146,7 +158,9 @@ export function VaultCard({ view, formKey, problem }: { view: VaultView; formKey
                 key={secret.id}
                 secret={secret}
                 roleChoices={view.roleChoices}
-                problem={problem?.intent === `secret-rules-${secret.id}` ? problem : null}
+                problem={
+                  problem?.intent === `secret-rules-${secret.id}` || problem?.intent === `confirm-sites-${secret.id}` ? problem : null
+                }
               />
             ))}
           </ul>

@@ -42,7 +42,11 @@ export const vaultSecrets = pgTable(
     origins: jsonb().$type<string[]>().notNull().default([]),
     /** The least workspace role whose automations may use it (docs/decisions/039). */
     useRole: text({ enum: VAULT_USE_ROLES }).notNull().default('member'),
-    /** When migration 0020 set the origins from the steps that used it: the vault page asks to check them until they are saved. */
+    /**
+     * When migration 0023 set the origins from the steps that used it: they work for
+     * UNCONFIRMED_SITES_DAYS after it, and the vault page asks to confirm them until someone who
+     * knows the value does (docs/decisions/039, amended).
+     */
     originsFromStepsAt: timestamp({ withTimezone: true }),
     createdBy: text().references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -6,8 +6,8 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
-import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/step-placeholders.ts'
-import { VAULT_USE_ROLE_WHO } from '#common/vault.ts'
+import { isVaultPlaceholder, misplacedSecrets, placeholdersOf, secretReadBacks } from '#common/step-placeholders.ts'
+import { UNCONFIRMED_SITES_DAYS, unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO } from '#common/vault.ts'
 import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
@@ -78,12 +78,13 @@ export function createAutomationService(
   }
 
   /**
-   * Steps that place a secret anywhere but in a field's typed text, name a secret the vault lacks
-   * or use it the wrong way, name one with no sites yet, or one the caller's role may not use, are
-   * refused with the step's number and field (docs/decisions/025, 039).
+   * Steps that place a secret anywhere but in a field's typed text, read a field back where one is
+   * typed, name a secret the vault lacks or use it the wrong way, name one with no sites yet (or
+   * unconfirmed ones past their time), or one the caller's role may not use, are refused with the
+   * step's number and field (docs/decisions/025, 039 and its amendment).
    */
   async function checkSecrets(caller: Caller, steps: AutomationStep[]): Promise<void> {
-    const [misplaced] = misplacedSecrets(steps)
+    const [misplaced] = [...misplacedSecrets(steps), ...secretReadBacks(steps)]
     if (misplaced) {
       throw new ValidationError(misplaced.message, [{ path: `steps.${misplaced.index}.${misplaced.field}`, message: misplaced.message }])
     }
@@ -105,6 +106,8 @@ export function createAutomationService(
           message = `${where} uses ${placeholder.text}, but ${placeholder.name} is a TOTP secret: use {{totp.${placeholder.name}}} for its current code.`
         else if (rule.origins.length === 0)
           message = `${where} uses ${placeholder.text}, but ${placeholder.name} names no site it may be typed on yet: name its sites in Vault first.`
+        else if (unconfirmedSitesLapsed(rule.originsFromStepsAt))
+          message = `${where} uses ${placeholder.text}, but the sites of ${placeholder.name} were set from the automations and nobody who knows its value confirmed them within ${UNCONFIRMED_SITES_DAYS} days: confirm them in Vault first.`
         if (message) throw new ValidationError(message, [{ path, message }])
         if (rule && !hasRole(caller.workspace.role, rule.useRole)) {
           const refusal = `${where} uses ${placeholder.text}, which only ${VAULT_USE_ROLE_WHO[rule.useRole]} may use in their automations; you are ${WORKSPACE_ROLE_NAMES[caller.workspace.role].toLowerCase()}.`
@@ -364,6 +367,8 @@ export function createAutomationService(
             `This fix names ${misplaced.placeholder.text} to find the element; edit step ${change.index + 1} in the builder instead.`,
           )
         const steps = row.steps.map((step, index) => (index === change.index ? repaired : step))
+        const [readBack] = secretReadBacks(steps)
+        if (readBack) throw new Conflict(`${readBack.message} Edit step ${readBack.index + 1} in the builder instead.`)
         const runner = row.deviceId ? await runnerOf(tx, row.workspaceId, row.deviceId) : null
         const [updated] = await tx
           .update(automations)

@@ -15,7 +15,7 @@ import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { monthStart } from '#common/calendar.ts'
 import { checkInputs, type RunInputs } from '#common/run-inputs.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { isVaultPlaceholder, misplacedSecrets, placeholdersOf } from '#common/step-placeholders.ts'
+import { isVaultPlaceholder, misplacedSecrets, placeholdersOf, secretReadBacks } from '#common/step-placeholders.ts'
 import { createCloudQueue } from './cloud-queue.ts'
 import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
@@ -147,7 +147,7 @@ export function createRunService(deps: {
       throw new ValidationError(`This automation uses ${secret.text} from the vault, which only cloud runs fill in: run it in the cloud.`)
     }
     // Steps saved before secrets were bound to fields and sites (docs/decisions/039) do not start.
-    const [misplaced] = misplacedSecrets(automation.steps)
+    const [misplaced] = [...misplacedSecrets(automation.steps), ...secretReadBacks(automation.steps)]
     if (misplaced) {
       throw new ValidationError(`${misplaced.message} Change the step first.`, [
         { path: `steps.${misplaced.index}.${misplaced.field}`, message: misplaced.message },

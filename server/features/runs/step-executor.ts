@@ -5,7 +5,7 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { fillRunStep, type RunInputs } from '#common/run-inputs.ts'
-import { misplacedSecrets, type Placeholder } from '#common/step-placeholders.ts'
+import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#common/extracted-table.ts'
@@ -291,6 +291,9 @@ export function createStepExecutor(deps: {
       if (run.inputs === null) return
       const [misplaced] = misplacedSecrets(run.steps)
       if (misplaced) failAt(misplaced.index, misplaced.message.replace(/^Step \d+ \([^)]*\): /, ''))
+      // Nor may it read a field back where it types a secret (docs/decisions/039, amended): the run stops before anything is typed or read.
+      const [readBack] = secretReadBacks(run.steps)
+      if (readBack) failAt(readBack.index, readBack.message.replace(/^Step \d+ \([^)]*\): /, ''))
     }
 
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {

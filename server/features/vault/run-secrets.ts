@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { fillRunStep, type RunInputs } from '#common/run-inputs.ts'
 import { hideValues, isVaultPlaceholder, placeholdersOf, type Placeholder } from '#common/step-placeholders.ts'
-import { VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
+import { unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
 import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
 import { totpCode } from './totp.ts'
 
@@ -16,6 +16,8 @@ export interface SecretForRun {
   value: string
   origins: readonly string[]
   useRole: VaultUseRole
+  /** Set while its sites are the ones migration 0023 took from the automations, unconfirmed (docs/decisions/039, amended). */
+  originsFromStepsAt: Date | null
 }
 
 /** Where a step's vault values may be typed: the origins every one of them names (none: nowhere). */
@@ -23,6 +25,8 @@ export interface SecretTyping {
   /** The placeholders the step types, as written ('{{secrets.shop_password}}'). */
   placeholders: string[]
   origins: string[]
+  /** Those whose sites were set from the automations and not confirmed in time: typed nowhere. */
+  unconfirmed: string[]
 }
 
 /**
@@ -120,13 +124,16 @@ export async function runSecrets(
         return secret.kind === 'totp' ? undefined : secret.value
       })
       if (typed.length === 0) return { ...result, typing: null }
+      const unconfirmed = typed
+        .filter((placeholder) => unconfirmedSitesLapsed(values.get(placeholder.name)?.originsFromStepsAt ?? null, now()))
+        .map((placeholder) => placeholder.text)
       const origins = typed
         .map((placeholder) => values.get(placeholder.name)?.origins ?? [])
         .reduce<string[]>(
           (common, each) => common.filter((origin) => each.includes(origin)),
           [...(values.get(typed[0]?.name ?? '')?.origins ?? [])],
         )
-      return { ...result, typing: { placeholders: typed.map((placeholder) => placeholder.text), origins } }
+      return { ...result, typing: { placeholders: typed.map((placeholder) => placeholder.text), origins, unconfirmed } }
     },
   }
 }

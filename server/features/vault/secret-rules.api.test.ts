@@ -128,15 +128,20 @@ describe('the sites a secret may be typed on', () => {
     expect((await addSecret(owner, { name: 'bad_site', kind: 'value', value: 'abc-123', origins: many })).message).toContain('at most 20')
   })
 
-  it('are changed with PATCH, which confirms origins taken from the automations', async () => {
+  it('are changed with PATCH; only a right value confirms origins taken from the automations', async () => {
     const created = await addSecret(owner, { name: 'migrated', kind: 'value', value: 'abc-123', origins: [ORIGIN] })
-    // As migration 0020 leaves a secret whose origins it took from the steps.
+    // As migration 0023 leaves a secret whose origins it took from the steps.
     await t.db.update(vaultSecrets).set({ originsFromStepsAt: new Date() }).where(eq(vaultSecrets.id, created.data.id))
     expect((await call<Secret[]>(member, '/api/vault')).data.find((secret) => secret.name === 'migrated')?.originsSetFromSteps).toBe(true)
 
+    // Saving them without the value keeps them unconfirmed (before the amendment of 039, any save confirmed them).
+    const kept = await call<Secret>(member, `/api/vault/${created.data.id}`, { method: 'PATCH', body: { origins: [ORIGIN] } })
+    expect(kept.status, kept.message).toBe(200)
+    expect(kept.data).toMatchObject({ origins: [ORIGIN], originsSetFromSteps: true })
+
     const changed = await call<Secret>(member, `/api/vault/${created.data.id}`, {
       method: 'PATCH',
-      body: { origins: ['https://app.example.com', 'https://auth.example.com/sso'] },
+      body: { origins: ['https://app.example.com', 'https://auth.example.com/sso'], value: 'abc-123' },
     })
     expect(changed.status, changed.message).toBe(200)
     expect(changed.data).toMatchObject({ origins: [ORIGIN, 'https://auth.example.com'], originsSetFromSteps: false })
@@ -145,7 +150,7 @@ describe('the sites a secret may be typed on', () => {
     expect((await call(member, `/api/vault/${created.data.id}`, { method: 'PATCH', body: { useRole: 'viewer' } })).status).toBe(400)
     const activity = await call<{ summary: string }[]>(member, '/api/workspaces/current/activity')
     expect(activity.data.map((entry) => entry.summary)).toContain(
-      'Set where migrated may be typed (https://app.example.com, https://auth.example.com) and who may use it (members, admins and the owner)',
+      'Set where migrated may be typed (https://app.example.com, https://auth.example.com) and who may use it (members, admins and the owner), confirming the sites set from the automations',
     )
   })
 })

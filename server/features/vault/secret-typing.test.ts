@@ -19,10 +19,11 @@ let home: OriginSite
 let other: OriginSite
 let owner: Awaited<ReturnType<TestApp['signUp']>>
 let admin: Awaited<ReturnType<TestApp['signUp']>>
+let member: Awaited<ReturnType<TestApp['signUp']>>
 let team: string
 
-async function call<T>(account: { token: string }, path: string, body?: unknown) {
-  const response = await t.request(path, { token: account.token, body, headers: { 'x-workspace-id': team } })
+async function call<T>(account: { token: string }, path: string, body?: unknown, method?: string) {
+  const response = await t.request(path, { method, token: account.token, body, headers: { 'x-workspace-id': team } })
   const text = await response.text()
   return { status: response.status, ...(JSON.parse(text) as { data: T; message?: string }) }
 }
@@ -72,11 +73,15 @@ beforeAll(async () => {
   t = await createTestApp({ privateTargets: 'loopback' })
   owner = await t.signUp()
   admin = await t.signUp()
+  member = await t.signUp()
   await t.db.update(workspaces).set({ planSlug: 'business', credits: 500 }).where(eq(workspaces.id, owner.id))
   const created = await t.request('/api/workspaces', { token: owner.token, body: { name: 'Typing team' } })
   team = ((await created.json()) as { data: { id: string } }).data.id
   await t.db.update(workspaces).set({ planSlug: 'business', credits: 500 }).where(eq(workspaces.id, team))
-  await t.db.insert(workspaceMembers).values({ workspaceId: team, userId: admin.id, role: 'admin' })
+  await t.db.insert(workspaceMembers).values([
+    { workspaceId: team, userId: admin.id, role: 'admin' },
+    { workspaceId: team, userId: member.id, role: 'member' },
+  ])
   const secret = await call(owner, '/api/vault', { name: 'site_token', kind: 'value', value: TOKEN, origins: [home.url] })
   expect(secret.status, secret.message).toBe(201)
 })
@@ -214,4 +219,87 @@ describe('who may use a secret, when the run runs', () => {
       await t.db.update(vaultSecrets).set({ useRole: 'member' }).where(eq(vaultSecrets.name, 'site_token'))
     }
   }, 120_000)
+})
+
+describe('the review of issue 27 (docs/decisions/039, amended)', () => {
+  it('F1: a member cannot add their own site to the secret without its value, so a run there types nothing', async () => {
+    const [secret] = await t.db.select().from(vaultSecrets).where(eq(vaultSecrets.name, 'site_token'))
+    const widened = await call(member, `/api/vault/${secret?.id ?? ''}`, { origins: [home.url, other.url] }, 'PATCH')
+    expect(widened.status, widened.message).toBe(400)
+    expect(widened.message).toBe("To add a site, enter the secret's current value: only someone who knows it may send it to another site.")
+    const row = await run(await automationOf([{ type: 'navigate', url: `${other.url}/login` }, typeToken(), send], member), member)
+    expect(row.status).toBe('failed')
+    expect(row.error).toBe(
+      `Step 2 (type): {{secrets.site_token}} may only be typed on ${home.url}; the field is on a page of ${other.url} (the value was not typed)`,
+    )
+    expectNothingReached(other)
+  }, 120_000)
+
+  const token = [{ by: 'label' as const, text: 'Token' }]
+  const backspace: AutomationStep = { type: 'press', key: 'Backspace', target: token }
+  const readBack: AutomationStep[] = [
+    { type: 'navigate', url: '{{HOME}}/login' },
+    typeToken(),
+    backspace,
+    { type: 'extract', target: token, field: 'v', attribute: 'value' },
+  ]
+  const withHome = (steps: AutomationStep[]) => JSON.parse(JSON.stringify(steps).replaceAll('{{HOME}}', home.url)) as AutomationStep[]
+
+  it("F2: the review's read-back (type, Backspace, extract the value) is not saved, and a stored run of it stops before typing", async () => {
+    const refused = await call(member, '/api/automations', { name: 'Read it back', steps: withHome(readBack) })
+    expect(refused.status, refused.message).toBe(400)
+    const keystrokes = home.keystrokes.length
+    const row = await storedRun(withHome(readBack))
+    expect(row.status).toBe('failed')
+    expect(row.error).toBe(
+      'Step 4 (extract): this automation types {{secrets.site_token}} (step 2), so no step may read what a field holds: extract the text of the page, not the attribute value.',
+    )
+    expect(row.extracted).toEqual([])
+    expect(JSON.stringify(row)).not.toContain(TOKEN.slice(0, -1))
+    expect(home.keystrokes.slice(keystrokes)).toEqual([])
+  }, 120_000)
+
+  it('F2: a secret is never typed into editable text, whose text a step could read back', async () => {
+    const editable = [{ by: 'role' as const, role: 'textbox' as const, name: 'Token' }]
+    const row = await run(
+      await automationOf([
+        { type: 'navigate', url: `${home.url}/notes` },
+        typeToken(editable),
+        { type: 'press', key: 'Backspace', target: editable },
+        { type: 'extract', target: editable, field: 'note' },
+      ]),
+    )
+    expect(row.status).toBe('failed')
+    expect(row.error).toBe(
+      'Step 2 (type): {{secrets.site_token}} may only be typed into a form field (an input or a text area); this is an editable <div>, whose text the page shows (the value was not typed)',
+    )
+    expect(row.extracted).toEqual([])
+    expect(JSON.stringify(row)).not.toContain(TOKEN.slice(0, -1))
+  }, 120_000)
+
+  it('F3: sites set from the automations work for 30 days, then not until someone who knows the value confirms them', async () => {
+    const automationId = await automationOf([{ type: 'navigate', url: `${home.url}/login` }, typeToken(), send])
+    const setFromSteps = (daysAgo: number) =>
+      t.db
+        .update(vaultSecrets)
+        .set({ originsFromStepsAt: new Date(Date.now() - daysAgo * 86_400_000) })
+        .where(eq(vaultSecrets.name, 'site_token'))
+    try {
+      await setFromSteps(31)
+      const posted = home.posted.length
+      const lapsed = await run(automationId)
+      expect(lapsed.status).toBe('failed')
+      expect(lapsed.error).toBe(
+        'Step 2 (type): {{secrets.site_token}} may be typed only on sites confirmed by someone who knows the value: its sites were set from the automations and nobody confirmed them in Vault (the value was not typed)',
+      )
+      expect(home.posted.length).toBe(posted)
+
+      await setFromSteps(29)
+      const recent = await run(automationId)
+      expect(recent.error).toBeNull()
+      expect(home.posted.at(-1)).toEqual({ token: TOKEN })
+    } finally {
+      await t.db.update(vaultSecrets).set({ originsFromStepsAt: null }).where(eq(vaultSecrets.name, 'site_token'))
+    }
+  }, 180_000)
 })

@@ -23,6 +23,7 @@ const vaultWith = (vaultKey: string, previousVaultKey?: string) =>
     audit: t.services.audit,
     plans: t.services.plans,
     keyring: vaultKeyring({ vaultKey, previousVaultKey, authSecret: TEST_AUTH_SECRET }),
+    rateLimits: t.services.rateLimits,
   })
 
 beforeAll(async () => {

@@ -87,6 +87,7 @@ describe('secrets in the vault', () => {
       value: PASSWORD,
       origins: ORIGINS,
       useRole: 'member',
+      originsFromStepsAt: null,
     })
   })
 

@@ -30,7 +30,7 @@ const secretSchema = z
     }),
     originsSetFromSteps: z.boolean().openapi({
       description:
-        'True while its origins are the ones migration 0020 took from the automations that type it, not yet saved by a member: check them',
+        'True while its origins are the ones migration 0023 took from the automations that type it and nobody who knows the value has confirmed them (PATCH with `value`); they work for 30 days after the migration, then not until confirmed',
     }),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -90,10 +90,10 @@ const setRules = signedInRoute(member('never', 'member'), {
   method: 'patch',
   path: '/{id}',
   tags,
-  summary: 'Change the sites a secret may be typed on, and who may use it (saving its origins confirms ones set from the automations)',
-  description: `${SESSION_ONLY} A secret kept for admins or the owner is changed by them only.`,
+  summary: 'Change the sites a secret may be typed on, and who may use it; adding a site needs the secret’s current value',
+  description: `${SESSION_ONLY} A secret kept for admins or the owner is changed by them only. Adding a site (an origin not in its list) needs \`value\`, the secret's current value: without it 400 (issue on \`value\`), with a wrong one 403; removing sites and changing \`useRole\` need none. A right \`value\` also confirms origins set from the automations. Tries of a value are limited to 10 an hour per secret (429), and a wrong one is written to the workspace's activity.`,
   request: { params: ownedResourceParams, body: jsonBody(vaultSecretRulesSchema) },
-  responses: { 200: { description: 'Changed', content: one }, ...errorResponses(400, 403, 404) },
+  responses: { 200: { description: 'Changed', content: one }, ...errorResponses(400, 403, 404, 409, 429) },
 })
 
 const remove = signedInRoute(member('never', 'member'), {

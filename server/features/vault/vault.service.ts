@@ -1,14 +1,16 @@
 // A workspace's credential vault (docs/decisions/025), with where and by whom each secret may be
-// used (docs/decisions/039); its parts are kept-sessions.ts (sealed browser sessions) and
-// secret-use.ts (the role rules). Over 300 lines: every secret is sealed with the workspace's data
-// key, whose wrapping and rotation live here and nowhere else, and every change of a secret passes
-// the same checks beside the operations that call them.
+// used (docs/decisions/039); its parts are kept-sessions.ts (sealed browser sessions),
+// secret-use.ts (the role rules) and value-proof.ts (knowing the value before a site is added).
+// Over 300 lines: every secret is sealed with the workspace's data key, whose wrapping and
+// rotation live here and nowhere else, and every change of a secret passes the same checks beside
+// the operations that call them.
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, ne } from 'drizzle-orm'
 import type { Caller } from '#common/auth.ts'
 import { Conflict, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import {
+  ADD_SITE_NEEDS_VALUE,
   normalizeTotpSecret,
   VAULT_USE_ROLE_WHO,
   type VaultSecretCreate,
@@ -22,10 +24,12 @@ import { isUniqueViolation } from '#server/db/errors.ts'
 import { vaultKeys, vaultSecrets, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
+import type { RateLimitService } from '#server/features/rate-limit/rate-limit.service.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { createKeptSessions } from './kept-sessions.ts'
 import { runSecrets, type RunSecrets, type SecretForRun } from './run-secrets.ts'
 import { createSecretUse } from './secret-use.ts'
+import { createValueProof } from './value-proof.ts'
 import { contexts, defaultVaultKey, newDataKey, open, seal, wrappingKeyFrom, type WrappingKey } from './vault-crypto.ts'
 
 /** A secret as anyone may see it: never its value. */
@@ -37,7 +41,10 @@ export interface VaultSecretSummary {
   origins: string[]
   /** The least workspace role whose automations may use it. */
   useRole: VaultUseRole
-  /** Set when migration 0020 took the origins from the automations: the member is asked to check them until they save them. */
+  /**
+   * Set when migration 0023 took the origins from the automations: they work for
+   * UNCONFIRMED_SITES_DAYS, and the member is asked to confirm them, with the value, until then.
+   */
   originsFromStepsAt: Date | null
   createdAt: Date
   updatedAt: Date
@@ -48,6 +55,8 @@ export interface SecretRule {
   kind: VaultSecretKind
   origins: readonly string[]
   useRole: VaultUseRole
+  /** Set while its sites are the ones migration 0023 took from the automations and nobody who knows the value confirmed them. */
+  originsFromStepsAt: Date | null
 }
 
 /** The keys that may wrap data keys: the current one (new and re-wrapped keys) and, during a rotation, the one before. */
@@ -93,8 +102,10 @@ export function createVaultService(deps: {
   audit: Pick<AuditService, 'record'>
   plans: Pick<PlanService, 'allowancesOf' | 'cheapestWithLargerVault'>
   keyring: VaultKeyring
+  /** Counts tries of a secret's value (value-proof.ts). */
+  rateLimits: Pick<RateLimitService, 'consume'>
 }) {
-  const { db, audit, plans, keyring } = deps
+  const { db, audit, plans, keyring, rateLimits } = deps
 
   function wrappingKey(fingerprint: string): WrappingKey {
     if (fingerprint === keyring.current.fingerprint) return keyring.current
@@ -118,6 +129,7 @@ export function createVaultService(deps: {
 
   const requireMember = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'member', 'Changing the vault')
   const use = createSecretUse(db)
+  const proof = createValueProof({ db, audit, rateLimits })
   const { requireUseRole } = use
 
   async function ownSecret(tx: DbOrTx, caller: Caller, id: string) {
@@ -141,6 +153,13 @@ export function createVaultService(deps: {
     throw new ValidationError(message, [{ path: 'value', message }])
   }
 
+  /** A secret's value, unsealed (to compare with one offered as proof, or to type in a run). */
+  async function valueOf(row: { id: string; workspaceId: string; sealedValue: string }): Promise<string> {
+    return open(await dataKey(row.workspaceId), row.sealedValue, contexts.secret(row.workspaceId, row.id)).toString('utf8')
+  }
+
+  const needsValue = (message: string) => new ValidationError(message, [{ path: 'value', message }])
+
   async function valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, SecretForRun>> {
     const values = new Map<string, SecretForRun>()
     if (names.length === 0) return values
@@ -154,6 +173,7 @@ export function createVaultService(deps: {
         value: open(key, row.sealedValue, contexts.secret(workspaceId, row.id)).toString('utf8'),
         origins: row.origins,
         useRole: row.useRole,
+        originsFromStepsAt: row.originsFromStepsAt,
       })
     }
     return values
@@ -184,7 +204,13 @@ export function createVaultService(deps: {
     /** The names the workspace's steps may use, with their kinds, sites and roles (for checking an automation's steps). */
     async rulesByName(workspaceId: string): Promise<Map<string, SecretRule>> {
       const rows = await db
-        .select({ name: vaultSecrets.name, kind: vaultSecrets.kind, origins: vaultSecrets.origins, useRole: vaultSecrets.useRole })
+        .select({
+          name: vaultSecrets.name,
+          kind: vaultSecrets.kind,
+          origins: vaultSecrets.origins,
+          useRole: vaultSecrets.useRole,
+          originsFromStepsAt: vaultSecrets.originsFromStepsAt,
+        })
         .from(vaultSecrets)
         .where(eq(vaultSecrets.workspaceId, workspaceId))
       return new Map(rows.map(({ name, ...rule }) => [name, rule]))
@@ -274,20 +300,36 @@ export function createVaultService(deps: {
     },
 
     /**
-     * Where a secret may be typed and who may use it (docs/decisions/039). Saving its origins also
-     * confirms origins the migration took from the automations.
+     * Where a secret may be typed and who may use it (docs/decisions/039). Adding a site (an
+     * origin not in its list) needs the secret's current value in `rules.value`, checked after
+     * unsealing; removing sites and changing the role need only the right to change the secret.
+     * A right value also confirms sites set from the automations (docs/decisions/039, amended).
      */
     async setRules(caller: Caller, id: string, rules: VaultSecretRules): Promise<VaultSecretSummary> {
       requireMember(caller)
+      const before = await ownSecret(db, caller, id)
+      requireUseRole(caller, before.useRole, `Changing where ${before.name} may be used`)
+      if (rules.useRole) requireUseRole(caller, rules.useRole, 'Keeping a secret for ' + VAULT_USE_ROLE_WHO[rules.useRole])
+      const added = (list: readonly string[]) => (rules.origins ?? []).filter((origin) => !list.includes(origin))
+      if (rules.value === undefined && added(before.origins).length > 0) throw needsValue(ADD_SITE_NEEDS_VALUE)
+      // Outside the transaction: a refused try is counted and written down even though nothing changes.
+      if (rules.value !== undefined)
+        await proof.prove(caller, before, rules.value, () => valueOf(before), `change where ${before.name} may be typed`)
       return db.transaction(async (tx) => {
-        const current = await ownSecret(tx, caller, id)
+        const [current] = await tx.select().from(vaultSecrets).where(eq(vaultSecrets.id, before.id)).for('update')
+        if (!current) throw new NotFound('Secret not found')
+        // What was proven or compared is what is saved over: a change in between is seen, not undone.
+        if (rules.value !== undefined && current.sealedValue !== before.sealedValue)
+          throw new Conflict(`The value of ${current.name} was replaced a moment ago: enter its new value and save again.`)
+        if (rules.value === undefined && added(current.origins).length > 0) throw needsValue(ADD_SITE_NEEDS_VALUE)
         requireUseRole(caller, current.useRole, `Changing where ${current.name} may be used`)
-        if (rules.useRole) requireUseRole(caller, rules.useRole, 'Keeping a secret for ' + VAULT_USE_ROLE_WHO[rules.useRole])
         const origins = rules.origins ?? current.origins
         const useRole = rules.useRole ?? current.useRole
+        // Sites set from the automations stay unconfirmed until someone who knows the value saves them.
+        const originsFromStepsAt = rules.value !== undefined ? null : current.originsFromStepsAt
         const [row] = await tx
           .update(vaultSecrets)
-          .set({ origins, useRole, ...(rules.origins ? { originsFromStepsAt: null } : {}), updatedAt: new Date() })
+          .set({ origins, useRole, originsFromStepsAt, updatedAt: new Date() })
           .where(eq(vaultSecrets.id, id))
           .returning(summaryColumns)
         if (!row) throw new NotFound('Secret not found')
@@ -296,7 +338,9 @@ export function createVaultService(deps: {
           action: 'secret.rules',
           targetType: 'secret',
           targetId: id,
-          summary: `Set where ${current.name} may be typed (${origins.join(', ')}) and who may use it (${VAULT_USE_ROLE_WHO[useRole]})`,
+          summary: `Set where ${current.name} may be typed (${origins.join(', ')}) and who may use it (${VAULT_USE_ROLE_WHO[useRole]})${
+            current.originsFromStepsAt && !originsFromStepsAt ? ', confirming the sites set from the automations' : ''
+          }`,
           before: { origins: current.origins, useRole: current.useRole },
           after: { origins, useRole },
         })
