@@ -52,6 +52,9 @@ test('describe, inspect, edit, save, run; the redesign is repaired, the fix appl
     'Type “ada@example.com” into Field labelled “Email” (+2 fallbacks)',
     'Choose “Returns” in Field labelled “Topic” (+2 fallbacks)',
   ])
+  // Each step shows the page as trying it left it.
+  await expect(draft.getByRole('img', { name: 'The page after step 2' })).toBeVisible()
+  await expect(draft.getByText('Did not work while planning')).toHaveCount(0)
   await draft.getByRole('button', { name: 'Use these steps' }).click()
   await expect(page.getByRole('listitem', { name: /^Step \d/ })).toHaveCount(4)
 

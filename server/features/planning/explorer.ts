@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { ExploreFailure } from '#server/browser/guarded-page.ts'
 import { snapshotPage, type PageSnapshot } from '#server/browser/page-snapshot.ts'
+import { stepPicture } from './step-picture.ts'
 
 /** How long a page may take to settle after a step before it is looked at anyway. */
 const SETTLE_MS = 3_000
@@ -15,6 +16,8 @@ export interface Explorer {
   look(): Promise<PageSnapshot>
   /** Performs the step; the reason it could not, or null. */
   attempt(step: AutomationStep): Promise<string | null>
+  /** A small picture of the page now, for the draft (null when it cannot be pictured). */
+  picture(): Promise<string | null>
   /** The time left for planning, in ms (none once the member went away). */
   remaining(): number
   /** Aborted when the member went away: questions to the model stop too. */
@@ -36,6 +39,7 @@ export function createExplorer(options: {
     page,
     signal: options.signal,
     remaining: () => (options.signal?.aborted ? 0 : options.deadline - Date.now()),
+    picture: () => stepPicture(page),
     async look() {
       await settle()
       try {

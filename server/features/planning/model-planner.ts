@@ -5,7 +5,7 @@ import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/
 import { findRepeatedValues, repeatedValuesTarget } from '#server/browser/repeated-values.ts'
 import type { StructuredAnswers } from '#server/features/ai/structured-answers.ts'
 import type { Explorer } from './explorer.ts'
-import type { DraftPlan } from './offline-planner.ts'
+import type { DraftPlan, StepTrial } from './offline-planner.ts'
 import { fieldName } from './plan-extract.ts'
 import { hideSecrets, maskSecrets, unmaskSecrets } from './secrets.ts'
 import { addressWithoutQuery, snapshotForModel } from './snapshot-prompt.ts'
@@ -71,6 +71,7 @@ export async function planWithModel(input: {
   const { explorer, ai } = input
   const { text: task, secrets } = maskSecrets(input.description)
   const steps: AutomationStep[] = []
+  const tried: StepTrial[] = []
   const notes: string[] = []
   const history: string[] = []
   let tokens = 0
@@ -82,6 +83,7 @@ export async function planWithModel(input: {
     const step: AutomationStep = { type: 'navigate', url: input.start }
     const failed = await explorer.attempt(step)
     steps.push(step)
+    tried.push({ problem: failed, picture: await explorer.picture() })
     history.push(`1. navigate ${addressWithoutQuery(input.start)}${failed ? ` (failed: ${failed})` : ''}`)
   }
 
@@ -145,10 +147,11 @@ export async function planWithModel(input: {
       continue
     }
     steps.push(made.step)
+    tried.push({ problem: null, picture: await explorer.picture() })
     history.push(`${n}. ${summary(made.step)}`)
     if (!secretsSite && made.step.type === 'navigate') secretsSite = new URL(made.step.url).origin
   }
-  return { steps, notes, turns, tokens }
+  return { steps, tried, notes, turns, tokens }
 }
 
 /** A kept step as the model reads it in 'Steps so far' (an address without its query). */

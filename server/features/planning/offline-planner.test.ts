@@ -111,4 +111,21 @@ describe('offline planner', () => {
       expect.stringContaining('Could not find “Favourite colour”'),
     ])
   })
+
+  it('starts where the sentence says, marks a step that did not work and pictures every step', async () => {
+    const draft = await plan(
+      `Type "Ada" into Full name, then check that "Nothing like this" appears. Start at ${sites.url}/original/contact`,
+      null,
+    )
+    expect(inWords(draft.steps)).toEqual([
+      'navigate /original/contact',
+      'type Field labelled “Full name” = Ada',
+      'assert Nothing like this',
+    ])
+    expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, expect.stringContaining('Nothing like this')])
+    for (const trial of draft.tried) expect(trial.picture).toMatch(/^data:image\/jpeg;base64,.{200,}/)
+    // A quarter of the window: a few kilobytes, not a full screenshot.
+    const bytes = Buffer.from((draft.tried[0]?.picture ?? '').split(',')[1] ?? '', 'base64')
+    expect(bytes.length).toBeLessThan(40_000)
+  })
 })

@@ -6,10 +6,21 @@ import { locatorFor } from '#server/browser/target-resolver.ts'
 import type { Explorer } from './explorer.ts'
 import { extractStep } from './plan-extract.ts'
 import type { Read } from './instructions.ts'
+import { inPlanningOrder } from './plan-order.ts'
 import type { Instruction } from './read-clause.ts'
+
+/** What happened to a draft step when it was tried while planning. */
+export interface StepTrial {
+  /** Why it did not work, or null when it did (or needed no trying: a pause, a screenshot). */
+  problem: string | null
+  /** The page as the step left it: a small JPEG data URL, or null. */
+  picture: string | null
+}
 
 export interface DraftPlan {
   steps: AutomationStep[]
+  /** One per step, in order: how trying it went, for the member to review. */
+  tried: StepTrial[]
   /** What the member should know: parts of the sentence not used, elements not found, steps that did not work. */
   notes: string[]
 }
@@ -25,6 +36,7 @@ const quote = (text: string) => `â€œ${text.length > 80 ? `${text.slice(0, 79)}â€
  */
 export async function planOffline(reads: Read[], explorer: Explorer, start: string | null): Promise<DraftPlan> {
   const steps: AutomationStep[] = []
+  const tried: StepTrial[] = []
   const notes: string[] = []
   let snapshot: PageSnapshot | null = null
   /** The last field typed into: 'submit' and 'press' act near it. */
@@ -36,9 +48,13 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   /** Keeps a step and tries it, so what follows is looked for on the page it leads to. */
   async function keep(step: AutomationStep, source: string) {
     steps.push(step)
-    if (step.type === 'screenshot' || (step.type === 'wait' && step.ms !== undefined)) return
+    if (step.type === 'screenshot' || (step.type === 'wait' && step.ms !== undefined)) {
+      tried.push({ problem: null, picture: await explorer.picture() })
+      return
+    }
     const failed = await explorer.attempt(step)
     snapshot = null
+    tried.push({ problem: failed, picture: await explorer.picture() })
     if (failed)
       notes.push(
         `Step ${steps.length} (${step.type}, from ${quote(source)}) did not work while planning: ${failed}. Check it before running.`,
@@ -258,8 +274,9 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     if (step) await keep(step, source)
   }
 
-  if (start) await keep({ type: 'navigate', url: start }, 'the start page')
-  for (const read of reads) {
+  const ordered = inPlanningOrder(reads, start)
+  if (ordered.start) await keep({ type: 'navigate', url: ordered.start }, 'the start page')
+  for (const read of ordered.reads) {
     if (explorer.remaining() <= 0) {
       notes.push('Planning ran out of time; the rest of the description was not planned.')
       break
@@ -272,5 +289,5 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     }
     await plan(read.instruction, read.source)
   }
-  return { steps, notes }
+  return { steps, tried, notes }
 }

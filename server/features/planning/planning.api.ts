@@ -45,6 +45,17 @@ const inspectionSchema = z
 const planSchema = z
   .object({
     steps: z.array(automationStepSchema),
+    tried: z
+      .array(
+        z.object({
+          problem: z
+            .string()
+            .nullable()
+            .openapi({ description: 'Why the step did not work when it was tried while planning; null when it did' }),
+          picture: z.string().nullable().openapi({ description: 'The page as the step left it: a small JPEG data URL' }),
+        }),
+      )
+      .openapi({ description: 'One per step, in order: how trying it in the cloud browser went' }),
     notes: z.array(z.string()),
     planner: z.enum(['offline', 'model']),
     modelCalls: z.number().int(),

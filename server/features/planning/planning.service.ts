@@ -21,7 +21,8 @@ import { createExplorationGate, type GateLimits } from './exploration-gate.ts'
 import { createInspector, INSPECTION_LIMITS, type Inspection, type InspectionLimits } from './inspector.ts'
 import { readInstructions } from './instructions.ts'
 import { planWithModel } from './model-planner.ts'
-import { planOffline, type DraftPlan } from './offline-planner.ts'
+import { planOffline, type DraftPlan, type StepTrial } from './offline-planner.ts'
+import { inPlanningOrder } from './plan-order.ts'
 import { maskSecrets } from './secrets.ts'
 
 /** What one plan may take: its whole time, exploring included (the model's questions too), and when its page is closed. */
@@ -188,7 +189,8 @@ export function createPlanningService(deps: {
       const userId = caller.id
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
       const chosen = await choosePlanner(caller.workspace.id, input.planner)
-      const start = input.startUrl ?? null
+      // A 'start at <url>' anywhere in the sentence is where both planners begin.
+      const start = inPlanningOrder(readInstructions(input.description), input.startUrl ?? null).start
       const { timeLimitMs, closeMs } = limits.plan
       const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
         exploring(
@@ -204,7 +206,7 @@ export function createPlanningService(deps: {
           signal,
         )
       const offline = async (why: string | null): Promise<PlanResult> => {
-        const draft = await explore((explorer) => planOffline(readInstructions(input.description), explorer, start))
+        const draft = await explore((explorer) => planOffline(readInstructions(input.description), explorer, input.startUrl ?? null))
         return finish({ ...draft, notes: why ? [why, ...draft.notes] : draft.notes }, 'offline', 0)
       }
       if (chosen.planner === 'offline') return offline(chosen.why)
@@ -246,13 +248,16 @@ export function createPlanningService(deps: {
 function finish(draft: DraftPlan, planner: 'offline' | 'model', modelCalls: number): PlanResult {
   const notes = [...draft.notes]
   const steps: AutomationStep[] = []
+  const tried: StepTrial[] = []
   for (const [index, step] of draft.steps.entries()) {
     const checked = parseSteps([step])
-    if (checked.ok) steps.push(...checked.steps)
-    else notes.push(`Step ${index + 1} was left out: ${checked.issues[0]?.message.replace(/^Step 1 /, '') ?? 'it is not a valid step'}.`)
+    if (checked.ok) {
+      steps.push(...checked.steps)
+      tried.push(draft.tried[index] ?? { problem: null, picture: null })
+    } else notes.push(`Step ${index + 1} was left out: ${checked.issues[0]?.message.replace(/^Step 1 /, '') ?? 'it is not a valid step'}.`)
   }
   if (steps.length > MAX_PLAN_STEPS) notes.push(`Only the first ${MAX_PLAN_STEPS} steps were kept.`)
-  return { steps: steps.slice(0, MAX_PLAN_STEPS), notes, planner, modelCalls }
+  return { steps: steps.slice(0, MAX_PLAN_STEPS), tried: tried.slice(0, MAX_PLAN_STEPS), notes, planner, modelCalls }
 }
 
 export type PlanningService = ReturnType<typeof createPlanningService>

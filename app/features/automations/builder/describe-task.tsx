@@ -6,8 +6,8 @@ import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { MAX_DESCRIPTION_LENGTH } from '#common/planning.ts'
-import { stepInWords } from '#common/step-words.ts'
 import type { PlanAnswer } from './assist-actions.server.ts'
+import { DraftStep } from './draft-step.tsx'
 import type { BuilderAssist } from './builder-view.server.ts'
 import type { StepData } from './step-drafts.ts'
 
@@ -100,9 +100,9 @@ export function DescribeTask({
             </ul>
           ) : null}
           {draft.steps.length ? (
-            <ol aria-label="Planned steps" className="list-decimal space-y-1 pl-5 text-sm">
+            <ol aria-label="Planned steps" className="list-decimal space-y-2 pl-5 text-sm">
               {draft.steps.map((step, index) => (
-                <li key={index}>{stepInWords(step)}</li>
+                <DraftStep key={index} step={step} trial={draft.tried[index]} n={index + 1} />
               ))}
             </ol>
           ) : (
