@@ -58,6 +58,11 @@ describe('reading a task said in words', () => {
     ['take a screenshot called results', [{ kind: 'screenshot', name: 'results' }]],
     ['take another screenshot', [{ kind: 'screenshot', name: null }]],
     ['make sure the page says Thank you', [{ kind: 'assert', text: 'Thank you' }]],
+    ['Add a todo "Buy milk"', [{ kind: 'add', text: 'Buy milk', into: 'todo' }]],
+    ["add 'Walk the dog' to my list", [{ kind: 'add', text: 'Walk the dog', into: 'list' }]],
+    ['create a new task called Pay rent', [{ kind: 'add', text: 'Pay rent', into: 'task' }]],
+    ['add "Milk"', [{ kind: 'add', text: 'Milk', into: null }]],
+    ['add the Oak table to the cart', [{ unread: 'add the Oak table to the cart' }]],
     ["check that 'Welcome back' appears", [{ kind: 'assert', text: 'Welcome back' }]],
     ['fill Message with Where is my parcel?', [{ kind: 'type', element: 'Message', text: 'Where is my parcel?' }]],
     [

@@ -1,6 +1,13 @@
 import type { AutomationStep, STEP_KEYS } from '#common/automation-steps.ts'
 import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
-import { findElement, normalise, rankElements, readElementPhrase, type ElementWant } from '#server/browser/element-match.ts'
+import {
+  findElement,
+  MATCH_THRESHOLD,
+  normalise,
+  rankElements,
+  readElementPhrase,
+  type ElementWant,
+} from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { locatorFor } from '#server/browser/target-resolver.ts'
 import type { Explorer } from './explorer.ts'
@@ -222,6 +229,13 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         await keep({ type: 'type', target: passwordTarget, text: instruction.password }, source)
         return submit(source, ['sign in', 'log in', 'continue', 'submit', 'next'])
       }
+      case 'add': {
+        const found = await newEntryField(instruction.into, source)
+        if (!found) return
+        lastField = found.element
+        await keep({ type: 'type', target: found.target, text: instruction.text }, source)
+        return sendEntry(found, instruction.into, source)
+      }
       case 'waitTime':
         return keep({ type: 'wait', ms: Math.min(instruction.ms, 60_000) }, source)
       case 'waitFor': {
@@ -249,6 +263,41 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       `${quote(source)} does not say which field to type into, and ${where()} has ${fields.length === 0 ? 'none' : `${fields.length}`}; that step was left out.`,
     )
     return null
+  }
+
+  /**
+   * The field that makes a new entry: the one the thing's words name ('a todo': 'New todo',
+   * 'What needs to be done?'), else the page's one empty text field that is not a search.
+   */
+  async function newEntryField(into: string | null, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
+    const current = await page()
+    const fields = current.elements.filter(
+      (element) =>
+        element.interactive && ['textbox', 'combobox'].includes(element.role ?? '') && element.type !== 'password' && !element.value,
+    )
+    const byWords = into ? rankElements(into, fields, 'field').filter((match) => match.score >= MATCH_THRESHOLD) : []
+    const byIntent = rankElements('new add what', fields, 'field').filter((match) => match.score > 0)
+    for (const candidate of [...byWords, ...byIntent].map((match) => match.element).concat(fields.length === 1 ? fields : [])) {
+      const target = await targetOf(candidate)
+      if (target) return { element: candidate, target }
+    }
+    notes.push(`Could not find where to add ${quote(into ?? 'it')} on ${where()} (from ${quote(source)}); that step was left out.`)
+    return null
+  }
+
+  /** An entry is sent by the button beside its field that adds or saves, else by Enter in the field. */
+  async function sendEntry(field: { element: SnapshotElement; target: Target }, into: string | null, source: string) {
+    const current = await page()
+    const buttons = current.elements.filter(
+      (element) => element.role === 'button' && element.interactive && element.ref > field.element.ref,
+    )
+    const words = ['add', 'create', 'save', 'submit', ...(into ? [`add ${into}`] : [])]
+    const named = words
+      .map((word) => rankElements(word, buttons, 'clickable')[0])
+      .find((match) => match && match.score >= MATCH_THRESHOLD && match.element.ref - field.element.ref <= 5)
+    const target = named ? await targetOf(named.element) : null
+    if (target) return keep({ type: 'click', target }, source)
+    return keep({ type: 'press', key: 'Enter', target: field.target }, source)
   }
 
   /** Sends the form of the last field: its button (by the words given, else the next button), else Enter. */

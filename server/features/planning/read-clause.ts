@@ -1,6 +1,7 @@
 // One clause of a task description read into one instruction ('choose Returns in the Topic
 // drop-down' -> select), or null when it names no action the planner knows.
 
+import { readAddClause, type AddInstruction } from './add-clause.ts'
 import { isQuoted, restore } from './quoted-parts.ts'
 
 export type Instruction =
@@ -20,6 +21,7 @@ export type Instruction =
   | { kind: 'extract'; what: string; field: string | null }
   | { kind: 'screenshot'; name: string | null }
   | { kind: 'assert'; text: string }
+  | AddInstruction
 
 const KEYS: Record<string, string> = {
   enter: 'Enter',
@@ -46,7 +48,7 @@ function address(text: string): string | null {
 }
 
 const VERB_WORDS =
-  'go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+  'add|create|insert|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
 
 export const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
 
@@ -247,6 +249,10 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     const field = match[2] ? q(match[2]) : null
     return { kind: 'extract', what, field }
   }
+
+  // Adding to a list: 'add a todo "Buy milk"', 'add "Buy milk" to the list'.
+  const add = readAddClause(clause, q)
+  if (add) return add
 
   // Submitting: 'submit the form', 'submit', 'send it'; 'send the message' clicks what says so.
   if (/^(?:submit|send)(?:\s+(?:the\s+)?(?:form|it|details|search|order))?$/i.test(clause)) return { kind: 'submit' }
