@@ -21,7 +21,19 @@ const AWAITED_TYPES = new Set(['document', 'fetch', 'xhr', 'script'])
  * Attribute changes that change what a person can see or use. Not `style` nor `src`: animations,
  * carousels and tickers change those forever, and the resolver waits for visibility anyway.
  */
-const WATCHED_ATTRIBUTES = ['class', 'hidden', 'disabled', 'open', 'value', 'placeholder', 'aria-hidden', 'aria-busy', 'aria-disabled', 'aria-expanded', 'aria-label']
+const WATCHED_ATTRIBUTES = [
+  'class',
+  'hidden',
+  'disabled',
+  'open',
+  'value',
+  'placeholder',
+  'aria-hidden',
+  'aria-busy',
+  'aria-disabled',
+  'aria-expanded',
+  'aria-label',
+]
 const POLL_MS = 50
 
 interface Traffic {

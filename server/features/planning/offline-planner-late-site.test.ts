@@ -31,7 +31,10 @@ const plan = (description: string, start: string) =>
 
 describe('the offline planner on a page its script draws late', () => {
   it('finds the form the script draws after load, and what the click draws anew', async () => {
-    const draft = await plan('type Dune into Book title, then click Search, then check that "Found 2 books for Dune" appears', `${site.url}/`)
+    const draft = await plan(
+      'type Dune into Book title, then click Search, then check that "Found 2 books for Dune" appears',
+      `${site.url}/`,
+    )
     // No note: every step was found, and tried in the browser, worked (the check too).
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(stepInWords)).toEqual([
