@@ -23,9 +23,10 @@ export interface RecorderStopped {
   steps: RecordedStep[]
 }
 
-/** To the runner in a tab's top page: perform one step (extension/src/runner/page-actions.ts answers a PageAnswer). */
-export interface RunnerMessage {
-  type: 'runner/perform'
-  step: PageStep
-  timeoutMs: number
-}
+/**
+ * To the runner in a tab's top page: perform one step (extension/src/runner/page-actions.ts
+ * answers a PageAnswer); or, after a step, answer once the page's elements stopped changing
+ * (runner/dom-quiet.ts, within maxMs). Two messages, so a page that a step makes load another
+ * has answered the step already.
+ */
+export type RunnerMessage = { type: 'runner/perform'; step: PageStep; timeoutMs: number } | { type: 'runner/settle'; maxMs: number }

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import { watchRequests } from './page-settle.ts'
 import { startGuardProxy, type GuardProxy } from './target-guard-proxy.ts'
 import { guardRoutes, type BlockedRequest, type TargetGuard } from './target-guard.ts'
 
@@ -42,6 +43,8 @@ export async function openBrowserSession(options: {
     })
     await context.route('**/*', guardRoutes(options.guard, onBlocked))
     const page = await context.newPage()
+    // From its first request on, so settling after the first load knows what is still loading.
+    watchRequests(page)
     const opened = { context, proxy }
     return {
       context,

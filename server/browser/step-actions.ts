@@ -6,6 +6,7 @@ import type { ExtractedTable } from '#common/extracted-table.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
+import { settlePage, SETTLE } from './page-settle.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 import { typeOnOwnSite, type SecretTyping } from './secret-typing.ts'
 
@@ -139,13 +140,27 @@ async function whileSettling<T>(context: StepContext, read: () => Promise<T>): P
   }
 }
 
-/** Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot. */
+/** Steps after which a page may change (load, draw, send): the next step looks at it once it settled. */
+const CHANGES_PAGE: ReadonlySet<AutomationStep['type']> = new Set(['navigate', 'click', 'type', 'select', 'press'])
+
+/**
+ * Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot.
+ * After a step that may change the page, waits until the page settled (page-settle.ts), within
+ * half the time the step had left, so the next step still has time of its own.
+ */
 export async function performStep(
   context: StepContext,
   step: AutomationStep,
   n: number,
   options: { typing?: SecretTyping | null } = {},
 ): Promise<void> {
+  await act(context, step, n, options)
+  if (CHANGES_PAGE.has(step.type) && context.running()) {
+    await settlePage(context.page, { maxMs: Math.min(SETTLE.maxMs, context.timeout() / 2), signal: context.stopSignal })
+  }
+}
+
+async function act(context: StepContext, step: AutomationStep, n: number, options: { typing?: SecretTyping | null }): Promise<void> {
   const { page, stepSeconds } = context
   switch (step.type) {
     case 'navigate': {

@@ -3,6 +3,7 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import { reportFinish, reportProgress, uploadScreenshot, type StartedRun } from '../aether-api/runs-api.ts'
 import type { RunnerMessage } from '../messages.ts'
 import type { Connection } from '../storage/stored-items.ts'
+import { DOM_QUIET } from './dom-quiet.ts'
 import { PAGE_STEP_TYPES, type PageAnswer, type PageStep } from './page-actions.ts'
 import { runSteps, StepFailure, type Outcome } from './step-loop.ts'
 
@@ -12,6 +13,8 @@ const TIME_LIMIT_MS = 120_000
 const MAX_ACTIONS = 1000
 const STEP_TIMEOUT_MS = 15_000
 const POLL_MS = 150
+/** Steps after which the page may draw something new: the next step waits for it to settle. */
+const CHANGES_PAGE: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press']
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -50,6 +53,16 @@ async function inPage(tabId: number, step: PageStep, timeoutMs: number): Promise
   }
 }
 
+/**
+ * After a step that may change the page: until the page's elements stopped changing (what the
+ * step made the app draw), bounded. A page that is loading or has no runner yet answers nothing:
+ * the next step waits for it to load anyway.
+ */
+async function settle(tabId: number, maxMs: number) {
+  const message: RunnerMessage = { type: 'runner/settle', maxMs: Math.min(DOM_QUIET.maxMs, maxMs) }
+  await browser.tabs.sendMessage(tabId, message, { frameId: 0 }).catch(() => null)
+}
+
 async function screenshot(connection: Connection, runId: string, tabId: number, n: number, name: string) {
   const tab = await browser.tabs.get(tabId)
   const dataUrl = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' })
@@ -71,10 +84,17 @@ export async function runInTab(
 ): Promise<Outcome> {
   const perform = async (step: AutomationStep, n: number, timeoutMs: number) => {
     options.onStep(n)
-    if (step.type === 'navigate') return navigate(tabId, step.url, timeoutMs)
+    const started = Date.now()
+    // Half what the step had left at most, so the next step still has time of its own.
+    const settleAfter = () => settle(tabId, (timeoutMs - (Date.now() - started)) / 2)
+    if (step.type === 'navigate') return navigate(tabId, step.url, timeoutMs).then(settleAfter)
     if (step.type === 'wait' && step.ms !== undefined) return sleep(step.ms)
     if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
-    if (PAGE_STEP_TYPES.includes(step.type)) return inPage(tabId, step as PageStep, timeoutMs)
+    if (PAGE_STEP_TYPES.includes(step.type)) {
+      const values = await inPage(tabId, step as PageStep, timeoutMs)
+      if (CHANGES_PAGE.includes(step.type)) await settleAfter()
+      return values
+    }
   }
   const outcome = await runSteps(
     {

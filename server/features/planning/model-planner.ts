@@ -162,6 +162,9 @@ function summary(step: AutomationStep): string {
 
 type Made = { step: AutomationStep } | { problem: string }
 
+/** How long a proposed element that is not on the page as it was seen is looked for again. */
+const REDRAWN_ELEMENT_MS = 1_500
+
 /** The model's step as a step of ours: its element number made a checked target. */
 async function toStep(
   proposed: NonNullable<PlannerDecision['step']>,
@@ -177,8 +180,11 @@ async function toStep(
         problem:
           proposed.ref === null ? `a ${proposed.type} step needs the element's number (ref)` : `there is no element [${proposed.ref}]`,
       }
+    const confirm = () => confirmTarget(explorer.page, element.target)
     return (
-      (await confirmTarget(explorer.page, element.target)) ?? {
+      // The app may be drawing the element again (a re-render): looked for again, briefly.
+      (await confirm()) ??
+      (await explorer.waitFor(confirm, REDRAWN_ELEMENT_MS)) ?? {
         problem: `element [${element.ref}] cannot be told apart from others like it`,
       }
     )

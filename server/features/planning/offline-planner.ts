@@ -75,12 +75,18 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
 
   /** The element the words name, with a checked target; a note when there is none. */
   async function find(words: string, want: ElementWant, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
-    const current = await page()
-    const ranked = rankElements(words, current.elements, want).filter((match) => match.score >= 0.6)
-    for (const match of ranked.slice(0, 3)) {
-      const target = await targetOf(match.element)
-      if (target) return { element: match.element, target }
+    const within = async (current: PageSnapshot) => {
+      snapshot = current
+      const ranked = rankElements(words, current.elements, want).filter((match) => match.score >= 0.6)
+      for (const match of ranked.slice(0, 3)) {
+        const target = await targetOf(match.element)
+        if (target) return { element: match.element, target }
+      }
+      return null
     }
+    // An app may draw the element a while after its page looked settled: looked for again, a while.
+    const found = (await within(await page())) ?? (await explorer.waitFor(within))
+    if (found) return found
     notes.push(
       `Could not find ${quote(readElementPhrase(words).words || words)} on ${where()} (from ${quote(source)}); that step was left out.`,
     )

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { build, type Rolldown } from 'vite'
+import type { waitForDomQuiet } from '../../runner/dom-quiet.ts'
 import type { performInPage } from '../../runner/page-actions.ts'
 import type { resolveInPage } from '../../runner/resolve-target.ts'
 import type { startRecorder } from '../event-recorder.ts'
@@ -32,4 +33,5 @@ export interface RecorderGlobal {
   startRecorder: typeof startRecorder
   resolveInPage: typeof resolveInPage
   performInPage: typeof performInPage
+  waitForDomQuiet: typeof waitForDomQuiet
 }
