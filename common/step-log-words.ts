@@ -20,7 +20,9 @@ export function describeStep(step: AutomationStep): string {
     case 'wait':
       return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
     case 'extract':
-      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}`
+      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}${
+        step.fields ? ` [${step.fields.map((field) => field.name).join(', ')}]` : ''
+      }${step.pages ? `, up to ${step.pages.max} pages` : ''}`
     case 'screenshot':
       return step.name ?? 'the page'
     case 'assertText':
