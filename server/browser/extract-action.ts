@@ -88,7 +88,7 @@ const shownBy = (items: Locator) =>
  * Goes to the next page by its control: false when there is none (or it is disabled: the last
  * page), or the items did not change within the step's time after the click.
  */
-async function nextPage(run: ExtractRun, next: Target, items: Locator, before: string | null): Promise<boolean> {
+async function nextPage(run: ExtractRun, next: Target, items: Locator, before: string | null, seen: Set<string | null>): Promise<boolean> {
   const found = await resolveTarget(run.page, next, {
     timeoutMs: Math.min(NEXT_LOOK_MS, run.timeout()),
     match: 'one',
@@ -110,6 +110,8 @@ async function nextPage(run: ExtractRun, next: Target, items: Locator, before: s
   while (run.running() && Date.now() < until) {
     const now = await shownBy(items)
     if (now && now !== before) {
+      // Items seen before: the control led back (a fallback found Previous, the pages wrap around).
+      if (seen.has(now)) return false
       await run.page.waitForLoadState('load', { timeout: Math.max(1, until - Date.now()) }).catch(() => {})
       return true
     }
@@ -128,9 +130,11 @@ export async function performExtract(run: ExtractRun, step: ExtractStep): Promis
   const max = step.pages?.max ?? 1
   let read = 0
   let pages = 0
+  const seen = new Set<string | null>()
   for (;;) {
     const items = await run.find(step.target)
     const before = await shownBy(items)
+    seen.add(before)
     const fields = step.fields
     if (fields) {
       const records = await run.inPage(() => readRecords(run.page, items, fields), `reading ${targetName(step.target)}`)
@@ -146,7 +150,7 @@ export async function performExtract(run: ExtractRun, step: ExtractStep): Promis
     }
     pages++
     if (!step.pages || pages >= max || !run.running()) break
-    if (!(await nextPage(run, step.pages.next, items, before))) break
+    if (!(await nextPage(run, step.pages.next, items, before, seen))) break
   }
   const what = step.fields ? `${read} record${read === 1 ? '' : 's'} of "${step.field}"` : `${read} value${read === 1 ? '' : 's'} for "${step.field}"`
   return step.pages ? `${what} from ${pages} page${pages === 1 ? '' : 's'}` : what

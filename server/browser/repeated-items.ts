@@ -131,6 +131,7 @@ function findItemGroups({ words }: Args) {
       return steps.join(' > ')
     }
     const byPath = new Map<string, Element[]>()
+    const itemOf = new Map<Element, Element>()
     for (const item of items) {
       const seen = new Set<string>()
       for (const element of item.querySelectorAll('*')) {
@@ -140,6 +141,7 @@ function findItemGroups({ words }: Args) {
         const path = pathOf(item, element)
         if (seen.has(path)) continue
         seen.add(path)
+        itemOf.set(element, item)
         byPath.set(path, [...(byPath.get(path) ?? []), element])
       }
     }
@@ -155,13 +157,15 @@ function findItemGroups({ words }: Args) {
       const fromClass = split(classes(last).join(' '))
         .split(' ')
         .filter((word) => word.length > 1 && !itemWords.has(word) && !['text', 'value', 'inner', 'wrap', 'wrapper', 'container', 'item'].includes(word))
-      const kind = /^H[1-6]$/.test(last.tagName) || last.tagName === 'STRONG' ? 'title' : image ? 'image' : last.tagName === 'A' ? 'link' : 'text'
+      // A link's words are what it is called: the first link of an item is its title.
+      const firstLink = last.tagName === 'A' && itemOf.get(last)?.querySelector('a') === last
+      const kind = /^H[1-6]$/.test(last.tagName) || last.tagName === 'STRONG' || firstLink ? 'title' : image ? 'image' : last.tagName === 'A' ? 'link' : 'text'
       const name = fromClass.slice(-2).join(' ') || kind
       // Where it is in each item: its test id, its role when it is the item's first of that role, its CSS.
       const candidates: TargetAlternative[] = []
       const testId = last.getAttribute('data-testid')
       if (testId && elements.every((element) => element.getAttribute('data-testid') === testId)) candidates.push({ by: 'testId', id: testId })
-      const firstIs = (selector: string) => elements.every((element, index) => items[index]?.querySelector(selector) === element)
+      const firstIs = (selector: string) => elements.every((element) => itemOf.get(element)?.querySelector(selector) === element)
       if (/^H[1-6]$/.test(last.tagName) && firstIs('h1, h2, h3, h4, h5, h6')) candidates.push({ by: 'role', role: 'heading' })
       const tail = path.split(' > ').at(-1) ?? path
       const css = [tail, `:scope > ${path}`].find((selector) => {
