@@ -4,6 +4,7 @@ import type { AutomationStep, ExtractField } from '#common/automation-steps.ts'
 import { MAX_EXTRACTED_ROWS } from '#common/automations.ts'
 import { columnCellOfRow } from '#common/column-cells.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
+import { extractedInWords } from '#common/step-log-words.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import { locatorFor, resolveTarget, targetName } from './target-resolver.ts'
 
@@ -152,6 +153,5 @@ export async function performExtract(run: ExtractRun, step: ExtractStep): Promis
     if (!step.pages || pages >= max || !run.running()) break
     if (!(await nextPage(run, step.pages.next, items, before, seen))) break
   }
-  const what = step.fields ? `${read} record${read === 1 ? '' : 's'} of "${step.field}"` : `${read} value${read === 1 ? '' : 's'} for "${step.field}"`
-  return step.pages ? `${what} from ${pages} page${pages === 1 ? '' : 's'}` : what
+  return extractedInWords(step, read, pages)
 }

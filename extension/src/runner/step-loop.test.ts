@@ -20,7 +20,7 @@ function harness(fails: (step: AutomationStep, attempt: number) => string | null
       performed.push(n)
       const why = fails(step, attempt)
       if (why) throw new StepFailure(why)
-      return step.type === 'extract' ? ['Ada', 'Grace'] : undefined
+      return step.type === 'extract' ? { values: ['Ada', 'Grace'] } : undefined
     },
     async report(progress) {
       reports.push(progress)
