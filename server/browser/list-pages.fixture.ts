@@ -51,7 +51,10 @@ export function booksPage(n: number): string {
   return page(
     `Books, page ${n}`,
     `<h1>Books</h1><p class="count">Page ${n} of 3</p><ul class="books">${books
-      .map(([title, author], index) => `<li class="book"><a href="/book/${n}-${index}">${title}</a> by <span class="author">${author}</span></li>`)
+      .map(
+        ([title, author], index) =>
+          `<li class="book"><a href="/book/${n}-${index}">${title}</a> by <span class="author">${author}</span></li>`,
+      )
       .join('')}</ul><nav class="pager">${n > 1 ? `<a href="/books?page=${n - 1}">‹ Previous</a> ` : ''}${
       n < 3 ? `<a href="/books?page=${n + 1}">Next ›</a>` : ''
     }</nav>`,

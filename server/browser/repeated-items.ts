@@ -75,8 +75,9 @@ function findItemGroups({ words }: Args) {
     word.length > 3 && word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.length > 3 && /[^s]s$/.test(word) ? word.slice(0, -1) : word
   const wanted = words.map(stem).filter((word, index, all) => word.length > 1 && all.indexOf(word) === index)
   const mentions = (text: string) =>
-    wanted.filter((word) => text.split(/\s+/).some((part) => part && (stem(part) === word || (part.length > 3 && stem(part).startsWith(word)))))
-      .length
+    wanted.filter((word) =>
+      text.split(/\s+/).some((part) => part && (stem(part) === word || (part.length > 3 && stem(part).startsWith(word)))),
+    ).length
   /** The words a list or table is known by: its label, the heading before it or before its box. */
   const labelOf = (container: Element) => {
     const byId = container.getAttribute('aria-labelledby')
@@ -117,7 +118,10 @@ function findItemGroups({ words }: Args) {
       const headerRow = table.tHead?.rows[0] ?? [...table.rows].find((row) => row.cells[0]?.tagName === 'TH')
       return [...(headerRow?.cells ?? [])]
         .map((cell, index) => ({ header: textOf(cell), index }))
-        .filter(({ header, index }) => header && header.length <= 80 && items.some((row) => textOf((row as HTMLTableRowElement).cells[index] ?? row)))
+        .filter(
+          ({ header, index }) =>
+            header && header.length <= 80 && items.some((row) => textOf((row as HTMLTableRowElement).cells[index] ?? row)),
+        )
         .map(({ header, index }) => ({
           name: header,
           part: [{ by: 'column', header, exact: true } as TargetAlternative],
@@ -156,24 +160,37 @@ function findItemGroups({ words }: Args) {
       const last = elements[0] as Element
       const fromClass = split(classes(last).join(' '))
         .split(' ')
-        .filter((word) => word.length > 1 && !itemWords.has(word) && !['text', 'value', 'inner', 'wrap', 'wrapper', 'container', 'item'].includes(word))
+        .filter(
+          (word) =>
+            word.length > 1 && !itemWords.has(word) && !['text', 'value', 'inner', 'wrap', 'wrapper', 'container', 'item'].includes(word),
+        )
       // A link's words are what it is called: the first link of an item is its title.
       const firstLink = last.tagName === 'A' && itemOf.get(last)?.querySelector('a') === last
-      const kind = /^H[1-6]$/.test(last.tagName) || last.tagName === 'STRONG' || firstLink ? 'title' : image ? 'image' : last.tagName === 'A' ? 'link' : 'text'
+      const kind =
+        /^H[1-6]$/.test(last.tagName) || last.tagName === 'STRONG' || firstLink
+          ? 'title'
+          : image
+            ? 'image'
+            : last.tagName === 'A'
+              ? 'link'
+              : 'text'
       const name = fromClass.slice(-2).join(' ') || kind
       // Where it is in each item: its test id, its role when it is the item's first of that role, its CSS.
       const candidates: TargetAlternative[] = []
       const testId = last.getAttribute('data-testid')
-      if (testId && elements.every((element) => element.getAttribute('data-testid') === testId)) candidates.push({ by: 'testId', id: testId })
+      if (testId && elements.every((element) => element.getAttribute('data-testid') === testId))
+        candidates.push({ by: 'testId', id: testId })
       const firstIs = (selector: string) => elements.every((element) => itemOf.get(element)?.querySelector(selector) === element)
       if (/^H[1-6]$/.test(last.tagName) && firstIs('h1, h2, h3, h4, h5, h6')) candidates.push({ by: 'role', role: 'heading' })
       const tail = path.split(' > ').at(-1) ?? path
       const css = [tail, `:scope > ${path}`].find((selector) => {
         try {
-          return items.every((item) => {
-            const found = item.querySelector(selector)
-            return found === null || elements.includes(found)
-          }) && firstIs(selector)
+          return (
+            items.every((item) => {
+              const found = item.querySelector(selector)
+              return found === null || elements.includes(found)
+            }) && firstIs(selector)
+          )
         } catch {
           return false
         }
@@ -205,7 +222,12 @@ function findItemGroups({ words }: Args) {
     const listy = ['li', 'tr', 'article'].includes(tag) || ['listitem', 'row', 'article'].includes(first.getAttribute('role') ?? '')
     const textFit = items.filter((item) => mentions(textOf(item).toLowerCase()) > 0).length / items.length
     let score =
-      2 * mentions(said(first)) + 2 * mentions(said(parent)) + 2 * mentions(labelOf(parent).toLowerCase()) + mentions(headers) + 1.5 * generic + textFit
+      2 * mentions(said(first)) +
+      2 * mentions(said(parent)) +
+      2 * mentions(labelOf(parent).toLowerCase()) +
+      mentions(headers) +
+      1.5 * generic +
+      textFit
     if (score <= 0) continue
     if (listy) score += 0.5
     // A list of tiny boxes of one word each is chrome (a menu, tags), not what is asked for.
@@ -250,7 +272,9 @@ export function itemWords(words: string): string[] {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
     .split(/\s+/)
-    .filter((word) => word && !['the', 'all', 'every', 'each', 'of', 'a', 'an', 'on', 'in', 'from', 'this', 'page', 'with', 'and'].includes(word))
+    .filter(
+      (word) => word && !['the', 'all', 'every', 'each', 'of', 'a', 'an', 'on', 'in', 'from', 'this', 'page', 'with', 'and'].includes(word),
+    )
 }
 
 /** The best group of repeated items the words mean on this page, or null. */

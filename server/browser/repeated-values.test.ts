@@ -112,7 +112,10 @@ describe('a count beside a list', () => {
     const todos = ['Buy milk', 'Walk the dog']
       .map((text) => `<li><input type="checkbox" class="toggle"><label>${text}</label></li>`)
       .join('')
-    const found = await targetFor(`<ul class="todo-list">${todos}</ul><span class="todo-count"><strong>2</strong> items left</span>`, 'todos')
+    const found = await targetFor(
+      `<ul class="todo-list">${todos}</ul><span class="todo-count"><strong>2</strong> items left</span>`,
+      'todos',
+    )
     expect(found?.repeated.selector).not.toBe('span.todo-count')
   })
 })

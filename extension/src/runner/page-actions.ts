@@ -16,14 +16,12 @@ export interface NextPageStep {
 
 /** The steps the content script performs in the page (navigation, pauses and screenshots are the tab's). */
 export type PageStep =
-  | Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
-  | NextPageStep
+  Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }> | NextPageStep
 export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press', 'wait', 'extract', 'assertText']
 
 /** The page's answer: done (an extract step's values), or why not (`failure`: the step's fault, onError may retry). */
 export type PageAnswer =
-  | { ok: true; values?: (string | null)[]; records?: ExtractedRecord[]; moved?: boolean }
-  | { ok: false; error: string; failure: boolean }
+  { ok: true; values?: (string | null)[]; records?: ExtractedRecord[]; moved?: boolean } | { ok: false; error: string; failure: boolean }
 type Done = Omit<Extract<PageAnswer, { ok: true }>, 'ok'> | undefined
 
 class PageFailure extends Error {}

@@ -10,7 +10,13 @@ type Read = (element: Element, attribute: string | null) => string | null
 function partIn(item: Element, alternative: TargetAlternative): Element[] {
   const doc = item.ownerDocument
   if (alternative.by === 'column') {
-    const result = doc.evaluate(columnCellOfRow(alternative.header, alternative.exact ?? false), item, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null)
+    const result = doc.evaluate(
+      columnCellOfRow(alternative.header, alternative.exact ?? false),
+      item,
+      null,
+      XPathResult.ORDERED_NODE_SNAPSHOT_TYPE,
+      null,
+    )
     return Array.from({ length: result.snapshotLength }, (_, index) => result.snapshotItem(index)).filter(
       (node): node is Element => node instanceof (doc.defaultView ?? window).Element,
     )

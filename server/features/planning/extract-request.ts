@@ -10,8 +10,7 @@ export interface ExtractRequest {
   field: string | null
 }
 
-const PAGES =
-  /[\s,]*(?:(?:on|from|across|in|over|for|through)\s+)?(?:every|all(?:\s+the)?|each)\s+(?:of\s+the\s+)?(?:result\s+)?pages?\b/i
+const PAGES = /[\s,]*(?:(?:on|from|across|in|over|for|through)\s+)?(?:every|all(?:\s+the)?|each)\s+(?:of\s+the\s+)?(?:result\s+)?pages?\b/i
 const PARTS = /\s+(?:with|including|showing|and\s+their|incl\.?)\s+(?:their\s+|the\s+|its\s+)?(.+)$/i
 
 /** Reads the words of an extract instruction (read-clause.ts gave `what` and the field). */

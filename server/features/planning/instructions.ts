@@ -30,8 +30,7 @@ function continuation(previous: Instruction, clause: string, quotes: string[]): 
 }
 
 /** 'extract the products with name, price': the words after it name more parts, not another action. */
-const listsParts = (instruction: Instruction | null) =>
-  instruction?.kind === 'extract' && /\s(?:with|including)\s/i.test(instruction.what)
+const listsParts = (instruction: Instruction | null) => instruction?.kind === 'extract' && /\s(?:with|including)\s/i.test(instruction.what)
 
 /**
  * Reads a description into instructions, in order. Clauses end at sentence ends, new lines and

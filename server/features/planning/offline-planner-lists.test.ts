@@ -60,7 +60,11 @@ const planAndRun = (description: string, path: string) =>
         onRepaired: async () => {},
       }
       for (const [index, step] of draft.steps.entries()) await performStep(context, step, index + 1)
-      return { ...draft, extract: draft.steps.find((step) => step.type === 'extract') as Extract<AutomationStep, { type: 'extract' }>, rows: extracted.rows() }
+      return {
+        ...draft,
+        extract: draft.steps.find((step) => step.type === 'extract') as Extract<AutomationStep, { type: 'extract' }>,
+        rows: extracted.rows(),
+      }
     },
     { timeLimitMs: 90_000 },
   )

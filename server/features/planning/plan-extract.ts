@@ -49,7 +49,9 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   const current = await context.look()
   const { words } = request
   // The field is named by the thing itself: 'titles of all posts' -> titles.
-  const name = fieldName(request.field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''))
+  const name = fieldName(
+    request.field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''),
+  )
 
   const headers = current.elements.filter(
     (element) => element.role === 'columnheader' || (element.tag === 'th' && element.role !== 'rowheader'),
