@@ -72,17 +72,54 @@ export const waitStep = z
   .refine((step) => (step.ms === undefined) !== (step.target === undefined), {
     message: 'needs either ms or target, not both',
   })
-export const extractStep = z.object({
-  type: z.literal('extract'),
-  ...onError,
-  /** Every element it matches gives a value (the first alternative that matches any). */
-  target: targetSchema,
-  field: text()
+const fieldName = () =>
+  text()
     .trim()
-    .regex(/^[A-Za-z_][A-Za-z0-9_ -]{0,63}$/, 'must be a name of letters, digits, spaces, - or _ (at most 64)'),
-  /** Read an attribute (href, value, …) instead of the text. */
-  attribute: z.string().trim().min(1).max(100).optional(),
+    .regex(/^[A-Za-z_][A-Za-z0-9_ -]{0,63}$/, 'must be a name of letters, digits, spaces, - or _ (at most 64)')
+/** Read an attribute (href, value, …) instead of the text. */
+const attribute = () => z.string().trim().min(1).max(100).optional()
+export const MAX_EXTRACT_FIELDS = 20
+export const MAX_EXTRACT_PAGES = 50
+/** One column of the records an extract step with `fields` reads: a part of every item. */
+export const extractFieldSchema = z.object({
+  name: fieldName(),
+  /** Where in each item the part is (its first match inside the item); the item's own text when unset. */
+  part: targetSchema.optional(),
+  attribute: attribute(),
 })
+export type ExtractField = z.output<typeof extractFieldSchema>
+export const extractStep = z
+  .object({
+    type: z.literal('extract'),
+    ...onError,
+    /** Every element it matches gives a value (the first alternative that matches any); with `fields`, a record. */
+    target: targetSchema,
+    /** The column the values fill; with `fields`, what the records are (the log says '12 products'). */
+    field: fieldName(),
+    attribute: attribute(),
+    /** Read each element the target matches (a row, a card) as one record, one column per field. */
+    fields: z
+      .array(extractFieldSchema)
+      .min(1, 'needs at least one field')
+      .max(MAX_EXTRACT_FIELDS, `keeps at most ${MAX_EXTRACT_FIELDS} fields`)
+      .optional(),
+    /** Read this page, then follow the `next` control and read again, up to `max` pages in all. */
+    pages: z
+      .object({
+        next: targetSchema,
+        max: z
+          .number({ error: 'must be a number' })
+          .int('must be a whole number')
+          .min(2, 'must be at least 2')
+          .max(MAX_EXTRACT_PAGES, `must be at most ${MAX_EXTRACT_PAGES}`)
+          .default(20),
+      })
+      .optional(),
+  })
+  .refine((step) => !step.fields || new Set(step.fields.map((field) => field.name)).size === step.fields.length, {
+    message: 'fields need different names',
+    path: ['fields'],
+  })
 /** The keys a step may press (what forms and dialogs answer to). */
 export const STEP_KEYS = ['Enter', 'Tab', 'Escape', 'Space', 'ArrowDown', 'ArrowUp', 'Backspace'] as const
 export const pressStep = z.object({

@@ -1,23 +1,39 @@
 import { MAX_EXTRACTED_ROWS } from './automations.ts'
 
+/** One record an extract step with `fields` reads from one repeated item (a row, a card). */
+export type ExtractedRecord = Record<string, string | null>
+
 /**
  * Extracted data is a table: every extract step fills a column named by its field with the text
  * (or attribute) of every element its selector matches, in page order; row i holds the i-th value
  * of each column. One element per extract gives one row with all the fields; '.product .name' and
  * '.product .price' give one row per product. Extracting the same field again appends below.
+ * Records (an extract step with `fields`) stay whole: they start on the first row below every one
+ * of their columns so far, and a part an item lacks is an empty cell, never the next item's value.
  */
 export function createExtractedTable() {
   const columns = new Map<string, (string | null)[]>()
+  const columnOf = (field: string) => {
+    const column = columns.get(field) ?? []
+    columns.set(field, column)
+    return column
+  }
   return {
     add(field: string, values: (string | null)[]) {
-      const column = columns.get(field) ?? []
+      const column = columnOf(field)
       for (const value of values) {
         if (column.length >= MAX_EXTRACTED_ROWS) break
         column.push(value)
       }
-      columns.set(field, column)
     },
-    rows(): Record<string, string | null>[] {
+    addRecords(fields: string[], records: ExtractedRecord[]) {
+      const own = fields.map(columnOf)
+      const start = Math.max(0, ...own.map((column) => column.length))
+      const room = Math.max(0, MAX_EXTRACTED_ROWS - start)
+      for (const column of own) while (column.length < start) column.push(null)
+      for (const record of records.slice(0, room)) fields.forEach((field, index) => own[index]?.push(record[field] ?? null))
+    },
+    rows(): ExtractedRecord[] {
       const fields = [...columns.keys()]
       const count = Math.min(MAX_EXTRACTED_ROWS, Math.max(0, ...[...columns.values()].map((column) => column.length)))
       return Array.from({ length: count }, (_, i) => Object.fromEntries(fields.map((field) => [field, columns.get(field)?.[i] ?? null])))

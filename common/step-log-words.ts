@@ -20,10 +20,20 @@ export function describeStep(step: AutomationStep): string {
     case 'wait':
       return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
     case 'extract':
-      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}`
+      return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}${
+        step.fields ? ` [${step.fields.map((field) => field.name).join(', ')}]` : ''
+      }${step.pages ? `, up to ${step.pages.max} pages` : ''}`
     case 'screenshot':
       return step.name ?? 'the page'
     case 'assertText':
       return `"${short(step.text, 80)}"${step.target ? ` in ${describeTarget(step.target)}` : ' on the page'}`
   }
+}
+
+/** What an extract step read, as the run log says it: '6 records of "books" from 3 pages'. */
+export function extractedInWords(step: Extract<AutomationStep, { type: 'extract' }>, count: number, pages: number): string {
+  const what = step.fields
+    ? `${count} record${count === 1 ? '' : 's'} of "${step.field}"`
+    : `${count} value${count === 1 ? '' : 's'} for "${step.field}"`
+  return step.pages ? `${what} from ${pages} page${pages === 1 ? '' : 's'}` : what
 }

@@ -20,7 +20,9 @@ export function stepInWords(step: AutomationStep): string {
     case 'wait':
       return step.ms !== undefined ? `Wait ${step.ms / 1000} s` : `Wait for ${step.target ? describeTarget(step.target) : 'the page'}`
     case 'extract':
-      return `Extract ${describeTarget(step.target)}${step.attribute ? ` (${step.attribute})` : ''} as “${step.field}”`
+      return `Extract ${describeTarget(step.target)}${step.attribute ? ` (${step.attribute})` : ''} as “${step.field}”${
+        step.fields ? ` with ${step.fields.map((field) => quoted(field.name)).join(', ')}` : ''
+      }${step.pages ? `, on up to ${step.pages.max} pages by ${describeTarget(step.pages.next)}` : ''}`
     case 'screenshot':
       return step.name ? `Take a screenshot “${step.name}”` : 'Take a screenshot'
     case 'assertText':

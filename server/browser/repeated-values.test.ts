@@ -106,3 +106,16 @@ describe('repeated values', () => {
     expect(found?.target).toEqual([{ by: 'css', selector: 'a.post-link' }])
   })
 })
+
+describe('a count beside a list', () => {
+  it('is never the values: the counter is left out, the items are read', async () => {
+    const todos = ['Buy milk', 'Walk the dog']
+      .map((text) => `<li><input type="checkbox" class="toggle"><label>${text}</label></li>`)
+      .join('')
+    const found = await targetFor(
+      `<ul class="todo-list">${todos}</ul><span class="todo-count"><strong>2</strong> items left</span>`,
+      'todos',
+    )
+    expect(found?.repeated.selector).not.toBe('span.todo-count')
+  })
+})

@@ -51,6 +51,7 @@ function findGroups({ words, kind }: Args) {
     date: /\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|\d+\s+(?:minutes?|hours?|days?)\s+ago)\b/i,
     number: /^[\d.,\s]+$/,
   }
+  const COUNT = /^(?:\d[\d,.]*\s+(?:\p{L}+\s*){1,3}|(?:showing|page|results?)\s+\d.*\bof\s+\d[\d,.]*.*)$/iu
   const visible = (element: Element) => {
     const box = element.getBoundingClientRect()
     if (box.width < 1 || box.height < 1) return false
@@ -144,6 +145,8 @@ function findGroups({ words, kind }: Args) {
     // or something says it is what was asked for (the one result under '1 results').
     if (shown.length < (wordsSaid > 0 || (kind && kind !== 'link' && kind !== 'image') ? 1 : 2)) continue
     const texts = shown.map(textOf)
+    // One count beside a list ('2 items left', 'Showing 1-10 of 52') says how many, it is none of them.
+    if (shown.length === 1 && COUNT.test(texts[0] ?? '')) continue
     const withText = texts.filter((text) => text.length > 0 && text.length <= 300)
     const attribute = kind === 'link' ? 'href' : kind === 'image' ? 'src' : null
     if (kind === 'link' && !shown.every((element) => element.tagName === 'A' && element.hasAttribute('href'))) continue

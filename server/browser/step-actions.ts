@@ -4,13 +4,12 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import type { ExtractedTable } from '#common/extracted-table.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
+import { performExtract } from './extract-action.ts'
 import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { settlePage, SETTLE } from './page-settle.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 import { typeOnOwnSite, type SecretTyping } from './secret-typing.ts'
-
-const MAX_VALUE_LENGTH = 10_000
 
 export { describeStep, short }
 
@@ -107,21 +106,6 @@ async function element(
   }
   if (!context.running()) throw new Error('stopped')
   throw new StepFailure(whyUnresolved(target, found.counts, context.stepSeconds))
-}
-
-/**
- * Reads what an extract step asks for from every matching element (runs in the page). value,
- * href and src come from the element's property: the current value, the absolute address.
- */
-function readElements(elements: Element[], attribute: string | null): (string | null)[] {
-  return elements.map((element) => {
-    if (!attribute) return ((element as HTMLElement).innerText ?? element.textContent ?? '').trim()
-    if ((attribute === 'value' || attribute === 'href' || attribute === 'src') && attribute in element) {
-      const value = (element as unknown as Record<string, unknown>)[attribute]
-      if (typeof value === 'string') return value
-    }
-    return element.getAttribute(attribute)
-  })
 }
 
 /**
@@ -251,17 +235,26 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
       return
     }
     case 'extract': {
-      const targets = await element(context, step, step.target, n, 'any')
-      const values = await inPage(
-        context,
-        () => whileSettling(context, () => targets.evaluateAll(readElements, step.attribute ?? null)),
-        () => `reading ${targetName(step.target)} took longer than ${stepSeconds}`,
+      const said = await performExtract(
+        {
+          page,
+          timeout: context.timeout,
+          running: context.running,
+          stopSignal: context.stopSignal,
+          log: (level, message) => context.progress.log(level, `Step ${n} (extract): ${message}`),
+          find: (target) => element(context, step, target, n, 'any'),
+          inPage: (call, what) =>
+            inPage(
+              context,
+              () => whileSettling(context, call),
+              () => `${what} took longer than ${stepSeconds}`,
+            ),
+          add: (field, values) => context.extracted.add(field, values),
+          addRecords: (fields, records) => context.extracted.addRecords(fields, records),
+        },
+        step,
       )
-      context.extracted.add(
-        step.field,
-        values.map((value) => (value === null ? null : value.slice(0, MAX_VALUE_LENGTH))),
-      )
-      context.progress.log('info', `Step ${n} (extract): ${values.length} value${values.length === 1 ? '' : 's'} for "${step.field}".`)
+      context.progress.log('info', `Step ${n} (extract): ${said}.`)
       return
     }
     case 'screenshot': {

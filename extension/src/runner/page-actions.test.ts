@@ -61,4 +61,28 @@ describe('performing steps in the page', () => {
       error: 'the page does not show "Welcome aboard" (waited 0.3 s)',
     })
   })
+
+  it('reads rows as records by column header, as the cloud does, and says when there is no next page', async () => {
+    await pages.open('table.html')
+    expect(
+      await perform({
+        type: 'extract',
+        target: [{ by: 'role', role: 'row' }],
+        field: 'orders',
+        fields: [
+          { name: 'total', part: [{ by: 'column', header: 'Total' }] },
+          { name: 'who', part: [{ by: 'column', header: 'Customer' }] },
+          { name: 'link', part: [{ by: 'role', role: 'link' }], attribute: 'href' },
+        ],
+      }),
+    ).toEqual({
+      ok: true,
+      records: [
+        { total: '42.00', who: 'Ada', link: `${new URL(pages.page.url()).origin}/table.html#ada` },
+        { total: '17.50', who: 'Grace', link: `${new URL(pages.page.url()).origin}/table.html#grace` },
+        { total: '9.99', who: 'Linus', link: `${new URL(pages.page.url()).origin}/table.html#linus` },
+      ],
+    })
+    expect(await perform({ type: 'nextPage', next: [{ by: 'role', role: 'link', name: 'Next' }] })).toEqual({ ok: true, moved: false })
+  })
 })

@@ -2,13 +2,27 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { targetName, whyUnresolved } from '#common/unresolved-target.ts'
 import { resolveInPage } from './resolve-target.ts'
+import { readRecords } from './page-records.ts'
+import type { ExtractedRecord } from '#common/extracted-table.ts'
+
+/**
+ * Go to the next page of an extract step's items (run-in-tab.ts asks between pages): its control
+ * clicked, or `moved: false` when there is none or it is disabled (the last page).
+ */
+export interface NextPageStep {
+  type: 'nextPage'
+  next: Target
+}
 
 /** The steps the content script performs in the page (navigation, pauses and screenshots are the tab's). */
-export type PageStep = Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
+export type PageStep =
+  Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }> | NextPageStep
 export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press', 'wait', 'extract', 'assertText']
 
 /** The page's answer: done (an extract step's values), or why not (`failure`: the step's fault, onError may retry). */
-export type PageAnswer = { ok: true; values?: (string | null)[] } | { ok: false; error: string; failure: boolean }
+export type PageAnswer =
+  { ok: true; values?: (string | null)[]; records?: ExtractedRecord[]; moved?: boolean } | { ok: false; error: string; failure: boolean }
+type Done = Omit<Extract<PageAnswer, { ok: true }>, 'ok'> | undefined
 
 class PageFailure extends Error {}
 
@@ -102,7 +116,23 @@ async function assertText(doc: Document, step: Extract<PageStep, { type: 'assert
   )
 }
 
-async function perform(doc: Document, step: PageStep, timeoutMs: number): Promise<(string | null)[] | undefined> {
+/** How long a later page has to show its next control before it is taken as the last. */
+const NEXT_LOOK_MS = 2_000
+
+async function nextPage(doc: Document, next: Target, timeoutMs: number): Promise<boolean> {
+  const found = await resolveInPage(doc, next, { timeoutMs: Math.min(NEXT_LOOK_MS, timeoutMs), match: 'one' })
+  const control = 'elements' in found ? found.elements[0] : undefined
+  if (!control) return false
+  const disabled =
+    (control as HTMLButtonElement).disabled === true ||
+    control.closest('[aria-disabled="true"], [disabled], .disabled') !== null ||
+    control.getAttribute('aria-current') === 'page'
+  if (disabled) return false
+  click(control)
+  return true
+}
+
+async function perform(doc: Document, step: PageStep, timeoutMs: number): Promise<Done> {
   switch (step.type) {
     case 'click':
       click((await elements(doc, step.target, 'one', timeoutMs))[0] as Element)
@@ -121,8 +151,14 @@ async function perform(doc: Document, step: PageStep, timeoutMs: number): Promis
     case 'wait':
       if (step.target) await elements(doc, step.target, 'any', timeoutMs)
       return
-    case 'extract':
-      return (await elements(doc, step.target, 'any', timeoutMs)).map((element) => read(element, step.attribute ?? null))
+    case 'extract': {
+      // One page: run-in-tab.ts goes to the next ones (a page load ends this script).
+      const found = await elements(doc, step.target, 'any', timeoutMs)
+      if (step.fields) return { records: readRecords(found, step.fields, read) }
+      return { values: found.map((element) => read(element, step.attribute ?? null)) }
+    }
+    case 'nextPage':
+      return { moved: await nextPage(doc, step.next, timeoutMs) }
     case 'assertText':
       await assertText(doc, step, timeoutMs)
       return
@@ -135,8 +171,7 @@ async function perform(doc: Document, step: PageStep, timeoutMs: number): Promis
  */
 export async function performInPage(doc: Document, step: PageStep, timeoutMs: number): Promise<PageAnswer> {
   try {
-    const values = await perform(doc, step, timeoutMs)
-    return values ? { ok: true, values } : { ok: true }
+    return { ok: true, ...(await perform(doc, step, timeoutMs)) }
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error), failure: error instanceof PageFailure }
   }

@@ -5,7 +5,7 @@ import type { RunnerMessage } from '../messages.ts'
 import type { Connection } from '../storage/stored-items.ts'
 import { DOM_QUIET } from './dom-quiet.ts'
 import { PAGE_STEP_TYPES, type PageAnswer, type PageStep } from './page-actions.ts'
-import { runSteps, StepFailure, type Outcome } from './step-loop.ts'
+import { runSteps, StepFailure, type ExtractRead, type Outcome } from './step-loop.ts'
 
 // The platform's limits when the automation names none (the server's defaults: RUN_TIME_LIMIT_MS,
 // RUN_MAX_ACTIONS, RUN_STEP_TIMEOUT_MS).
@@ -40,13 +40,13 @@ async function navigate(tabId: number, url: string, timeoutMs: number) {
 }
 
 /** Sends the step to the tab's top page; asks again while the page is changing (no runner answering yet). */
-async function inPage(tabId: number, step: PageStep, timeoutMs: number): Promise<(string | null)[] | void> {
+async function inPage(tabId: number, step: PageStep, timeoutMs: number): Promise<Omit<Extract<PageAnswer, { ok: true }>, 'ok'>> {
   const until = Date.now() + timeoutMs
   for (;;) {
     await loaded(tabId, Math.max(1, until - Date.now()), 'The page')
     const message: RunnerMessage = { type: 'runner/perform', step, timeoutMs: Math.max(1, until - Date.now()) }
     const answer = (await browser.tabs.sendMessage(tabId, message, { frameId: 0 }).catch(() => null)) as PageAnswer | null
-    if (answer?.ok) return answer.values
+    if (answer?.ok) return answer
     if (answer) throw answer.failure ? new StepFailure(answer.error) : new Error(answer.error)
     if (Date.now() >= until) throw new StepFailure(`the page did not answer within ${seconds(timeoutMs)} (is it an http or https page?)`)
     await sleep(POLL_MS * 2)
@@ -61,6 +61,43 @@ async function inPage(tabId: number, step: PageStep, timeoutMs: number): Promise
 async function settle(tabId: number, maxMs: number) {
   const message: RunnerMessage = { type: 'runner/settle', maxMs: Math.min(DOM_QUIET.maxMs, maxMs) }
   await browser.tabs.sendMessage(tabId, message, { frameId: 0 }).catch(() => null)
+}
+
+type ExtractStep = Extract<AutomationStep, { type: 'extract' }>
+
+/**
+ * An extract step on every page (as the cloud's, server/browser/extract-action.ts): this page
+ * read, then the next control clicked in the page and the items read again once they differ
+ * from every page read so far — until there is no next control, it is disabled, the items stop
+ * changing or come round again, or the step's `max` pages were read.
+ */
+async function extractEveryPage(tabId: number, step: ExtractStep, timeoutMs: number): Promise<ExtractRead> {
+  const { pages, ...onePage } = step
+  const seen = new Set<string>()
+  const sign = (read: ExtractRead) => JSON.stringify(read.records ?? read.values ?? [])
+  const reads: ExtractRead[] = []
+  let read: ExtractRead | null = await inPage(tabId, onePage, timeoutMs)
+  while (read) {
+    reads.push(read)
+    seen.add(sign(read))
+    if (!pages || reads.length >= pages.max) break
+    const { moved } = await inPage(tabId, { type: 'nextPage', next: pages.next }, timeoutMs)
+    if (!moved) break
+    const last = sign(read)
+    const until = Date.now() + timeoutMs
+    read = null
+    while (Date.now() < until) {
+      await sleep(POLL_MS)
+      const again = await inPage(tabId, onePage, Math.max(1, until - Date.now())).catch(() => null)
+      if (!again || sign(again) === last) continue
+      read = seen.has(sign(again)) ? null : again
+      break
+    }
+  }
+  return {
+    ...(step.fields ? { records: reads.flatMap((one) => one.records ?? []) } : { values: reads.flatMap((one) => one.values ?? []) }),
+    pages: reads.length,
+  }
 }
 
 async function screenshot(connection: Connection, runId: string, tabId: number, n: number, name: string) {
@@ -90,10 +127,10 @@ export async function runInTab(
     if (step.type === 'navigate') return navigate(tabId, step.url, timeoutMs).then(settleAfter)
     if (step.type === 'wait' && step.ms !== undefined) return sleep(step.ms)
     if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
+    if (step.type === 'extract') return extractEveryPage(tabId, step, timeoutMs)
     if (PAGE_STEP_TYPES.includes(step.type)) {
-      const values = await inPage(tabId, step as PageStep, timeoutMs)
+      await inPage(tabId, step as PageStep, timeoutMs)
       if (CHANGES_PAGE.includes(step.type)) await settleAfter()
-      return values
     }
   }
   const outcome = await runSteps(

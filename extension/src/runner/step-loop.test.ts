@@ -20,7 +20,7 @@ function harness(fails: (step: AutomationStep, attempt: number) => string | null
       performed.push(n)
       const why = fails(step, attempt)
       if (why) throw new StepFailure(why)
-      return step.type === 'extract' ? ['Ada', 'Grace'] : undefined
+      return step.type === 'extract' ? { values: ['Ada', 'Grace'] } : undefined
     },
     async report(progress) {
       reports.push(progress)
@@ -55,6 +55,33 @@ describe('running a client run’s steps', () => {
     expect(run.reports.map((report) => report.actionsPerformed)).toEqual([1, 2])
     expect(run.reports[0]?.log[0]?.message).toBe('Step 1 (click): Button named “Go”')
     expect(run.reports[1]?.log.map((line) => line.message)).toContain('Step 2 (extract): 2 values for "name".')
+  })
+
+  it('keeps an extract step’s records whole, with the pages they came from', async () => {
+    const run = harness(() => null)
+    run.deps.perform = async () => ({
+      records: [
+        { name: 'Lamp', price: '$12' },
+        { name: 'Desk', price: null },
+      ],
+      pages: 2,
+    })
+    const step: AutomationStep = {
+      type: 'extract',
+      target: [{ by: 'css', selector: '.product' }],
+      field: 'products',
+      fields: [
+        { name: 'name', part: [{ by: 'role', role: 'heading' }] },
+        { name: 'price', part: [{ by: 'css', selector: '.price' }] },
+      ],
+      pages: { next: button('Next'), max: 20 },
+    }
+    const outcome = await runSteps(run.plan([step]), run.deps)
+    expect(outcome.extracted).toEqual([
+      { name: 'Lamp', price: '$12' },
+      { name: 'Desk', price: null },
+    ])
+    expect(run.reports[0]?.log.map((line) => line.message)).toContain('Step 1 (extract): 2 records of "products" from 2 pages.')
   })
 
   it('fails the run at a failing step without onError, naming the step', async () => {

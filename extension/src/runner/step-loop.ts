@@ -1,6 +1,6 @@
 import type { AutomationStep, OnError } from '#common/automation-steps.ts'
-import { createExtractedTable } from '#common/extracted-table.ts'
-import { describeStep } from '#common/step-log-words.ts'
+import { createExtractedTable, type ExtractedRecord } from '#common/extracted-table.ts'
+import { describeStep, extractedInWords } from '#common/step-log-words.ts'
 
 /** A step that did not work (the element, the page or the text was not there): onError may retry, skip or go on. */
 export class StepFailure extends Error {}
@@ -21,12 +21,19 @@ export interface Outcome extends Progress {
   extracted: Record<string, string | null>[]
 }
 
+/** What an extract step read: its values, or its records (a step with fields), and from how many pages. */
+export interface ExtractRead {
+  values?: (string | null)[]
+  records?: ExtractedRecord[]
+  pages?: number
+}
+
 export interface StepLoopDeps {
   /**
    * Performs one step in the tab within timeoutMs; an extract step answers its values. Throws
    * StepFailure when it did not work.
    */
-  perform(step: AutomationStep, n: number, timeoutMs: number): Promise<(string | null)[] | void>
+  perform(step: AutomationStep, n: number, timeoutMs: number): Promise<ExtractRead | void>
   report(progress: Progress): Promise<void>
   sleep(ms: number): Promise<void>
   now(): number
@@ -74,11 +81,14 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
   const attempt = async (step: AutomationStep, n: number) => {
     const left = deadline - deps.now()
     if (left <= 0) throw new TimeLimit()
-    const values = await deps.perform(step, n, Math.max(1, Math.min(plan.stepTimeoutMs, left)))
+    const read = await deps.perform(step, n, Math.max(1, Math.min(plan.stepTimeoutMs, left)))
     if (deps.now() > deadline) throw new TimeLimit()
-    if (step.type === 'extract' && values) {
-      extracted.add(step.field, values)
-      log('info', `Step ${n} (extract): ${values.length} value${values.length === 1 ? '' : 's'} for "${step.field}".`)
+    if (step.type === 'extract' && read) {
+      const fields = step.fields?.map((field) => field.name)
+      if (fields) extracted.addRecords(fields, read.records ?? [])
+      else extracted.add(step.field, read.values ?? [])
+      const count = (fields ? read.records : read.values)?.length ?? 0
+      log('info', `Step ${n} (extract): ${extractedInWords(step, count, read.pages ?? 1)}.`)
     }
   }
 

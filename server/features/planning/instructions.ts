@@ -17,6 +17,7 @@ export type Read = { instruction: Instruction; source: string } | { unread: stri
  */
 function continuation(previous: Instruction, clause: string, quotes: string[]): Instruction | null {
   const text = trimFiller(clause)
+  if (listsParts(previous)) return null
   let read: Instruction | null = null
   if (previous.kind === 'type') {
     if (/\s+with\s+/i.test(text)) read = readClause(`fill ${text}`, quotes)
@@ -27,6 +28,9 @@ function continuation(previous: Instruction, clause: string, quotes: string[]): 
     read = readClause(`extract ${text}`, quotes)
   return read && read.kind === previous.kind ? read : null
 }
+
+/** 'extract the products with name, price': the words after it name more parts, not another action. */
+const listsParts = (instruction: Instruction | null) => instruction?.kind === 'extract' && /\s(?:with|including)\s/i.test(instruction.what)
 
 /**
  * Reads a description into instructions, in order. Clauses end at sentence ends, new lines and
@@ -72,7 +76,7 @@ export function readInstructions(description: string): Read[] {
       } else if (borrowed) {
         flush()
         push(borrowed, piece)
-      } else if (separator.includes(',')) {
+      } else if (separator.includes(',') && !listsParts(previous)) {
         // A comma ends a clause; 'and' only before an action of its own ('Terms and Conditions').
         flush()
         pending = piece

@@ -322,7 +322,13 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
 
   async function extract(what: string, field: string | null, source: string) {
     const step = await extractStep(
-      { look: page, page: explorer.page, targetOf, find: (words) => find(words, 'readable', source) },
+      {
+        look: page,
+        page: explorer.page,
+        targetOf,
+        find: (words) => find(words, 'readable', source),
+        note: (text) => notes.push(`${text} (from ${quote(source)})`),
+      },
       what,
       field,
     )

@@ -3,7 +3,13 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { findElement, normalise, readElementPhrase, tokens } from '#server/browser/element-match.ts'
 import type { PageSnapshot, SnapshotElement } from '#server/browser/page-snapshot.ts'
-import { findRepeatedValues, repeatedValuesTarget } from '#server/browser/repeated-values.ts'
+import { findRepeatedItems } from '#server/browser/repeated-items.ts'
+import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
+import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
+import { fieldName, itemsStep } from './plan-items.ts'
+import { DEFAULT_MAX_PAGES, nextPageControl } from './plan-next-page.ts'
+
+export { fieldName }
 
 /** What planning an extract step needs of the planner: the page now, and its ways to find and check elements. */
 export interface ExtractContext {
@@ -12,40 +18,62 @@ export interface ExtractContext {
   targetOf(element: SnapshotElement): Promise<Target | null>
   /** The one element the words name (readable), or null with a note of why. */
   find(words: string): Promise<{ element: SnapshotElement; target: Target } | null>
+  /** Tells the member something about the step planned (a part not found, no next page). */
+  note?(text: string): void
 }
+
+/** Words that mean the whole list or table rather than one part of each item. */
+const WHOLE = /^(?:table|rows?|records?|items?|entries|results|list|cards?)$/i
 
 /**
  * The extract step the words ask for: a table's column by its header ('the Price column', 'product
- * names'), the values that repeat down the page for a plural ('all prices', 'the titles of the
- * posts'), or one element ('the first heading', 'the total'). Null when nothing on the page is it.
+ * names'), one part of each repeated item for a plural that names a kind of value ('all prices',
+ * 'the titles of the posts'), the repeated items themselves — as records when each has several
+ * parts — for a plural that names things ('the todos', 'the products with name and price', 'the
+ * table'), or one element ('the first heading', 'the total'); with 'on every page', on each page
+ * the next-page control leads to. Null when nothing on the page is it.
  */
 export async function extractStep(context: ExtractContext, what: string, field: string | null): Promise<AutomationStep | null> {
+  const request = readExtractRequest(what, field)
+  const step = await onePage(context, request)
+  if (!step || step.type !== 'extract' || !request.pages) return step
+  const next = await nextPageControl(await context.look(), context.targetOf)
+  if (!next) {
+    context.note?.('No next-page control (Next, ›, ») was found, so only this page is read.')
+    return step
+  }
+  return { ...step, pages: { next, max: DEFAULT_MAX_PAGES } }
+}
+
+async function onePage(context: ExtractContext, request: ExtractRequest): Promise<AutomationStep | null> {
   const current = await context.look()
-  const words = what
-    .replace(/^(?:all|every|each)\s+(?:of\s+)?/i, '')
-    .replace(/^(?:the|a|an|their|its|his|her|our|your)\s+/i, '')
-    .trim()
+  const { words } = request
   // The field is named by the thing itself: 'titles of all posts' -> titles.
-  const name = fieldName(field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''))
+  const name = fieldName(
+    request.field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''),
+  )
 
   const headers = current.elements.filter(
     (element) => element.role === 'columnheader' || (element.tag === 'th' && element.role !== 'rowheader'),
   )
-  const column = findElement(words.replace(/\s+column$/i, ''), headers, 'readable')
+  const column = request.parts.length ? null : findElement(words.replace(/\s+column$/i, ''), headers, 'readable')
   // 'product names' means the Name column: every word of the header is in the phrase.
   const headerSaid = (header: string) => tokens(header).length > 0 && tokens(header).every((word) => tokens(words).includes(word))
   if (column && (column.score >= 0.75 || /\bcolumn\b/i.test(words) || headerSaid(column.element.name || column.element.text || ''))) {
     return { type: 'extract', target: [{ by: 'column', header: column.element.name || column.element.text || '' }], field: name }
   }
 
-  const plural = /\b(?:all|every|each)\b/i.test(what) || /[^s]s\b|ies\b/i.test(words.split(/\s+/).at(-1) ?? '')
+  const last = words.split(/\s+/).at(-1) ?? ''
+  const plural = /\b(?:all|every|each)\b/i.test(words) || /[^s]s\b|ies\b/i.test(last) || WHOLE.test(words) || request.parts.length > 0
   if (plural) {
-    const repeated = await findRepeatedValues(context.page, words)
-    if (repeated) {
-      const step: AutomationStep = { type: 'extract', target: await repeatedValuesTarget(context.page, repeated), field: name }
-      if (repeated.attribute) step.attribute = repeated.attribute
-      return step
-    }
+    // A kind of value ('the prices', 'the titles') is one part of each item; a thing ('the todos') is the items.
+    const part = valueKindOf(words) !== null && request.parts.length === 0
+    const values = part ? await findRepeatedValues(context.page, words) : null
+    if (values && values.count >= 2) return valuesStep(context, values, name)
+    const items = await findRepeatedItems(context.page, words)
+    if (items) return itemsStep(context.page, items, { parts: request.parts, name }, (text) => context.note?.(text))
+    const any = values ?? (await findRepeatedValues(context.page, words))
+    if (any) return valuesStep(context, any, name)
   }
 
   const ordinal = /^(first|second|third|last)\s+/i.exec(words)
@@ -63,14 +91,12 @@ export async function extractStep(context: ExtractContext, what: string, field: 
   return found ? { type: 'extract', target: found.target, field: name } : null
 }
 
-/** A field name the extract step accepts: letters, digits, spaces, - and _, at most 64. */
-export function fieldName(words: string): string {
-  const cleaned = words
-    .replace(/[^A-Za-z0-9_ -]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^[^A-Za-z_]+/, '')
-    .slice(0, 64)
-    .trim()
-  return cleaned || 'value'
+async function valuesStep(
+  context: ExtractContext,
+  repeated: NonNullable<Awaited<ReturnType<typeof findRepeatedValues>>>,
+  name: string,
+): Promise<AutomationStep> {
+  const step: AutomationStep = { type: 'extract', target: await repeatedValuesTarget(context.page, repeated), field: name }
+  if (repeated.attribute) step.attribute = repeated.attribute
+  return step
 }

@@ -245,7 +245,11 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
       ))
   ) {
     // Where the values are is for the planner to find: 'the prices from the table' asks for the prices.
-    const what = q(match[1] ?? '').replace(/\s+(?:from|in|on|of)\s+(?:the|this|each)\s+(?:table|page|list|results?|site|screen)$/i, '')
+    // 'on each page' is kept: it asks to read every page (plan-extract.ts).
+    const what = q(match[1] ?? '').replace(
+      /\s+(?:from|in|on|of)\s+(?:the|this|each)\s+(?:table|page|list|results?|site|screen)$/i,
+      (said) => (/\beach\s+page$/i.test(said) ? said : ''),
+    )
     const field = match[2] ? q(match[2]) : null
     return { kind: 'extract', what, field }
   }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { createExtractedTable } from './extracted-table.ts'
+
+describe('the extracted table', () => {
+  it('lines columns up by row: the i-th value of each', () => {
+    const table = createExtractedTable()
+    table.add('name', ['Lamp', 'Chair'])
+    table.add('price', ['$12', '$40'])
+    expect(table.rows()).toEqual([
+      { name: 'Lamp', price: '$12' },
+      { name: 'Chair', price: '$40' },
+    ])
+  })
+
+  it('keeps records whole: a missing part is an empty cell, and records start below everything of their columns', () => {
+    const table = createExtractedTable()
+    table.add('name', ['Earlier'])
+    table.addRecords(['name', 'price'], [{ name: 'Lamp', price: '$12' }, { name: 'Desk' }, { name: 'Chair', price: '$40' }])
+    table.addRecords(['name', 'price'], [{ name: 'Sofa', price: '$300' }])
+    expect(table.rows()).toEqual([
+      { name: 'Earlier', price: null },
+      { name: 'Lamp', price: '$12' },
+      { name: 'Desk', price: null },
+      { name: 'Chair', price: '$40' },
+      { name: 'Sofa', price: '$300' },
+    ])
+  })
+})
