@@ -103,7 +103,10 @@ function untilDomQuiet({ quietMs, maxMs, attributes }: { quietMs: number; maxMs:
 
 /** The DOM quiet for quietMs (true), still changing at maxMs (false), or the page changed under the look (null). */
 async function domQuiet(page: Page, quietMs: number, maxMs: number): Promise<boolean | null> {
-  const look = page.evaluate(untilDomQuiet, { quietMs, maxMs, attributes: WATCHED_ATTRIBUTES }).catch(() => null)
+  const args = JSON.stringify({ quietMs, maxMs, attributes: WATCHED_ATTRIBUTES })
+  // As snapshot-script.ts: esbuild's keepNames (tsx) wraps functions in `__name(…)`, which the page lacks.
+  const script = `(() => { const __name = (fn) => fn; return (${untilDomQuiet.toString()})(${args}) })()`
+  const look = page.evaluate<boolean>(script).catch(() => null)
   // A page whose script never yields never answers: the bound holds anyway.
   const bound = sleep(maxMs + 250).then(() => false)
   return Promise.race([look, bound])
