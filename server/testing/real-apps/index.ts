@@ -33,8 +33,8 @@ export const REAL_APP_BUILDS: Record<RealAppName, readonly string[]> = {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const modules = (name: string) => path.join(ROOT, 'node_modules', name)
-const html = (response: ServerResponse, body: string) =>
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body)
+const html = (response: ServerResponse, body: string): void =>
+  void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body)
 
 export async function startRealApps(options: { maildev?: boolean } = {}) {
   const library = createLibraryApi()
@@ -99,11 +99,11 @@ export async function startRealApps(options: { maildev?: boolean } = {}) {
     },
     /** What the apps' backends hold: the library API's books and requests, JSONEditor's saves, MailDev's mails. */
     backend: { library, saved, emails: async () => (mail ? mail.emails() : []) },
-    /** Brings the apps with a backend back to how they started (the static apps start afresh in each browser context). */
-    async reset() {
-      library.reset()
-      saved.length = 0
-      await mail?.reset()
+    /** Brings an app with a backend back to how it started (the static apps start afresh in each browser context). */
+    async reset(app: RealAppName) {
+      if (app === 'swagger-ui') library.reset()
+      if (app === 'jsoneditor') saved.length = 0
+      if (app === 'maildev') await mail?.reset()
     },
     async close() {
       server.closeAllConnections()

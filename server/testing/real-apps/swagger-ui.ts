@@ -122,14 +122,14 @@ export interface ApiRequest {
 export function createLibraryApi() {
   let books = structuredClone(BOOKS)
   const requests: ApiRequest[] = []
-  async function handle(request: IncomingMessage, response: ServerResponse, url: URL) {
+  async function handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
     let raw = ''
     for await (const chunk of request) raw += String(chunk)
     const apiKey = (request.headers['x-api-key'] as string | undefined) ?? null
     const body = raw ? (JSON.parse(raw) as unknown) : null
     requests.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), apiKey, body })
-    const json = (status: number, value: unknown) =>
-      response.writeHead(status, { 'content-type': 'application/json' }).end(value === undefined ? '' : JSON.stringify(value))
+    const json = (status: number, value: unknown): void =>
+      void response.writeHead(status, { 'content-type': 'application/json' }).end(value === undefined ? '' : JSON.stringify(value))
     const writing = request.method === 'POST' || request.method === 'DELETE'
     if (writing && apiKey !== API_KEY) return json(401, { message: 'A reader key is needed' })
     if (url.pathname === '/api/books' && request.method === 'GET') {
@@ -147,7 +147,7 @@ export function createLibraryApi() {
       if (!found) return json(404, { message: 'No such book' })
       if (request.method === 'DELETE') {
         books = books.filter((entry) => entry !== found)
-        return response.writeHead(204).end()
+        return void response.writeHead(204).end()
       }
       return json(200, found)
     }
