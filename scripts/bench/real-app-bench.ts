@@ -68,7 +68,9 @@ const startOf = (apps: RealApps, task: RealAppTask, build = task.build) => `${ap
 function moveSteps(apps: RealApps, task: RealAppTask, steps: AutomationStep[]): AutomationStep[] {
   const from = apps.url(task.app, task.build)
   const to = apps.url(task.app, task.movedTo)
-  return steps.map((step) => (step.type === 'navigate' && step.url.startsWith(from) ? { ...step, url: to + step.url.slice(from.length) } : step))
+  return steps.map((step) =>
+    step.type === 'navigate' && step.url.startsWith(from) ? { ...step, url: to + step.url.slice(from.length) } : step,
+  )
 }
 
 const fieldsOf = (rows: Record<string, string | null>[]) => {
@@ -81,7 +83,10 @@ const fieldsOf = (rows: Record<string, string | null>[]) => {
 async function runAndJudge(context: RealAppBenchContext, apps: RealApps, task: RealAppTask, steps: AutomationStep[], name: string) {
   const token = context.tokenFor(task)
   await apps.reset(task.app)
-  const saved = await context.api<{ data: { id: string } }>('/api/automations', { body: { name, steps: [...steps, ...(task.check.after ?? [])] }, token })
+  const saved = await context.api<{ data: { id: string } }>('/api/automations', {
+    body: { name, steps: [...steps, ...(task.check.after ?? [])] },
+    token,
+  })
   const started = await context.api<{ data: { id: string } }>(`/api/automations/${saved.data.id}/runs`, { body: { where: 'cloud' }, token })
   const deadline = Date.now() + 5 * 60_000
   for (;;) {
@@ -122,7 +127,13 @@ async function benchApp(
       }
       outcome.first = await runAndJudge(context, apps, task, plan.steps, `${planner} ${task.id}`)
       if (outcome.first.status === 'green' && task.movedTo) {
-        outcome.moved = await runAndJudge(context, apps, task, moveSteps(apps, task, plan.steps), `${planner} ${task.id} on ${task.movedTo}`)
+        outcome.moved = await runAndJudge(
+          context,
+          apps,
+          task,
+          moveSteps(apps, task, plan.steps),
+          `${planner} ${task.id} on ${task.movedTo}`,
+        )
       }
       process.stdout.write(outcome.first.status === 'green' ? '✓' : '✗')
     }
@@ -132,7 +143,9 @@ async function benchApp(
 const percent = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 1000) / 10} %` : '–')
 
 /** Runs the real-app corpus; true when the targets are met (offline first-time green ≥ 90 %, moved ≥ 90 %). */
-export async function benchRealApps(context: RealAppBenchContext & { tasks: RealAppTask[]; planners?: readonly Planner[] }): Promise<boolean> {
+export async function benchRealApps(
+  context: RealAppBenchContext & { tasks: RealAppTask[]; planners?: readonly Planner[] },
+): Promise<boolean> {
   const apps = await startRealApps({ maildev: context.tasks.some((task) => task.app === 'maildev') })
   const started = performance.now()
   const outcomes: Outcome[] = []
@@ -191,7 +204,9 @@ function reportRealApps(outcomes: Outcome[]): boolean {
       const movedOk = moved.filter((outcome) => outcome.moved?.status === 'green')
       const repaired = movedOk.filter((outcome) => (outcome.moved?.repairs ?? 0) > 0)
       row.push(`${percent(green.length, theirs.length)} (${green.length}/${theirs.length})`)
-      row.push(moved.length ? `${percent(movedOk.length, moved.length)} (${movedOk.length}/${moved.length}, ${repaired.length} repaired)` : '–')
+      row.push(
+        moved.length ? `${percent(movedOk.length, moved.length)} (${movedOk.length}/${moved.length}, ${repaired.length} repaired)` : '–',
+      )
       if (planner === 'offline') {
         offlineGreen += green.length
         offlineAll += theirs.length
