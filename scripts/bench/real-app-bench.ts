@@ -113,12 +113,16 @@ async function benchApp(
   for (const task of tasks) {
     for (const planner of planners) {
       if (planner === 'model') scripts.begin(task)
-      const plan = (
-        await context.api<{ data: { steps: AutomationStep[]; notes: string[] } }>('/api/automations/plan', {
+      // A plan the server could not make (it took too long, the page broke) is a task not done.
+      const plan = await context
+        .api<{ data: { steps: AutomationStep[]; notes: string[] } }>('/api/automations/plan', {
           body: { description: task.description, startUrl: startOf(apps, task), planner },
           token: context.tokenFor(task),
         })
-      ).data
+        .then(
+          (answer) => answer.data,
+          (error: unknown) => ({ steps: [] as AutomationStep[], notes: [`planning failed: ${(error as Error).message}`] }),
+        )
       const outcome: Outcome = { task, planner, steps: plan.steps.length, notes: plan.notes, first: null, moved: null }
       outcomes.push(outcome)
       if (plan.steps.length === 0) {
