@@ -127,6 +127,7 @@ async function benchApp(
       outcomes.push(outcome)
       if (plan.steps.length === 0) {
         outcome.first = { status: 'not done', repairs: 0, why: `no steps: ${plan.notes.join(' | ')}` }
+        console.log(`${task.id} ${planner}: not done: no steps`)
         continue
       }
       outcome.first = await runAndJudge(context, apps, task, plan.steps, `${planner} ${task.id}`)
@@ -139,7 +140,15 @@ async function benchApp(
           `${planner} ${task.id} on ${task.movedTo}`,
         )
       }
-      process.stdout.write(outcome.first.status === 'green' ? '✓' : '✗')
+      const said = (run: RunResult | null) =>
+        !run
+          ? '–'
+          : run.status === 'green'
+            ? `green${run.repairs ? ` (${run.repairs} repaired)` : ''}`
+            : `not done: ${(run.why ?? '').slice(0, 160)}`
+      console.log(
+        `${task.id} ${planner}: ${said(outcome.first)}${task.movedTo && outcome.first.status === 'green' ? `; moved to ${task.movedTo}: ${said(outcome.moved)}` : ''}`,
+      )
     }
   }
 }
