@@ -3,7 +3,10 @@
 // offline planner and with the AI model (a scripted one, at the HTTP level). See README,
 // "Benchmarks".
 //
-//   npm run bench:planner [-- --only 5 --build]
+//   npm run bench:planner [-- --only 5 --build --corpus practice|real|all --app todomvc]
+//
+// `--corpus real` measures the real-app corpus instead (scripts/bench/real-app-bench.ts): apps
+// written by others, installed from npm, each task judged by what its run did, per app.
 //
 // It starts its own production server (fresh temporary DATA_DIR, embedded database) with
 // RUN_ALLOW_PRIVATE_TARGETS=loopback and AI_BASE_URL pointing at a scripted OpenAI-compatible
@@ -24,6 +27,10 @@ import { repairFromQuestion, scriptedPlanner } from '../server/testing/scripted-
 import { ensureBuild, startServer } from './bench/app-server.mjs'
 import { cleanups, runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { PLANNER_CORPUS, type CorpusTask } from './bench/planner-corpus.ts'
+import { benchRealApps, selectRealTasks } from './bench/real-app-bench.ts'
+import { REAL_APP_CORPUS, type RealAppTask } from '../server/testing/real-apps/corpus/index.ts'
+import { REAL_APP_NAMES } from '../server/testing/real-apps/index.ts'
+import type { RecordedChatRequest } from '../server/testing/fake-chat-completions.ts'
 import { table } from './bench/table.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -32,24 +39,44 @@ const PLANNERS = ['offline', 'model'] as const
 type Planner = (typeof PLANNERS)[number]
 
 const USAGE = `usage: npm run bench:planner -- [options]
-  --only <n>     the first n tasks of the corpus (all ${PLANNER_CORPUS.length})
+  --only <n>     the first n tasks of the corpus (all ${PLANNER_CORPUS.length} practice, ${REAL_APP_CORPUS.length} real)
+  --corpus <c>   practice (our practice sites, the default), real (real apps by others) or all
+  --app <name>   with the real corpus: only this app's tasks (${REAL_APP_NAMES.join(', ')})
   --build        build even when build/ is up to date
   --help`
 
 function options() {
   const { values } = parseArgs({
-    options: { only: { type: 'string' }, build: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    options: {
+      only: { type: 'string' },
+      corpus: { type: 'string', default: 'practice' },
+      app: { type: 'string' },
+      build: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
   })
   if (values.help) {
     console.log(USAGE)
     process.exit(0)
   }
-  const only = values.only === undefined ? PLANNER_CORPUS.length : Number(values.only)
-  if (!Number.isInteger(only) || only < 1) {
+  const only = values.only === undefined ? undefined : Number(values.only)
+  if (only !== undefined && (!Number.isInteger(only) || only < 1)) {
     console.error(`--only must be a whole number of at least 1\n\n${USAGE}`)
     process.exit(2)
   }
-  return { only, build: values.build }
+  const corpus = values.corpus as string
+  if (!['practice', 'real', 'all'].includes(corpus)) {
+    console.error(`--corpus must be practice, real or all\n\n${USAGE}`)
+    process.exit(2)
+  }
+  let realTasks: RealAppTask[] = []
+  try {
+    realTasks = corpus === 'practice' ? [] : selectRealTasks(values.app, only)
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`)
+    process.exit(2)
+  }
+  return { practice: corpus === 'real' ? 0 : (only ?? PLANNER_CORPUS.length), realTasks, build: values.build }
 }
 
 type Json = { data?: unknown; message?: string; total?: number }
@@ -94,7 +121,7 @@ const median = (values: number[]) => {
 
 async function main(): Promise<number> {
   const opts = options()
-  const corpus = PLANNER_CORPUS.slice(0, opts.only)
+  const corpus = PLANNER_CORPUS.slice(0, opts.practice)
   await ensureBuild(ROOT, { force: opts.build })
 
   const sites = await startPracticeSites()
@@ -104,7 +131,7 @@ async function main(): Promise<number> {
   // The scripted model answers each task with its own script, step by step. Asked to repair a step
   // (when a target's other ways and similar words found nothing), it reads the question as a model
   // would: the step's ways and the page's elements, nothing of the task.
-  let scripted: ReturnType<typeof scriptedPlanner> = scriptedPlanner([])
+  let scripted: (request: RecordedChatRequest) => object = scriptedPlanner([])
   model.respondWith({
     reply: (request) =>
       request.body.response_format?.json_schema?.name === 'repaired_element' ? repairFromQuestion(request) : scripted(request),
@@ -139,6 +166,24 @@ async function main(): Promise<number> {
     members.push((await api<{ data: { token: string } }>('/api/auth/login', { body: account, ip })).data.token)
   }
   const tokenFor = (task: number) => members[task] as string
+  const realMembers = new Map<string, string>()
+  for (const [i, task] of opts.realTasks.entries()) {
+    const account = { email: `real-${i}@bench.test`, password: `bench-${randomBytes(9).toString('base64url')}` }
+    const ip = `203.0.${113 + Math.floor(i / 200)}.${10 + (i % 200)}`
+    const registered = await api<{ data: { user: { id: string } } }>('/api/auth/register', { body: account, ip })
+    await api(`/api/users/${registered.data.user.id}`, { method: 'PUT', body: { plan: 'business', credits: 100_000 }, token: adminToken })
+    realMembers.set(task.id, (await api<{ data: { token: string } }>('/api/auth/login', { body: account, ip })).data.token)
+  }
+  let realOk = true
+  if (opts.realTasks.length) {
+    realOk = await benchRealApps({
+      api,
+      tasks: opts.realTasks,
+      tokenFor: (task) => realMembers.get(task.id) as string,
+      script: (reply) => (scripted = reply),
+    })
+  }
+  if (!corpus.length) return realOk ? 0 : 1
 
   console.log(`planning ${corpus.length} tasks with each planner…`)
   const outcomes: Outcome[] = []
@@ -186,7 +231,7 @@ async function main(): Promise<number> {
     `\ntargets: offline runnable first time ${percent(runnable, 1)} (>= 80 %: ${runnable >= TARGETS.runnableOffline ? 'ok' : 'MISS'}); redesigns survived ${percent(repaired, 1)} (>= 90 %: ${repaired >= TARGETS.repaired ? 'ok' : 'MISS'})`,
   )
   console.log(`redesigned-site runs repaired with the model path: ${byModel} of ${green.length} (${percent(byModel, green.length)})`)
-  return ok ? 0 : 1
+  return ok && realOk ? 0 : 1
 }
 
 /** A plan that used the whole sentence and whose run on the original design succeeded. */
