@@ -15,7 +15,7 @@ export const CONTAINER_KINDS_WITHOUT_TEXT: readonly ContainerKind[] = ['dialog',
  * - row: a table or grid row; item: a list item or an option;
  * - card: the smallest repeated block (an element with a sibling of the same tag: article, li, div…)
  *   that holds both the text and the element;
- * - dialog, form: a dialog or form (the text may be left out when there is one);
+ * - dialog, form: a dialog or form, by its text or its name (the text may be left out when there is one);
  * - section: the smallest element that holds a heading named `text` and the element;
  * - near: the smallest element that holds both the text and the element ('the checkbox next to …').
  * `text` matches as getByText's words do (part of it, any case) unless `exact`. Of the containers
