@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import { openRecorderPages } from '../../extension/src/recorder/testing/recorder-page.ts'
+import { snapshotPage } from './page-snapshot.ts'
 import { locatorFor, resolveTarget } from './target-resolver.ts'
 
 // Ways that name the row, list item, card, section, dialog or form an element sits in, and its
@@ -93,5 +94,29 @@ describe('ways that say where the element sits', () => {
     const result = await resolveTarget(pages.page, v2, { timeoutMs: 600, match: 'one' })
     expect('index' in result && result.index).toBe(1)
     expect(await count({ by: 'text', text: 'Pay the invoice' })).toBe(1)
+  })
+})
+
+describe('suggested targets for elements whose own words repeat', () => {
+  it('name them by their row, list item, card or the words next to them, checked to find exactly them', async () => {
+    await pages.open('containers.html')
+    const snapshot = await snapshotPage(pages.page)
+    const leads = snapshot.elements.filter((element) => element.interactive).map((element) => element.target[0])
+    expect(leads).toContainEqual({ by: 'role', role: 'checkbox', within: { kind: 'row', text: 'Invoice 42' } })
+    expect(leads).toContainEqual({ by: 'role', role: 'button', name: 'Delete', within: { kind: 'row', text: 'Invoice 57' } })
+    expect(leads).toContainEqual({ by: 'role', role: 'checkbox', within: { kind: 'item', text: 'Water the plants' } })
+    expect(leads).toContainEqual({ by: 'role', role: 'link', name: 'Edit', within: { kind: 'item', text: 'Call the bank' } })
+    expect(leads).toContainEqual({ by: 'role', role: 'button', name: 'Remove', within: { kind: 'item', text: 'Pears' } })
+    expect(leads).toContainEqual({ by: 'role', role: 'button', name: 'Add to cart', within: { kind: 'card', text: 'Pine chair' } })
+    // Words of its own still come first when they single it out.
+    expect(leads).toContainEqual({ by: 'role', role: 'link', name: 'Blue' })
+    for (const element of snapshot.elements.filter((candidate) => candidate.interactive)) {
+      expect(element.checked, element.name).toBe(true)
+      const lead = element.target[0] as TargetAlternative
+      expect(await count(lead), JSON.stringify(lead)).toBe(1)
+      expect(JSON.stringify(element.target.slice(1)), 'ways by where it sits only when they lead').not.toContain(
+        'within' in lead ? 'nothing' : '"within"',
+      )
+    }
   })
 })
