@@ -4,6 +4,7 @@ import { findElement, normalise, rankElements, readElementPhrase, type ElementWa
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { locatorFor } from '#server/browser/target-resolver.ts'
 import type { Explorer } from './explorer.ts'
+import { findPlaced } from './find-placed.ts'
 import { extractStep } from './plan-extract.ts'
 import type { Read } from './instructions.ts'
 import type { Instruction } from './read-clause.ts'
@@ -53,6 +54,17 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   /** The element the words name, with a checked target; a note when there is none. */
   async function find(words: string, want: ElementWant, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
     const current = await page()
+    // 'Delete in the row for invoice 42', 'the 2nd Edit link': the container and position too.
+    const read = readElementPhrase(words)
+    if (read.within || read.nth) {
+      const placed = await findPlaced(explorer.page, read, current.elements, want)
+      if (placed) return placed
+      // Never another row's element instead: only 'in the dialog' may fall back to the words alone.
+      if (read.within?.text !== undefined || read.nth) {
+        notes.push(`Could not find exactly one ${quote(words)} on ${where()} (from ${quote(source)}); that step was left out.`)
+        return null
+      }
+    }
     const ranked = rankElements(words, current.elements, want).filter((match) => match.score >= 0.6)
     for (const match of ranked.slice(0, 3)) {
       const target = await targetOf(match.element)
