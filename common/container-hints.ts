@@ -14,7 +14,7 @@ export interface ContainerHint {
  * against the page. Self-contained (no imports, no outside values): the server sends its source
  * into pages with page.evaluate (server/browser/snapshot-script.ts), as elementDescriber's.
  */
-export function containerHints(element: Element, describer: ElementDescriber, cardSelector: string): ContainerHint[] {
+export function containerHints(element: Element, describer: ElementDescriber, isCard: (element: Element) => boolean): ContainerHint[] {
   const MAX_TEXT = 80
   const lower = (text: string) => text.toLowerCase()
   /** The short texts inside the container, outside the element itself, in page order. */
@@ -49,19 +49,19 @@ export function containerHints(element: Element, describer: ElementDescriber, ca
     ancestors.push(current)
 
   const hints: ContainerHint[] = []
-  const row = ancestors.find((ancestor) => describer.roleOf(ancestor) === 'row')
+  const row = ancestors.find((ancestor) => ancestor.matches('tr, [role=row]'))
   if (row) {
     const table = row.closest('table, [role=table], [role=grid], [role=treegrid]') ?? row.parentElement
     const text = table ? telling(row, [...table.querySelectorAll('tr, [role=row]')]) : undefined
     if (text) hints.push({ kind: 'row', text })
   }
-  const item = row ? null : ancestors.find((ancestor) => ['listitem', 'option'].includes(describer.roleOf(ancestor) ?? ''))
+  const item = row ? null : ancestors.find((ancestor) => ancestor.matches('li, [role=listitem], option, [role=option]'))
   if (item) {
     const text = telling(item, [...(item.parentElement?.children ?? [])])
     if (text) hints.push({ kind: 'item', text })
   }
   if (!row && !item) {
-    for (const card of ancestors.filter((ancestor) => ancestor.matches(cardSelector))) {
+    for (const card of ancestors.filter((ancestor) => isCard(ancestor))) {
       const siblings = [...(card.parentElement?.children ?? [])].filter((sibling) => sibling.tagName === card.tagName)
       const text = telling(card, siblings)
       if (text) {

@@ -1,16 +1,16 @@
 import type { Locator, Page } from 'playwright-core'
-import { CARD_SELECTOR, DIALOG_SELECTOR, FORM_SELECTOR } from '#common/card-selector.ts'
+import { CARD_XPATH, DIALOG_SELECTOR, FORM_SELECTOR, ITEM_SELECTOR, ROW_SELECTOR } from '#common/container-selectors.ts'
 import type { TargetContainer } from '#common/targets.ts'
 
 /** Every element that may be a container of this kind, before its text is looked at. */
 function candidates(page: Page, kind: TargetContainer['kind']): Locator {
   switch (kind) {
     case 'row':
-      return page.getByRole('row')
+      return page.locator(ROW_SELECTOR)
     case 'item':
-      return page.getByRole('listitem').or(page.getByRole('option'))
+      return page.locator(ITEM_SELECTOR)
     case 'card':
-      return page.locator(CARD_SELECTOR)
+      return page.locator(`xpath=${CARD_XPATH}`)
     case 'dialog':
       return page.locator(DIALOG_SELECTOR)
     case 'form':

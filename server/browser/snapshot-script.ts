@@ -1,4 +1,4 @@
-import { CARD_SELECTOR } from '#common/card-selector.ts'
+import { CARD_TAGS, isCard } from '#common/container-selectors.ts'
 import { containerHints, type ContainerHint } from '#common/container-hints.ts'
 import { elementDescriber, type ElementDescriber, type ElementDescription } from '#common/element-description.ts'
 
@@ -29,7 +29,8 @@ export interface RawSnapshot {
  */
 export function collectElementsScript(maxElements: number): string {
   const describer = `(${elementDescriber.toString()})()`
-  const hints = `(element, describer) => (${containerHints.toString()})(element, describer, ${JSON.stringify(CARD_SELECTOR)})`
+  const card = `(element) => (${isCard.toString()})(element, ${JSON.stringify(CARD_TAGS)})`
+  const hints = `(element, describer) => (${containerHints.toString()})(element, describer, ${card})`
   return `(() => { const __name = (fn) => fn; return (${collectElements.toString()})(${JSON.stringify(maxElements)}, ${describer}, ${hints}) })()`
 }
 

@@ -1,4 +1,4 @@
-import { CARD_SELECTOR, DIALOG_SELECTOR, FORM_SELECTOR } from '#common/card-selector.ts'
+import { DIALOG_SELECTOR, FORM_SELECTOR, isCard, ITEM_SELECTOR, ROW_SELECTOR } from '#common/container-selectors.ts'
 import type { ElementDescriber } from '#common/element-description.ts'
 import type { TargetContainer } from '#common/target-containers.ts'
 
@@ -9,14 +9,14 @@ function isBelow(inner: Element, outer: Element, describer: ElementDescriber): b
 }
 
 /** Every element that may be a container of this kind, before its words are looked at. */
-function candidates(kind: TargetContainer['kind'], all: Element[], describer: ElementDescriber): Element[] {
+function candidates(kind: TargetContainer['kind'], all: Element[]): Element[] {
   switch (kind) {
     case 'row':
-      return all.filter((element) => describer.roleOf(element) === 'row')
+      return all.filter((element) => element.matches(ROW_SELECTOR))
     case 'item':
-      return all.filter((element) => ['listitem', 'option'].includes(describer.roleOf(element) ?? ''))
+      return all.filter((element) => element.matches(ITEM_SELECTOR))
     case 'card':
-      return all.filter((element) => element.matches(CARD_SELECTOR))
+      return all.filter((element) => isCard(element))
     case 'dialog':
       return all.filter((element) => element.matches(DIALOG_SELECTOR))
     case 'form':
@@ -61,7 +61,7 @@ export function insideContainer(
     return (element: Element) =>
       holdsText(element) || (roles.includes(describer.roleOf(element) ?? '') && wordsMatch(describer.nameOf(element), text, exact))
   })()
-  const holding = candidates(container.kind, all, describer).filter(
+  const holding = candidates(container.kind, all).filter(
     (element) => shows(element) && inner.some((found) => isBelow(found, element, describer)),
   )
   const innermost = holding.filter((element) => !holding.some((other) => other !== element && isBelow(other, element, describer)))

@@ -1,4 +1,4 @@
-import { CARD_SELECTOR } from '#common/card-selector.ts'
+import { isCard } from '#common/container-selectors.ts'
 import { containerHints } from '#common/container-hints.ts'
 import { elementDescriber, type ElementDescriber } from '#common/element-description.ts'
 import { placedCandidates, SUGGESTED_ALTERNATIVES, targetCandidates } from '#common/target-candidates.ts'
@@ -39,7 +39,15 @@ export function chooseTarget(element: Element): Target | null {
   const found = unique(targetCandidates(description))
   const own = found.filter((alternative) => alternative.by !== 'css')
   // Inside frames a way is written as one selector (frame-path.ts), which has no words for containers.
-  const placed = own.length || frames.length ? [] : unique(placedCandidates(description, containerHints(element, describer, CARD_SELECTOR)))
+  const placed =
+    own.length || frames.length
+      ? []
+      : unique(
+          placedCandidates(
+            description,
+            containerHints(element, describer, (ancestor) => isCard(ancestor)),
+          ),
+        )
   const words = [...own, ...placed].slice(0, SUGGESTED_ALTERNATIVES - 1)
   const target = [...words, ...found.filter((alternative) => alternative.by === 'css')]
   return target.length ? target.map((alternative) => inFrames(alternative, frames)) : null

@@ -51,7 +51,8 @@ async function plan(description: string) {
   )
 }
 
-describe('offline planning by where an element sits', () => {
+// Each plan opens a browser page and tries every step: slow on a busy machine.
+describe('offline planning by where an element sits', { timeout: 90_000 }, () => {
   it('ticks the unlabelled checkbox next to its words and deletes the right row', async () => {
     const result = await plan('tick the checkbox next to Pay the invoice, then click Delete in the row for invoice 57')
     expect(result.notes).toEqual([])

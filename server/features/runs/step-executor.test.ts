@@ -120,11 +120,14 @@ describe('step executor', () => {
     const run = await reload(claimed)
     expect(run).toMatchObject({
       status: 'failed',
-      error: 'Step 3 (click): no element matches "#missing" within 2 s',
+      error: 'Step 3 (click): no element matches Element “missing” (found by the page’s structure) within 2 s',
       actionsPerformed: 2,
       refundedAt: null,
     })
-    expect(run.log.at(-1)).toMatchObject({ level: 'error', message: 'Step 3 (click): no element matches "#missing" within 2 s' })
+    expect(run.log.at(-1)).toMatchObject({
+      level: 'error',
+      message: 'Step 3 (click): no element matches Element “missing” (found by the page’s structure) within 2 s',
+    })
     // A picture of the page as it was, to see why.
     expect(run.screenshots).toEqual([{ name: 'At failure', file: 'step-3-1.png', step: 3 }])
   })
