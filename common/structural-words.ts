@@ -65,8 +65,28 @@ function inWords(tag: string, position: number | null, id: string | null): strin
   return `${position && position > 1 ? `${ordinal(position)} ` : ''}${kind}${called} (found by the page’s structure)`
 }
 
+const capital = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`
+
+/** The recorder's way into a frame ('#pay >> internal:control=enter-frame >> internal:role=button[name="Pay"i]') in words. */
+function inFrameWords(selector: string): string | null {
+  if (!selector.includes('internal:control=enter-frame')) return null
+  const last = (selector.split('>>').at(-1) ?? '').trim()
+  const value = (text: string | undefined) => `“${(text ?? '').replace(/\\(.)/g, '$1')}”`
+  let match = /^internal:role=([a-z]+)(?:\[name="((?:[^"\\]|\\.)*)"[is]\])?$/.exec(last)
+  if (match) return `${capital(match[1] ?? '')}${match[2] === undefined ? '' : ` named ${value(match[2])}`} in a frame`
+  match = /^internal:(label|text)="((?:[^"\\]|\\.)*)"[is]$/.exec(last)
+  if (match) return `${match[1] === 'label' ? 'Field labelled' : 'Text'} ${value(match[2])} in a frame`
+  match = /^internal:attr=\[placeholder="((?:[^"\\]|\\.)*)"[is]\]$/.exec(last)
+  if (match) return `Field showing ${value(match[1])} in a frame`
+  match = /^internal:testid=\[data-testid="((?:[^"\\]|\\.)*)"[is]\]$/.exec(last)
+  if (match) return `Test id ${value(match[1])} in a frame`
+  return null
+}
+
 /** A CSS fallback in words: '#email' -> 'Element “email” (found by the page’s structure)'. */
 export function cssInWords(selector: string): string {
+  const framed = inFrameWords(selector)
+  if (framed) return framed
   const part = lastCssPart(selector)
   const tag = /^[a-zA-Z][\w-]*/.exec(part)?.[0] ?? ''
   const id = /#((?:\\.|[\w-])+)/.exec(part)?.[1] ?? null

@@ -90,6 +90,12 @@ describe('targets in words', () => {
     expect(say({ by: 'css', selector: '#pay >> internal:control=enter-frame >> button.primary' })).toBe(
       'Button (found by the page’s structure)',
     )
+    expect(say({ by: 'css', selector: '#pay >> internal:control=enter-frame >> internal:role=button[name="Pay \\"now\\""i]' })).toBe(
+      'Button named “Pay "now"” in a frame',
+    )
+    expect(say({ by: 'css', selector: '#pay >> internal:control=enter-frame >> internal:label="Card number"i' })).toBe(
+      'Field labelled “Card number” in a frame',
+    )
     expect(say({ by: 'css', selector: 'div[data-x="a > b"]' })).toBe('Element (found by the page’s structure)')
     expect(say({ by: 'xpath', path: '//ul/li[3]' })).toBe('3rd List item (found by the page’s structure)')
     expect(say({ by: 'xpath', path: "//button[@id='send-now']" })).toBe('Button “send now” (found by the page’s structure)')

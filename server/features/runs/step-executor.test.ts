@@ -98,7 +98,7 @@ describe('step executor', () => {
       { result: null, link: `${site.url}/beta` },
     ])
     expect(messages(run)).toContain(`Step 1 (navigate): ${site.url}/form`)
-    expect(messages(run)).toContain('Step 4 (click): CSS #submit')
+    expect(messages(run)).toContain('Step 4 (click): Element “submit” (found by the page’s structure)')
     expect(messages(run)).toContain('Step 7 (extract): 2 values for "link".')
     expect(messages(run).at(-1)).toMatch(/^Finished: 11 steps in [\d.]+ s\.$/)
 
@@ -138,7 +138,9 @@ describe('step executor', () => {
       { type: 'assertText', target: [{ by: 'css', selector: 'li.item' }], text: 'Gamma' },
     ])
     expect(await executor({ stepTimeoutMs: 1_500 }).execute(claimed, WORKER)).toBe('failed')
-    expect((await reload(claimed)).error).toBe('Step 2 (assertText): "li.item" does not contain "Gamma" (it reads "Alpha")')
+    expect((await reload(claimed)).error).toBe(
+      'Step 2 (assertText): List item (found by the page’s structure) does not contain "Gamma" (it reads "Alpha")',
+    )
   })
 
   it('refuses a private first address without starting a browser', async () => {
