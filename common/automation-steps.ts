@@ -9,7 +9,7 @@ import { z } from './zod.ts'
  * Version 1 named elements with a `selector` string; such steps are still accepted and read as a
  * target with that one CSS alternative (upgradeStep).
  */
-export const STEPS_VERSION = 2
+export const STEPS_VERSION = 3
 
 /** A text field: 'is required' when missing, 'must be a string' when something else. */
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })

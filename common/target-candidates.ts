@@ -1,3 +1,4 @@
+import type { ContainerHint } from './container-hints.ts'
 import type { ElementDescription } from './element-description.ts'
 import { TARGET_ROLES, type TargetRole } from './target-roles.ts'
 import type { TargetAlternative } from './targets.ts'
@@ -28,4 +29,25 @@ export function targetCandidates(
   }
   if (element.css) list.push({ by: 'css', selector: element.css })
   return list
+}
+
+/**
+ * The ways that name an element by where it sits (docs/decisions/042), for when its own words do
+ * not single it out: its role (and name, when it has a short one) inside each container hint
+ * (common/container-hints.ts), best first: 'Button named “Delete” in the row “Invoice 42”',
+ * 'Checkbox next to “Pay the invoice”'. Only for what steps act on; not yet checked.
+ */
+export function placedCandidates(
+  element: Pick<ElementDescription, 'role' | 'name' | 'testId' | 'interactive'>,
+  hints: readonly ContainerHint[],
+): TargetAlternative[] {
+  if (!element.interactive) return []
+  const name = element.name && element.name.length <= 80 ? { name: element.name } : {}
+  const own: TargetAlternative | null = isRole(element.role)
+    ? { by: 'role', role: element.role, ...name }
+    : element.testId
+      ? { by: 'testId', id: element.testId }
+      : null
+  if (!own) return []
+  return hints.map((hint) => ({ ...own, within: { kind: hint.kind, text: hint.text } }) as TargetAlternative)
 }

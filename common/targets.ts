@@ -1,3 +1,14 @@
+import { cssInWords, xpathInWords } from './structural-words.ts'
+import {
+  CONTAINER_KINDS,
+  CONTAINER_KINDS_WITHOUT_TEXT,
+  containerInWords,
+  MAX_CONTAINER_TEXT,
+  MAX_NTH,
+  ordinal,
+  type ContainerKind,
+  type TargetContainer,
+} from './target-containers.ts'
 import { TARGET_ROLES, type TargetRole } from './target-roles.ts'
 import { z } from './zod.ts'
 
@@ -7,25 +18,55 @@ import { z } from './zod.ts'
  * element. Playwright's locators are the reference semantics: getByRole (role and accessible
  * name), getByLabel, getByPlaceholder, getByText, getByTestId. `column` names the cells of a
  * table's column by its header, for extraction ('the Price column'). CSS and XPath are fallbacks
- * kept for the machine.
+ * kept for the machine. Since version 3 (docs/decisions/042) a way by words may say where the
+ * element sits (`within`: the row, list item, card, dialog, form, section it is in, or the text it
+ * is next to) and which of its matches it is (`nth`, from 1), for controls with no words of their
+ * own and words that repeat ('the checkbox in the row “Pay the invoice”').
  */
 export const TARGET_KINDS = ['role', 'label', 'placeholder', 'text', 'testId', 'column', 'css', 'xpath'] as const
 export type TargetKind = (typeof TARGET_KINDS)[number]
 
-// The roles live in a module without zod, for code that must stay small (the extension's recorder).
-export { TARGET_ROLES, type TargetRole }
+// The roles and containers live in modules without zod, for code that must stay small (the extension's recorder).
+export { CONTAINER_KINDS, TARGET_ROLES, type ContainerKind, type TargetContainer, type TargetRole }
 
 /** Most alternatives one target keeps. */
 export const MAX_TARGET_ALTERNATIVES = 8
 
 // Messages name no field: parseSteps puts the field's path before them ('target.0.name is required').
-const words = () =>
+const words = (max = 500) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
     .trim()
     .min(1, 'is required')
-    .max(500, 'must be at most 500 characters')
+    .max(max, `must be at most ${max} characters`)
 const exact = z.boolean({ error: 'must be true or false' }).optional()
+
+const KINDS_WITH_TEXT = CONTAINER_KINDS.filter((kind) => !CONTAINER_KINDS_WITHOUT_TEXT.includes(kind)) as [
+  ContainerKind,
+  ...ContainerKind[],
+]
+/** Where the element sits (target-containers.ts): `{ kind: 'row', text: 'Invoice 42' }`. */
+export const targetContainerSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.enum(KINDS_WITH_TEXT), text: words(MAX_CONTAINER_TEXT), exact }),
+    z.object({
+      kind: z.enum(CONTAINER_KINDS_WITHOUT_TEXT as [ContainerKind, ...ContainerKind[]]),
+      text: words(MAX_CONTAINER_TEXT).optional(),
+      exact,
+    }),
+  ],
+  { error: `must say what the element is in: kind ${CONTAINER_KINDS.join(', ')}, and the text it shows` },
+)
+/** Which of the matches, from 1 ('the 2nd link'). */
+const nth = z
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(1, 'counts from 1')
+  .max(MAX_NTH, `must be at most ${MAX_NTH}`)
+  .optional()
+/** What a way by words may add (version 3): where the element sits, and which of the matches it is. */
+const placed = { within: targetContainerSchema.optional(), nth }
 
 export const targetAlternativeSchema = z.discriminatedUnion(
   'by',
@@ -35,11 +76,12 @@ export const targetAlternativeSchema = z.discriminatedUnion(
       role: z.enum(TARGET_ROLES, { error: `must be one of ${TARGET_ROLES.join(', ')}` }),
       name: words().optional(),
       exact,
+      ...placed,
     }),
-    z.object({ by: z.literal('label'), text: words(), exact }),
-    z.object({ by: z.literal('placeholder'), text: words(), exact }),
-    z.object({ by: z.literal('text'), text: words(), exact }),
-    z.object({ by: z.literal('testId'), id: words() }),
+    z.object({ by: z.literal('label'), text: words(), exact, ...placed }),
+    z.object({ by: z.literal('placeholder'), text: words(), exact, ...placed }),
+    z.object({ by: z.literal('text'), text: words(), exact, ...placed }),
+    z.object({ by: z.literal('testId'), id: words(), ...placed }),
     z.object({ by: z.literal('column'), header: words(), exact }),
     z.object({ by: z.literal('css'), selector: words() }),
     z.object({ by: z.literal('xpath'), path: words() }),
@@ -74,8 +116,26 @@ const ROLE_WORDS: Partial<Record<TargetRole, string>> = {
 
 const quoted = (text: string) => `“${text.length > 80 ? `${text.slice(0, 79)}…` : text}”`
 
-/** One alternative in words: 'Button named “Sign in”', 'Field labelled “Email”'. */
+/** A way by words that says where its element sits or which match it is (version 3). */
+export type PlacedAlternative = Extract<TargetAlternative, { within?: unknown }>
+
+/** Whether the alternative says where its element sits or which match it is. */
+export const isPlaced = (alternative: TargetAlternative): alternative is PlacedAlternative =>
+  'within' in alternative || 'nth' in alternative
+
+/**
+ * One alternative in words: 'Button named “Sign in”', 'Field labelled “Email”', 'Checkbox in the
+ * row “Pay the invoice”', '2nd Link in the list item “Tools”'. CSS and XPath are never shown as
+ * written: 'Link (found by the page’s structure)'.
+ */
 export function describeAlternative(alternative: TargetAlternative): string {
+  const own = ownWords(alternative)
+  if (!isPlaced(alternative)) return own
+  const position = alternative.nth === undefined ? '' : `${ordinal(alternative.nth)} `
+  return `${position}${own}${alternative.within ? ` ${containerInWords(alternative.within)}` : ''}`
+}
+
+function ownWords(alternative: TargetAlternative): string {
   switch (alternative.by) {
     case 'role': {
       const role = ROLE_WORDS[alternative.role] ?? `${alternative.role.charAt(0).toUpperCase()}${alternative.role.slice(1)}`
@@ -92,9 +152,9 @@ export function describeAlternative(alternative: TargetAlternative): string {
     case 'column':
       return `Column ${quoted(alternative.header)}`
     case 'css':
-      return `CSS ${alternative.selector}`
+      return cssInWords(alternative.selector)
     case 'xpath':
-      return `XPath ${alternative.path}`
+      return xpathInWords(alternative.path)
   }
 }
 

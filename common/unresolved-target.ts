@@ -2,15 +2,14 @@ import { describeAlternative, type Target, type TargetAlternative } from './targ
 
 // How a failure message names a target that was not found: shared by the server's resolver and the extension's.
 
-/** An alternative as a message names it: a CSS selector quoted as written, anything else in words. */
-const named = (alternative: TargetAlternative) =>
-  alternative.by === 'css' ? `"${alternative.selector}"` : describeAlternative(alternative)
+/** An alternative as a message names it: in words, CSS and XPath too (members never read selectors: docs/decisions/042). */
+const named = (alternative: TargetAlternative) => describeAlternative(alternative)
 
 /** A target as a failure message names it: by its first alternative. */
 export const targetName = (target: Target) => (target[0] ? named(target[0]) : 'the element')
 
 /**
- * Why a target was not found, in words. One alternative: 'no element matches "#go"' or '2 elements
+ * Why a target was not found, in words. One alternative: 'no element matches Element “go” (found by the page’s structure)' or '2 elements
  * match Button named “Sign in”'; several: each with what it found.
  */
 export function whyUnresolved(target: Target, counts: number[], within: string): string {

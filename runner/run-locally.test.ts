@@ -129,7 +129,10 @@ describe('the local runner', () => {
       browsers,
       limits: { stepTimeoutMs: 1_000 },
     })
-    expect(run).toMatchObject({ status: 'failed', error: 'Step 2 (click): no element matches "#missing" within 1 s' })
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: 'Step 2 (click): no element matches Element “missing” (found by the page’s structure) within 1 s',
+    })
     // The error is in the log once.
     expect(run.log.filter((line) => line.message === run.error)).toHaveLength(1)
   })

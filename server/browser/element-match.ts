@@ -1,3 +1,5 @@
+import type { TargetContainer } from '#common/target-containers.ts'
+import { readPlacedPhrase } from './container-phrase.ts'
 import type { SnapshotElement } from './page-snapshot.ts'
 
 // Finds the element of a page snapshot that a person means by a few words ('the Send button',
@@ -181,10 +183,31 @@ export interface ElementPhrase {
   roles: string[]
   /** The words were quoted: they are the element's name as written. */
   quoted: boolean
+  /** Where it sits, when the phrase says ('Delete in the row for invoice 42'; container-phrase.ts). */
+  within?: TargetContainer
+  /** Which of the matches, from 1 ('the 2nd Edit link'). */
+  nth?: number
 }
 
-/** Splits 'the “Send message” button' into its words and the kind it names. */
+/**
+ * Splits 'the “Send message” button' into its words and the kind it names, and 'the checkbox in
+ * the row for invoice 42' also into the container it names; words that are only a kind
+ * ('the checkbox') leave the words empty then: the container tells which.
+ */
 export function readElementPhrase(phrase: string): ElementPhrase {
+  const placed = readPlacedPhrase(phrase)
+  if (!placed) return readOwnPhrase(phrase)
+  const own = readOwnPhrase(placed.inner)
+  const kindOnly =
+    !own.quoted && !own.roles.length ? KIND_WORDS.find(([pattern]) => pattern.exec(own.words.toLowerCase())?.index === 0) : null
+  return {
+    ...(kindOnly ? { words: '', roles: kindOnly[1], quoted: false } : own),
+    ...(placed.within ? { within: placed.within } : {}),
+    ...(placed.nth !== undefined ? { nth: placed.nth } : {}),
+  }
+}
+
+function readOwnPhrase(phrase: string): ElementPhrase {
   let words = phrase.trim().replace(/[.,;:!?]+$/, '')
   words = words.replace(/^(?:the|a|an|on|onto|into|in)\s+/i, '').replace(/^(?:the|a|an)\s+/i, '')
   let roles: string[] = []

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
-import { SUGGESTED_ALTERNATIVES, targetCandidates } from '#common/target-candidates.ts'
-import type { Target, TargetAlternative } from '#common/targets.ts'
+import { placedCandidates, SUGGESTED_ALTERNATIVES, targetCandidates } from '#common/target-candidates.ts'
+import { isPlaced, type Target, type TargetAlternative } from '#common/targets.ts'
 import { collectElementsScript, type RawElement, type RawSnapshot } from './snapshot-script.ts'
 import { locatorFor } from './target-resolver.ts'
 
@@ -41,18 +41,20 @@ async function uniqueForm(page: Page, alternative: TargetAlternative): Promise<T
   return (await matches(page, exact)) === 1 ? exact : null
 }
 
-const sameKind = (a: TargetAlternative, b: TargetAlternative) => a.by === b.by
+const sameKind = (a: TargetAlternative, b: TargetAlternative) => a.by === b.by && isPlaced(a) === isPlaced(b)
 
 /**
  * The target as it finds exactly one element now: its first alternative that does (in the form
  * that does: loosely, or exactly), then the other alternatives as fallbacks, CSS last; null when
- * none finds exactly one element. Planners keep only targets that pass this check.
+ * none finds exactly one element. Planners keep only targets that pass this check. Ways by where
+ * the element sits (docs/decisions/042) are kept only when they lead: an element whose own words
+ * find it needs no container.
  */
 export async function confirmTarget(page: Page, candidates: readonly TargetAlternative[]): Promise<Target | null> {
   for (const alternative of candidates) {
     const lead = await uniqueForm(page, alternative)
     if (!lead) continue
-    const rest = candidates.filter((other) => !sameKind(other, lead))
+    const rest = candidates.filter((other) => !sameKind(other, lead) && (isPlaced(lead) || !isPlaced(other)))
     const css = rest.filter((other) => other.by === 'css')
     return [lead, ...rest.filter((other) => other.by !== 'css'), ...css].slice(0, SUGGESTED_ALTERNATIVES)
   }
@@ -76,7 +78,7 @@ export async function snapshotPage(page: Page, options: { maxElements?: number; 
     .sort((a, b) => Number(raw.elements[b]?.interactive) - Number(raw.elements[a]?.interactive))
   const targets = new Map<number, { target: Target; checked: boolean }>()
   for (const index of order) {
-    const all = targetCandidates(raw.elements[index] as RawElement)
+    const all = candidatesOf(raw.elements[index] as RawElement)
     const confirmed = Date.now() > deadline ? null : await confirmTarget(page, all)
     targets.set(index, confirmed ? { target: confirmed, checked: true } : { target: uncheckedTarget(all), checked: false })
   }
@@ -90,6 +92,13 @@ export async function snapshotPage(page: Page, options: { maxElements?: number; 
       ...(targets.get(index) ?? { target: [{ by: 'css' as const, selector: raw.elements[index]?.css ?? 'body' }], checked: false }),
     })),
   }
+}
+
+/** The ways a person names the element, its own words first, then by where it sits, the CSS path last. */
+function candidatesOf(element: RawElement): TargetAlternative[] {
+  const own = targetCandidates(element)
+  const placed = placedCandidates(element, element.within ?? [])
+  return [...own.filter((alternative) => alternative.by !== 'css'), ...placed, ...own.filter((alternative) => alternative.by === 'css')]
 }
 
 /** Candidates as they are, the CSS path always kept as the last. */

@@ -1,3 +1,5 @@
+import { CARD_TAGS, isCard } from '#common/container-selectors.ts'
+import { containerHints, type ContainerHint } from '#common/container-hints.ts'
 import { elementDescriber, type ElementDescriber, type ElementDescription } from '#common/element-description.ts'
 
 // collectElements runs inside the page: no imports, no closures over Node values. It lists what a
@@ -10,6 +12,8 @@ export interface RawElement extends ElementDescription {
   value: string | null
   options: string[] | null
   box: { x: number; y: number; width: number; height: number }
+  /** Where it sits, for naming it when its own words repeat (interactive elements only; docs/decisions/042). */
+  within?: ContainerHint[]
 }
 
 export interface RawSnapshot {
@@ -25,10 +29,16 @@ export interface RawSnapshot {
  */
 export function collectElementsScript(maxElements: number): string {
   const describer = `(${elementDescriber.toString()})()`
-  return `(() => { const __name = (fn) => fn; return (${collectElements.toString()})(${JSON.stringify(maxElements)}, ${describer}) })()`
+  const card = `(element) => (${isCard.toString()})(element, ${JSON.stringify(CARD_TAGS)})`
+  const hints = `(element, describer) => (${containerHints.toString()})(element, describer, ${card})`
+  return `(() => { const __name = (fn) => fn; return (${collectElements.toString()})(${JSON.stringify(maxElements)}, ${describer}, ${hints}) })()`
 }
 
-export function collectElements(maxElements: number, describer: ElementDescriber): RawSnapshot {
+export function collectElements(
+  maxElements: number,
+  describer: ElementDescriber,
+  hintsOf: (element: Element, describer: ElementDescriber) => ContainerHint[],
+): RawSnapshot {
   const INTERACTIVE = describer.interactive
   const READABLE = 'h1, h2, h3, h4, h5, h6, th, td, li, label, [role=heading], [role=cell], [role=row], dt, dd, caption, legend, p'
   const { clean } = describer
@@ -62,6 +72,7 @@ export function collectElements(maxElements: number, describer: ElementDescriber
           ? [...(element as HTMLSelectElement).options].slice(0, 30).map((option) => clean(option.label) ?? option.value)
           : null,
       box: { x: Math.round(box.x + scrollX), y: Math.round(box.y + scrollY), width: Math.round(box.width), height: Math.round(box.height) },
+      within: description.interactive ? hintsOf(element, describer) : [],
     })
   }
   matching(INTERACTIVE).forEach(add)

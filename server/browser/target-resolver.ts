@@ -1,11 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Locator, Page } from 'playwright-core'
 import { columnCells } from '#common/column-cells.ts'
-import type { Target, TargetAlternative } from '#common/targets.ts'
+import { isPlaced, type Target, type TargetAlternative } from '#common/targets.ts'
 import { targetName, whyUnresolved } from '#common/unresolved-target.ts'
+import { insideContainer } from './container-locator.ts'
 
-/** Playwright's locator for one alternative of a target, visible elements only. */
+/**
+ * Playwright's locator for one alternative of a target, visible elements only; inside its
+ * container and at its position when it names them (`within`, `nth`: docs/decisions/042).
+ */
 export function locatorFor(page: Page, alternative: TargetAlternative): Locator {
+  const own = ownLocator(page, alternative)
+  if (!isPlaced(alternative)) return own
+  const inside = alternative.within ? insideContainer(page, alternative.within, own) : own
+  return alternative.nth === undefined ? inside : inside.nth(alternative.nth - 1)
+}
+
+function ownLocator(page: Page, alternative: TargetAlternative): Locator {
   const exact = 'exact' in alternative ? alternative.exact : undefined
   const base = (() => {
     switch (alternative.by) {

@@ -87,9 +87,10 @@ describe('migration 0008 (steps version 2)', () => {
       `select id, steps, steps_version, version, self_repair from automations`,
     )
     const byId = new Map(automations.map((row) => [row.id, row]))
-    expect(byId.get(automationId)).toMatchObject({ steps: V2_STEPS, steps_version: STEPS_VERSION, version: 1, self_repair: true })
-    expect(byId.get(emptyId)).toMatchObject({ steps: [], steps_version: STEPS_VERSION })
-    expect(byId.get(navigateOnlyId)).toMatchObject({ steps: [V1_STEPS[0]], steps_version: STEPS_VERSION })
+    // Migration 0008 wrote version 2; version 3 (0027, docs/decisions/042) only adds to it, so those rows stay as they are.
+    expect(byId.get(automationId)).toMatchObject({ steps: V2_STEPS, steps_version: 2, version: 1, self_repair: true })
+    expect(byId.get(emptyId)).toMatchObject({ steps: [], steps_version: 2 })
+    expect(byId.get(navigateOnlyId)).toMatchObject({ steps: [V1_STEPS[0]], steps_version: 2 })
 
     const runs = new Map(
       (await rows<{ id: string; steps: unknown[]; repairs: unknown[] }>(`select id, steps, repairs from automation_runs`)).map((row) => [
@@ -111,7 +112,7 @@ describe('migration 0008 (steps version 2)', () => {
     expect(parseSteps(stored)).toEqual({ ok: true, steps: V2_STEPS })
     expect(parseSteps(runs.get(runId)?.steps)).toEqual({ ok: true, steps: V2_STEPS })
 
-    // New automations are version 2 by default.
+    // New automations are of the current version by default.
     await client.query(`insert into automations (owner_id, workspace_id, name, steps) values ('ada', 'ada', 'New', '[]'::jsonb)`)
     expect(await rows(`select steps_version from automations where name = 'New'`)).toEqual([{ steps_version: STEPS_VERSION }])
   })

@@ -82,7 +82,7 @@ test('a failing step fails the run with a message naming the step; the credit is
   await signIn(page, MEMBER, server.url)
   await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
   await expect(page.locator('[data-status="failed"]').first()).toBeVisible({ timeout: 60_000 })
-  await expect(page.getByText(/Step 2 \(click\): no element matches "#does-not-exist"/).first()).toBeVisible()
+  await expect(page.getByText(/Step 2 \(click\): no element matches Element “does not exist”/).first()).toBeVisible()
 })
 
 test('a step set in the builder to be tried again, then skipped, lets the run go on and succeed', async ({ page, request }) => {

@@ -122,8 +122,8 @@ describe('the recorder', () => {
     await page.keyboard.type('4242 4242')
     await page.frameLocator('#payment').getByRole('button', { name: 'Pay' }).click()
     expect(inWords(assemble(await stopRecording(frame)))).toEqual([
-      'Type “4242 4242” into CSS #payment >> internal:control=enter-frame >> internal:label="Card number"i',
-      'Click CSS #payment >> internal:control=enter-frame >> internal:role=button[name="Pay"i]',
+      'Type “4242 4242” into Field labelled “Card number” in a frame',
+      'Click Button named “Pay” in a frame',
     ])
   })
 })

@@ -1,5 +1,6 @@
 import type { ElementDescriber } from '#common/element-description.ts'
 import type { TargetAlternative } from '#common/targets.ts'
+import { insideContainer } from './page-containers.ts'
 
 /** Words compared the way Playwright's locators compare them: part of it, any case; or, exact, the whole (case kept). */
 function wordsMatch(text: string, wanted: string, exact: boolean | undefined): boolean {
@@ -31,9 +32,20 @@ function textMatches(describer: ElementDescriber, elements: Element[], text: str
 /**
  * The visible elements of the describer's document that one alternative finds, the way the
  * runners' locators (server/browser/target-resolver.ts) find them: open shadow roots included,
- * frames not. A CSS path from the describer is not counted here: it is unique by construction.
+ * frames not; inside its container and at its position when it names them (docs/decisions/042).
+ * A CSS path from the describer is not counted here: it is unique by construction.
  */
 export function matchesOf(alternative: TargetAlternative, describer: ElementDescriber): Element[] {
+  const own = ownMatches(alternative, describer)
+  if (!('within' in alternative) && !('nth' in alternative)) return own
+  const texts = (words: string, exact: boolean) => textMatches(describer, describer.allElements(), words, exact)
+  const inside = alternative.within ? insideContainer(alternative.within, own, describer, wordsMatch, texts) : own
+  if (alternative.nth === undefined) return inside
+  const nth = inside[alternative.nth - 1]
+  return nth ? [nth] : []
+}
+
+function ownMatches(alternative: TargetAlternative, describer: ElementDescriber): Element[] {
   const all = describer.allElements()
   const found = (() => {
     switch (alternative.by) {

@@ -86,7 +86,7 @@ describe('the target the recorder chooses', () => {
     expect((await targetFor(page.locator('.menu-item span')))[0]).toEqual({ by: 'text', text: 'Open the menu' })
   })
 
-  it('names one row’s button in a table by its own name, and by position when every row says the same', async () => {
+  it('names one row’s button in a table by its own name, and by its row when every row says the same', async () => {
     await pages.open('table.html')
     const { page } = pages
     expect((await targetFor(page.getByRole('button', { name: 'Delete the order of Grace' })))[0]).toEqual({
@@ -94,11 +94,17 @@ describe('the target the recorder chooses', () => {
       role: 'button',
       name: 'Delete the order of Grace',
     })
-    // Three buttons say "Edit": no words name one of them, so only its place does.
+    // Three buttons say "Edit": its own words name none of them, so its row does (version 3), its place last.
     const edit = await targetFor(page.getByRole('button', { name: 'Edit' }).nth(1))
-    expect(kinds(edit)).toEqual(['css'])
+    expect(edit[0]).toEqual({ by: 'role', role: 'button', name: 'Edit', within: { kind: 'row', text: 'Grace' } })
+    expect(kinds(edit)).toEqual(['role', 'css'])
     expect(css(edit)?.selector).toContain('tr:nth-of-type(2)')
-    expect(kinds(await targetFor(page.getByRole('link', { name: 'Details' }).nth(2)))).toEqual(['css'])
+    expect((await targetFor(page.getByRole('link', { name: 'Details' }).nth(2)))[0]).toEqual({
+      by: 'role',
+      role: 'link',
+      name: 'Details',
+      within: { kind: 'row', text: 'Linus' },
+    })
     // The cell of the row's buttons is named by them too ('… Delete the order of Grace …'): "Grace" alone is exact.
     expect((await targetFor(page.getByRole('cell', { name: 'Grace', exact: true })))[0]).toEqual({
       by: 'role',
@@ -156,5 +162,32 @@ describe('the target the recorder chooses', () => {
     expect(pay[0]).toEqual({ by: 'css', selector: '#payment >> internal:control=enter-frame >> internal:role=button[name="Pay"i]' })
     // The page's own "Pay" button is named as usual: the frame's is not on the page itself.
     expect((await targetFor(page.getByRole('button', { name: 'Pay' })))[0]).toEqual({ by: 'role', role: 'button', name: 'Pay' })
+  })
+  it('names an element whose own words repeat by its row, list item, card or the words next to it (version 3)', async () => {
+    await pages.open('containers.html')
+    const { page } = pages
+    expect((await targetFor(page.locator('tbody tr:nth-of-type(2) input')))[0]).toEqual({
+      by: 'role',
+      role: 'checkbox',
+      within: { kind: 'row', text: 'Invoice 42' },
+    })
+    expect((await targetFor(page.getByRole('button', { name: 'Delete' }).nth(2)))[0]).toEqual({
+      by: 'role',
+      role: 'button',
+      name: 'Delete',
+      within: { kind: 'row', text: 'Invoice 57' },
+    })
+    expect((await targetFor(page.getByRole('checkbox').nth(3)))[0]).toEqual({
+      by: 'role',
+      role: 'checkbox',
+      within: { kind: 'item', text: 'Water the plants' },
+    })
+    const cart = await targetFor(page.getByRole('button', { name: 'Add to cart' }).nth(1))
+    expect(cart[0]).toEqual({ by: 'role', role: 'button', name: 'Add to cart', within: { kind: 'card', text: 'Pine chair' } })
+    expect(kinds(cart).at(-1)).toBe('css')
+    // Its own words still lead when they single it out; no container then.
+    expect(await targetFor(page.getByRole('link', { name: 'Blue' }))).not.toContainEqual(
+      expect.objectContaining({ within: expect.anything() }),
+    )
   })
 })

@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Target } from '#common/targets.ts'
+import type { Target, TargetAlternative } from '#common/targets.ts'
 import { resolveTarget } from '#server/browser/target-resolver.ts'
 import { openRecorderPages, type RecorderWindow } from '../recorder/testing/recorder-page.ts'
 
@@ -104,6 +104,39 @@ describe('the in-page resolver finds what the server finds', () => {
     // Exactly "Save" still names two buttons; a hidden "Publish" is not counted.
     await expectSame([{ by: 'role', role: 'button', name: 'Save', exact: true }])
     expect(await expectSame([{ by: 'role', role: 'button', name: 'Publish' }])).toMatchObject({ index: 0, count: 1 })
+  })
+
+  it('finds the same inside rows, list items, cards, sections, dialogs and forms, next to words, and the nth (version 3)', async () => {
+    await pages.open('containers.html')
+    const placed: [TargetAlternative, number][] = [
+      [{ by: 'role', role: 'button', name: 'Delete', within: { kind: 'row', text: 'Invoice 42' } }, 1],
+      [{ by: 'role', role: 'checkbox', within: { kind: 'row', text: 'pay the INVOICE' } }, 1],
+      [{ by: 'role', role: 'button', name: 'Delete', within: { kind: 'row', text: 'Invoice 4' } }, 2],
+      [{ by: 'role', role: 'button', within: { kind: 'row', text: 'Invoice 99' } }, 0],
+      [{ by: 'role', role: 'button', within: { kind: 'card', text: 'Oak' } }, 2],
+      [{ by: 'role', role: 'button', within: { kind: 'card', text: 'Oak', exact: true } }, 0],
+      [{ by: 'role', role: 'button', within: { kind: 'card', text: 'Oak table', exact: true } }, 1],
+      [{ by: 'role', role: 'button', name: 'Add to cart', within: { kind: 'card', text: 'Pine chair' } }, 1],
+      [{ by: 'role', role: 'button', name: 'Remove', within: { kind: 'item', text: 'Pears' } }, 1],
+      [{ by: 'role', role: 'button', name: 'Remove', within: { kind: 'item', text: 'Groceries' } }, 2],
+      [{ by: 'role', role: 'link', within: { kind: 'section', text: 'Filters' } }, 3],
+      [{ by: 'role', role: 'link', nth: 2, within: { kind: 'section', text: 'Filters' } }, 1],
+      [{ by: 'role', role: 'button', name: 'OK', within: { kind: 'dialog' } }, 1],
+      [{ by: 'role', role: 'button', name: 'OK', within: { kind: 'dialog', text: 'confirm the payment' } }, 1],
+      [{ by: 'placeholder', text: 'Name', within: { kind: 'form', text: 'Billing' } }, 1],
+      [{ by: 'placeholder', text: 'Name', within: { kind: 'form' } }, 2],
+      [{ by: 'role', role: 'checkbox', within: { kind: 'near', text: 'Water the plants' } }, 1],
+      [{ by: 'role', role: 'checkbox', within: { kind: 'near', text: 'Pay the invoice' } }, 1],
+      [{ by: 'text', text: 'Edit', within: { kind: 'near', text: 'Call the bank' } }, 1],
+      [{ by: 'role', role: 'button', name: 'Delete', nth: 3 }, 1],
+      [{ by: 'role', role: 'button', name: 'Delete', nth: 4 }, 0],
+    ]
+    for (const [alternative, count] of placed) {
+      const found = await expectSame([alternative], 'any')
+      expect(found, JSON.stringify(alternative)).toEqual(count ? { index: 0, count } : { counts: [0] })
+    }
+    // Ambiguous for a step: two rows show “Invoice 4”.
+    expect(await expectSame([placed[2]?.[0] as TargetAlternative], 'one', 300)).toEqual({ counts: [2] })
   })
 
   it('finds every cell of a column and every match of a loose word, for extraction', async () => {

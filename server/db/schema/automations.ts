@@ -25,7 +25,7 @@ export const automations = pgTable(
     name: text().notNull(),
     description: text().notNull().default(''),
     steps: jsonb().$type<AutomationStep[]>().notNull(),
-    stepsVersion: integer().notNull().default(2),
+    stepsVersion: integer().notNull().default(3),
     /** Whether a run may stand in another way of finding an element when its first one fails (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
     /** Keep the browser's cookies and storage between cloud runs, sealed like a vault secret (docs/decisions/025). */

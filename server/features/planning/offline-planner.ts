@@ -11,6 +11,7 @@ import {
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { locatorFor } from '#server/browser/target-resolver.ts'
 import type { Explorer } from './explorer.ts'
+import { findPlaced } from './find-placed.ts'
 import { extractStep } from './plan-extract.ts'
 import type { Read } from './instructions.ts'
 import { inPlanningOrder } from './plan-order.ts'
@@ -75,8 +76,16 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
 
   /** The element the words name, with a checked target; a note when there is none. */
   async function find(words: string, want: ElementWant, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
+    // 'Delete in the row for invoice 42', 'the 2nd Edit link': the container and position too.
+    const read = readElementPhrase(words)
+    const placedOnly = Boolean(read.within?.text !== undefined || read.nth)
     const within = async (current: PageSnapshot) => {
       snapshot = current
+      if (read.within || read.nth) {
+        const placed = await findPlaced(explorer.page, read, current.elements, want)
+        // Never another row's element instead: only 'in the dialog' may fall back to the words alone.
+        if (placed || placedOnly) return placed
+      }
       const ranked = rankElements(words, current.elements, want).filter((match) => match.score >= 0.6)
       for (const match of ranked.slice(0, 3)) {
         const target = await targetOf(match.element)

@@ -98,7 +98,7 @@ describe('step executor', () => {
       { result: null, link: `${site.url}/beta` },
     ])
     expect(messages(run)).toContain(`Step 1 (navigate): ${site.url}/form`)
-    expect(messages(run)).toContain('Step 4 (click): CSS #submit')
+    expect(messages(run)).toContain('Step 4 (click): Element “submit” (found by the page’s structure)')
     expect(messages(run)).toContain('Step 7 (extract): 2 values for "link".')
     expect(messages(run).at(-1)).toMatch(/^Finished: 11 steps in [\d.]+ s\.$/)
 
@@ -120,11 +120,14 @@ describe('step executor', () => {
     const run = await reload(claimed)
     expect(run).toMatchObject({
       status: 'failed',
-      error: 'Step 3 (click): no element matches "#missing" within 2 s',
+      error: 'Step 3 (click): no element matches Element “missing” (found by the page’s structure) within 2 s',
       actionsPerformed: 2,
       refundedAt: null,
     })
-    expect(run.log.at(-1)).toMatchObject({ level: 'error', message: 'Step 3 (click): no element matches "#missing" within 2 s' })
+    expect(run.log.at(-1)).toMatchObject({
+      level: 'error',
+      message: 'Step 3 (click): no element matches Element “missing” (found by the page’s structure) within 2 s',
+    })
     // A picture of the page as it was, to see why.
     expect(run.screenshots).toEqual([{ name: 'At failure', file: 'step-3-1.png', step: 3 }])
   })
@@ -135,7 +138,9 @@ describe('step executor', () => {
       { type: 'assertText', target: [{ by: 'css', selector: 'li.item' }], text: 'Gamma' },
     ])
     expect(await executor({ stepTimeoutMs: 1_500 }).execute(claimed, WORKER)).toBe('failed')
-    expect((await reload(claimed)).error).toBe('Step 2 (assertText): "li.item" does not contain "Gamma" (it reads "Alpha")')
+    expect((await reload(claimed)).error).toBe(
+      'Step 2 (assertText): List item (found by the page’s structure) does not contain "Gamma" (it reads "Alpha")',
+    )
   })
 
   it('refuses a private first address without starting a browser', async () => {

@@ -75,9 +75,11 @@ describe('steps that fail', () => {
       extractState,
     ])
     expect(finished).toMatchObject({ status: 'succeeded', error: null, extracted: [{ state: 'waiting' }], actionsPerformed: 2 })
-    expect(messages(finished)).toContain('Step 2 (click): no element matches "#missing" within 1 s; trying again (retry 1 of 1).')
     expect(messages(finished)).toContain(
-      'Step 2 (click): no element matches "#missing" within 1 s; the step is skipped and the run goes on.',
+      'Step 2 (click): no element matches Element “missing” (found by the page’s structure) within 1 s; trying again (retry 1 of 1).',
+    )
+    expect(messages(finished)).toContain(
+      'Step 2 (click): no element matches Element “missing” (found by the page’s structure) within 1 s; the step is skipped and the run goes on.',
     )
   })
 
@@ -89,7 +91,7 @@ describe('steps that fail', () => {
     ])
     expect(finished).toMatchObject({
       status: 'failed',
-      error: 'Step 2 (click): no element matches "#missing" within 1 s (the steps after it ran)',
+      error: 'Step 2 (click): no element matches Element “missing” (found by the page’s structure) within 1 s (the steps after it ran)',
       extracted: [{ state: 'waiting' }],
       refundedAt: null,
     })
@@ -102,7 +104,11 @@ describe('steps that fail', () => {
       { ...missing, onError: { retries: 1, delayMs: 0, then: 'fail' } },
       extractState,
     ])
-    expect(finished).toMatchObject({ status: 'failed', error: 'Step 2 (click): no element matches "#missing" within 1 s', extracted: [] })
+    expect(finished).toMatchObject({
+      status: 'failed',
+      error: 'Step 2 (click): no element matches Element “missing” (found by the page’s structure) within 1 s',
+      extracted: [],
+    })
   })
 })
 

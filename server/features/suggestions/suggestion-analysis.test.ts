@@ -217,7 +217,11 @@ describe('slow-step', () => {
     const runs = [runOf(steps, { log: logOf([500, 9000]), repairs: [repairOf(2)] }), runOf(steps, { log: logOf([500, 8000]) })]
     const [suggestion, ...rest] = suggestionsFor(automationOf(steps), runs)
     expect(rest).toEqual([])
-    expect(suggestion).toMatchObject({ kind: 'slow-step', step: 2, title: 'Speed up step 2: look for CSS #login first' })
+    expect(suggestion).toMatchObject({
+      kind: 'slow-step',
+      step: 2,
+      title: 'Speed up step 2: look for Element “login” (found by the page’s structure) first',
+    })
     expect(suggestion?.change.steps?.[1]).toEqual({ type: 'click', target: [SIGN_IN[1], SIGN_IN[0]] })
   })
 

@@ -12,6 +12,7 @@ import {
   targetAlternativeSchema,
   type TargetKind,
 } from '#common/targets.ts'
+import { ContainerFields } from './container-fields.tsx'
 import type { ShownIssue } from './step-drafts.ts'
 
 type Alternative = Record<string, unknown> & { by?: unknown }
@@ -38,6 +39,9 @@ const WORD_FIELD: Record<TargetKind, { name: string; label: string; placeholder:
   css: { name: 'selector', label: 'Selector', placeholder: '#email, .price' },
   xpath: { name: 'path', label: 'Path', placeholder: '//button[1]' },
 }
+
+/** The kinds whose ways may say where the element sits (docs/decisions/042). */
+const PLACEABLE: readonly TargetKind[] = ['role', 'label', 'placeholder', 'text', 'testId']
 
 /** A new alternative of a kind, its words empty. */
 export function newAlternative(by: TargetKind): Alternative {
@@ -182,6 +186,9 @@ export function TargetField({
                     <X aria-hidden="true" />
                   </Button>
                 </div>
+                {PLACEABLE.includes(by) ? (
+                  <ContainerFields id={rowId} alternative={alternative} onChange={(next) => set(index, next)} />
+                ) : null}
                 {rowIssues.length ? (
                   <p id={`${rowId}-error`} className="text-sm text-destructive sm:col-span-3">
                     {rowIssues[0]?.message}
