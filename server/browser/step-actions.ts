@@ -8,6 +8,8 @@ import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 import { typeOnOwnSite, type SecretTyping } from './secret-typing.ts'
+import { optionValue, typedValue } from './field-values.ts'
+import { assertTextAbsent, performVerb, waitGone } from './verb-actions.ts'
 
 const MAX_VALUE_LENGTH = 10_000
 
@@ -47,6 +49,8 @@ export interface StepContext {
   repair?: StepRepair | null
   /** Fields that were given a vault value: every screenshot of the run masks them (docs/decisions/025). */
   masked?: Locator[]
+  /** A switchTab step found the tab or popup the run goes on in (absent: this runner stays in its one page). */
+  switchPage?(page: Page): void
 }
 
 /** How a step found its element when its target's first way did not. */
@@ -193,9 +197,11 @@ export async function performStep(
         context.masked?.push(target)
         return
       }
+      // A date or number field takes its own format ('5 December 2026' -> '2026-12-05').
+      const text = await typedValue(target, step.text, context.timeout())
       await inPage(
         context,
-        () => target.fill(step.text, { timeout: context.timeout() }),
+        () => target.fill(text, { timeout: context.timeout() }),
         () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
       )
       return
@@ -204,7 +210,10 @@ export async function performStep(
       const target = await element(context, step, step.target, n)
       await inPage(
         context,
-        () => target.selectOption(step.value, { timeout: context.timeout() }),
+        async () => {
+          const value = await optionValue(target, step.value, context.timeout())
+          await target.selectOption(value === null ? step.value : { value }, { timeout: context.timeout() })
+        },
         () => `${targetName(step.target)} offered no option "${step.value}" within ${stepSeconds}`,
       )
       return
@@ -231,6 +240,7 @@ export async function performStep(
         await sleep(step.ms, undefined, { signal: context.stopSignal })
         return
       }
+      if (step.target && step.gone) return waitGone(context, step.target)
       // Waiting for the results, say: any element the target matches is enough.
       if (step.target) await element(context, step, step.target, n, 'any')
       return
@@ -254,6 +264,7 @@ export async function performStep(
       return
     }
     case 'assertText': {
+      if (step.absent) return assertTextAbsent(context, step.text, step.target)
       // In the element, or in any of the elements its target matches (a list, say); else the page.
       const within = step.target ? await element(context, step, step.target, n, 'any') : page.locator('body')
       const until = Date.now() + context.timeout()
@@ -272,5 +283,7 @@ export async function performStep(
           : `the page does not show "${short(step.text, 80)}" (waited ${stepSeconds})`,
       )
     }
+    default:
+      return performVerb(context, step, n, (target, match) => element(context, step, target, n, match))
   }
 }
