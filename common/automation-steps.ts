@@ -102,7 +102,6 @@ export const assertTextStep = z.object({
   absent: yesNo().optional(),
 })
 
-
 const STEP_SCHEMAS = {
   navigate: navigateStep,
   click: clickStep,

@@ -43,7 +43,10 @@ export function isoDate(text: string): string | null {
 
 /** A number as a number field takes it: '1,234.50' -> '1234.50', '€ 12' -> '12'. Null when it is none. */
 export function plainNumber(text: string): string | null {
-  const value = text.trim().replace(/^[^\d+-.]+|[^\d.]+$/g, '').replace(/[\s,_']/g, '')
+  const value = text
+    .trim()
+    .replace(/^[^\d+-.]+|[^\d.]+$/g, '')
+    .replace(/[\s,_']/g, '')
   return /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(value) ? value : null
 }
 

@@ -58,7 +58,9 @@ describe('verb steps in the cloud runner', () => {
       expect(await page.locator('#news').isChecked()).toBe(false)
       expect(await perform({ type: 'check', target: [{ by: 'role', role: 'switch', name: 'Dark mode' }], checked: true })).toBeNull()
       expect(await page.locator('#dark').getAttribute('aria-checked')).toBe('true')
-      expect(await perform({ type: 'assertChecked', target: [{ by: 'role', role: 'switch', name: 'Dark mode' }], checked: true })).toBeNull()
+      expect(
+        await perform({ type: 'assertChecked', target: [{ by: 'role', role: 'switch', name: 'Dark mode' }], checked: true }),
+      ).toBeNull()
       expect(await perform({ type: 'assertChecked', target: label('Newsletter'), checked: true })).toBe(
         'Field labelled “Newsletter” is not ticked (waited 2 s)',
       )
@@ -92,9 +94,7 @@ describe('verb steps in the cloud runner', () => {
       expect(await perform({ type: 'wait', target: [{ by: 'text', text: 'Quarterly report' }], gone: true })).toBe(
         'Text “Quarterly report” was still there after 2 s',
       )
-      expect(await perform({ type: 'assertText', text: 'Quarterly', absent: true })).toBe(
-        'the page still shows "Quarterly" (waited 2 s)',
-      )
+      expect(await perform({ type: 'assertText', text: 'Quarterly', absent: true })).toBe('the page still shows "Quarterly" (waited 2 s)')
     })
   })
 
@@ -107,7 +107,9 @@ describe('verb steps in the cloud runner', () => {
       expect(await page.locator('#start').inputValue()).toBe('2026-12-06')
       expect(await perform({ type: 'type', target: label('Amount'), text: '1,234.50' })).toBeNull()
       expect(await page.locator('#amount').inputValue()).toBe('1234.50')
-      expect(await perform({ type: 'type', target: [{ by: 'role', role: 'textbox', name: 'Notes' }], text: 'Call back on Monday' })).toBeNull()
+      expect(
+        await perform({ type: 'type', target: [{ by: 'role', role: 'textbox', name: 'Notes' }], text: 'Call back on Monday' }),
+      ).toBeNull()
       expect(await page.locator('#notes').textContent()).toBe('Call back on Monday')
       expect(await perform({ type: 'select', target: label('Country'), value: 'France' })).toBeNull()
       expect(await page.locator('#country').inputValue()).toBe('fr')

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { MAX_SCROLLS } from '#common/automation-steps.ts'
 import { short } from '#common/step-log-words.ts'
 import type { Target } from '#common/targets.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { locatorFor, resolveTarget, targetName } from './target-resolver.ts'
-import { cleanMessage, inPage, StepFailure, type StepContext } from './step-actions.ts'
+import { cleanMessage, inPage, StepFailure, type StepContext } from './step-context.ts'
 
 // The verb steps (common/verb-steps.ts) as the cloud and the local runner perform them with
 // Playwright; step-actions.ts hands them over. Each sets a state or checks one, and says in words
@@ -53,7 +52,11 @@ export async function visibleCount(page: Page, target: Target): Promise<{ count:
 }
 
 /** Asks `read` again every 100 ms until `holds` or the step's time is up; the last value read. */
-async function pollUntil<T>(context: StepContext, read: () => Promise<T>, holds: (value: T) => boolean): Promise<{ value: T; held: boolean }> {
+async function pollUntil<T>(
+  context: StepContext,
+  read: () => Promise<T>,
+  holds: (value: T) => boolean,
+): Promise<{ value: T; held: boolean }> {
   const until = Date.now() + context.timeout()
   for (;;) {
     const value = await read()
@@ -112,7 +115,10 @@ async function scroll(context: StepContext, step: Extract<VerbStep, { type: 'scr
 function armDialog(context: StepContext, step: Extract<VerbStep, { type: 'dialog' }>, n: number) {
   context.page.once('dialog', (dialog) => {
     const said = short(dialog.message().replace(/\s+/g, ' '), 120)
-    context.progress.log('info', `Step ${n} (dialog): ${step.action === 'accept' ? 'accepted' : 'dismissed'} the ${dialog.type()} “${said}”.`)
+    context.progress.log(
+      'info',
+      `Step ${n} (dialog): ${step.action === 'accept' ? 'accepted' : 'dismissed'} the ${dialog.type()} “${said}”.`,
+    )
     void (step.action === 'accept' ? dialog.accept(step.text) : dialog.dismiss()).catch(() => {})
   })
 }
@@ -149,7 +155,8 @@ export async function performVerb(context: StepContext, step: VerbStep, n: numbe
       } catch (error) {
         if (!context.running() || !context.browserConnected()) throw error
         if (await isPlaywrightTimeout(error)) throw new StepFailure(`${name} could not be ${ticked(step.checked)} within ${stepSeconds}`)
-        if (/did not change its state/i.test(String(error))) throw new StepFailure(`clicking ${name} did not make it ${ticked(step.checked)}`)
+        if (/did not change its state/i.test(String(error)))
+          throw new StepFailure(`clicking ${name} did not make it ${ticked(step.checked)}`)
         if (/cannot uncheck radio/i.test(String(error))) throw new StepFailure(`${name} is a radio button: choose another option instead`)
         notCheckable(error, name)
       }
@@ -228,7 +235,11 @@ export async function performVerb(context: StepContext, step: VerbStep, n: numbe
 
 /** A wait step with `gone`: until no way of its target finds a visible element. */
 export async function waitGone(context: StepContext, target: Target): Promise<void> {
-  const seen = await pollUntil(context, async () => (await visibleCount(context.page, target)).count, (count) => count === 0)
+  const seen = await pollUntil(
+    context,
+    async () => (await visibleCount(context.page, target)).count,
+    (count) => count === 0,
+  )
   if (!seen.held) throw new StepFailure(`${targetName(target)} was still there after ${context.stepSeconds}`)
 }
 
@@ -241,7 +252,5 @@ export async function assertTextAbsent(context: StepContext, text: string, targe
   }
   const seen = await pollUntil(context, read, (shown) => !shown)
   if (seen.held) return
-  throw new StepFailure(
-    `${target ? targetName(target) : 'the page'} still shows "${short(text, 80)}" (waited ${context.stepSeconds})`,
-  )
+  throw new StepFailure(`${target ? targetName(target) : 'the page'} still shows "${short(text, 80)}" (waited ${context.stepSeconds})`)
 }

@@ -51,7 +51,8 @@ const FEED = `<!doctype html>
   list.addEventListener('scroll', () => { if (list.scrollTop + list.clientHeight >= list.scrollHeight - 5) setTimeout(more, 100) })
 </script></body></html>`
 
-const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${body}</body></html>`
 
 export async function startVerbSite(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((request, response) => {

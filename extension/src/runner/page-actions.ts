@@ -7,8 +7,7 @@ import { PageFailure, performVerbInPage, pollUntil, visibleMatches, type PageVer
 
 /** The steps the content script performs in the page (navigation, tabs, dialogs, pauses and screenshots are the tab's). */
 export type PageStep =
-  | Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
-  | PageVerbStep
+  Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }> | PageVerbStep
 export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = [
   'click',
   'type',
@@ -110,7 +109,9 @@ function read(element: Element, attribute: string | null): string | null {
 async function assertText(doc: Document, step: Extract<PageStep, { type: 'assertText' }>, timeoutMs: number) {
   if (step.absent) {
     const shown = () =>
-      (step.target ? visibleMatches(doc, step.target) : [doc.body]).some((element) => ((element as HTMLElement).innerText ?? '').includes(step.text))
+      (step.target ? visibleMatches(doc, step.target) : [doc.body]).some((element) =>
+        ((element as HTMLElement).innerText ?? '').includes(step.text),
+      )
     if ((await pollUntil(shown, (value) => !value, timeoutMs)).held) return
     throw new PageFailure(
       `${step.target ? targetName(step.target) : 'the page'} still shows "${short(step.text, 80)}" (waited ${seconds(timeoutMs)})`,
@@ -152,7 +153,15 @@ async function perform(doc: Document, step: PageStep, timeoutMs: number): Promis
     case 'wait':
       if (step.target && step.gone) {
         const target = step.target
-        if (!(await pollUntil(() => visibleMatches(doc, target).length, (count) => count === 0, timeoutMs)).held)
+        if (
+          !(
+            await pollUntil(
+              () => visibleMatches(doc, target).length,
+              (count) => count === 0,
+              timeoutMs,
+            )
+          ).held
+        )
           throw new PageFailure(`${targetName(target)} was still there after ${seconds(timeoutMs)}`)
         return
       }

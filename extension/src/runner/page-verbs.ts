@@ -8,7 +8,10 @@ import { alternativeMatches } from './page-matches-all.ts'
 // same meaning as the cloud's (server/browser/verb-actions.ts). Going back, tabs and browser
 // dialogs are the tab's (run-in-tab.ts).
 
-export type PageVerbStep = Extract<AutomationStep, { type: 'check' | 'hover' | 'doubleClick' | 'clear' | 'scroll' | 'assertChecked' | 'assertCount' }>
+export type PageVerbStep = Extract<
+  AutomationStep,
+  { type: 'check' | 'hover' | 'doubleClick' | 'clear' | 'scroll' | 'assertChecked' | 'assertCount' }
+>
 
 /** A step that did not work here: its message says why (onError may retry it). */
 export class PageFailure extends Error {}
@@ -83,7 +86,13 @@ function scrollOneScreen(doc: Document) {
 }
 
 /** Performs one verb step in this page; throws PageFailure when it cannot. */
-export async function performVerbInPage(doc: Document, step: PageVerbStep, timeoutMs: number, find: FindInPage, click: (element: Element) => void) {
+export async function performVerbInPage(
+  doc: Document,
+  step: PageVerbStep,
+  timeoutMs: number,
+  find: FindInPage,
+  click: (element: Element) => void,
+) {
   switch (step.type) {
     case 'check': {
       const [box] = await find(step.target, 'one', timeoutMs)
@@ -142,13 +151,22 @@ export async function performVerbInPage(doc: Document, step: PageVerbStep, timeo
     }
     case 'assertChecked': {
       const [box] = await find(step.target, 'one', timeoutMs)
-      if (checkedState(box as Element) === null) throw new PageFailure(`${targetName(step.target)} is not a checkbox, radio button or switch`)
-      const seen = await pollUntil(() => checkedState(box as Element), (state) => state === step.checked, timeoutMs)
+      if (checkedState(box as Element) === null)
+        throw new PageFailure(`${targetName(step.target)} is not a checkbox, radio button or switch`)
+      const seen = await pollUntil(
+        () => checkedState(box as Element),
+        (state) => state === step.checked,
+        timeoutMs,
+      )
       if (!seen.held) throw new PageFailure(`${targetName(step.target)} is ${ticked(Boolean(seen.value))} (waited ${seconds(timeoutMs)})`)
       return
     }
     case 'assertCount': {
-      const seen = await pollUntil(() => visibleMatches(doc, step.target).length, (count) => count === step.count, timeoutMs)
+      const seen = await pollUntil(
+        () => visibleMatches(doc, step.target).length,
+        (count) => count === step.count,
+        timeoutMs,
+      )
       if (!seen.held)
         throw new PageFailure(
           `${targetName(step.target)} matches ${seen.value} element${seen.value === 1 ? '' : 's'}, not ${step.count} (waited ${seconds(timeoutMs)})`,
