@@ -36,6 +36,36 @@ async function navigate(tabId: number, url: string, timeoutMs: number) {
   await loaded(tabId, Math.max(1, until - Date.now()), url)
 }
 
+/** Goes back one page in the tab's history. */
+async function goBack(tabId: number, timeoutMs: number) {
+  const before = (await browser.tabs.get(tabId)).url
+  await browser.tabs.goBack(tabId).catch(() => {
+    throw new StepFailure('there is no previous page to go back to')
+  })
+  const until = Date.now() + timeoutMs
+  for (let tab = await browser.tabs.get(tabId); tab.status === 'complete' && tab.url === before && Date.now() < until - 1000; ) {
+    await sleep(50)
+    tab = await browser.tabs.get(tabId)
+  }
+  await loaded(tabId, Math.max(1, until - Date.now()), 'The previous page')
+}
+
+/** The newest tab the run's tab opened (a link to a new tab, a popup), waited for. */
+async function newestOpened(tabId: number, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const opened = (await browser.tabs.query({})).filter((tab) => tab.openerTabId === tabId && tab.id !== undefined)
+    const newest = opened.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)).at(-1)
+    if (newest?.id !== undefined) {
+      await browser.tabs.update(newest.id, { active: true })
+      await loaded(newest.id, Math.max(1, until - Date.now()), 'The new tab')
+      return newest.id
+    }
+    if (Date.now() >= until) throw new StepFailure(`no new tab or popup opened within ${seconds(timeoutMs)}`)
+    await sleep(POLL_MS)
+  }
+}
+
 /** Sends the step to the tab's top page; asks again while the page is changing (no runner answering yet). */
 async function inPage(tabId: number, step: PageStep, timeoutMs: number): Promise<(string | null)[] | void> {
   const until = Date.now() + timeoutMs
@@ -66,12 +96,21 @@ async function screenshot(connection: Connection, runId: string, tabId: number, 
 export async function runInTab(
   connection: Connection,
   run: StartedRun,
-  tabId: number,
+  startTab: number,
   options: { cancelled: () => boolean; onStep: (n: number) => void },
 ): Promise<Outcome> {
+  let tabId = startTab
   const perform = async (step: AutomationStep, n: number, timeoutMs: number) => {
     options.onStep(n)
     if (step.type === 'navigate') return navigate(tabId, step.url, timeoutMs)
+    if (step.type === 'goBack') return goBack(tabId, timeoutMs)
+    if (step.type === 'switchTab') {
+      tabId = await newestOpened(tabId, timeoutMs)
+      return
+    }
+    // A page's script cannot answer the browser's own dialogs from the extension: the cloud and the local runner can.
+    if (step.type === 'dialog')
+      throw new StepFailure("the extension cannot answer the browser's dialogs: run this automation in the cloud or on your computer")
     if (step.type === 'wait' && step.ms !== undefined) return sleep(step.ms)
     if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
     if (PAGE_STEP_TYPES.includes(step.type)) return inPage(tabId, step as PageStep, timeoutMs)
