@@ -43,7 +43,7 @@ async function goBack(tabId: number, timeoutMs: number) {
     throw new StepFailure('there is no previous page to go back to')
   })
   const until = Date.now() + timeoutMs
-  for (let tab = await browser.tabs.get(tabId); tab.status === 'complete' && tab.url === before && Date.now() < until - 1000; ) {
+  for (let tab = await browser.tabs.get(tabId); tab.status === 'complete' && tab.url === before && Date.now() < until - 1000;) {
     await sleep(50)
     tab = await browser.tabs.get(tabId)
   }

@@ -4,15 +4,15 @@ import type { Target } from '#common/targets.ts'
 
 // The verb steps (common/verb-steps.ts) as the model planner asks for them and makes them.
 
-/** The fields of the model's step answer that only the verb steps use. */
+/** The fields of the model's step answer that only the verb steps use (a model that leaves them out still answers in shape). */
 export const verbDecisionFields = {
-  checked: z.boolean().nullable().describe('check, assertChecked: true for ticked, false for not ticked.'),
-  count: z.number().int().nullable().describe('assertCount: how many elements like the ref there must be.'),
+  checked: z.boolean().nullish().describe('check, assertChecked: true for ticked, false for not ticked.'),
+  count: z.number().int().nullish().describe('assertCount: how many elements like the ref there must be.'),
   not: z
     .boolean()
-    .nullable()
+    .nullish()
     .describe('wait: true to wait until the element is gone; assertText: true to check the text is NOT on the page.'),
-  action: z.enum(DIALOG_ACTIONS).nullable().describe('dialog: accept (OK) or dismiss (Cancel) the next browser dialog.'),
+  action: z.enum(DIALOG_ACTIONS).nullish().describe('dialog: accept (OK) or dismiss (Cancel) the next browser dialog.'),
 }
 
 export const VERB_PROMPT = `- More step types: check (ref, checked: sets a checkbox or switch to ticked or not, doing nothing when it already is), hover (ref), doubleClick (ref), clear (ref: empties a field), goBack, scroll (optional ref: scrolls until it shows), dialog (action, optional text for a prompt: answers the NEXT browser alert/confirm/prompt, so put it before the step that opens one), switchTab (go on in the tab or popup a click just opened), assertChecked (ref, checked), assertCount (ref, count).
