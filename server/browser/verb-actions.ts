@@ -195,6 +195,11 @@ export async function performVerb(context: StepContext, step: VerbStep, n: numbe
         () => page.goBack({ timeout: context.timeout(), waitUntil: 'load' }),
         () => `the previous page did not finish loading within ${stepSeconds}`,
       )
+      // Before the first page a run opened there is only the browser's blank page: not a page to go back to.
+      if (page.url() === 'about:blank') {
+        await page.goForward({ timeout: context.timeout(), waitUntil: 'load' }).catch(() => null)
+        throw new StepFailure('there is no previous page to go back to')
+      }
       // Null: no page before this one, or a web app that changed its address without loading.
       if (response === null && !(await page.evaluate(() => history.length > 1).catch(() => false)))
         throw new StepFailure('there is no previous page to go back to')

@@ -43,7 +43,8 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
     case 'check':
       return withElement(instruction.element, 'checkable', (target) => ({ type: 'check', target, checked: instruction.on }))
     case 'hover':
-      return withElement(instruction.element, 'clickable', (target) => ({ type: 'hover', target }))
+      // A menu opens on hovering over its heading, often plain text.
+      return withElement(instruction.element, 'any', (target) => ({ type: 'hover', target }))
     case 'doubleClick':
       return withElement(instruction.element, 'any', (target) => ({ type: 'doubleClick', target }))
     case 'clear':
