@@ -1,5 +1,18 @@
 import { targetSchema } from './targets.ts'
 import { z } from './zod.ts'
+import { MAX_WAIT_MS, onError, text, yesNo } from './step-fields.ts'
+import {
+  assertCheckedStep,
+  assertCountStep,
+  checkStep,
+  clearStep,
+  dialogStep,
+  doubleClickStep,
+  goBackStep,
+  hoverStep,
+  scrollStep,
+  switchTabStep,
+} from './verb-steps.ts'
 
 /**
  * The steps of an automation, version 2: a typed list of browser actions that the cloud worker,
@@ -11,29 +24,8 @@ import { z } from './zod.ts'
  */
 export const STEPS_VERSION = 3
 
-/** A text field: 'is required' when missing, 'must be a string' when something else. */
-const text = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-const MAX_WAIT_MS = 60_000
-
-/**
- * What a step does when it fails (docs/decisions/028): it is tried again `retries` more times,
- * `delayMs` apart; if it still fails, `then` decides: 'fail' ends the run failed, 'skip' leaves
- * the step out and goes on, 'continue' goes on with the next steps and ends the run failed after
- * the last one. A step without it fails the run at once.
- */
-export const STEP_FAILURE_ACTIONS = ['fail', 'skip', 'continue'] as const
-export type StepFailureAction = (typeof STEP_FAILURE_ACTIONS)[number]
-export const MAX_STEP_RETRIES = 5
-const whole = (max: number) =>
-  z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'cannot be negative').max(max, `must be at most ${max}`)
-export const onErrorSchema = z.object({
-  retries: whole(MAX_STEP_RETRIES).default(0),
-  delayMs: whole(MAX_WAIT_MS).default(1000),
-  then: z.enum(STEP_FAILURE_ACTIONS, { error: `must be one of ${STEP_FAILURE_ACTIONS.join(', ')}` }).default('fail'),
-})
-export type OnError = z.output<typeof onErrorSchema>
-/** Every step type may say what to do when it fails. */
-const onError = { onError: onErrorSchema.optional() }
+export * from './verb-steps.ts'
+export { MAX_STEP_RETRIES, onErrorSchema, STEP_FAILURE_ACTIONS, type OnError, type StepFailureAction } from './step-fields.ts'
 
 export const navigateStep = z.object({
   type: z.literal('navigate'),
@@ -68,10 +60,13 @@ export const waitStep = z
       .max(MAX_WAIT_MS, `must be at most ${MAX_WAIT_MS}`)
       .optional(),
     target: targetSchema.optional(),
+    /** Wait until the target is gone (no visible element matches) instead of until it appears. */
+    gone: yesNo().optional(),
   })
   .refine((step) => (step.ms === undefined) !== (step.target === undefined), {
     message: 'needs either ms or target, not both',
   })
+  .refine((step) => !step.gone || step.target !== undefined, { message: 'waits until an element is gone only with a target' })
 const fieldName = () =>
   text()
     .trim()
@@ -140,6 +135,8 @@ export const assertTextStep = z.object({
   /** Where to look; the whole page when unset. */
   target: targetSchema.optional(),
   text: text().min(1, 'is required').max(1000, 'must be at most 1000 characters'),
+  /** Check that the text is NOT shown (waiting, within the step's time, for it to go). */
+  absent: yesNo().optional(),
 })
 
 const STEP_SCHEMAS = {
@@ -152,6 +149,16 @@ const STEP_SCHEMAS = {
   extract: extractStep,
   screenshot: screenshotStep,
   assertText: assertTextStep,
+  check: checkStep,
+  hover: hoverStep,
+  doubleClick: doubleClickStep,
+  clear: clearStep,
+  goBack: goBackStep,
+  scroll: scrollStep,
+  dialog: dialogStep,
+  switchTab: switchTabStep,
+  assertChecked: assertCheckedStep,
+  assertCount: assertCountStep,
 } as const
 
 export type StepType = keyof typeof STEP_SCHEMAS
@@ -166,6 +173,16 @@ export const automationStepSchema = z.discriminatedUnion('type', [
   extractStep,
   screenshotStep,
   assertTextStep,
+  checkStep,
+  hoverStep,
+  doubleClickStep,
+  clearStep,
+  goBackStep,
+  scrollStep,
+  dialogStep,
+  switchTabStep,
+  assertCheckedStep,
+  assertCountStep,
 ])
 export type AutomationStep = z.infer<typeof automationStepSchema>
 

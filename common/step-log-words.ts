@@ -18,7 +18,7 @@ export function describeStep(step: AutomationStep): string {
     case 'press':
       return step.target ? `${step.key} in ${describeTarget(step.target)}` : step.key
     case 'wait':
-      return step.ms !== undefined ? `${step.ms} ms` : step.target ? describeTarget(step.target) : ''
+      return step.ms !== undefined ? `${step.ms} ms` : step.target ? `${describeTarget(step.target)}${step.gone ? ' to go' : ''}` : ''
     case 'extract':
       return `${describeTarget(step.target)} -> ${step.field}${step.attribute ? ` (${step.attribute})` : ''}${
         step.fields ? ` [${step.fields.map((field) => field.name).join(', ')}]` : ''
@@ -26,7 +26,24 @@ export function describeStep(step: AutomationStep): string {
     case 'screenshot':
       return step.name ?? 'the page'
     case 'assertText':
-      return `"${short(step.text, 80)}"${step.target ? ` in ${describeTarget(step.target)}` : ' on the page'}`
+      return `${step.absent ? 'no ' : ''}"${short(step.text, 80)}"${step.target ? ` in ${describeTarget(step.target)}` : ' on the page'}`
+    case 'check':
+    case 'assertChecked':
+      return `${describeTarget(step.target)} ${step.checked ? 'checked' : 'unchecked'}`
+    case 'hover':
+    case 'doubleClick':
+    case 'clear':
+      return describeTarget(step.target)
+    case 'scroll':
+      return step.target ? `to ${describeTarget(step.target)}` : 'one screen down'
+    case 'goBack':
+      return 'the previous page'
+    case 'dialog':
+      return `${step.action} the next dialog${step.text !== undefined ? ` (answer ${step.text.length} characters)` : ''}`
+    case 'switchTab':
+      return 'the newest tab'
+    case 'assertCount':
+      return `${step.count} × ${describeTarget(step.target)}`
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AutomationStep, OnError, StepFailureAction } from './automation-steps.ts'
 import { describeTarget } from './targets.ts'
+import { verbInWords } from './verb-step-words.ts'
 
 const short = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 const quoted = (text: string) => `“${short(text)}”`
@@ -18,7 +19,10 @@ export function stepInWords(step: AutomationStep): string {
     case 'press':
       return step.target ? `Press ${step.key} in ${describeTarget(step.target)}` : `Press ${step.key}`
     case 'wait':
-      return step.ms !== undefined ? `Wait ${step.ms / 1000} s` : `Wait for ${step.target ? describeTarget(step.target) : 'the page'}`
+      if (step.ms !== undefined) return `Wait ${step.ms / 1000} s`
+      return step.gone && step.target
+        ? `Wait until ${describeTarget(step.target)} is gone`
+        : `Wait for ${step.target ? describeTarget(step.target) : 'the page'}`
     case 'extract':
       return `Extract ${describeTarget(step.target)}${step.attribute ? ` (${step.attribute})` : ''} as “${step.field}”${
         step.fields ? ` with ${step.fields.map((field) => quoted(field.name)).join(', ')}` : ''
@@ -26,7 +30,9 @@ export function stepInWords(step: AutomationStep): string {
     case 'screenshot':
       return step.name ? `Take a screenshot “${step.name}”` : 'Take a screenshot'
     case 'assertText':
-      return `Check that ${step.target ? describeTarget(step.target) : 'the page'} shows ${quoted(step.text)}`
+      return `Check that ${step.target ? describeTarget(step.target) : 'the page'} ${step.absent ? 'does not show' : 'shows'} ${quoted(step.text)}`
+    default:
+      return verbInWords(step)
   }
 }
 

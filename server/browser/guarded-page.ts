@@ -65,8 +65,12 @@ export async function withGuardedPage<T>(
     session = await openBrowserSession({ browser, guard })
     if (signal.aborted) stop()
     const opened = session
+    // A switchTab step moves on to the newest tab: the session's page is the one acted on.
     const context = (): StepContext => ({
       page: opened.page,
+      switchPage: (next) => {
+        opened.page = next
+      },
       guard,
       blocked: opened.blocked,
       timeout: () => Math.max(1, Math.min(options.stepTimeoutMs, deadline - Date.now())),

@@ -1,78 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Locator, Page } from 'playwright-core'
+import type { Locator } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import type { Target, TargetAlternative } from '#common/targets.ts'
-import type { ExtractedTable } from '#common/extracted-table.ts'
+import type { Target } from '#common/targets.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
 import { performExtract } from './extract-action.ts'
-import type { BlockedRequest, TargetGuard } from './target-guard.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { settlePage, SETTLE } from './page-settle.ts'
+import { cleanMessage, inPage, StepFailure, type StepContext } from './step-context.ts'
 import { resolveTarget, targetName, whyUnresolved } from './target-resolver.ts'
 import { typeOnOwnSite, type SecretTyping } from './secret-typing.ts'
+import { optionValue, typedValue } from './field-values.ts'
+import { assertTextAbsent, performVerb, waitGone } from './verb-actions.ts'
 
 export { describeStep, short }
-
-/** A step that did not work: the automation's fault (not refunded). The message names the cause. */
-export class StepFailure extends Error {}
-
-export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
-
-/** The first line of a Playwright error without its 'locator.click: ' prefix and call log. */
-export function cleanMessage(error: unknown): string {
-  const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
-  return short(first.replace(/^[a-zA-Z]+\.[a-zA-Z]+: /, '').replace(/^Error: /, ''), 300)
-}
-
-/** What a step needs from the run it belongs to (step-executor.ts makes it). */
-export interface StepContext {
-  page: Page
-  guard: TargetGuard
-  /** Requests the guard refused so far, in order. */
-  blocked: readonly BlockedRequest[]
-  /** Time a step may still take: its own limit, or what is left of the run's. */
-  timeout(): number
-  /** The step limit, in words ('15 s'). */
-  stepSeconds: string
-  /** False once the run was cancelled, timed out or the server is stopping. */
-  running(): boolean
-  browserConnected(): boolean
-  stopSignal: AbortSignal
-  progress: { log(level: 'info' | 'warn' | 'error', message: string): void }
-  extracted: ExtractedTable
-  takeScreenshot(step: number, name: string, timeoutMs: number): Promise<void>
-  /** Another way than the target's first found the element: the run records the repair. */
-  onRepaired(step: number, target: Target, repair: Repair): Promise<void>
-  /** Looks for the element a broken target meant (self-repair); absent when the automation turned it off. */
-  repair?: StepRepair | null
-  /** Fields that were given a vault value: every screenshot of the run masks them (docs/decisions/025). */
-  masked?: Locator[]
-}
-
-/** How a step found its element when its target's first way did not. */
-export interface Repair {
-  used: TargetAlternative
-  how: 'alternative' | 'similar' | 'model'
-  /** The whole target that worked, best way first. */
-  target: Target
-}
-
-/** Self-repair: the target the broken one meant, found on the page now, or null. */
-export type StepRepair = (page: Page, step: AutomationStep, target: Target) => Promise<{ target: Target; how: 'similar' | 'model' } | null>
+export { cleanMessage, inPage, seconds, StepFailure, type Repair, type StepContext, type StepRepair } from './step-context.ts'
 
 /** How long a repaired target has to find its element. */
 const REPAIRED_LOOK_MS = 2_000
-
-/** A Playwright call inside a step: its errors are the automation's (a timeout says what). */
-export async function inPage<T>(context: StepContext, call: () => Promise<T>, onTimeout: () => string | Promise<string>): Promise<T> {
-  try {
-    return await call()
-  } catch (error) {
-    if (!context.running() || !context.browserConnected()) throw error
-    if (await isPlaywrightTimeout(error)) throw new StepFailure(await onTimeout())
-    throw new StepFailure(cleanMessage(error))
-  }
-}
 
 /**
  * The one element (`any`: every element) a step's target names, waited for. When no way of the
@@ -125,7 +69,20 @@ async function whileSettling<T>(context: StepContext, read: () => Promise<T>): P
 }
 
 /** Steps after which a page may change (load, draw, send): the next step looks at it once it settled. */
-const CHANGES_PAGE: ReadonlySet<AutomationStep['type']> = new Set(['navigate', 'click', 'type', 'select', 'press'])
+const CHANGES_PAGE: ReadonlySet<AutomationStep['type']> = new Set([
+  'navigate',
+  'click',
+  'type',
+  'select',
+  'press',
+  'check',
+  'doubleClick',
+  'clear',
+  'hover',
+  'goBack',
+  'scroll',
+  'switchTab',
+])
 
 /**
  * Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot.
@@ -192,9 +149,11 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
         context.masked?.push(target)
         return
       }
+      // A date or number field takes its own format ('5 December 2026' -> '2026-12-05').
+      const text = await typedValue(target, step.text, context.timeout())
       await inPage(
         context,
-        () => target.fill(step.text, { timeout: context.timeout() }),
+        () => target.fill(text, { timeout: context.timeout() }),
         () => `${targetName(step.target)} could not be filled within ${stepSeconds} (it stayed disabled or read-only)`,
       )
       return
@@ -203,7 +162,10 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
       const target = await element(context, step, step.target, n)
       await inPage(
         context,
-        () => target.selectOption(step.value, { timeout: context.timeout() }),
+        async () => {
+          const value = await optionValue(target, step.value, context.timeout())
+          await target.selectOption(value === null ? step.value : { value }, { timeout: context.timeout() })
+        },
         () => `${targetName(step.target)} offered no option "${step.value}" within ${stepSeconds}`,
       )
       return
@@ -230,6 +192,7 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
         await sleep(step.ms, undefined, { signal: context.stopSignal })
         return
       }
+      if (step.target && step.gone) return waitGone(context, step.target)
       // Waiting for the results, say: any element the target matches is enough.
       if (step.target) await element(context, step, step.target, n, 'any')
       return
@@ -262,6 +225,7 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
       return
     }
     case 'assertText': {
+      if (step.absent) return assertTextAbsent(context, step.text, step.target)
       // In the element, or in any of the elements its target matches (a list, say); else the page.
       const within = step.target ? await element(context, step, step.target, n, 'any') : page.locator('body')
       const until = Date.now() + context.timeout()
@@ -280,5 +244,7 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
           : `the page does not show "${short(step.text, 80)}" (waited ${stepSeconds})`,
       )
     }
+    default:
+      return performVerb(context, step, n, (target, match) => element(context, step, target, n, match))
   }
 }

@@ -1,3 +1,4 @@
+import type { AutomationStep } from '#common/automation-steps.ts'
 import type { RecordedChatRequest } from './fake-chat-completions.ts'
 
 // A scripted AI model for the planner and self-repair tests, behind the fake OpenAI-compatible
@@ -26,8 +27,12 @@ export function refOf(prompt: string, words: string, role?: string): number | nu
 
 /** One step of a planner script: the element by its words instead of its number. */
 export interface ScriptedStep {
-  type: 'navigate' | 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'screenshot' | 'assertText'
+  type: AutomationStep['type']
   element?: string
+  checked?: boolean
+  count?: number
+  not?: boolean
+  action?: 'accept' | 'dismiss'
   role?: string
   url?: string
   text?: string
@@ -58,6 +63,10 @@ export function scriptedPlanner(script: ScriptedStep[]) {
         ms: step.type === 'wait' && !step.element ? 500 : null,
         field: step.field ?? null,
         all: step.all ?? null,
+        checked: step.checked ?? null,
+        count: step.count ?? null,
+        not: step.not ?? null,
+        action: step.action ?? null,
       },
     }
   }

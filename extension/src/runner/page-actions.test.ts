@@ -85,4 +85,52 @@ describe('performing steps in the page', () => {
     })
     expect(await perform({ type: 'nextPage', next: [{ by: 'role', role: 'link', name: 'Next' }] })).toEqual({ ok: true, moved: false })
   })
+
+  it('sets and checks boxes, hovers, double-clicks, clears, counts and waits for things to go, as the cloud does', async () => {
+    await pages.open('verbs.html')
+    const { page } = pages
+    const label = (text: string) => [{ by: 'label' as const, text }]
+    const dark = [{ by: 'role' as const, role: 'switch' as const, name: 'Dark mode' }]
+    expect(await perform({ type: 'check', target: label('Remember me'), checked: true })).toEqual({ ok: true })
+    expect(await perform({ type: 'check', target: label('Remember me'), checked: true })).toEqual({ ok: true })
+    expect(await page.locator('#remember').isChecked()).toBe(true)
+    expect(await perform({ type: 'check', target: label('Newsletter'), checked: false })).toEqual({ ok: true })
+    expect(await page.locator('#news').isChecked()).toBe(false)
+    expect(await perform({ type: 'check', target: dark, checked: true })).toEqual({ ok: true })
+    expect(await page.locator('#dark').getAttribute('aria-checked')).toBe('true')
+    expect(await perform({ type: 'assertChecked', target: dark, checked: true })).toEqual({ ok: true })
+    expect(await perform({ type: 'assertChecked', target: label('Newsletter'), checked: true }, 300)).toEqual({
+      ok: false,
+      failure: true,
+      error: 'Field labelled “Newsletter” is not ticked (waited 0.3 s)',
+    })
+    expect(await perform({ type: 'check', target: label('City'), checked: true })).toEqual({
+      ok: false,
+      failure: true,
+      error: 'Field labelled “City” is not a checkbox, radio button or switch',
+    })
+    expect(await perform({ type: 'hover', target: [{ by: 'role', role: 'button', name: 'Account' }] })).toEqual({ ok: true })
+    expect(await page.getByText('Sign out').isVisible()).toBe(true)
+    expect(await perform({ type: 'doubleClick', target: [{ by: 'text', text: 'Quarterly report' }] })).toEqual({ ok: true })
+    expect(await page.locator('#title').textContent()).toBe('Editing the title')
+    expect(await perform({ type: 'clear', target: label('City') })).toEqual({ ok: true })
+    expect(await page.locator('#city').inputValue()).toBe('')
+    expect(await perform({ type: 'type', target: label('Start date'), text: '5 December 2026' })).toEqual({ ok: true })
+    expect(await page.locator('#start').inputValue()).toBe('2026-12-05')
+    expect(await perform({ type: 'select', target: label('Country'), value: 'france ' })).toEqual({ ok: true })
+    expect(await page.locator('#country').inputValue()).toBe('fr')
+    expect(await perform({ type: 'assertCount', target: [{ by: 'css', selector: '.row' }], count: 3 })).toEqual({ ok: true })
+    expect(await perform({ type: 'assertCount', target: [{ by: 'css', selector: '.row' }], count: 2 }, 300)).toEqual({
+      ok: false,
+      failure: true,
+      error: '".row" matches 3 elements, not 2 (waited 0.3 s)',
+    })
+    expect(await perform({ type: 'wait', target: [{ by: 'text', text: 'Loading…' }], gone: true })).toEqual({ ok: true })
+    expect(await perform({ type: 'assertText', text: 'Loading…', absent: true })).toEqual({ ok: true })
+    expect(await perform({ type: 'assertText', text: 'Remember me', absent: true }, 300)).toEqual({
+      ok: false,
+      failure: true,
+      error: 'the page still shows "Remember me" (waited 0.3 s)',
+    })
+  })
 })

@@ -1,9 +1,11 @@
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { targetName, whyUnresolved } from '#common/unresolved-target.ts'
+import { valueForInput } from '#common/field-values.ts'
 import { resolveInPage } from './resolve-target.ts'
 import { readRecords } from './page-records.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
+import { PageFailure, performVerbInPage, pollUntil, visibleMatches, type PageVerbStep } from './page-verbs.ts'
 
 /**
  * Go to the next page of an extract step's items (run-in-tab.ts asks between pages): its control
@@ -14,17 +16,32 @@ export interface NextPageStep {
   next: Target
 }
 
-/** The steps the content script performs in the page (navigation, pauses and screenshots are the tab's). */
+/** The steps the content script performs in the page (navigation, tabs, dialogs, pauses and screenshots are the tab's). */
 export type PageStep =
-  Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }> | NextPageStep
-export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press', 'wait', 'extract', 'assertText']
+  | Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
+  | PageVerbStep
+  | NextPageStep
+export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = [
+  'click',
+  'type',
+  'select',
+  'press',
+  'wait',
+  'extract',
+  'assertText',
+  'check',
+  'hover',
+  'doubleClick',
+  'clear',
+  'scroll',
+  'assertChecked',
+  'assertCount',
+]
 
 /** The page's answer: done (an extract step's values), or why not (`failure`: the step's fault, onError may retry). */
 export type PageAnswer =
   { ok: true; values?: (string | null)[]; records?: ExtractedRecord[]; moved?: boolean } | { ok: false; error: string; failure: boolean }
 type Done = Omit<Extract<PageAnswer, { ok: true }>, 'ok'> | undefined
-
-class PageFailure extends Error {}
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 const short = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
@@ -42,7 +59,9 @@ function fill(element: Element, text: string) {
   ;(element as HTMLElement).focus()
   if (element instanceof view.HTMLInputElement || element instanceof view.HTMLTextAreaElement) {
     const prototype = element instanceof view.HTMLInputElement ? view.HTMLInputElement.prototype : view.HTMLTextAreaElement.prototype
-    Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, text)
+    // A date or number field takes its own format ('5 December 2026' -> '2026-12-05').
+    const value = element instanceof view.HTMLInputElement ? valueForInput(element.type, text) : text
+    Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(element, value)
   } else if ((element as HTMLElement).isContentEditable) {
     element.textContent = text
   } else {
@@ -55,7 +74,11 @@ function fill(element: Element, text: string) {
 function choose(element: Element, value: string, what: string) {
   const view = element.ownerDocument.defaultView ?? window
   if (!(element instanceof view.HTMLSelectElement)) throw new PageFailure(`${what} is not a drop-down`)
-  const option = [...element.options].find((item) => item.value === value || item.label.trim() === value.trim())
+  const loose = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase()
+  const options = [...element.options]
+  const option =
+    options.find((item) => item.value === value || item.label.trim() === value.trim()) ??
+    options.find((item) => loose(item.label) === loose(value) || loose(item.value) === loose(value))
   if (!option) throw new PageFailure(`${what} has no option "${short(value, 80)}"`)
   element.value = option.value
   element.dispatchEvent(new view.Event('input', { bubbles: true }))
@@ -99,6 +122,16 @@ function read(element: Element, attribute: string | null): string | null {
 }
 
 async function assertText(doc: Document, step: Extract<PageStep, { type: 'assertText' }>, timeoutMs: number) {
+  if (step.absent) {
+    const shown = () =>
+      (step.target ? visibleMatches(doc, step.target) : [doc.body]).some((element) =>
+        ((element as HTMLElement).innerText ?? '').includes(step.text),
+      )
+    if ((await pollUntil(shown, (value) => !value, timeoutMs)).held) return
+    throw new PageFailure(
+      `${step.target ? targetName(step.target) : 'the page'} still shows "${short(step.text, 80)}" (waited ${seconds(timeoutMs)})`,
+    )
+  }
   const until = Date.now() + timeoutMs
   const within = step.target ? await elements(doc, step.target, 'any', timeoutMs) : [doc.body]
   let seen = ''
@@ -149,6 +182,20 @@ async function perform(doc: Document, step: PageStep, timeoutMs: number): Promis
       return
     }
     case 'wait':
+      if (step.target && step.gone) {
+        const target = step.target
+        if (
+          !(
+            await pollUntil(
+              () => visibleMatches(doc, target).length,
+              (count) => count === 0,
+              timeoutMs,
+            )
+          ).held
+        )
+          throw new PageFailure(`${targetName(target)} was still there after ${seconds(timeoutMs)}`)
+        return
+      }
       if (step.target) await elements(doc, step.target, 'any', timeoutMs)
       return
     case 'extract': {
@@ -161,6 +208,9 @@ async function perform(doc: Document, step: PageStep, timeoutMs: number): Promis
       return { moved: await nextPage(doc, step.next, timeoutMs) }
     case 'assertText':
       await assertText(doc, step, timeoutMs)
+      return
+    default:
+      await performVerbInPage(doc, step, timeoutMs, (target, match, ms) => elements(doc, target, match, ms), click)
       return
   }
 }

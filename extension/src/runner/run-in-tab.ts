@@ -14,7 +14,7 @@ const MAX_ACTIONS = 1000
 const STEP_TIMEOUT_MS = 15_000
 const POLL_MS = 150
 /** Steps after which the page may draw something new: the next step waits for it to settle. */
-const CHANGES_PAGE: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press']
+const CHANGES_PAGE: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press', 'check', 'doubleClick', 'clear', 'hover', 'scroll']
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -37,6 +37,36 @@ async function navigate(tabId: number, url: string, timeoutMs: number) {
     tab = await browser.tabs.get(tabId)
   }
   await loaded(tabId, Math.max(1, until - Date.now()), url)
+}
+
+/** Goes back one page in the tab's history. */
+async function goBack(tabId: number, timeoutMs: number) {
+  const before = (await browser.tabs.get(tabId)).url
+  await browser.tabs.goBack(tabId).catch(() => {
+    throw new StepFailure('there is no previous page to go back to')
+  })
+  const until = Date.now() + timeoutMs
+  for (let tab = await browser.tabs.get(tabId); tab.status === 'complete' && tab.url === before && Date.now() < until - 1000;) {
+    await sleep(50)
+    tab = await browser.tabs.get(tabId)
+  }
+  await loaded(tabId, Math.max(1, until - Date.now()), 'The previous page')
+}
+
+/** The newest tab the run's tab opened (a link to a new tab, a popup), waited for. */
+async function newestOpened(tabId: number, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const opened = (await browser.tabs.query({})).filter((tab) => tab.openerTabId === tabId && tab.id !== undefined)
+    const newest = opened.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)).at(-1)
+    if (newest?.id !== undefined) {
+      await browser.tabs.update(newest.id, { active: true })
+      await loaded(newest.id, Math.max(1, until - Date.now()), 'The new tab')
+      return newest.id
+    }
+    if (Date.now() >= until) throw new StepFailure(`no new tab or popup opened within ${seconds(timeoutMs)}`)
+    await sleep(POLL_MS)
+  }
 }
 
 /** Sends the step to the tab's top page; asks again while the page is changing (no runner answering yet). */
@@ -116,15 +146,24 @@ async function screenshot(connection: Connection, runId: string, tabId: number, 
 export async function runInTab(
   connection: Connection,
   run: StartedRun,
-  tabId: number,
+  startTab: number,
   options: { cancelled: () => boolean; onStep: (n: number) => void },
 ): Promise<Outcome> {
+  let tabId = startTab
   const perform = async (step: AutomationStep, n: number, timeoutMs: number) => {
     options.onStep(n)
     const started = Date.now()
     // Half what the step had left at most, so the next step still has time of its own.
     const settleAfter = () => settle(tabId, (timeoutMs - (Date.now() - started)) / 2)
     if (step.type === 'navigate') return navigate(tabId, step.url, timeoutMs).then(settleAfter)
+    if (step.type === 'goBack') return goBack(tabId, timeoutMs).then(settleAfter)
+    if (step.type === 'switchTab') {
+      tabId = await newestOpened(tabId, timeoutMs)
+      return settleAfter()
+    }
+    // A page's script cannot answer the browser's own dialogs from the extension: the cloud and the local runner can.
+    if (step.type === 'dialog')
+      throw new StepFailure("the extension cannot answer the browser's dialogs: run this automation in the cloud or on your computer")
     if (step.type === 'wait' && step.ms !== undefined) return sleep(step.ms)
     if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
     if (step.type === 'extract') return extractEveryPage(tabId, step, timeoutMs)

@@ -75,7 +75,7 @@ describe('reading a task said in words', () => {
     ['Get the prices from the table', [{ kind: 'extract', what: 'the prices', field: null }]],
     ['send the message', [{ kind: 'click', element: 'send message' }]],
     ['submit the form', [{ kind: 'submit' }]],
-    ['accept the cookies', [{ kind: 'click', element: 'accept cookies' }]],
+    ['accept the cookies', [{ kind: 'cookies', accept: true }]],
     ['fly to the moon, then click OK', [{ unread: 'fly to the moon' }, { kind: 'click', element: 'OK' }]],
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)

@@ -8,6 +8,7 @@ import type { Explorer } from './explorer.ts'
 import type { DraftPlan, StepTrial } from './offline-planner.ts'
 import { fieldName } from './plan-extract.ts'
 import { hideSecrets, maskSecrets, unmaskSecrets } from './secrets.ts'
+import { VERB_PROMPT, verbDecisionFields, verbStepOf } from './model-verb-steps.ts'
 import { addressWithoutQuery, snapshotForModel } from './snapshot-prompt.ts'
 
 /** The bounds of one planning by the model (docs/decisions/020). */
@@ -44,6 +45,7 @@ export const plannerDecisionSchema = z.object({
       ms: z.number().int().nullable().describe('wait: milliseconds, when waiting for a time.'),
       field: z.string().nullable().describe('extract: the column name for the values.'),
       all: z.boolean().nullable().describe('extract: true to read every element like this one (a column, a list).'),
+      ...verbDecisionFields,
     })
     .nullable(),
 })
@@ -53,6 +55,7 @@ const SYSTEM = `You plan browser automations for people who are not programmers.
 Rules:
 - Use only elements from the list, by their [number]. Never guess addresses or elements that are not listed.
 - Step types: navigate (url), click (ref), type (ref, text), select (ref, text = the option), press (key, optional ref), wait (ms, or ref to wait for), extract (ref, field; all=true for every element like it, such as a table column), screenshot, assertText (text; optional ref).
+${VERB_PROMPT}
 - Values that look like {{secret 1}} stand for secrets: type them exactly as written.
 - When everything the task asks for is done, answer done=true with step=null. If the task cannot be done on this site, answer done=true and say why in thought.`
 
@@ -204,12 +207,17 @@ async function toStep(
       return Array.isArray(found) ? { step: { type: 'press', key, target: found } } : found
     }
     case 'wait': {
+      if (proposed.ref !== null && proposed.not) {
+        const found = await target()
+        return Array.isArray(found) ? { step: { type: 'wait', target: found, gone: true } } : found
+      }
       if (proposed.ref === null) return { step: { type: 'wait', ms: Math.min(Math.max(0, proposed.ms ?? 1000), 60_000) } }
       const found = await target()
       return Array.isArray(found) ? { step: { type: 'wait', target: found } } : found
     }
     case 'assertText': {
       if (!proposed.text) return { problem: 'assertText needs the text' }
+      if (proposed.not && proposed.ref === null) return { step: { type: 'assertText', text: text(proposed.text), absent: true } }
       if (proposed.ref === null) return { step: { type: 'assertText', text: text(proposed.text) } }
       const found = await target()
       return Array.isArray(found) ? { step: { type: 'assertText', text: text(proposed.text), target: found } } : found
@@ -247,6 +255,8 @@ async function toStep(
         ? { step: { type: 'type', target: found, text: text(proposed.text) } }
         : { step: { type: 'select', target: found, value: text(proposed.text) } }
     }
+    default:
+      return verbStepOf(proposed, proposed.ref === null ? null : target)
   }
 }
 

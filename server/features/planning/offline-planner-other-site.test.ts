@@ -68,7 +68,7 @@ describe('the offline planner on a site it was not made with', () => {
       'Click Link named “Subscribe” (+1 fallback)',
       'Type “Ada” into Text field named “First name” (+2 fallbacks)',
       'Type “ada@example.com” into Text field named “Your e-mail” (+2 fallbacks)',
-      'Click Field labelled “I agree to the terms” (+2 fallbacks)',
+      'Tick Field labelled “I agree to the terms” (+2 fallbacks)',
       'Choose “Monthly” in Drop-down named “How often” (+1 fallback)',
       'Click Button named “Subscribe now” (+1 fallback)',
       "Check that the page shows “You're in”",

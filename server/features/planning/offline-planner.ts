@@ -1,5 +1,5 @@
 import type { AutomationStep, STEP_KEYS } from '#common/automation-steps.ts'
-import { describeAlternative, type Target, type TargetAlternative } from '#common/targets.ts'
+import type { Target } from '#common/targets.ts'
 import {
   findElement,
   MATCH_THRESHOLD,
@@ -9,10 +9,10 @@ import {
   type ElementWant,
 } from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
-import { locatorFor } from '#server/browser/target-resolver.ts'
 import type { Explorer } from './explorer.ts'
 import { findPlaced } from './find-placed.ts'
 import { extractStep } from './plan-extract.ts'
+import { planVerb } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
 import { inPlanningOrder } from './plan-order.ts'
 import type { Instruction } from './read-clause.ts'
@@ -122,20 +122,6 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         if (found) return keep({ type: 'click', target: found.target }, source)
         return
       }
-      case 'check': {
-        const found = await find(instruction.element, 'checkable', source)
-        if (!found) return
-        // A box already as wanted is left alone; the step only clicks one that is not.
-        const lead = found.target[0] as TargetAlternative
-        const checked = await locatorFor(explorer.page, lead)
-          .isChecked({ timeout: 1_000 })
-          .catch(() => null)
-        if (checked === instruction.on) {
-          notes.push(`${describeAlternative(lead)} is already ${instruction.on ? 'checked' : 'unchecked'}; no step was needed.`)
-          return
-        }
-        return keep({ type: 'click', target: found.target }, source)
-      }
       case 'type': {
         const found = instruction.element ? await find(instruction.element, 'field', source) : await onlyField(source)
         if (!found) return
@@ -177,9 +163,11 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return keep({ type: 'select', target, value: close ?? instruction.value }, source)
       }
       case 'press': {
+        // A key without an element goes to the field just typed into.
         const found = instruction.element ? await find(instruction.element, 'field', source) : null
+        const target = found?.target ?? (lastField && !instruction.element ? await targetOf(lastField) : null)
         const key = instruction.key as (typeof STEP_KEYS)[number]
-        return keep(found ? { type: 'press', key, target: found.target } : { type: 'press', key }, source)
+        return keep(target ? { type: 'press', key, target } : { type: 'press', key }, source)
       }
       case 'submit':
         return submit(source)
@@ -265,6 +253,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return keep(instruction.name ? { type: 'screenshot', name: instruction.name } : { type: 'screenshot' }, source)
       case 'assert':
         return keep({ type: 'assertText', text: instruction.text }, source)
+      default:
+        return planVerb(instruction, source, { look: page, find, targetOf, keep, steps, notes })
     }
   }
 

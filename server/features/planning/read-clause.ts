@@ -3,6 +3,7 @@
 
 import { readAddClause, type AddInstruction } from './add-clause.ts'
 import { isQuoted, restore } from './quoted-parts.ts'
+import { readVerbClause, type VerbInstruction } from './read-verb-clause.ts'
 
 export type Instruction =
   | { kind: 'navigate'; url: string }
@@ -22,6 +23,7 @@ export type Instruction =
   | { kind: 'screenshot'; name: string | null }
   | { kind: 'assert'; text: string }
   | AddInstruction
+  | VerbInstruction
 
 const KEYS: Record<string, string> = {
   enter: 'Enter',
@@ -48,7 +50,7 @@ function address(text: string): string | null {
 }
 
 const VERB_WORDS =
-  'add|create|insert|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+  'add|create|insert|double click|mouse|mark|empty|erase|switch|change|continue|carry|answer|allow|agree|reject|decline|cancel|approve|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
 
 export const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
 
@@ -88,6 +90,8 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   const q = (text: string) => restore(text, quotes).trim()
   const lower = clause.toLowerCase()
   let match: RegExpExecArray | null
+  const verb = readVerbClause(clause, q)
+  if (verb) return verb
 
   // Sign in: 'log in as X with password Y', 'sign in with X and Y', 'log in using email X and password Y'.
   if (

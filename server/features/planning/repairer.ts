@@ -28,6 +28,16 @@ const WANT: Record<AutomationStep['type'], ElementWant> = {
   extract: 'readable',
   screenshot: 'any',
   assertText: 'readable',
+  check: 'checkable',
+  hover: 'clickable',
+  doubleClick: 'clickable',
+  clear: 'field',
+  goBack: 'any',
+  scroll: 'any',
+  dialog: 'any',
+  switchTab: 'any',
+  assertChecked: 'checkable',
+  assertCount: 'readable',
 }
 
 /** The words a target says its element by ('Sign in' of Button named “Sign in”), with the role it names. */
@@ -59,6 +69,16 @@ const WORDS: Record<AutomationStep['type'], string> = {
   extract: 'Read',
   screenshot: 'Take a screenshot of',
   assertText: 'Check the text of',
+  check: 'Tick or untick',
+  hover: 'Hover over',
+  doubleClick: 'Double-click',
+  clear: 'Clear',
+  goBack: 'Go back from',
+  scroll: 'Scroll to',
+  dialog: 'Answer a dialog of',
+  switchTab: 'Switch to a tab from',
+  assertChecked: 'Check whether it is ticked:',
+  assertCount: 'Count',
 }
 
 const repairAnswerSchema = z.object({

@@ -172,6 +172,7 @@ export function createStepExecutor(deps: {
     let browser: Browser | null = null
     let session: BrowserSession | null = null
     let page: Page | null = null
+    let steps: StepContext | null = null
     stop.signal.addEventListener('abort', () => void session?.context.close().catch(() => {}), { once: true })
     const heartbeat = setInterval(() => void progress.flush(), config.heartbeatMs ?? 5_000)
     const timeLimit = setTimeout(() => halt('timed-out'), timeLimitMs)
@@ -208,6 +209,11 @@ export function createStepExecutor(deps: {
       },
       repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message), secrets.hidden) ?? null,
       masked,
+      // A switchTab step: the run goes on in the new tab (its screenshots too).
+      switchPage: (next) => {
+        page = next
+        steps = stepContext(next)
+      },
     })
 
     /** The automation's kept browser state (docs/decisions/025), when it keeps one and has one. */
@@ -329,7 +335,7 @@ export function createStepExecutor(deps: {
       session = await openBrowserSession({ browser, guard, onBlocked, storageState: kept ?? undefined })
       if (state !== 'running') await session.context.close()
       page = session.page
-      const steps = stepContext(page)
+      steps = stepContext(page)
 
       const block = run.signInBlock
       for (let index = 0; index < run.steps.length; index++) {
@@ -350,7 +356,7 @@ export function createStepExecutor(deps: {
         const [missing] = filled.missing
         if (missing) throw new StepFailure(notFilled(missing))
         const end = await performWithOnError({
-          perform: () => performStep(steps, filled.step, n, { typing: filled.typing }),
+          perform: () => performStep(steps as StepContext, filled.step, n, { typing: filled.typing }),
           onError: step.onError,
           label,
           log: (level, message) => progress.log(level, message),

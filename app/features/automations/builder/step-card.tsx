@@ -6,46 +6,19 @@ import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import { cn } from '#app/lib/cn.ts'
-import { STEP_KEYS, type StepType } from '#common/automation-steps.ts'
-import { STEP_TYPE_HINTS, STEP_TYPE_LABELS, waitModeOf, withField, withWaitMode, type ShownIssue, type StepData } from './step-drafts.ts'
+import {
+  STEP_TYPE_HINTS,
+  STEP_TYPE_LABELS,
+  waitModeOf,
+  withField,
+  withWaitMode,
+  type ShownIssue,
+  type StepData,
+  type WaitMode,
+} from './step-drafts.ts'
+import { FIELDS, type FieldSpec } from './step-field-specs.ts'
 import { newAlternative, TargetField } from './target-field.tsx'
 import { OnErrorFields } from './on-error-fields.tsx'
-
-interface FieldSpec {
-  name: string
-  label: string
-  placeholder?: string
-  /** Left empty, the field is left out of the step. */
-  optional?: boolean
-  multiline?: boolean
-  type?: 'text' | 'url'
-  /** A choice of these values instead of free text. */
-  options?: readonly string[]
-}
-
-const TARGET: FieldSpec = { name: 'target', label: 'Element' }
-
-// The fields of each step type, in the order the editor shows them (common/automation-steps.ts).
-const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
-  navigate: [{ name: 'url', label: 'URL', placeholder: 'https://example.com/login', type: 'url' }],
-  click: [TARGET],
-  type: [TARGET, { name: 'text', label: 'Text', multiline: true }],
-  select: [TARGET, { name: 'value', label: 'Option value' }],
-  press: [
-    { name: 'key', label: 'Key', options: STEP_KEYS },
-    { ...TARGET, label: 'In the element (optional: the focused one when unset)', optional: true },
-  ],
-  extract: [
-    TARGET,
-    { name: 'field', label: 'Field name', placeholder: 'price' },
-    { name: 'attribute', label: 'Attribute (optional)', placeholder: 'href', optional: true },
-  ],
-  screenshot: [{ name: 'name', label: 'Name (optional)', placeholder: 'After sign-in', optional: true }],
-  assertText: [
-    { name: 'text', label: 'Expected text', placeholder: 'Thank you for your order' },
-    { ...TARGET, label: 'In the element (optional: the whole page when unset)', optional: true },
-  ],
-}
 
 /** One step: its typed fields, its problems, and buttons to move or delete it. */
 export function StepCard({
@@ -106,6 +79,13 @@ export function StepCard({
     const error = issueOf(spec.name)
     const raw = step[spec.name]
     const value = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw)
+    /** What the field holds: a number field a number, a true/false field a boolean (an optional one left out when false). */
+    const typed = (text: string): unknown => {
+      if (spec.optional && text === '') return undefined
+      if (spec.yesNo) return text === 'true' ? true : spec.optional ? undefined : false
+      if (spec.type === 'number') return text === '' ? undefined : Number(text)
+      return text
+    }
     const props = {
       id: inputId,
       value,
@@ -113,12 +93,23 @@ export function StepCard({
       'aria-invalid': error ? true : undefined,
       'aria-describedby': error ? `${inputId}-error` : undefined,
       onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-        onChange(withField(step, spec.name, spec.optional && event.target.value === '' ? undefined : event.target.value)),
+        onChange(withField(step, spec.name, typed(event.target.value))),
     }
     return (
       <div key={spec.name} className={cn('space-y-1.5', spec.multiline && 'sm:col-span-2')}>
         <Label htmlFor={inputId}>{spec.label}</Label>
-        {spec.options ? (
+        {spec.yesNo ? (
+          <Select
+            id={inputId}
+            value={raw === true || (raw === undefined && !spec.optional) ? 'true' : 'false'}
+            onChange={props.onChange}
+            aria-invalid={props['aria-invalid']}
+            aria-describedby={props['aria-describedby']}
+          >
+            <option value="true">{spec.yesNo[0]}</option>
+            <option value="false">{spec.yesNo[1]}</option>
+          </Select>
+        ) : spec.options ? (
           <Select
             id={inputId}
             value={value}
@@ -217,7 +208,7 @@ export function StepCard({
 }
 
 const fieldNames = (step: StepData): string[] => [
-  ...(step.type === 'wait' ? [waitModeOf(step)] : FIELDS[step.type].map((spec) => spec.name)),
+  ...(step.type === 'wait' ? (waitModeOf(step) === 'ms' ? ['ms'] : ['target', 'gone']) : FIELDS[step.type].map((spec) => spec.name)),
   'onError',
 ]
 
@@ -237,15 +228,16 @@ function WaitFields({
 }) {
   const mode = waitModeOf(step)
   const inputId = `${id}-${mode}`
-  const error = issueOf(mode)
+  const error = issueOf(mode === 'ms' ? 'ms' : 'target')
   const raw = step.ms
   return (
     <>
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-mode`}>Wait for</Label>
-        <Select id={`${id}-mode`} value={mode} onChange={(event) => onChange(withWaitMode(step, event.target.value as 'ms' | 'target'))}>
+        <Select id={`${id}-mode`} value={mode} onChange={(event) => onChange(withWaitMode(step, event.target.value as WaitMode))}>
           <option value="ms">A time</option>
           <option value="target">An element to appear</option>
+          <option value="gone">An element to go away</option>
         </Select>
       </div>
       {mode === 'ms' ? (

@@ -20,6 +20,16 @@ export const STEP_TYPE_LABELS: Record<StepType, string> = {
   extract: 'Extract',
   screenshot: 'Screenshot',
   assertText: 'Assert text',
+  check: 'Tick or untick',
+  hover: 'Hover',
+  doubleClick: 'Double-click',
+  clear: 'Clear a field',
+  goBack: 'Go back',
+  scroll: 'Scroll',
+  dialog: 'Answer a dialog',
+  switchTab: 'Switch to new tab',
+  assertChecked: 'Assert ticked',
+  assertCount: 'Assert count',
 }
 
 export const STEP_TYPE_HINTS: Record<StepType, string> = {
@@ -31,7 +41,17 @@ export const STEP_TYPE_HINTS: Record<StepType, string> = {
   wait: 'Pause for a time, or until an element appears.',
   extract: "Read an element's text (or an attribute) into a named column.",
   screenshot: 'Take a screenshot of the page.',
-  assertText: 'Fail the run unless the text is on the page (or in the element).',
+  assertText: 'Fail the run unless the text is on the page (or in the element), or unless it is not.',
+  check: 'Tick or untick a checkbox or switch; nothing happens when it already is so.',
+  hover: 'Rest the pointer on an element (menus that open on hover).',
+  doubleClick: 'Double-click an element (edit a cell or a title in place).',
+  clear: 'Empty a field.',
+  goBack: "Go back to the previous page, as the browser's Back button.",
+  scroll: 'Scroll until an element shows (lists that load more), or one screen down.',
+  dialog: "Answer the browser's next alert, confirm or prompt: put it before the step that opens it. Not in the extension.",
+  switchTab: 'Go on in the newest tab or popup the page opened.',
+  assertChecked: 'Fail the run unless a checkbox or switch is ticked (or not ticked).',
+  assertCount: 'Fail the run unless there are exactly this many of an element.',
 }
 
 /** A new step of a type, with its required fields empty (so the editor asks for them). */
@@ -55,6 +75,23 @@ export function newStep(type: StepType): StepData {
       return { type }
     case 'assertText':
       return { type, text: '' }
+    case 'check':
+    case 'assertChecked':
+      return { type, target: [{ by: 'label', text: '' }], checked: true }
+    case 'hover':
+    case 'doubleClick':
+      return { type, target: [{ by: 'text', text: '' }] }
+    case 'clear':
+      return { type, target: [{ by: 'label', text: '' }] }
+    case 'scroll':
+      return { type, target: [{ by: 'text', text: '' }] }
+    case 'goBack':
+    case 'switchTab':
+      return { type }
+    case 'dialog':
+      return { type, action: 'accept' }
+    case 'assertCount':
+      return { type, target: [{ by: 'css', selector: '' }], count: 1 }
   }
 }
 
@@ -66,13 +103,18 @@ export function withField(step: StepData, field: string, value: unknown): StepDa
   return next
 }
 
-/** A wait step waits either for a time or for an element: switching drops the other. */
-export function withWaitMode(step: StepData, mode: 'ms' | 'target'): StepData {
-  const { ms: _ms, target: _target, selector: _selector, ...rest } = step
-  return mode === 'ms' ? { ...rest, ms: 1000 } : { ...rest, target: [{ by: 'text', text: '' }] }
+export type WaitMode = 'ms' | 'target' | 'gone'
+
+/** A wait step waits for a time, for an element to appear, or for one to go: switching keeps the element. */
+export function withWaitMode(step: StepData, mode: WaitMode): StepData {
+  const { ms: _ms, target, selector: _selector, gone: _gone, ...rest } = step
+  if (mode === 'ms') return { ...rest, ms: 1000 }
+  const kept = target ?? [{ by: 'text', text: '' }]
+  return mode === 'gone' ? { ...rest, target: kept, gone: true } : { ...rest, target: kept }
 }
 
-export const waitModeOf = (step: StepData): 'ms' | 'target' => ('target' in step || 'selector' in step ? 'target' : 'ms')
+export const waitModeOf = (step: StepData): WaitMode =>
+  'target' in step || 'selector' in step ? (step.gone === true ? 'gone' : 'target') : 'ms'
 
 /** The list with one item moved from one place to another. */
 export function moved<T>(list: readonly T[], from: number, to: number): T[] {

@@ -1,0 +1,57 @@
+import { DIALOG_ACTIONS, STEP_KEYS, type StepType } from '#common/automation-steps.ts'
+
+export interface FieldSpec {
+  name: string
+  label: string
+  placeholder?: string
+  /** Left empty, the field is left out of the step. */
+  optional?: boolean
+  multiline?: boolean
+  type?: 'text' | 'url' | 'number'
+  /** A choice of these values instead of free text. */
+  options?: readonly string[]
+  /** A true/false field shown as a choice of two: the words for true, then for false. */
+  yesNo?: readonly [string, string]
+}
+
+const TARGET: FieldSpec = { name: 'target', label: 'Element' }
+
+// The fields of each step type, in the order the editor shows them (common/automation-steps.ts,
+// common/verb-steps.ts). A wait has its own fields (step-card.tsx).
+export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
+  navigate: [{ name: 'url', label: 'URL', placeholder: 'https://example.com/login', type: 'url' }],
+  click: [TARGET],
+  type: [TARGET, { name: 'text', label: 'Text', multiline: true }],
+  select: [TARGET, { name: 'value', label: 'Option (its value or the words it shows)' }],
+  press: [
+    { name: 'key', label: 'Key', options: STEP_KEYS },
+    { ...TARGET, label: 'In the element (optional: the focused one when unset)', optional: true },
+  ],
+  extract: [
+    TARGET,
+    { name: 'field', label: 'Field name', placeholder: 'price' },
+    { name: 'attribute', label: 'Attribute (optional)', placeholder: 'href', optional: true },
+  ],
+  screenshot: [{ name: 'name', label: 'Name (optional)', placeholder: 'After sign-in', optional: true }],
+  assertText: [
+    { name: 'text', label: 'Expected text', placeholder: 'Thank you for your order' },
+    { name: 'absent', label: 'The text must be', yesNo: ['Not shown', 'Shown'], optional: true },
+    { ...TARGET, label: 'In the element (optional: the whole page when unset)', optional: true },
+  ],
+  check: [TARGET, { name: 'checked', label: 'Leave it', yesNo: ['Ticked', 'Not ticked'] }],
+  hover: [TARGET],
+  doubleClick: [TARGET],
+  clear: [TARGET],
+  goBack: [],
+  scroll: [
+    { ...TARGET, label: 'Until this element shows (optional: one screen down when unset)', optional: true },
+    { name: 'maxScrolls', label: 'At most this many screens (optional)', type: 'number', placeholder: '20', optional: true },
+  ],
+  dialog: [
+    { name: 'action', label: 'Answer', options: DIALOG_ACTIONS },
+    { name: 'text', label: 'Text to type into a prompt (optional)', optional: true },
+  ],
+  switchTab: [],
+  assertChecked: [TARGET, { name: 'checked', label: 'It must be', yesNo: ['Ticked', 'Not ticked'] }],
+  assertCount: [TARGET, { name: 'count', label: 'How many', type: 'number', placeholder: '10' }],
+}

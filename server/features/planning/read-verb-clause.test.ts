@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { readInstructions } from './instructions.ts'
+import type { Instruction } from './read-clause.ts'
+
+const read = (text: string) =>
+  readInstructions(text).map((entry) => ('instruction' in entry ? entry.instruction : { unread: entry.unread }))
+
+describe('reading the verbs people use', () => {
+  it.each<[string, (Instruction | { unread: string })[]]>([
+    ['make sure Remember me is checked', [{ kind: 'check', element: 'Remember me', on: true }]],
+    ['make sure the Newsletter box is not ticked', [{ kind: 'check', element: 'Newsletter box', on: false }]],
+    ['mark Buy milk as done', [{ kind: 'check', element: 'Buy milk', on: true }]],
+    ['mark "Buy milk" as not done', [{ kind: 'check', element: 'Buy milk', on: false }]],
+    ['tick Remember me', [{ kind: 'check', element: 'Remember me', on: true }]],
+    ['clear the Newsletter checkbox', [{ kind: 'check', element: 'Newsletter checkbox', on: false }]],
+    ['hover over the Account menu', [{ kind: 'hover', element: 'Account menu' }]],
+    ['double-click the report title', [{ kind: 'doubleClick', element: 'the report title' }]],
+    ['double click on "Quarterly report"', [{ kind: 'doubleClick', element: 'Quarterly report' }]],
+    ['clear the City field', [{ kind: 'clear', element: 'City field' }]],
+    ['go back', [{ kind: 'back' }]],
+    ['go back to the previous page', [{ kind: 'back' }]],
+    ['scroll down', [{ kind: 'scroll', element: null }]],
+    ['scroll to the footer', [{ kind: 'scroll', element: 'footer' }]],
+    ['scroll down until "Item 40" appears', [{ kind: 'scroll', element: 'Item 40' }]],
+    ['wait until Loading disappears', [{ kind: 'waitGone', element: 'Loading', quoted: false }]],
+    ['wait for the spinner to go away', [{ kind: 'waitGone', element: 'spinner', quoted: false }]],
+    ['wait until "Saving…" is gone', [{ kind: 'waitGone', element: 'Saving…', quoted: true }]],
+    [
+      'click Delete and accept the confirmation',
+      [
+        { kind: 'click', element: 'Delete' },
+        { kind: 'dialog', action: 'accept', text: null },
+      ],
+    ],
+    ['dismiss the alert', [{ kind: 'dialog', action: 'dismiss', text: null }]],
+    ['answer the prompt with Q3', [{ kind: 'dialog', action: 'accept', text: 'Q3' }]],
+    ['switch to the new tab', [{ kind: 'switchTab' }]],
+    ['continue in the popup', [{ kind: 'switchTab' }]],
+    ['accept the cookies', [{ kind: 'cookies', accept: true }]],
+    ['reject all cookies', [{ kind: 'cookies', accept: false }]],
+    ['dismiss the cookie banner', [{ kind: 'cookies', accept: true }]],
+    ['check that "Error" does not appear', [{ kind: 'assertAbsent', text: 'Error' }]],
+    ['verify the page does not show Out of stock', [{ kind: 'assertAbsent', text: 'Out of stock' }]],
+    ['check that Remember me is ticked', [{ kind: 'assertChecked', element: 'Remember me', on: true }]],
+    ['verify that Newsletter is unchecked', [{ kind: 'assertChecked', element: 'Newsletter', on: false }]],
+    ['check that there are 3 results', [{ kind: 'assertCount', element: 'results', count: 3 }]],
+    ['check that there are five rows in the list', [{ kind: 'assertCount', element: 'rows', count: 5 }]],
+    // Unchanged: a check of a text, a box ticked by a verb, a dialog inside the page.
+    ['make sure the page says Thank you', [{ kind: 'assert', text: 'Thank you' }]],
+    ['check the Terms and Conditions box', [{ kind: 'check', element: 'the Terms and Conditions box', on: true }]],
+    ['close the dialog', [{ kind: 'click', element: 'close dialog' }]],
+  ])('%s', (text, expected) => {
+    expect(read(text)).toEqual(expected)
+  })
+})
