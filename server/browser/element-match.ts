@@ -31,6 +31,8 @@ const KIND_WORDS: [RegExp, string[]][] = [
   [/\b(?:option)$/, ['option', 'radio']],
   [/\b(?:image|picture|icon|logo)$/, ['img']],
   [/\b(?:message|notice|banner|alert)$/, []],
+  // Things a list holds, named with the kind of thing: 'the March invoice email', 'the Pancakes recipe'.
+  [/\b(?:e-?mail|mail|item|entry|recipe|post|article|note|todo|task|record|document|file|story|product|order)$/, []],
 ]
 
 const SYNONYMS: string[][] = [

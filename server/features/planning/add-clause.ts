@@ -17,6 +17,15 @@ export function readAddClause(clause: string, q: (text: string) => string): AddI
   const body = /^(?:add|create|insert)\s+(.+)$/i.exec(clause)?.[1]?.trim()
   if (!body) return null
   let match: RegExpExecArray | null
+  // 'three todos: Buy bread', 'these items: Milk'
+  if (
+    (match =
+      /^(?:(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|some|these|the\s+following)\s+)?([\p{L}][\p{L}\s-]{0,40}?)\s*:\s*(.+)$/iu.exec(
+        body,
+      ))
+  ) {
+    return { kind: 'add', text: q(match[2] ?? ''), into: q(match[1] ?? '') }
+  }
   // 'a new task called Pay rent', 'an item named "Milk"'
   if (
     (match = new RegExp(String.raw`^${ARTICLE}(.+?)\s+(?:called|named|titled|saying|with\s+the\s+(?:text|title|name))\s+(.+)$`, 'i').exec(

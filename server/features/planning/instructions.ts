@@ -5,7 +5,7 @@
 // part of the sentence it did not use.
 
 import { MAX_DESCRIPTION_LENGTH } from '#common/planning.ts'
-import { protect, restoreQuoted } from './quoted-parts.ts'
+import { protect, restore, restoreQuoted } from './quoted-parts.ts'
 import { readClause, STARTS_WITH_VERB, trimFiller, type Instruction } from './read-clause.ts'
 
 export type Read = { instruction: Instruction; source: string } | { unread: string }
@@ -24,6 +24,9 @@ function continuation(previous: Instruction, clause: string, quotes: string[]): 
     else if (/\s+(?:into|in|on|as)\s+/i.test(text)) read = readClause(`type ${text}`, quotes)
   } else if (previous.kind === 'select' && /\s+(?:in|from|for|on|as)\s+/i.test(text)) read = readClause(`choose ${text}`, quotes)
   // 'extract the names and the prices (as price)': a short noun phrase after an extract is another one.
+  // 'add Buy bread, Feed the cat and Fix the bike': each is another entry of the same kind.
+  else if (previous.kind === 'add' && text.split(/\s+/).length <= 8)
+    return { kind: 'add', text: restore(text, quotes).trim(), into: previous.into }
   else if (previous.kind === 'extract' && (/\s+as\s+/i.test(text) || text.split(/\s+/).length <= 4))
     read = readClause(`extract ${text}`, quotes)
   return read && read.kind === previous.kind ? read : null

@@ -36,12 +36,25 @@ const NOTES = `<!doctype html><html><head><title>Notes</title></head><body><main
   }
 </script></body></html>`
 
+const TRY = `<!doctype html><html><head><title>Try</title></head><body><main>
+<button id="try">Try it out</button> <div id="out"></div>
+<div>city</div><div contenteditable="true" id="city">Arlington</div>
+<nav><a href="#/">All</a> <a href="#/active">Active</a> <a href="#/done">Completed</a></nav><p id="view">all</p>
+<script>
+  document.getElementById('try').onclick = () => {
+    const run = document.createElement('button'); run.textContent = 'Execute'
+    run.onclick = () => { document.getElementById('out').textContent = 'Executed with ' + document.getElementById('city').textContent }
+    document.getElementById('out').append(run)
+  }
+  addEventListener('hashchange', () => { document.getElementById('view').textContent = location.hash.slice(2) || 'all' })
+</script></main></body></html>`
+
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
 let server: Server
 let site = ''
 beforeAll(async () => {
   server = createServer((request, response) => {
-    const page = request.url === '/notes' ? NOTES : TODOS
+    const page = request.url === '/notes' ? NOTES : request.url === '/try' ? TRY : TODOS
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -88,5 +101,15 @@ describe('adding an entry to a list', () => {
       'Type “Call the bank” into Field labelled “New note”',
       'Click Button named “Add note”',
     ])
+  })
+
+  it('presses what a clause names when it names no action, changes a value shown, and switches a view', async () => {
+    const draft = await plan(
+      'Show only the active ones, change the city from Arlington to Leeds, try it out and execute it, then check that "Executed with Leeds" appears',
+      `${site}/try`,
+    )
+    expect(draft.notes).toEqual([])
+    expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'type', 'click', 'click', 'assertText'])
+    expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, null, null, null, null])
   })
 })

@@ -123,7 +123,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return
       }
       case 'type': {
-        const found = instruction.element ? await find(instruction.element, 'field', source) : await onlyField(source)
+        const shown = instruction.was ? await fieldShowing(instruction.was) : null
+        const found = shown ?? (instruction.element ? await find(instruction.element, 'field', source) : await onlyField(source))
         if (!found) return
         lastField = found.element
         return keep({ type: 'type', target: found.target, text: instruction.text }, source)
@@ -258,6 +259,42 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     }
   }
 
+  /** The field that shows this value now ('from Arlington'): an input's value or an editable element's text. */
+  async function fieldShowing(value: string): Promise<{ element: SnapshotElement; target: Target } | null> {
+    const wanted = normalise(value)
+    const fields = (await page()).elements.filter(
+      (element) => element.interactive && normalise(element.value ?? (element.tag === 'input' ? '' : (element.text ?? ''))) === wanted,
+    )
+    for (const field of fields) {
+      const target = await targetOf(field)
+      if (target) return { element: field, target }
+    }
+    return null
+  }
+
+  /**
+   * A clause with no verb we know may be the words of a button or a link ('Try it out', 'execute
+   * it'): each of its parts that names one clearly is a click. False when no part does.
+   */
+  async function clickNamed(clause: string, source: string): Promise<boolean> {
+    const parts = clause.split(/\s*,\s*|\s+and\s+/i).filter(Boolean)
+    const found: Target[] = []
+    for (const part of parts) {
+      const clickable = (await page()).elements.filter((element) => element.interactive)
+      const said = [part, part.replace(/\b(?:it|them|this|that|one|please)\b/gi, ' ').trim()].filter(Boolean)
+      const match = said
+        .map((words) => rankElements(words, clickable, 'clickable')[0])
+        .find(
+          (candidate) => candidate && candidate.score >= 0.85 && (candidate.element.role === 'button' || candidate.element.role === 'link'),
+        )
+      const target = match ? await targetOf(match.element) : null
+      if (!target) return found.length > 0
+      await keep({ type: 'click', target }, source)
+      found.push(target)
+    }
+    return found.length > 0
+  }
+
   /** The page's one text field, when a sentence types without naming one. */
   async function onlyField(source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
     const fields = (await page()).elements.filter((element) => element.interactive && ['textbox', 'searchbox'].includes(element.role ?? ''))
@@ -342,6 +379,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       break
     }
     if ('unread' in read) {
+      if (await clickNamed(read.unread, read.unread)) continue
       notes.push(
         `Could not use ${quote(read.unread)}: it names no action I know (go to, click, type … into …, choose … in …, check, press, wait, extract … as …, take a screenshot, check that … appears).`,
       )

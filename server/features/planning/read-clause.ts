@@ -11,7 +11,8 @@ export type Instruction =
   | { kind: 'open'; element: string }
   | { kind: 'click'; element: string }
   | { kind: 'check'; element: string; on: boolean }
-  | { kind: 'type'; element: string | null; text: string }
+  /** `was`: the value the field shows now, when the sentence says it ('change the city from Arlington to Leeds'). */
+  | { kind: 'type'; element: string | null; text: string; was?: string }
   | { kind: 'select'; element: string | null; value: string }
   | { kind: 'press'; key: string; element: string | null }
   | { kind: 'submit' }
@@ -50,7 +51,7 @@ function address(text: string): string | null {
 }
 
 const VERB_WORDS =
-  'add|create|insert|double click|mouse|mark|empty|erase|switch|change|continue|carry|answer|allow|agree|reject|decline|cancel|approve|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+  'add|create|insert|update|edit|replace|rename|filter|try|execute|run|expand|collapse|delete|remove|double click|mouse|mark|empty|erase|switch|change|continue|carry|answer|allow|agree|reject|decline|cancel|approve|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
 
 export const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
 
@@ -256,6 +257,30 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     )
     const field = match[2] ? q(match[2]) : null
     return { kind: 'extract', what, field }
+  }
+
+  // Changing a value: 'change the city from Arlington to Leeds', 'update Quantity to 3', 'replace Arlington with Leeds'.
+  if ((match = /^(?:change|update|edit|set)\s+(?:the\s+)?(.+?)\s+from\s+(.+?)\s+to\s+(.+)$/i.exec(clause))) {
+    return { kind: 'type', element: q(match[1] ?? ''), text: q(match[3] ?? ''), was: q(match[2] ?? '') }
+  }
+  if ((match = /^(?:change|update|edit)\s+(?:the\s+)?(.+?)\s+to\s+(?:be\s+)?(.+)$/i.exec(clause))) {
+    return { kind: 'type', element: q(match[1] ?? ''), text: q(match[2] ?? '') }
+  }
+  if ((match = /^replace\s+(.+?)\s+with\s+(.+)$/i.exec(clause))) {
+    return { kind: 'type', element: null, text: q(match[2] ?? ''), was: q(match[1] ?? '') }
+  }
+
+  // Views and filters: 'show only the active todos', 'switch to the Completed view', 'filter by Unread'.
+  if ((match = /^(?:show|view|display|list|see)\s+only\s+(?:the\s+)?(.+)$/i.exec(clause))) {
+    const words = q(match[1] ?? '').split(/\s+/)
+    // 'the active todos': the filter is named by the words before the things ('Active').
+    return { kind: 'click', element: (words.length > 1 ? words.slice(0, -1) : words).join(' ') }
+  }
+  if (
+    (match = /^(?:switch|change|flip)\s+to\s+(?:the\s+)?(.+?)(?:\s+(?:view|tab|filter|section|list|mode|page))?$/i.exec(clause)) ||
+    (match = /^filter\s+(?:the\s+\S+\s+)?(?:by|to|on|for)\s+(?:the\s+)?(.+)$/i.exec(clause))
+  ) {
+    return { kind: 'click', element: q(match[1] ?? '') }
   }
 
   // Adding to a list: 'add a todo "Buy milk"', 'add "Buy milk" to the list'.
