@@ -67,14 +67,14 @@ describe('the verb steps', () => {
       'Wait until Field labelled “Remember me” is gone',
       'Check that the page does not show “Error”',
       'Accept the next browser dialog',
-      'Check that there are 3 × CSS .row',
+      'Check that there are 3 × Element (found by the page’s structure)',
     ])
     expect(parsed.steps.map(describeStep)).toEqual([
       'Field labelled “Remember me” unchecked',
       'Field labelled “Remember me” to go',
       'no "Error" on the page',
       'accept the next dialog',
-      '3 × CSS .row',
+      '3 × Element (found by the page’s structure)',
     ])
   })
 })

@@ -81,7 +81,7 @@ describe('verb steps in the cloud runner', () => {
       expect(await page.locator('#city').inputValue()).toBe('')
       expect(await perform({ type: 'assertCount', target: [{ by: 'css', selector: '.row' }], count: 3 })).toBeNull()
       expect(await perform({ type: 'assertCount', target: [{ by: 'css', selector: '.row' }], count: 4 })).toBe(
-        '".row" matches 3 elements, not 4 (waited 2 s)',
+        'Element (found by the page’s structure) matches 3 elements, not 4 (waited 2 s)',
       )
       expect(await perform({ type: 'assertCount', target: [{ by: 'css', selector: '.nothing' }], count: 0 })).toBeNull()
     })

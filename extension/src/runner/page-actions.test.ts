@@ -123,7 +123,7 @@ describe('performing steps in the page', () => {
     expect(await perform({ type: 'assertCount', target: [{ by: 'css', selector: '.row' }], count: 2 }, 300)).toEqual({
       ok: false,
       failure: true,
-      error: '".row" matches 3 elements, not 2 (waited 0.3 s)',
+      error: 'Element (found by the page’s structure) matches 3 elements, not 2 (waited 0.3 s)',
     })
     expect(await perform({ type: 'wait', target: [{ by: 'text', text: 'Loading…' }], gone: true })).toEqual({ ok: true })
     expect(await perform({ type: 'assertText', text: 'Loading…', absent: true })).toEqual({ ok: true })

@@ -56,7 +56,7 @@ describe('offline planning by where an element sits', { timeout: 90_000 }, () =>
   it('ticks the unlabelled checkbox next to its words and deletes the right row', async () => {
     const result = await plan('tick the checkbox next to Pay the invoice, then click Delete in the row for invoice 57')
     expect(result.notes).toEqual([])
-    expect(result.steps).toEqual(['click Checkbox next to “Pay the invoice”', 'click Button named “Delete” in the row “invoice 57”'])
+    expect(result.steps).toEqual(['check Checkbox next to “Pay the invoice”', 'click Button named “Delete” in the row “invoice 57”'])
     expect(result.rows).toEqual(['Invoice 41', 'Invoice 42 ✓', 'Invoice 99'])
   })
 
@@ -77,7 +77,7 @@ describe('offline planning by where an element sits', { timeout: 90_000 }, () =>
     )
     expect(result.notes).toEqual([])
     expect(result.steps).toEqual([
-      'click Checkbox in the row “Invoice 41”',
+      'check Checkbox in the row “Invoice 41”',
       'click Button named “Add to cart” in the card “Pine chair”',
       'click 2nd Link named “Edit”',
       'click Button named “OK” in the dialog',

@@ -97,7 +97,9 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const found = (await within(await page())) ?? (await explorer.waitFor(within))
     if (found) return found
     notes.push(
-      `Could not find ${quote(readElementPhrase(words).words || words)} on ${where()} (from ${quote(source)}); that step was left out.`,
+      placedOnly
+        ? `Could not find exactly one ${quote(words)} on ${where()} (from ${quote(source)}); that step was left out.`
+        : `Could not find ${quote(read.words || words)} on ${where()} (from ${quote(source)}); that step was left out.`,
     )
     return null
   }
