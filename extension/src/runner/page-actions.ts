@@ -18,9 +18,7 @@ export interface NextPageStep {
 
 /** The steps the content script performs in the page (navigation, tabs, dialogs, pauses and screenshots are the tab's). */
 export type PageStep =
-  | Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
-  | PageVerbStep
-  | NextPageStep
+  Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }> | PageVerbStep | NextPageStep
 export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = [
   'click',
   'type',

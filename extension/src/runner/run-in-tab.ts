@@ -14,7 +14,17 @@ const MAX_ACTIONS = 1000
 const STEP_TIMEOUT_MS = 15_000
 const POLL_MS = 150
 /** Steps after which the page may draw something new: the next step waits for it to settle. */
-const CHANGES_PAGE: readonly AutomationStep['type'][] = ['click', 'type', 'select', 'press', 'check', 'doubleClick', 'clear', 'hover', 'scroll']
+const CHANGES_PAGE: readonly AutomationStep['type'][] = [
+  'click',
+  'type',
+  'select',
+  'press',
+  'check',
+  'doubleClick',
+  'clear',
+  'hover',
+  'scroll',
+]
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`

@@ -91,6 +91,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         const target = await targetOf(match.element)
         if (target) return { element: match.element, target }
       }
+      // 'Mark Buy milk as done': a box with no label of its own is the one next to those words.
+      if (want === 'checkable' && !read.within && !read.nth && read.words) {
+        return findPlaced(explorer.page, readElementPhrase(`the checkbox next to ${read.words}`), current.elements, want)
+      }
       return null
     }
     // An app may draw the element a while after its page looked settled: looked for again, a while.

@@ -8,7 +8,7 @@ import { workspaces } from '#server/db/schema/index.ts'
 import { createStepExecutor } from '#server/features/runs/step-executor.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { REAL_APP_CI_SUBSET, realAppTask } from '#server/testing/real-apps/corpus/index.ts'
+import { REAL_APP_CI_SUBSET, REAL_APP_CORPUS, realAppTask } from '#server/testing/real-apps/corpus/index.ts'
 import { startRealApps, type RealApps } from '#server/testing/real-apps/index.ts'
 
 // The CI subset of the real-app corpus (issue 28): a few tasks over apps written by others
@@ -21,7 +21,11 @@ import { startRealApps, type RealApps } from '#server/testing/real-apps/index.ts
 const WORKER = 'real-apps-test:1:ci'
 const logger = pino({ level: 'silent' })
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger })
-const tasks = REAL_APP_CI_SUBSET.map(realAppTask)
+// REAL_APP_TASKS=todo-add-three,json-change-city (or =all) runs other tasks of the corpus the same way.
+const chosen = process.env.REAL_APP_TASKS
+const tasks = (
+  chosen === 'all' ? REAL_APP_CORPUS.map((task) => task.id) : chosen ? chosen.split(',').map((id) => id.trim()) : REAL_APP_CI_SUBSET
+).map(realAppTask)
 
 let t: TestApp
 let apps: RealApps
