@@ -67,7 +67,7 @@ describe('automations CRUD', () => {
   it('creates, lists, reads, changes only what is sent, duplicates and deletes', async () => {
     const owner = await t.signUp()
     const created = await createAutomation(owner, { description: 'Signs up for the newsletter' })
-    expect(created).toMatchObject({ name: 'Fill the form', steps: STEPS, stepsVersion: 2, schedule: null, enabled: true })
+    expect(created).toMatchObject({ name: 'Fill the form', steps: STEPS, stepsVersion: 3, schedule: null, enabled: true })
 
     const renamed = await call(owner, `/api/automations/${created.id}`, { method: 'PUT', body: { name: 'Newsletter' } })
     expect(renamed.body.data).toMatchObject({ name: 'Newsletter', description: 'Signs up for the newsletter', steps: STEPS })
@@ -108,7 +108,7 @@ describe('automations CRUD', () => {
       { path: 'steps.1.target', message: 'Step 2 (click): element is required' },
       {
         path: 'steps.2.type',
-        message: 'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText',
+        message: 'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount',
       },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
@@ -122,7 +122,7 @@ describe('automations CRUD', () => {
     expect(badTarget.body.issues?.map((issue) => issue.path)).toEqual(['steps.0.target.0.role', 'steps.0.target.1.by'])
   })
 
-  it('takes version-1 steps (a selector) and keeps them as version 2 (a target with that CSS selector)', async () => {
+  it('takes version-1 steps (a selector) and keeps them as the current version (a target with that CSS selector)', async () => {
     const owner = await t.signUp()
     const v1 = [
       { type: 'navigate', url: 'https://example.com/form' },
@@ -137,7 +137,7 @@ describe('automations CRUD', () => {
       { type: 'wait', target: [{ by: 'css', selector: 'text=Thanks' }] },
       { type: 'assertText', text: 'Thanks' },
     ])
-    expect(created.stepsVersion).toBe(2)
+    expect(created.stepsVersion).toBe(3)
   })
 
   it('checks the cron schedule and sets the next run; disabling clears it', async () => {
@@ -158,7 +158,7 @@ describe('automations CRUD', () => {
     expect(response.status).toBe(200)
     const schema = (await response.json()) as { type: string; items: { oneOf?: unknown[]; anyOf?: unknown[] } }
     expect(schema.type).toBe('array')
-    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(9)
+    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(19)
     // Every step may say what to do when it fails (docs/decisions/028).
     expect(JSON.stringify(schema)).toContain('"then":{"default":"fail","type":"string","enum":["fail","skip","continue"]}')
   })
