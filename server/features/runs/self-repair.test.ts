@@ -215,7 +215,7 @@ describe('runs that repair themselves', () => {
     const off = await runOf(SIGN_IN(sites.url), { selfRepair: false })
     expect(off.run.status).toBe('failed')
     expect(off.run.error).toBe(
-      'Step 4 (click): no way to find the element worked within 3 s (Button named “Log in”: no element; "#go": no element)',
+      'Step 4 (click): no way to find the element worked within 3 s (Button named “Log in”: no element; Element “go” (found by the page’s structure): no element)',
     )
 
     // A member on Free, with this month's runs still to use.
