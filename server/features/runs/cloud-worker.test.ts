@@ -81,12 +81,12 @@ describe('cloud worker', () => {
     expect(newWorkerId()).not.toBe(newWorkerId())
   })
 
-  it('executes queued runs, two at a time, each once', async () => {
+  it('executes queued runs, two at a time, each once', { timeout: 90_000 }, async () => {
     const ids = await queue(withSite(FORM), 4)
     const cloud = worker()
     cloud.start()
     try {
-      await until(async () => (await runsById(ids)).every((run) => run.status === 'succeeded'))
+      await until(async () => (await runsById(ids)).every((run) => run.status === 'succeeded'), 85_000)
     } finally {
       await cloud.stop(5_000)
     }
