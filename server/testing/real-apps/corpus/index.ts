@@ -24,7 +24,6 @@ export const REAL_APP_CORPUS: RealAppTask[] = [
 export const REAL_APP_CI_SUBSET: string[] = [
   'todo-add-three',
   'todo-type-enter',
-  'todo-tick-milk',
   'todo-complete-all',
   'todo-add-then-filter',
   'json-change-city',
