@@ -142,6 +142,8 @@ test.describe('automations', () => {
     page,
     request,
   }) => {
+    // Import, save, duplicate and delete: about thirty interactions, near 30 s with both cores busy.
+    test.setTimeout(60_000)
     const account = await createAccount(request, 'importer')
     await createAutomation(request, await apiToken(request, account), { name: 'Order status check', steps: SAVED })
     const document = { version: 1, name: 'Order status check', description: '', schedule: null, steps: SAVED }
