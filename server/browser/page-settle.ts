@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Page, Request } from 'playwright-core'
+import { SETTLE_WATCHED_ATTRIBUTES as WATCHED_ATTRIBUTES } from '#common/settle-attributes.ts'
 
 /**
  * Pages drawn by JavaScript are read and acted on only once they have settled (the principles'
@@ -17,23 +18,6 @@ export const SETTLE = {
 
 /** Requests an app waits for before drawing: its documents, its data, its code. Not images, fonts, beacons (ping), event streams. */
 const AWAITED_TYPES = new Set(['document', 'fetch', 'xhr', 'script'])
-/**
- * Attribute changes that change what a person can see or use. Not `style` nor `src`: animations,
- * carousels and tickers change those forever, and the resolver waits for visibility anyway.
- */
-const WATCHED_ATTRIBUTES = [
-  'class',
-  'hidden',
-  'disabled',
-  'open',
-  'value',
-  'placeholder',
-  'aria-hidden',
-  'aria-busy',
-  'aria-disabled',
-  'aria-expanded',
-  'aria-label',
-]
 const POLL_MS = 50
 
 interface Traffic {

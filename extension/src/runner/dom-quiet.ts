@@ -1,23 +1,7 @@
+import { SETTLE_WATCHED_ATTRIBUTES as WATCHED_ATTRIBUTES } from '#common/settle-attributes.ts'
+
 /** How long the page's elements must stay unchanged to count as settled, and the most one wait takes. */
 export const DOM_QUIET = { quietMs: 300, maxMs: 3_000 } as const
-
-/**
- * Attribute changes that change what a person can see or use (as the cloud's page-settle.ts):
- * not `style` nor `src`, which animations and carousels change forever.
- */
-const WATCHED_ATTRIBUTES = [
-  'class',
-  'hidden',
-  'disabled',
-  'open',
-  'value',
-  'placeholder',
-  'aria-hidden',
-  'aria-busy',
-  'aria-disabled',
-  'aria-expanded',
-  'aria-label',
-]
 
 /**
  * Waits until the document's elements stopped changing for `quietMs` (true), at most `maxMs`
