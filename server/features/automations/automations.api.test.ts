@@ -108,7 +108,8 @@ describe('automations CRUD', () => {
       { path: 'steps.1.target', message: 'Step 2 (click): element is required' },
       {
         path: 'steps.2.type',
-        message: 'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount',
+        message:
+          'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount',
       },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
