@@ -41,9 +41,10 @@ const listsParts = (instruction: Instruction | null) => instruction?.kind === 'e
  * the previous one: 'type A into Name and B into Email'), so 'Terms and Conditions' stays one name.
  */
 export function readInstructions(description: string): Read[] {
-  const { text, quotes } = protect(description.slice(0, MAX_DESCRIPTION_LENGTH))
+  const { text: said, quotes } = protect(description.slice(0, MAX_DESCRIPTION_LENGTH))
+  const text = withoutHints(said)
   const sentences = text
-    .split(/(?<=[.!?;])\s+(?=\S)|\n+|\s*,?\s*\b(?:and\s+)?then\b\s*,?\s*|\s*,?\s*\bafter\s+that\b\s*,?\s*/i)
+    .split(/(?<=[.!?;])\s+(?=\S)|\n+|\s+[-–—]\s+|\s*,?\s*\b(?:and\s+)?then\b\s*,?\s*|\s*,?\s*\bafter\s+that\b\s*,?\s*/i)
     .map((part) => part?.trim())
     .filter((part): part is string => Boolean(part))
   const reads: Read[] = []
@@ -90,5 +91,45 @@ export function readInstructions(description: string): Read[] {
     }
     flush()
   }
-  return reads
+  return withAntecedents(reads)
+}
+
+/**
+ * A part in brackets is a hint: '(double-click it to edit)' says how, and the planner finds the
+ * way itself; one that reads as an action of its own ('(then press Save)') is a clause.
+ */
+function withoutHints(text: string): string {
+  return text.replace(/\s*\(([^()]*)\)/g, (_, inside: string) =>
+    STARTS_WITH_VERB.test(inside.trim()) && !PRONOUN_IN.test(inside) ? `, ${inside.trim()},` : '',
+  )
+}
+
+const PRONOUN = /^(?:it|them|this|that|this\s+one|that\s+one|the\s+one|those|these)$/i
+const PRONOUN_IN = /\b(?:it|them|its|their)\b/i
+
+/** What a clause names that 'it' may point back to: the entry added, the element acted on, the subject of a plain statement. */
+function named(read: Read): string | null {
+  if ('unread' in read) {
+    // 'Return library books isn't finished after all': the subject, before its verb.
+    const subject = /^(.+?)\s+(?:is|isn't|is\s+not|are|aren't|was|wasn't|has|hasn't|needs|should)\b/i.exec(read.unread)?.[1]
+    return subject ? subject.replace(/^["“]|["”]$/g, '').trim() : null
+  }
+  const instruction = read.instruction
+  if (instruction.kind === 'add') return instruction.text
+  if ('element' in instruction && typeof instruction.element === 'string' && !PRONOUN.test(instruction.element)) return instruction.element
+  if (instruction.kind === 'type' && instruction.was) return instruction.text
+  return null
+}
+
+/** 'Add "Buy stamps", then check it off': 'it' is the thing the clause before named. */
+function withAntecedents(reads: Read[]): Read[] {
+  let last: string | null = null
+  return reads.map((read) => {
+    let resolved = read
+    if ('instruction' in read && 'element' in read.instruction && PRONOUN.test(read.instruction.element ?? '') && last) {
+      resolved = { ...read, instruction: { ...read.instruction, element: last } as Instruction }
+    }
+    last = named(resolved) ?? last
+    return resolved
+  })
 }

@@ -11,6 +11,7 @@ import {
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import type { Explorer } from './explorer.ts'
 import { findPlaced } from './find-placed.ts'
+import { withoutKindNouns } from './plan-remove.ts'
 import { extractStep } from './plan-extract.ts'
 import { planVerb } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
@@ -75,7 +76,12 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   }
 
   /** The element the words name, with a checked target; a note when there is none. */
-  async function find(words: string, want: ElementWant, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
+  async function find(
+    words: string,
+    want: ElementWant,
+    source: string,
+    options: { quiet?: boolean } = {},
+  ): Promise<{ element: SnapshotElement; target: Target } | null> {
     // 'Delete in the row for invoice 42', 'the 2nd Edit link': the container and position too.
     const read = readElementPhrase(words)
     const placedOnly = Boolean(read.within?.text !== undefined || read.nth)
@@ -98,8 +104,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       return null
     }
     // An app may draw the element a while after its page looked settled: looked for again, a while.
-    const found = (await within(await page())) ?? (await explorer.waitFor(within))
-    if (found) return found
+    const found = (await within(await page())) ?? (options.quiet ? null : await explorer.waitFor(within))
+    if (found || options.quiet) return found
     notes.push(
       placedOnly
         ? `Could not find exactly one ${quote(words)} on ${where()} (from ${quote(source)}); that step was left out.`
@@ -130,6 +136,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       }
       case 'type': {
         const shown = instruction.was ? await fieldShowing(instruction.was) : null
+        if (!shown && instruction.was && !instruction.element && (await editInPlace(instruction.was, instruction.text, source))) return
         const found = shown ?? (instruction.element ? await find(instruction.element, 'field', source) : await onlyField(source))
         if (!found) return
         lastField = found.element
@@ -261,7 +268,19 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       case 'assert':
         return keep({ type: 'assertText', text: instruction.text }, source)
       default:
-        return planVerb(instruction, source, { look: page, find, targetOf, keep, steps, notes })
+        return planVerb(instruction, source, {
+          look: page,
+          find,
+          placed: async (phrase, want) => findPlaced(explorer.page, phrase, (await page()).elements, want),
+          targetOf,
+          keep,
+          unkeep: () => {
+            steps.pop()
+            tried.pop()
+          },
+          steps,
+          notes,
+        })
     }
   }
 
@@ -279,6 +298,29 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   }
 
   /**
+   * 'Change “Call the plumber” to “Call the electrician”' where the words are plain text: the text
+   * is edited where it is shown — double-clicked, the field that opens showing it typed over, and
+   * Enter to keep it. False (nothing kept) when no text shows exactly those words or no field opens.
+   */
+  async function editInPlace(was: string, text: string, source: string): Promise<boolean> {
+    const shownText = (element: SnapshotElement) => normalise(element.text ?? element.name ?? '') === normalise(was)
+    const label = (await page()).elements.find((element) => !element.interactive && shownText(element))
+    const labelTarget = label ? await targetOf(label) : null
+    if (!labelTarget) return false
+    await keep({ type: 'doubleClick', target: labelTarget }, source)
+    const field = await fieldShowing(was)
+    if (!field) {
+      steps.pop()
+      tried.pop()
+      return false
+    }
+    lastField = field.element
+    await keep({ type: 'type', target: field.target, text }, source)
+    await keep({ type: 'press', key: 'Enter', target: field.target }, source)
+    return true
+  }
+
+  /**
    * A clause with no verb we know may be the words of a button or a link ('Try it out', 'execute
    * it'): each of its parts that names one clearly is a click. False when no part does.
    */
@@ -287,7 +329,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const found: Target[] = []
     for (const part of parts) {
       const clickable = (await page()).elements.filter((element) => element.interactive)
-      const said = [part, part.replace(/\b(?:it|them|this|that|one|please)\b/gi, ' ').trim()].filter(Boolean)
+      const said = [part, part.replace(/\b(?:it|them|this|that|one|please)\b/gi, ' ').trim(), withoutKindNouns(part)].filter(Boolean)
       const match = said
         .map((words) => rankElements(words, clickable, 'clickable')[0])
         .find(
@@ -391,7 +433,12 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       )
       continue
     }
+    const [stepsBefore, notesBefore] = [steps.length, notes.length]
     await plan(read.instruction, read.source)
+    // 'Clear the completed items' read as clearing a field that is not there: the words may be a button's ('Clear completed').
+    if (steps.length === stepsBefore && notes.length > notesBefore && (await clickNamed(read.source, read.source))) {
+      notes.splice(notesBefore)
+    }
   }
   return { steps, tried, notes }
 }

@@ -1,17 +1,25 @@
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
-import { rankElements, type ElementWant } from '#server/browser/element-match.ts'
+import { rankElements, type ElementPhrase, type ElementWant } from '#server/browser/element-match.ts'
 import type { PageSnapshot, SnapshotElement } from '#server/browser/page-snapshot.ts'
+import { planRemove } from './plan-remove.ts'
 import type { VerbInstruction } from './read-verb-clause.ts'
 
 // The offline planner's steps for the verb instructions (read-verb-clause.ts): each finds its
 // element on the page as it is at that point (offline-planner.ts's `find`) and keeps the step.
 
+type Found = { element: SnapshotElement; target: Target }
+
 export interface VerbPlanning {
   look(): Promise<PageSnapshot>
-  find(words: string, want: ElementWant, source: string): Promise<{ element: SnapshotElement; target: Target } | null>
+  /** `quiet`: no note when not found, and no looking again for a late element. */
+  find(words: string, want: ElementWant, source: string, options?: { quiet?: boolean }): Promise<Found | null>
+  /** The one element the phrase names by where it sits ('the Delete button in the item “Buy milk”'), or null. */
+  placed(phrase: ElementPhrase, want: ElementWant): Promise<Found | null>
   targetOf(element: SnapshotElement): Promise<Target | null>
   keep(step: AutomationStep, source: string): Promise<void>
+  /** Takes back the last step kept (it was tried on the page, and led nowhere). */
+  unkeep(): void
   /** The steps so far (a dialog step goes before the click that opens the dialog). */
   steps: AutomationStep[]
   notes: string[]
@@ -79,6 +87,8 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
     }
     case 'cookies':
       return cookieBanner(instruction.accept, source, tools)
+    case 'remove':
+      return planRemove(instruction, source, tools)
     case 'assertAbsent':
       return tools.keep({ type: 'assertText', text: instruction.text, absent: true }, source)
     case 'assertChecked':

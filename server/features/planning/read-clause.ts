@@ -51,7 +51,7 @@ function address(text: string): string | null {
 }
 
 const VERB_WORDS =
-  'add|create|insert|update|edit|replace|rename|filter|try|execute|run|expand|collapse|delete|remove|double click|mouse|mark|empty|erase|switch|change|continue|carry|answer|allow|agree|reject|decline|cancel|approve|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see'
+  'add|create|insert|update|edit|replace|rename|filter|try|execute|run|expand|collapse|delete|remove|double click|mouse|mark|empty|erase|switch|change|continue|carry|answer|allow|agree|reject|decline|cancel|approve|go|goto|open|visit|navigate|load|browse|head|start|launch|click|double-click|press|tap|hit|push|follow|select|choose|pick|set|type|enter|input|write|put|fill|key|paste|check|tick|uncheck|untick|toggle|wait|pause|sleep|extract|collect|get|grab|scrape|read|copy|save|record|list|capture|take|screenshot|verify|assert|ensure|confirm|expect|make|submit|send|post|search|find|tell|show|report|note|what|look|sign|log|login|signin|scroll|hover|upload|download|close|accept|dismiss|return|refresh|reload|see|how|which|give|trash|discard|destroy|cross|pop|rename'
 
 export const STARTS_WITH_VERB = new RegExp(`^(?:then\\s+|and\\s+|next\\s+|finally\\s+|first\\s+|please\\s+)*(?:${VERB_WORDS})\\b`, 'i')
 
@@ -128,6 +128,11 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   if ((match = /^(?:press|hit|tap|push)\s+(?:the\s+)?(.+?)(?:\s+(?:in|on|into)\s+(.+))?$/i.exec(clause))) {
     const key = KEY_NAME(q(match[1] ?? ''))
     if (key) return { kind: 'press', key, element: match[2] ? q(match[2]) : null }
+  }
+
+  // A new entry on a list: 'put "Renew car insurance" on my todo list', 'write Milk on the shopping list'.
+  if ((match = /^(?:put|write|pop)\s+(.+?)\s+(?:on|onto|to|in|into)\s+(?:the|my|your|our)\s+(?:(.+?)\s+)?list$/i.exec(clause))) {
+    return { kind: 'add', text: q(match[1] ?? ''), into: match[2] ? q(match[2]) : null }
   }
 
   // Typing: 'type X into Y', 'enter X in Y', 'fill Y with X', 'fill in Y: X', 'set Y to X', 'put X in Y'.
@@ -237,8 +242,15 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'check', element: q(match[2] ?? ''), on }
   }
 
+  // Questions that ask for a count: 'how many items are left?' reads what says it ('3 items left').
+  if ((match = /^how\s+many\s+(.+?)(?:\s+(?:are|is)(?:\s+there)?)?(?:\s+(left|remaining|open|done|completed|unread|selected|shown|listed))?(?:\s+(?:are\s+)?there)?\??$/i.exec(clause))) {
+    const what = [match[1], match[2]].filter(Boolean).join(' ')
+    return { kind: 'extract', what: q(what), field: null }
+  }
+  // 'which notes mention it?', 'which tags does it use?': the things it names, all of them.
+  if ((match = /^which\s+([\p{L}-]+s)\b/iu.exec(clause))) return { kind: 'extract', what: `all the ${match[1]}`, field: null }
   // Questions that ask for a value: 'tell me the total', 'what is the order status'.
-  if ((match = /^(?:tell\s+me|show\s+me|report|note\s+down|write\s+down|what\s+is|what's|what\s+are)\s+(.+?)\??$/i.exec(clause))) {
+  if ((match = /^(?:tell\s+me|show\s+me|give\s+me|report|note\s+down|write\s+down|what\s+is|what's|what\s+are)\s+(.+?)\??$/i.exec(clause))) {
     return { kind: 'extract', what: q(match[1] ?? ''), field: null }
   }
 
@@ -263,7 +275,9 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   if ((match = /^(?:change|update|edit|set)\s+(?:the\s+)?(.+?)\s+from\s+(.+?)\s+to\s+(.+)$/i.exec(clause))) {
     return { kind: 'type', element: q(match[1] ?? ''), text: q(match[3] ?? ''), was: q(match[2] ?? '') }
   }
-  if ((match = /^(?:change|update|edit)\s+(?:the\s+)?(.+?)\s+to\s+(?:be\s+)?(.+)$/i.exec(clause))) {
+  if ((match = /^(?:change|update|edit|rename)\s+(?:the\s+)?(.+?)\s+(?:to|into)\s+(?:be\s+)?(.+)$/i.exec(clause))) {
+    // "change 'Call the plumber' to …": a quoted text is the value shown now, edited where it is.
+    if (isQuoted(match[1] ?? '')) return { kind: 'type', element: null, text: q(match[2] ?? ''), was: q(match[1] ?? '') }
     return { kind: 'type', element: q(match[1] ?? ''), text: q(match[2] ?? '') }
   }
   if ((match = /^replace\s+(.+?)\s+with\s+(.+)$/i.exec(clause))) {

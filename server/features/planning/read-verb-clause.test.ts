@@ -45,6 +45,33 @@ describe('reading the verbs people use', () => {
     ['verify that Newsletter is unchecked', [{ kind: 'assertChecked', element: 'Newsletter', on: false }]],
     ['check that there are 3 results', [{ kind: 'assertCount', element: 'results', count: 3 }]],
     ['check that there are five rows in the list', [{ kind: 'assertCount', element: 'rows', count: 5 }]],
+    ["tick off 'Call the plumber'", [{ kind: 'check', element: 'Call the plumber', on: true }]],
+    ['cross Milk off the list', [{ kind: 'check', element: 'Milk', on: true }]],
+    ['remove "Buy milk" from the list', [{ kind: 'remove', element: 'Buy milk', verb: 'remove' }]],
+    ['delete the email about the marathon', [{ kind: 'remove', element: 'email about the marathon', verb: 'delete' }]],
+    ['get rid of the completed todos', [{ kind: 'remove', element: 'completed todos', verb: 'get rid of' }]],
+    ['delete the text in City', [{ kind: 'clear', element: 'City' }]],
+    // 'it' is what the clause before named: the entry added, the thing a statement is about.
+    [
+      "add 'Buy stamps', then check it off",
+      [
+        { kind: 'add', text: 'Buy stamps', into: null },
+        { kind: 'check', element: 'Buy stamps', on: true },
+      ],
+    ],
+    [
+      "Return library books isn't finished after all - untick it",
+      [{ unread: "Return library books isn't finished after all" }, { kind: 'check', element: 'Return library books', on: false }],
+    ],
+    // A hint in brackets says how: the planner finds the way itself.
+    [
+      "change 'Call the plumber' to 'Call the electrician' (double-click it to edit)",
+      [{ kind: 'type', element: null, text: 'Call the electrician', was: 'Call the plumber' }],
+    ],
+    ["put 'Renew car insurance' on my todo list", [{ kind: 'add', text: 'Renew car insurance', into: 'todo' }]],
+    ['how many items are left?', [{ kind: 'extract', what: 'items left', field: null }]],
+    ['give me everything on the todo list', [{ kind: 'extract', what: 'everything on the todo list', field: null }]],
+    ['which notes mention it?', [{ kind: 'extract', what: 'all the notes', field: null }]],
     // Unchanged: a check of a text, a box ticked by a verb, a dialog inside the page.
     ['make sure the page says Thank you', [{ kind: 'assert', text: 'Thank you' }]],
     ['check the Terms and Conditions box', [{ kind: 'check', element: 'the Terms and Conditions box', on: true }]],

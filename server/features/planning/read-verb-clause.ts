@@ -8,6 +8,8 @@ export type VerbInstruction =
   | { kind: 'hover'; element: string }
   | { kind: 'doubleClick'; element: string }
   | { kind: 'clear'; element: string }
+  /** 'delete the email about X', 'get rid of the completed todos': `verb` as said, for a button that says it. */
+  | { kind: 'remove'; element: string; verb: string }
   | { kind: 'back' }
   | { kind: 'scroll'; element: string | null }
   | { kind: 'waitGone'; element: string; quoted: boolean }
@@ -66,6 +68,21 @@ export function readVerbClause(clause: string, q: (text: string) => string): Ver
   ) {
     return { kind: 'check', element: q(match[1] ?? ''), on: !/^(?:not|in|un)/i.test(match[2] ?? '') }
   }
+
+  // Ticking off: 'tick off Call the plumber', 'check it off', 'cross Milk off the list'.
+  if ((match = /^(?:tick|check|cross|mark)\s+off\s+(?:the\s+)?(.+?)(?:\s+(?:on|from)\s+(?:the|my|your)\s+list)?$/i.exec(clause)))
+    return { kind: 'check', element: q(match[1] ?? ''), on: true }
+  if ((match = /^(?:tick|check|cross|mark)\s+(?:the\s+)?(.+?)\s+off(?:\s+(?:on|from)?\s*(?:the|my|your)\s+list)?$/i.exec(clause)))
+    return { kind: 'check', element: q(match[1] ?? ''), on: true }
+
+  // Removing: 'delete the email about X', 'remove "Buy milk" from the list', 'get rid of the completed todos'.
+  if (
+    (match =
+      /^(delete|remove|get\s+rid\s+of|trash|discard|throw\s+away|destroy|erase)\s+(?!the\s+text\b)(?:the\s+)?(.+?)(?:\s+from\s+(?:the|my|your|this)\s+(?:\S+\s+)?(?:list|inbox|table|page|cart|basket|notebook))?$/i.exec(
+        clause,
+      ))
+  )
+    return { kind: 'remove', element: q(match[2] ?? ''), verb: (match[1] ?? 'delete').toLowerCase().replace(/\s+/g, ' ') }
 
   // Checks: 'check that X does not appear', 'verify Remember me is ticked', 'check that there are 3 results'.
   if (

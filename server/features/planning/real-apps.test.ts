@@ -29,17 +29,20 @@ const tasks = (
 
 let t: TestApp
 let apps: RealApps
-let member: Awaited<ReturnType<TestApp['signUp']>>
-let caller: Caller
+type Member = Awaited<ReturnType<TestApp['signUp']>>
+
+/** A member on Business for each task: a member may plan only 20 times in 10 minutes. */
+async function newMember(): Promise<Member> {
+  const member = await t.signUp()
+  await t.db.update(workspaces).set({ planSlug: 'business', credits: 10_000 }).where(eq(workspaces.id, member.id))
+  return member
+}
 
 beforeAll(async () => {
   ;[t, apps] = await Promise.all([
     createTestApp({ privateTargets: 'loopback' }),
     startRealApps({ maildev: tasks.some((task) => task.app === 'maildev') }),
   ])
-  member = await t.signUp()
-  caller = personalCaller(member)
-  await t.db.update(workspaces).set({ planSlug: 'business', credits: 10_000 }).where(eq(workspaces.id, member.id))
 }, 120_000)
 afterAll(async () => {
   await browsers.close()
@@ -48,7 +51,7 @@ afterAll(async () => {
 })
 
 /** Runs these steps in the cloud browser as the worker would, and returns the finished run. */
-async function run(steps: AutomationStep[]) {
+async function run(caller: Caller, steps: AutomationStep[]) {
   const automation = await t.services.automations.create(caller, {
     name: 'Real app',
     description: '',
@@ -64,7 +67,7 @@ async function run(steps: AutomationStep[]) {
     runFiles: t.services.runFiles,
     browsers,
     logger,
-    config: { stepTimeoutMs: 5_000, timeLimitMs: 90_000, maxActions: 1000, privateTargets: 'loopback', heartbeatMs: 500 },
+    config: { stepTimeoutMs: 15_000, timeLimitMs: 90_000, maxActions: 1000, privateTargets: 'loopback', heartbeatMs: 500 },
   })
   await executor.execute(claimed, WORKER)
   return t.services.runs.get(claimed.id, caller)
@@ -73,6 +76,7 @@ async function run(steps: AutomationStep[]) {
 describe('the offline planner on real apps written by others', () => {
   for (const task of tasks) {
     it(`${task.id}: ${task.description}`, { timeout: 240_000 }, async () => {
+      const member = await newMember()
       const response = await t.request('/api/automations/plan', {
         body: { description: task.description, startUrl: `${apps.url(task.app, task.build)}${task.path ?? ''}`, planner: 'offline' },
         token: member.token,
@@ -80,7 +84,7 @@ describe('the offline planner on real apps written by others', () => {
       expect(response.status).toBe(200)
       const plan = ((await response.json()) as { data: { steps: AutomationStep[]; notes: string[] } }).data
       await apps.reset(task.app)
-      const done = await run([...plan.steps, ...(task.check.after ?? [])])
+      const done = await run(personalCaller(member), [...plan.steps, ...(task.check.after ?? [])])
       const fields: Record<string, string[]> = {}
       for (const row of done.extracted)
         for (const [name, value] of Object.entries(row)) if (value !== null) (fields[name] ??= []).push(value)
