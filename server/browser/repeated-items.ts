@@ -209,6 +209,9 @@ function findItemGroups({ words }: Args) {
     return parts.slice(0, 12)
   }
 
+  // A list in the page's chrome (a sidebar, the navigation, the page's footer) is rarely what is asked for.
+  const CHROME =
+    'aside, nav, [role=navigation], [role=complementary], [role=contentinfo], [role=banner], footer:not(article footer):not(li footer)'
   const results: RepeatedItems[] = []
   for (const items of groups) {
     const first = items[0] as Element
@@ -232,6 +235,8 @@ function findItemGroups({ words }: Args) {
     if (listy) score += 0.5
     // A list of tiny boxes of one word each is chrome (a menu, tags), not what is asked for.
     score += Math.min(1, items.length / 10)
+    if (first.closest(CHROME) && mentions(said(parent)) === 0) score -= 2
+    if (score <= 0) continue
     // The selector: the items' tag under their container's kind, widened by the container's
     // container until it matches the items only.
     const grand = parent.parentElement

@@ -121,6 +121,9 @@ function findGroups({ words, kind }: Args) {
     return id && members.every((element) => element.getAttribute('data-testid') === id) ? id : null
   }
 
+  // A list in the page's chrome (a sidebar, the navigation, the page's footer) is rarely what is asked for.
+  const CHROME =
+    'aside, nav, [role=navigation], [role=complementary], [role=contentinfo], [role=banner], footer:not(article footer):not(li footer)'
   const results: {
     selector: string
     count: number
@@ -164,8 +167,9 @@ function findGroups({ words, kind }: Args) {
     }
     if (attribute) score += 2
     // Titles and names are what links and headings say.
-    if (kind === 'title' && /^(?:A|H[1-6]|STRONG|B)$/.test(first.tagName)) score += 2
+    if (kind === 'title' && /^(?:A|H[1-6]|STRONG|B|LABEL)$/.test(first.tagName)) score += 2
     score += leafy
+    if (first.closest(CHROME) && wordsSaid === 0) score -= 2
     if (score < 1.5) continue
     // The selector: the member's kind under its container's kind, narrowed until it matches the
     // group only; a column's place among the cells only when its classes do not say it.

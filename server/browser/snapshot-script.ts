@@ -84,10 +84,18 @@ export function collectElements(
   // Text in plain boxes ('<span class="total">$42</div>', a message in a <div>): the innermost
   // element that holds it, unless a readable element around it was listed already.
   const listed = (element: Element) => [...seen].some((other) => other !== element && other.contains(element))
-  matching('div, span, strong, b, em, output, time, small, section, article').forEach((element) => {
+  const BOXES = 'div, span, strong, b, em, output, time, small, section, article'
+  // '<span><strong>3</strong><ng-pluralize>items left</ng-pluralize></span>': words in an element
+  // of the app's own are never listed alone, so the line they are part of is.
+  const holdsUnlistedWords = (element: Element) =>
+    element.children.length > 0 &&
+    [...element.children].every((child) => getComputedStyle(child).display.startsWith('inline')) &&
+    [...element.children].some((child) => child.tagName.includes('-') && ((child as HTMLElement).innerText || '').trim())
+  matching(BOXES).forEach((element) => {
     if (elements.length >= maxElements || element.closest(INTERACTIVE) || element.querySelector(INTERACTIVE)) return
     const ownText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim())
-    if (!ownText || element.querySelector('div, p, li, table, ul, ol, section, article, h1, h2, h3, h4, h5, h6')) return
+    if (!(ownText || holdsUnlistedWords(element)) || element.querySelector('div, p, li, table, ul, ol, section, article, h1, h2, h3, h4, h5, h6'))
+      return
     const text = ((element as HTMLElement).innerText || '').trim()
     if (!text || text.length > 200 || listed(element)) return
     add(element)

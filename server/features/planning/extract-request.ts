@@ -31,8 +31,10 @@ export function readExtractRequest(what: string, field: string | null): ExtractR
     )
   }
   words = words
+    // 'everything on the todo list' asks for the list.
+    .replace(/^(?:everything|all\s+(?:of\s+)?it|the\s+whole\s+(?:thing|lot))\s+(?:on|in|from)\s+/i, '')
     .replace(/^(?:all|every|each)\s+(?:of\s+)?/i, '')
-    .replace(/^(?:the|a|an|their|its|his|her|our|your)\s+/i, '')
+    .replace(/^(?:the|a|an|their|its|his|her|our|your|my|this)\s+/i, '')
     .trim()
   return { words, parts, pages, field: named }
 }

@@ -221,7 +221,7 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   ) {
     const text = (match[1] ?? '')
       .replace(
-        /^(?:the\s+)?(?:page|screen|site|result|response)\s+(?:shows?|says?|contains?|displays?|reads?|has|includes?|mentions?)\s+(?:the\s+)?(?:text|message|words?)?\s*/i,
+        /^(?:(?:the\s+)?(?:page|screen|site|result|response|answer|list)|it|this|that|there)\s+(?:now\s+)?(?:shows?|says?|contains?|displays?|reads?|has|includes?|mentions?)\s+(?:the\s+)?(?:text|message|words?)?\s*/i,
         '',
       )
       .replace(/^(?:the\s+)?(?:text|message|words?)\s+/i, '')
