@@ -9,6 +9,17 @@ export interface AddInstruction {
   text: string
   /** The kind of thing or the list it goes to ('todo', 'shopping list'), when the clause says it. */
   into: string | null
+  /** Its text beside its title: 'a new note titled Tent pegs with the text "Buy pegs"'. */
+  body?: string
+}
+
+/** 'Tent pegs with the text "Buy 12 pegs"' -> the title and the body. */
+const BODY = /\s+(?:with|and)\s+(?:the\s+)?(?:text|body|content|contents|description|note|message)\s+(?:of\s+)?(.+)$/i
+
+function withBody(instruction: AddInstruction, q: (text: string) => string, said: string): AddInstruction {
+  const body = BODY.exec(said)
+  if (!body) return instruction
+  return { ...instruction, text: q(said.slice(0, body.index)), body: q(body[1] ?? '') }
 }
 
 const ARTICLE = String.raw`(?:(?:a|an|the|one|another)\s+)?(?:new\s+)?`
@@ -32,7 +43,7 @@ export function readAddClause(clause: string, q: (text: string) => string): AddI
       body,
     ))
   ) {
-    return { kind: 'add', text: q(match[2] ?? ''), into: q(match[1] ?? '') }
+    return withBody({ kind: 'add', text: q(match[2] ?? ''), into: q(match[1] ?? '') }, q, match[2] ?? '')
   }
   // 'a todo "Buy milk"', 'new item “Oak table”'
   if ((match = new RegExp(String.raw`^${ARTICLE}([\p{L}][\p{L}\s-]{0,40}?)\s+(\uE000\d+\uE000)$`, 'iu').exec(body))) {

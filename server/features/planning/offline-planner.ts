@@ -6,6 +6,7 @@ import {
   normalise,
   rankElements,
   readElementPhrase,
+  tokens,
   type ElementWant,
 } from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
@@ -33,6 +34,9 @@ export interface DraftPlan {
   /** What the member should know: parts of the sentence not used, elements not found, steps that did not work. */
   notes: string[]
 }
+
+/** What a form's send button says, the likeliest first. */
+const SUBMIT_WORDS = ['submit', 'send', 'save', 'continue', 'sign in', 'log in', 'search', 'go', 'ok', 'next']
 
 const quote = (text: string) => `“${text.length > 80 ? `${text.slice(0, 79)}…` : text}”`
 
@@ -184,7 +188,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return keep(target ? { type: 'press', key, target } : { type: 'press', key }, source)
       }
       case 'submit':
-        return submit(source)
+        return instruction.first ? submit(source, [instruction.first, ...SUBMIT_WORDS, 'done']) : submit(source)
       case 'search': {
         const current = await page()
         const field =
@@ -247,11 +251,20 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return submit(source, ['sign in', 'log in', 'continue', 'submit', 'next'])
       }
       case 'add': {
-        const found = await newEntryField(instruction.into, source)
-        if (!found) return
+        const inPlace = await newEntryField(instruction.into)
+        const found = inPlace ?? (await openNewEntryForm(instruction.into, source))
+        if (!found) {
+          notes.push(
+            `Could not find where to add ${quote(instruction.into ?? 'it')} on ${where()} (from ${quote(source)}); that step was left out.`,
+          )
+          return
+        }
         lastField = found.element
         await keep({ type: 'type', target: found.target, text: instruction.text }, source)
-        return sendEntry(found, instruction.into, source)
+        if (instruction.body !== undefined) await typeBody(found.element, instruction.body, source)
+        // A form opened by 'New …' is sent by what the sentence says next ('and save it').
+        if (inPlace && instruction.body === undefined) return sendEntry(found, instruction.into, source)
+        return
       }
       case 'waitTime':
         return keep({ type: 'wait', ms: Math.min(instruction.ms, 60_000) }, source)
@@ -359,7 +372,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
    * The field that makes a new entry: the one the thing's words name ('a todo': 'New todo',
    * 'What needs to be done?'), else the page's one empty text field that is not a search.
    */
-  async function newEntryField(into: string | null, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
+  async function newEntryField(into: string | null): Promise<{ element: SnapshotElement; target: Target } | null> {
     const current = await page()
     const fields = current.elements.filter(
       (element) =>
@@ -371,8 +384,52 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       const target = await targetOf(candidate)
       if (target) return { element: candidate, target }
     }
-    notes.push(`Could not find where to add ${quote(into ?? 'it')} on ${where()} (from ${quote(source)}); that step was left out.`)
     return null
+  }
+
+  /**
+   * 'Create a new tiddler titled Tent pegs': no field makes one on the page, so the control that
+   * says so ('New tiddler', 'Create', '+') is clicked, and the form it opens gets the title — in
+   * its field named so, or the one that shows a default like 'New Tiddler'.
+   */
+  async function openNewEntryForm(into: string | null, source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
+    const controls = (await page()).elements.filter(
+      (element) => element.interactive && (element.role === 'button' || element.role === 'link'),
+    )
+    const phrases = [...(into ? [`new ${into}`, `create new ${into}`, `add ${into}`, `create ${into}`] : []), 'new', 'create', 'add', '+']
+    const opener = phrases.map((phrase) => rankElements(phrase, controls, 'clickable')[0]).find((match) => match && match.score >= 0.8)
+    const openerTarget = opener ? await targetOf(opener.element) : null
+    if (!opener || !openerTarget) return null
+    await keep({ type: 'click', target: openerTarget }, source)
+    const fields = (await page()).elements.filter(
+      (element) => element.interactive && ['textbox', 'combobox'].includes(element.role ?? '') && element.type !== 'password',
+    )
+    const titled = rankElements('title', fields, 'field').find((match) => match.score >= MATCH_THRESHOLD)?.element
+    const named = rankElements('name', fields, 'field').find((match) => match.score >= MATCH_THRESHOLD)?.element
+    const showingKind = into ? fields.find((field) => field.value && tokens(field.value).some((word) => tokens(into).includes(word))) : undefined
+    const empty = fields.find((field) => field.tag === 'input' && !field.value)
+    for (const candidate of [titled, named, showingKind, empty]) {
+      const target = candidate ? await targetOf(candidate) : null
+      if (candidate && target) return { element: candidate, target }
+    }
+    return null
+  }
+
+  /** The text of a new entry beside its title: the form's text area, or its field named text, body or content. */
+  async function typeBody(title: SnapshotElement, body: string, source: string) {
+    const fields = (await page()).elements.filter(
+      (element) => element.interactive && element.ref !== title.ref && (element.tag === 'textarea' || element.role === 'textbox'),
+    )
+    const named = ['text', 'body', 'content', 'description', 'message']
+      .map((words) => rankElements(words, fields, 'field')[0])
+      .find((match) => match && match.score >= MATCH_THRESHOLD)?.element
+    const area = named ?? fields.find((field) => field.tag === 'textarea')
+    const target = area ? await targetOf(area) : null
+    if (!target) {
+      notes.push(`Could not find where to write ${quote(body)} on ${where()} (from ${quote(source)}); that step was left out.`)
+      return
+    }
+    await keep({ type: 'type', target, text: body }, source)
   }
 
   /** An entry is sent by the button beside its field that adds or saves, else by Enter in the field. */
@@ -391,12 +448,14 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   }
 
   /** Sends the form of the last field: its button (by the words given, else the next button), else Enter. */
-  async function submit(source: string, words = ['submit', 'send', 'save', 'continue', 'sign in', 'log in', 'search', 'go', 'ok', 'next']) {
+  async function submit(source: string, words = SUBMIT_WORDS) {
     const current = await page()
     const buttons = current.elements.filter((element) => element.role === 'button' && element.interactive)
     const after = lastField ? buttons.filter((button) => button.ref > (lastField as SnapshotElement).ref) : buttons
     const named = words.map((word) => rankElements(word, after, 'clickable')[0]).find((match) => match && match.score >= 0.6)
-    const button = named?.element ?? after[0] ?? (buttons.length === 1 ? buttons[0] : undefined)
+    // An editor's toolbar often sits above its fields ('ok', 'Save' at the top of the note).
+    const above = named ? null : words.map((word) => rankElements(word, buttons, 'clickable')[0]).find((match) => match && match.score >= 0.9)
+    const button = named?.element ?? above?.element ?? after[0] ?? (buttons.length === 1 ? buttons[0] : undefined)
     const target = button ? await targetOf(button) : null
     if (target) return keep({ type: 'click', target }, source)
     const field = lastField ? await targetOf(lastField) : null

@@ -15,7 +15,8 @@ export type Instruction =
   | { kind: 'type'; element: string | null; text: string; was?: string }
   | { kind: 'select'; element: string | null; value: string }
   | { kind: 'press'; key: string; element: string | null }
-  | { kind: 'submit' }
+  /** `first`: the word the button likely says, tried before the usual ones. */
+  | { kind: 'submit'; first?: string }
   | { kind: 'search'; text: string }
   | { kind: 'signIn'; user: string; password: string }
   | { kind: 'waitTime'; ms: number }
@@ -303,6 +304,8 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
 
   // Submitting: 'submit the form', 'submit', 'send it'; 'send the message' clicks what says so.
   if (/^(?:submit|send)(?:\s+(?:the\s+)?(?:form|it|details|search|order))?$/i.test(clause)) return { kind: 'submit' }
+  // 'save it', 'save the changes': the form's own Save (or OK, Done) button.
+  if (/^save(?:\s+(?:it|this|that|them|(?:the|my|your)\s+changes?|changes?))?$/i.test(clause)) return { kind: 'submit', first: 'save' }
   if ((match = /^(?:send|post|save)\s+(?:the\s+|my\s+|your\s+)?(.+)$/i.exec(clause))) {
     return { kind: 'click', element: `${clause.split(/\s+/)[0] ?? 'send'} ${q(match[1] ?? '')}` }
   }

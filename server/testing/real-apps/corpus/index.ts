@@ -26,6 +26,10 @@ export const REAL_APP_CI_SUBSET: string[] = [
   'todo-type-enter',
   'todo-complete-all',
   'todo-add-then-filter',
+  'todo-delete-milk',
+  'todo-edit-in-place',
+  'todo-read-completed',
+  'todo-read-counter',
   'json-change-city',
 ]
 
