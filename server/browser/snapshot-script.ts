@@ -94,7 +94,10 @@ export function collectElements(
   matching(BOXES).forEach((element) => {
     if (elements.length >= maxElements || element.closest(INTERACTIVE) || element.querySelector(INTERACTIVE)) return
     const ownText = [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && (node.textContent ?? '').trim())
-    if (!(ownText || holdsUnlistedWords(element)) || element.querySelector('div, p, li, table, ul, ol, section, article, h1, h2, h3, h4, h5, h6'))
+    if (
+      !(ownText || holdsUnlistedWords(element)) ||
+      element.querySelector('div, p, li, table, ul, ol, section, article, h1, h2, h3, h4, h5, h6')
+    )
       return
     const text = ((element as HTMLElement).innerText || '').trim()
     if (!text || text.length > 200 || listed(element)) return

@@ -404,11 +404,14 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const fields = (await page()).elements.filter(
       (element) => element.interactive && ['textbox', 'combobox'].includes(element.role ?? '') && element.type !== 'password',
     )
-    const titled = rankElements('title', fields, 'field').find((match) => match.score >= MATCH_THRESHOLD)?.element
-    const named = rankElements('name', fields, 'field').find((match) => match.score >= MATCH_THRESHOLD)?.element
-    const showingKind = into ? fields.find((field) => field.value && tokens(field.value).some((word) => tokens(into).includes(word))) : undefined
+    // The new entry's own title field often shows a default that says its kind ('New Tiddler').
+    const showingKind = into
+      ? fields.find((field) => field.value && tokens(field.value).some((word) => tokens(into).includes(word)))
+      : undefined
+    const titled = rankElements('title', fields, 'field').find((match) => match.score >= 0.9)?.element
+    const named = rankElements('name', fields, 'field').find((match) => match.score >= 0.9)?.element
     const empty = fields.find((field) => field.tag === 'input' && !field.value)
-    for (const candidate of [titled, named, showingKind, empty]) {
+    for (const candidate of [showingKind, titled, named, empty]) {
       const target = candidate ? await targetOf(candidate) : null
       if (candidate && target) return { element: candidate, target }
     }
@@ -423,7 +426,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const named = ['text', 'body', 'content', 'description', 'message']
       .map((words) => rankElements(words, fields, 'field')[0])
       .find((match) => match && match.score >= MATCH_THRESHOLD)?.element
-    const area = named ?? fields.find((field) => field.tag === 'textarea')
+    const area = fields.find((field) => field.tag === 'textarea') ?? named
     const target = area ? await targetOf(area) : null
     if (!target) {
       notes.push(`Could not find where to write ${quote(body)} on ${where()} (from ${quote(source)}); that step was left out.`)
@@ -453,8 +456,14 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const buttons = current.elements.filter((element) => element.role === 'button' && element.interactive)
     const after = lastField ? buttons.filter((button) => button.ref > (lastField as SnapshotElement).ref) : buttons
     const named = words.map((word) => rankElements(word, after, 'clickable')[0]).find((match) => match && match.score >= 0.6)
-    // An editor's toolbar often sits above its fields ('ok', 'Save' at the top of the note).
-    const above = named ? null : words.map((word) => rankElements(word, buttons, 'clickable')[0]).find((match) => match && match.score >= 0.9)
+    // An editor's toolbar often sits above its fields ('ok', 'Save' at the top of the note): the nearest such button.
+    const from = lastField?.ref ?? 0
+    const above = named
+      ? undefined
+      : words
+          .filter((word) => ['save', 'ok', 'done', 'submit', 'send'].includes(word))
+          .flatMap((word) => rankElements(word, buttons, 'clickable').filter((match) => match.score >= 0.9))
+          .sort((a, b) => Math.abs(a.element.ref - from) - Math.abs(b.element.ref - from))[0]
     const button = named?.element ?? above?.element ?? after[0] ?? (buttons.length === 1 ? buttons[0] : undefined)
     const target = button ? await targetOf(button) : null
     if (target) return keep({ type: 'click', target }, source)

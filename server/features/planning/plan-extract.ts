@@ -64,7 +64,12 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   }
 
   const last = words.split(/\s+/).at(-1) ?? ''
-  const plural = /\b(?:all|every|each)\b/i.test(words) || /[^s]s\b|ies\b/i.test(last) || WHOLE.test(words) || WHOLE.test(last) || request.parts.length > 0
+  const plural =
+    /\b(?:all|every|each)\b/i.test(words) ||
+    /[^s]s\b|ies\b/i.test(last) ||
+    WHOLE.test(words) ||
+    WHOLE.test(last) ||
+    request.parts.length > 0
   if (plural) {
     // A kind of value ('the prices', 'the titles') is one part of each item; a thing ('the todos') is the items.
     const part = valueKindOf(words) !== null && request.parts.length === 0

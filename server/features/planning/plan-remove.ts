@@ -33,11 +33,9 @@ export function thingWords(element: string): string {
 export async function planRemove(instruction: { element: string; verb: string }, source: string, tools: VerbPlanning): Promise<void> {
   if (await clickNamedControl(instruction, source, tools)) return
   const words = thingWords(instruction.element)
-  const thing = await tools.find(words, 'readable', source, { quiet: true })
-  if (!thing) {
-    tools.notes.push(`Could not find “${words}” to remove on the page (from “${source}”); that step was left out.`)
-    return
-  }
+  // The thing is often a link in its list (a mail's subject): any element that says it.
+  const thing = await tools.find(words, 'any', source)
+  if (!thing) return
   const shown = (thing.element.text ?? thing.element.name ?? words).trim().slice(0, 120)
   const inside = await controlInside(shown, tools)
   if (inside) return tools.keep({ type: 'click', target: inside.target }, source)
@@ -91,7 +89,8 @@ async function controlInside(shown: string, tools: VerbPlanning): Promise<Found 
 
 /** A control on the page that deletes what is open: 'Delete', 'Move to trash', a bin icon named so. */
 async function removeControl(elements: readonly SnapshotElement[], tools: VerbPlanning): Promise<Target | null> {
-  const controls = elements.filter((element) => element.interactive && (element.role === 'button' || element.role === 'link'))
+  // An icon that deletes is often a plain element with a title ('<a title="Delete"><i class="fa-trash">').
+  const controls = elements.filter((element) => element.interactive)
   for (const words of REMOVE_WORDS.slice(0, 5)) {
     const [best] = rankElements(readElementPhrase(words), controls, 'clickable')
     if (!best || best.score < 0.7) continue

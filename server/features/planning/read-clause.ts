@@ -244,16 +244,26 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   }
 
   // Questions that ask for a count: 'how many items are left?' reads what says it ('3 items left').
-  if ((match = /^how\s+many\s+(.+?)(?:\s+(?:are|is)(?:\s+there)?)?(?:\s+(left|remaining|open|done|completed|unread|selected|shown|listed))?(?:\s+(?:are\s+)?there)?\??$/i.exec(clause))) {
+  if (
+    (match =
+      /^how\s+many\s+(.+?)(?:\s+(?:are|is)(?:\s+there)?)?(?:\s+(left|remaining|open|done|completed|unread|selected|shown|listed))?(?:\s+(?:are\s+)?there)?\??$/i.exec(
+        clause,
+      ))
+  ) {
     const what = [match[1], match[2]].filter(Boolean).join(' ')
     return { kind: 'extract', what: q(what), field: null }
   }
   // 'which notes mention it?', 'which tags does it use?': the things it names, all of them.
   if ((match = /^which\s+([\p{L}-]+s)\b/iu.exec(clause))) return { kind: 'extract', what: `all the ${match[1]}`, field: null }
   // Questions that ask for a value: 'tell me the total', 'what is the order status'.
-  if ((match = /^(?:tell\s+me|show\s+me|give\s+me|report|note\s+down|write\s+down|what\s+is|what's|what\s+are)\s+(.+?)\??$/i.exec(clause))) {
+  if (
+    (match = /^(?:tell\s+me|show\s+me|give\s+me|report|note\s+down|write\s+down|what\s+is|what's|what\s+are)\s+(.+?)\??$/i.exec(clause))
+  ) {
     return { kind: 'extract', what: q(match[1] ?? ''), field: null }
   }
+
+  // 'save it', 'save the changes': the form's own Save (or OK, Done) button.
+  if (/^save(?:\s+(?:it|this|that|them|(?:the|my|your)\s+changes?|changes?))?$/i.test(clause)) return { kind: 'submit', first: 'save' }
 
   // Extraction: 'extract the prices as price', 'collect all product names', 'get the heading'.
   if (
@@ -304,8 +314,6 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
 
   // Submitting: 'submit the form', 'submit', 'send it'; 'send the message' clicks what says so.
   if (/^(?:submit|send)(?:\s+(?:the\s+)?(?:form|it|details|search|order))?$/i.test(clause)) return { kind: 'submit' }
-  // 'save it', 'save the changes': the form's own Save (or OK, Done) button.
-  if (/^save(?:\s+(?:it|this|that|them|(?:the|my|your)\s+changes?|changes?))?$/i.test(clause)) return { kind: 'submit', first: 'save' }
   if ((match = /^(?:send|post|save)\s+(?:the\s+|my\s+|your\s+)?(.+)$/i.exec(clause))) {
     return { kind: 'click', element: `${clause.split(/\s+/)[0] ?? 'send'} ${q(match[1] ?? '')}` }
   }

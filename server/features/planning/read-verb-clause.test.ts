@@ -70,6 +70,7 @@ describe('reading the verbs people use', () => {
     ],
     ["put 'Renew car insurance' on my todo list", [{ kind: 'add', text: 'Renew car insurance', into: 'todo' }]],
     ['check that it says 3 items left', [{ kind: 'assert', text: '3 items left' }]],
+    ['save it', [{ kind: 'submit', first: 'save' }]],
     ['how many items are left?', [{ kind: 'extract', what: 'items left', field: null }]],
     ['give me everything on the todo list', [{ kind: 'extract', what: 'everything on the todo list', field: null }]],
     ['which notes mention it?', [{ kind: 'extract', what: 'all the notes', field: null }]],

@@ -21,7 +21,8 @@ import { startRealApps, type RealApps } from '#server/testing/real-apps/index.ts
 const WORKER = 'real-apps-test:1:ci'
 const logger = pino({ level: 'silent' })
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger })
-// REAL_APP_TASKS=todo-add-three,json-change-city (or =all) runs other tasks of the corpus the same way.
+// REAL_APP_TASKS=todo-add-three,json-change-city (or =all) runs other tasks of the corpus the same way;
+// REAL_APP_DEBUG=1 prints each plan's steps.
 const chosen = process.env.REAL_APP_TASKS
 const tasks = (
   chosen === 'all' ? REAL_APP_CORPUS.map((task) => task.id) : chosen ? chosen.split(',').map((id) => id.trim()) : REAL_APP_CI_SUBSET
@@ -83,6 +84,7 @@ describe('the offline planner on real apps written by others', () => {
       })
       expect(response.status).toBe(200)
       const plan = ((await response.json()) as { data: { steps: AutomationStep[]; notes: string[] } }).data
+      if (process.env.REAL_APP_DEBUG) console.log(JSON.stringify(plan.steps))
       await apps.reset(task.app)
       const done = await run(personalCaller(member), [...plan.steps, ...(task.check.after ?? [])])
       const fields: Record<string, string[]> = {}
