@@ -199,6 +199,8 @@ test.describe('automations', () => {
     request,
     consoleErrors,
   }) => {
+    // A long journey (live run, filters, axe in two places, the run page, another member): 60 s, as its neighbours.
+    test.setTimeout(60_000)
     const account = await createAccount(request, 'history')
     const token = await apiToken(request, account)
     const automationId = await createAutomation(request, token, { name: 'Order export', steps: STEPS })
