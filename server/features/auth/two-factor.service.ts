@@ -112,10 +112,12 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
       await rateLimits.consume(changesKey(userId), TWO_FACTOR_CHANGES_PER_USER)
       const [row] = await db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, userId))
       if (!row) throw new Conflict('Start the set-up first: confirm your password to get a QR code.')
-      if (row.verified) throw new Conflict('Two-factor sign-in is already on.')
+      // The code's step is claimed before the state is read: a second confirmation with the same
+      // code is refused as a used code however late it reads that the first one turned it on.
       if ((await totpSteps.claim(userId, code)) === 'used') {
         throw new ValidationError(`code: ${CODE_USED}`, [{ path: 'code', message: CODE_USED }])
       }
+      if (row.verified) throw new Conflict('Two-factor sign-in is already on.')
       try {
         const { headers, response } = await auth.api.verifyTOTP({
           body: { code },
