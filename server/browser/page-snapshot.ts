@@ -41,6 +41,32 @@ async function uniqueForm(page: Page, alternative: TargetAlternative): Promise<T
   return (await matches(page, exact)) === 1 ? exact : null
 }
 
+const STRUCTURAL: TargetAlternative['by'][] = ['css', 'xpath']
+/** Past a few matches a position is a guess that breaks when the page gains one: the structure is kept. */
+const MAX_POSITION = 20
+const BY_WORDS: TargetAlternative['by'][] = ['role', 'label', 'placeholder', 'text', 'testId']
+
+/** The first way by words that finds this element among a few others, with its position among them. */
+async function byPosition(
+  page: Page,
+  candidates: readonly TargetAlternative[],
+  found: TargetAlternative,
+): Promise<TargetAlternative | null> {
+  const alternative = candidates.find((candidate) => BY_WORDS.includes(candidate.by) && !isPlaced(candidate))
+  if (!alternative) return null
+  const count = await matches(page, alternative)
+  if (count < 2 || count > MAX_POSITION) return null
+  const element = await locatorFor(page, found)
+    .elementHandle({ timeout: 1_000 })
+    .catch(() => null)
+  if (!element) return null
+  const index = await locatorFor(page, alternative)
+    .evaluateAll((all, one) => all.indexOf(one as HTMLElement), element)
+    .catch(() => -1)
+  await element.dispose()
+  return index < 0 ? null : ({ ...alternative, nth: index + 1 } as TargetAlternative)
+}
+
 const sameKind = (a: TargetAlternative, b: TargetAlternative) => a.by === b.by && isPlaced(a) === isPlaced(b)
 
 /**
@@ -52,8 +78,10 @@ const sameKind = (a: TargetAlternative, b: TargetAlternative) => a.by === b.by &
  */
 export async function confirmTarget(page: Page, candidates: readonly TargetAlternative[]): Promise<Target | null> {
   for (const alternative of candidates) {
-    const lead = await uniqueForm(page, alternative)
-    if (!lead) continue
+    const unique = await uniqueForm(page, alternative)
+    if (!unique) continue
+    // Found only by the page's structure: its words and which of their matches it is say it better ('the 2nd link “Bothy”').
+    const lead = STRUCTURAL.includes(unique.by) ? ((await byPosition(page, candidates, unique)) ?? unique) : unique
     const rest = candidates.filter((other) => !sameKind(other, lead) && (isPlaced(lead) || !isPlaced(other)))
     const css = rest.filter((other) => other.by === 'css')
     return [lead, ...rest.filter((other) => other.by !== 'css'), ...css].slice(0, SUGGESTED_ALTERNATIVES)

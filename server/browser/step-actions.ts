@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Locator } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
+import { IN_PAGE_CHANGING_STEPS } from '#common/page-changing-steps.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
 import { performExtract } from './extract-action.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
@@ -69,20 +70,7 @@ async function whileSettling<T>(context: StepContext, read: () => Promise<T>): P
 }
 
 /** Steps after which a page may change (load, draw, send): the next step looks at it once it settled. */
-const CHANGES_PAGE: ReadonlySet<AutomationStep['type']> = new Set([
-  'navigate',
-  'click',
-  'type',
-  'select',
-  'press',
-  'check',
-  'doubleClick',
-  'clear',
-  'hover',
-  'goBack',
-  'scroll',
-  'switchTab',
-])
+const CHANGES_PAGE: ReadonlySet<AutomationStep['type']> = new Set([...IN_PAGE_CHANGING_STEPS, 'navigate', 'goBack', 'switchTab'])
 
 /**
  * Performs one step on the run's page; throws StepFailure (the automation's fault) when it cannot.

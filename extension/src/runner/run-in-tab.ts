@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser'
 import type { AutomationStep } from '#common/automation-steps.ts'
+import { IN_PAGE_CHANGING_STEPS } from '#common/page-changing-steps.ts'
 import { reportFinish, reportProgress, uploadScreenshot, type StartedRun } from '../aether-api/runs-api.ts'
 import type { RunnerMessage } from '../messages.ts'
 import type { Connection } from '../storage/stored-items.ts'
@@ -13,19 +14,6 @@ const TIME_LIMIT_MS = 120_000
 const MAX_ACTIONS = 1000
 const STEP_TIMEOUT_MS = 15_000
 const POLL_MS = 150
-/** Steps after which the page may draw something new: the next step waits for it to settle. */
-const CHANGES_PAGE: readonly AutomationStep['type'][] = [
-  'click',
-  'type',
-  'select',
-  'press',
-  'check',
-  'doubleClick',
-  'clear',
-  'hover',
-  'scroll',
-]
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
@@ -179,7 +167,7 @@ export async function runInTab(
     if (step.type === 'extract') return extractEveryPage(tabId, step, timeoutMs)
     if (PAGE_STEP_TYPES.includes(step.type)) {
       await inPage(tabId, step as PageStep, timeoutMs)
-      if (CHANGES_PAGE.includes(step.type)) await settleAfter()
+      if (IN_PAGE_CHANGING_STEPS.includes(step.type)) await settleAfter()
     }
   }
   const outcome = await runSteps(

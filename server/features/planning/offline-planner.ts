@@ -14,7 +14,8 @@ import type { Explorer } from './explorer.ts'
 import { findPlaced } from './find-placed.ts'
 import { withoutKindNouns } from './plan-remove.ts'
 import { extractStep } from './plan-extract.ts'
-import { planVerb } from './plan-verbs.ts'
+import { planSearch, namesAResult, openResult, searchField, type SearchDone } from './plan-search.ts'
+import { planVerb, type VerbPlanning } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
 import { inPlanningOrder } from './plan-order.ts'
 import type { Instruction } from './read-clause.ts'
@@ -54,6 +55,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   let snapshot: PageSnapshot | null = null
   /** The last field typed into: 'submit' and 'press' act near it. */
   let lastField: SnapshotElement | null = null
+  /** The last search: "open the one it finds" clicks what it found. */
+  let lastSearch: SearchDone | null = null
 
   const page = async () => (snapshot ??= await explorer.look())
   const where = () => (snapshot?.title ? `the page “${snapshot.title}”` : 'the page')
@@ -133,6 +136,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       }
       case 'open':
       case 'click': {
+        if (lastSearch && namesAResult(instruction.element)) return void (await openResult(lastSearch, source, tools))
         const read = readElementPhrase(instruction.element)
         const found = await find(instruction.element, read.roles.includes('checkbox') ? 'checkable' : 'clickable', source)
         if (found) return keep({ type: 'click', target: found.target }, source)
@@ -188,34 +192,24 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return keep(target ? { type: 'press', key, target } : { type: 'press', key }, source)
       }
       case 'submit':
-        return instruction.first ? submit(source, [instruction.first, ...SUBMIT_WORDS, 'done']) : submit(source)
+        return instruction.first
+          ? submit(source, [instruction.first, ...SUBMIT_WORDS.filter((word) => word !== instruction.first), 'done'])
+          : submit(source)
       case 'search': {
         const current = await page()
-        const field =
-          findElement(
-            'search',
-            current.elements.filter((element) => element.role === 'searchbox'),
-            'field',
-          ) ??
-          findElement('search', current.elements, 'field') ??
-          (current.elements.filter((element) => element.interactive && element.role === 'textbox').length === 1
-            ? {
-                element: current.elements.find((element) => element.interactive && element.role === 'textbox') as SnapshotElement,
-                score: 1,
-              }
-            : null)
-        const target = field ? await targetOf(field.element) : null
-        // 'find the total' on a page with nothing to search in asks to read it.
-        if (!field || !target) {
-          if (!current.elements.some((element) => element.role === 'searchbox' || element.role === 'textbox')) {
-            return extract(instruction.text, null, source)
-          }
-          notes.push(`Could not find a search field on ${where()} (from ${quote(source)}); that step was left out.`)
+        const field = searchField(current.elements)
+        const done = field ? await planSearch(instruction.text, field, source, tools) : null
+        if (done) {
+          lastSearch = done
+          lastField = done.field
           return
         }
-        lastField = field.element
-        await keep({ type: 'type', target, text: instruction.text }, source)
-        return submit(source, ['search', 'find', 'go'])
+        // 'find the total' on a page with nothing to search in asks to read it.
+        if (!current.elements.some((element) => element.role === 'searchbox' || element.role === 'textbox')) {
+          return extract(instruction.text, null, source)
+        }
+        notes.push(`Could not find a search field on ${where()} (from ${quote(source)}); that step was left out.`)
+        return
       }
       case 'signIn': {
         const current = await page()
@@ -281,20 +275,25 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       case 'assert':
         return keep({ type: 'assertText', text: instruction.text }, source)
       default:
-        return planVerb(instruction, source, {
-          look: page,
-          find,
-          placed: async (phrase, want) => findPlaced(explorer.page, phrase, (await page()).elements, want),
-          targetOf,
-          keep,
-          unkeep: () => {
-            steps.pop()
-            tried.pop()
-          },
-          steps,
-          notes,
-        })
+        return planVerb(instruction, source, tools)
     }
+  }
+
+  const tools: VerbPlanning = {
+    look: page,
+    find,
+    placed: async (phrase, want) => findPlaced(explorer.page, phrase, (await page()).elements, want),
+    targetOf,
+    keep,
+    unkeep,
+    steps,
+    notes,
+  }
+
+  /** Takes back the last step kept (a first move that led nowhere). */
+  function unkeep() {
+    steps.pop()
+    tried.pop()
   }
 
   /** The field that shows this value now ('from Arlington'): an input's value or an editable element's text. */
@@ -323,8 +322,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     await keep({ type: 'doubleClick', target: labelTarget }, source)
     const field = await fieldShowing(was)
     if (!field) {
-      steps.pop()
-      tried.pop()
+      unkeep()
       return false
     }
     lastField = field.element

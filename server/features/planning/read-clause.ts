@@ -169,7 +169,10 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'type', element: q(match[1] ?? ''), text: q(match[2] ?? '') }
   }
 
-  // Search: 'search for X', 'look up X', 'find X' (on a page with a search field).
+  // Search: 'search for X', 'look up X', 'find X' (on a page with a search field); 'search the notes for X'.
+  if ((match = /^search\s+(?:the|my|this|our|all(?:\s+the)?)\s+(?:[\w'’-]+\s+){1,3}?for\s+(.+)$/i.exec(clause))) {
+    return { kind: 'search', text: q(match[1] ?? '') }
+  }
   if (
     (match =
       /^(?:search\s+(?:for\s+)?|look\s+up\s+|look\s+for\s+|find\s+)(.+?)(?:\s+(?:in|on|using)\s+(?:the\s+)?search(?:\s+(?:box|bar|field))?)?$/i.exec(

@@ -1,0 +1,86 @@
+import { findElement, normalise } from '#server/browser/element-match.ts'
+import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
+import type { VerbPlanning } from './plan-verbs.ts'
+
+// 'Search the notes for bothy, then open the note it finds': the text typed into the page's
+// search box, sent only when the page did not answer while typing (a search that filters as you
+// type needs no Enter, and its "advanced search" button is not the way to send it), and "the one
+// it finds" is the result the search brought: the first link or item showing the words searched
+// for, one that came with the search first.
+
+/** What a search leaves for "the one it finds": what could be clicked before it, and its words. */
+export interface SearchDone {
+  text: string
+  before: Set<string>
+  field: SnapshotElement
+}
+
+/** 'the note it finds', 'the one that comes up', 'the first result', 'the match'. */
+const RESULT_PHRASE =
+  /^(?:the\s+)?(?:first\s+|top\s+|only\s+)?(?:(?:[\w-]+\s+)?(?:(?:it|that|which|the\s+search)\s+(?:finds|found|comes?\s+up|came\s+up|turns?\s+up|shows?|returns?|brings?\s+up|gives?)|(?:that|which)\s+(?:was|is)\s+found)|results?|match(?:es)?|hits?)$/i
+
+export const namesAResult = (words: string) => RESULT_PHRASE.test(words.trim())
+
+/** What a search box's own button says. */
+const SEND_WORDS = ['search', 'find', 'go', 'submit', 'search now']
+const CLICKABLE_ROLES = new Set(['link', 'option', 'button', 'listitem', 'menuitem', 'row', 'treeitem', 'gridcell', 'cell'])
+const keyOf = (element: SnapshotElement) => `${element.role}|${element.name ?? ''}|${element.text ?? ''}`
+const clickable = (element: SnapshotElement) => element.interactive && CLICKABLE_ROLES.has(element.role ?? '')
+
+/** The field to search in: a search box (it needs no name of its own), a field named for searching, the page's only field. */
+export function searchField(elements: readonly SnapshotElement[]): SnapshotElement | null {
+  const onlyOne = (role: string) => {
+    const fields = elements.filter((element) => element.interactive && element.role === role)
+    return fields.length === 1 ? (fields[0] as SnapshotElement) : null
+  }
+  const boxes = elements.filter((element) => element.role === 'searchbox')
+  return (
+    findElement('search', boxes, 'field')?.element ??
+    onlyOne('searchbox') ??
+    findElement('search', elements, 'field')?.element ??
+    onlyOne('textbox')
+  )
+}
+
+/** Types the text into the search field and sends it unless the page answered already; what "the one it finds" needs. */
+export async function planSearch(text: string, field: SnapshotElement, source: string, tools: VerbPlanning): Promise<SearchDone | null> {
+  const target = await tools.targetOf(field)
+  if (!target) return null
+  const before = new Set((await tools.look()).elements.filter(clickable).map(keyOf))
+  await tools.keep({ type: 'type', target, text }, source)
+  const after = (await tools.look()).elements
+  if (after.some((element) => clickable(element) && !before.has(keyOf(element)) && shows(element, text))) {
+    return { text, before, field }
+  }
+  // Its own button right after it ('Search', 'Go'), else Enter: never a button that only says more about searching.
+  const buttons = after.filter(
+    (element) => element.role === 'button' && element.interactive && element.ref > field.ref && element.ref - field.ref <= 5,
+  )
+  const own = buttons.find((button) => SEND_WORDS.includes(normalise(button.name || button.text || '')))
+  const buttonTarget = own ? await tools.targetOf(own) : null
+  await tools.keep(buttonTarget ? { type: 'click', target: buttonTarget } : { type: 'press', key: 'Enter', target }, source)
+  return { text, before, field }
+}
+
+const shows = (element: SnapshotElement, text: string) => normalise(`${element.name ?? ''} ${element.text ?? ''}`).includes(normalise(text))
+
+/** Clicks "the one it finds": a result showing the words searched for, one the search brought first; else the first it brought. */
+export async function openResult(search: SearchDone, source: string, tools: VerbPlanning): Promise<boolean> {
+  const elements = (await tools.look()).elements.filter(
+    (element) => clickable(element) && element.ref !== search.field.ref && element.role !== 'searchbox',
+  )
+  const isNew = (element: SnapshotElement) => !search.before.has(keyOf(element))
+  const candidates = [
+    ...elements.filter((element) => isNew(element) && shows(element, search.text)),
+    ...elements.filter((element) => shows(element, search.text)),
+    ...elements.filter((element) => isNew(element) && element.role !== 'button'),
+  ]
+  for (const element of candidates) {
+    const target = await tools.targetOf(element)
+    if (!target) continue
+    await tools.keep({ type: 'click', target }, source)
+    return true
+  }
+  tools.notes.push(`Could not find what the search for “${search.text}” found (from “${source}”); that step was left out.`)
+  return false
+}
