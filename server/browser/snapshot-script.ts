@@ -76,9 +76,15 @@ export function collectElements(
     })
   }
   matching(INTERACTIVE).forEach(add)
+  // Words of their own around links ('This notebook keeps the Packing list and the Reading list.').
+  const ownWords = (element: Element) => {
+    const copy = element.cloneNode(true) as Element
+    copy.querySelectorAll(INTERACTIVE).forEach((inner) => inner.remove())
+    return (copy.textContent ?? '').split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
+  }
   matching(READABLE).forEach((element) => {
-    // Text that repeats an interactive element inside it is not worth a line of its own.
-    if (element.querySelector(INTERACTIVE) && element.tagName.toLowerCase() !== 'td') return
+    // Text that only repeats an interactive element inside it is not worth a line of its own.
+    if (element.querySelector(INTERACTIVE) && element.tagName.toLowerCase() !== 'td' && ownWords(element) < 3) return
     add(element)
   })
   // Text in plain boxes ('<span class="total">$42</div>', a message in a <div>): the innermost

@@ -2,6 +2,8 @@
 export interface ExtractRequest {
   /** The thing itself: 'products'. */
   words: string
+  /** The words as the member said them ('its ingredients'). */
+  said: string
   /** The parts of each item asked for: ['name', 'price']. */
   parts: string[]
   /** Read every page the next-page control leads to. */
@@ -36,5 +38,5 @@ export function readExtractRequest(what: string, field: string | null): ExtractR
     .replace(/^(?:all|every|each)\s+(?:of\s+)?/i, '')
     .replace(/^(?:the|a|an|their|its|his|her|our|your|my|this)\s+/i, '')
     .trim()
-  return { words, parts, pages, field: named }
+  return { words, said: what, parts, pages, field: named }
 }

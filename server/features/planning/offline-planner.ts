@@ -14,6 +14,7 @@ import type { Explorer } from './explorer.ts'
 import { findPlaced } from './find-placed.ts'
 import { withoutKindNouns } from './plan-remove.ts'
 import { extractStep } from './plan-extract.ts'
+import { eachOf } from './read-by-meaning.ts'
 import { planSearch, namesAResult, openResult, searchField, type SearchDone } from './plan-search.ts'
 import { planVerb, type VerbPlanning } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
@@ -57,6 +58,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   let lastField: SnapshotElement | null = null
   /** The last search: "open the one it finds" clicks what it found. */
   let lastSearch: SearchDone | null = null
+  /** The name of what was clicked last: 'its ingredients' are the ingredients of that. */
+  let lastOpened: string | null = null
 
   const page = async () => (snapshot ??= await explorer.look())
   const where = () => (snapshot?.title ? `the page “${snapshot.title}”` : 'the page')
@@ -138,9 +141,12 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       case 'click': {
         if (lastSearch && namesAResult(instruction.element)) return void (await openResult(lastSearch, source, tools))
         const read = readElementPhrase(instruction.element)
-        const found = await find(instruction.element, read.roles.includes('checkbox') ? 'checkable' : 'clickable', source)
-        if (found) return keep({ type: 'click', target: found.target }, source)
-        return
+        const want = read.roles.includes('checkbox') ? 'checkable' : 'clickable'
+        // 'Open the Reading list and the Packing list from the Welcome note': each of them, in turn.
+        const each = eachOf(instruction.element)
+        const found = await find(instruction.element, want, source, { quiet: each.length > 1 })
+        for (const words of found ? [] : each.length > 1 ? each : []) await click(await find(words, want, source), source)
+        return click(found, source)
       }
       case 'type': {
         const shown = instruction.was ? await fieldShowing(instruction.was) : null
@@ -288,6 +294,12 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     unkeep,
     steps,
     notes,
+  }
+
+  async function click(found: { element: SnapshotElement; target: Target } | null, source: string) {
+    if (!found) return
+    lastOpened = found.element.name || found.element.text || null
+    await keep({ type: 'click', target: found.target }, source)
   }
 
   /** Takes back the last step kept (a first move that led nowhere). */
@@ -476,7 +488,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         look: page,
         page: explorer.page,
         targetOf,
-        find: (words) => find(words, 'readable', source),
+        find: (words, options) => find(words, 'readable', source, options),
+        its: lastOpened,
         note: (text) => notes.push(`${text} (from ${quote(source)})`),
       },
       what,

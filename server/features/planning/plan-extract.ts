@@ -7,6 +7,7 @@ import { findRepeatedItems } from '#server/browser/repeated-items.ts'
 import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
 import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
 import { fieldName, itemsStep } from './plan-items.ts'
+import { textOfThing, textUnderHeading, valueByMeaning } from './read-by-meaning.ts'
 import { DEFAULT_MAX_PAGES, nextPageControl } from './plan-next-page.ts'
 
 export { fieldName }
@@ -16,8 +17,10 @@ export interface ExtractContext {
   look(): Promise<PageSnapshot>
   page: Page
   targetOf(element: SnapshotElement): Promise<Target | null>
-  /** The one element the words name (readable), or null with a note of why. */
-  find(words: string): Promise<{ element: SnapshotElement; target: Target } | null>
+  /** The one element the words name (readable), or null with a note of why (`quiet`: no note, no waiting for it). */
+  find(words: string, options?: { quiet?: boolean }): Promise<{ element: SnapshotElement; target: Target } | null>
+  /** What 'its …' stands for: the name of the thing opened last. */
+  its?: string | null
   /** Tells the member something about the step planned (a part not found, no next page). */
   note?(text: string): void
 }
@@ -92,8 +95,20 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
     const target = picked ? await context.targetOf(picked) : null
     if (target) return { type: 'extract', target, field: name }
   }
-  const found = await context.find(words)
+  // 'the text of the Welcome note', 'its ingredients': the text under that thing's heading.
+  const thing = textOfThing(request.said, context.its ?? null)
+  const found =
+    (await readable(context, thing ? textUnderHeading(thing, current.elements) : null)) ??
+    (await context.find(words, { quiet: true })) ??
+    // 'how much is due': the text the question means, when no element says its words.
+    (await readable(context, valueByMeaning(words, current.elements))) ??
+    (await context.find(words))
   return found ? { type: 'extract', target: found.target, field: name } : null
+}
+
+async function readable(context: ExtractContext, element: SnapshotElement | null) {
+  const target = element ? await context.targetOf(element) : null
+  return element && target ? { element, target } : null
 }
 
 async function valuesStep(

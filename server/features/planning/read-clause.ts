@@ -216,23 +216,28 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'screenshot', name: match[1] ? q(match[1]).slice(0, 100) : null }
   }
 
+  /** 'the response mentions X', 'the answer is 401', 'it says X': what a check looks for is X. */
+  const SAYS =
+    /^(?:(?:the\s+)?(?:page|screen|site|result|response(?:\s+body)?|answer|reply|list|status(?:\s+code)?|code|message)|it|this|that|there)\s+(?:now\s+)?(?:shows?|says?|contains?|displays?|reads?|has|includes?|mentions?|is|was|equals?)\s+(?!not\b|no\b)(?:the\s+)?(?:text|message|words?)?\s*/i
   // Checks: 'check that X appears', 'make sure the page says X', 'verify "X" is shown', 'confirm X'.
   if (
     (match = /^(?:check|verify|assert|ensure|confirm|expect|make\s+sure|see)(?:\s+(?:that|if|whether))?\s+(.+)$/i.exec(clause)) &&
     (/^(?:verify|assert|ensure|confirm|expect|make|see)/i.test(lower) ||
       /^check\s+(?:that|if|whether)\b/i.test(lower) ||
+      SAYS.test(match[1] ?? '') ||
       isQuoted((match[1] ?? '').split(/\s+/)[0] ?? ''))
   ) {
-    const text = (match[1] ?? '')
-      .replace(
-        /^(?:(?:the\s+)?(?:page|screen|site|result|response|answer|list)|it|this|that|there)\s+(?:now\s+)?(?:shows?|says?|contains?|displays?|reads?|has|includes?|mentions?)\s+(?:the\s+)?(?:text|message|words?)?\s*/i,
-        '',
-      )
-      .replace(/^(?:the\s+)?(?:text|message|words?)\s+/i, '')
-      .replace(
-        /\s+(?:appears?|is\s+(?:shown|visible|displayed|there|present|on\s+the\s+page)|shows?\s+up|comes?\s+up|exists?|on\s+the\s+page)$/i,
-        '',
-      )
+    // "there's an email titled 'X' in the list": what is quoted is what must show.
+    const quoted = /\uE000\d+\uE000/.exec(match[1] ?? '')
+    const text = quoted
+      ? quoted[0]
+      : (match[1] ?? '')
+          .replace(SAYS, '')
+          .replace(/^(?:the\s+)?(?:text|message|words?)\s+/i, '')
+          .replace(
+            /\s+(?:appears?|is\s+(?:shown|visible|displayed|there|present|returned|on\s+the\s+page)|shows?\s+up|comes?\s+(?:up|back)|(?:is|gets?)\s+returned|exists?|on\s+the\s+page)$/i,
+            '',
+          )
     const said = q(text)
     if (said) return { kind: 'assert', text: said }
   }

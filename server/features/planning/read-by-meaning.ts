@@ -1,0 +1,108 @@
+import { normalise } from '#server/browser/element-match.ts'
+import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
+
+// 'read how much is due', 'get the date Wildwood has to be back', 'read who it was sent to': a
+// question about a value, not the words of an element. The value is the text that carries the
+// question's words, or what the question stands for (how much: amount, total, due…), in the shape
+// asked for (a number, a date, an address); a label on its own ('To:') is read by the value after
+// it. 'Its ingredients', 'the text of the Welcome note': the text under the heading of the thing.
+
+type Shape = 'number' | 'date' | 'person'
+
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
+const SHAPES: Record<Shape, RegExp> = {
+  number: /\d/,
+  date: new RegExp(
+    `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\b|\\b${MONTH}\\s+\\d{1,2}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?\\b`,
+    'i',
+  ),
+  person: /@|\b[A-Z][a-z]+\s+[A-Z][a-z]+/,
+}
+
+/** What a question stands for: the words its answer is labelled with, and the answer's shape. */
+const QUESTIONS: { asks: RegExp; words: string[]; shape?: Shape }[] = [
+  {
+    asks: /\bhow\s+much\b|\b(?:amount|price|cost)\b/i,
+    words: ['amount', 'total', 'price', 'cost', 'due', 'balance', 'sum', 'fee', 'pay'],
+    shape: 'number',
+  },
+  { asks: /\bhow\s+many\b/i, words: ['count', 'number', 'total', 'left'], shape: 'number' },
+  { asks: /\bwho\s+(?:wrote|writes|authored)\b|\bauthors?\b|\bwriters?\b/i, words: ['author', 'authors', 'by', 'writer', 'written'] },
+  { asks: /\bsent\s+to\b|\brecipients?\b|\baddressed\s+to\b/i, words: ['to', 'recipient', 'recipients', 'cc'], shape: 'person' },
+  { asks: /\bwho\s+sent\b|\bsender\b|\bwho\b.*\bfrom\b/i, words: ['from', 'sender'], shape: 'person' },
+  { asks: /\bwhen\b|\bdates?\b|\bdeadline\b/i, words: ['date', 'due', 'by', 'on', 'until', 'deadline'], shape: 'date' },
+]
+
+/** Words of a request that say nothing about where the value is. */
+const SAY_NOTHING = new Set(
+  'read get tell me the a an is it its was were has have had to be of what who whom how much many when which this that and out copy find show value does do did say says back'.split(
+    ' ',
+  ),
+)
+
+/** Every word, stop words too ('to' is what 'To:' says). */
+const wordsOf = (text: string) => normalise(text).split(' ').filter(Boolean)
+const MAX_VALUE_CHARS = 300
+const readable = (element: SnapshotElement) =>
+  !element.interactive && Boolean(element.text?.trim()) && (element.text?.length ?? 0) <= MAX_VALUE_CHARS
+/** A label alone ('To:', 'Amount due'): its value is the text after it. */
+const isLabel = (element: SnapshotElement) => /:\s*$/.test(element.text ?? '') && wordsOf(element.text ?? '').length <= 3
+
+/** The element holding the value the question asks for, or null when no text carries its words. */
+export function valueByMeaning(question: string, elements: readonly SnapshotElement[]): SnapshotElement | null {
+  const asked = QUESTIONS.filter((entry) => entry.asks.test(question))
+  const own = wordsOf(question).filter((word) => !SAY_NOTHING.has(word) && !asked.some((entry) => entry.asks.test(word)))
+  const words = new Set([...own, ...asked.flatMap((entry) => entry.words)])
+  if (words.size === 0) return null
+  const shape = asked.find((entry) => entry.shape)?.shape
+  const texts = elements.filter(readable)
+  const scored = texts
+    .map((element) => {
+      const value = isLabel(element) ? texts.find((next) => next.ref > element.ref && !isLabel(next)) : element
+      const said = new Set(wordsOf(element.text ?? ''))
+      const hits = [...words].filter((word) => said.has(word)).length
+      return { element: value, hits, fits: Boolean(value && shape && SHAPES[shape].test(value.text ?? '')) }
+    })
+    .filter((entry): entry is { element: SnapshotElement; hits: number; fits: boolean } => Boolean(entry.element) && entry.hits > 0)
+  const shaped = shape && scored.some((entry) => entry.fits) ? scored.filter((entry) => entry.fits) : scored
+  shaped.sort((a, b) => b.hits - a.hits || (a.element.text?.length ?? 0) - (b.element.text?.length ?? 0))
+  return shaped[0]?.element ?? null
+}
+
+/** Kind nouns that name no thing of their own ('the Welcome note' is Welcome). */
+const KIND = /\s+(?:note|tiddler|page|post|article|entry|item|email|e-mail|mail|message|card|section|recipe|document|record)s?$/i
+
+/**
+ * 'the text of the Welcome note', 'the body of Pancakes': the thing's name, or null when the words
+ * ask for no thing's text. `its` is what the words 'its …' stand for (the thing opened last).
+ */
+export function textOfThing(words: string, its: string | null): string | null {
+  const of = /^(?:the\s+)?(?:text|body|content|contents|words)\s+(?:of|in)\s+(?:the\s+)?(.+)$/i.exec(words.trim())
+  if (of) return (of[1] ?? '').replace(KIND, '').trim() || null
+  if (/^(?:its|their)\s+\S/i.test(words.trim()) && its) return its
+  return null
+}
+
+/** The text under the heading that names the thing: the longest text before the next heading. */
+export function textUnderHeading(thing: string, elements: readonly SnapshotElement[]): SnapshotElement | null {
+  const wanted = normalise(thing)
+  const heading = elements.find((element) => element.role === 'heading' && normalise(element.text ?? element.name ?? '') === wanted)
+  if (!heading) return null
+  // Below it in the same column (a sidebar beside the text is not its text), before the next heading there.
+  const column = (element: SnapshotElement) =>
+    element.box.x < heading.box.x + Math.max(heading.box.width, 200) && element.box.x + element.box.width > heading.box.x
+  const after = elements.filter((element) => element.ref > heading.ref && column(element))
+  const end = after.find((element) => element.role === 'heading')?.ref ?? Infinity
+  const body = after.filter((element) => element.ref < end && readable(element) && wordsOf(element.text ?? '').length >= 3)
+  return body.sort((a, b) => (b.text?.length ?? 0) - (a.text?.length ?? 0))[0] ?? null
+}
+
+/** 'the Reading list and the Packing list from the Welcome note' -> the Reading list, the Packing list (one part when there is no list). */
+export function eachOf(words: string): string[] {
+  const parts = words
+    .replace(/\s+(?:from|in|on|under)\s+(?:the\s+)?[^,]+$/i, '')
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
+    .map((part) => part.trim())
+    .filter(Boolean)
+  return parts.length > 1 ? parts : [words]
+}
