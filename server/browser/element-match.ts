@@ -53,6 +53,8 @@ const SYNONYMS: string[][] = [
   ['price', 'cost', 'amount'],
   ['close', 'dismiss', 'x'],
   ['accept', 'agree', 'allow', 'ok'],
+  ['all', 'every', 'each', 'everything'],
+  ['empty', 'clear', 'delete all', 'remove all', 'clear all'],
 ]
 
 const STOP = new Set([

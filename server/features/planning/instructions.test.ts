@@ -90,6 +90,11 @@ describe('reading a task said in words', () => {
     ['submit the form', [{ kind: 'submit' }]],
     ['accept the cookies', [{ kind: 'cookies', accept: true }]],
     ['fly to the moon, then click OK', [{ unread: 'fly to the moon' }, { kind: 'click', element: 'OK' }]],
+    ['Search the notebook for bothy', [{ kind: 'search', text: 'bothy' }]],
+    ["Check that there's an email titled 'Compiler meeting moved' in the list", [{ kind: 'assert', text: 'Compiler meeting moved' }]],
+    ['check the response mentions Ada Lovelace', [{ kind: 'assert', text: 'Ada Lovelace' }]],
+    ['make sure the answer is 401', [{ kind: 'assert', text: '401' }]],
+    ['check that Underland comes back', [{ kind: 'assert', text: 'Underland' }]],
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)
   })

@@ -39,6 +39,8 @@ const ACCEPT_COOKIES = [
   'allow',
 ]
 const REJECT_COOKIES = ['reject all', 'reject', 'decline', 'refuse', 'deny', 'necessary only', 'only necessary', 'close']
+/** What a page's own confirmation says. */
+const CONFIRM_WORDS = ['confirm', 'ok', 'yes', 'confirm changes', 'done']
 /** A banner that is not there when the run comes (it was answered before) must not fail the run. */
 const WHEN_PRESENT = { onError: { retries: 0, delayMs: 0, then: 'skip' as const } }
 
@@ -84,6 +86,14 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
       }
       tools.steps.push(step)
       return
+    }
+    case 'confirm': {
+      // A Confirm or OK on the page (a modal, an editor's toolbar), else the browser's confirmation the last click opened.
+      const current = (await tools.look()).elements.filter((element) => element.interactive)
+      const button = CONFIRM_WORDS.map((word) => rankElements(word, current, 'clickable')[0]).find((match) => match && match.score >= 0.9)
+      const target = button ? await tools.targetOf(button.element) : null
+      if (target) return tools.keep({ type: 'click', target }, source)
+      return planVerb({ kind: 'dialog', action: 'accept', text: null }, source, tools)
     }
     case 'cookies':
       return cookieBanner(instruction.accept, source, tools)

@@ -33,6 +33,8 @@ describe('reading the verbs people use', () => {
       ],
     ],
     ['dismiss the alert', [{ kind: 'dialog', action: 'dismiss', text: null }]],
+    ['Click Delete all and confirm', [{ kind: 'click', element: 'Delete all' }, { kind: 'confirm' }]],
+    ['Then confirm the change', [{ kind: 'confirm' }]],
     ['answer the prompt with Q3', [{ kind: 'dialog', action: 'accept', text: 'Q3' }]],
     ['switch to the new tab', [{ kind: 'switchTab' }]],
     ['continue in the popup', [{ kind: 'switchTab' }]],

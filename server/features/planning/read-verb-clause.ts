@@ -14,6 +14,8 @@ export type VerbInstruction =
   | { kind: 'scroll'; element: string | null }
   | { kind: 'waitGone'; element: string; quoted: boolean }
   | { kind: 'dialog'; action: 'accept' | 'dismiss'; text: string | null }
+  /** 'and confirm', 'confirm the change': the Confirm or OK the page shows now, else the browser's own confirmation. */
+  | { kind: 'confirm' }
   | { kind: 'switchTab' }
   | { kind: 'cookies'; accept: boolean }
   | { kind: 'assertAbsent'; text: string }
@@ -168,6 +170,13 @@ export function readVerbClause(clause: string, q: (text: string) => string): Ver
       ))
   )
     return { kind: 'dialog', action: /^(?:accept|confirm|ok|approve)/i.test(match[1] ?? '') ? 'accept' : 'dismiss', text: null }
+
+  if (
+    /^(?:confirm|ok|okay)(?:\s+(?:it|that|this|them|(?:the\s+)?(?:change|changes|edit|edits|deletion|removal|action|choice)))?$/i.test(
+      clause,
+    )
+  )
+    return { kind: 'confirm' }
 
   // Cookie banners: 'accept the cookies', 'dismiss the cookie banner', 'reject all cookies'.
   if (
