@@ -7,7 +7,7 @@ import { findRepeatedItems } from '#server/browser/repeated-items.ts'
 import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
 import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
 import { fieldName, itemsStep } from './plan-items.ts'
-import { textOfThing, textUnderHeading, valueByMeaning } from './read-by-meaning.ts'
+import { textOfThing, textUnderHeading, valueByMeaning, valueUnderTitle } from './read-by-meaning.ts'
 import { DEFAULT_MAX_PAGES, nextPageControl } from './plan-next-page.ts'
 
 export { fieldName }
@@ -99,11 +99,19 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   const thing = textOfThing(request.said, context.its ?? null)
   const found =
     (await readable(context, thing ? textUnderHeading(thing, current.elements) : null)) ??
-    (await context.find(words, { quiet: true })) ??
+    (await underTitle(context, words)) ??
     // 'how much is due': the text the question means, when no element says its words.
     (await readable(context, valueByMeaning(words, current.elements))) ??
     (await context.find(words))
   return found ? { type: 'extract', target: found.target, field: name } : null
+}
+
+/** The element the words name; what it heads when it is a heading or label saying just those words ('Response body'). */
+async function underTitle(context: ExtractContext, words: string) {
+  const found = await context.find(words, { quiet: true })
+  if (!found) return null
+  const under = valueUnderTitle(words, found.element, (await context.look()).elements)
+  return (await readable(context, under)) ?? found
 }
 
 async function readable(context: ExtractContext, element: SnapshotElement | null) {

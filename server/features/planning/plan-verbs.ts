@@ -3,6 +3,7 @@ import type { Target } from '#common/targets.ts'
 import { rankElements, type ElementPhrase, type ElementWant } from '#server/browser/element-match.ts'
 import type { PageSnapshot, SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { planRemove } from './plan-remove.ts'
+import { planRun } from './plan-run.ts'
 import type { VerbInstruction } from './read-verb-clause.ts'
 
 // The offline planner's steps for the verb instructions (read-verb-clause.ts): each finds its
@@ -95,6 +96,8 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
       if (target) return tools.keep({ type: 'click', target }, source)
       return planVerb({ kind: 'dialog', action: 'accept', text: null }, source, tools)
     }
+    case 'run':
+      return planRun(instruction, source, tools)
     case 'cookies':
       return cookieBanner(instruction.accept, source, tools)
     case 'remove':

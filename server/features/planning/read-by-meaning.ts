@@ -43,10 +43,13 @@ const SAY_NOTHING = new Set(
 /** Every word, stop words too ('to' is what 'To:' says). */
 const wordsOf = (text: string) => normalise(text).split(' ').filter(Boolean)
 const MAX_VALUE_CHARS = 300
-const readable = (element: SnapshotElement) =>
-  !element.interactive && Boolean(element.text?.trim()) && (element.text?.length ?? 0) <= MAX_VALUE_CHARS
+const hasText = (element: SnapshotElement) => !element.interactive && Boolean(element.text?.trim())
+/** A value is short; a thing's text (under its heading) may be long. */
+const readable = (element: SnapshotElement) => hasText(element) && (element.text?.length ?? 0) <= MAX_VALUE_CHARS
 /** A label alone ('To:', 'Amount due'): its value is the text after it. */
-const isLabel = (element: SnapshotElement) => /:\s*$/.test(element.text ?? '') && wordsOf(element.text ?? '').length <= 3
+const LABEL_ONLY_TAGS = new Set(['dt', 'th', 'label'])
+const isLabel = (element: SnapshotElement) =>
+  (/:\s*$/.test(element.text ?? '') || LABEL_ONLY_TAGS.has(element.tag)) && wordsOf(element.text ?? '').length <= 4
 
 /** The element holding the value the question asks for, or null when no text carries its words. */
 export function valueByMeaning(question: string, elements: readonly SnapshotElement[]): SnapshotElement | null {
@@ -87,13 +90,29 @@ export function textOfThing(words: string, its: string | null): string | null {
 export function textUnderHeading(thing: string, elements: readonly SnapshotElement[]): SnapshotElement | null {
   const wanted = normalise(thing)
   const heading = elements.find((element) => element.role === 'heading' && normalise(element.text ?? element.name ?? '') === wanted)
-  if (!heading) return null
-  // Below it in the same column (a sidebar beside the text is not its text), before the next heading there.
+  return heading ? textUnder(heading, elements) : null
+}
+
+const LABEL_TAGS = new Set(['label', 'dt', 'th', 'legend', 'caption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
+
+/**
+ * 'the response body' where the page shows a heading or label saying just that: what it heads is
+ * wanted, not its words. The text under it, or null when the element is not such a title.
+ */
+export function valueUnderTitle(words: string, title: SnapshotElement, elements: readonly SnapshotElement[]): SnapshotElement | null {
+  const isTitle = title.role === 'heading' || LABEL_TAGS.has(title.tag) || isLabel(title)
+  const says = normalise((title.text ?? title.name ?? '').replace(/:\s*$/, ''))
+  if (!isTitle || !says || says !== normalise(words)) return null
+  return textUnder(title, elements, 1)
+}
+
+/** The longest text below the heading in its column (a sidebar beside it is not its text), before the next heading there. */
+function textUnder(heading: SnapshotElement, elements: readonly SnapshotElement[], minWords = 3): SnapshotElement | null {
   const column = (element: SnapshotElement) =>
     element.box.x < heading.box.x + Math.max(heading.box.width, 200) && element.box.x + element.box.width > heading.box.x
   const after = elements.filter((element) => element.ref > heading.ref && column(element))
   const end = after.find((element) => element.role === 'heading')?.ref ?? Infinity
-  const body = after.filter((element) => element.ref < end && readable(element) && wordsOf(element.text ?? '').length >= 3)
+  const body = after.filter((element) => element.ref < end && hasText(element) && wordsOf(element.text ?? '').length >= minWords)
   return body.sort((a, b) => (b.text?.length ?? 0) - (a.text?.length ?? 0))[0] ?? null
 }
 

@@ -35,6 +35,12 @@ describe('reading the verbs people use', () => {
     ['dismiss the alert', [{ kind: 'dialog', action: 'dismiss', text: null }]],
     ['Click Delete all and confirm', [{ kind: 'click', element: 'Delete all' }, { kind: 'confirm' }]],
     ['Then confirm the change', [{ kind: 'confirm' }]],
+    ['Run the List loans request', [{ kind: 'run', element: 'List loans', settings: [] }]],
+    [
+      'Call List books with author set to Macfarlane',
+      [{ kind: 'run', element: 'List books', settings: [{ field: 'author', value: 'Macfarlane' }] }],
+    ],
+    ['run the Find a book operation with bookId 2', [{ kind: 'run', element: 'Find a book', settings: [{ field: 'bookId', value: '2' }] }]],
     ['answer the prompt with Q3', [{ kind: 'dialog', action: 'accept', text: 'Q3' }]],
     ['switch to the new tab', [{ kind: 'switchTab' }]],
     ['continue in the popup', [{ kind: 'switchTab' }]],

@@ -14,6 +14,8 @@ export type VerbInstruction =
   | { kind: 'scroll'; element: string | null }
   | { kind: 'waitGone'; element: string; quoted: boolean }
   | { kind: 'dialog'; action: 'accept' | 'dismiss'; text: string | null }
+  /** 'run the List loans request', 'call List books with author set to Macfarlane': open it, fill in, run it. */
+  | { kind: 'run'; element: string; settings: { field: string; value: string }[] }
   /** 'and confirm', 'confirm the change': the Confirm or OK the page shows now, else the browser's own confirmation. */
   | { kind: 'confirm' }
   | { kind: 'switchTab' }
@@ -76,6 +78,25 @@ export function readVerbClause(clause: string, q: (text: string) => string): Ver
     return { kind: 'check', element: q(match[1] ?? ''), on: true }
   if ((match = /^(?:tick|check|cross|mark)\s+(?:the\s+)?(.+?)\s+off(?:\s+(?:on|from)?\s*(?:the|my|your)\s+list)?$/i.exec(clause)))
     return { kind: 'check', element: q(match[1] ?? ''), on: true }
+
+  // Running what the page can run: 'run the List loans request', 'call List books with author set to Macfarlane'.
+  if (
+    (match =
+      /^(?:run|call|invoke|execute)\s+(?:the\s+)?(.+?)(?:\s+(?:request|operation|endpoint|call|query|method|job))?(?:\s+with\s+(.+))?$/i.exec(
+        clause,
+      )) &&
+    !/^(?:it|this|that|them)$/i.test(match[1] ?? '')
+  ) {
+    const settings = (match[2] ?? '')
+      .split(/\s*,\s*|\s+and\s+/i)
+      .map(
+        (setting) =>
+          /^(?:the\s+)?(.+?)\s+(?:set\s+to|=|:|as|equal\s+to)\s+(.+)$/i.exec(setting) ?? /^(?:the\s+)?(.+?)\s+(\S+)$/.exec(setting),
+      )
+      .filter((setting): setting is RegExpExecArray => setting !== null)
+      .map((setting) => ({ field: q(setting[1] ?? ''), value: q(setting[2] ?? '') }))
+    return { kind: 'run', element: q(match[1] ?? ''), settings }
+  }
 
   // Removing: 'delete the email about X', 'remove "Buy milk" from the list', 'get rid of the completed todos'.
   if (

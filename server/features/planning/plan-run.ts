@@ -1,0 +1,56 @@
+import { rankElements } from '#server/browser/element-match.ts'
+import type { VerbPlanning } from './plan-verbs.ts'
+import type { VerbInstruction } from './read-verb-clause.ts'
+
+// 'Run the List loans request', 'call List books with author set to Macfarlane': what the page can
+// run (an API console's operation, a saved query, a job) is opened, its fields filled in, and its
+// own run control pressed: the one nearest below it. A console that asks to 'Try it out' (or to
+// edit) before its fields and its run control show is asked first.
+
+const RUN_WORDS = ['execute', 'run', 'send', 'send request', 'run query', 'call', 'submit']
+const ENABLE_WORDS = ['try it out', 'edit', 'enable editing', 'unlock']
+/** A control says the word itself, not more ('Execute', not 'Execute all'). */
+const SAYS_IT = 0.9
+
+type Run = Extract<VerbInstruction, { kind: 'run' }>
+
+export async function planRun(instruction: Run, source: string, tools: VerbPlanning): Promise<void> {
+  const opened = await tools.find(instruction.element, 'clickable', source)
+  if (!opened) return
+  await tools.keep({ type: 'click', target: opened.target }, source)
+  const below = opened.element.box.y
+  // Its fields may show, but stay locked until it is tried out: asked first when the page offers it.
+  const enabled = instruction.settings.length > 0 && (await press(ENABLE_WORDS, below, source, tools))
+  for (const { field, value } of instruction.settings) {
+    const found = await tools.find(field, 'field', source)
+    if (found) await tools.keep({ type: 'type', target: found.target, text: value }, source)
+  }
+  if (enabled) {
+    if (!(await press(RUN_WORDS, below, source, tools))) tools.notes.push(cannotRun(instruction.element, source))
+    return
+  }
+  if (await press(RUN_WORDS, below, source, tools)) return
+  if ((await press(ENABLE_WORDS, below, source, tools)) && (await press(RUN_WORDS, below, source, tools))) return
+  tools.notes.push(cannotRun(instruction.element, source))
+}
+
+const cannotRun = (what: string, source: string) =>
+  `Could not find how to run “${what}” (Execute, Run, Send) on the page (from “${source}”); that step was left out.`
+
+/** Clicks the control saying one of the words (the first word first) nearest below the opened thing; false when none. */
+async function press(words: string[], below: number, source: string, tools: VerbPlanning): Promise<boolean> {
+  const controls = (await tools.look()).elements.filter((element) => element.interactive && element.box.y >= below)
+  for (const word of words) {
+    const saying = rankElements(word, controls, 'clickable')
+      .filter((match) => match.score >= SAYS_IT)
+      .map((match) => match.element)
+      .sort((a, b) => a.box.y - b.box.y)
+    for (const control of saying) {
+      const target = await tools.targetOf(control)
+      if (!target) continue
+      await tools.keep({ type: 'click', target }, source)
+      return true
+    }
+  }
+  return false
+}
