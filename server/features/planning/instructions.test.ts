@@ -95,6 +95,16 @@ describe('reading a task said in words', () => {
     ['check the response mentions Ada Lovelace', [{ kind: 'assert', text: 'Ada Lovelace' }]],
     ['make sure the answer is 401', [{ kind: 'assert', text: '401' }]],
     ['check that Underland comes back', [{ kind: 'assert', text: 'Underland' }]],
+    [
+      'Set status to shipped, then save the order',
+      [
+        { kind: 'select', element: 'status', value: 'shipped' },
+        { kind: 'submit', first: 'save' },
+      ],
+    ],
+    ['Use the search box of the editor to find socks', [{ kind: 'search', text: 'socks' }]],
+    ['Expand the Book schema at the bottom', [{ kind: 'click', element: 'Book' }]],
+    ['Collapse all fields of the tree', [{ kind: 'click', element: 'Collapse all fields of the tree' }]],
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)
   })

@@ -14,7 +14,7 @@ import type { Explorer } from './explorer.ts'
 import { findPlaced } from './find-placed.ts'
 import { withoutKindNouns } from './plan-remove.ts'
 import { extractStep } from './plan-extract.ts'
-import { eachOf } from './read-by-meaning.ts'
+import { eachOf, isTextField, valueBeside } from './read-by-meaning.ts'
 import { planSearch, namesAResult, openResult, searchField, type SearchDone } from './plan-search.ts'
 import { planVerb, type VerbPlanning } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
@@ -104,8 +104,20 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       }
       const ranked = rankElements(words, current.elements, want).filter((match) => match.score >= 0.6)
       for (const match of ranked.slice(0, 3)) {
-        const target = await targetOf(match.element)
-        if (target) return { element: match.element, target }
+        // A name shown beside its value ('status' | 'packing'): the value is the field.
+        const element = want === 'field' ? (valueBeside(match.element, current.elements) ?? match.element) : match.element
+        const target = await targetOf(element)
+        if (target) return { element, target }
+      }
+      // 'the notes' in a tree of names and editable values: the value beside the name that says it.
+      if (want === 'field' && !read.within && !read.nth) {
+        for (const match of rankElements(words, current.elements, 'any')
+          .filter((each) => each.score >= 0.9)
+          .slice(0, 3)) {
+          const value = valueBeside(match.element, current.elements)
+          const target = value ? await targetOf(value) : null
+          if (value && target) return { element: value, target }
+        }
       }
       // 'Mark Buy milk as done': a box with no label of its own is the one next to those words.
       if (want === 'checkable' && !read.within && !read.nth && read.words) {
@@ -151,7 +163,9 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       case 'type': {
         const shown = instruction.was ? await fieldShowing(instruction.was) : null
         if (!shown && instruction.was && !instruction.element && (await editInPlace(instruction.was, instruction.text, source))) return
-        const found = shown ?? (instruction.element ? await find(instruction.element, 'field', source) : await onlyField(source))
+        // 'replace the notes with …' where no field shows "the notes": the field called so.
+        const named = instruction.element ?? (shown ? null : instruction.was)
+        const found = shown ?? (named ? await find(named, 'field', source) : await onlyField(source))
         if (!found) return
         lastField = found.element
         return keep({ type: 'type', target: found.target, text: instruction.text }, source)
@@ -165,6 +179,13 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
           ? null
           : current.elements.find((candidate) => candidate.options?.some((option) => normalise(option) === normalise(instruction.value)))
         const chosen = byName?.element ?? byOption
+        // 'set status to shipped' where status is a text, not a drop-down: typed.
+        const dropDown = chosen && (chosen.options?.length || ['combobox', 'listbox'].includes(chosen.role ?? ''))
+        const text = !dropDown && element ? await find(element, 'field', source, { quiet: true }) : null
+        if (text && isTextField(text.element)) {
+          lastField = text.element
+          return keep({ type: 'type', target: text.target, text: instruction.value }, source)
+        }
         if (!chosen) {
           // A custom drop-down: click it open, then the option.
           const opener = element ? await find(element, 'clickable', source) : null

@@ -9,6 +9,8 @@ import { locatorFor } from '#server/browser/target-resolver.ts'
 /** A field name the extract step accepts: letters, digits, spaces, - and _, at most 64. */
 export function fieldName(words: string): string {
   const cleaned = words
+    // "the customer's name" -> customer name
+    .replace(/['’]s\b/g, '')
     .replace(/[^A-Za-z0-9_ -]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -43,6 +43,8 @@ const SAY_NOTHING = new Set(
 /** Every word, stop words too ('to' is what 'To:' says). */
 const wordsOf = (text: string) => normalise(text).split(' ').filter(Boolean)
 const MAX_VALUE_CHARS = 300
+/** How far above a value the words that say whose it is may be (a few rows). */
+const CONTEXT_PX = 100
 const hasText = (element: SnapshotElement) => !element.interactive && Boolean(element.text?.trim())
 /** A value is short; a thing's text (under its heading) may be long. */
 const readable = (element: SnapshotElement) => hasText(element) && (element.text?.length ?? 0) <= MAX_VALUE_CHARS
@@ -58,18 +60,43 @@ export function valueByMeaning(question: string, elements: readonly SnapshotElem
   const words = new Set([...own, ...asked.flatMap((entry) => entry.words)])
   if (words.size === 0) return null
   const shape = asked.find((entry) => entry.shape)?.shape
+  // What is asked for is named last before where it is ('the customer's name', 'email from the order'): it counts most.
+  const head = headOf(question)
   const texts = elements.filter(readable)
   const scored = texts
     .map((element) => {
-      const value = isLabel(element) ? texts.find((next) => next.ref > element.ref && !isLabel(next)) : element
       const said = new Set(wordsOf(element.text ?? ''))
-      const hits = [...words].filter((word) => said.has(word)).length
-      return { element: value, hits, fits: Boolean(value && shape && SHAPES[shape].test(value.text ?? '')) }
+      // A label ('To:', a cell saying only words asked for: 'name') is read by its value: right of it, else after it.
+      const onlyAsked = [...said].every((word) => words.has(word))
+      const value =
+        isLabel(element) || onlyAsked
+          ? (valueRightOf(element, elements) ??
+            (isLabel(element) ? texts.find((next) => next.ref > element.ref && !isLabel(next)) : element))
+          : element
+      const hits = [...words].filter((word) => said.has(word)).length + (head && said.has(head) ? 1 : 0)
+      // 'the customer's name' where every item has a name: the one just under what says 'customer'.
+      const rest = own.filter((word) => !said.has(word))
+      const under =
+        rest.length > 0 &&
+        texts.some(
+          (above) =>
+            above.box.y <= element.box.y &&
+            element.box.y - above.box.y <= CONTEXT_PX &&
+            rest.some((word) => wordsOf(above.text ?? '').includes(word)),
+        )
+      return { element: value, hits: hits + (under ? 0.5 : 0), fits: Boolean(value && shape && SHAPES[shape].test(value.text ?? '')) }
     })
     .filter((entry): entry is { element: SnapshotElement; hits: number; fits: boolean } => Boolean(entry.element) && entry.hits > 0)
   const shaped = shape && scored.some((entry) => entry.fits) ? scored.filter((entry) => entry.fits) : scored
   shaped.sort((a, b) => b.hits - a.hits || (a.element.text?.length ?? 0) - (b.element.text?.length ?? 0))
   return shaped[0]?.element ?? null
+}
+
+/** What is asked for is named last before where it is ('the customer's name', 'email from the order'). */
+function headOf(question: string): string | undefined {
+  return wordsOf(question.split(/\s+(?:from|of|in|on|at|for)\s+/i)[0] ?? '')
+    .filter((word) => !SAY_NOTHING.has(word) && word !== 's')
+    .at(-1)
 }
 
 /** Kind nouns that name no thing of their own ('the Welcome note' is Welcome). */
@@ -100,10 +127,31 @@ const LABEL_TAGS = new Set(['label', 'dt', 'th', 'legend', 'caption', 'h1', 'h2'
  * wanted, not its words. The text under it, or null when the element is not such a title.
  */
 export function valueUnderTitle(words: string, title: SnapshotElement, elements: readonly SnapshotElement[]): SnapshotElement | null {
-  const isTitle = title.role === 'heading' || LABEL_TAGS.has(title.tag) || isLabel(title)
   const says = normalise((title.text ?? title.name ?? '').replace(/:\s*$/, ''))
-  if (!isTitle || !says || says !== normalise(words)) return null
-  return textUnder(title, elements, 1)
+  const asked = normalise(words)
+  // 'the customer's name', 'email from the order' where a cell says 'name', 'email': what is asked for.
+  if (!says || (says !== asked && says !== headOf(words) && !asked.endsWith(` ${says}`))) return null
+  const beside = valueRightOf(title, elements)
+  if (beside) return beside
+  const isTitle = title.role === 'heading' || LABEL_TAGS.has(title.tag) || isLabel(title)
+  return isTitle ? textUnder(title, elements, 1) : null
+}
+
+/** The text right of a label on its line ('name' | ':' | 'Grace Hopper'), punctuation between skipped. */
+function valueRightOf(label: SnapshotElement, elements: readonly SnapshotElement[]): SnapshotElement | null {
+  const line = (element: SnapshotElement) => Math.abs(element.box.y - label.box.y) <= Math.max(4, label.box.height / 2)
+  return (
+    elements
+      .filter(
+        (element) =>
+          element !== label &&
+          hasText(element) &&
+          /[\p{L}\p{N}]/u.test(element.text ?? '') &&
+          line(element) &&
+          element.box.x >= label.box.x + label.box.width - 2,
+      )
+      .sort((a, b) => a.box.x - b.box.x)[0] ?? null
+  )
 }
 
 /** The longest text below the heading in its column (a sidebar beside it is not its text), before the next heading there. */
@@ -124,4 +172,36 @@ export function eachOf(words: string): string[] {
     .map((part) => part.trim())
     .filter(Boolean)
   return parts.length > 1 ? parts : [words]
+}
+
+const sameWords = (a: string | null | undefined, b: string | null | undefined) => Boolean(a) && normalise(a ?? '') === normalise(b ?? '')
+
+/**
+ * A key and its value side by side in a row, both editable (a JSON tree, a settings grid): for the
+ * key, the value beside it. Null when the element is not such a key.
+ */
+export function valueBeside(key: SnapshotElement, elements: readonly SnapshotElement[]): SnapshotElement | null {
+  const besideIt = (element: SnapshotElement, other: SnapshotElement) =>
+    element.within?.some((container) => (container.kind === 'row' || container.kind === 'near') && sameWords(container.text, other.text))
+  return (
+    elements.find(
+      (value) =>
+        value !== key &&
+        value.interactive &&
+        isTextField(value) &&
+        !sameWords(value.text, key.text) &&
+        besideIt(value, key) &&
+        besideIt(key, value),
+    ) ?? null
+  )
+}
+
+/** A field a person types into: a text box, a text area, or editable text. */
+export function isTextField(element: SnapshotElement): boolean {
+  if (element.role === 'textbox' || element.role === 'searchbox') return true
+  if (element.tag === 'textarea') return true
+  if (element.tag === 'input')
+    return !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'range', 'color', 'image'].includes(element.type ?? 'text')
+  // contenteditable: listed as usable with no role of its own.
+  return element.role === null && element.interactive && !['a', 'button', 'select', 'summary', 'label'].includes(element.tag)
 }

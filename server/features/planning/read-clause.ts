@@ -169,6 +169,15 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'type', element: q(match[1] ?? ''), text: q(match[2] ?? '') }
   }
 
+  // 'use the search box (of the editor) to find socks'.
+  if (
+    (match =
+      /^use\s+(?:the\s+)?search(?:\s+(?:box|bar|field))?(?:\s+(?:of|on|in)\s+.+?)?\s+to\s+(?:find|search\s+for|look\s+(?:up|for))\s+(.+)$/i.exec(
+        clause,
+      ))
+  ) {
+    return { kind: 'search', text: q(match[1] ?? '') }
+  }
   // Search: 'search for X', 'look up X', 'find X' (on a page with a search field); 'search the notes for X'.
   if ((match = /^search\s+(?:the|my|this|our|all(?:\s+the)?)\s+(?:[\w'’-]+\s+){1,3}?for\s+(.+)$/i.exec(clause))) {
     return { kind: 'search', text: q(match[1] ?? '') }
@@ -270,8 +279,8 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'extract', what: q(match[1] ?? ''), field: null }
   }
 
-  // 'save it', 'save the changes': the form's own Save (or OK, Done) button.
-  if (/^save(?:\s+(?:it|this|that|them|(?:the|my|your)\s+changes?|changes?))?$/i.test(clause)) return { kind: 'submit', first: 'save' }
+  // 'save it', 'save the changes', 'save the order': the page's own Save (or OK, Done) button; 'save X as Y' reads.
+  if (/^save(?:\s+(?:it|this|that|them|(?:the|my|your|this)\s+[\w-]+|changes?))?$/i.test(clause)) return { kind: 'submit', first: 'save' }
 
   // Extraction: 'extract the prices as price', 'collect all product names', 'get the heading'.
   if (
@@ -301,6 +310,18 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   }
   if ((match = /^replace\s+(.+?)\s+with\s+(.+)$/i.exec(clause))) {
     return { kind: 'type', element: null, text: q(match[2] ?? ''), was: q(match[1] ?? '') }
+  }
+
+  // Opening and closing a part of the page: 'expand the Book schema', 'collapse all fields of the tree'.
+  if ((match = /^(?:expand|collapse|unfold|fold)\s+(.+)$/i.exec(clause))) {
+    const verb = (clause.split(/\s+/)[0] ?? '').toLowerCase()
+    // 'collapse all fields' is a control of its own; 'expand the Book schema at the bottom' opens Book.
+    if (/^(?:all|every|everything)\b/i.test(match[1] ?? '')) return { kind: 'click', element: q(clause) }
+    const what = q(match[1] ?? '')
+      .replace(/\s+(?:at|on|near)\s+the\s+(?:top|bottom|end|side|left|right)$/i, '')
+      .replace(/^(?:the|a|an)\s+/i, '')
+      .replace(/\s+(?:section|schema|panel|part|group|node|folder|tree|list|menu|row)$/i, '')
+    return { kind: 'click', element: what || verb }
   }
 
   // Views and filters: 'show only the active todos', 'switch to the Completed view', 'filter by Unread'.
