@@ -11,7 +11,7 @@ import type { VerbPlanning } from './plan-verbs.ts'
 /** What a search leaves for "the one it finds": what could be clicked before it, and its words. */
 export interface SearchDone {
   text: string
-  before: Set<string>
+  before: Map<string, SnapshotElement>
   field: SnapshotElement
 }
 
@@ -46,7 +46,7 @@ export function searchField(elements: readonly SnapshotElement[]): SnapshotEleme
 export async function planSearch(text: string, field: SnapshotElement, source: string, tools: VerbPlanning): Promise<SearchDone | null> {
   const target = await tools.targetOf(field)
   if (!target) return null
-  const before = new Set((await tools.look()).elements.filter(clickable).map(keyOf))
+  const before = new Map((await tools.look()).elements.filter(clickable).map((element) => [keyOf(element), element]))
   await tools.keep({ type: 'type', target, text }, source)
   const after = (await tools.look()).elements
   if (after.some((element) => clickable(element) && !before.has(keyOf(element)) && shows(element, text))) {
@@ -62,6 +62,29 @@ export async function planSearch(text: string, field: SnapshotElement, source: s
   return { text, before, field }
 }
 
+const cssOf = (element: SnapshotElement) => {
+  const css = element.target.find((alternative) => alternative.by === 'css')
+  return css && css.by === 'css' ? css.selector : ''
+}
+
+/**
+ * A row left of a list whose other rows went: its path is theirs but for the step where the
+ * rows of that list differ ('li:nth-of-type(2)', '(5)'; a list of one row says no position).
+ */
+function leftOf(gone: string[], css: string): boolean {
+  const paths = gone.filter(Boolean).map((path) => path.split(' > '))
+  const path = css.split(' > ')
+  const first = paths[0]
+  if (!first || !css || paths.some((other) => other.length !== path.length)) return false
+  const bare = (step: string) => step.replace(/:nth-(?:of-type|child)\(\d+\)$/, '')
+  // The rows' own step: where the rows that went differ; with one row gone, a step near the end.
+  const varying = paths.length > 1 ? first.findIndex((step, index) => paths.some((other) => other[index] !== step)) : -1
+  const differing = path.flatMap((step, index) => (step === first[index] ? [] : [index]))
+  const index = differing[0] ?? -1
+  if (differing.length !== 1 || bare(path[index] ?? '') !== bare(first[index] ?? '')) return false
+  return varying >= 0 ? index === varying : index >= path.length - 3
+}
+
 const shows = (element: SnapshotElement, text: string) => normalise(`${element.name ?? ''} ${element.text ?? ''}`).includes(normalise(text))
 
 /** Clicks "the one it finds": a result showing the words searched for, one the search brought first; else the first it brought. */
@@ -70,10 +93,14 @@ export async function openResult(search: SearchDone, source: string, tools: Verb
     (element) => clickable(element) && element.ref !== search.field.ref && element.role !== 'searchbox',
   )
   const isNew = (element: SnapshotElement) => !search.before.has(keyOf(element))
+  // A list filtered as the words were typed: what is left of the list whose other rows went.
+  const now = new Set(elements.map(keyOf))
+  const gone = [...search.before].filter(([key]) => !now.has(key)).map(([, element]) => cssOf(element))
   const candidates = [
     ...elements.filter((element) => isNew(element) && shows(element, search.text)),
     ...elements.filter((element) => shows(element, search.text)),
     ...elements.filter((element) => isNew(element) && element.role !== 'button'),
+    ...elements.filter((element) => !isNew(element) && leftOf(gone, cssOf(element))),
   ]
   for (const element of candidates) {
     const target = await tools.targetOf(element)

@@ -76,19 +76,28 @@ export function valueByMeaning(question: string, elements: readonly SnapshotElem
       const hits = [...words].filter((word) => said.has(word)).length + (head && said.has(head) ? 1 : 0)
       // 'the customer's name' where every item has a name: the one just under what says 'customer'.
       const rest = own.filter((word) => !said.has(word))
-      const under =
-        rest.length > 0 &&
-        texts.some(
-          (above) =>
-            above.box.y <= element.box.y &&
-            element.box.y - above.box.y <= CONTEXT_PX &&
-            rest.some((word) => wordsOf(above.text ?? '').includes(word)),
-        )
-      return { element: value, hits: hits + (under ? 0.5 : 0), fits: Boolean(value && shape && SHAPES[shape].test(value.text ?? '')) }
+      const saysWhose = texts.filter(
+        (above) =>
+          rest.length > 0 &&
+          above.box.y <= element.box.y &&
+          element.box.y - above.box.y <= CONTEXT_PX &&
+          rest.some((word) => wordsOf(above.text ?? '').includes(word)),
+      )
+      const whose = Math.min(...saysWhose.map((above) => element.box.y - above.box.y))
+      return {
+        element: value,
+        hits: hits + (saysWhose.length ? 0.5 : 0),
+        whose,
+        fits: Boolean(value && shape && SHAPES[shape].test(value.text ?? '')),
+      }
     })
-    .filter((entry): entry is { element: SnapshotElement; hits: number; fits: boolean } => Boolean(entry.element) && entry.hits > 0)
+    .filter(
+      (entry): entry is { element: SnapshotElement; hits: number; whose: number; fits: boolean } =>
+        Boolean(entry.element) && entry.hits > 0,
+    )
   const shaped = shape && scored.some((entry) => entry.fits) ? scored.filter((entry) => entry.fits) : scored
-  shaped.sort((a, b) => b.hits - a.hits || (a.element.text?.length ?? 0) - (b.element.text?.length ?? 0))
+  // Most words; then nearest under the words that say whose it is; then the shortest.
+  shaped.sort((a, b) => b.hits - a.hits || a.whose - b.whose || (a.element.text?.length ?? 0) - (b.element.text?.length ?? 0))
   return shaped[0]?.element ?? null
 }
 

@@ -45,7 +45,8 @@ export interface CaughtMail {
   id: string
   subject: string
   from: { address: string; name: string }[]
-  isRead: boolean
+  /** MailDev says `read` (lib/mailserver.js). */
+  read: boolean
 }
 
 async function freePort(): Promise<number> {

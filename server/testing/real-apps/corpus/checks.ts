@@ -26,6 +26,15 @@ export const fieldIs =
       : `${field}: expected [${expected.join(', ')}], got [${got.join(', ')}]`
   }
 
+/** Some value of the check's own field says each of these (a list row that shows more than its title). */
+export const fieldMentions =
+  (field: string, expected: string[]) =>
+  ({ fields }: RunEvidence): string | null => {
+    const got = (fields[`check_${field}`] ?? []).map(norm)
+    const missing = expected.filter((value) => !got.some((each) => each.includes(norm(value))))
+    return missing.length ? `${field}: none mentions ${missing.join(', ')} (got [${got.join(', ')}])` : null
+  }
+
 /** The check's own field holds these values (and perhaps others) — or, with `absent`, none of them. */
 export const fieldHas =
   (field: string, expected: string[], absent = false) =>
