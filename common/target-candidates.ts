@@ -8,6 +8,17 @@ export const SUGGESTED_ALTERNATIVES = 4
 
 const isRole = (role: string | null): role is TargetRole => role !== null && (TARGET_ROLES as readonly string[]).includes(role)
 
+/** A date or a time in a name: it changes from one row, day or run to the next. */
+const VOLATILE = /\s*(?:\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b)/
+
+/** A long name's words before its first date or time, or null when it has none or little is left. */
+export function lastingPart(name: string): string | null {
+  const cut = VOLATILE.exec(name)
+  if (!cut || name.length < 30) return null
+  const before = name.slice(0, cut.index).trim()
+  return before.length >= 3 ? before : null
+}
+
 /**
  * The ways a person would name an element, best first, CSS last (docs/decisions/019): a field by
  * its label, anything else by its role and name; then placeholder, test id, short visible text.
@@ -20,7 +31,12 @@ export function targetCandidates(
   const list: TargetAlternative[] = []
   const field = ['input', 'select', 'textarea'].includes(element.tag)
   if (field && element.label) list.push({ by: 'label', text: element.label })
-  if (isRole(element.role) && element.name) list.push({ by: 'role', role: element.role, name: element.name })
+  if (isRole(element.role) && element.name) {
+    // 'Marathon training plan To: team@… 2026-11-28 12:40:24': the words that last, matched as part of the name.
+    const lasting = lastingPart(element.name)
+    if (lasting) list.push({ by: 'role', role: element.role, name: lasting })
+    list.push({ by: 'role', role: element.role, name: element.name })
+  }
   if (!field && element.label) list.push({ by: 'label', text: element.label })
   if (element.placeholder) list.push({ by: 'placeholder', text: element.placeholder })
   if (element.testId) list.push({ by: 'testId', id: element.testId })

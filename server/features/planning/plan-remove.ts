@@ -1,5 +1,5 @@
 import type { Target } from '#common/targets.ts'
-import { rankElements, readElementPhrase, type ElementPhrase } from '#server/browser/element-match.ts'
+import { normalise, rankElements, readElementPhrase, type ElementPhrase } from '#server/browser/element-match.ts'
 import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
 import type { VerbPlanning } from './plan-verbs.ts'
 
@@ -73,12 +73,14 @@ async function clickNamedControl(instruction: { element: string; verb: string },
 
 /** The control that removes the thing, inside the row, item or card showing its words. */
 async function controlInside(shown: string, tools: VerbPlanning): Promise<Found | null> {
+  const saysThing = (element: SnapshotElement) => normalise(element.text || element.name || '') === normalise(shown)
   for (const kind of CONTAINERS) {
     const within = { kind, text: shown }
     for (const words of REMOVE_WORDS) {
       const phrase: ElementPhrase = { words, roles: ['button', 'link'], quoted: false, within }
       const found = await tools.placed(phrase, 'clickable')
-      if (found) return found
+      // The thing itself (a mail's subject link) is not the control that deletes it.
+      if (found && !saysThing(found.element)) return found
     }
     // An icon button with no words: the row's only button.
     const only = await tools.placed({ words: '', roles: ['button'], quoted: false, within }, 'clickable')
