@@ -165,7 +165,11 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         if (!shown && instruction.was && !instruction.element && (await editInPlace(instruction.was, instruction.text, source))) return
         // 'replace the notes with …' where no field shows "the notes": the field called so.
         const named = instruction.element ?? (shown ? null : instruction.was)
-        const found = shown ?? (named ? await find(named, 'field', source) : await onlyField(source))
+        const found =
+          shown ??
+          (named
+            ? ((await find(named, 'field', source, { quiet: true })) ?? (await onlyEmptyField()) ?? (await find(named, 'field', source)))
+            : await onlyField(source))
         if (!found) return
         lastField = found.element
         return keep({ type: 'type', target: found.target, text: instruction.text }, source)
@@ -397,6 +401,16 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
       `${quote(source)} does not say which field to type into, and ${where()} has ${fields.length === 0 ? 'none' : `${fields.length}`}; that step was left out.`,
     )
     return null
+  }
+
+  /** 'enter the API key X' in a dialog whose one field says only 'Value': the page's one empty text field, not a search. */
+  async function onlyEmptyField(): Promise<{ element: SnapshotElement; target: Target } | null> {
+    const fields = (await page()).elements.filter(
+      (element) => element.interactive && element.role === 'textbox' && element.type !== 'password' && !element.value,
+    )
+    const [only] = fields
+    const target = fields.length === 1 && only ? await targetOf(only) : null
+    return only && target ? { element: only, target } : null
   }
 
   /**

@@ -31,6 +31,12 @@ export const REAL_APP_CI_SUBSET: string[] = [
   'todo-read-completed',
   'todo-read-counter',
   'json-change-city',
+  'json-status-shipped',
+  'tw-search-bothy',
+  'tw-open-pancakes',
+  'swagger-by-author',
+  'mail-open-invoice',
+  'mail-delete-marathon',
 ]
 
 export const realAppTask = (id: string): RealAppTask => {
