@@ -40,7 +40,8 @@ export function collectElements(
   hintsOf: (element: Element, describer: ElementDescriber) => ContainerHint[],
 ): RawSnapshot {
   const INTERACTIVE = describer.interactive
-  const READABLE = 'h1, h2, h3, h4, h5, h6, th, td, li, label, [role=heading], [role=cell], [role=row], dt, dd, caption, legend, p, pre, blockquote'
+  const READABLE =
+    'h1, h2, h3, h4, h5, h6, th, td, li, label, [role=heading], [role=cell], [role=row], dt, dd, caption, legend, p, pre, blockquote'
   const { clean } = describer
   const visible = (element: Element) => {
     const box = element.getBoundingClientRect()
