@@ -155,17 +155,18 @@ async function main(): Promise<number> {
   const settings = (await api<{ data: Record<string, unknown> }>('/api/settings', { token: adminToken })).data
   await api('/api/settings', { method: 'PUT', body: { ...settings, apiRateLimit: 10_000 }, token: adminToken })
 
-  // Planning is limited per member (20 plans in 10 minutes, 30 model calls a minute): each task
-  // gets a member of its own on Business, who plans it with both planners.
+  // Planning is limited per member (20 plans in 10 minutes, 30 model calls a minute), and a member
+  // whose address is not verified runs at most 5 automations a month in the cloud: each task gets
+  // a member of its own on Business for each planner, whose plan runs on the three designs.
   const members: string[] = []
-  for (let i = 0; i < corpus.length; i++) {
+  for (let i = 0; i < corpus.length * PLANNERS.length; i++) {
     const account = { email: `planner-${i}@bench.test`, password: `bench-${randomBytes(9).toString('base64url')}` }
     const ip = `198.51.${100 + Math.floor(i / 200)}.${10 + (i % 200)}`
     const registered = await api<{ data: { user: { id: string } } }>('/api/auth/register', { body: account, ip })
     await api(`/api/users/${registered.data.user.id}`, { method: 'PUT', body: { plan: 'business', credits: 100_000 }, token: adminToken })
     members.push((await api<{ data: { token: string } }>('/api/auth/login', { body: account, ip })).data.token)
   }
-  const tokenFor = (task: number) => members[task] as string
+  const tokenFor = (task: number, planner: Planner) => members[task * PLANNERS.length + PLANNERS.indexOf(planner)] as string
   const realMembers = new Map<string, string>()
   for (const [i, task] of opts.realTasks.entries()) {
     const account = { email: `real-${i}@bench.test`, password: `bench-${randomBytes(9).toString('base64url')}` }
@@ -189,7 +190,7 @@ async function main(): Promise<number> {
   const outcomes: Outcome[] = []
   for (const planner of PLANNERS) {
     for (const [index, task] of corpus.entries()) {
-      const token = tokenFor(index)
+      const token = tokenFor(index, planner)
       scripted = scriptedPlanner(task.model)
       const startUrl = `${sites.url}${task.start}`
       const started = performance.now()
@@ -217,7 +218,7 @@ async function main(): Promise<number> {
   for (const design of ['original', 'redesigned', 'reworded'] as const) {
     sites.redesign(design)
     console.log(`running every plan on the ${design} design…`)
-    await runAll(api, outcomes, (outcome) => tokenFor(outcome.task - 1), design)
+    await runAll(api, outcomes, (outcome) => tokenFor(outcome.task - 1, outcome.planner), design)
   }
 
   report(corpus, outcomes)
