@@ -113,6 +113,8 @@ async function benchApp(
   for (const task of tasks) {
     for (const planner of planners) {
       if (planner === 'model') scripts.begin(task)
+      // Planned on the app as a member finds it, not as the last task's run left it (an emptied mailbox).
+      await apps.reset(task.app)
       // A plan the server could not make (it took too long, the page broke) is a task not done.
       const plan = await context
         .api<{ data: { steps: AutomationStep[]; notes: string[] } }>('/api/automations/plan', {

@@ -12,6 +12,8 @@ export interface RawElement extends ElementDescription {
   value: string | null
   options: string[] | null
   box: { x: number; y: number; width: number; height: number }
+  /** A control that opens and closes a part of the page says which it is now (aria-expanded). */
+  expanded?: boolean
   /** Where it sits, for naming it when its own words repeat (interactive elements only; docs/decisions/042). */
   within?: ContainerHint[]
 }
@@ -65,7 +67,9 @@ export function collectElements(
     const description = describer.describe(element)
     const { tag, type } = description
     const box = element.getBoundingClientRect()
+    const expanded = element.getAttribute('aria-expanded')
     elements.push({
+      ...(expanded === 'true' || expanded === 'false' ? { expanded: expanded === 'true' } : {}),
       ...description,
       value: type === 'password' ? null : tag === 'input' || tag === 'textarea' ? clean((element as HTMLInputElement).value) : null,
       options:

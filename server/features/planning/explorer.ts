@@ -21,6 +21,8 @@ export interface Explorer {
   look(): Promise<PageSnapshot>
   /** Performs the step; the reason it could not, or null. */
   attempt(step: AutomationStep): Promise<string | null>
+  /** Whether the last step attempted opened a browser dialog (a confirm, an alert): planning dismisses it. */
+  openedDialog(): boolean
   /** A small picture of the page now, for the draft (null when it cannot be pictured). */
   picture(): Promise<string | null>
   /** The time left for planning, in ms (none once the member went away). */
@@ -42,6 +44,13 @@ export function createExplorer(options: {
 }): Explorer {
   const { page } = options
   let performed = 0
+  let dialogs = 0
+  let openedDialog = false
+  // Counted, then dismissed as Playwright does when nobody listens (a dialog step armed before answers it first).
+  page.on('dialog', (dialog) => {
+    dialogs += 1
+    setTimeout(() => void dialog.dismiss().catch(() => {}), 0)
+  })
   /** A step was just performed: it let the page settle (step-actions.ts), so the next look need not again. */
   let settledByStep = false
   const remaining = () => (options.signal?.aborted ? 0 : options.deadline - Date.now())
@@ -75,8 +84,10 @@ export function createExplorer(options: {
         await sleep(LOOK_AGAIN_MS)
       }
     },
+    openedDialog: () => openedDialog,
     async attempt(step) {
       performed += 1
+      const before = dialogs
       try {
         await options.perform(step, performed)
         settledByStep = true
@@ -84,6 +95,8 @@ export function createExplorer(options: {
       } catch (error) {
         if (error instanceof ExploreFailure) return error.message
         throw error
+      } finally {
+        openedDialog = dialogs > before
       }
     },
   }

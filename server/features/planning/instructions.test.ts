@@ -86,6 +86,9 @@ describe('reading a task said in words', () => {
       ],
     ],
     ['Get the prices from the table', [{ kind: 'extract', what: 'the prices', field: null }]],
+    ['copy the totals to a column called total', [{ kind: 'extract', what: 'the totals', field: 'total' }]],
+    // 'has to be back' says when, not where the value goes.
+    ['get the date Wildwood has to be back', [{ kind: 'extract', what: 'the date Wildwood has to be back', field: null }]],
     ['send the message', [{ kind: 'click', element: 'send message' }]],
     ['submit the form', [{ kind: 'submit' }]],
     ['accept the cookies', [{ kind: 'cookies', accept: true }]],

@@ -43,16 +43,18 @@ const CONSOLE = `<!doctype html><html><head><title>Library API</title>
     { id: 'find', path: '/api/books/', summary: 'Find a book', about: 'One book by its number.', params: ['bookId'], open: true },
     { id: 'books', path: '/api/books', summary: 'List books', about: 'Every book, or those by one author.', params: ['author'] },
     { id: 'loans', path: '/api/loans', summary: 'List loans', about: 'Loans not yet returned, newest first.', params: [] },
+    { id: 'remove', method: 'DELETE', path: '/api/books/', summary: 'Remove a book', about: 'Needs an API key.', params: ['bookId'] },
   ]
   for (const operation of OPERATIONS) {
     const section = document.createElement('section')
     section.className = 'op'
     section.innerHTML =
-      '<button class="op-head" aria-expanded="false"><b>GET</b> <code></code> <span></span></button>' +
+      '<button class="op-head" aria-expanded="false"><b></b> <code></code> <span></span></button>' +
       '<div class="op-body" hidden><p class="about"></p><div class="params"><h4>Parameters</h4>' +
       '<button class="try">Try it out</button><table></table></div>' +
       '<button class="execute">Execute</button>' +
       '<div class="result" hidden><h5>Response body</h5><pre class="body"></pre><h5>Response headers</h5><pre class="headers"></pre></div></div>'
+    section.querySelector('b').textContent = operation.method ?? 'GET'
     section.querySelector('code').textContent = operation.path + (operation.params[0] === 'bookId' ? '{bookId}' : '')
     section.querySelector('.op-head span').textContent = operation.summary
     section.querySelector('.about').textContent = operation.about
@@ -84,7 +86,7 @@ const CONSOLE = `<!doctype html><html><head><title>Library API</title>
         if (input.name === 'bookId') url += encodeURIComponent(input.value)
         else query.set(input.name, input.value)
       }
-      const response = await fetch(url + (query.size ? '?' + query : ''))
+      const response = await fetch(url + (query.size ? '?' + query : ''), { method: operation.method ?? 'GET' })
       const text = await response.text()
       section.querySelector('.body').textContent = JSON.stringify(JSON.parse(text), null, 2)
       section.querySelector('.headers').textContent = 'content-type: ' + response.headers.get('content-type')
@@ -207,6 +209,7 @@ beforeAll(async () => {
       return
     }
     if (url.pathname === '/api/loans') return json(LOANS)
+    if (request.method === 'DELETE') return response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no key"}')
     if (url.pathname === '/api/books') {
       const author = url.searchParams.get('author')
       return json(author ? BOOKS.filter((book) => book.author === author) : BOOKS)
@@ -316,7 +319,7 @@ describe('running what the page can run', () => {
     expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, null])
     // "Find a book" is open above it with an Execute of its own: only the loans were asked for.
     expect(requests).toEqual(['GET /api/loans'])
-    expect(shown.responses).toEqual({ 'Find a book': '', 'List books': '', 'List loans': LOANS_TEXT })
+    expect(shown.responses).toEqual({ 'Find a book': '', 'List books': '', 'List loans': LOANS_TEXT, 'Remove a book': '' })
     forget()
     const ran = await run(draft.steps)
     expect(requests).toEqual(['GET /api/loans'])
@@ -339,6 +342,34 @@ describe('running what the page can run', () => {
     const ran = await run(draft.steps)
     expect(requests).toEqual(['GET /api/books?author=Macfarlane'])
     expect(JSON.parse(ran.shown.responses['List books'] ?? '')).toEqual([BOOKS[0]])
+  })
+
+  it('looks up book number 2 with the operation named in quotes: left open (it is), its one field gets the 2', async () => {
+    const { draft } = await plan('Look up book number 2 with "Find a book"', `${site}/console`)
+    expect(draft.notes).toEqual([])
+    // The only other operation open shows no Try it out or Execute: the words alone name these.
+    expect(draft.steps.slice(1).map(inWords)).toEqual([
+      'Click Button named “Try it out”',
+      'Type “2” into Field labelled “bookId”',
+      'Click Button named “Execute”',
+    ])
+    forget()
+    await run(draft.steps)
+    expect(requests).toEqual(['GET /api/books/2'])
+  })
+
+  it('removes book 4, listed nowhere, with the operation that says "Remove a book"', async () => {
+    const { draft, shown } = await plan('Try to remove book 4 without authorizing', `${site}/console`)
+    expect(draft.notes).toEqual([])
+    const [opened, tried, typed] = draft.steps.slice(1).map(inWords)
+    expect(opened).toBe('Click Button named “DELETE /api/books/{bookId} Remove a book”')
+    expect(tried).toMatch(/^Click Button named “Try it out”/)
+    // Find a book, open above it, has a bookId field too: this one is the second.
+    expect(typed).toBe('Type “4” into 2nd Field labelled “bookId”')
+    expect(shown.responses['Remove a book']).toContain('no key')
+    forget()
+    await run(draft.steps)
+    expect(requests).toEqual(['DELETE /api/books/4'])
   })
 
   it('copies the response body: the text the heading "Response body" heads, not the heading', async () => {

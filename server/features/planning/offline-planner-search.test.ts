@@ -90,7 +90,41 @@ const BOOTS = `<!doctype html><html><head><title>Boots</title></head><body><main
   addEventListener('hashchange', () => { document.getElementById('item').textContent = 'Showing ' + location.hash.slice(2) })
 </script></main></body></html>`
 
-const PAGES: Record<string, string> = { '/notes': NOTES, '/shop': SHOP, '/boots': BOOTS }
+/**
+ * A mailbox whose rows show subjects only, filtered as you type by anything a mail holds (its sender
+ * too); 'Delete all' asks for a second click (it arms itself, as MailDev's does), and 'Empty trash'
+ * asks the browser's confirm.
+ */
+const MAIL = `<!doctype html><html><head><title>Mail</title></head><body><main>
+<input placeholder="Search..." id="box"> <a href="#" id="all" title="Delete all emails">Delete all</a> <button id="trash">Empty trash</button>
+<ul id="list"></ul>
+<article id="note"></article>
+<p id="state"></p>
+<script>
+  let MAILS = [['Engine notes', 'Ada Lovelace', 'Sent to team@example.com'], ['Wildwood is due back', 'Library', 'Return it by 9 April'], ['Compiler meeting', 'Grace Hopper', 'Room 4']]
+  const box = document.getElementById('box'), list = document.getElementById('list')
+  const draw = () => {
+    list.replaceChildren()
+    const words = box.value.trim().toLowerCase()
+    MAILS.forEach(([subject, from], index) => {
+      if (words && !(subject + ' ' + from).toLowerCase().includes(words)) return
+      const item = document.createElement('li'), link = document.createElement('a')
+      link.href = '#/' + index; link.textContent = subject; item.append(link); list.append(item)
+    })
+  }
+  box.addEventListener('input', draw)
+  draw()
+  addEventListener('hashchange', () => { const mail = MAILS[location.hash.slice(2)]; document.getElementById('note').textContent = mail ? mail[0] + ': ' + mail[2] : '' })
+  let armed = false
+  document.getElementById('all').onclick = (event) => {
+    event.preventDefault()
+    if (!armed) { armed = true; setTimeout(() => { armed = false }, 2000); return }
+    MAILS = []; draw(); document.getElementById('state').textContent = 'All deleted'
+  }
+  document.getElementById('trash').onclick = () => { document.getElementById('state').textContent = confirm('Empty the trash?') ? 'Trash emptied' : 'Trash kept' }
+</script></main></body></html>`
+
+const PAGES: Record<string, string> = { '/notes': NOTES, '/shop': SHOP, '/boots': BOOTS, '/mail': MAIL }
 
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
 let server: Server
@@ -117,6 +151,8 @@ interface Shown {
   title: string
   opened: string
   advanced: boolean
+  /** The mailbox's own word on what was deleted. */
+  state?: string
 }
 
 const pageState = (page: Page): Promise<Shown> =>
@@ -124,6 +160,7 @@ const pageState = (page: Page): Promise<Shown> =>
     title: document.title,
     opened: document.getElementById('note')?.textContent ?? document.getElementById('item')?.textContent ?? '',
     advanced: document.getElementById('panel')?.hidden === false,
+    ...(document.getElementById('state')?.textContent ? { state: document.getElementById('state')?.textContent } : {}),
   }))
 
 /** Plans the sentence on a page and says what the page shows at the end of planning. */
@@ -199,5 +236,36 @@ describe('searching a page and opening what it finds', () => {
     expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, null])
     expect(shown).toEqual({ title: 'Notebook', opened: 'Bothy at Corrour: Corrour bothy sleeps eight; bring coal', advanced: false })
     expect(await run(draft.steps)).toEqual(shown)
+  })
+})
+
+describe('a thing known by who sent it, and a control that asks to be clicked again', () => {
+  it('searches for the sender the list does not show and opens the one mail it leaves', async () => {
+    const { draft, shown } = await plan('Open the email from Ada Lovelace', `${site}/mail`)
+    expect(draft.notes).toEqual([])
+    expect(draft.steps[1]).toMatchObject({ type: 'type', text: 'Ada Lovelace' })
+    expect(inWords(draft.steps.at(-1) as AutomationStep)).toBe('Click Link named “Engine notes”')
+    expect(shown.opened).toBe('Engine notes: Sent to team@example.com')
+    expect((await run(draft.steps)).opened).toBe(shown.opened)
+  })
+
+  it("reads 'find the message from the library' as its sender searched for and the mail opened", async () => {
+    const { draft } = await plan('Find the message from the library', `${site}/mail`)
+    expect(draft.steps[1]).toMatchObject({ type: 'type', text: 'library' })
+    expect((await run(draft.steps)).opened).toBe('Wildwood is due back: Return it by 9 April')
+  })
+
+  it('only searches for the mails from someone (many things: none opened)', async () => {
+    const { draft } = await plan('Find the emails from Grace Hopper', `${site}/mail`)
+    expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['type', 'press'])
+  })
+
+  it("confirms 'Delete all' that opened no dialog by clicking it again, and a browser confirm by accepting it", async () => {
+    const { draft } = await plan('Click Delete all and confirm', `${site}/mail`)
+    expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Link named “Delete all”', 'Click Link named “Delete all”'])
+    expect((await run(draft.steps)).state).toBe('All deleted')
+    const trash = await plan('Click Empty trash and confirm', `${site}/mail`)
+    expect(trash.draft.steps.slice(1).map((step) => step.type)).toEqual(['dialog', 'click'])
+    expect((await run(trash.draft.steps)).state).toBe('Trash emptied')
   })
 })

@@ -15,7 +15,7 @@ import { findPlaced } from './find-placed.ts'
 import { withoutKindNouns } from './plan-remove.ts'
 import { extractStep } from './plan-extract.ts'
 import { eachOf, isTextField, valueBeside } from './read-by-meaning.ts'
-import { planSearch, namesAResult, openResult, searchField, type SearchDone } from './plan-search.ts'
+import { knownBy, planSearch, namesAResult, openResult, searchField, type SearchDone } from './plan-search.ts'
 import { planVerb, type VerbPlanning } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
 import { inPlanningOrder } from './plan-order.ts'
@@ -156,8 +156,12 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         const want = read.roles.includes('checkbox') ? 'checkable' : 'clickable'
         // 'Open the Reading list and the Packing list from the Welcome note': each of them, in turn.
         const each = eachOf(instruction.element)
-        const found = await find(instruction.element, want, source, { quiet: each.length > 1 })
+        // 'Open the email from Ada Lovelace' where the list does not show who sent it: what its search finds.
+        const by = knownBy(instruction.element)
+        const found = await find(instruction.element, want, source, { quiet: each.length > 1 || Boolean(by?.one) })
+        if (!found && by?.one && (await search(by.by, source, { open: true }))) return
         for (const words of found ? [] : each.length > 1 ? each : []) await click(await find(words, want, source), source)
+        if (!found && by?.one && each.length <= 1) return click(await find(instruction.element, want, source), source)
         return click(found, source)
       }
       case 'type': {
@@ -227,14 +231,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
           ? submit(source, [instruction.first, ...SUBMIT_WORDS.filter((word) => word !== instruction.first), 'done'])
           : submit(source)
       case 'search': {
+        // 'Find the message from the library': its sender searched for, and the one message it finds opened.
+        const by = knownBy(instruction.text)
+        if (await search(by?.by ?? instruction.text, source, { open: Boolean(by?.one) })) return
         const current = await page()
-        const field = searchField(current.elements)
-        const done = field ? await planSearch(instruction.text, field, source, tools) : null
-        if (done) {
-          lastSearch = done
-          lastField = done.field
-          return
-        }
         // 'find the total' on a page with nothing to search in asks to read it.
         if (!current.elements.some((element) => element.role === 'searchbox' || element.role === 'textbox')) {
           return extract(instruction.text, null, source)
@@ -315,10 +315,23 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     find,
     placed: async (phrase, want) => findPlaced(explorer.page, phrase, (await page()).elements, want),
     targetOf,
+    shows: async (target) => (await confirmTarget(explorer.page, target)) !== null,
+    openedDialog: () => explorer.openedDialog(),
     keep,
     unkeep,
     steps,
     notes,
+  }
+
+  /** Searches the page's search field for the text (and opens what it finds); false when the page has no search field. */
+  async function search(text: string, source: string, options: { open: boolean }): Promise<boolean> {
+    const field = searchField((await page()).elements)
+    const done = field ? await planSearch(text, field, source, tools) : null
+    if (!done) return false
+    lastSearch = done
+    lastField = done.field
+    if (options.open) await openResult(done, source, tools)
+    return true
   }
 
   async function click(found: { element: SnapshotElement; target: Target } | null, source: string) {

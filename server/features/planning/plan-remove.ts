@@ -1,7 +1,9 @@
 import type { Target } from '#common/targets.ts'
 import { normalise, rankElements, readElementPhrase, type ElementPhrase } from '#server/browser/element-match.ts'
 import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
+import { runWithValue } from './plan-run.ts'
 import type { VerbPlanning } from './plan-verbs.ts'
+import { valueIn } from './read-verb-clause.ts'
 
 // 'Remove "Buy milk" from the list', 'delete the email about the marathon', 'get rid of the
 // completed todos': how apps let people remove things, tried in turn on the page as it is —
@@ -31,6 +33,15 @@ export function thingWords(element: string): string {
 }
 
 export async function planRemove(instruction: { element: string; verb: string }, source: string, tools: VerbPlanning): Promise<void> {
+  // 'Remove book 4' with an operation 'Remove a book' that asks which: run with 4.
+  const value = valueIn(instruction.element)
+  const which = value
+    ? instruction.element
+        .slice(0, instruction.element.lastIndexOf(value))
+        .replace(/(?:#|\bnumber|\bno\.?|\bid)\s*$/i, '')
+        .trim()
+    : ''
+  if (value && which && (await runWithValue(instruction.verb, which, value, source, tools))) return
   if (await clickNamedControl(instruction, source, tools)) return
   const words = thingWords(instruction.element)
   // The thing is often a link in its list (a mail's subject): any element that says it.

@@ -11,19 +11,24 @@ const RUN_WORDS = ['execute', 'run', 'send', 'send request', 'run query', 'call'
 const ENABLE_WORDS = ['try it out', 'edit', 'enable editing', 'unlock']
 /** A control says the word itself, not more ('Execute', not 'Execute all'). */
 const SAYS_IT = 0.9
+/** A control named by the clause's verb and thing ('Remove a book' for 'remove book 4'). */
+const NAMED = 0.8
 
 type Run = Extract<VerbInstruction, { kind: 'run' }>
 
 export async function planRun(instruction: Run, source: string, tools: VerbPlanning): Promise<void> {
   const opened = await tools.find(instruction.element, 'clickable', source)
   if (!opened) return
-  await tools.keep({ type: 'click', target: opened.target }, source)
+  // One open already (it says so) would close if clicked.
+  if (opened.element.expanded !== true) await tools.keep({ type: 'click', target: opened.target }, source)
   const below = opened.element.box.y
   // Its fields may show, but stay locked until it is tried out: asked first when the page offers it.
   const enabled = instruction.settings.length > 0 && (await press(ENABLE_WORDS, below, source, tools))
   for (const { field, value } of instruction.settings) {
-    const found = await tools.find(field, 'field', source)
+    const found = field === null ? await ownField(below, tools) : await tools.find(field, 'field', source)
     if (found) await tools.keep({ type: 'type', target: found.target, text: value }, source)
+    else if (field === null)
+      tools.notes.push(`Could not find where “${instruction.element}” takes ${value} (from “${source}”); that step was left out.`)
   }
   if (enabled) {
     if (!(await press(RUN_WORDS, below, source, tools))) tools.notes.push(cannotRun(instruction.element, source))
@@ -32,6 +37,44 @@ export async function planRun(instruction: Run, source: string, tools: VerbPlann
   if (await press(RUN_WORDS, below, source, tools)) return
   if ((await press(ENABLE_WORDS, below, source, tools)) && (await press(RUN_WORDS, below, source, tools))) return
   tools.notes.push(cannotRun(instruction.element, source))
+}
+
+/** The first empty text field below the opened thing: where it takes the value that says which one. */
+async function ownField(below: number, tools: VerbPlanning) {
+  const fields = (await tools.look()).elements
+    .filter((element) => element.interactive && element.role === 'textbox' && !element.value && element.box.y >= below)
+    .sort((a, b) => a.box.y - b.box.y)
+  for (const field of fields) {
+    const target = await tools.targetOf(field)
+    if (target) return { element: field, target }
+  }
+  return null
+}
+
+/**
+ * 'Remove book 4' where the page lists no book 4 but offers 'Remove a book' (an API console, an
+ * admin tool): that operation, run with 4 in its own field. False, with nothing kept, when no
+ * control says the verb and the thing, or it opens no field.
+ */
+export async function runWithValue(verb: string, thing: string, value: string, source: string, tools: VerbPlanning): Promise<boolean> {
+  const controls = (await tools.look()).elements.filter((element) => element.interactive)
+  const [best] = rankElements(`${verb} ${thing}`, controls, 'clickable')
+  if (!best || best.score < NAMED) return false
+  const target = await tools.targetOf(best.element)
+  if (!target) return false
+  const below = best.element.box.y
+  const clicked = best.element.expanded !== true
+  if (clicked) await tools.keep({ type: 'click', target }, source)
+  const enabled = await press(ENABLE_WORDS, below, source, tools)
+  const field = await ownField(below, tools)
+  if (!field) {
+    if (enabled) tools.unkeep()
+    if (clicked) tools.unkeep()
+    return false
+  }
+  await tools.keep({ type: 'type', target: field.target, text: value }, source)
+  if (!(await press(RUN_WORDS, below, source, tools))) tools.notes.push(cannotRun(`${verb} ${thing}`, source))
+  return true
 }
 
 const cannotRun = (what: string, source: string) =>

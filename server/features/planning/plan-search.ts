@@ -21,6 +21,21 @@ const RESULT_PHRASE =
 
 export const namesAResult = (words: string) => RESULT_PHRASE.test(words.trim())
 
+/** 'the email from Ada Lovelace', 'the message from the library': one thing known by who sent or wrote it. */
+const KNOWN_BY =
+  /^(?:the|a|an|that|this)\s+((?:[\p{L}-]+\s+){0,2}?[\p{L}-]+)\s+(?:from|by|sent\s+by|written\s+by|signed\s+by)\s+(?:the\s+)?(.+)$/iu
+
+/**
+ * Who or what a thing is known by, when the words name one thing by its sender or author (words a
+ * list often does not show, but its search knows): 'Ada Lovelace' of 'the email from Ada Lovelace'.
+ * Null for anything else, and for many things ('the emails from …' only searches).
+ */
+export function knownBy(words: string): { by: string; one: boolean } | null {
+  const match = KNOWN_BY.exec(words.trim())
+  if (!match?.[1] || !match[2]) return null
+  return { by: match[2], one: !/s$/i.test(match[1]) }
+}
+
 /** What a search box's own button says. */
 const SEND_WORDS = ['search', 'find', 'go', 'submit', 'search now']
 const CLICKABLE_ROLES = new Set(['link', 'option', 'button', 'listitem', 'menuitem', 'row', 'treeitem', 'gridcell', 'cell'])

@@ -18,6 +18,10 @@ export interface VerbPlanning {
   /** The one element the phrase names by where it sits ('the Delete button in the item “Buy milk”'), or null. */
   placed(phrase: ElementPhrase, want: ElementWant): Promise<Found | null>
   targetOf(element: SnapshotElement): Promise<Target | null>
+  /** Whether the target still finds exactly one element on the page. */
+  shows(target: Target): Promise<boolean>
+  /** Whether the last step tried opened a browser dialog (a confirm, an alert). */
+  openedDialog(): boolean
   keep(step: AutomationStep, source: string): Promise<void>
   /** Takes back the last step kept (it was tried on the page, and led nowhere). */
   unkeep(): void
@@ -94,6 +98,9 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
       const button = CONFIRM_WORDS.map((word) => rankElements(word, current, 'clickable')[0]).find((match) => match && match.score >= 0.9)
       const target = button ? await tools.targetOf(button.element) : null
       if (target) return tools.keep({ type: 'click', target }, source)
+      // No dialog came and no confirmation shows: a control that asks for a second click ('Delete all' arms itself).
+      const last = tools.steps.at(-1)
+      if (last?.type === 'click' && !tools.openedDialog() && (await tools.shows(last.target))) return tools.keep({ ...last }, source)
       return planVerb({ kind: 'dialog', action: 'accept', text: null }, source, tools)
     }
     case 'run':

@@ -85,8 +85,10 @@ const KEY_NAME = (text: string) =>
 
 export function readClause(raw: string, quotes: string[]): Instruction | null {
   // A question mark may end a value ('fill Message with Where is it?'); other end marks are dropped.
+  // 'remove book 4 without authorizing': what not to do first asks for no step.
   const clause = trimFiller(raw)
     .replace(/[.!;:]+$/, '')
+    .replace(/\s+without\s+(?:first\s+)?[\p{L}-]+ing\b(?:\s+[\p{L}-]+){0,3}$/iu, '')
     .trim()
   if (!clause) return null
   const q = (text: string) => restore(text, quotes).trim()
@@ -285,10 +287,11 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
   // Extraction: 'extract the prices as price', 'collect all product names', 'get the heading'.
   if (
     (match =
-      /^(?:extract|collect|get|grab|scrape|read|copy|save|record|list|capture|pull)\s+(?:out\s+)?(.+?)(?:\s+(?:as|into|to|in(?:to)?\s+(?:a\s+)?(?:column|field))\s+(?:a\s+)?(?:column\s+|field\s+)?(?:called\s+|named\s+)?(.+))?$/i.exec(
+      /^(?:extract|collect|get|grab|scrape|read|copy|save|record|list|capture|pull)\s+(?:out\s+)?(.+?)(?:(?:\s+(?:as|into|in(?:to)?\s+(?:a\s+)?(?:column|field))|(?<!\b(?:has|have|had|needs?|is|are|was|were|going|ought|used|due|able|wants?))\s+to)\s+(?:a\s+)?(?:column\s+|field\s+)?(?:called\s+|named\s+)?(.+))?$/i.exec(
         clause,
       ))
   ) {
+    // 'as price', 'to a column called price' name the field; 'the date it has to be back' does not.
     // Where the values are is for the planner to find: 'the prices from the table' asks for the prices.
     // 'on each page' is kept: it asks to read every page (plan-extract.ts).
     const what = q(match[1] ?? '').replace(

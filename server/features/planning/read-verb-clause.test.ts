@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readInstructions } from './instructions.ts'
+import { valueIn } from './read-verb-clause.ts'
 import type { Instruction } from './read-clause.ts'
 
 const read = (text: string) =>
@@ -41,6 +42,14 @@ describe('reading the verbs people use', () => {
       [{ kind: 'run', element: 'List books', settings: [{ field: 'author', value: 'Macfarlane' }] }],
     ],
     ['run the Find a book operation with bookId 2', [{ kind: 'run', element: 'Find a book', settings: [{ field: 'bookId', value: '2' }] }]],
+    // An operation named in quotes, given the value that says which one.
+    [
+      'Look up book number 2 with "Find a book by its number"',
+      [{ kind: 'run', element: 'Find a book by its number', settings: [{ field: null, value: '2' }] }],
+    ],
+    ["use 'Remove a book' to delete book #4", [{ kind: 'run', element: 'Remove a book', settings: [{ field: null, value: '4' }] }]],
+    // What not to do first asks for no step.
+    ['Try to remove book 4 without authorizing', [{ kind: 'remove', element: 'book 4', verb: 'remove' }]],
     ['answer the prompt with Q3', [{ kind: 'dialog', action: 'accept', text: 'Q3' }]],
     ['switch to the new tab', [{ kind: 'switchTab' }]],
     ['continue in the popup', [{ kind: 'switchTab' }]],
@@ -89,4 +98,14 @@ describe('reading the verbs people use', () => {
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)
   })
+})
+
+describe('the value that says which one', () => {
+  it.each([
+    ['book number 2', '2'],
+    ['book 4', '4'],
+    ['order #A-17', 'A-17'],
+    ['the invoice 2024-03', '2024-03'],
+    ['the newest book', null],
+  ])('%s -> %s', (words, value) => expect(valueIn(words)).toBe(value))
 })

@@ -14,8 +14,11 @@ export type VerbInstruction =
   | { kind: 'scroll'; element: string | null }
   | { kind: 'waitGone'; element: string; quoted: boolean }
   | { kind: 'dialog'; action: 'accept' | 'dismiss'; text: string | null }
-  /** 'run the List loans request', 'call List books with author set to Macfarlane': open it, fill in, run it. */
-  | { kind: 'run'; element: string; settings: { field: string; value: string }[] }
+  /**
+   * 'run the List loans request', 'call List books with author set to Macfarlane': open it, fill in,
+   * run it. A setting with no field ('look up book 2 with "Find a book"') goes in its one field.
+   */
+  | { kind: 'run'; element: string; settings: { field: string | null; value: string }[] }
   /** 'and confirm', 'confirm the change': the Confirm or OK the page shows now, else the browser's own confirmation. */
   | { kind: 'confirm' }
   | { kind: 'switchTab' }
@@ -25,6 +28,14 @@ export type VerbInstruction =
   | { kind: 'assertCount'; element: string; count: number }
   /** Sets a box's state: read-clause.ts's own 'check' instruction. */
   | { kind: 'check'; element: string; on: boolean }
+
+/**
+ * The value that tells which one: '2' of 'book number 2', '4' of 'book 4', 'A-17' of 'order #A-17';
+ * null when the words end in no number or code.
+ */
+export function valueIn(words: string): string | null {
+  return /(?:^|\s|#)([\w-]*\d[\w.-]*)$/.exec(words.trim())?.[1] ?? null
+}
 
 const NUMBER_WORDS: Record<string, number> = {
   no: 0,
@@ -78,6 +89,21 @@ export function readVerbClause(clause: string, q: (text: string) => string): Ver
     return { kind: 'check', element: q(match[1] ?? ''), on: true }
   if ((match = /^(?:tick|check|cross|mark)\s+(?:the\s+)?(.+?)\s+off(?:\s+(?:on|from)?\s*(?:the|my|your)\s+list)?$/i.exec(clause)))
     return { kind: 'check', element: q(match[1] ?? ''), on: true }
+
+  // What the page can run, named in quotes, given the value it asks for: 'look up book number 2 with
+  // "Find a book by its number"', 'use "Remove a book" to delete book 4'.
+  const OPERATION = '(?:\\s+(?:request|operation|endpoint|call|query|method))?'
+  const runsQuoted = new RegExp(
+    `^(?:look\\s+up|find|fetch|get|retrieve|load|open|search\\s+for|remove|delete)\\s+(.+?)\\s+(?:with|using|via|through)\\s+(?:the\\s+)?(\uE000\\d+\uE000)${OPERATION}$`,
+    'i',
+  ).exec(clause)
+  const usesQuoted = new RegExp(
+    `^use\\s+(?:the\\s+)?(\uE000\\d+\uE000)${OPERATION}\\s+to\\s+(?:look\\s+up|find|fetch|get|retrieve|load|open|remove|delete)\\s+(.+)$`,
+    'i',
+  ).exec(clause)
+  const [which, operation] = runsQuoted ? [runsQuoted[1], runsQuoted[2]] : usesQuoted ? [usesQuoted[2], usesQuoted[1]] : []
+  const value = which ? valueIn(q(which)) : null
+  if (value && operation) return { kind: 'run', element: q(operation), settings: [{ field: null, value }] }
 
   // Running what the page can run: 'run the List loans request', 'call List books with author set to Macfarlane'.
   if (
