@@ -54,6 +54,14 @@ export function collectElements(
   const everything = describer.allElements()
   const matching = (selector: string) => everything.filter((element) => element.matches(selector))
 
+  /** Its own aria-expanded, else, for a heading's name beside the button that opens its section, that button's. */
+  const expandedOf = (element: Element) => {
+    const own = element.getAttribute('aria-expanded')
+    if (own) return own
+    const heading = element.closest('h1, h2, h3, h4, h5, h6, [role=heading]')
+    const toggles = heading && heading.contains(element) ? heading.querySelectorAll('[aria-expanded]') : []
+    return toggles.length === 1 ? toggles[0]?.getAttribute('aria-expanded') : null
+  }
   const seen = new Set<Element>()
   const elements: RawElement[] = []
   let truncated = false
@@ -67,7 +75,7 @@ export function collectElements(
     const description = describer.describe(element)
     const { tag, type } = description
     const box = element.getBoundingClientRect()
-    const expanded = element.getAttribute('aria-expanded')
+    const expanded = expandedOf(element)
     elements.push({
       ...(expanded === 'true' || expanded === 'false' ? { expanded: expanded === 'true' } : {}),
       ...description,

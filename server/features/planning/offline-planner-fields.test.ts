@@ -372,6 +372,37 @@ describe('running what the page can run', () => {
     expect(requests).toEqual(['DELETE /api/books/4'])
   })
 
+  it('leaves an operation open that is open already, and opens or closes the others as asked', async () => {
+    const { draft, shown } = await plan('Open the Find a book operation, expand List books and collapse List loans', `${site}/console`)
+    expect(draft.notes).toEqual([])
+    // Find a book says it is open (aria-expanded), List loans that it is closed: only List books is clicked.
+    expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Button named “GET /api/books List books”'])
+    const open = await withGuardedPage(
+      { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
+      async ({ session, perform }) => {
+        for (const [index, step] of draft.steps.entries()) await perform(step, index + 1)
+        return session.page.evaluate(() =>
+          [...document.querySelectorAll('.op-head[aria-expanded=true] span')].map((span) => span.textContent),
+        )
+      },
+      { timeLimitMs: 60_000 },
+    )
+    expect(open).toEqual(['Find a book', 'List books'])
+    expect(shown.responses).toEqual({ 'Find a book': '', 'List books': '', 'List loans': '', 'Remove a book': '' })
+  })
+
+  it("reads an endpoint's path: the part of its control's words shaped like a path", async () => {
+    const { draft } = await plan('Read the List loans endpoint path', `${site}/console`)
+    expect(draft.notes).toEqual([])
+    expect(draft.steps[1]).toEqual({
+      type: 'extract',
+      target: [{ by: 'text', text: '/api/loans', exact: true }],
+      field: 'List loans endpoint path',
+    })
+    const { extracted } = await run(draft.steps)
+    expect(extracted).toEqual({ 'List loans endpoint path': ['/api/loans'] })
+  })
+
   it('copies the response body: the text the heading "Response body" heads, not the heading', async () => {
     const { draft } = await plan('Run the List loans request and copy the response body', `${site}/console`)
     expect(draft.notes).toEqual([])

@@ -162,7 +162,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         if (!found && by?.one && (await search(by.by, source, { open: true }))) return
         for (const words of found ? [] : each.length > 1 ? each : []) await click(await find(words, want, source), source)
         if (!found && by?.one && each.length <= 1) return click(await find(instruction.element, want, source), source)
-        return click(found, source)
+        // 'Open the loans section' that is open already (its control says so) is left as it is.
+        return click(found, source, instruction.kind === 'open' ? true : instruction.expand)
       }
       case 'type': {
         const shown = instruction.was ? await fieldShowing(instruction.was) : null
@@ -334,9 +335,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     return true
   }
 
-  async function click(found: { element: SnapshotElement; target: Target } | null, source: string) {
+  async function click(found: { element: SnapshotElement; target: Target } | null, source: string, expand?: boolean) {
     if (!found) return
     lastOpened = found.element.name || found.element.text || null
+    if (expand !== undefined && found.element.expanded === expand) return
     await keep({ type: 'click', target: found.target }, source)
   }
 

@@ -2,12 +2,12 @@ import type { Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { findElement, normalise, readElementPhrase, tokens } from '#server/browser/element-match.ts'
-import type { PageSnapshot, SnapshotElement } from '#server/browser/page-snapshot.ts'
+import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { findRepeatedItems } from '#server/browser/repeated-items.ts'
 import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
 import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
 import { fieldName, itemsStep } from './plan-items.ts'
-import { textOfThing, textUnderHeading, valueByMeaning, valueUnderTitle } from './read-by-meaning.ts'
+import { shapedPart, textOfThing, textUnderHeading, valueByMeaning, valueUnderTitle } from './read-by-meaning.ts'
 import { DEFAULT_MAX_PAGES, nextPageControl } from './plan-next-page.ts'
 
 export { fieldName }
@@ -97,13 +97,24 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   }
   // 'the text of the Welcome note', 'its ingredients': the text under that thing's heading.
   const thing = textOfThing(request.said, context.its ?? null)
+  const meant = valueByMeaning(words, current.elements)
+  // What says the words is not the answer when the question asks for a shape it lacks ('the loans endpoint path': '/loans').
+  const titled = await underTitle(context, words)
+  const unshaped = titled && meant && shapedPart(words, meant.text ?? '') !== null && shapedPart(words, titled.element.text ?? '') === null
   const found =
     (await readable(context, thing ? textUnderHeading(thing, current.elements) : null)) ??
-    (await underTitle(context, words)) ??
+    (unshaped ? null : titled) ??
     // 'how much is due': the text the question means, when no element says its words.
-    (await readable(context, valueByMeaning(words, current.elements))) ??
+    (await shaped(context, words, meant)) ??
     (await context.find(words))
   return found ? { type: 'extract', target: found.target, field: name } : null
+}
+
+/** The value the question means; inside a control's words, just its part in the asked shape when that part finds one element. */
+async function shaped(context: ExtractContext, words: string, element: SnapshotElement | null) {
+  const part = element?.interactive ? shapedPart(words, element.text ?? '') : null
+  const target = part ? await confirmTarget(context.page, [{ by: 'text', text: part, exact: true }]) : null
+  return element && target ? { element, target } : readable(context, element)
 }
 
 /** The element the words name; what it heads when it is a heading or label saying just those words ('Response body'). */

@@ -7,7 +7,7 @@ import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
 // asked for (a number, a date, an address); a label on its own ('To:') is read by the value after
 // it. 'Its ingredients', 'the text of the Welcome note': the text under the heading of the thing.
 
-type Shape = 'number' | 'date' | 'person'
+type Shape = 'number' | 'date' | 'person' | 'path'
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
 const SHAPES: Record<Shape, RegExp> = {
@@ -17,6 +17,7 @@ const SHAPES: Record<Shape, RegExp> = {
     'i',
   ),
   person: /@|\b[A-Z][a-z]+\s+[A-Z][a-z]+/,
+  path: /(?:^|\s)\/[\w{}.~-]+(?:\/[\w{}.~-]*)*(?=\s|$)/,
 }
 
 /** What a question stands for: the words its answer is labelled with, and the answer's shape. */
@@ -31,7 +32,14 @@ const QUESTIONS: { asks: RegExp; words: string[]; shape?: Shape }[] = [
   { asks: /\bsent\s+to\b|\brecipients?\b|\baddressed\s+to\b/i, words: ['to', 'recipient', 'recipients', 'cc'], shape: 'person' },
   { asks: /\bwho\s+sent\b|\bsender\b|\bwho\b.*\bfrom\b/i, words: ['from', 'sender'], shape: 'person' },
   { asks: /\bwhen\b|\bdates?\b|\bdeadline\b/i, words: ['date', 'due', 'by', 'on', 'until', 'deadline'], shape: 'date' },
+  { asks: /\b(?:path|endpoint|route)s?\b/i, words: ['path', 'endpoint', 'route'], shape: 'path' },
 ]
+
+/** The part of a text in the shape the question asks for ('/loans' of 'GET /loans List loans'), or null. */
+export function shapedPart(question: string, text: string): string | null {
+  const shape = QUESTIONS.find((entry) => entry.shape && entry.asks.test(question))?.shape
+  return shape ? (SHAPES[shape].exec(text)?.[0].trim() ?? null) : null
+}
 
 /** Words of a request that say nothing about where the value is. */
 const SAY_NOTHING = new Set(
@@ -63,7 +71,10 @@ export function valueByMeaning(question: string, elements: readonly SnapshotElem
   // What is asked for is named last before where it is ('the customer's name', 'email from the order'): it counts most.
   const head = headOf(question)
   const texts = elements.filter(readable)
-  const scored = texts
+  // A path ('/loans') is a value even inside a control's words ('GET /loans List loans'); a number or
+  // a name there is the control's own label.
+  const shapedControls = shape === 'path' ? elements.filter((element) => element.interactive && SHAPES.path.test(element.text ?? '')) : []
+  const scored = [...texts, ...shapedControls]
     .map((element) => {
       const said = new Set(wordsOf(element.text ?? ''))
       // A label ('To:', a cell saying only words asked for: 'name') is read by its value: right of it, else after it.

@@ -9,7 +9,8 @@ export type Instruction =
   | { kind: 'navigate'; url: string }
   /** 'go to the Products page' with no address: follow the link or button that says it. */
   | { kind: 'open'; element: string }
-  | { kind: 'click'; element: string }
+  /** `expand`: the part it opens should end open (true) or closed (false); already so, it is not clicked. */
+  | { kind: 'click'; element: string; expand?: boolean }
   | { kind: 'check'; element: string; on: boolean }
   /** `was`: the value the field shows now, when the sentence says it ('change the city from Arlington to Leeds'). */
   | { kind: 'type'; element: string | null; text: string; was?: string }
@@ -122,7 +123,7 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     if (url) return { kind: 'navigate', url }
     if (/^back\b/i.test(target)) return null
     const words = q(target)
-      .replace(/\b(?:page|tab|section|screen|site)$/i, '')
+      .replace(/\b(?:page|tab|section|screen|site|operation|panel)$/i, '')
       .trim()
     return words ? { kind: 'open', element: words } : null
   }
@@ -324,7 +325,7 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
       .replace(/\s+(?:at|on|near)\s+the\s+(?:top|bottom|end|side|left|right)$/i, '')
       .replace(/^(?:the|a|an)\s+/i, '')
       .replace(/\s+(?:section|schema|panel|part|group|node|folder|tree|list|menu|row)$/i, '')
-    return { kind: 'click', element: what || verb }
+    return { kind: 'click', element: what || verb, expand: /^(?:expand|unfold)$/.test(verb) }
   }
 
   // Views and filters: 'show only the active todos', 'switch to the Completed view', 'filter by Unread'.
