@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
-import { eachOf, textOfThing, textUnderHeading, valueByMeaning } from './read-by-meaning.ts'
+import { eachOf, shapedPart, textOfThing, textUnderHeading, valueByMeaning } from './read-by-meaning.ts'
 
 // Questions about a value ('how much is due'), a thing's text ('its ingredients') and lists of
 // things ('A and B'), answered from a page's snapshot as the offline planner sees it.
@@ -54,6 +54,26 @@ describe('a value read by what the question means', () => {
 
   it('never reads a link or a button as the value', () => {
     expect(valueByMeaning('the marathon training plan', MAIL)).toBeNull()
+  })
+
+  it("reads 'the order number' as a number standing alone, not a count in braces beside the word", () => {
+    const page = [
+      text('Order 1042', { role: 'heading', tag: 'h1' }),
+      text('order', { tag: 'td', box: { x: 20, y: 100, width: 60, height: 20 } }),
+      text('{6}', { tag: 'td', box: { x: 90, y: 100, width: 60, height: 20 } }),
+    ]
+    expect(valueByMeaning('the top-level order number', page)?.text).toBe('Order 1042')
+    expect(valueByMeaning('the number of orders', page)?.text).not.toBe('Order 1042')
+  })
+
+  it('reads a path inside a control’s words, which a number or a name there never is', () => {
+    const page = [
+      text('GET /loans List loans', { role: 'button', tag: 'button', interactive: true }),
+      text('loans Who has borrowed what', { role: 'heading', tag: 'h3' }),
+    ]
+    expect(valueByMeaning('the loans endpoint path', page)?.text).toBe('GET /loans List loans')
+    expect(shapedPart('the loans endpoint path', 'GET /loans List loans')).toBe('/loans')
+    expect(shapedPart('the loans endpoint path', 'loans Who has borrowed what')).toBeNull()
   })
 })
 

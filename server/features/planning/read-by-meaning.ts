@@ -7,11 +7,13 @@ import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
 // asked for (a number, a date, an address); a label on its own ('To:') is read by the value after
 // it. 'Its ingredients', 'the text of the Welcome note': the text under the heading of the thing.
 
-type Shape = 'number' | 'date' | 'person' | 'path'
+type Shape = 'number' | 'numeral' | 'date' | 'person' | 'path'
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
 const SHAPES: Record<Shape, RegExp> = {
   number: /\d/,
+  /** A number standing as a word of its own ('1042', 'Order #1042'), not a count in braces ('{6}'). */
+  numeral: /(?:^|\s|#)\d[\d,.]*(?=\s|$)/,
   date: new RegExp(
     `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\b|\\b${MONTH}\\s+\\d{1,2}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?\\b`,
     'i',
@@ -28,6 +30,8 @@ const QUESTIONS: { asks: RegExp; words: string[]; shape?: Shape }[] = [
     shape: 'number',
   },
   { asks: /\bhow\s+many\b/i, words: ['count', 'number', 'total', 'left'], shape: 'number' },
+  // 'the order number': the value that is a number ('the number of items' asks how many).
+  { asks: /\b(?:number|no\.)(?!\s+of\b)/i, words: ['number', 'no', 'id'], shape: 'numeral' },
   { asks: /\bwho\s+(?:wrote|writes|authored)\b|\bauthors?\b|\bwriters?\b/i, words: ['author', 'authors', 'by', 'writer', 'written'] },
   { asks: /\bsent\s+to\b|\brecipients?\b|\baddressed\s+to\b/i, words: ['to', 'recipient', 'recipients', 'cc'], shape: 'person' },
   { asks: /\bwho\s+sent\b|\bsender\b|\bwho\b.*\bfrom\b/i, words: ['from', 'sender'], shape: 'person' },
