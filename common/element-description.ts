@@ -19,6 +19,8 @@ export interface ElementDescription {
   testId: string | null
   /** Words of its id and classes ('order-total' -> 'order total'): a last hint of what it is. */
   hint: string | null
+  /** Its tooltip, when its name is something else: a drop-down showing 'Tree ▾' titled 'Switch editor mode'. */
+  title?: string
   tag: string
   /** An input's type ('text', 'password'…); null for other elements. */
   type: string | null
@@ -351,9 +353,12 @@ export function elementDescriber(doc: Document = document): ElementDescriber {
     const field = FIELDS.has(tag)
     const role = roleOf(element)
     const label = field || element.hasAttribute('aria-labelledby') ? labelOf(element) : null
+    const name = nameOf(element, role, label)
+    const title = clean(element.getAttribute('title'))
     return {
+      ...(title && title !== name ? { title } : {}),
       role,
-      name: nameOf(element, role, label),
+      name,
       label,
       placeholder: clean(element.getAttribute('placeholder')),
       text: field ? null : clean((element as HTMLElement).innerText || element.textContent),

@@ -53,6 +53,12 @@ describe('finding the element a person means', () => {
     expect(findElement('Sign in', page, 'readable')?.element.role).toBe('heading')
   })
 
+  it('by its tooltip when what it shows is something else (a drop-down showing its current value)', () => {
+    const modes = [element({ tag: 'button', role: 'button', name: 'Tree ▾', text: 'Tree ▾', title: 'Switch editor mode' })]
+    expect(findElement('editor mode', modes, 'clickable')?.element.name).toBe('Tree ▾')
+    expect(findElement('editor mode', [{ ...(modes[0] as SnapshotElement), title: undefined }], 'clickable')).toBeNull()
+  })
+
   it('finds nothing rather than a guess', () => {
     expect(found('Launch the rocket', 'clickable')).toBeNull()
     expect(found('Phone number', 'field')).toBeNull()

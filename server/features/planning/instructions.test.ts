@@ -108,6 +108,7 @@ describe('reading a task said in words', () => {
     ['Use the search box of the editor to find socks', [{ kind: 'search', text: 'socks' }]],
     ['Expand the Book schema at the bottom', [{ kind: 'click', element: 'Book', expand: true }]],
     ['Collapse the books section', [{ kind: 'click', element: 'books', expand: false }]],
+    ['Switch the editor to Code mode', [{ kind: 'select', element: 'editor mode', value: 'Code' }]],
     ['Collapse all fields of the tree', [{ kind: 'click', element: 'Collapse all fields of the tree' }]],
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)

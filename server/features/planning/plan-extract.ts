@@ -5,6 +5,7 @@ import { findElement, normalise, readElementPhrase, tokens } from '#server/brows
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { findRepeatedItems } from '#server/browser/repeated-items.ts'
 import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
+import { ASKS_EDITOR_TEXT, editorTextTarget } from './editor-text.ts'
 import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
 import { fieldName, itemsStep } from './plan-items.ts'
 import { shapedPart, textOfThing, textUnderHeading, valueByMeaning, valueUnderTitle } from './read-by-meaning.ts'
@@ -106,8 +107,13 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
     (unshaped ? null : titled) ??
     // 'how much is due': the text the question means, when no element says its words.
     (await shaped(context, words, meant)) ??
-    (await context.find(words))
-  return found ? { type: 'extract', target: found.target, field: name } : null
+    (await context.find(words, { quiet: ASKS_EDITOR_TEXT.test(words) }))
+  if (found) return { type: 'extract', target: found.target, field: name }
+  // 'the JSON text' that no element says: what the page's code editor shows.
+  const editor = ASKS_EDITOR_TEXT.test(words) ? await editorTextTarget(context.page) : null
+  if (editor) return { type: 'extract', target: editor, field: name }
+  if (ASKS_EDITOR_TEXT.test(words)) await context.find(words)
+  return null
 }
 
 /** The value the question means; inside a control's words, just its part in the asked shape when that part finds one element. */

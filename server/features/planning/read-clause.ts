@@ -334,6 +334,14 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     // 'the active todos': the filter is named by the words before the things ('Active').
     return { kind: 'click', element: (words.length > 1 ? words.slice(0, -1) : words).join(' ') }
   }
+  // 'switch the editor to Code mode', 'set the view to Grid': the control that says the editor's mode, set to Code.
+  if (
+    (match = /^(?:switch|flip|put|turn|set)\s+(?:the\s+)?(.+?)\s+(?:to|into)\s+(?:the\s+)?(.+?)\s+(mode|view|layout|theme|display)$/i.exec(
+      clause,
+    ))
+  ) {
+    return { kind: 'select', element: `${q(match[1] ?? '')} ${(match[3] ?? '').toLowerCase()}`, value: q(match[2] ?? '') }
+  }
   if (
     (match = /^(?:switch|change|flip)\s+to\s+(?:the\s+)?(.+?)(?:\s+(?:view|tab|filter|section|list|mode|page))?$/i.exec(clause)) ||
     (match = /^filter\s+(?:the\s+\S+\s+)?(?:by|to|on|for)\s+(?:the\s+)?(.+)$/i.exec(clause))

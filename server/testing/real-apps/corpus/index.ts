@@ -37,6 +37,12 @@ export const REAL_APP_CI_SUBSET: string[] = [
   'swagger-by-author',
   'mail-open-invoice',
   'mail-delete-marathon',
+  'mail-recipient',
+  'mail-clear-inbox',
+  'swagger-book-two',
+  'swagger-collapse-books',
+  'json-switch-code',
+  'json-collapse-all',
 ]
 
 export const realAppTask = (id: string): RealAppTask => {
