@@ -1,17 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import pino from 'pino'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { AutomationStep } from '#common/automation-steps.ts'
-import { stepInWords } from '#common/step-words.ts'
-import { performExtract } from '#server/browser/extract-action.ts'
-import { withGuardedPage } from '#server/browser/guarded-page.ts'
-import { createSharedBrowser } from '#server/browser/shared-browser.ts'
-import { resolveTarget } from '#server/browser/target-resolver.ts'
-import { createExplorer } from './explorer.ts'
-import { readInstructions } from './instructions.ts'
-import { planOffline } from './offline-planner.ts'
+import { inWords, plannerPages } from '#server/testing/planner-pages.ts'
 
 // Running what a page can run and filling in fields shown beside their names: 'Run the List loans
 // request' opens that operation and presses its own Execute (not another operation's);
@@ -193,39 +183,25 @@ const bodyOf = (request: IncomingMessage) =>
     request.on('end', () => resolve(text))
   })
 
-const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
-let server: Server
-let site = ''
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost')
-    const json = (value: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value))
-    if (url.pathname.startsWith('/api/')) requests.push(`${request.method} ${url.pathname}${url.search}`)
-    if (request.method === 'POST' && url.pathname === '/api/orders/1042') {
-      void bodyOf(request).then((text) => {
-        saved.push(JSON.parse(text))
-        json({ saved: true })
-      })
-      return
-    }
-    if (url.pathname === '/api/loans') return json(LOANS)
-    if (request.method === 'DELETE') return response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no key"}')
-    if (url.pathname === '/api/books') {
-      const author = url.searchParams.get('author')
-      return json(author ? BOOKS.filter((book) => book.author === author) : BOOKS)
-    }
-    if (url.pathname.startsWith('/api/books/')) return json(BOOKS.find((book) => String(book.id) === url.pathname.slice(11)) ?? {})
-    const page = PAGES[url.pathname]
-    response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'Not found')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-})
-afterAll(async () => {
-  await browsers.close()
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
+/** The library API and the order's Save: what the pages ask of the server, answered and noted. */
+function api(request: IncomingMessage, response: ServerResponse, url: URL): boolean {
+  if (!url.pathname.startsWith('/api/')) return false
+  const json = (value: unknown) => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value))
+  requests.push(`${request.method} ${url.pathname}${url.search}`)
+  if (request.method === 'POST' && url.pathname === '/api/orders/1042') {
+    void bodyOf(request).then((text) => {
+      saved.push(JSON.parse(text))
+      json({ saved: true })
+    })
+  } else if (url.pathname === '/api/loans') json(LOANS)
+  else if (request.method === 'DELETE') response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no key"}')
+  else if (url.pathname === '/api/books') {
+    const author = url.searchParams.get('author')
+    json(author ? BOOKS.filter((book) => book.author === author) : BOOKS)
+  } else json(BOOKS.find((book) => String(book.id) === url.pathname.slice(11)) ?? {})
+  return true
+}
+
 /** Planning tries each step on the page: what the server saw then is forgotten before the steps run again. */
 const forget = () => {
   requests.length = 0
@@ -233,13 +209,12 @@ const forget = () => {
 }
 beforeEach(forget)
 
-/** A step in words without its counts of fallbacks. */
-const inWords = (step: Parameters<typeof stepInWords>[0]) => stepInWords(step).replace(/ \(\+\d+ fallbacks?\)/g, '')
-
 /** What the page shows: the text of each operation's response body, by operation (empty when none), and what Save said. */
 interface Shown {
   responses: Record<string, string>
   saved: string
+  /** The operations shown open. */
+  open: string[]
 }
 
 const pageState = (page: Page): Promise<Shown> =>
@@ -251,60 +226,17 @@ const pageState = (page: Page): Promise<Shown> =>
       ]),
     ),
     saved: document.getElementById('saved')?.textContent ?? '',
+    open: [...document.querySelectorAll('.op-head[aria-expanded=true] span')].map((span) => span.textContent ?? ''),
   }))
 
-/** Plans the sentence on a page and says what the page shows at the end of planning. */
-const plan = (description: string, start: string) =>
-  withGuardedPage(
-    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-    async ({ session, perform }) => {
-      const draft = await planOffline(
-        readInstructions(description),
-        createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }),
-        start,
-      )
-      return { draft, shown: await pageState(session.page) }
-    },
-    { timeLimitMs: 60_000 },
-  )
-
-/**
- * Runs the planned steps on a fresh page, as a run would, and says what the page shows then and
- * what each extract step read: perform keeps the values it reads to itself, so after it each
- * extract step is read once more by the run's own performExtract, its values kept here.
- */
-const run = (steps: AutomationStep[]) =>
-  withGuardedPage(
-    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-    async ({ session, perform }) => {
-      const extracted: Record<string, (string | null)[]> = {}
-      for (const [index, step] of steps.entries()) {
-        await perform(step, index + 1)
-        if (step.type !== 'extract') continue
-        const page = session.page
-        await performExtract(
-          {
-            page,
-            timeout: () => 5_000,
-            running: () => true,
-            stopSignal: new AbortController().signal,
-            log: () => {},
-            find: async (target) => {
-              const found = await resolveTarget(page, target, { timeoutMs: 5_000, match: 'any' })
-              if (!('locator' in found)) throw new Error(`nothing matches the extract step's target`)
-              return found.locator
-            },
-            inPage: (call) => call(),
-            add: (field, values) => void (extracted[field] = values),
-            addRecords: () => {},
-          },
-          step,
-        )
-      }
-      return { shown: await pageState(session.page), extracted }
-    },
-    { timeLimitMs: 60_000 },
-  )
+const pages = plannerPages(PAGES, pageState, api)
+let site = ''
+beforeAll(async () => {
+  await pages.start()
+  site = pages.site()
+})
+afterAll(() => pages.close())
+const { plan, run } = pages
 
 const LOANS_TEXT = JSON.stringify(LOANS, null, 2)
 
@@ -377,16 +309,8 @@ describe('running what the page can run', () => {
     expect(draft.notes).toEqual([])
     // Find a book says it is open (aria-expanded), List loans that it is closed: only List books is clicked.
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Button named “GET /api/books List books”'])
-    const open = await withGuardedPage(
-      { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-      async ({ session, perform }) => {
-        for (const [index, step] of draft.steps.entries()) await perform(step, index + 1)
-        return session.page.evaluate(() =>
-          [...document.querySelectorAll('.op-head[aria-expanded=true] span')].map((span) => span.textContent),
-        )
-      },
-      { timeLimitMs: 60_000 },
-    )
+    expect(shown.open).toEqual(['Find a book', 'List books'])
+    const { open } = (await run(draft.steps)).shown
     expect(open).toEqual(['Find a book', 'List books'])
     expect(shown.responses).toEqual({ 'Find a book': '', 'List books': '', 'List loans': '', 'Remove a book': '' })
   })

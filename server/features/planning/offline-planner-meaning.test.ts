@@ -1,17 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import pino from 'pino'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { stepInWords } from '#common/step-words.ts'
-import { performExtract } from '#server/browser/extract-action.ts'
-import { withGuardedPage } from '#server/browser/guarded-page.ts'
-import { createSharedBrowser } from '#server/browser/shared-browser.ts'
-import { resolveTarget } from '#server/browser/target-resolver.ts'
-import { createExplorer } from './explorer.ts'
-import { readInstructions } from './instructions.ts'
-import { planOffline } from './offline-planner.ts'
+import { inWords, plannerPages } from '#server/testing/planner-pages.ts'
 
 // Reading by meaning and confirming: 'read how much is due' reads the amount (no element says
 // "how much"), 'read who it was sent to' the value after the label To:, 'its ingredients' the text
@@ -145,26 +135,6 @@ const PAGES: Record<string, string> = {
   '/drafts-modal': ASKS_IN_PAGE,
 }
 
-const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
-let server: Server
-let site = ''
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const page = PAGES[request.url ?? '/']
-    response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'Not found')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-})
-afterAll(async () => {
-  await browsers.close()
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
-
-/** A step in words without its counts of fallbacks. */
-const inWords = (step: Parameters<typeof stepInWords>[0]) => stepInWords(step).replace(/ \(\+\d+ fallbacks?\)/g, '')
-
 /**
  * What the page shows: the drafts left, the notes opened (in order), and whether the recipe
  * sidebar's text sits beside the recipe's heading, starting below its top and longer than the
@@ -194,58 +164,14 @@ const pageState = (page: Page): Promise<Shown> =>
     }
   })
 
-/** Plans the sentence on a page and says what the page shows at the end of planning. */
-const plan = (description: string, start: string) =>
-  withGuardedPage(
-    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-    async ({ session, perform }) => {
-      const draft = await planOffline(
-        readInstructions(description),
-        createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }),
-        start,
-      )
-      return { draft, shown: await pageState(session.page) }
-    },
-    { timeLimitMs: 60_000 },
-  )
-
-/**
- * Runs the planned steps on a fresh page, as a run would, and says what the page shows then and
- * what each extract step read: perform keeps the values it reads to itself, so after it each
- * extract step is read once more by the run's own performExtract, its values kept here.
- */
-const run = (steps: AutomationStep[]) =>
-  withGuardedPage(
-    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-    async ({ session, perform }) => {
-      const extracted: Record<string, (string | null)[]> = {}
-      for (const [index, step] of steps.entries()) {
-        await perform(step, index + 1)
-        if (step.type !== 'extract') continue
-        const page = session.page
-        await performExtract(
-          {
-            page,
-            timeout: () => 5_000,
-            running: () => true,
-            stopSignal: new AbortController().signal,
-            log: () => {},
-            find: async (target) => {
-              const found = await resolveTarget(page, target, { timeoutMs: 5_000, match: 'any' })
-              if (!('locator' in found)) throw new Error(`nothing matches the extract step's target`)
-              return found.locator
-            },
-            inPage: (call) => call(),
-            add: (field, values) => void (extracted[field] = values),
-            addRecords: () => {},
-          },
-          step,
-        )
-      }
-      return { shown: await pageState(session.page), extracted }
-    },
-    { timeLimitMs: 60_000 },
-  )
+const pages = plannerPages(PAGES, pageState)
+let site = ''
+beforeAll(async () => {
+  await pages.start()
+  site = pages.site()
+})
+afterAll(() => pages.close())
+const { plan, run } = pages
 
 const AMOUNT = '64.20 EUR'
 const WELCOME = 'This notebook keeps the Packing list and the Reading list for the summer trip to the islands.'

@@ -1,15 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import pino from 'pino'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { stepInWords } from '#common/step-words.ts'
-import { withGuardedPage } from '#server/browser/guarded-page.ts'
-import { createSharedBrowser } from '#server/browser/shared-browser.ts'
-import { createExplorer } from './explorer.ts'
-import { readInstructions } from './instructions.ts'
-import { planOffline } from './offline-planner.ts'
+import { inWords, plannerPages } from '#server/testing/planner-pages.ts'
 
 // 'Search the notes for bothy and open the note it finds': the words typed into the page's search
 // box (one with no name of its own too), sent only when the page did not answer while typing, by
@@ -126,26 +118,6 @@ const MAIL = `<!doctype html><html><head><title>Mail</title></head><body><main>
 
 const PAGES: Record<string, string> = { '/notes': NOTES, '/shop': SHOP, '/boots': BOOTS, '/mail': MAIL }
 
-const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
-let server: Server
-let site = ''
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const page = PAGES[request.url ?? '/']
-    response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'Not found')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-})
-afterAll(async () => {
-  await browsers.close()
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
-
-/** A step in words without its count of fallbacks. */
-const inWords = (step: Parameters<typeof stepInWords>[0]) => stepInWords(step).replace(/ \(\+\d+ fallbacks?\)$/, '')
-
 /** What the page shows once planning is done: its title, the opened note or item, and whether "advanced" options opened. */
 interface Shown {
   title: string
@@ -163,31 +135,16 @@ const pageState = (page: Page): Promise<Shown> =>
     ...(document.getElementById('state')?.textContent ? { state: document.getElementById('state')?.textContent } : {}),
   }))
 
-/** Plans the sentence on a page and says what the page shows at the end of planning. */
-const plan = (description: string, start: string) =>
-  withGuardedPage(
-    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-    async ({ session, perform }) => {
-      const draft = await planOffline(
-        readInstructions(description),
-        createExplorer({ page: session.page, perform, deadline: Date.now() + 60_000 }),
-        start,
-      )
-      return { draft, shown: await pageState(session.page) }
-    },
-    { timeLimitMs: 60_000 },
-  )
-
+const pages = plannerPages(PAGES, pageState)
+let site = ''
+beforeAll(async () => {
+  await pages.start()
+  site = pages.site()
+})
+afterAll(() => pages.close())
+const { plan } = pages
 /** Runs the planned steps on a fresh page, as a run would, and says what the page shows then. */
-const run = (steps: AutomationStep[]) =>
-  withGuardedPage(
-    { browsers, privateTargets: 'loopback', stepTimeoutMs: 5_000 },
-    async ({ session, perform }) => {
-      for (const [index, step] of steps.entries()) await perform(step, index + 1)
-      return pageState(session.page)
-    },
-    { timeLimitMs: 60_000 },
-  )
+const run = async (steps: AutomationStep[]) => (await pages.run(steps)).shown
 
 const clicksOn = (steps: AutomationStep[], words: RegExp) => steps.filter((step) => step.type === 'click' && words.test(inWords(step)))
 
@@ -229,6 +186,14 @@ describe('searching a page and opening what it finds', () => {
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['type', 'press', 'click'])
     expect(inWords(draft.steps[3] as AutomationStep)).toBe('Click Link named “Hill boots”')
     expect(shown).toMatchObject({ opened: 'Showing hill-boots', advanced: false })
+  })
+
+  it('reads what the search brought when asked which notes mention it: its results, not the same link shown before', async () => {
+    const { draft } = await plan('Search the notes for bothy and tell me which notes mention it', `${site}/notes`)
+    expect(draft.notes).toEqual([])
+    expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['type', 'extract'])
+    // 'Bothy packing list' was a link under Recent before the search: in the results it is one of them, and Recent is not read.
+    expect((await pages.run(draft.steps)).extracted).toEqual({ notes: ['Bothy at Corrour', 'Bothy packing list'] })
   })
 
   it('reaches the note it found, while planning and when the plan is run on a fresh page', async () => {

@@ -13,9 +13,9 @@ import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/
 import type { Explorer } from './explorer.ts'
 import { findPlaced } from './find-placed.ts'
 import { withoutKindNouns } from './plan-remove.ts'
-import { extractStep } from './plan-extract.ts'
+import { extractStep, fieldName } from './plan-extract.ts'
 import { eachOf, isTextField, valueBeside } from './read-by-meaning.ts'
-import { knownBy, planSearch, namesAResult, openResult, searchField, type SearchDone } from './plan-search.ts'
+import { knownBy, planSearch, namesAResult, openResult, searchField, searchResultsTarget, type SearchDone } from './plan-search.ts'
 import { planVerb, type VerbPlanning } from './plan-verbs.ts'
 import type { Read } from './instructions.ts'
 import { inPlanningOrder } from './plan-order.ts'
@@ -58,6 +58,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   let lastField: SnapshotElement | null = null
   /** The last search: "open the one it finds" clicks what it found. */
   let lastSearch: SearchDone | null = null
+  /** The count of steps when the last search was done: nothing since, its results are what the page shows. */
+  let searchEnd = -1
   /** The name of what was clicked last: 'its ingredients' are the ingredients of that. */
   let lastOpened: string | null = null
 
@@ -317,6 +319,11 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     placed: async (phrase, want) => findPlaced(explorer.page, phrase, (await page()).elements, want),
     targetOf,
     shows: async (target) => (await confirmTarget(explorer.page, target)) !== null,
+    count: (selector) =>
+      explorer.page
+        .locator(selector)
+        .count()
+        .catch(() => 0),
     openedDialog: () => explorer.openedDialog(),
     keep,
     unkeep,
@@ -330,6 +337,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     const done = field ? await planSearch(text, field, source, tools) : null
     if (!done) return false
     lastSearch = done
+    searchEnd = steps.length
     lastField = done.field
     if (options.open) await openResult(done, source, tools)
     return true
@@ -533,6 +541,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   }
 
   async function extract(what: string, field: string | null, source: string) {
+    // 'tell me which notes mention it' right after a search: what the search found.
+    const results = lastSearch && searchEnd === steps.length ? await searchResultsTarget(lastSearch, what, tools) : null
+    const things = what.replace(/^(?:(?:all|every|each)\s+(?:of\s+)?)?(?:the\s+)?/i, '')
+    if (results) return keep({ type: 'extract', target: results, field: fieldName(field ?? things) }, source)
     const step = await extractStep(
       {
         look: page,

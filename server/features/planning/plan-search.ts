@@ -1,4 +1,5 @@
 import { findElement, normalise } from '#server/browser/element-match.ts'
+import type { Target } from '#common/targets.ts'
 import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
 import type { VerbPlanning } from './plan-verbs.ts'
 
@@ -12,6 +13,8 @@ import type { VerbPlanning } from './plan-verbs.ts'
 export interface SearchDone {
   text: string
   before: Map<string, SnapshotElement>
+  /** What could be clicked before it, by its words and where it was: the same words elsewhere came with the search. */
+  placesBefore: Set<string>
   field: SnapshotElement
 }
 
@@ -40,6 +43,7 @@ export function knownBy(words: string): { by: string; one: boolean } | null {
 const SEND_WORDS = ['search', 'find', 'go', 'submit', 'search now']
 const CLICKABLE_ROLES = new Set(['link', 'option', 'button', 'listitem', 'menuitem', 'row', 'treeitem', 'gridcell', 'cell'])
 const keyOf = (element: SnapshotElement) => `${element.role}|${element.name ?? ''}|${element.text ?? ''}`
+const placeOf = (element: SnapshotElement) => `${keyOf(element)}|${cssOf(element)}`
 const clickable = (element: SnapshotElement) => element.interactive && CLICKABLE_ROLES.has(element.role ?? '')
 
 /** The field to search in: a search box (it needs no name of its own), a field named for searching, the page's only field. */
@@ -61,11 +65,13 @@ export function searchField(elements: readonly SnapshotElement[]): SnapshotEleme
 export async function planSearch(text: string, field: SnapshotElement, source: string, tools: VerbPlanning): Promise<SearchDone | null> {
   const target = await tools.targetOf(field)
   if (!target) return null
-  const before = new Map((await tools.look()).elements.filter(clickable).map((element) => [keyOf(element), element]))
+  const clickables = (await tools.look()).elements.filter(clickable)
+  const before = new Map(clickables.map((element) => [keyOf(element), element]))
+  const placesBefore = new Set(clickables.map(placeOf))
   await tools.keep({ type: 'type', target, text }, source)
   const after = (await tools.look()).elements
   if (after.some((element) => clickable(element) && !before.has(keyOf(element)) && shows(element, text))) {
-    return { text, before, field }
+    return { text, before, placesBefore, field }
   }
   // Its own button right after it ('Search', 'Go'), else Enter: never a button that only says more about searching.
   const buttons = after.filter(
@@ -74,7 +80,7 @@ export async function planSearch(text: string, field: SnapshotElement, source: s
   const own = buttons.find((button) => SEND_WORDS.includes(normalise(button.name || button.text || '')))
   const buttonTarget = own ? await tools.targetOf(own) : null
   await tools.keep(buttonTarget ? { type: 'click', target: buttonTarget } : { type: 'press', key: 'Enter', target }, source)
-  return { text, before, field }
+  return { text, before, placesBefore, field }
 }
 
 const cssOf = (element: SnapshotElement) => {
@@ -98,6 +104,32 @@ function leftOf(gone: string[], css: string): boolean {
   const index = differing[0] ?? -1
   if (differing.length !== 1 || bare(path[index] ?? '') !== bare(first[index] ?? '')) return false
   return varying >= 0 ? index === varying : index >= path.length - 3
+}
+
+/**
+ * 'Which notes mention it', 'the results' asked right after a search: the target that reads what
+ * the search brought — the links and items that came with it — or null when the words ask for one
+ * thing, or it brought nothing (or nothing one target reads alone).
+ */
+export async function searchResultsTarget(search: SearchDone, what: string, tools: VerbPlanning): Promise<Target | null> {
+  if (!/\b(?:all|every|each|which)\b|[^s]s$|ies$|\bresults?$/i.test(what.trim())) return null
+  const fresh = (await tools.look()).elements.filter(
+    // Results are links and items, never the buttons a search box shows beside itself ('clear', '1 matches').
+    (element) =>
+      clickable(element) && element.role !== 'button' && element.ref !== search.field.ref && !search.placesBefore.has(placeOf(element)),
+  )
+  const [only] = fresh
+  if (fresh.length === 1 && only) return tools.targetOf(only)
+  // Several: the CSS path they share up to where they part, then the kind of element they are.
+  const paths = fresh.map(cssOf).filter(Boolean)
+  if (paths.length < 2 || paths.length !== fresh.length) return null
+  const split = paths.map((path) => path.split(' > '))
+  const first = split[0] as string[]
+  let shared = 0
+  while (shared < first.length - 1 && split.every((steps) => steps[shared] === first[shared])) shared += 1
+  const tag = (first.at(-1) ?? '').replace(/:nth-(?:of-type|child)\(\d+\)$/, '')
+  const selector = `${first.slice(0, shared).join(' > ')} ${tag}`
+  return (await tools.count(selector)) === fresh.length ? [{ by: 'css', selector }] : null
 }
 
 const shows = (element: SnapshotElement, text: string) => normalise(`${element.name ?? ''} ${element.text ?? ''}`).includes(normalise(text))

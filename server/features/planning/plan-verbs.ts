@@ -20,6 +20,8 @@ export interface VerbPlanning {
   targetOf(element: SnapshotElement): Promise<Target | null>
   /** Whether the target still finds exactly one element on the page. */
   shows(target: Target): Promise<boolean>
+  /** How many elements on the page the CSS selector matches. */
+  count(selector: string): Promise<number>
   /** Whether the last step tried opened a browser dialog (a confirm, an alert). */
   openedDialog(): boolean
   keep(step: AutomationStep, source: string): Promise<void>

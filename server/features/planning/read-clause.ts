@@ -274,7 +274,8 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'extract', what: q(what), field: null }
   }
   // 'which notes mention it?', 'which tags does it use?': the things it names, all of them.
-  if ((match = /^which\s+([\p{L}-]+s)\b/iu.exec(clause))) return { kind: 'extract', what: `all the ${match[1]}`, field: null }
+  if ((match = /^(?:(?:tell|show|give)\s+me\s+|list\s+)?which\s+([\p{L}-]+s)\b/iu.exec(clause)))
+    return { kind: 'extract', what: `all the ${match[1]}`, field: null }
   // Questions that ask for a value: 'tell me the total', 'what is the order status'.
   if (
     (match = /^(?:tell\s+me|show\s+me|give\s+me|report|note\s+down|write\s+down|what\s+is|what's|what\s+are)\s+(.+?)\??$/i.exec(clause))
