@@ -34,10 +34,13 @@ export interface RepeatedItems {
 
 interface Args {
   words: string[]
+  /** Only groups inside the element this CSS selector finds (a tab's panel). */
+  scope: string | null
 }
 
 // Runs in the page: no imports, no closures over Node values.
-function findItemGroups({ words }: Args) {
+function findItemGroups({ words, scope }: Args) {
+  const within = scope ? document.querySelector(scope) : null
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'path', 'br', 'hr', 'option', 'td', 'th', 'head', 'meta', 'link'])
   const CONTROLS = 'button, input, select, textarea, [role="button"], [role="checkbox"], [role="switch"]'
   const GENERIC: Record<string, string[]> = {
@@ -215,6 +218,7 @@ function findItemGroups({ words }: Args) {
   const results: RepeatedItems[] = []
   for (const items of groups) {
     const first = items[0] as Element
+    if (within && !within.contains(first)) continue
     const parent = first.parentElement as Element
     const tag = first.tagName.toLowerCase()
     const texts = items.map(textOf)
@@ -282,8 +286,8 @@ export function itemWords(words: string): string[] {
     )
 }
 
-/** The best group of repeated items the words mean on this page, or null. */
-export async function findRepeatedItems(page: Page, words: string): Promise<RepeatedItems | null> {
-  const found = await page.evaluate(findItemGroups, { words: itemWords(words) }).catch(() => [])
+/** The best group of repeated items the words mean on this page (inside `scope` when given), or null. */
+export async function findRepeatedItems(page: Page, words: string, scope: string | null = null): Promise<RepeatedItems | null> {
+  const found = await page.evaluate(findItemGroups, { words: itemWords(words), scope }).catch(() => [])
   return found[0] ?? null
 }

@@ -41,10 +41,13 @@ export function valueKindOf(words: string): ValueKind {
 interface Args {
   words: string[]
   kind: ValueKind
+  /** Only groups inside the element this CSS selector finds (a tab's panel). */
+  scope: string | null
 }
 
 // Runs in the page: no imports, no closures over Node values.
-function findGroups({ words, kind }: Args) {
+function findGroups({ words, kind, scope }: Args) {
+  const within = scope ? document.querySelector(scope) : null
   const PATTERNS: Record<string, RegExp> = {
     price: /(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b|^\d+[.,]\d{2}$)/i,
     email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
@@ -137,7 +140,7 @@ function findGroups({ words, kind }: Args) {
   for (const [key, members] of groups) {
     const shown = members.filter(visible)
     const first = shown[0]
-    if (!first) continue
+    if (!first || (within && !within.contains(first))) continue
     // What says the words: the element's own class or id, its container's, the heading before it.
     const container = first.parentElement as Element
     let before: Element | null = container.previousElementSibling
@@ -202,8 +205,8 @@ function findGroups({ words, kind }: Args) {
   return results.slice(0, 3)
 }
 
-/** The best group of repeated values the words mean on this page, or null. */
-export async function findRepeatedValues(page: Page, words: string): Promise<RepeatedValues | null> {
+/** The best group of repeated values the words mean on this page (inside `scope` when given), or null. */
+export async function findRepeatedValues(page: Page, words: string, scope: string | null = null): Promise<RepeatedValues | null> {
   const list = words
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
@@ -212,7 +215,7 @@ export async function findRepeatedValues(page: Page, words: string): Promise<Rep
       (word) =>
         word && !['the', 'all', 'every', 'each', 'of', 'a', 'an', 'on', 'in', 'from', 'this', 'page', 'list', 'items'].includes(word),
     )
-  const found = await page.evaluate(findGroups, { words: list, kind: valueKindOf(words) }).catch(() => [])
+  const found = await page.evaluate(findGroups, { words: list, kind: valueKindOf(words), scope }).catch(() => [])
   const [best] = found
   return best
     ? {

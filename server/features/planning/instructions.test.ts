@@ -109,6 +109,16 @@ describe('reading a task said in words', () => {
     ['Expand the Book schema at the bottom', [{ kind: 'click', element: 'Book', expand: true }]],
     ['Collapse the books section', [{ kind: 'click', element: 'books', expand: false }]],
     ['Switch the editor to Code mode', [{ kind: 'select', element: 'editor mode', value: 'Code' }]],
+    // A question asked first is answered where 'read them' says, after the steps that lead there.
+    [
+      'Which tags does this notebook use? Look under More, in the Tags tab, and read them',
+      [
+        { kind: 'click', element: 'More tab' },
+        { kind: 'click', element: 'Tags tab' },
+        { kind: 'extract', what: 'all the tags', field: null },
+      ],
+    ],
+    ['tell me which notes mention it', [{ kind: 'extract', what: 'all the notes', field: null }]],
     ['Collapse all fields of the tree', [{ kind: 'click', element: 'Collapse all fields of the tree' }]],
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)

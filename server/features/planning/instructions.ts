@@ -91,7 +91,27 @@ export function readInstructions(description: string): Read[] {
     }
     flush()
   }
-  return withAntecedents(reads)
+  return withAntecedents(withQuestionsAnsweredLater(reads))
+}
+
+/**
+ * 'Which tags does it use? Look under More, in the Tags tab, and read them': a question asked
+ * first is answered where 'read them' says, after the steps that lead there.
+ */
+function withQuestionsAnsweredLater(reads: Read[]): Read[] {
+  const out = [...reads]
+  for (let index = 0; index < out.length; index += 1) {
+    const read = out[index] as Read
+    if (!('instruction' in read) || read.instruction.kind !== 'extract' || !PRONOUN.test(read.instruction.what)) continue
+    const asked = out.slice(0, index).findLastIndex((earlier) => 'instruction' in earlier && earlier.instruction.kind === 'extract')
+    const question = out[asked]
+    if (!question || !('instruction' in question) || question.instruction.kind !== 'extract') continue
+    const { what, field } = question.instruction
+    out[index] = { ...read, instruction: { kind: 'extract', what, field: read.instruction.field ?? field } }
+    out.splice(asked, 1)
+    index -= 1
+  }
+  return out
 }
 
 /**

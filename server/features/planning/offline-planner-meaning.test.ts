@@ -125,7 +125,25 @@ const ASKS_IN_PAGE = `<!doctype html><html><head><title>Drafts</title></head><bo
   }
 </script></main></body></html>`
 
+/**
+ * A notebook with tabs (role=tab, panels role=tabpanel): the open Notes tab lists notes whose
+ * boxes say 'tagged' in their classes; the Tags tab lists the tags.
+ */
+const TABS = `<!doctype html><html><head><title>Notebook</title></head><body><main>
+<h1>Notebook</h1>
+<div class="tabs"><div role="tablist"><button role="tab" aria-selected="true" id="t-notes">Notes</button><button role="tab" aria-selected="false" id="t-tags">Tags</button></div>
+<div role="tabpanel" id="p-notes"><div class="note tagged-trip">Packing list</div><div class="note tagged-trip">Reading list</div><div class="note tagged-food">Pancakes</div></div>
+<div role="tabpanel" id="p-tags" hidden><p><span class="pill">Food</span></p><p><span class="pill">Trip</span></p><p><span class="pill">Books</span></p></div></div>
+<script>
+  for (const tab of document.querySelectorAll('[role=tab]')) tab.onclick = () => {
+    for (const other of document.querySelectorAll('[role=tab]')) other.setAttribute('aria-selected', String(other === tab))
+    document.getElementById('p-notes').hidden = tab.id !== 't-notes'
+    document.getElementById('p-tags').hidden = tab.id !== 't-tags'
+  }
+</script></main></body></html>`
+
 const PAGES: Record<string, string> = {
+  '/tabs': TABS,
   '/invoices': invoices(':'),
   '/invoices-plain': invoices(''),
   '/message': MESSAGE,
@@ -239,6 +257,16 @@ describe("a thing's text", () => {
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Link named “Reading list”', 'Click Link named “Packing list”'])
     expect(shown.opened).toEqual(['Reading list', 'Packing list'])
     expect((await run(draft.steps)).shown.opened).toEqual(['Reading list', 'Packing list'])
+  })
+})
+
+describe('a question answered in a tab', () => {
+  it("asks first, opens the tab the sentence names, and reads 'them' there: the tags in the tab's panel", async () => {
+    const { draft } = await plan('Which tags does this notebook use? Look in the Tags tab and read them', `${site}/tabs`)
+    expect(draft.notes).toEqual([])
+    expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
+    expect(inWords(draft.steps[1] as AutomationStep)).toBe('Click Tab named “Tags”')
+    expect((await run(draft.steps)).extracted).toEqual({ tags: ['Food', 'Trip', 'Books'] })
   })
 })
 

@@ -62,6 +62,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   let searchEnd = -1
   /** The name of what was clicked last: 'its ingredients' are the ingredients of that. */
   let lastOpened: string | null = null
+  /** The tab selected last (its CSS path): 'read them' reads its panel first. */
+  let lastTab: string | null = null
 
   const page = async () => (snapshot ??= await explorer.look())
   const where = () => (snapshot?.title ? `the page “${snapshot.title}”` : 'the page')
@@ -346,6 +348,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   async function click(found: { element: SnapshotElement; target: Target } | null, source: string, expand?: boolean) {
     if (!found) return
     lastOpened = found.element.name || found.element.text || null
+    const css = found.element.target.find((alternative) => alternative.by === 'css')
+    lastTab = found.element.role === 'tab' && css?.by === 'css' ? css.selector : lastTab
     if (expand !== undefined && found.element.expanded === expand) return
     await keep({ type: 'click', target: found.target }, source)
   }
@@ -552,6 +556,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         targetOf,
         find: (words, options) => find(words, 'readable', source, options),
         its: lastOpened,
+        tab: lastTab,
         note: (text) => notes.push(`${text} (from ${quote(source)})`),
       },
       what,

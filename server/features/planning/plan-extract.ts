@@ -4,6 +4,7 @@ import type { Target } from '#common/targets.ts'
 import { findElement, normalise, readElementPhrase, tokens } from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { findRepeatedItems } from '#server/browser/repeated-items.ts'
+import { tabPanelSelector } from '#server/browser/tab-panel.ts'
 import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
 import { ASKS_EDITOR_TEXT, editorTextTarget } from './editor-text.ts'
 import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
@@ -22,6 +23,8 @@ export interface ExtractContext {
   find(words: string, options?: { quiet?: boolean }): Promise<{ element: SnapshotElement; target: Target } | null>
   /** What 'its …' stands for: the name of the thing opened last. */
   its?: string | null
+  /** The CSS path of the tab selected last: lists are read in its panel first. */
+  tab?: string | null
   /** Tells the member something about the step planned (a part not found, no next page). */
   note?(text: string): void
 }
@@ -77,12 +80,16 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   if (plural) {
     // A kind of value ('the prices', 'the titles') is one part of each item; a thing ('the todos') is the items.
     const part = valueKindOf(words) !== null && request.parts.length === 0
-    const values = part ? await findRepeatedValues(context.page, words) : null
-    if (values && values.count >= 2) return valuesStep(context, values, name)
-    const items = await findRepeatedItems(context.page, words)
-    if (items) return itemsStep(context.page, items, { parts: request.parts, name }, (text) => context.note?.(text))
-    const any = values ?? (await findRepeatedValues(context.page, words))
-    if (any) return valuesStep(context, any, name)
+    // 'in the Tags tab, read them': what the tab shows, before anything else on the page.
+    const panel = context.tab ? await tabPanelSelector(context.page, context.tab) : null
+    for (const scope of panel ? [panel, null] : [null]) {
+      const values = part ? await findRepeatedValues(context.page, words, scope) : null
+      if (values && values.count >= 2) return valuesStep(context, values, name)
+      const items = await findRepeatedItems(context.page, words, scope)
+      if (items) return itemsStep(context.page, items, { parts: request.parts, name }, (text) => context.note?.(text))
+      const any = values ?? (await findRepeatedValues(context.page, words, scope))
+      if (any) return valuesStep(context, any, name)
+    }
   }
 
   const ordinal = /^(first|second|third|last)\s+/i.exec(words)

@@ -335,6 +335,15 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     // 'the active todos': the filter is named by the words before the things ('Active').
     return { kind: 'click', element: (words.length > 1 ? words.slice(0, -1) : words).join(' ') }
   }
+  // 'look under More', 'look in the Settings tab', 'in the Tags tab': that part of the page opened.
+  if ((match = /^(?:look|peek)\s+(?:under|in|into|at)\s+(?:the\s+)?(.+)$/i.exec(clause))) {
+    // A part looked under is most often a tab ('More'), not another control that says the same.
+    const part = q(match[1] ?? '')
+    return { kind: 'click', element: /\b(?:tab|section|menu|panel)$/i.test(part) ? part : `${part} tab` }
+  }
+  if ((match = /^(?:in|on|under)\s+(?:the\s+)?(.+?\s+(?:tab|section|menu|panel))$/i.exec(clause))) {
+    return { kind: 'click', element: q(match[1] ?? '') }
+  }
   // 'switch the editor to Code mode', 'set the view to Grid': the control that says the editor's mode, set to Code.
   if (
     (match = /^(?:switch|flip|put|turn|set)\s+(?:the\s+)?(.+?)\s+(?:to|into)\s+(?:the\s+)?(.+?)\s+(mode|view|layout|theme|display)$/i.exec(
