@@ -244,7 +244,9 @@ function findItemGroups({ words, scope }: Args) {
     // The selector: the items' tag under their container's kind, widened by the container's
     // container until it matches the items only.
     const grand = parent.parentElement
-    const candidates = [`${keyOf(parent)} > ${tag}`, ...(grand ? [`${keyOf(grand)} > ${keyOf(parent)} > ${tag}`] : [])]
+    const candidates = [`${keyOf(parent)} > ${tag}`, ...(grand ? [`${keyOf(grand)} > ${keyOf(parent)} > ${tag}`] : [])].map((candidate) =>
+      scope ? `${scope} ${candidate}` : candidate,
+    )
     if (tag === 'tr') candidates.push(...candidates.map((candidate) => `${candidate}:has(> td)`))
     const selector = candidates.find((candidate) => {
       try {

@@ -119,3 +119,19 @@ describe('a count beside a list', () => {
     expect(found?.repeated.selector).not.toBe('span.todo-count')
   })
 })
+
+describe('rows with a modifier class of their own', () => {
+  it('hold the same kind of value as their plain siblings: one group, in the page’s order', async () => {
+    const rows = [
+      ['id', ''],
+      ['title', ' required'],
+      ['author', ' required'],
+      ['year', ''],
+    ]
+      .map(([name, modifier]) => `<tr class="property-row${modifier}"><td>${name}</td><td>string</td></tr>`)
+      .join('')
+    const found = await targetFor(`<h4>Book</h4><table class="model"><tbody>${rows}</tbody></table>`, 'property names')
+    expect(found?.repeated.count).toBe(4)
+    expect((await valuesRead(found?.target ?? []))?.values).toEqual(['id', 'title', 'author', 'year'])
+  })
+})

@@ -103,6 +103,26 @@ function findGroups({ words, kind, scope }: Args) {
     groups.set(key, list)
   }
 
+  // A row with a modifier class of its own ('property-row required', 'todo completed') holds the same
+  // kind of value as its plain siblings: its group joins theirs, in the page's order.
+  const widens = (general: string, special: string) => {
+    const [tag = '', ...classes] = general.split('.')
+    const [otherTag = '', ...otherClasses] = special.split('.')
+    return tag === otherTag && (classes.length > 0 || otherClasses.length === 0) && classes.every((name) => otherClasses.includes(name))
+  }
+  for (const key of [...groups.keys()]) {
+    const [parentKey = '', childKey = ''] = key.split(' > ')
+    const base = [...groups.keys()].find((other) => {
+      const [otherParent = '', otherChild = ''] = other.split(' > ')
+      return other !== key && widens(otherParent, parentKey) && widens(otherChild, childKey)
+    })
+    if (!base) continue
+    const joined = [...(groups.get(base) ?? []), ...(groups.get(key) ?? [])]
+    joined.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
+    groups.set(base, joined)
+    groups.delete(key)
+  }
+
   /** The header of the one table column these cells are, or null. */
   const columnHeader = (cells: Element[]): string | null => {
     const first = cells[0]
@@ -138,9 +158,9 @@ function findGroups({ words, kind, scope }: Args) {
     depth: number
   }[] = []
   for (const [key, members] of groups) {
-    const shown = members.filter(visible)
+    const shown = members.filter((member) => visible(member) && (!within || within.contains(member)))
     const first = shown[0]
-    if (!first || (within && !within.contains(first))) continue
+    if (!first) continue
     // What says the words: the element's own class or id, its container's, the heading before it.
     const container = first.parentElement as Element
     let before: Element | null = container.previousElementSibling
@@ -169,8 +189,8 @@ function findGroups({ words, kind, scope }: Args) {
       score += 3
     }
     if (attribute) score += 2
-    // Titles and names are what links and headings say.
-    if (kind === 'title' && /^(?:A|H[1-6]|STRONG|B|LABEL)$/.test(first.tagName)) score += 2
+    // Titles and names are what links and headings say, and a table's first column.
+    if (kind === 'title' && (/^(?:A|H[1-6]|STRONG|B|LABEL)$/.test(first.tagName) || key.endsWith('td:nth-child(1)'))) score += 2
     score += leafy
     if (first.closest(CHROME) && wordsSaid === 0) score -= 2
     if (score < 1.5) continue
@@ -178,7 +198,9 @@ function findGroups({ words, kind, scope }: Args) {
     // group only; a column's place among the cells only when its classes do not say it.
     const [parentKey, childKey] = key.split(' > ') as [string, string]
     const unplaced = childKey.replace(/:nth-child\(\d+\)$/, '')
-    const candidates = [...new Set([unplaced, `${parentKey} > ${unplaced}`, childKey, `${parentKey} > ${childKey}`])]
+    const candidates = [...new Set([unplaced, `${parentKey} > ${unplaced}`, childKey, `${parentKey} > ${childKey}`])].map((candidate) =>
+      scope ? `${scope} ${candidate}` : candidate,
+    )
     const selector = candidates.find((candidate) => {
       try {
         const found = [...document.querySelectorAll(candidate)].filter(visible)

@@ -142,8 +142,30 @@ const TABS = `<!doctype html><html><head><title>Notebook</title></head><body><ma
   }
 </script></main></body></html>`
 
+/** Two schemas, Book open and Loan closed, each a button that shows its table of properties. */
+const SCHEMAS = `<!doctype html><html><head><title>Schemas</title></head><body><main>
+<h1>Schemas</h1>
+${['Book:title,author,year:true', 'Loan:book,member,due:false']
+  .map((schema) => {
+    const [name, properties, open] = schema.split(':') as [string, string, string]
+    const rows = properties
+      .split(',')
+      .map((property) => `<tr class="property"><td>${property}</td><td>string</td></tr>`)
+      .join('')
+    return `<div class="schema"><button aria-expanded="${open}">${name}</button><table ${open === 'true' ? '' : 'hidden'}>${rows}</table></div>`
+  })
+  .join('')}
+<script>
+  for (const button of document.querySelectorAll('.schema button')) button.onclick = () => {
+    const table = button.nextElementSibling
+    table.hidden = !table.hidden
+    button.setAttribute('aria-expanded', String(!table.hidden))
+  }
+</script></main></body></html>`
+
 const PAGES: Record<string, string> = {
   '/tabs': TABS,
+  '/schemas': SCHEMAS,
   '/invoices': invoices(':'),
   '/invoices-plain': invoices(''),
   '/message': MESSAGE,
@@ -267,6 +289,15 @@ describe('a question answered in a tab', () => {
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
     expect(inWords(draft.steps[1] as AutomationStep)).toBe('Click Tab named “Tags”')
     expect((await run(draft.steps)).extracted).toEqual({ tags: ['Food', 'Trip', 'Books'] })
+  })
+})
+
+describe('what a control opened', () => {
+  it("reads 'its property names' in what the control clicked last opened, not in another part open beside it", async () => {
+    const { draft } = await plan('Expand the Loan schema and get its property names', `${site}/schemas`)
+    expect(draft.notes).toEqual([])
+    expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
+    expect((await run(draft.steps)).extracted).toEqual({ 'property names': ['book', 'member', 'due'] })
   })
 })
 

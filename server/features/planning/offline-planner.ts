@@ -62,8 +62,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   let searchEnd = -1
   /** The name of what was clicked last: 'its ingredients' are the ingredients of that. */
   let lastOpened: string | null = null
-  /** The tab selected last (its CSS path): 'read them' reads its panel first. */
-  let lastTab: string | null = null
+  /** The tab selected last: 'read them' reads its panel first. */
+  let lastTab: Target | null = null
+  /** The control clicked last: 'its property names' are read in what it opened. */
+  let lastClicked: Target | null = null
 
   const page = async () => (snapshot ??= await explorer.look())
   const where = () => (snapshot?.title ? `the page “${snapshot.title}”` : 'the page')
@@ -348,8 +350,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   async function click(found: { element: SnapshotElement; target: Target } | null, source: string, expand?: boolean) {
     if (!found) return
     lastOpened = found.element.name || found.element.text || null
-    const css = found.element.target.find((alternative) => alternative.by === 'css')
-    lastTab = found.element.role === 'tab' && css?.by === 'css' ? css.selector : lastTab
+    lastClicked = found.target
+    lastTab = found.element.role === 'tab' ? found.target : lastTab
     if (expand !== undefined && found.element.expanded === expand) return
     await keep({ type: 'click', target: found.target }, source)
   }
@@ -557,6 +559,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         find: (words, options) => find(words, 'readable', source, options),
         its: lastOpened,
         tab: lastTab,
+        opened: lastClicked,
         note: (text) => notes.push(`${text} (from ${quote(source)})`),
       },
       what,

@@ -4,7 +4,7 @@ import type { Target } from '#common/targets.ts'
 import { findElement, normalise, readElementPhrase, tokens } from '#server/browser/element-match.ts'
 import { confirmTarget, type PageSnapshot, type SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { findRepeatedItems } from '#server/browser/repeated-items.ts'
-import { tabPanelSelector } from '#server/browser/tab-panel.ts'
+import { shownPartSelector } from '#server/browser/shown-part.ts'
 import { findRepeatedValues, repeatedValuesTarget, valueKindOf } from '#server/browser/repeated-values.ts'
 import { ASKS_EDITOR_TEXT, editorTextTarget } from './editor-text.ts'
 import { readExtractRequest, type ExtractRequest } from './extract-request.ts'
@@ -23,8 +23,10 @@ export interface ExtractContext {
   find(words: string, options?: { quiet?: boolean }): Promise<{ element: SnapshotElement; target: Target } | null>
   /** What 'its …' stands for: the name of the thing opened last. */
   its?: string | null
-  /** The CSS path of the tab selected last: lists are read in its panel first. */
-  tab?: string | null
+  /** The tab selected last: lists are read in its panel first. */
+  tab?: Target | null
+  /** The control clicked last: 'its property names' are read in what it opened first. */
+  opened?: Target | null
   /** Tells the member something about the step planned (a part not found, no next page). */
   note?(text: string): void
 }
@@ -80,8 +82,15 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   if (plural) {
     // A kind of value ('the prices', 'the titles') is one part of each item; a thing ('the todos') is the items.
     const part = valueKindOf(words) !== null && request.parts.length === 0
-    // 'in the Tags tab, read them': what the tab shows, before anything else on the page.
-    const panel = context.tab ? await tabPanelSelector(context.page, context.tab) : null
+    // 'in the Tags tab, read them': what the tab shows, before anything else on the page; 'its
+    // property names': what the control clicked last opened.
+    const its = /^(?:its|their)\b|\b(?:it|they)\s+(?:shows?|lists?|opened|holds?|has|have)\b/i.test(request.said)
+    const panel =
+      its && context.opened
+        ? await shownPartSelector(context.page, context.opened, 'opened')
+        : context.tab
+          ? await shownPartSelector(context.page, context.tab, 'tab')
+          : null
     for (const scope of panel ? [panel, null] : [null]) {
       const values = part ? await findRepeatedValues(context.page, words, scope) : null
       if (values && values.count >= 2) return valuesStep(context, values, name)
