@@ -59,6 +59,11 @@ describe('finding the element a person means', () => {
     expect(findElement('editor mode', [{ ...(modes[0] as SnapshotElement), title: undefined }], 'clickable')).toBeNull()
   })
 
+  it("reads 'its Recipe tag' as the words Recipe: a tag, chip or pill names no role", () => {
+    expect(readElementPhrase('its Recipe tag')).toEqual({ words: 'Recipe', roles: [], quoted: false })
+    expect(readElementPhrase('the Urgent chip')).toEqual({ words: 'Urgent', roles: [], quoted: false })
+  })
+
   it('finds nothing rather than a guess', () => {
     expect(found('Launch the rocket', 'clickable')).toBeNull()
     expect(found('Phone number', 'field')).toBeNull()

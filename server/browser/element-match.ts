@@ -31,6 +31,7 @@ const KIND_WORDS: [RegExp, string[]][] = [
   [/\b(?:option)$/, ['option', 'radio']],
   [/\b(?:image|picture|icon|logo)$/, ['img']],
   [/\b(?:message|notice|banner|alert)$/, []],
+  [/\b(?:tag|chip|pill|badge)$/, []],
   // Things a list holds, named with the kind of thing: 'the March invoice email', 'the Pancakes recipe'.
   [/\b(?:e-?mail|mail|item|entry|recipe|post|article|note|todo|task|record|document|file|story|product|order)$/, []],
 ]
@@ -213,7 +214,8 @@ export function readElementPhrase(phrase: string): ElementPhrase {
 
 function readOwnPhrase(phrase: string): ElementPhrase {
   let words = phrase.trim().replace(/[.,;:!?]+$/, '')
-  words = words.replace(/^(?:the|a|an|on|onto|into|in)\s+/i, '').replace(/^(?:the|a|an)\s+/i, '')
+  // 'its Recipe tag': the thing opened last shows it; its words are what find it.
+  words = words.replace(/^(?:the|a|an|on|onto|into|in|its|their)\s+/i, '').replace(/^(?:the|a|an)\s+/i, '')
   let roles: string[] = []
   const quotedMatch = /^["“'‘](.+?)["”'’]\s*(.*)$/.exec(words)
   const bare = quotedMatch ? (quotedMatch[2] ?? '') : words

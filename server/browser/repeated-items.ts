@@ -235,12 +235,13 @@ function findItemGroups({ words, scope }: Args) {
       mentions(headers) +
       1.5 * generic +
       textFit
-    if (score <= 0) continue
+    // Inside the part a control just opened, any list is what the sentence asks for: words need not say it.
+    if (score <= 0 && !within) continue
     if (listy) score += 0.5
     // A list of tiny boxes of one word each is chrome (a menu, tags), not what is asked for.
     score += Math.min(1, items.length / 10)
     if (first.closest(CHROME) && mentions(said(parent)) === 0) score -= 2
-    if (score <= 0) continue
+    if (score <= 0 && !within) continue
     // The selector: the items' tag under their container's kind, widened by the container's
     // container until it matches the items only.
     const grand = parent.parentElement

@@ -193,7 +193,8 @@ function findGroups({ words, kind, scope }: Args) {
     if (kind === 'title' && (/^(?:A|H[1-6]|STRONG|B|LABEL)$/.test(first.tagName) || key.endsWith('td:nth-child(1)'))) score += 2
     score += leafy
     if (first.closest(CHROME) && wordsSaid === 0) score -= 2
-    if (score < 1.5) continue
+    // Inside the part a control just opened, any repeated value is what the sentence asks for.
+    if (score < 1.5 && !within) continue
     // The selector: the member's kind under its container's kind, narrowed until it matches the
     // group only; a column's place among the cells only when its classes do not say it.
     const [parentKey, childKey] = key.split(' > ') as [string, string]

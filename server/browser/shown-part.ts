@@ -5,8 +5,9 @@ import { locatorFor } from './target-resolver.ts'
 // The part of the page a control shows, as a CSS path that finds exactly it — what a sentence reads
 // next: 'in the Tags tab, read them' reads the tab's panel (WAI-ARIA tabs: the tabpanel its
 // aria-controls names, else the nearest tabpanel beside its tab list); 'expand the Book schema and
-// get its property names' reads what the control opened (the part it names with aria-controls,
-// else the nearest box around it that holds more than the control itself).
+// get its property names' reads what the control opened — one that says it is open now
+// (aria-expanded) — the part it names with aria-controls, else the nearest box around it that holds
+// more than the control itself.
 
 /** The CSS path of the part the control shows, or null when it shows none (or the target finds no one control now). */
 export async function shownPartSelector(page: Page, control: Target, kind: 'tab' | 'opened'): Promise<string | null> {
@@ -24,6 +25,8 @@ function partOf(control: Element, kind: 'tab' | 'opened'): string | null {
   const shown = (element: Element) => element.getBoundingClientRect().height > 0
   const textOf = (element: Element) => ((element as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim()
   const controlled = control.getAttribute('aria-controls')
+  // Only a control that says it opened something (aria-expanded) opened a part: a link leads elsewhere.
+  if (kind === 'opened' && control.getAttribute('aria-expanded') !== 'true') return null
   let part: Element | null = controlled ? document.getElementById(controlled) : null
   for (let box = control.parentElement; !part && box && box !== document.body; box = box.parentElement) {
     if (kind === 'tab') part = [...box.querySelectorAll('[role=tabpanel]')].find((each) => !each.contains(control) && shown(each)) ?? null

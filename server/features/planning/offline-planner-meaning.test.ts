@@ -163,8 +163,35 @@ ${['Book:title,author,year:true', 'Loan:book,member,due:false']
   }
 </script></main></body></html>`
 
+/**
+ * A recipe with tag pills: spans (no role) that say whether they are open (aria-expanded) and open a
+ * list of the notes so tagged beside them; the page lists other notes too.
+ */
+const TAGGED = `<!doctype html><html><head><title>Pancakes</title></head><body><main>
+<h2>Pancakes</h2>
+<div class="tags">${['Recipe:Flapjacks,Pancakes', 'Breakfast:Porridge,Pancakes']
+  .map((tag) => {
+    const [name, notes] = tag.split(':') as [string, string]
+    const links = notes
+      .split(',')
+      .map((note) => `<div class="entry"><a href="#${note}">${note}</a></div>`)
+      .join('')
+    return `<span class="tag-item"><span class="tag-label" aria-expanded="false">${name}</span><span class="drop" hidden>${links}</span></span>`
+  })
+  .join(' ')}</div>
+<p>200 g flour, 2 eggs, 300 ml milk.</p>
+<ul class="recent"><li><a href="#Bothy">Bothy at Corrour</a></li><li><a href="#Packing">Packing list</a></li></ul>
+<script>
+  for (const label of document.querySelectorAll('.tag-label')) label.onclick = () => {
+    const drop = label.nextElementSibling
+    drop.hidden = !drop.hidden
+    label.setAttribute('aria-expanded', String(!drop.hidden))
+  }
+</script></main></body></html>`
+
 const PAGES: Record<string, string> = {
   '/tabs': TABS,
+  '/tagged': TAGGED,
   '/schemas': SCHEMAS,
   '/invoices': invoices(':'),
   '/invoices-plain': invoices(''),
@@ -298,6 +325,15 @@ describe('what a control opened', () => {
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
     expect((await run(draft.steps)).extracted).toEqual({ 'property names': ['book', 'member', 'due'] })
+  })
+})
+
+describe('a tag that opens a list beside it', () => {
+  it('clicks the pill (a span that says it opens) and reads the notes it shows, not the other lists on the page', async () => {
+    const { draft } = await plan('Click its Recipe tag and list the recipes it shows', `${site}/tagged`)
+    expect(draft.notes).toEqual([])
+    expect(inWords(draft.steps[1] as AutomationStep)).toMatch(/^Click Text “Recipe”/)
+    expect((await run(draft.steps)).extracted).toEqual({ recipes: ['Flapjacks', 'Pancakes'] })
   })
 })
 

@@ -59,7 +59,11 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   const { words } = request
   // The field is named by the thing itself: 'titles of all posts' -> titles.
   const name = fieldName(
-    request.field ?? words.replace(/\s+(?:of|on|in|from)\s+.*$/i, '').replace(/\s+(?:column|field|values?|text)$/i, ''),
+    request.field ??
+      words
+        .replace(/\s+(?:of|on|in|from)\s+.*$/i, '')
+        .replace(/\s+(?:that\s+|which\s+)?(?:it|they)\s+(?:shows?|lists?|holds?|has|have|opened)$/i, '')
+        .replace(/\s+(?:column|field|values?|text)$/i, ''),
   )
 
   const headers = current.elements.filter(
