@@ -343,6 +343,10 @@ describe('clicking and confirming', () => {
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Accept the next browser dialog', 'Click Button named “Delete all”'])
     expect(draft.steps[1]).toEqual({ type: 'dialog', action: 'accept' })
+    // One trial per step, the armed answer's in its place (untried), the click's after it.
+    expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, null])
+    expect(draft.tried[1]?.picture).toBeNull()
+    expect(draft.tried[2]?.picture).not.toBeNull()
     // While planning, the click came before the answer: the confirmation was dismissed, nothing deleted.
     expect(shown.drafts).toBe(3)
     // Run in order, the answer is there when the click asks: every draft is deleted.

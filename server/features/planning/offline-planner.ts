@@ -179,7 +179,9 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         const found =
           shown ??
           (named
-            ? ((await find(named, 'field', source, { quiet: true })) ?? (await onlyEmptyField()) ?? (await find(named, 'field', source)))
+            ? ((await find(named, 'field', source, { quiet: true })) ??
+              (await onlyField(source, { empty: true, quiet: true })) ??
+              (await find(named, 'field', source)))
             : await onlyField(source))
         if (!found) return
         lastField = found.element
@@ -332,6 +334,11 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     keep,
     unkeep,
     steps,
+    arm(step, beforeLast) {
+      const at = beforeLast ? steps.length - 1 : steps.length
+      steps.splice(at, 0, step)
+      tried.splice(at, 0, { problem: null, picture: null })
+    },
     notes,
   }
 
@@ -420,26 +427,28 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     return found.length > 0
   }
 
-  /** The page's one text field, when a sentence types without naming one. */
-  async function onlyField(source: string): Promise<{ element: SnapshotElement; target: Target } | null> {
-    const fields = (await page()).elements.filter((element) => element.interactive && ['textbox', 'searchbox'].includes(element.role ?? ''))
+  /**
+   * The page's one text field, when a sentence types without naming one; with `empty`, its one
+   * empty text field that is not a search or a password ('enter the API key X' in a dialog whose
+   * one field says only 'Value'). Null (and, unless `quiet`, a note) when there is not exactly one.
+   */
+  async function onlyField(
+    source: string,
+    options: { empty?: boolean; quiet?: boolean } = {},
+  ): Promise<{ element: SnapshotElement; target: Target } | null> {
+    const fields = (await page()).elements.filter((element) =>
+      options.empty
+        ? element.interactive && element.role === 'textbox' && element.type !== 'password' && !element.value
+        : element.interactive && ['textbox', 'searchbox'].includes(element.role ?? ''),
+    )
     const [only] = fields
     const target = fields.length === 1 && only ? await targetOf(only) : null
     if (only && target) return { element: only, target }
-    notes.push(
-      `${quote(source)} does not say which field to type into, and ${where()} has ${fields.length === 0 ? 'none' : `${fields.length}`}; that step was left out.`,
-    )
+    if (!options.quiet)
+      notes.push(
+        `${quote(source)} does not say which field to type into, and ${where()} has ${fields.length === 0 ? 'none' : `${fields.length}`}; that step was left out.`,
+      )
     return null
-  }
-
-  /** 'enter the API key X' in a dialog whose one field says only 'Value': the page's one empty text field, not a search. */
-  async function onlyEmptyField(): Promise<{ element: SnapshotElement; target: Target } | null> {
-    const fields = (await page()).elements.filter(
-      (element) => element.interactive && element.role === 'textbox' && element.type !== 'password' && !element.value,
-    )
-    const [only] = fields
-    const target = fields.length === 1 && only ? await targetOf(only) : null
-    return only && target ? { element: only, target } : null
   }
 
   /**

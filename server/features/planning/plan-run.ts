@@ -1,4 +1,5 @@
 import { rankElements } from '#server/browser/element-match.ts'
+import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
 import type { VerbPlanning } from './plan-verbs.ts'
 import type { VerbInstruction } from './read-verb-clause.ts'
 
@@ -83,6 +84,19 @@ const cannotRun = (what: string, source: string) =>
 /** Clicks the control saying one of the words (the first word first) nearest below the opened thing; false when none. */
 async function press(words: string[], below: number, source: string, tools: VerbPlanning): Promise<boolean> {
   const controls = (await tools.look()).elements.filter((element) => element.interactive && element.box.y >= below)
+  return pressSaying(words, controls, source, tools)
+}
+
+/**
+ * Clicks the control that says one of the words itself (the first word first; of several, the
+ * highest on the page): 'Execute', 'Confirm'. False, with nothing kept, when none does.
+ */
+export async function pressSaying(
+  words: string[],
+  controls: readonly SnapshotElement[],
+  source: string,
+  tools: VerbPlanning,
+): Promise<boolean> {
   for (const word of words) {
     const saying = rankElements(word, controls, 'clickable')
       .filter((match) => match.score >= SAYS_IT)

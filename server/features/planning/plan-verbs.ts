@@ -3,7 +3,7 @@ import type { Target } from '#common/targets.ts'
 import { rankElements, type ElementPhrase, type ElementWant } from '#server/browser/element-match.ts'
 import type { PageSnapshot, SnapshotElement } from '#server/browser/page-snapshot.ts'
 import { planRemove } from './plan-remove.ts'
-import { planRun } from './plan-run.ts'
+import { planRun, pressSaying } from './plan-run.ts'
 import type { VerbInstruction } from './read-verb-clause.ts'
 
 // The offline planner's steps for the verb instructions (read-verb-clause.ts): each finds its
@@ -27,8 +27,13 @@ export interface VerbPlanning {
   keep(step: AutomationStep, source: string): Promise<void>
   /** Takes back the last step kept (it was tried on the page, and led nowhere). */
   unkeep(): void
-  /** The steps so far (a dialog step goes before the click that opens the dialog). */
-  steps: AutomationStep[]
+  /** The steps so far. */
+  readonly steps: readonly AutomationStep[]
+  /**
+   * Keeps a step untried that answers what comes later (a browser dialog's answer), `beforeLast`:
+   * before the last step kept, the click that opened the dialog when planning.
+   */
+  arm(step: AutomationStep, beforeLast: boolean): void
   notes: string[]
 }
 
@@ -87,19 +92,12 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
       }
       // 'click Delete and accept the confirmation': the answer is armed before the click that opens it.
       const last = tools.steps.at(-1)
-      if (last && (last.type === 'click' || last.type === 'press' || last.type === 'doubleClick')) {
-        tools.steps.splice(tools.steps.length - 1, 0, step)
-        return
-      }
-      tools.steps.push(step)
-      return
+      return tools.arm(step, Boolean(last && (last.type === 'click' || last.type === 'press' || last.type === 'doubleClick')))
     }
     case 'confirm': {
       // A Confirm or OK on the page (a modal, an editor's toolbar), else the browser's confirmation the last click opened.
       const current = (await tools.look()).elements.filter((element) => element.interactive)
-      const button = CONFIRM_WORDS.map((word) => rankElements(word, current, 'clickable')[0]).find((match) => match && match.score >= 0.9)
-      const target = button ? await tools.targetOf(button.element) : null
-      if (target) return tools.keep({ type: 'click', target }, source)
+      if (await pressSaying(CONFIRM_WORDS, current, source, tools)) return
       // No dialog came and no confirmation shows: a control that asks for a second click ('Delete all' arms itself).
       const last = tools.steps.at(-1)
       if (last?.type === 'click' && !tools.openedDialog() && (await tools.shows(last.target))) return tools.keep({ ...last }, source)
