@@ -56,8 +56,10 @@ export interface ElementDescriber {
  * after the page changes: it remembers the shadow roots and texts it read.
  */
 export function elementDescriber(doc: Document = document): ElementDescriber {
+  // A span or a focusable element that says whether it is open (aria-expanded) is a control: a tag
+  // pill. Not any element saying so: some libraries put aria-expanded on the panel itself.
   const INTERACTIVE =
-    'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [role=combobox], [role=textbox], [role=searchbox], [contenteditable=""], [contenteditable=true], [aria-expanded]'
+    'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [role=combobox], [role=textbox], [role=searchbox], [contenteditable=""], [contenteditable=true], span[aria-expanded], [aria-expanded][tabindex="0"]'
   // The ARIA roles Playwright knows (an unknown word in role="" is skipped, as it skips it).
   const ROLES = new Set(
     'alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee math meter menu menubar menuitem menuitemcheckbox menuitemradio navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem'.split(

@@ -252,7 +252,8 @@ export function rankElements(phrase: string | ElementPhrase, elements: readonly 
       textScore(read.words, element.placeholder) * 0.95,
       element.text && element.text.length <= 120 ? textScore(read.words, element.text) * 0.95 : 0,
       textScore(read.words, testId) * 0.85,
-      textScore(read.words, element.title) * 0.9,
+      // Below 0.9: a control merely titled 'Run' does not say it (plan-run.ts).
+      textScore(read.words, element.title) * 0.85,
       // Its id and classes, when nothing a person sees says it ('the total' is <div id="total">3 posts</div>).
       textScore(read.words, element.hint) * 0.7,
       // A field is sometimes known by what it holds ('the Topic' that says 'Order question').

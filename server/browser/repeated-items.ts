@@ -34,12 +34,14 @@ export interface RepeatedItems {
 
 interface Args {
   words: string[]
-  /** Only groups inside the element this CSS selector finds (a tab's panel). */
+  /** Only groups inside the element this CSS selector finds (a tab's panel, what a control opened). */
   scope: string | null
+  /** Inside the scope any group counts, its words need not say what was asked (what a control just opened). */
+  anyList: boolean
 }
 
 // Runs in the page: no imports, no closures over Node values.
-function findItemGroups({ words, scope }: Args) {
+function findItemGroups({ words, scope, anyList }: Args) {
   const within = scope ? document.querySelector(scope) : null
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'path', 'br', 'hr', 'option', 'td', 'th', 'head', 'meta', 'link'])
   const CONTROLS = 'button, input, select, textarea, [role="button"], [role="checkbox"], [role="switch"]'
@@ -236,12 +238,12 @@ function findItemGroups({ words, scope }: Args) {
       1.5 * generic +
       textFit
     // Inside the part a control just opened, any list is what the sentence asks for: words need not say it.
-    if (score <= 0 && !within) continue
+    if (score <= 0 && !(within && anyList)) continue
     if (listy) score += 0.5
     // A list of tiny boxes of one word each is chrome (a menu, tags), not what is asked for.
     score += Math.min(1, items.length / 10)
     if (first.closest(CHROME) && mentions(said(parent)) === 0) score -= 2
-    if (score <= 0 && !within) continue
+    if (score <= 0 && !(within && anyList)) continue
     // The selector: the items' tag under their container's kind, widened by the container's
     // container until it matches the items only.
     const grand = parent.parentElement
@@ -290,7 +292,13 @@ export function itemWords(words: string): string[] {
 }
 
 /** The best group of repeated items the words mean on this page (inside `scope` when given), or null. */
-export async function findRepeatedItems(page: Page, words: string, scope: string | null = null): Promise<RepeatedItems | null> {
-  const found = await page.evaluate(findItemGroups, { words: itemWords(words), scope }).catch(() => [])
+export async function findRepeatedItems(
+  page: Page,
+  words: string,
+  scope: { selector: string; anyList: boolean } | null = null,
+): Promise<RepeatedItems | null> {
+  const found = await page
+    .evaluate(findItemGroups, { words: itemWords(words), scope: scope?.selector ?? null, anyList: scope?.anyList ?? false })
+    .catch(() => [])
   return found[0] ?? null
 }

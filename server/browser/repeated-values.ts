@@ -41,12 +41,14 @@ export function valueKindOf(words: string): ValueKind {
 interface Args {
   words: string[]
   kind: ValueKind
-  /** Only groups inside the element this CSS selector finds (a tab's panel). */
+  /** Only groups inside the element this CSS selector finds (a tab's panel, what a control opened). */
   scope: string | null
+  /** Inside the scope any group counts, its words need not say what was asked (what a control just opened). */
+  anyList: boolean
 }
 
 // Runs in the page: no imports, no closures over Node values.
-function findGroups({ words, kind, scope }: Args) {
+function findGroups({ words, kind, scope, anyList }: Args) {
   const within = scope ? document.querySelector(scope) : null
   const PATTERNS: Record<string, RegExp> = {
     price: /(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b|^\d+[.,]\d{2}$)/i,
@@ -194,7 +196,7 @@ function findGroups({ words, kind, scope }: Args) {
     score += leafy
     if (first.closest(CHROME) && wordsSaid === 0) score -= 2
     // Inside the part a control just opened, any repeated value is what the sentence asks for.
-    if (score < 1.5 && !within) continue
+    if (score < 1.5 && !(within && anyList)) continue
     // The selector: the member's kind under its container's kind, narrowed until it matches the
     // group only; a column's place among the cells only when its classes do not say it.
     const [parentKey, childKey] = key.split(' > ') as [string, string]
@@ -229,7 +231,11 @@ function findGroups({ words, kind, scope }: Args) {
 }
 
 /** The best group of repeated values the words mean on this page (inside `scope` when given), or null. */
-export async function findRepeatedValues(page: Page, words: string, scope: string | null = null): Promise<RepeatedValues | null> {
+export async function findRepeatedValues(
+  page: Page,
+  words: string,
+  scope: { selector: string; anyList: boolean } | null = null,
+): Promise<RepeatedValues | null> {
   const list = words
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
@@ -238,7 +244,9 @@ export async function findRepeatedValues(page: Page, words: string, scope: strin
       (word) =>
         word && !['the', 'all', 'every', 'each', 'of', 'a', 'an', 'on', 'in', 'from', 'this', 'page', 'list', 'items'].includes(word),
     )
-  const found = await page.evaluate(findGroups, { words: list, kind: valueKindOf(words), scope }).catch(() => [])
+  const found = await page
+    .evaluate(findGroups, { words: list, kind: valueKindOf(words), scope: scope?.selector ?? null, anyList: scope?.anyList ?? false })
+    .catch(() => [])
   const [best] = found
   return best
     ? {

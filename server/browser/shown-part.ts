@@ -25,8 +25,12 @@ function partOf(control: Element, kind: 'tab' | 'opened'): string | null {
   const shown = (element: Element) => element.getBoundingClientRect().height > 0
   const textOf = (element: Element) => ((element as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim()
   const controlled = control.getAttribute('aria-controls')
-  // Only a control that says it opened something (aria-expanded) opened a part: a link leads elsewhere.
-  if (kind === 'opened' && control.getAttribute('aria-expanded') !== 'true') return null
+  // Only a control that says it opened something opened a part (its aria-expanded, or that of the
+  // one toggle in the heading it sits in, as page snapshots read it): a link leads elsewhere.
+  const heading = control.closest('h1, h2, h3, h4, h5, h6, [role=heading]')
+  const toggles = heading ? heading.querySelectorAll('[aria-expanded]') : []
+  const expanded = control.getAttribute('aria-expanded') ?? (toggles.length === 1 ? toggles[0]?.getAttribute('aria-expanded') : null)
+  if (kind === 'opened' && expanded !== 'true') return null
   let part: Element | null = controlled ? document.getElementById(controlled) : null
   for (let box = control.parentElement; !part && box && box !== document.body; box = box.parentElement) {
     if (kind === 'tab') part = [...box.querySelectorAll('[role=tabpanel]')].find((each) => !each.contains(control) && shown(each)) ?? null

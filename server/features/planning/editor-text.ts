@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core'
 import type { Target } from '#common/targets.ts'
 
-// 'Copy the JSON text', 'read the code': the text of the page's code editor. The editors most
-// apps embed (Ace, CodeMirror, Monaco) keep a hidden field for typing and draw the text in a layer
-// of their own: that layer is what a person reads, so it is what the step reads.
+// 'Copy the JSON text', 'read the source code': the text of the page's code editor. The editors
+// most apps embed (Ace, CodeMirror, Monaco) keep a hidden field for typing and draw the text in a
+// layer of their own: that layer is what a person reads, so it is what the step reads. They draw
+// only the lines in view: a long text is read as far as the editor shows it.
 
 /** Each editor's own box, and the layer inside it that shows the text. */
 const EDITORS = [
@@ -13,8 +14,8 @@ const EDITORS = [
   { editor: '.monaco-editor', text: '.view-lines' },
 ]
 
-/** Words that ask for an editor's text rather than an element's. */
-export const ASKS_EDITOR_TEXT = /\b(?:text|code|source|json|yaml|xml|html|css|script|query|contents?)\b/i
+/** Words that ask for an editor's text rather than an element's ('the JSON text', 'the source code'). */
+export const ASKS_EDITOR_TEXT = /\b(?:json|yaml|xml|html|css|sql|source(?:\s+code)?|script)\b/i
 
 /** The target that reads the one code editor's text on the page, or null when it shows none (or several). */
 export async function editorTextTarget(page: Page): Promise<Target | null> {

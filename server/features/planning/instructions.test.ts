@@ -119,6 +119,16 @@ describe('reading a task said in words', () => {
       ],
     ],
     ['tell me which notes mention it', [{ kind: 'extract', what: 'all the notes', field: null }]],
+    ['tell me which is cheaper', [{ kind: 'extract', what: 'which is cheaper', field: null }]],
+    // Only a question waits for 'read them'; an extract said as an order stays where it is.
+    [
+      'Copy the tags, open Settings and read them',
+      [
+        { kind: 'extract', what: 'the tags', field: null },
+        { kind: 'open', element: 'Settings' },
+        { kind: 'extract', what: 'them', field: null },
+      ],
+    ],
     ['Collapse all fields of the tree', [{ kind: 'click', element: 'Collapse all fields of the tree' }]],
   ])('%s', (text, expected) => {
     expect(read(text)).toEqual(expected)

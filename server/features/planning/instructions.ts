@@ -106,6 +106,7 @@ function withQuestionsAnsweredLater(reads: Read[]): Read[] {
     const asked = out.slice(0, index).findLastIndex((earlier) => 'instruction' in earlier && earlier.instruction.kind === 'extract')
     const question = out[asked]
     if (!question || !('instruction' in question) || question.instruction.kind !== 'extract') continue
+    if (!/^(?:which|what|how|who|when|where)\b|\?$/i.test(question.source)) continue
     const { what, field } = question.instruction
     out[index] = { ...read, instruction: { kind: 'extract', what, field: read.instruction.field ?? field } }
     out.splice(asked, 1)

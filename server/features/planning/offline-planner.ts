@@ -73,6 +73,8 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
   /** Keeps a step and tries it, so what follows is looked for on the page it leads to. */
   async function keep(step: AutomationStep, source: string) {
     steps.push(step)
+    // Another page: what was opened or selected on the last one is gone.
+    if (step.type === 'navigate' || step.type === 'goBack') [lastTab, lastClicked] = [null, null]
     if (step.type === 'screenshot' || (step.type === 'wait' && step.ms !== undefined)) {
       tried.push({ problem: null, picture: await explorer.picture() })
       return
@@ -204,9 +206,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
           return keep({ type: 'type', target: text.target, text: instruction.value }, source)
         }
         if (!chosen) {
-          // A custom drop-down: click it open, then the option.
-          const opener = element ? await find(element, 'clickable', source) : null
-          if (!opener) return
+          // A custom drop-down: click it open, then the option; no such control ('editor mode' as a
+          // row of buttons): the control that says the option.
+          const opener = element ? await find(element, 'clickable', source, { quiet: true }) : null
+          if (!opener) return click(await find(instruction.value, 'clickable', source), source)
           await keep({ type: 'click', target: opener.target }, source)
           const option = await find(instruction.value, 'clickable', source)
           if (option) await keep({ type: 'click', target: option.target }, source)
@@ -358,7 +361,7 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
     if (!found) return
     lastOpened = found.element.name || found.element.text || null
     lastClicked = found.target
-    lastTab = found.element.role === 'tab' ? found.target : lastTab
+    lastTab = found.element.role === 'tab' ? found.target : null
     if (expand !== undefined && found.element.expanded === expand) return
     await keep({ type: 'click', target: found.target }, source)
   }

@@ -89,13 +89,10 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
     // 'in the Tags tab, read them': what the tab shows, before anything else on the page; 'its
     // property names': what the control clicked last opened.
     const its = /^(?:its|their)\b|\b(?:it|they)\s+(?:shows?|lists?|opened|holds?|has|have)\b/i.test(request.said)
-    const panel =
-      its && context.opened
-        ? await shownPartSelector(context.page, context.opened, 'opened')
-        : context.tab
-          ? await shownPartSelector(context.page, context.tab, 'tab')
-          : null
-    for (const scope of panel ? [panel, null] : [null]) {
+    const opened = its && context.opened ? await shownPartSelector(context.page, context.opened, 'opened') : null
+    const panel = !opened && context.tab ? await shownPartSelector(context.page, context.tab, 'tab') : null
+    const scoped = opened ? { selector: opened, anyList: true } : panel ? { selector: panel, anyList: false } : null
+    for (const scope of scoped ? [scoped, null] : [null]) {
       const values = part ? await findRepeatedValues(context.page, words, scope) : null
       if (values && values.count >= 2) return valuesStep(context, values, name)
       const items = await findRepeatedItems(context.page, words, scope)
@@ -132,8 +129,8 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   // 'the JSON text' that no element says: what the page's code editor shows.
   const editor = ASKS_EDITOR_TEXT.test(words) ? await editorTextTarget(context.page) : null
   if (editor) return { type: 'extract', target: editor, field: name }
-  if (ASKS_EDITOR_TEXT.test(words)) await context.find(words)
-  return null
+  const late = ASKS_EDITOR_TEXT.test(words) ? await context.find(words) : null
+  return late ? { type: 'extract', target: late.target, field: name } : null
 }
 
 /** The value the question means; inside a control's words, just its part in the asked shape when that part finds one element. */

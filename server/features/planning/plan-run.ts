@@ -53,12 +53,13 @@ async function ownField(below: number, tools: VerbPlanning) {
 }
 
 /**
- * 'Remove book 4' where the page lists no book 4 but offers 'Remove a book' (an API console, an
- * admin tool): that operation, run with 4 in its own field. False, with nothing kept, when no
- * control says the verb and the thing, or it opens no field.
+ * 'Remove book 4' with an operation 'Remove a book' (an API console, an admin tool): that operation,
+ * opened and run with 4 in its own field. Only a control that opens a part (aria-expanded) is such an
+ * operation. False, with nothing kept, when no control says the verb and the thing, or it opens no field.
  */
 export async function runWithValue(verb: string, thing: string, value: string, source: string, tools: VerbPlanning): Promise<boolean> {
-  const controls = (await tools.look()).elements.filter((element) => element.interactive)
+  // Only a control that opens something (it says whether it is open): never one that acts at once, as a row's Delete does.
+  const controls = (await tools.look()).elements.filter((element) => element.interactive && element.expanded !== undefined)
   const [best] = rankElements(`${verb} ${thing}`, controls, 'clickable')
   if (!best || best.score < NAMED) return false
   const target = await tools.targetOf(best.element)

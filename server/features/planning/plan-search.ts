@@ -1,4 +1,5 @@
 import { findElement, normalise } from '#server/browser/element-match.ts'
+import { valueKindOf } from '#server/browser/repeated-values.ts'
 import type { Target } from '#common/targets.ts'
 import type { SnapshotElement } from '#server/browser/page-snapshot.ts'
 import type { VerbPlanning } from './plan-verbs.ts'
@@ -36,6 +37,13 @@ const KNOWN_BY =
 export function knownBy(words: string): { by: string; one: boolean } | null {
   const match = KNOWN_BY.exec(words.trim())
   if (!match?.[1] || !match[2]) return null
+  // 'the settings from the menu': a place on the page, not who sent it.
+  if (
+    /^(?:the\s+)?(?:menu|list|sidebar|side\s+bar|page|top|bottom|left|right|header|footer|toolbar|drop-?down|navigation|nav|tab|panel)\b/i.test(
+      match[2],
+    )
+  )
+    return null
   return { by: match[2], one: !/s$/i.test(match[1]) }
 }
 
@@ -112,7 +120,10 @@ function leftOf(gone: string[], css: string): boolean {
  * thing, or it brought nothing (or nothing one target reads alone).
  */
 export async function searchResultsTarget(search: SearchDone, what: string, tools: VerbPlanning): Promise<Target | null> {
-  if (!/\b(?:all|every|each|which)\b|[^s]s$|ies$|\bresults?$/i.test(what.trim())) return null
+  const things = what.trim().split(/\s+/).at(-1) ?? ''
+  // Things, many of them ('the notes', 'all the results'), not a value of each ('the prices': read from the page).
+  if (!/\b(?:all|every|each|which)\b/i.test(what) && !/(?:[^siu]s|ies)$/i.test(things)) return null
+  if (valueKindOf(what) !== null) return null
   const fresh = (await tools.look()).elements.filter(
     // Results are links and items, never the buttons a search box shows beside itself ('clear', '1 matches').
     (element) =>

@@ -51,6 +51,11 @@ const ACCEPT_COOKIES = [
   'allow',
 ]
 const REJECT_COOKIES = ['reject all', 'reject', 'decline', 'refuse', 'deny', 'necessary only', 'only necessary', 'close']
+/** What a control that asks to be clicked again to confirm says. */
+const DESTRUCTIVE = /\b(?:delete|remove|clear|empty|erase|discard|reset|trash|purge|wipe)\b/i
+/** The words a target finds its element by (its name, text, label). */
+const targetWords = (target: Target) =>
+  target.map((alternative) => ('name' in alternative ? alternative.name : 'text' in alternative ? alternative.text : '')).join(' ')
 /** What a page's own confirmation says. */
 const CONFIRM_WORDS = ['confirm', 'ok', 'yes', 'confirm changes', 'done']
 /** A banner that is not there when the run comes (it was answered before) must not fail the run. */
@@ -98,9 +103,11 @@ export async function planVerb(instruction: VerbInstruction, source: string, too
       // A Confirm or OK on the page (a modal, an editor's toolbar), else the browser's confirmation the last click opened.
       const current = (await tools.look()).elements.filter((element) => element.interactive)
       if (await pressSaying(CONFIRM_WORDS, current, source, tools)) return
-      // No dialog came and no confirmation shows: a control that asks for a second click ('Delete all' arms itself).
+      // No dialog came and no confirmation shows: a control that deletes may ask for a second click
+      // ('Delete all' arms itself). Never a Save or a switch: clicked twice, they act twice or undo.
       const last = tools.steps.at(-1)
-      if (last?.type === 'click' && !tools.openedDialog() && (await tools.shows(last.target))) return tools.keep({ ...last }, source)
+      if (last?.type === 'click' && DESTRUCTIVE.test(targetWords(last.target)) && !tools.openedDialog() && (await tools.shows(last.target)))
+        return tools.keep({ ...last }, source)
       return planVerb({ kind: 'dialog', action: 'accept', text: null }, source, tools)
     }
     case 'run':

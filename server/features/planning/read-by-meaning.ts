@@ -13,7 +13,7 @@ const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*'
 const SHAPES: Record<Shape, RegExp> = {
   number: /\d/,
   /** A number standing as a word of its own ('1042', 'Order #1042'), not a count in braces ('{6}'). */
-  numeral: /(?:^|\s|#)\d[\d,.]*(?=\s|$)/,
+  numeral: /(?:^|[\s#(])\d[\d,.]*(?=[\s):;,.]|$)/,
   date: new RegExp(
     `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}\\b|\\b${MONTH}\\s+\\d{1,2}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?\\b`,
     'i',

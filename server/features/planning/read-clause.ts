@@ -86,10 +86,13 @@ const KEY_NAME = (text: string) =>
 
 export function readClause(raw: string, quotes: string[]): Instruction | null {
   // A question mark may end a value ('fill Message with Where is it?'); other end marks are dropped.
-  // 'remove book 4 without authorizing': what not to do first asks for no step.
+  // 'remove book 4 without authorizing': a step not to take first asks for no step.
   const clause = trimFiller(raw)
     .replace(/[.!;:]+$/, '')
-    .replace(/\s+without\s+(?:first\s+)?[\p{L}-]+ing\b(?:\s+[\p{L}-]+){0,3}$/iu, '')
+    .replace(
+      /\s+without\s+(?:first\s+)?(?:authori[sz]|authenticat|logg|sign|sav|confirm|submitt|clos|open|wait|pay)ing\b(?:\s+[\p{L}-]+){0,3}$/iu,
+      '',
+    )
     .trim()
   if (!clause) return null
   const q = (text: string) => restore(text, quotes).trim()
@@ -274,7 +277,7 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'extract', what: q(what), field: null }
   }
   // 'which notes mention it?', 'which tags does it use?': the things it names, all of them.
-  if ((match = /^(?:(?:tell|show|give)\s+me\s+|list\s+)?which\s+([\p{L}-]+s)\b/iu.exec(clause)))
+  if ((match = /^(?:(?:tell|show|give)\s+me\s+|list\s+)?which\s+(?!(?:is|was|has|does|this|its)\b)([\p{L}-]+s)\b/iu.exec(clause)))
     return { kind: 'extract', what: `all the ${match[1]}`, field: null }
   // Questions that ask for a value: 'tell me the total', 'what is the order status'.
   if (
@@ -336,7 +339,7 @@ export function readClause(raw: string, quotes: string[]): Instruction | null {
     return { kind: 'click', element: (words.length > 1 ? words.slice(0, -1) : words).join(' ') }
   }
   // 'look under More', 'look in the Settings tab', 'in the Tags tab': that part of the page opened.
-  if ((match = /^(?:look|peek)\s+(?:under|in|into|at)\s+(?:the\s+)?(.+)$/i.exec(clause))) {
+  if ((match = /^(?:look|peek)\s+(?:under|in|into)\s+(?:the\s+)?(.+)$/i.exec(clause))) {
     // A part looked under is most often a tab ('More'), not another control that says the same.
     const part = q(match[1] ?? '')
     return { kind: 'click', element: /\b(?:tab|section|menu|panel)$/i.test(part) ? part : `${part} tab` }

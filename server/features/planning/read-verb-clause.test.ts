@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readInstructions } from './instructions.ts'
+import { knownBy } from './plan-search.ts'
 import { valueIn } from './read-verb-clause.ts'
 import type { Instruction } from './read-clause.ts'
 
@@ -50,6 +51,8 @@ describe('reading the verbs people use', () => {
     ["use 'Remove a book' to delete book #4", [{ kind: 'run', element: 'Remove a book', settings: [{ field: null, value: '4' }] }]],
     // What not to do first asks for no step.
     ['Try to remove book 4 without authorizing', [{ kind: 'remove', element: 'book 4', verb: 'remove' }]],
+    // A constraint is not a step to leave out: it stays in the words.
+    ['delete the rooms without parking', [{ kind: 'remove', element: 'rooms without parking', verb: 'delete' }]],
     ['answer the prompt with Q3', [{ kind: 'dialog', action: 'accept', text: 'Q3' }]],
     ['switch to the new tab', [{ kind: 'switchTab' }]],
     ['continue in the popup', [{ kind: 'switchTab' }]],
@@ -108,4 +111,14 @@ describe('the value that says which one', () => {
     ['the invoice 2024-03', '2024-03'],
     ['the newest book', null],
   ])('%s -> %s', (words, value) => expect(valueIn(words)).toBe(value))
+})
+
+describe('a thing known by who sent it', () => {
+  it.each([
+    ['the email from Ada Lovelace', { by: 'Ada Lovelace', one: true }],
+    ['the message from the library', { by: 'library', one: true }],
+    ['the emails from Grace Hopper', { by: 'Grace Hopper', one: false }],
+    ['the settings from the menu', null],
+    ['the Pancakes recipe', null],
+  ])('%s', (words, known) => expect(knownBy(words)).toEqual(known))
 })
