@@ -6,7 +6,8 @@ import type { TargetAlternative } from '#common/targets.ts'
 // words fit — their container's class, id, label or heading, their own class, a column header,
 // their text — never a one-off counter or heading beside them. For each group it also finds the
 // parts every item repeats (a table's columns by header; a card's name, price, link), so the
-// items can be read as records. Runs in the page; plan-extract.ts turns it into a step.
+// items can be read as records. Runs in the page; plan-extract.ts turns it into a step. Just over
+// 300 lines because findItemGroups must be one self-contained function (page.evaluate sends its source).
 
 export interface ItemPart {
   /** A field name for the part: the column header, the class that says it, or its kind. */

@@ -1,3 +1,8 @@
+// The offline planner (docs/decisions/020, 043). Over 300 lines because its instructions share the
+// state of one planning (the page as last seen, the field typed into, the last search, what was
+// opened): they are closures over it in planOffline; what needs none of it lives beside it
+// (plan-verbs, plan-search, plan-run, plan-extract, plan-remove).
+
 import type { AutomationStep, STEP_KEYS } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import {

@@ -1,5 +1,7 @@
 // One clause of a task description read into one instruction ('choose Returns in the Topic
-// drop-down' -> select), or null when it names no action the planner knows.
+// drop-down' -> select), or null when it names no action the planner knows. Over 300 lines because
+// its patterns are one ordered list: the first that reads a clause wins, so they are kept together
+// (the verb steps' patterns are in read-verb-clause.ts, tried first).
 
 import { readAddClause, type AddInstruction } from './add-clause.ts'
 import { isQuoted, restore } from './quoted-parts.ts'
