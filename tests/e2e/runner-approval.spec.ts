@@ -94,7 +94,11 @@ test('a colleague’s change waits for the runner owner’s approval, which they
   const colleaguePage = await (await browser.newContext()).newPage()
   await signIn(colleaguePage, colleague)
   await gotoHydrated(colleaguePage, '/dashboard')
-  await colleaguePage.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Night shift' })
+  // Choosing posts the switch in the background: the next page is asked for once the server has stored it.
+  await Promise.all([
+    colleaguePage.waitForResponse((response) => response.url().includes('/workspace/switch') && response.request().method() === 'POST'),
+    colleaguePage.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Night shift' }),
+  ])
   await expect(colleaguePage.getByLabel('Workspace', { exact: true }).locator('option:checked')).toHaveText('Night shift')
   await gotoHydrated(colleaguePage, `/dashboard/automations/${automationId}`)
   const runs = colleaguePage.getByLabel('Scheduled runs run')
