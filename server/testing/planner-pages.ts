@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import type { Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { stepInWords } from '#common/step-words.ts'
 import { performExtract } from '#server/browser/extract-action.ts'
@@ -22,9 +23,9 @@ export const inWords = (step: Parameters<typeof stepInWords>[0]) => stepInWords(
 type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => boolean | void
 
 /**
- * Serves the pages by path (`handle` answers other requests first when it returns true), and plans
- * and runs on them; `state` says what the page shows, for the tests to compare. Call `start` in
- * beforeAll and `close` in afterAll.
+ * Serves the pages by path (`handle` answers other requests first when it returns true) for the
+ * test file that calls it (started before its tests, closed after them), and plans and runs on
+ * them; `state` says what the page shows, for the tests to compare.
  */
 export function plannerPages<Shown>(pages: Record<string, string>, state: (page: Page) => Promise<Shown>, handle?: Handler) {
   const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
@@ -32,9 +33,11 @@ export function plannerPages<Shown>(pages: Record<string, string>, state: (page:
   let site = ''
   const options = { browsers, privateTargets: 'loopback' as const, stepTimeoutMs: 5_000 }
 
-  return {
-    /** The served site's origin, once started. */
-    site: () => site,
+  const served = {
+    /** The served site's origin. */
+    get site() {
+      return site
+    },
     async start() {
       server = createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://localhost')
@@ -102,4 +105,7 @@ export function plannerPages<Shown>(pages: Record<string, string>, state: (page:
         { timeLimitMs: 60_000 },
       ),
   }
+  beforeAll(() => served.start())
+  afterAll(() => served.close())
+  return served
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { inWords, plannerPages } from '#server/testing/planner-pages.ts'
 
 // Running what a page can run and filling in fields shown beside their names: 'Run the List loans
@@ -230,19 +230,13 @@ const pageState = (page: Page): Promise<Shown> =>
   }))
 
 const pages = plannerPages(PAGES, pageState, api)
-let site = ''
-beforeAll(async () => {
-  await pages.start()
-  site = pages.site()
-})
-afterAll(() => pages.close())
 const { plan, run } = pages
 
 const LOANS_TEXT = JSON.stringify(LOANS, null, 2)
 
 describe('running what the page can run', () => {
   it('opens the List loans operation and presses its own Execute, not the one of the operation open above it', async () => {
-    const { draft, shown } = await plan('Run the List loans request', `${site}/console`)
+    const { draft, shown } = await plan('Run the List loans request', `${pages.site}/console`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual([
       'Click Button named “GET /api/loans List loans”',
@@ -259,7 +253,7 @@ describe('running what the page can run', () => {
   })
 
   it('calls List books with author set to Macfarlane: tries it out before typing, and the request carries the author', async () => {
-    const { draft } = await plan('Call List books with author set to Macfarlane', `${site}/console`)
+    const { draft } = await plan('Call List books with author set to Macfarlane', `${pages.site}/console`)
     expect(draft.notes).toEqual([])
     // The author field is locked until "Try it out": that comes before the typing, all in List books.
     expect(draft.steps.slice(1).map(inWords)).toEqual([
@@ -277,7 +271,7 @@ describe('running what the page can run', () => {
   })
 
   it('looks up book number 2 with the operation named in quotes: left open (it is), its one field gets the 2', async () => {
-    const { draft } = await plan('Look up book number 2 with "Find a book"', `${site}/console`)
+    const { draft } = await plan('Look up book number 2 with "Find a book"', `${pages.site}/console`)
     expect(draft.notes).toEqual([])
     // The only other operation open shows no Try it out or Execute: the words alone name these.
     expect(draft.steps.slice(1).map(inWords)).toEqual([
@@ -291,7 +285,7 @@ describe('running what the page can run', () => {
   })
 
   it('removes book 4, listed nowhere, with the operation that says "Remove a book"', async () => {
-    const { draft, shown } = await plan('Try to remove book 4 without authorizing', `${site}/console`)
+    const { draft, shown } = await plan('Try to remove book 4 without authorizing', `${pages.site}/console`)
     expect(draft.notes).toEqual([])
     const [opened, tried, typed] = draft.steps.slice(1).map(inWords)
     expect(opened).toBe('Click Button named “DELETE /api/books/{bookId} Remove a book”')
@@ -305,7 +299,10 @@ describe('running what the page can run', () => {
   })
 
   it('leaves an operation open that is open already, and opens or closes the others as asked', async () => {
-    const { draft, shown } = await plan('Open the Find a book operation, expand List books and collapse List loans', `${site}/console`)
+    const { draft, shown } = await plan(
+      'Open the Find a book operation, expand List books and collapse List loans',
+      `${pages.site}/console`,
+    )
     expect(draft.notes).toEqual([])
     // Find a book says it is open (aria-expanded), List loans that it is closed: only List books is clicked.
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Button named “GET /api/books List books”'])
@@ -316,7 +313,7 @@ describe('running what the page can run', () => {
   })
 
   it("reads an endpoint's path: the part of its control's words shaped like a path", async () => {
-    const { draft } = await plan('Read the List loans endpoint path', `${site}/console`)
+    const { draft } = await plan('Read the List loans endpoint path', `${pages.site}/console`)
     expect(draft.notes).toEqual([])
     expect(draft.steps[1]).toEqual({
       type: 'extract',
@@ -328,7 +325,7 @@ describe('running what the page can run', () => {
   })
 
   it('copies the response body: the text the heading "Response body" heads, not the heading', async () => {
-    const { draft } = await plan('Run the List loans request and copy the response body', `${site}/console`)
+    const { draft } = await plan('Run the List loans request and copy the response body', `${pages.site}/console`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'click', 'extract'])
     expect(draft.steps[3]).toMatchObject({ type: 'extract', field: 'response body' })
@@ -343,7 +340,7 @@ describe('running what the page can run', () => {
 
 describe('a tree of editable keys and values', () => {
   it('sets status to shipped: types into the value beside the key, and the saved order says shipped', async () => {
-    const { draft } = await plan('Set status to shipped, then save the order', `${site}/order`)
+    const { draft } = await plan('Set status to shipped, then save the order', `${pages.site}/order`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Type “shipped” into Text “pending”', 'Click Button named “Save”'])
     expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, null])
@@ -355,7 +352,7 @@ describe('a tree of editable keys and values', () => {
   })
 
   it('replaces the notes with the words quoted: typed into the value beside "notes", then saved', async () => {
-    const { draft } = await plan('Replace the notes with "Ring the bell twice", then save the order', `${site}/order`)
+    const { draft } = await plan('Replace the notes with "Ring the bell twice", then save the order', `${pages.site}/order`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual([
       'Type “Ring the bell twice” into Text “Leave at the door”',
@@ -368,7 +365,7 @@ describe('a tree of editable keys and values', () => {
 
   it("reads the customer's name and email: the values right of those keys under the customer, not an item's name", async () => {
     // Rows are 24 pixels high: the first item's "name" is five rows (120 pixels) below "customer".
-    const { draft } = await plan("Read the customer's name and email from the order", `${site}/order`)
+    const { draft } = await plan("Read the customer's name and email from the order", `${pages.site}/order`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['extract', 'extract'])
     const { extracted } = await run(draft.steps)
@@ -378,14 +375,14 @@ describe('a tree of editable keys and values', () => {
   // With rows 20 pixels high the first item's "name" is as near as 100 pixels below the row saying
   // "customer": the name nearest under it is the customer's.
   it("reads the customer's name in a compact grid too, where an item's name is five rows below the customer", async () => {
-    const { draft } = await plan("Read the customer's name and email from the order", `${site}/order-compact`)
+    const { draft } = await plan("Read the customer's name and email from the order", `${pages.site}/order-compact`)
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['extract', 'extract'])
     const { extracted } = await run(draft.steps)
     expect(extracted).toEqual({ 'customer name': ['Ada Lovelace'], email: ['ada@engines.example'] })
   })
 
   it('saves the order with a click on the Save button', async () => {
-    const { draft } = await plan('save the order', `${site}/order`)
+    const { draft } = await plan('save the order', `${pages.site}/order`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1)).toEqual([expect.objectContaining({ type: 'click' })])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Button named “Save”'])

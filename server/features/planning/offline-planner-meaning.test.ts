@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { inWords, plannerPages } from '#server/testing/planner-pages.ts'
 
@@ -232,12 +232,6 @@ const pageState = (page: Page): Promise<Shown> =>
   })
 
 const pages = plannerPages(PAGES, pageState)
-let site = ''
-beforeAll(async () => {
-  await pages.start()
-  site = pages.site()
-})
-afterAll(() => pages.close())
 const { plan, run } = pages
 
 const AMOUNT = '64.20 EUR'
@@ -245,7 +239,7 @@ const WELCOME = 'This notebook keeps the Packing list and the Reading list for t
 
 describe('reading a value by what the question means', () => {
   it('opens the invoice and reads how much is due: the amount after its label, when planned and when run', async () => {
-    const { draft } = await plan('Open the Spring invoice and read how much is due', `${site}/invoices`)
+    const { draft } = await plan('Open the Spring invoice and read how much is due', `${pages.site}/invoices`)
     expect(draft.notes).toEqual([])
     const [opened, read, ...more] = draft.steps.slice(1)
     expect(more).toEqual([])
@@ -259,21 +253,21 @@ describe('reading a value by what the question means', () => {
 
   // A definition list's term without a colon ("Amount due") is a label: the amount after it is read.
   it('reads how much is due from a definition list whose terms have no colon', async () => {
-    const { draft } = await plan('Open the Spring invoice and read how much is due', `${site}/invoices-plain`)
+    const { draft } = await plan('Open the Spring invoice and read how much is due', `${pages.site}/invoices-plain`)
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
     expect((await run(draft.steps)).extracted).toEqual({ 'how much is due': [AMOUNT] })
   })
 
   it('reads who it was sent to: the value after To:, not the one after From:', async () => {
-    const { draft } = await plan('read who it was sent to', `${site}/message`)
+    const { draft } = await plan('read who it was sent to', `${pages.site}/message`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Extract Text “Grace Hopper <grace@compilers.example>” as “who it was sent to”'])
     expect((await run(draft.steps)).extracted).toEqual({ 'who it was sent to': ['Grace Hopper <grace@compilers.example>'] })
   })
 
   it('plans no extract for words the page does not carry, and says so', async () => {
-    const { draft } = await plan('read the colour of the sky', `${site}/message`)
-    expect(draft.steps).toEqual([{ type: 'navigate', url: `${site}/message` }])
+    const { draft } = await plan('read the colour of the sky', `${pages.site}/message`)
+    expect(draft.steps).toEqual([{ type: 'navigate', url: `${pages.site}/message` }])
     expect(draft.steps.some((step) => step.type === 'extract')).toBe(false)
     expect(draft.notes).toHaveLength(1)
     expect(draft.notes[0]).toMatch(/^Could not find “colour of the sky”.*\(from “read the colour of the sky”\)/)
@@ -282,7 +276,7 @@ describe('reading a value by what the question means', () => {
 
 describe("a thing's text", () => {
   it('copies out the ingredients of the recipe opened: the text under its heading, not the longer sidebar beside it', async () => {
-    const { draft, shown } = await plan('Open Pancakes and copy out its ingredients', `${site}/recipes`)
+    const { draft, shown } = await plan('Open Pancakes and copy out its ingredients', `${pages.site}/recipes`)
     // The page tells the two apart only by their column.
     expect(shown.sidebarBeside).toBe(true)
     expect(draft.notes).toEqual([])
@@ -294,14 +288,14 @@ describe("a thing's text", () => {
   })
 
   it('reads the text of the Welcome note: its paragraph with the links in it, not the shorter line above', async () => {
-    const { draft } = await plan('Read the text of the Welcome note', `${site}/notebook`)
+    const { draft } = await plan('Read the text of the Welcome note', `${pages.site}/notebook`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['extract'])
     expect((await run(draft.steps)).extracted).toEqual({ text: [WELCOME] })
   })
 
   it('opens each of the two links a sentence names together, in turn, when planned and when run', async () => {
-    const { draft, shown } = await plan('Open the Reading list and the Packing list from the Welcome note', `${site}/notebook`)
+    const { draft, shown } = await plan('Open the Reading list and the Packing list from the Welcome note', `${pages.site}/notebook`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Link named “Reading list”', 'Click Link named “Packing list”'])
     expect(shown.opened).toEqual(['Reading list', 'Packing list'])
@@ -311,7 +305,7 @@ describe("a thing's text", () => {
 
 describe('a question answered in a tab', () => {
   it("asks first, opens the tab the sentence names, and reads 'them' there: the tags in the tab's panel", async () => {
-    const { draft } = await plan('Which tags does this notebook use? Look in the Tags tab and read them', `${site}/tabs`)
+    const { draft } = await plan('Which tags does this notebook use? Look in the Tags tab and read them', `${pages.site}/tabs`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
     expect(inWords(draft.steps[1] as AutomationStep)).toBe('Click Tab named “Tags”')
@@ -321,7 +315,7 @@ describe('a question answered in a tab', () => {
 
 describe('what a control opened', () => {
   it("reads 'its property names' in what the control clicked last opened, not in another part open beside it", async () => {
-    const { draft } = await plan('Expand the Loan schema and get its property names', `${site}/schemas`)
+    const { draft } = await plan('Expand the Loan schema and get its property names', `${pages.site}/schemas`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['click', 'extract'])
     expect((await run(draft.steps)).extracted).toEqual({ 'property names': ['book', 'member', 'due'] })
@@ -330,7 +324,7 @@ describe('what a control opened', () => {
 
 describe('a tag that opens a list beside it', () => {
   it('clicks the pill (a span that says it opens) and reads the notes it shows, not the other lists on the page', async () => {
-    const { draft } = await plan('Click its Recipe tag and list the recipes it shows', `${site}/tagged`)
+    const { draft } = await plan('Click its Recipe tag and list the recipes it shows', `${pages.site}/tagged`)
     expect(draft.notes).toEqual([])
     expect(inWords(draft.steps[1] as AutomationStep)).toMatch(/^Click Text “Recipe”/)
     expect((await run(draft.steps)).extracted).toEqual({ recipes: ['Flapjacks', 'Pancakes'] })
@@ -339,7 +333,7 @@ describe('a tag that opens a list beside it', () => {
 
 describe('clicking and confirming', () => {
   it("accepts the browser's own confirmation, armed before the click that opens it", async () => {
-    const { draft, shown } = await plan('Click Delete all and confirm', `${site}/drafts`)
+    const { draft, shown } = await plan('Click Delete all and confirm', `${pages.site}/drafts`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Accept the next browser dialog', 'Click Button named “Delete all”'])
     expect(draft.steps[1]).toEqual({ type: 'dialog', action: 'accept' })
@@ -354,7 +348,7 @@ describe('clicking and confirming', () => {
   })
 
   it("clicks the page's own Confirm when the click opened a modal, and no browser dialog", async () => {
-    const { draft, shown } = await plan('Click Delete all and confirm', `${site}/drafts-modal`)
+    const { draft, shown } = await plan('Click Delete all and confirm', `${pages.site}/drafts-modal`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Button named “Delete all”', 'Click Button named “Confirm”'])
     expect(shown.drafts).toBe(0)

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { inWords, plannerPages } from '#server/testing/planner-pages.ts'
 
@@ -136,12 +136,6 @@ const pageState = (page: Page): Promise<Shown> =>
   }))
 
 const pages = plannerPages(PAGES, pageState)
-let site = ''
-beforeAll(async () => {
-  await pages.start()
-  site = pages.site()
-})
-afterAll(() => pages.close())
 const { plan } = pages
 /** Runs the planned steps on a fresh page, as a run would, and says what the page shows then. */
 const run = async (steps: AutomationStep[]) => (await pages.run(steps)).shown
@@ -150,9 +144,9 @@ const clicksOn = (steps: AutomationStep[], words: RegExp) => steps.filter((step)
 
 describe('searching a page and opening what it finds', () => {
   it('types into an unnamed search box that answers as you type, sends nothing, and opens the note it found', async () => {
-    const { draft } = await plan('Search the notes for bothy and open the note it finds', `${site}/notes`)
+    const { draft } = await plan('Search the notes for bothy and open the note it finds', `${pages.site}/notes`)
     expect(draft.notes).toEqual([])
-    expect(draft.steps[0]).toEqual({ type: 'navigate', url: `${site}/notes` })
+    expect(draft.steps[0]).toEqual({ type: 'navigate', url: `${pages.site}/notes` })
     const [typed, opened, ...more] = draft.steps.slice(1).map(inWords)
     expect(more).toEqual([])
     // The box has no name: it is found as the page's search field (here by the heading beside it).
@@ -165,7 +159,7 @@ describe('searching a page and opening what it finds', () => {
   })
 
   it('sends a search that answers only when sent with its own Search button, then opens the first result', async () => {
-    const { draft, shown } = await plan('search for jacket and open the first result', `${site}/shop`)
+    const { draft, shown } = await plan('search for jacket and open the first result', `${pages.site}/shop`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map(inWords)).toEqual([
       'Type “jacket” into Text field named “Search”',
@@ -177,7 +171,7 @@ describe('searching a page and opening what it finds', () => {
   })
 
   it('presses Enter in the field when the only button after it says "Advanced search"', async () => {
-    const { draft, shown } = await plan('search for boots, then open the first result', `${site}/boots`)
+    const { draft, shown } = await plan('search for boots, then open the first result', `${pages.site}/boots`)
     // Sent by Enter in the field it typed into, never by the "Advanced search" button.
     expect(clicksOn(draft.steps, /advanced/i)).toEqual([])
     expect(draft.steps[2]).toMatchObject({ type: 'press', key: 'Enter' })
@@ -189,7 +183,7 @@ describe('searching a page and opening what it finds', () => {
   })
 
   it('reads what the search brought when asked which notes mention it: its results, not the same link shown before', async () => {
-    const { draft } = await plan('Search the notes for bothy and tell me which notes mention it', `${site}/notes`)
+    const { draft } = await plan('Search the notes for bothy and tell me which notes mention it', `${pages.site}/notes`)
     expect(draft.notes).toEqual([])
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['type', 'extract'])
     // 'Bothy packing list' was a link under Recent before the search: in the results it is one of them, and Recent is not read.
@@ -197,7 +191,7 @@ describe('searching a page and opening what it finds', () => {
   })
 
   it('reaches the note it found, while planning and when the plan is run on a fresh page', async () => {
-    const { draft, shown } = await plan('Search the notes for bothy and open the note it finds', `${site}/notes`)
+    const { draft, shown } = await plan('Search the notes for bothy and open the note it finds', `${pages.site}/notes`)
     expect(draft.tried.map((trial) => trial.problem)).toEqual([null, null, null])
     expect(shown).toEqual({ title: 'Notebook', opened: 'Bothy at Corrour: Corrour bothy sleeps eight; bring coal', advanced: false })
     expect(await run(draft.steps)).toEqual(shown)
@@ -206,7 +200,7 @@ describe('searching a page and opening what it finds', () => {
 
 describe('a thing known by who sent it, and a control that asks to be clicked again', () => {
   it('searches for the sender the list does not show and opens the one mail it leaves', async () => {
-    const { draft, shown } = await plan('Open the email from Ada Lovelace', `${site}/mail`)
+    const { draft, shown } = await plan('Open the email from Ada Lovelace', `${pages.site}/mail`)
     expect(draft.notes).toEqual([])
     expect(draft.steps[1]).toMatchObject({ type: 'type', text: 'Ada Lovelace' })
     expect(inWords(draft.steps.at(-1) as AutomationStep)).toBe('Click Link named “Engine notes”')
@@ -215,21 +209,21 @@ describe('a thing known by who sent it, and a control that asks to be clicked ag
   })
 
   it("reads 'find the message from the library' as its sender searched for and the mail opened", async () => {
-    const { draft } = await plan('Find the message from the library', `${site}/mail`)
+    const { draft } = await plan('Find the message from the library', `${pages.site}/mail`)
     expect(draft.steps[1]).toMatchObject({ type: 'type', text: 'library' })
     expect((await run(draft.steps)).opened).toBe('Wildwood is due back: Return it by 9 April')
   })
 
   it('only searches for the mails from someone (many things: none opened)', async () => {
-    const { draft } = await plan('Find the emails from Grace Hopper', `${site}/mail`)
+    const { draft } = await plan('Find the emails from Grace Hopper', `${pages.site}/mail`)
     expect(draft.steps.slice(1).map((step) => step.type)).toEqual(['type', 'press'])
   })
 
   it("confirms 'Delete all' that opened no dialog by clicking it again, and a browser confirm by accepting it", async () => {
-    const { draft } = await plan('Click Delete all and confirm', `${site}/mail`)
+    const { draft } = await plan('Click Delete all and confirm', `${pages.site}/mail`)
     expect(draft.steps.slice(1).map(inWords)).toEqual(['Click Link named “Delete all”', 'Click Link named “Delete all”'])
     expect((await run(draft.steps)).state).toBe('All deleted')
-    const trash = await plan('Click Empty trash and confirm', `${site}/mail`)
+    const trash = await plan('Click Empty trash and confirm', `${pages.site}/mail`)
     expect(trash.draft.steps.slice(1).map((step) => step.type)).toEqual(['dialog', 'click'])
     expect((await run(trash.draft.steps)).state).toBe('Trash emptied')
   })
