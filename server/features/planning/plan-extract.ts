@@ -115,12 +115,13 @@ async function onePage(context: ExtractContext, request: ExtractRequest): Promis
   }
   // 'the text of the Welcome note', 'its ingredients': the text under that thing's heading.
   const thing = textOfThing(request.said, context.its ?? null)
+  const underThing = await readable(context, thing ? textUnderHeading(thing, current.elements) : null)
+  if (underThing) return { type: 'extract', target: underThing.target, field: name }
   const meant = valueByMeaning(words, current.elements)
   // What says the words is not the answer when the question asks for a shape it lacks ('the loans endpoint path': '/loans').
   const titled = await underTitle(context, words)
   const unshaped = titled && meant && shapedPart(words, meant.text ?? '') !== null && shapedPart(words, titled.element.text ?? '') === null
   const found =
-    (await readable(context, thing ? textUnderHeading(thing, current.elements) : null)) ??
     (unshaped ? null : titled) ??
     // 'how much is due': the text the question means, when no element says its words.
     (await shaped(context, words, meant)) ??
