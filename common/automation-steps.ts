@@ -1,6 +1,6 @@
 import { targetSchema } from './targets.ts'
 import { z } from './zod.ts'
-import { MAX_WAIT_MS, onError, text, yesNo } from './step-fields.ts'
+import { MAX_WAIT_MS, onError, text, yesNo, type OnError } from './step-fields.ts'
 import {
   assertCheckedStep,
   assertCountStep,
@@ -13,6 +13,9 @@ import {
   scrollStep,
   switchTabStep,
 } from './verb-steps.ts'
+import { elseStep, endStep, forEachRowStep, forEachStep, ifStep, nextStep, repeatStep, scriptStep, stopStep } from './workflow-steps.ts'
+import { blockStructure, insideRows } from './step-blocks.ts'
+import { placeholdersOf } from './step-placeholders.ts'
 
 /**
  * The steps of an automation, version 2: a typed list of browser actions that the cloud worker,
@@ -22,9 +25,10 @@ import {
  * Version 1 named elements with a `selector` string; such steps are still accepted and read as a
  * target with that one CSS alternative (upgradeStep).
  */
-export const STEPS_VERSION = 3
+export const STEPS_VERSION = 4
 
 export * from './verb-steps.ts'
+export * from './workflow-steps.ts'
 export { MAX_STEP_RETRIES, onErrorSchema, STEP_FAILURE_ACTIONS, type OnError, type StepFailureAction } from './step-fields.ts'
 
 export const navigateStep = z.object({
@@ -159,6 +163,15 @@ const STEP_SCHEMAS = {
   switchTab: switchTabStep,
   assertChecked: assertCheckedStep,
   assertCount: assertCountStep,
+  if: ifStep,
+  else: elseStep,
+  end: endStep,
+  repeat: repeatStep,
+  forEach: forEachStep,
+  forEachRow: forEachRowStep,
+  next: nextStep,
+  stop: stopStep,
+  script: scriptStep,
 } as const
 
 export type StepType = keyof typeof STEP_SCHEMAS
@@ -183,8 +196,20 @@ export const automationStepSchema = z.discriminatedUnion('type', [
   switchTabStep,
   assertCheckedStep,
   assertCountStep,
+  ifStep,
+  elseStep,
+  endStep,
+  repeatStep,
+  forEachStep,
+  forEachRowStep,
+  nextStep,
+  stopStep,
+  scriptStep,
 ])
 export type AutomationStep = z.infer<typeof automationStepSchema>
+
+/** What the step does when it fails (block steps have no onError: they decide, they do not act). */
+export const onErrorOf = (step: AutomationStep): OnError | undefined => ('onError' in step ? step.onError : undefined)
 
 /** The most steps one automation may hold, whatever the plan (plans may allow fewer). */
 export const MAX_STEPS = 1000
@@ -250,5 +275,26 @@ export function parseSteps(input: unknown): { ok: true; steps: AutomationStep[] 
       )
     }
   })
-  return issues.length ? { ok: false, issues } : { ok: true, steps }
+  if (issues.length) return { ok: false, issues }
+  const workflowIssues = workflowIssuesOf(steps)
+  return workflowIssues.length ? { ok: false, issues: workflowIssues } : { ok: true, steps }
+}
+
+/** Steps that are not where they may be in the blocks (step-blocks.ts), and `{{row.…}}` outside a "for each row" block. */
+function workflowIssuesOf(steps: AutomationStep[]): StepIssue[] {
+  const issues: StepIssue[] = blockStructure(steps).issues.map(({ index, message }) => ({
+    path: `steps.${index}.type`,
+    message: `Step ${index + 1} (${steps[index]?.type}): ${message}`,
+  }))
+  const inRows = insideRows(steps)
+  steps.forEach((step, index) => {
+    if (inRows[index]) return
+    const [row] = placeholdersOf([step]).filter((placeholder) => placeholder.kind === 'row')
+    if (row)
+      issues.push({
+        path: `steps.${index}`,
+        message: `Step ${index + 1} (${step.type}): ${row.text} names a column of the run's rows, so it belongs inside a "for each row" block`,
+      })
+  })
+  return issues
 }

@@ -2,6 +2,8 @@ import { MAX_STEPS } from './automation-steps.ts'
 import { targetSchema } from './targets.ts'
 import { paginationQuerySchema } from './pagination.ts'
 import { runInputsSchema } from './run-inputs.ts'
+import { MAX_CSV_LENGTH, MAX_DATA_ROWS } from './data-rows.ts'
+import { ROW_STATUSES } from './workflow-interpreter.ts'
 import { scheduleFieldSchema } from './schedules.ts'
 import { z } from './zod.ts'
 
@@ -103,6 +105,14 @@ export const runStartSchema = z.object({
   where: z.enum(['cloud', 'client'], { error: 'where must be cloud or client' }).default('cloud'),
   trigger: z.enum(['manual', 'extension', 'desktop'], { error: 'trigger must be manual, extension or desktop' }).optional(),
   inputs: runInputsSchema.optional(),
+  /**
+   * The data a "for each row" block goes through (docs/decisions/046), one way of three: `rows`
+   * (records of column → text), `csv` (a header line, then a line per row), or `rowsFromRun` (an
+   * earlier run's extracted table, by its id).
+   */
+  rows: z.array(z.unknown()).max(MAX_DATA_ROWS, `rows: at most ${MAX_DATA_ROWS} rows`).optional(),
+  csv: z.string({ error: 'csv must be text' }).max(MAX_CSV_LENGTH, `csv must be at most ${MAX_CSV_LENGTH} characters`).optional(),
+  rowsFromRun: z.uuid({ error: 'rowsFromRun must be a run id' }).optional(),
 })
 
 const logLine = z.object({
@@ -122,6 +132,17 @@ export const runProgressSchema = z.object({
 export const runFinishSchema = runProgressSchema.extend({
   status: z.enum(['succeeded', 'failed', 'cancelled'], { error: 'status must be succeeded, failed or cancelled' }),
   error: z.string().trim().max(2000).optional(),
+  /** Each data row's outcome (docs/decisions/046), as many as the run has rows. */
+  rowOutcomes: z
+    .array(
+      z.object({
+        row: z.number().int().min(1),
+        status: z.enum(ROW_STATUSES, { error: `status must be one of ${ROW_STATUSES.join(', ')}` }),
+        error: z.string().trim().max(2000).optional(),
+      }),
+    )
+    .max(MAX_DATA_ROWS, `at most ${MAX_DATA_ROWS} row outcomes`)
+    .optional(),
 })
 
 /** The most log lines and extracted rows one run keeps (older log lines are dropped first). */

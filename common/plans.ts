@@ -118,6 +118,10 @@ const planFieldsSchema = z.object({
   devices: limit('Devices', 0, 100_000),
   // The shortest time between two runs of a schedule, in minutes (docs/decisions/036).
   scheduleMinMinutes: limit('Shortest schedule interval', 1, MAX_SCHEDULE_MIN_MINUTES, 'no minimum'),
+  // The most data rows one run goes through (docs/decisions/046).
+  dataRowLimit: limit('Data rows per run', 1, 10_000, 'no limit'),
+  // The member's own JavaScript in automations (script steps).
+  scripts: z.boolean({ error: 'Scripts must be true or false.' }),
   // Where the plan stands in pricing, the Billing page and every list of plans: lower first (ties by price).
   sortOrder: requiredNumber(
     'Order is required.',
@@ -138,6 +142,7 @@ export const PLAN_SWITCHES = [
   'teams',
   'advancedTemplates',
   'triggerUrls',
+  'scripts',
 ] as const
 
 /** Add plan: name required; price and credits numeric, default 0. */
@@ -167,6 +172,9 @@ export const planCreateSchema = planFieldsSchema.extend({
   devices: planFieldsSchema.shape.devices.optional().default(1),
   // Not sent: 15 minutes, as Free; blank: no minimum.
   scheduleMinMinutes: planFieldsSchema.shape.scheduleMinMinutes.optional().default(15),
+  // Not sent: 20 rows, as Free; blank: no limit.
+  dataRowLimit: planFieldsSchema.shape.dataRowLimit.optional().default(20),
+  scripts: planFieldsSchema.shape.scripts.default(false),
   // Not sent or blank: after every other plan.
   sortOrder: blankAsDefault(planFieldsSchema.shape.sortOrder.optional()),
 })

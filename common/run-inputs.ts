@@ -58,12 +58,27 @@ export function fillRunStep(
   step: AutomationStep,
   inputs: RunInputs | null,
   vaultValue: (placeholder: Placeholder) => string | undefined,
+  scope: RunScope = {},
 ): { step: AutomationStep; missing: Placeholder[] } {
   return fillStep(step, (placeholder) => {
     if (isVaultPlaceholder(placeholder)) return vaultValue(placeholder)
+    if (placeholder.kind === 'row') return scope.row ? ownValue(scope.row, placeholder.name) : placeholder.text
+    if (placeholder.kind === 'value') return scope.values ? ownValue(scope.values, placeholder.name) : placeholder.text
     return inputs === null ? placeholder.text : inputValue(inputs, placeholder)
   })
 }
+
+/**
+ * What a step is run with besides the run's inputs (docs/decisions/046): the data row a "for each
+ * row" block is on, and the values script steps kept. Left out, those placeholders stay as written
+ * (the log, a step shown before it runs).
+ */
+export interface RunScope {
+  row?: Readonly<Record<string, string>>
+  values?: Readonly<Record<string, string>>
+}
+
+const ownValue = (record: Readonly<Record<string, string>>, name: string) => (Object.hasOwn(record, name) ? record[name] : undefined)
 
 /**
  * The steps with their inputs filled in, in one pass: vault placeholders stay as written, and a

@@ -1,11 +1,13 @@
 import type { AutomationStep } from './automation-steps.ts'
 import { describeTarget } from './targets.ts'
+import { isWorkflowStep, workflowStepInWords } from './workflow-words.ts'
 
 /** Text cut to at most `max` characters, an ellipsis saying so. */
 export const short = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 /** What the run log says a step is about to do. */
 export function describeStep(step: AutomationStep): string {
+  if (isWorkflowStep(step)) return workflowStepInWords(step)
   switch (step.type) {
     case 'navigate':
       return step.url

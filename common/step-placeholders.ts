@@ -5,11 +5,13 @@ import type { AutomationStep } from './automation-steps.ts'
  * the steps, a run's log or anything a model sees):
  * - `{{secrets.shop_password}}`: a value of the workspace's vault;
  * - `{{totp.shop}}`: the current one-time code of a vault entry's TOTP secret;
- * - `{{input.search_term}}`: a value given when the run was started (a trigger, the API, "Run again").
+ * - `{{input.search_term}}`: a value given when the run was started (a trigger, the API, "Run again");
+ * - `{{row.email}}`: the column of the run's data row a "for each row" block is on (docs/decisions/046);
+ * - `{{value.total}}`: what an earlier script step of the run kept under that name.
  * A template's own inputs (`{{search_term}}`, no prefix) are filled when the template is used and
  * are not these.
  */
-export const PLACEHOLDER_KINDS = ['secrets', 'totp', 'input'] as const
+export const PLACEHOLDER_KINDS = ['secrets', 'totp', 'input', 'row', 'value'] as const
 export type PlaceholderKind = (typeof PLACEHOLDER_KINDS)[number]
 
 export interface Placeholder {
@@ -20,11 +22,11 @@ export interface Placeholder {
 }
 
 /** Whether a placeholder stands for a vault value (a secret, or a TOTP secret's code), not a run's input. */
-export const isVaultPlaceholder = (placeholder: Pick<Placeholder, 'kind'>) => placeholder.kind !== 'input'
+export const isVaultPlaceholder = (placeholder: Pick<Placeholder, 'kind'>) => placeholder.kind === 'secrets' || placeholder.kind === 'totp'
 
 /** A name a placeholder may use: a letter or _, then letters, digits or _ (at most 64). */
 export const PLACEHOLDER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
-const PATTERN = /\{\{\s*(secrets|totp|input)\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g
+const PATTERN = /\{\{\s*(secrets|totp|input|row|value)\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g
 
 /** The fields of a step that may hold placeholders: what is typed, chosen, opened or looked for. */
 function textFields(step: AutomationStep): string[] {
@@ -37,6 +39,11 @@ function textFields(step: AutomationStep): string[] {
       return [step.value]
     case 'assertText':
       return [step.text]
+    case 'if':
+    case 'repeat':
+      return [step.text ?? '', step.value ?? '']
+    case 'stop':
+      return [step.message ?? '']
     default:
       return []
   }
@@ -222,6 +229,18 @@ export function fillStep(
       return { step: { ...step, value: fill(step.value) }, missing }
     case 'assertText':
       return { step: { ...step, text: fill(step.text) }, missing }
+    case 'if':
+    case 'repeat':
+      return {
+        step: {
+          ...step,
+          ...(step.text === undefined ? {} : { text: fill(step.text) }),
+          ...(step.value === undefined ? {} : { value: fill(step.value) }),
+        },
+        missing,
+      }
+    case 'stop':
+      return { step: step.message === undefined ? step : { ...step, message: fill(step.message) }, missing }
     default:
       return { step, missing }
   }

@@ -1,12 +1,14 @@
 import type { AutomationStep, OnError, StepFailureAction } from './automation-steps.ts'
 import { describeTarget } from './targets.ts'
 import { verbInWords } from './verb-step-words.ts'
+import { isWorkflowStep, workflowStepInWords } from './workflow-words.ts'
 
 const short = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 const quoted = (text: string) => `“${short(text)}”`
 
 /** A step as a sentence a member reads: 'Type “Ada” into Field labelled “Full name”'. */
 export function stepInWords(step: AutomationStep): string {
+  if (isWorkflowStep(step)) return workflowStepInWords(step)
   switch (step.type) {
     case 'navigate':
       return `Go to ${step.url}`

@@ -49,7 +49,9 @@ describe('the verb steps', () => {
       'Step 5 (scroll): maxScrolls must be at most 50',
       'Step 6 (wait): waits until an element is gone only with a target',
       'Step 7 (hover): element is required',
-      expect.stringMatching(/^Step 8: type must be one of navigate, click, .*, switchTab, assertChecked, assertCount$/),
+      expect.stringMatching(
+        /^Step 8: type must be one of navigate, click, .*, switchTab, assertChecked, assertCount, if, else, end, repeat, forEach, forEachRow, next, stop, script$/,
+      ),
     ])
   })
 

@@ -25,6 +25,7 @@ export function executableRun(run: RunDto): ExecutableRun {
     signInBlock: run.signInBlock,
     timeLimitSeconds: run.timeLimitSeconds,
     stepLimit: run.stepLimit,
+    dataRows: run.dataRows,
   }
 }
 

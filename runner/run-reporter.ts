@@ -24,7 +24,11 @@ export function createRunReporter(api: ApiClient) {
   }
 
   /** Sends the report (in parts when it is large); with `finish`, the last part ends the run and its answer is returned. */
-  async function send(runId: string, progress: RunProgress, finish?: { status: 'succeeded' | 'failed'; error?: string }): Promise<object> {
+  async function send(
+    runId: string,
+    progress: RunProgress,
+    finish?: { status: 'succeeded' | 'failed'; error?: string; rowOutcomes?: RunProgress['rowOutcomes'] },
+  ): Promise<object> {
     const notes: { level: 'warn'; message: string }[] = []
     for (const screenshot of progress.screenshots ?? []) {
       const png = pictures.get(screenshot.file)
@@ -78,6 +82,7 @@ export function createRunReporter(api: ApiClient) {
         return await send(runId, progress ?? { actionsPerformed: 0 }, {
           status: outcome.status,
           ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
+          ...(progress?.rowOutcomes?.length ? { rowOutcomes: progress.rowOutcomes } : {}),
         })
       } catch (error) {
         if (ended(error)) return null

@@ -49,6 +49,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       cloudConcurrency: plan.cloudConcurrency,
       devices: plan.devices,
       scheduleMinMinutes: plan.scheduleMinMinutes,
+      dataRowLimit: plan.dataRowLimit,
+      scripts: plan.scripts,
       sortOrder: plan.sortOrder,
       notForSale: notForSale(plan),
       members: members[plan.slug] ?? 0,

@@ -4,6 +4,7 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { IN_PAGE_CHANGING_STEPS } from '#common/page-changing-steps.ts'
 import { describeStep, short } from '#common/step-log-words.ts'
+import { isWorkflowStep } from '#common/workflow-words.ts'
 import { performExtract } from './extract-action.ts'
 import { isPlaywrightTimeout } from './playwright.ts'
 import { settlePage, SETTLE } from './page-settle.ts'
@@ -30,7 +31,12 @@ async function element(
   n: number,
   match: 'one' | 'any' = 'one',
 ): Promise<Locator> {
-  const found = await resolveTarget(context.page, target, { timeoutMs: context.timeout(), match, signal: context.stopSignal })
+  const found = await resolveTarget(context.page, target, {
+    timeoutMs: context.timeout(),
+    match,
+    signal: context.stopSignal,
+    within: context.within,
+  })
   if (!context.running()) throw new Error('stopped')
   if ('locator' in found) {
     if (found.index > 0)
@@ -77,6 +83,8 @@ const CHANGES_PAGE: ReadonlySet<AutomationStep['type']> = new Set([...IN_PAGE_CH
  * After a step that may change the page, waits until the page settled (page-settle.ts), within
  * half the time the step had left, so the next step still has time of its own.
  */
+export { element as findElement }
+
 export async function performStep(
   context: StepContext,
   step: AutomationStep,
@@ -233,6 +241,8 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
       )
     }
     default:
+      // Blocks and scripts need the run's rows and values: the executor runs them (docs/decisions/046).
+      if (isWorkflowStep(step)) throw new Error(`a ${step.type} step is not a page action`)
       return performVerb(context, step, n, (target, match) => element(context, step, target, n, match))
   }
 }

@@ -43,6 +43,8 @@ export interface StepContext {
   repair?: StepRepair | null
   /** Fields that were given a vault value: every screenshot of the run masks them (docs/decisions/025). */
   masked?: Locator[]
+  /** The current item of the for-each block the step is in (docs/decisions/046): its elements are looked for there first. */
+  within?: Locator | null
   /** A switchTab step found the tab or popup the run goes on in (absent: this runner stays in its one page). */
   switchPage?(page: Page): void
 }

@@ -16,7 +16,12 @@ export function locatorFor(page: Page, alternative: TargetAlternative): Locator 
   return alternative.nth === undefined ? inside : inside.nth(alternative.nth - 1)
 }
 
-function ownLocator(page: Page, alternative: TargetAlternative): Locator {
+/** The alternative inside `root` (a for-each's current item); a way that names its own container looks on the page. */
+function locatorIn(page: Page, root: Page | Locator, alternative: TargetAlternative): Locator {
+  return root === page || isPlaced(alternative) ? locatorFor(page, alternative) : ownLocator(root, alternative)
+}
+
+function ownLocator(page: Page | Locator, alternative: TargetAlternative): Locator {
   const exact = 'exact' in alternative ? alternative.exact : undefined
   const base = (() => {
     switch (alternative.by) {
@@ -67,24 +72,33 @@ const POLL_MS = 100
 export async function resolveTarget(
   page: Page,
   target: Target,
-  options: { timeoutMs: number; match: 'one' | 'any'; signal?: AbortSignal },
+  options: {
+    timeoutMs: number
+    match: 'one' | 'any'
+    signal?: AbortSignal
+    /** Where to look first (a for-each's current item, docs/decisions/046); the page when nothing in it matches. */
+    within?: Locator | null
+  },
 ): Promise<Resolved | Unresolved> {
   const started = Date.now()
   const firstChoiceUntil = started + Math.min(FIRST_CHOICE_MS, options.timeoutMs / 3)
   const fits = (count: number) => (options.match === 'one' ? count === 1 : count >= 1)
+  const roots: (Page | Locator)[] = options.within ? [options.within, page] : [page]
   let counts: number[] = []
   for (;;) {
-    counts = await Promise.all(
-      target.map((alternative) =>
-        locatorFor(page, alternative)
-          .count()
-          .catch(() => -1),
-      ),
-    )
-    const index = counts.findIndex(fits)
-    if (index === 0 || (index > 0 && Date.now() >= firstChoiceUntil)) {
-      const used = target[index] as TargetAlternative
-      return { locator: locatorFor(page, used), index, used }
+    for (const root of roots) {
+      counts = await Promise.all(
+        target.map((alternative) =>
+          locatorIn(page, root, alternative)
+            .count()
+            .catch(() => -1),
+        ),
+      )
+      const index = counts.findIndex(fits)
+      if (index === 0 || (index > 0 && Date.now() >= firstChoiceUntil)) {
+        const used = target[index] as TargetAlternative
+        return { locator: locatorIn(page, root, used), index, used }
+      }
     }
     if (Date.now() - started >= options.timeoutMs || options.signal?.aborted) return { counts }
     await sleep(POLL_MS, undefined, { signal: options.signal }).catch(() => {})

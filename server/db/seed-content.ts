@@ -19,6 +19,9 @@ export const DEFAULT_PLANS = [
     devices: 1,
     // The shortest schedule interval in minutes (docs/decisions/036): 15 on Free, 5 on Pro, none on Business.
     scheduleMinMinutes: 15,
+    // Data rows per run and JavaScript steps (docs/decisions/046): "basic browser automation" on Free, "advanced" on Pro and Business.
+    dataRowLimit: 20,
+    scripts: false,
     highlighted: false,
     sortOrder: 0,
   },
@@ -46,6 +49,8 @@ export const DEFAULT_PLANS = [
     cloudConcurrency: 2,
     devices: 3,
     scheduleMinMinutes: 5,
+    dataRowLimit: 1000,
+    scripts: true,
     highlighted: true,
     sortOrder: 1,
     // The spec's plan identifiers; with real Paddle, set the plan's price id (pri_…) instead.
@@ -84,6 +89,8 @@ export const DEFAULT_PLANS = [
     cloudConcurrency: 5,
     devices: null,
     scheduleMinMinutes: null,
+    dataRowLimit: 10000,
+    scripts: true,
     highlighted: false,
     sortOrder: 2,
     paddlePriceId: 'business-monthly-plan',

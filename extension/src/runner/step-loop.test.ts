@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { AutomationStep } from '#common/automation-steps.ts'
+import type { AutomationStep, OnError } from '#common/automation-steps.ts'
 import { runSteps, StepFailure, type Progress, type StepLoopDeps } from './step-loop.ts'
 
 const button = (name: string) => [{ by: 'role' as const, role: 'button' as const, name }]
-const click = (name: string, onError?: AutomationStep['onError']): AutomationStep => ({ type: 'click', target: button(name), onError })
+const click = (name: string, onError?: OnError): AutomationStep => ({ type: 'click', target: button(name), onError })
 
 /** A loop with a clock that moves only when it sleeps or a step takes time, and steps that fail as told. */
 function harness(fails: (step: AutomationStep, attempt: number) => string | null, options: { stepMs?: number } = {}) {

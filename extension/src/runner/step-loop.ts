@@ -1,6 +1,7 @@
-import type { AutomationStep, OnError } from '#common/automation-steps.ts'
+import { onErrorOf, type AutomationStep, type OnError } from '#common/automation-steps.ts'
 import { createExtractedTable, type ExtractedRecord } from '#common/extracted-table.ts'
 import { describeStep, extractedInWords } from '#common/step-log-words.ts'
+import { isWorkflowStep } from '#common/workflow-words.ts'
 
 /** A step that did not work (the element, the page or the text was not there): onError may retry, skip or go on. */
 export class StepFailure extends Error {}
@@ -92,6 +93,13 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
     }
   }
 
+  // Blocks, rows and scripts run where the whole workflow runs (docs/decisions/046), not in a tab's page.
+  const workflow = plan.steps.findIndex(isWorkflowStep)
+  if (workflow >= 0)
+    return end(
+      'failed',
+      `Step ${workflow + 1} (${plan.steps[workflow]?.type}): blocks, data rows and scripts run in the cloud or on the local runner; the extension runs straight lists of steps.`,
+    )
   for (const [index, step] of plan.steps.entries()) {
     const n = index + 1
     const label = `Step ${n} (${step.type})`
@@ -99,7 +107,7 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
     if (actions >= plan.maxActions) return end('failed', `${label}: the run's action limit of ${plan.maxActions} was reached`)
     log('info', `${label}: ${describeStep(step)}`)
     try {
-      const done = await withOnError(() => attempt(step, n), step.onError, label, log, flush, deps)
+      const done = await withOnError(() => attempt(step, n), onErrorOf(step), label, log, flush, deps)
       if (done.kind === 'failedGoingOn') failedGoingOn ??= done.error
       if (done.kind === 'done') actions++
     } catch (error) {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
+import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, type SignInBlock } from '#common/automations.ts'
 import { SCHEDULE_KINDS, type ZonedSchedule } from '#common/schedules.ts'
@@ -25,7 +26,7 @@ export const automations = pgTable(
     name: text().notNull(),
     description: text().notNull().default(''),
     steps: jsonb().$type<AutomationStep[]>().notNull(),
-    stepsVersion: integer().notNull().default(3),
+    stepsVersion: integer().notNull().default(4),
     /** Whether a run may stand in another way of finding an element when its first one fails (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
     /** Keep the browser's cookies and storage between cloud runs, sealed like a vault secret (docs/decisions/025). */
@@ -124,6 +125,10 @@ export const automationRuns = pgTable(
     steps: jsonb().$type<AutomationStep[]>().notNull(),
     /** The values given for the steps' `{{input.name}}` placeholders (docs/decisions/027): "Run again" reuses them. */
     inputs: jsonb().$type<Record<string, string>>().notNull().default({}),
+    /** The table a "for each row" block goes through, a row at a time (docs/decisions/046). */
+    dataRows: jsonb().$type<DataRow[]>().notNull().default([]),
+    /** Each data row's outcome (done, failed with the reason, skipped, not run), as the run reported it. */
+    rowOutcomes: jsonb().$type<RowOutcome[]>().notNull().default([]),
     actionsPerformed: integer().notNull().default(0),
     creditsCharged: integer().notNull().default(0),
     log: jsonb().$type<RunLogLine[]>().notNull().default([]),

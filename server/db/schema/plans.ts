@@ -44,6 +44,10 @@ export const subscriptionPlans = pgTable(
     devices: integer().default(1),
     /** The shortest time between two runs of a schedule, in minutes; null is no minimum (docs/decisions/036). */
     scheduleMinMinutes: integer().default(15),
+    /** The most data rows one run goes through ("for each row", docs/decisions/046); null is no limit of the plan's. */
+    dataRowLimit: integer().default(20),
+    /** Whether automations may run the member's own JavaScript (script steps, docs/decisions/046). */
+    scripts: boolean().notNull().default(false),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -53,7 +57,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1 and coalesce(${table.dataRowLimit}, 1) >= 1`,
     ),
   ],
 )

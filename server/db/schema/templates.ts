@@ -17,7 +17,7 @@ export const automationTemplates = pgTable(
     description: text().notNull().default(''),
     /** Checked with the example values filled in when saved (common/template-steps.ts). */
     steps: jsonb().$type<unknown[]>().notNull(),
-    stepsVersion: integer().notNull().default(3),
+    stepsVersion: integer().notNull().default(4),
     inputs: jsonb().$type<TemplateInput[]>().notNull().default([]),
     /** Only plans with `advanced_templates` may use it. */
     advanced: boolean().notNull().default(false),

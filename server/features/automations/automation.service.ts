@@ -67,7 +67,7 @@ export function createAutomationService(
     /** The platform's run limits (RUN_TIME_LIMIT_MS, RUN_MAX_ACTIONS): an automation's own may only be lower (docs/decisions/028). */
     runLimits?: RunLimits
     /** The plan's shortest schedule interval, and the plan a refusal names (docs/decisions/036). */
-    plans?: Pick<PlanService, 'allowancesOf' | 'cheapestAllowingSchedulesEvery'>
+    plans?: Pick<PlanService, 'allowancesOf' | 'cheapestAllowingSchedulesEvery' | 'requireFeature'>
     /** The time: when a schedule next fires is counted from it (tests move it across a daylight-saving change). */
     clock?: () => Date
   } = {},
@@ -151,6 +151,8 @@ export function createAutomationService(
     const parsed = parseSteps(raw)
     if (!parsed.ok) throw new ValidationError(parsed.issues[0]?.message ?? 'Invalid steps', parsed.issues)
     await checkSecrets(caller, parsed.steps)
+    // The member's own JavaScript is the plan's to allow (docs/decisions/046).
+    if (parsed.steps.some((step) => step.type === 'script')) await hooks.plans?.requireFeature(workspaceId, 'scripts')
     const { plan, limit } = await actionLimitOf(workspaceId)
     if (limit !== null && parsed.steps.length > limit) {
       throw new LimitReached(

@@ -67,7 +67,7 @@ describe('automations CRUD', () => {
   it('creates, lists, reads, changes only what is sent, duplicates and deletes', async () => {
     const owner = await t.signUp()
     const created = await createAutomation(owner, { description: 'Signs up for the newsletter' })
-    expect(created).toMatchObject({ name: 'Fill the form', steps: STEPS, stepsVersion: 3, schedule: null, enabled: true })
+    expect(created).toMatchObject({ name: 'Fill the form', steps: STEPS, stepsVersion: 4, schedule: null, enabled: true })
 
     const renamed = await call(owner, `/api/automations/${created.id}`, { method: 'PUT', body: { name: 'Newsletter' } })
     expect(renamed.body.data).toMatchObject({ name: 'Newsletter', description: 'Signs up for the newsletter', steps: STEPS })
@@ -109,7 +109,7 @@ describe('automations CRUD', () => {
       {
         path: 'steps.2.type',
         message:
-          'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount',
+          'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount, if, else, end, repeat, forEach, forEachRow, next, stop, script',
       },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
@@ -138,7 +138,7 @@ describe('automations CRUD', () => {
       { type: 'wait', target: [{ by: 'css', selector: 'text=Thanks' }] },
       { type: 'assertText', text: 'Thanks' },
     ])
-    expect(created.stepsVersion).toBe(3)
+    expect(created.stepsVersion).toBe(4)
   })
 
   it('checks the cron schedule and sets the next run; disabling clears it', async () => {
@@ -159,8 +159,9 @@ describe('automations CRUD', () => {
     expect(response.status).toBe(200)
     const schema = (await response.json()) as { type: string; items: { oneOf?: unknown[]; anyOf?: unknown[] } }
     expect(schema.type).toBe('array')
-    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(19)
-    // Every step may say what to do when it fails (docs/decisions/028).
+    // 19 actions, and the 9 workflow steps of docs/decisions/046 (blocks, stop, script).
+    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(28)
+    // Every step that acts may say what to do when it fails (docs/decisions/028).
     expect(JSON.stringify(schema)).toContain('"then":{"default":"fail","type":"string","enum":["fail","skip","continue"]}')
   })
 

@@ -34,7 +34,7 @@ const stepsSchema = publicRoute({
   method: 'get',
   path: '/steps.schema.json',
   tags,
-  summary: `JSON Schema of the steps (version ${STEPS_VERSION}): navigate, click, type, select, press, wait, extract, screenshot, assertText`,
+  summary: `JSON Schema of the steps (version ${STEPS_VERSION}): browser actions (navigate, click, type, select, press, wait, extract, screenshot, assertText, and the verbs), and the workflow steps (if, else, end, repeat, forEach, forEachRow, next, stop, script)`,
   responses: {
     200: { description: 'A JSON Schema (draft 2020-12)', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
   },

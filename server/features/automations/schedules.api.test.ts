@@ -274,8 +274,8 @@ describe('schedules through the API', () => {
     const response = await t.request('/api/automations/automation.schema.json')
     expect(response.status).toBe(200)
     const schema = (await response.json()) as { title: string; properties: Record<string, { items?: { oneOf?: unknown[] } }> }
-    expect(schema.title).toBe('Aether automation (steps version 3)')
+    expect(schema.title).toBe('Aether automation (steps version 4)')
     expect(JSON.stringify(schema.properties.schedule)).toContain('"enum":["mon","tue","wed","thu","fri","sat","sun"]')
-    expect(schema.properties.steps?.items?.oneOf).toHaveLength(19)
+    expect(schema.properties.steps?.items?.oneOf).toHaveLength(28)
   })
 })

@@ -38,6 +38,15 @@ const WANT: Record<AutomationStep['type'], ElementWant> = {
   switchTab: 'any',
   assertChecked: 'checkable',
   assertCount: 'readable',
+  if: 'readable',
+  repeat: 'readable',
+  forEach: 'readable',
+  else: 'any',
+  end: 'any',
+  forEachRow: 'any',
+  next: 'any',
+  stop: 'any',
+  script: 'any',
 }
 
 /** The words a target says its element by ('Sign in' of Button named “Sign in”), with the role it names. */
@@ -79,6 +88,15 @@ const WORDS: Record<AutomationStep['type'], string> = {
   switchTab: 'Switch to a tab from',
   assertChecked: 'Check whether it is ticked:',
   assertCount: 'Count',
+  if: 'Check whether the page shows',
+  repeat: 'Check whether the page shows',
+  forEach: 'Go through each of',
+  else: 'Go on from',
+  end: 'Go on from',
+  forEachRow: 'Go on from',
+  next: 'Go on from',
+  stop: 'Go on from',
+  script: 'Run a script on',
 }
 
 const repairAnswerSchema = z.object({

@@ -35,10 +35,14 @@ export interface Allowances {
   devices: number | null
   /** The shortest time between two runs of a schedule, in minutes; null is no minimum (docs/decisions/036). */
   scheduleMinMinutes: number | null
+  /** The most data rows one run goes through; null is no limit (docs/decisions/046). */
+  dataRowLimit: number | null
+  /** The member's own JavaScript in automations (docs/decisions/046). */
+  scripts: boolean
 }
 
 /** The plan features a member may lack, as a refusal names them. */
-export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls'
+export type PlanFeature = 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls' | 'scripts'
 export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
   teams: 'Team workspaces',
   aiPlanning: 'Planning with the AI model',
@@ -46,6 +50,7 @@ export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
   suggestions: 'Optimisation suggestions',
   advancedTemplates: 'Advanced workflow templates',
   triggerUrls: 'Trigger URLs',
+  scripts: 'JavaScript steps',
 }
 
 const allowanceColumns = {
@@ -66,6 +71,8 @@ const allowanceColumns = {
   cloudConcurrency: subscriptionPlans.cloudConcurrency,
   devices: subscriptionPlans.devices,
   scheduleMinMinutes: subscriptionPlans.scheduleMinMinutes,
+  dataRowLimit: subscriptionPlans.dataRowLimit,
+  scripts: subscriptionPlans.scripts,
 }
 
 /** The plan every account falls back to; it cannot be deleted. */

@@ -40,6 +40,8 @@ const adminPlanSchema = planSchema
     cloudConcurrency: z.number().int(),
     devices: z.number().int().nullable(),
     scheduleMinMinutes: z.number().int().nullable(),
+    dataRowLimit: z.number().int().nullable(),
+    scripts: z.boolean(),
   })
   .openapi('PlanWithAllowances')
 
@@ -64,6 +66,7 @@ function toAdminPlanDto(plan: Plan, sale: Sale): z.infer<typeof adminPlanSchema>
   const forSale = sale.saleOf(plan)
   const { monthlyRunLimit, actionLimit, monthlyModelCalls, aiPlanning, modelRepair, suggestions, teams, seats } = plan
   const { advancedTemplates, triggerUrls, webhooks, vaultSecrets, cloudConcurrency, devices, scheduleMinMinutes } = plan
+  const { dataRowLimit, scripts } = plan
   return {
     ...toPlanDto(plan, sale),
     paddlePriceId: plan.paddlePriceId,
@@ -71,6 +74,7 @@ function toAdminPlanDto(plan: Plan, sale: Sale): z.infer<typeof adminPlanSchema>
     notForSale: forSale.forSale ? null : forSale.reason,
     ...{ monthlyRunLimit, actionLimit, monthlyModelCalls, aiPlanning, modelRepair, suggestions, teams, seats },
     ...{ advancedTemplates, triggerUrls, webhooks, vaultSecrets, cloudConcurrency, devices, scheduleMinMinutes },
+    ...{ dataRowLimit, scripts },
   }
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
+import type { RowOutcome } from '#common/workflow-interpreter.ts'
 import { FINISHED_STATUSES, MAX_CLIENT_SCREENSHOTS, MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
 import type { Caller } from '#common/auth.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
@@ -112,7 +113,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
         log?: { level: RunLogLine['level']; message: string }[]
         extracted?: Record<string, string | null>[]
       },
-      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string },
+      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string; rowOutcomes?: RowOutcome[] },
     ): Promise<Run> {
       const updated = await db.transaction(async (tx) => {
         const run = await clientRunIn(tx, id, caller)
@@ -126,6 +127,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
             log: log.slice(-MAX_LOG_LINES),
             extracted: [...run.extracted, ...(report.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
             ...(finish ? { status: finish.status, error: finish.error ?? null, finishedAt: new Date() } : {}),
+            ...(finish?.rowOutcomes ? { rowOutcomes: finish.rowOutcomes.filter((outcome) => outcome.row <= run.dataRows.length) } : {}),
             updatedAt: new Date(),
           })
           .where(eq(automationRuns.id, id))

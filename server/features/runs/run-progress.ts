@@ -1,6 +1,7 @@
 import { short } from '#server/browser/step-actions.ts'
 import type { RunLogLine, RunRepair, RunScreenshot } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
+import type { RowOutcome } from '#common/workflow-interpreter.ts'
 import type { RunOutcome, RunProgress as ProgressReport } from './run-queue.ts'
 
 /**
@@ -82,7 +83,7 @@ export function createRunProgress(deps: {
     flush,
 
     /** Stores the outcome with the last lines and the extracted table, once; null when it could not be stored. */
-    async finish(outcome: RunOutcome, extracted: Record<string, string | null>[]) {
+    async finish(outcome: RunOutcome, extracted: Record<string, string | null>[], rowOutcomes: RowOutcome[] = []) {
       await chain
       try {
         const stored: RunOutcome = outcome.status === 'failed' ? { ...outcome, error: redact(outcome.error) } : outcome
@@ -93,6 +94,9 @@ export function createRunProgress(deps: {
             Object.fromEntries(Object.entries(row).map(([field, value]) => [field, value === null ? null : redact(value)])),
           ),
           restart,
+          ...(rowOutcomes.length
+            ? { rowOutcomes: rowOutcomes.map((row) => (row.error ? { ...row, error: redact(row.error) } : row)) }
+            : {}),
         })
       } catch (error) {
         // The lease runs out and the run is taken up again (or failed and refunded).

@@ -11,6 +11,7 @@ import {
 } from '#server/db/schema/index.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
+import type { RowOutcome } from '#common/workflow-interpreter.ts'
 import { nextTurn, queuedInCloud, queueOrder, turnStride } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
 
@@ -29,6 +30,8 @@ export interface RunProgress {
    * run stored (a run queued again after its worker stopped). The log is kept.
    */
   restart?: boolean
+  /** Each data row's outcome (docs/decisions/046): sent with the run's outcome. */
+  rowOutcomes?: RowOutcome[]
 }
 
 export type RunOutcome =
@@ -127,6 +130,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
             extracted: [...(progress.restart ? [] : run.extracted), ...(progress.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
             screenshots: [...(progress.restart ? [] : run.screenshots), ...(progress.screenshots ?? [])],
             repairs: [...(progress.restart ? [] : run.repairs), ...(progress.repairs ?? [])],
+            ...(progress.rowOutcomes ? { rowOutcomes: progress.rowOutcomes.slice(0, run.dataRows.length) } : {}),
             updatedAt: new Date(),
           })
           .where(eq(automationRuns.id, id))

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, signInBlockSchema } from '#common/automations.ts'
 import { stepsWithInputs } from '#common/run-inputs.ts'
+import { ROW_STATUSES } from '#common/workflow-interpreter.ts'
 import { targetAlternativeSchema, targetSchema } from '#common/targets.ts'
 import type { Run } from './run.service.ts'
 
@@ -26,6 +27,12 @@ export const runDtoSchema = z
     refunded: z.boolean(),
     log: z.array(z.object({ at: z.string(), level: z.enum(['info', 'warn', 'error']), message: z.string() })),
     extracted: z.array(z.record(z.string(), z.string().nullable())),
+    dataRows: z.array(z.record(z.string(), z.string())).openapi({
+      description: 'The table a "for each row" block goes through, a row at a time (docs/decisions/046); empty when the run has none',
+    }),
+    rowOutcomes: z
+      .array(z.object({ row: z.number().int(), status: z.enum(ROW_STATUSES), error: z.string().optional() }))
+      .openapi({ description: "Each data row's outcome: done, failed (with the reason), skipped, or not run (the run ended before it)" }),
     screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
     selfRepair: z.boolean(),
     signInBlock: signInBlockSchema.nullable().openapi({
@@ -86,6 +93,8 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
     refunded: run.refundedAt !== null,
     log: run.log,
     extracted: run.extracted,
+    dataRows: run.dataRows,
+    rowOutcomes: run.rowOutcomes,
     screenshots: run.screenshots.map((shot) => ({ name: shot.name, step: shot.step, url: `/api/runs/${run.id}/screenshots/${shot.file}` })),
     selfRepair: run.selfRepair,
     signInBlock: run.signInBlock,

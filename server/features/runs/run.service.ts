@@ -21,6 +21,7 @@ import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
+import { runDataIn, type RunDataSource } from './run-data.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
@@ -29,6 +30,8 @@ export type StartOptions = {
   runner: Runner
   trigger: RunTrigger
   inputs?: RunInputs
+  /** The rows a "for each row" block goes through (docs/decisions/046). */
+  data?: RunDataSource
   /** A client run queued for this local runner (a scheduled run meant for it), instead of one a client runs now. */
   device?: { id: string; name: string }
 }
@@ -128,6 +131,8 @@ export function createRunService(deps: {
         plan: subscriptionPlans.name,
         monthlyRunLimit: subscriptionPlans.monthlyRunLimit,
         actionLimit: subscriptionPlans.actionLimit,
+        dataRowLimit: subscriptionPlans.dataRowLimit,
+        scripts: subscriptionPlans.scripts,
       })
       .from(workspaces)
       .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
@@ -171,8 +176,12 @@ export function createRunService(deps: {
         'PLAN_LIMIT',
       )
     }
+    if (!member.scripts && steps.some((step) => step.type === 'script'))
+      throw new LimitReached(`JavaScript steps are not part of the ${member.plan} plan: upgrade to run this automation.`, 'PLAN_LIMIT')
+    const dataRows = await runDataIn(tx, caller.workspace.id, steps, options.data, { name: member.plan, dataRowLimit: member.dataRowLimit })
     if (options.runner === 'cloud') await requireUnverifiedAllowance(tx, caller.id)
-    const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS : 0
+    // A cloud run's data rows are each a run's work (docs/decisions/046): a credit a row.
+    const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS * Math.max(1, dataRows.length) : 0
     if (cost > member.credits) {
       throw new LimitReached(
         `Running in the cloud costs ${cost} credit${cost === 1 ? '' : 's'}, and your balance is ${member.credits}. Your plan's monthly credits arrive with the next billing period.`,
@@ -193,6 +202,7 @@ export function createRunService(deps: {
         runner: options.runner,
         steps,
         inputs,
+        dataRows,
         selfRepair: automation.selfRepair,
         keepSession: automation.keepSession,
         signInBlock: automation.signInBlock,

@@ -12,6 +12,7 @@ import {
   runStartSchema,
 } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
+import type { RunDataSource } from './run-data.ts'
 import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
@@ -248,6 +249,16 @@ async function runDto(runs: Pick<RunService, 'queuePositions'>, run: Run): Promi
   return toRunDto(run, positions[run.id] ?? null)
 }
 
+/** The one way a start gives its data rows, if any (two at once is an error). */
+function dataSourceOf(body: { rows?: unknown[]; csv?: string; rowsFromRun?: string }): RunDataSource | undefined {
+  const given = [body.rows !== undefined, body.csv !== undefined, body.rowsFromRun !== undefined].filter(Boolean).length
+  if (given > 1) throw new ValidationError('Give the data one way: rows, csv or rowsFromRun.')
+  if (body.rows !== undefined) return { rows: body.rows }
+  if (body.csv !== undefined) return { csv: body.csv }
+  if (body.rowsFromRun !== undefined) return { fromRun: body.rowsFromRun }
+  return undefined
+}
+
 /** POST /automations/{id}/runs: mounted under /automations, beside the automations' own routes. */
 export function createRunStartApi(runs: RunService) {
   return createRouter().openapi(start, async (c) => {
@@ -257,7 +268,12 @@ export function createRunStartApi(runs: RunService) {
     // A device says which client it is; a key is "the API" for a cloud run (docs/decisions/027, 031).
     const client = via.kind === 'device' && via.deviceKind === 'runner' ? 'desktop' : 'extension'
     const trigger = body.trigger ?? (body.where === 'client' || via.kind === 'device' ? client : via.kind === 'api-key' ? 'api' : 'manual')
-    const run = await runs.start(c.req.valid('param').id, callerOf(user), { runner: body.where, trigger, inputs: body.inputs })
+    const run = await runs.start(c.req.valid('param').id, callerOf(user), {
+      runner: body.where,
+      trigger,
+      inputs: body.inputs,
+      data: dataSourceOf(body),
+    })
     return c.json({ data: await runDto(runs, run) }, 201)
   })
 }
@@ -312,9 +328,9 @@ export function createRunsApi(deps: {
     })
     .openapi(finish, async (c) => {
       const user = c.get('member')
-      const { status, error, ...report } = c.req.valid('json')
+      const { status, error, rowOutcomes, ...report } = c.req.valid('json')
       return c.json(
-        { data: await runDto(runs, await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error })) },
+        { data: await runDto(runs, await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error, rowOutcomes })) },
         200,
       )
     })

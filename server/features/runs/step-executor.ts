@@ -3,8 +3,12 @@
 // Over 300 lines: all of these read and change one run's state (deadline, stop signal, lease,
 // screenshots) in one closure; the step actions are step-actions.ts's, progress run-progress.ts's.
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
-import type { AutomationStep } from '#common/automation-steps.ts'
-import { fillRunStep, type RunInputs } from '#common/run-inputs.ts'
+import { fillRunStep, type RunInputs, type RunScope } from '#common/run-inputs.ts'
+import { onErrorOf, type AutomationStep } from '#common/automation-steps.ts'
+import { RepeatLimit, runWorkflow, type RowOutcome, type StepScope, type WithRows } from '#common/workflow-interpreter.ts'
+import { failedRowsInWords } from '#common/data-rows.ts'
+import { conditionHolds } from '#server/browser/conditions.ts'
+import { runScript } from '#server/browser/script-action.ts'
 import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
@@ -21,6 +25,7 @@ import type { BrowserSource } from '#server/browser/shared-browser.ts'
 import {
   cleanMessage,
   describeStep,
+  findElement,
   inPage,
   performStep,
   seconds,
@@ -58,6 +63,10 @@ export type ExecutionResult = 'succeeded' | 'failed' | 'stopped' | 'aborted'
 const MAX_BLOCKED_LOG_LINES = 20
 const FAILURE_SCREENSHOT_MS = 5_000
 const REPAIR_SCREENSHOT_MS = 5_000
+/** How long a "for each" block looks for its first item (the page settled after the step before). */
+const ITEMS_LOOK_MS = 5_000
+/** Failed data rows get a screenshot each, up to this many. */
+const MAX_ROW_FAILURE_SCREENSHOTS = 10
 /** How long the sign-in block's check looks for its target. */
 const SIGN_IN_CHECK_MS = 3_000
 
@@ -79,6 +88,7 @@ export type ExecutableRun = Pick<
   | 'signInBlock'
   | 'timeLimitSeconds'
   | 'stepLimit'
+  | 'dataRows'
 > & { inputs: RunInputs | null }
 
 /** The browser did not start: our fault, refunded. */
@@ -86,7 +96,7 @@ class BrowserUnavailable extends Error {}
 
 /** Without a vault, a run's inputs are filled and a step that names a secret cannot be: it fails saying so. */
 const WITHOUT_VAULT: RunSecrets = {
-  fill: (step, inputs) => Promise.resolve({ ...fillRunStep(step, inputs, () => undefined), typing: null }),
+  fill: (step, inputs, scope) => Promise.resolve({ ...fillRunStep(step, inputs, () => undefined, scope), typing: null }),
   hide: (text: string) => text,
   hidden: new Map(),
   refusal: null,
@@ -97,7 +107,7 @@ const WITHOUT_VAULT: RunSecrets = {
  * vault value ever reaches a client (docs/decisions/025), so whatever its steps hold is text.
  */
 const AS_GIVEN: RunSecrets = {
-  fill: (step) => Promise.resolve({ step, missing: [], typing: null }),
+  fill: (step, _inputs, scope) => Promise.resolve({ ...fillRunStep(step, null, (placeholder) => placeholder.text, scope), typing: null }),
   hide: (text: string) => text,
   hidden: new Map(),
   refusal: null,
@@ -315,6 +325,49 @@ export function createStepExecutor(deps: {
       return file
     }
 
+    // The workflow's state (docs/decisions/046): the values scripts kept, each "for each" block's
+    // items, the pages a vault value was typed into (no script runs there) and the rows' outcomes.
+    const values: Record<string, string> = {}
+    const items = new Map<number, Locator>()
+    const typedSecretOn = new WeakSet<Page>()
+    let rowOutcomes: RowOutcome[] = []
+    let failedRows = 0
+    const itemOf = (scope: StepScope): Locator | null => (scope.item ? (items.get(scope.item.opener)?.nth(scope.item.n) ?? null) : null)
+    const scopeValues = (scope: StepScope): RunScope => ({ row: scope.row?.values, values: scope.values })
+    const stepsIn = (scope: StepScope): StepContext => ({ ...(steps as StepContext), within: itemOf(scope) })
+    /** The step about to run, for its label and for a failure's screenshot. */
+    const enter = (step: AutomationStep, index: number, scope: StepScope) => {
+      current = index + 1
+      const round = scope.row ? `, row ${scope.row.n + 1}` : scope.item ? `, item ${scope.item.n + 1}` : ''
+      label = `Step ${current} (${step.type}${round})`
+    }
+    /** A block step's own words with its placeholders filled (never a vault value: those go only into fields). */
+    const fillOrFail = async (step: AutomationStep, scope: StepScope) => {
+      const filled = fillRunStep(step, run.inputs, () => undefined, scopeValues(scope))
+      const [missing] = filled.missing
+      if (missing) throw new StepFailure(notFilled(missing))
+      return filled.step
+    }
+    /** A script step (docs/decisions/046): never on a page a vault value was typed into. */
+    async function runScriptStep(step: Extract<AutomationStep, { type: 'script' }>, scope: StepScope) {
+      const context = stepsIn(scope)
+      if (typedSecretOn.has(context.page))
+        throw new StepFailure('a vault value was typed on this page, so no script may run on it: open another page first')
+      const result = secrets.hide(
+        await runScript(
+          context.page,
+          step,
+          { row: scope.row?.values ?? null, values: scope.values, inputs: run.inputs ?? {} },
+          context.timeout(),
+        ),
+      )
+      if (step.storeAs) {
+        values[step.storeAs] = result
+        progress.log('info', `${label}: kept ${short(result, 80) || '(empty)'} as {{value.${step.storeAs}}}.`)
+      }
+      if (step.extract && step.storeAs) extracted.add(step.storeAs, [result])
+    }
+
     try {
       progress.log(
         'info',
@@ -336,49 +389,102 @@ export function createStepExecutor(deps: {
       if (state !== 'running') await session.context.close()
       page = session.page
       steps = stepContext(page)
+      // A new document holds nothing typed before it.
+      session.context.on('page', (opened) => opened.on('domcontentloaded', () => typedSecretOn.delete(opened)))
+      page.on('domcontentloaded', () => typedSecretOn.delete(page as Page))
 
       const block = run.signInBlock
-      for (let index = 0; index < run.steps.length; index++) {
-        const step = run.steps[index] as AutomationStep
-        const n = index + 1
-        current = n
-        if (block && n === block.from && state === 'running' && (await signedInAlready(page, block))) {
-          progress.log('info', `Step ${n}: signed in already, so the sign-in steps ${block.from} to ${block.to} are skipped.`)
-          index = block.to - 1
-          continue
-        }
-        label = `Step ${n} (${step.type})`
-        if (state !== 'running') break
-        if (progress.actions >= maxActions) throw new StepFailure(`the run's action limit of ${maxActions} was reached`)
-        // The log shows the inputs given, and vault placeholders as written.
-        progress.log('info', `${label}: ${describeStep(fillRunStep(step, run.inputs, (placeholder) => placeholder.text).step)}`)
-        const filled = await secrets.fill(step, run.inputs)
-        const [missing] = filled.missing
-        if (missing) throw new StepFailure(notFilled(missing))
-        const end = await performWithOnError({
-          perform: () => performStep(steps as StepContext, filled.step, n, { typing: filled.typing }),
-          onError: step.onError,
-          label,
-          log: (level, message) => progress.log(level, message),
-          flush: () => progress.flush(),
+      const workflow = await runWorkflow(
+        run.steps,
+        run.dataRows,
+        {
+          jumpFrom: async (index) => {
+            if (!block || index + 1 !== block.from || state !== 'running' || !(await signedInAlready(page as Page, block))) return null
+            progress.log('info', `Step ${block.from}: signed in already, so the sign-in steps ${block.from} to ${block.to} are skipped.`)
+            return block.to
+          },
           running: () => state === 'running',
-          signal: stop.signal,
-        })
-        if (end.kind === 'failedGoingOn') {
-          failedGoingOn ??= end.error
-          await takeScreenshot(page, n, `Step ${n} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
-        }
-        if (end.kind === 'done') progress.countAction()
-        await progress.flush()
-      }
+          log: (level, message) => progress.log(level, message),
+          holds: async (step, index, scope) => {
+            enter(step, index, scope)
+            const filled = await fillOrFail(step, scope)
+            if (filled.type !== 'if' && filled.type !== 'repeat') return false
+            return conditionHolds(stepsIn(scope), filled, (target) => findElement(stepsIn(scope), filled, target, index + 1))
+          },
+          countItems: async (step, index, scope) => {
+            enter(step, index, scope)
+            const found = await resolveTarget(page as Page, step.target, {
+              timeoutMs: Math.min(ITEMS_LOOK_MS, Math.max(1, deadline - Date.now())),
+              match: 'any',
+              signal: stop.signal,
+              within: itemOf(scope),
+            })
+            if (!('locator' in found)) return 0
+            items.set(index, found.locator)
+            return found.locator.count()
+          },
+          perform: async (step, index, scope) => {
+            enter(step, index, scope)
+            const n = index + 1
+            if (progress.actions >= maxActions) throw new StepFailure(`the run's action limit of ${maxActions} was reached`)
+            // The log shows the inputs given, and vault placeholders as written.
+            const shown = fillRunStep(step, run.inputs, (placeholder) => placeholder.text, scopeValues(scope)).step
+            progress.log('info', `${label}: ${describeStep(shown)}`)
+            const filled = await secrets.fill(step, run.inputs, scopeValues(scope))
+            const [missing] = filled.missing
+            if (missing) throw new StepFailure(notFilled(missing))
+            const context = stepsIn(scope)
+            const end = await performWithOnError({
+              perform: async () => {
+                if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
+                await performStep(context, filled.step, n, { typing: filled.typing })
+                if (filled.typing) typedSecretOn.add(context.page)
+              },
+              onError: onErrorOf(step),
+              label,
+              log: (level, message) => progress.log(level, message),
+              flush: () => progress.flush(),
+              running: () => state === 'running',
+              signal: stop.signal,
+            })
+            if (end.kind === 'failedGoingOn') {
+              failedGoingOn ??= end.error
+              await takeScreenshot(context.page, n, `Step ${n} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
+            }
+            if (end.kind === 'done') progress.countAction()
+            await progress.flush()
+          },
+          rowFailure: async (error, index, scope) => {
+            if (state !== 'running' || Date.now() >= deadline) return null
+            if (!(error instanceof StepFailure) && !(error instanceof RepeatLimit)) return null
+            const row = scope.row ? scope.row.n + 1 : 0
+            failedRows += 1
+            if (page && !page.isClosed() && failedRows <= MAX_ROW_FAILURE_SCREENSHOTS)
+              await takeScreenshot(page, index + 1, `Row ${row} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
+            return secrets.hide(`${label}: ${error.message}`)
+          },
+        },
+        values,
+      )
+      rowOutcomes = workflow.rows
       if (state !== 'running') throw new Error(state)
+      if (workflow.stopped) {
+        current = workflow.stopped.step
+        label = `Step ${current} (stop)`
+        if (workflow.stopped.outcome === 'failed') throw new StepFailure(workflow.stopped.message)
+        progress.log('info', `${label}: ${workflow.stopped.message}`)
+      }
+      const rowsFailed = failedRowsInWords(rowOutcomes)
       if (failedGoingOn) {
         outcome = { status: 'failed', error: `${failedGoingOn} (the steps after it ran)`, ourFault: false }
+      } else if (rowsFailed) {
+        outcome = { status: 'failed', error: rowsFailed, ourFault: false }
       } else {
         outcome = { status: 'succeeded' }
         await keepSession()
       }
     } catch (error) {
+      rowOutcomes = (error as WithRows | null)?.rowOutcomes ?? rowOutcomes
       if (state === 'aborted' || state === 'stopped') {
         logger.info({ runId: run.id, workerId, state }, `cloud run ${state}`)
         return cleanUp(state)
@@ -389,7 +495,7 @@ export function createStepExecutor(deps: {
           error: `${label}: the run's time limit of ${seconds(timeLimitMs)} was reached`,
           ourFault: false,
         }
-      } else if (error instanceof StepFailure) {
+      } else if (error instanceof StepFailure || error instanceof RepeatLimit) {
         outcome = { status: 'failed', error: `${label}: ${error.message}`, ourFault: false }
         if (page && !page.isClosed()) {
           await takeScreenshot(page, current, 'At failure', FAILURE_SCREENSHOT_MS).catch(() => {})
@@ -415,7 +521,7 @@ export function createStepExecutor(deps: {
     if (outcome.status === 'succeeded')
       progress.log('info', `Finished: ${actions} step${actions === 1 ? '' : 's'} in ${seconds(Date.now() - started)}.`)
     else progress.log('error', outcome.error)
-    const finished = await progress.finish(outcome, extracted.rows())
+    const finished = await progress.finish(outcome, extracted.rows(), rowOutcomes)
     logger.info({ runId: run.id, workerId, status: outcome.status, ms: Date.now() - started }, 'cloud run finished')
     return cleanUp(finished ? outcome.status : 'stopped')
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { fillRunStep, type RunInputs } from '#common/run-inputs.ts'
+import { fillRunStep, type RunInputs, type RunScope } from '#common/run-inputs.ts'
 import { hideValues, isVaultPlaceholder, placeholdersOf, type Placeholder } from '#common/step-placeholders.ts'
 import { unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
 import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
@@ -45,6 +45,8 @@ export interface RunSecrets {
   fill(
     step: AutomationStep,
     inputs: RunInputs | null,
+    /** The data row and kept values the step runs with (docs/decisions/046). */
+    scope?: RunScope,
   ): Promise<{ step: AutomationStep; missing: Placeholder[]; typing: SecretTyping | null }>
   /** The text with every value the run used replaced by its placeholder. */
   hide(text: string): string
@@ -57,7 +59,7 @@ export interface RunSecrets {
 /** Fills a run's inputs only: its steps name no vault value (a vault placeholder is then missing). */
 export function withoutVault(): RunSecrets {
   return {
-    fill: (step, inputs) => Promise.resolve({ ...fillRunStep(step, inputs, () => undefined), typing: null }),
+    fill: (step, inputs, scope) => Promise.resolve({ ...fillRunStep(step, inputs, () => undefined, scope), typing: null }),
     hide: (text) => text,
     hidden: new Map(),
     refusal: null,
@@ -107,7 +109,7 @@ export async function runSecrets(
     hidden,
     hide: (text) => hideValues(text, hidden),
     refusal: refusalOf(),
-    async fill(step, inputs) {
+    async fill(step, inputs, scope) {
       const typed = placeholdersOf([step]).filter(isVaultPlaceholder)
       const codes = new Map<string, string>()
       for (const placeholder of typed) {
@@ -115,14 +117,19 @@ export async function runSecrets(
         if (placeholder.kind === 'totp' && secret?.kind === 'totp')
           codes.set(placeholder.name, await codeOf(secret.value, placeholder.name))
       }
-      const result = fillRunStep(step, inputs, (placeholder) => {
-        const secret = values.get(placeholder.name)
-        // Only ever typed into a field (the executor refuses the run before any other step; this holds anyway).
-        if (!secret || step.type !== 'type') return undefined
-        // A TOTP secret is typed only as its current code; a password never as a code.
-        if (placeholder.kind === 'totp') return codes.get(placeholder.name)
-        return secret.kind === 'totp' ? undefined : secret.value
-      })
+      const result = fillRunStep(
+        step,
+        inputs,
+        (placeholder) => {
+          const secret = values.get(placeholder.name)
+          // Only ever typed into a field (the executor refuses the run before any other step; this holds anyway).
+          if (!secret || step.type !== 'type') return undefined
+          // A TOTP secret is typed only as its current code; a password never as a code.
+          if (placeholder.kind === 'totp') return codes.get(placeholder.name)
+          return secret.kind === 'totp' ? undefined : secret.value
+        },
+        scope,
+      )
       if (typed.length === 0) return { ...result, typing: null }
       const unconfirmed = typed
         .filter((placeholder) => unconfirmedSitesLapsed(values.get(placeholder.name)?.originsFromStepsAt ?? null, now()))

@@ -34,6 +34,8 @@ export interface PlanRow {
   cloudConcurrency: number
   devices: number | null
   scheduleMinMinutes: number | null
+  dataRowLimit: number | null
+  scripts: boolean
   /** Where the plan stands in pricing, billing and every list of plans: lower first. */
   sortOrder: number
   /** Why members cannot buy it ('Not for sale: add its Paddle price id.'), or null. */
@@ -41,7 +43,7 @@ export interface PlanRow {
   members: number
 }
 
-type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls'
+type Switch = 'highlighted' | 'aiPlanning' | 'modelRepair' | 'suggestions' | 'teams' | 'advancedTemplates' | 'triggerUrls' | 'scripts'
 
 const HEADERS = [
   'Order',
@@ -210,6 +212,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'cloudConcurrency', label: 'Cloud runs at once', value: plan.cloudConcurrency },
     { field: 'devices', label: 'Devices', value: plan.devices },
     { field: 'scheduleMinMinutes', label: 'Shortest schedule (min)', value: plan.scheduleMinMinutes },
+    { field: 'dataRowLimit', label: 'Data rows / run', value: plan.dataRowLimit },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },
@@ -218,6 +221,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'teams', label: 'Team workspaces' },
     { field: 'advancedTemplates', label: 'Advanced templates' },
     { field: 'triggerUrls', label: 'Trigger URLs' },
+    { field: 'scripts', label: 'JavaScript steps' },
   ] as const
   return (
     <div className="grid w-56 gap-1.5 text-xs">

@@ -119,7 +119,7 @@ export function StepCard({
           >
             {spec.options.map((option) => (
               <option key={option} value={option}>
-                {option}
+                {spec.optionLabels?.[option] ?? option}
               </option>
             ))}
           </Select>

@@ -30,6 +30,15 @@ export const STEP_TYPE_LABELS: Record<StepType, string> = {
   switchTab: 'Switch to new tab',
   assertChecked: 'Assert ticked',
   assertCount: 'Assert count',
+  if: 'If',
+  else: 'Otherwise',
+  end: 'End of block',
+  repeat: 'Repeat until',
+  forEach: 'For each item',
+  forEachRow: 'For each row of data',
+  next: 'Skip to next',
+  stop: 'Stop the run',
+  script: 'Run JavaScript',
 }
 
 export const STEP_TYPE_HINTS: Record<StepType, string> = {
@@ -52,6 +61,17 @@ export const STEP_TYPE_HINTS: Record<StepType, string> = {
   switchTab: 'Go on in the newest tab or popup the page opened.',
   assertChecked: 'Fail the run unless a checkbox or switch is ticked (or not ticked).',
   assertCount: 'Fail the run unless there are exactly this many of an element.',
+  if: 'Run the steps up to Otherwise (or End of block) only when the condition holds; those after Otherwise when it does not.',
+  else: 'The steps an If runs when its condition does not hold, up to End of block.',
+  end: 'Closes the block above it (If, Repeat until, For each).',
+  repeat: 'Run the steps up to End of block again and again until the condition holds (checked before each round).',
+  forEach:
+    'Run the steps up to End of block once for each element found (rows, cards, results); inside, elements are looked for in that item first.',
+  forEachRow: 'Run the steps up to End of block once for each row of the data the run is started with; use {{row.column}} in them.',
+  next: 'Leave the rest of this round: on to the next row or item (a row so left is reported as skipped).',
+  stop: 'End the run here, as succeeded or failed, with a message.',
+  script:
+    'Run your own JavaScript in the page. It may use row, values and inputs, and what it returns can be kept as {{value.name}}. Not on a page a vault value was typed into.',
 }
 
 /** A new step of a type, with its required fields empty (so the editor asks for them). */
@@ -92,6 +112,22 @@ export function newStep(type: StepType): StepData {
       return { type, action: 'accept' }
     case 'assertCount':
       return { type, target: [{ by: 'css', selector: '' }], count: 1 }
+    case 'if':
+      return { type, when: 'textShown', text: '' }
+    case 'repeat':
+      return { type, when: 'elementNotShown', target: [{ by: 'role', role: 'link', name: '' }], max: 20 }
+    case 'forEach':
+      return { type, target: [{ by: 'css', selector: '' }], max: 50 }
+    case 'forEachRow':
+      return { type, onRowError: 'continue' }
+    case 'stop':
+      return { type, outcome: 'succeeded' }
+    case 'script':
+      return { type, code: 'return document.title' }
+    case 'else':
+    case 'end':
+    case 'next':
+      return { type }
   }
 }
 

@@ -1,4 +1,5 @@
-import { DIALOG_ACTIONS, STEP_KEYS, type StepType } from '#common/automation-steps.ts'
+import { CONDITIONS, DIALOG_ACTIONS, ROW_FAILURE_ACTIONS, STEP_KEYS, STOP_OUTCOMES, type StepType } from '#common/automation-steps.ts'
+import { CONDITION_WORDS } from '#common/workflow-words.ts'
 
 export interface FieldSpec {
   name: string
@@ -10,11 +11,23 @@ export interface FieldSpec {
   type?: 'text' | 'url' | 'number'
   /** A choice of these values instead of free text. */
   options?: readonly string[]
+  /** The words shown for each option (the value itself when absent). */
+  optionLabels?: Readonly<Record<string, string>>
+  /** Code, shown in a monospaced editor. */
+  code?: boolean
   /** A true/false field shown as a choice of two: the words for true, then for false. */
   yesNo?: readonly [string, string]
 }
 
 const TARGET: FieldSpec = { name: 'target', label: 'Element' }
+
+/** An if's or a repeat's condition: what it asks, and the parts that question needs. */
+const CONDITION: FieldSpec[] = [
+  { name: 'when', label: 'Condition', options: CONDITIONS, optionLabels: CONDITION_WORDS },
+  { name: 'value', label: 'Value (for a value condition: {{row.column}}, {{value.name}}…)', optional: true },
+  { name: 'text', label: 'Text or number', optional: true },
+  { ...TARGET, label: 'Element (for an element or field condition; optional for a text)', optional: true },
+]
 
 // The fields of each step type, in the order the editor shows them (common/automation-steps.ts,
 // common/verb-steps.ts). A wait has its own fields (step-card.tsx).
@@ -54,4 +67,30 @@ export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
   switchTab: [],
   assertChecked: [TARGET, { name: 'checked', label: 'It must be', yesNo: ['Ticked', 'Not ticked'] }],
   assertCount: [TARGET, { name: 'count', label: 'How many', type: 'number', placeholder: '10' }],
+  if: CONDITION,
+  else: [],
+  end: [],
+  repeat: [...CONDITION, { name: 'max', label: 'At most this many rounds', type: 'number', placeholder: '20' }],
+  forEach: [
+    { ...TARGET, label: 'Items (every element this finds is one round)' },
+    { name: 'max', label: 'At most this many items', type: 'number', placeholder: '50' },
+  ],
+  forEachRow: [
+    {
+      name: 'onRowError',
+      label: 'When a row fails',
+      options: ROW_FAILURE_ACTIONS,
+      optionLabels: { continue: 'Report it and go on with the next row', stop: 'Stop the run' },
+    },
+  ],
+  next: [],
+  stop: [
+    { name: 'outcome', label: 'End the run as', options: STOP_OUTCOMES, optionLabels: { succeeded: 'Succeeded', failed: 'Failed' } },
+    { name: 'message', label: 'Message (optional)', optional: true },
+  ],
+  script: [
+    { name: 'code', label: 'JavaScript (the body of an async function of row, values, inputs)', multiline: true, code: true },
+    { name: 'storeAs', label: 'Keep the result as {{value.…}} (optional)', placeholder: 'total', optional: true },
+    { name: 'extract', label: 'Also add it to the extracted data', yesNo: ['Yes', 'No'], optional: true },
+  ],
 }
