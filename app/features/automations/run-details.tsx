@@ -5,7 +5,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
 import type { RunDetail } from './run-view.server.ts'
-import { RUN_TRIGGER_LABELS, RUNNER_LABELS, RunStatusBadge } from './run-status.tsx'
+import { RowStatusBadge, RUN_TRIGGER_LABELS, RUNNER_LABELS, RunStatusBadge } from './run-status.tsx'
 
 /** Status, trigger, runner, times, actions and credits of one run. */
 export function RunFacts({ run }: { run: RunDetail }) {
@@ -170,6 +170,60 @@ export function Screenshots({ screenshots }: { screenshots: RunDetail['screensho
             </li>
           ))}
         </ul>
+      </CardContent>
+    </Card>
+  )
+}
+
+/** The data rows a "for each row" block went through, each with its outcome, and the download of all of them. */
+export function DataRows({ runId, data }: { runId: string; data: RunDetail['dataRows'] }) {
+  if (data.total === 0) return null
+  const { counts } = data
+  const summary = [
+    `${counts.done} done`,
+    counts.failed ? `${counts.failed} failed` : null,
+    counts.skipped ? `${counts.skipped} skipped` : null,
+    counts['not run'] ? `${counts['not run']} not run` : null,
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="space-y-1.5">
+          <CardTitle level={2}>Data Rows</CardTitle>
+          <CardDescription>
+            {data.total} row{data.total === 1 ? '' : 's'}: {summary}.
+            {data.total > data.rows.length ? ` The first ${data.rows.length} are shown; the download has all of them.` : ''}
+          </CardDescription>
+        </div>
+        <Button asChild variant="outline" size="sm">
+          <a href={`/api/runs/${runId}/rows.csv`} download>
+            <Download aria-hidden="true" /> Download rows CSV
+          </a>
+        </Button>
+      </CardHeader>
+      <CardContent>
+        <DataTable
+          caption="Data rows and their outcomes"
+          headers={['Row', 'Outcome', ...data.columns]}
+          className="max-h-[32rem] overflow-auto"
+        >
+          {data.rows.map((row) => (
+            <tr key={row.row} className="border-b align-top last:border-0">
+              <td className="px-3 py-2 tabular-nums">{row.row}</td>
+              <td className="max-w-md px-3 py-2">
+                <RowStatusBadge status={row.status} />
+                {row.error ? <p className="mt-1 text-xs break-words text-muted-foreground">{row.error}</p> : null}
+              </td>
+              {data.columns.map((column) => (
+                <td key={column} className="max-w-xs px-3 py-2 break-words">
+                  {row.values[column] ?? ''}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </DataTable>
       </CardContent>
     </Card>
   )

@@ -13,16 +13,20 @@ import {
 } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
+import { Textarea } from '#app/components/ui/textarea.tsx'
+import { MAX_CSV_LENGTH } from '#common/data-rows.ts'
 import { MAX_INPUT_LENGTH } from '#common/run-inputs.ts'
 
 /** The form field that carries an input's value: `input.<name>` (docs/decisions/027). */
 export const INPUT_FIELD_PREFIX = 'input.'
+/** The form field that carries the run's data rows as CSV (docs/decisions/046). */
+export const ROWS_FIELD = 'rowsCsv'
 
 /**
  * "Run in cloud" of My Automations: posts at once, or, for an automation whose steps ask for
  * inputs, first asks for their values in a dialog.
  */
-export function RunInCloud({ automation }: { automation: { id: string; name: string; inputNames: string[] } }) {
+export function RunInCloud({ automation }: { automation: { id: string; name: string; inputNames: string[]; takesRows: boolean } }) {
   const id = useId()
   const [open, setOpen] = useState(false)
   const navigation = useNavigation()
@@ -37,7 +41,7 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
       <input type="hidden" name="automationId" value={automation.id} />
     </>
   )
-  if (automation.inputNames.length === 0) {
+  if (automation.inputNames.length === 0 && !automation.takesRows) {
     return (
       <Form method="post" preventScrollReset>
         {hidden}
@@ -58,7 +62,9 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
         <DialogHeader>
           <DialogTitle>Run {automation.name}</DialogTitle>
           <DialogDescription>
-            Its steps ask for these values. The run keeps them, so you can run it again with the same ones.
+            {automation.takesRows
+              ? 'Its steps run once for each row of your data. The run keeps the rows and reports each one.'
+              : 'Its steps ask for these values. The run keeps them, so you can run it again with the same ones.'}
           </DialogDescription>
         </DialogHeader>
         <Form method="post" preventScrollReset className="space-y-4" onSubmit={() => setOpen(false)}>
@@ -75,6 +81,7 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
               />
             </div>
           ))}
+          {automation.takesRows ? <DataRowsField id={`${id}-rows`} /> : null}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel
@@ -86,5 +93,48 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
         </Form>
       </DialogContent>
     </Dialog>
+  )
+}
+
+/**
+ * The run's rows as CSV: pasted, or read from a CSV file chosen here (the file stays in the
+ * browser; its text is what the form sends). The first line names the columns, {{row.<column>}}.
+ */
+function DataRowsField({ id }: { id: string }) {
+  const [csv, setCsv] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  async function read(file: File | undefined) {
+    setProblem(null)
+    if (!file) return
+    if (file.size > MAX_CSV_LENGTH) return setProblem(`The file is larger than ${MAX_CSV_LENGTH / 1_000_000} MB.`)
+    setCsv(await file.text())
+  }
+  return (
+    <div className="space-y-3">
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-file`}>CSV file (optional)</Label>
+        <Input id={`${id}-file`} type="file" accept=".csv,text/csv" onChange={(event) => void read(event.target.files?.[0])} />
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={id}>Rows (CSV: the first line names the columns)</Label>
+        <Textarea
+          id={id}
+          name={ROWS_FIELD}
+          value={csv}
+          onChange={(event) => setCsv(event.target.value)}
+          rows={6}
+          maxLength={MAX_CSV_LENGTH}
+          spellCheck={false}
+          className="font-mono text-xs"
+          placeholder={'name,email\nAda Lovelace,ada@example.com'}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+        />
+        {problem ? (
+          <p id={`${id}-problem`} role="alert" className="text-sm text-destructive">
+            {problem}
+          </p>
+        ) : null}
+      </div>
+    </div>
   )
 }

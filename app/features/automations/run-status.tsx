@@ -1,5 +1,6 @@
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
 import { cn } from '#app/lib/cn.ts'
+import type { RowStatus } from '#common/workflow-interpreter.ts'
 
 // The constants of common/automations.ts without its zod and cron imports, so the history pages
 // stay light; `satisfies` keeps them in step with the originals.
@@ -50,6 +51,24 @@ export function RunStatusBadge({ status, className }: { status: RunStatus; class
         <span className="size-1.5 animate-pulse rounded-full bg-current motion-reduce:animate-none" aria-hidden="true" />
       ) : null}
       {RUN_STATUS_LABELS[status]}
+    </span>
+  )
+}
+
+const ROW_STATUS_LABELS: Record<RowStatus, string> = { done: 'Done', failed: 'Failed', skipped: 'Skipped', 'not run': 'Not run' }
+/** A data row's outcome wears the colour of the run status it is like. */
+const ROW_STATUS_LOOKS: Record<RowStatus, RunStatus> = { done: 'succeeded', failed: 'failed', skipped: 'cancelled', 'not run': 'queued' }
+
+export function RowStatusBadge({ status }: { status: RowStatus }) {
+  return (
+    <span
+      data-status={status}
+      className={cn(
+        'inline-flex rounded-full border px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap',
+        STYLES[ROW_STATUS_LOOKS[status]],
+      )}
+    >
+      {ROW_STATUS_LABELS[status]}
     </span>
   )
 }

@@ -1,5 +1,6 @@
 import { format } from 'date-fns'
 import { inputNamesOf } from '#common/run-inputs.ts'
+import { columnsOf } from '#common/data-rows.ts'
 import type { RunStatus, RunTrigger } from '#common/automations.ts'
 import { describeSchedule } from '#common/schedule-words.ts'
 import { nextRuns } from '#common/schedules.ts'
@@ -136,6 +137,7 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
       return { key: index, level: line.level, message: line.message, at: stamp(at, UTC_TIME.format(at)) }
     }),
     extracted: { columns, rows: run.extracted.slice(0, MAX_SHOWN_ROWS), total: run.extracted.length },
+    dataRows: dataRowsOf(run),
     screenshots: run.screenshots.map((shot) => ({
       name: shot.name,
       step: shot.step,
@@ -154,6 +156,23 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
 }
 export type RunDetail = ReturnType<typeof runDetail>
 
+/** A run's data rows with their outcomes (docs/decisions/046): counts by outcome and the first rows. */
+function dataRowsOf(run: Run) {
+  const columns = columnsOf(run.dataRows).slice(0, MAX_SHOWN_COLUMNS)
+  const outcomeOf = (index: number) => run.rowOutcomes[index] ?? { row: index + 1, status: 'not run' as const }
+  const counts = { done: 0, failed: 0, skipped: 0, 'not run': 0 }
+  run.dataRows.forEach((_, index) => (counts[outcomeOf(index).status] += 1))
+  return {
+    total: run.dataRows.length,
+    columns,
+    counts,
+    rows: run.dataRows.slice(0, MAX_SHOWN_ROWS).map((values, index) => ({ ...outcomeOf(index), values })),
+  }
+}
+
+/** The page shows this many columns of the data rows; the download has all of them. */
+const MAX_SHOWN_COLUMNS = 4
+
 /** The page shows this many extracted rows; the downloads carry all of them. */
 const MAX_SHOWN_ROWS = 100
 
@@ -165,6 +184,8 @@ export interface AutomationRow {
   stepCount: number
   /** The `{{input.name}}` values a run asks for (docs/decisions/027): "Run in cloud" asks for them first. */
   inputNames: string[]
+  /** Its steps go through rows of data ("for each row", docs/decisions/046): "Run in cloud" asks for them. */
+  takesRows: boolean
   /** Its schedule in words, whether it is paused, and its next runs (instants; the page shows them in the member's zone). */
   schedule: { words: string; paused: boolean; nextRuns: string[] } | null
   lastRun: { id: string; status: RunStatus; created: Stamp } | null
@@ -184,6 +205,7 @@ export function automationRow(
     description: automation.description,
     stepCount: automation.steps.length,
     inputNames: inputNamesOf(automation.steps),
+    takesRows: automation.steps.some((step) => step.type === 'forEachRow'),
     schedule: automation.schedule
       ? {
           words: describeSchedule(automation.schedule),

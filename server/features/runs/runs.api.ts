@@ -19,7 +19,7 @@ import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
 import { admin, callerOf, deviceItself, member, publicRoute, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
 import { liveStream } from '#server/http/live-stream.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
-import { extractedAsCsv } from './extracted-csv.ts'
+import { extractedAsCsv, rowOutcomesAsCsv } from './extracted-csv.ts'
 import type { RepairApplier } from './apply-repair.ts'
 import type { RunFiles } from './run-files.ts'
 import { runDtoSchema, toRunDto, type RunDto } from './run.dto.ts'
@@ -150,6 +150,15 @@ const downloadRoute = (format: 'csv' | 'json') =>
       ...errorResponses(400, 404),
     },
   })
+
+const rowsCsv = signedInRoute(access, {
+  method: 'get',
+  path: '/{id}/rows.csv',
+  tags,
+  summary: "A run's data rows with each row's outcome (row, status, error, then the row's columns), as a CSV file",
+  request: { params: idParam },
+  responses: { 200: { description: 'The file', content: { 'text/csv': { schema: z.string() } } }, ...errorResponses(400, 404) },
+})
 
 const screenshot = signedInRoute(access, {
   method: 'get',
@@ -359,6 +368,16 @@ export function createRunsApi(deps: {
     .openapi(downloadRoute('json'), async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))
       return c.body(JSON.stringify(run.extracted, null, 2), 200, downloadHeaders(run.id, 'json', 'application/json; charset=utf-8'))
+    })
+    .openapi(rowsCsv, async (c) => {
+      const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))
+      const outcomes = run.rowOutcomes.length
+        ? run.rowOutcomes
+        : run.dataRows.map((_, index) => ({ row: index + 1, status: 'not run' as const }))
+      return c.body(rowOutcomesAsCsv(run.dataRows, outcomes), 200, {
+        ...downloadHeaders(run.id, 'csv', 'text/csv; charset=utf-8'),
+        'Content-Disposition': `attachment; filename="run-${run.id}-rows.csv"`,
+      })
     })
     .openapi(screenshot, async (c) => {
       const user = c.get('member')
