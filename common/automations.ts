@@ -115,6 +115,15 @@ export const runStartSchema = z.object({
   rowsFromRun: z.uuid({ error: 'rowsFromRun must be a run id' }).optional(),
 })
 
+/** Resuming a run (docs/decisions/046): from the step it stopped at, or from this one. */
+export const runResumeSchema = z.object({
+  fromStep: z
+    .number({ error: 'fromStep must be a number' })
+    .int('fromStep must be a whole number')
+    .min(1, 'fromStep counts from 1')
+    .optional(),
+})
+
 const logLine = z.object({
   level: z.enum(['info', 'warn', 'error']).default('info'),
   message: z.string().trim().min(1, 'message is required').max(2000, 'message must be at most 2000 characters'),

@@ -76,6 +76,20 @@ export function blockDepths(steps: readonly { type: string }[]): number[] {
   })
 }
 
+/** The step a run can start at to run `index`: the opener of the outermost block around it, or itself. */
+export function topLevelStart(steps: readonly { type: string }[], index: number): number {
+  let depth = 0
+  let outermost = index
+  for (let i = 0; i < index; i++) {
+    const type = steps[i]?.type ?? ''
+    if (isOpener(type)) {
+      if (depth === 0) outermost = i
+      depth += 1
+    } else if (type === 'end') depth = Math.max(0, depth - 1)
+  }
+  return depth === 0 ? index : outermost
+}
+
 /** Whether any step is inside a `forEachRow` block, by index. */
 export function insideRows(steps: readonly { type: string }[]): boolean[] {
   const open: string[] = []

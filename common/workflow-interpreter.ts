@@ -73,12 +73,19 @@ export async function runWorkflow(
   steps: readonly AutomationStep[],
   rows: readonly DataRow[],
   runner: WorkflowRunner,
-  values: Record<string, string> = {},
+  options: {
+    values?: Record<string, string>
+    /** Where a resumed run starts (an index outside any block), and the rows an earlier run finished (kept, not run again). */
+    startAt?: number
+    finished?: readonly RowOutcome[]
+  } = {},
 ): Promise<WorkflowResult> {
+  const values = options.values ?? {}
   const { blocks } = blockStructure(steps)
   const blockAt = (index: number) => blocks.get(index) as Block
   const frames: Frame[] = []
-  const outcomes = new Map<number, RowOutcome>()
+  const outcomes = new Map<number, RowOutcome>((options.finished ?? []).map((outcome) => [outcome.row - 1, outcome]))
+  const finishedBefore = new Set(outcomes.keys())
   const rowFrame = () => frames.findLast((frame) => frame.kind === 'forEachRow')
 
   function scope(): StepScope {
@@ -112,6 +119,7 @@ export async function runWorkflow(
       runner.log('info', `Step ${frame.block.opener + 1} (forEach): item ${frame.n + 1} of ${frame.count}.`)
       return frame.block.opener + 1
     }
+    while (finishedBefore.has(frame.n)) frame.n += 1
     if (frame.n >= rows.length) return leave()
     runner.log('info', `Step ${frame.block.opener + 1} (forEachRow): row ${frame.n + 1} of ${rows.length}.`)
     return frame.block.opener + 1
@@ -128,7 +136,7 @@ export async function runWorkflow(
     while (frames.at(-1) !== frame) frames.pop()
   }
 
-  let index = 0
+  let index = options.startAt ?? 0
   while (index < steps.length) {
     if (!runner.running()) throw new Error('stopped')
     const jump = runner.jumpFrom ? await runner.jumpFrom(index) : null

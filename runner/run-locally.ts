@@ -26,6 +26,9 @@ export function executableRun(run: RunDto): ExecutableRun {
     timeLimitSeconds: run.timeLimitSeconds,
     stepLimit: run.stepLimit,
     dataRows: run.dataRows,
+    rowOutcomes: run.rowOutcomes,
+    startStep: run.startStep,
+    resumeUrl: run.resumeUrl,
   }
 }
 

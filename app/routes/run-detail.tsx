@@ -1,4 +1,4 @@
-import { ArrowLeft, CircleX, Pencil, RotateCw } from 'lucide-react'
+import { ArrowLeft, CircleX, Pencil, RotateCw, StepForward } from 'lucide-react'
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router'
 import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -52,12 +52,25 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const started = await attempt(async () => {
       const run = await context.services.runs.get(params.id, caller)
       if (!run.automationId || run.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
-      return context.services.runs.start(run.automationId, caller, { runner: 'cloud', trigger: 'manual', inputs: run.inputs })
+      return context.services.runs.start(run.automationId, caller, {
+        runner: 'cloud',
+        trigger: 'manual',
+        inputs: run.inputs,
+        data: run.dataRows.length ? { rows: run.dataRows } : undefined,
+      })
     })
     if (started.ok) throw redirect(`/dashboard/runs/${started.value.id}`)
     return data<ActionResult>(
       { ok: false, error: { title: 'Could not start the run', description: started.error.message } },
       { status: started.error.status },
+    )
+  }
+  if (intent === 'resume') {
+    const resumed = await attempt(() => context.services.runs.resume(params.id, caller))
+    if (resumed.ok) throw redirect(`/dashboard/runs/${resumed.value.id}`)
+    return data<ActionResult>(
+      { ok: false, error: { title: 'Could not resume the run', description: resumed.error.message } },
+      { status: resumed.error.status },
     )
   }
   if (intent !== 'cancel') throw data({ message: 'Unknown action' }, { status: 400 })
@@ -104,6 +117,7 @@ export default function RunPage() {
                 <Pencil className="size-4" aria-hidden="true" /> Edit automation
               </Link>
             ) : null}
+            {own && run.automationId && run.resumeAt !== null ? <ResumeRun step={run.resumeAt} /> : null}
             {own && run.automationId && !isActive(run.status) ? <RunAgain withInputs={run.inputs.length > 0} /> : null}
             {own && isActive(run.status) ? (
               <ConfirmAction
@@ -147,6 +161,20 @@ export default function RunPage() {
 const QUEUE_REFRESH_MS = 5_000
 
 /** Starts the same automation in the cloud again, with this run's inputs; the new run's page opens. */
+/** Continues this failed run as a new one from the step it stopped at, keeping the rows it finished (docs/decisions/046). */
+function ResumeRun({ step }: { step: number }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'resume'
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="resume" />
+      <Button type="submit" size="sm" disabled={busy}>
+        <StepForward aria-hidden="true" /> {busy ? 'Resuming...' : `Resume from step ${step}`}
+      </Button>
+    </Form>
+  )
+}
+
 function RunAgain({ withInputs }: { withInputs: boolean }) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'run-again'

@@ -49,6 +49,8 @@ const MEMBER_OPERATIONS = [
   'POST /runs/{id}/progress',
   'POST /runs/{id}/finish',
   'POST /runs/{id}/cancel',
+  'POST /runs/{id}/resume',
+  'GET /runs/{id}/rows.csv',
   'GET /runs/{id}/extracted.csv',
   'GET /runs/{id}/extracted.json',
   'GET /runs/{id}/screenshots/{file}',

@@ -197,6 +197,12 @@ const make = {
     return secret
   },
   /** A run of a fresh automation whose step 2 was repaired, as a cloud run records it. */
+  /** A client run that failed at its second step, to resume. */
+  async failedRun(): Promise<string> {
+    const runId = await make.clientRun(fixtures.automationId)
+    await send('member', 'POST', { path: `/runs/${runId}/finish`, body: { status: 'failed', error: 'Step 2 (extract): nothing found' } })
+    return runId
+  },
   async repairedRun(): Promise<string> {
     const runId = await make.clientRun(await make.automation())
     const repair = {
@@ -761,6 +767,8 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     headers: { 'content-type': 'image/png' },
     credentials: viaDevice(role),
   }),
+  'POST /runs/{id}/resume': async () => ({ path: `/runs/${await make.failedRun()}/resume`, body: {} }),
+  'GET /runs/{id}/rows.csv': () => ({ path: `/runs/${fixtures.runId}/rows.csv` }),
   'GET /runs/{id}/extracted.csv': () => ({ path: `/runs/${fixtures.runId}/extracted.csv` }),
   'GET /runs/{id}/extracted.json': () => ({ path: `/runs/${fixtures.runId}/extracted.json` }),
   'GET /runs/{id}/screenshots/{file}': () => ({ path: `/runs/${fixtures.runId}/screenshots/${SCREENSHOT}` }),

@@ -40,7 +40,13 @@ const FORM = page(
   </form>`,
 )
 
-function shopPage(n: number): string {
+/** What the test switches: orders from these names are refused as if the shop were down; the shop shows a Continue link. */
+interface SiteState {
+  refusing: Set<string>
+  showContinue: boolean
+}
+
+function shopPage(n: number, state: SiteState): string {
   const items = PRODUCTS.slice((n - 1) * PER_PAGE, n * PER_PAGE)
   const last = n * PER_PAGE >= PRODUCTS.length
   const cards = items
@@ -52,7 +58,9 @@ function shopPage(n: number): string {
       </article>`,
     )
     .join('')
-  return page(`Shop, page ${n}`, `<h1>Shop</h1><main>${cards}</main><nav>${last ? '' : `<a href="/shop?page=${n + 1}">Next</a>`}</nav>`)
+  const next = last ? '' : `<a href="/shop?page=${n + 1}">Next</a>`
+  const onward = state.showContinue ? '<a href="/order">Continue</a>' : ''
+  return page(`Shop, page ${n}`, `<h1>Shop</h1><main>${cards}</main><nav>${next}${onward}</nav>`)
 }
 
 const productPage = (product: Product) =>
@@ -70,6 +78,7 @@ async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
 /** Starts the site on a free loopback port; `orders` holds every order posted, bad ones included. */
 export async function startWorkflowSite() {
   const orders: { name: string; email: string; quantity: string }[] = []
+  const state: SiteState = { refusing: new Set(), showContinue: false }
   const server: Server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://localhost')
@@ -81,6 +90,7 @@ export async function startWorkflowSite() {
       if (url.pathname === '/orders' && request.method === 'POST') {
         const form = await formOf(request)
         const order = { name: form.get('name') ?? '', email: form.get('email') ?? '', quantity: form.get('quantity') ?? '' }
+        if (state.refusing.has(order.name)) return send(503, page('Try later', '<p role="alert">The shop is busy: try again later.</p>'))
         orders.push(order)
         if (!order.email.includes('@'))
           return send(422, page('Order refused', `<p role="alert">Order refused: "${escape(order.email)}" is not an e-mail address.</p>`))
@@ -92,7 +102,7 @@ export async function startWorkflowSite() {
           ),
         )
       }
-      if (url.pathname === '/shop') return send(200, shopPage(Math.max(1, Number(url.searchParams.get('page')) || 1)))
+      if (url.pathname === '/shop') return send(200, shopPage(Math.max(1, Number(url.searchParams.get('page')) || 1), state))
       const product = /^\/products\/(\d+)$/.exec(url.pathname)
       const found = product ? PRODUCTS.find((each) => each.id === Number(product[1])) : undefined
       if (found) return send(200, productPage(found))
@@ -105,6 +115,7 @@ export async function startWorkflowSite() {
   return {
     url: `http://127.0.0.1:${port}`,
     orders,
+    state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

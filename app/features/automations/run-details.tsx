@@ -20,6 +20,16 @@ export function RunFacts({ run }: { run: RunDetail }) {
     ['Actions performed', `${run.actionsPerformed} of ${run.stepCount}`],
     ['Credits charged', String(run.creditsCharged)],
     ['Credits refunded', run.refunded && run.creditsCharged > 0 ? String(run.creditsCharged) : '0'],
+    ...(run.resumedFrom
+      ? ([
+          [
+            'Resumes',
+            <a href={`/dashboard/runs/${run.resumedFrom}`} className="text-primary hover:underline">
+              the run that stopped
+            </a>,
+          ],
+        ] as [string, ReactNode][])
+      : []),
     ...(run.inputs.length
       ? ([
           [

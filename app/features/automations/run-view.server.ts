@@ -8,6 +8,7 @@ import { describeAlternative } from '#common/targets.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 import type { QueueStanding } from '#server/features/runs/cloud-queue.ts'
 import type { Run } from '#server/features/runs/run.service.ts'
+import { resumeOf } from '#server/features/runs/run-resume.ts'
 
 // Shaped and formatted on the server, so the HTML and the browser's render agree.
 
@@ -138,6 +139,9 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
     }),
     extracted: { columns, rows: run.extracted.slice(0, MAX_SHOWN_ROWS), total: run.extracted.length },
     dataRows: dataRowsOf(run),
+    /** The step "Resume" starts at, or null when the run cannot be resumed (docs/decisions/046). */
+    resumeAt: resumeAt(run),
+    resumedFrom: run.resumedFrom,
     screenshots: run.screenshots.map((shot) => ({
       name: shot.name,
       step: shot.step,
@@ -155,6 +159,15 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
   }
 }
 export type RunDetail = ReturnType<typeof runDetail>
+
+function resumeAt(run: Run): number | null {
+  if (!run.automationId || (run.status !== 'failed' && run.status !== 'cancelled') || run.startedAt === null) return null
+  try {
+    return resumeOf(run).startStep
+  } catch {
+    return null
+  }
+}
 
 /** A run's data rows with their outcomes (docs/decisions/046): counts by outcome and the first rows. */
 function dataRowsOf(run: Run) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
@@ -129,6 +129,12 @@ export const automationRuns = pgTable(
     dataRows: jsonb().$type<DataRow[]>().notNull().default([]),
     /** Each data row's outcome (done, failed with the reason, skipped, not run), as the run reported it. */
     rowOutcomes: jsonb().$type<RowOutcome[]>().notNull().default([]),
+    /** A resumed run (docs/decisions/046): the run it continues, the step it starts at and the page it opens first. */
+    resumedFrom: uuid().references((): AnyPgColumn => automationRuns.id, { onDelete: 'set null' }),
+    startStep: integer().notNull().default(1),
+    resumeUrl: text(),
+    /** Where a failed run stopped: the step and the page it was on, what "Resume" starts from. */
+    stoppedAt: jsonb().$type<{ step: number; url: string | null } | null>(),
     actionsPerformed: integer().notNull().default(0),
     creditsCharged: integer().notNull().default(0),
     log: jsonb().$type<RunLogLine[]>().notNull().default([]),

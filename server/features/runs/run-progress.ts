@@ -83,7 +83,12 @@ export function createRunProgress(deps: {
     flush,
 
     /** Stores the outcome with the last lines and the extracted table, once; null when it could not be stored. */
-    async finish(outcome: RunOutcome, extracted: Record<string, string | null>[], rowOutcomes: RowOutcome[] = []) {
+    async finish(
+      outcome: RunOutcome,
+      extracted: Record<string, string | null>[],
+      rowOutcomes: RowOutcome[] = [],
+      stoppedAt: ProgressReport['stoppedAt'] = null,
+    ) {
       await chain
       try {
         const stored: RunOutcome = outcome.status === 'failed' ? { ...outcome, error: redact(outcome.error) } : outcome
@@ -94,6 +99,7 @@ export function createRunProgress(deps: {
             Object.fromEntries(Object.entries(row).map(([field, value]) => [field, value === null ? null : redact(value)])),
           ),
           restart,
+          ...(stoppedAt ? { stoppedAt: { step: stoppedAt.step, url: stoppedAt.url && redact(stoppedAt.url) } } : {}),
           ...(rowOutcomes.length
             ? { rowOutcomes: rowOutcomes.map((row) => (row.error ? { ...row, error: redact(row.error) } : row)) }
             : {}),

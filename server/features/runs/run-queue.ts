@@ -32,6 +32,8 @@ export interface RunProgress {
   restart?: boolean
   /** Each data row's outcome (docs/decisions/046): sent with the run's outcome. */
   rowOutcomes?: RowOutcome[]
+  /** Where a failed run stopped (its step and page), for "Resume". */
+  stoppedAt?: { step: number; url: string | null } | null
 }
 
 export type RunOutcome =
@@ -131,6 +133,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
             screenshots: [...(progress.restart ? [] : run.screenshots), ...(progress.screenshots ?? [])],
             repairs: [...(progress.restart ? [] : run.repairs), ...(progress.repairs ?? [])],
             ...(progress.rowOutcomes ? { rowOutcomes: progress.rowOutcomes.slice(0, run.dataRows.length) } : {}),
+            ...(progress.stoppedAt ? { stoppedAt: progress.stoppedAt } : {}),
             updatedAt: new Date(),
           })
           .where(eq(automationRuns.id, id))

@@ -34,6 +34,13 @@ export const runDtoSchema = z
       .array(z.object({ row: z.number().int(), status: z.enum(ROW_STATUSES), error: z.string().optional() }))
       .openapi({ description: "Each data row's outcome: done, failed (with the reason), skipped, or not run (the run ended before it)" }),
     screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
+    resumedFrom: z.string().nullable().openapi({ description: 'The failed run this one continues (docs/decisions/046), or null' }),
+    startStep: z.number().int().openapi({ description: 'The step the run starts at: 1, or where a resumed run continues' }),
+    resumeUrl: z.string().nullable().openapi({ description: 'The page a resumed run opens before its start step' }),
+    stoppedAt: z
+      .object({ step: z.number().int(), url: z.string().nullable() })
+      .nullable()
+      .openapi({ description: 'Where a failed run stopped: the step and the page it was on (what Resume starts from)' }),
     selfRepair: z.boolean(),
     signInBlock: signInBlockSchema.nullable().openapi({
       description: 'Steps from..to sign in: a client runner skips them when the check finds the run signed in already',
@@ -95,6 +102,10 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
     extracted: run.extracted,
     dataRows: run.dataRows,
     rowOutcomes: run.rowOutcomes,
+    resumedFrom: run.resumedFrom,
+    startStep: run.startStep,
+    resumeUrl: run.resumeUrl,
+    stoppedAt: run.stoppedAt,
     screenshots: run.screenshots.map((shot) => ({ name: shot.name, step: shot.step, url: `/api/runs/${run.id}/screenshots/${shot.file}` })),
     selfRepair: run.selfRepair,
     signInBlock: run.signInBlock,

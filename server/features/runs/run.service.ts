@@ -22,6 +22,7 @@ import { createRunHistory, notRefused } from './run-history.ts'
 import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
 import { runDataIn, type RunDataSource } from './run-data.ts'
+import { resumeOf, type Resume } from './run-resume.ts'
 
 export type Run = typeof automationRuns.$inferSelect
 export type Runner = Run['runner']
@@ -32,6 +33,8 @@ export type StartOptions = {
   inputs?: RunInputs
   /** The rows a "for each row" block goes through (docs/decisions/046). */
   data?: RunDataSource
+  /** Continues a failed run (docs/decisions/046): its steps, from a step, on its page, its finished rows kept. */
+  resume?: Resume
   /** A client run queued for this local runner (a scheduled run meant for it), instead of one a client runs now. */
   device?: { id: string; name: string }
 }
@@ -144,29 +147,30 @@ export function createRunService(deps: {
       .from(automations)
       .where(and(eq(automations.id, automationId), eq(automations.workspaceId, caller.workspace.id)))
     if (!automation) throw new NotFound('Automation not found')
-    if (automation.steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
+    // A resumed run runs the steps its earlier run ran (docs/decisions/046); any other, the automation's.
+    const steps = options.resume?.steps ?? automation.steps
+    if (steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
     if (options.device) await checkRunner(tx, options.device, automation, caller)
     // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
-    const secret = options.runner === 'client' ? placeholdersOf(automation.steps).find(isVaultPlaceholder) : undefined
+    const secret = options.runner === 'client' ? placeholdersOf(steps).find(isVaultPlaceholder) : undefined
     if (secret) {
       throw new ValidationError(`This automation uses ${secret.text} from the vault, which only cloud runs fill in: run it in the cloud.`)
     }
     // Steps saved before secrets were bound to fields and sites (docs/decisions/039) do not start.
-    const [misplaced] = [...misplacedSecrets(automation.steps), ...secretReadBacks(automation.steps)]
+    const [misplaced] = [...misplacedSecrets(steps), ...secretReadBacks(steps)]
     if (misplaced) {
       throw new ValidationError(`${misplaced.message} Change the step first.`, [
         { path: `steps.${misplaced.index}.${misplaced.field}`, message: misplaced.message },
       ])
     }
-    await deps.secretUse?.(tx, caller.workspace.id, caller.id || null, automation.steps)
+    await deps.secretUse?.(tx, caller.workspace.id, caller.id || null, steps)
     // The run keeps its steps as written and the inputs beside them: every placeholder is filled in
     // one pass when a step runs, so nothing an input brings is read as one (docs/decisions/039).
     const inputs = options.inputs ?? {}
-    checkInputs(automation.steps, inputs)
-    const steps = automation.steps
-    if (member.actionLimit !== null && automation.steps.length > member.actionLimit) {
+    checkInputs(steps, inputs)
+    if (member.actionLimit !== null && steps.length > member.actionLimit) {
       throw new LimitReached(
-        `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${automation.steps.length}. Remove steps or upgrade.`,
+        `The ${member.plan} plan allows up to ${member.actionLimit} actions per automation; this one has ${steps.length}. Remove steps or upgrade.`,
         'PLAN_LIMIT',
       )
     }
@@ -178,10 +182,13 @@ export function createRunService(deps: {
     }
     if (!member.scripts && steps.some((step) => step.type === 'script'))
       throw new LimitReached(`JavaScript steps are not part of the ${member.plan} plan: upgrade to run this automation.`, 'PLAN_LIMIT')
-    const dataRows = await runDataIn(tx, caller.workspace.id, steps, options.data, { name: member.plan, dataRowLimit: member.dataRowLimit })
+    const dataRows = options.resume
+      ? options.resume.dataRows
+      : await runDataIn(tx, caller.workspace.id, steps, options.data, { name: member.plan, dataRowLimit: member.dataRowLimit })
+    const finishedRows = options.resume?.finishedRows ?? []
     if (options.runner === 'cloud') await requireUnverifiedAllowance(tx, caller.id)
     // A cloud run's data rows are each a run's work (docs/decisions/046): a credit a row.
-    const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS * Math.max(1, dataRows.length) : 0
+    const cost = options.runner === 'cloud' ? CLOUD_RUN_CREDITS * Math.max(1, dataRows.length - finishedRows.length) : 0
     if (cost > member.credits) {
       throw new LimitReached(
         `Running in the cloud costs ${cost} credit${cost === 1 ? '' : 's'}, and your balance is ${member.credits}. Your plan's monthly credits arrive with the next billing period.`,
@@ -203,6 +210,10 @@ export function createRunService(deps: {
         steps,
         inputs,
         dataRows,
+        rowOutcomes: finishedRows,
+        resumedFrom: options.resume?.from ?? null,
+        startStep: options.resume?.startStep ?? 1,
+        resumeUrl: options.resume?.url ?? null,
         selfRepair: automation.selfRepair,
         keepSession: automation.keepSession,
         signInBlock: automation.signInBlock,
@@ -253,6 +264,24 @@ export function createRunService(deps: {
      */
     async start(automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
       const run = await db.transaction((tx) => startIn(tx, automationId, caller, options))
+      announce(run)
+      return run
+    },
+
+    /**
+     * Continues a failed or cancelled run as a new cloud run (docs/decisions/046): the same steps,
+     * inputs and rows, from the step it stopped at (or `fromStep`), on the page it stopped on;
+     * rows it finished are kept and not run (or paid for) again. The new run links to the old.
+     */
+    async resume(runId: string, caller: Caller, options: { fromStep?: number } = {}): Promise<Run> {
+      const earlier = await find(runId, caller)
+      if (earlier.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
+      const automationId = earlier.automationId
+      if (!automationId) throw new ValidationError('The automation of this run was deleted, so it cannot be resumed.')
+      const resume = resumeOf(earlier, options.fromStep)
+      const run = await db.transaction((tx) =>
+        startIn(tx, automationId, caller, { runner: 'cloud', trigger: 'manual', inputs: earlier.inputs, resume }),
+      )
       announce(run)
       return run
     },

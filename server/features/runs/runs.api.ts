@@ -9,6 +9,7 @@ import {
   runFinishSchema,
   runListQuerySchema,
   runProgressSchema,
+  runResumeSchema,
   runStartSchema,
 } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
@@ -150,6 +151,16 @@ const downloadRoute = (format: 'csv' | 'json') =>
       ...errorResponses(400, 404),
     },
   })
+
+const resume = signedInRoute(changes, {
+  method: 'post',
+  path: '/{id}/resume',
+  tags,
+  summary:
+    'Continue a failed or cancelled run as a new cloud run: the same steps, inputs and data rows, from the step it stopped at (or fromStep), on the page it stopped on; rows it finished are not run or paid for again. The new run has resumedFrom.',
+  request: { params: idParam, body: jsonBody(runResumeSchema) },
+  responses: { 201: { description: 'The new run', content: one }, ...errorResponses(400, 403, 404, 409) },
+})
 
 const rowsCsv = signedInRoute(access, {
   method: 'get',
@@ -368,6 +379,10 @@ export function createRunsApi(deps: {
     .openapi(downloadRoute('json'), async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))
       return c.body(JSON.stringify(run.extracted, null, 2), 200, downloadHeaders(run.id, 'json', 'application/json; charset=utf-8'))
+    })
+    .openapi(resume, async (c) => {
+      const run = await runs.resume(c.req.valid('param').id, callerOf(c.get('member')), c.req.valid('json'))
+      return c.json({ data: await runDto(runs, run) }, 201)
     })
     .openapi(rowsCsv, async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))

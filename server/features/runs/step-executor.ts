@@ -89,6 +89,9 @@ export type ExecutableRun = Pick<
   | 'timeLimitSeconds'
   | 'stepLimit'
   | 'dataRows'
+  | 'rowOutcomes'
+  | 'startStep'
+  | 'resumeUrl'
 > & { inputs: RunInputs | null }
 
 /** The browser did not start: our fault, refunded. */
@@ -312,6 +315,12 @@ export function createStepExecutor(deps: {
       if (readBack) failAt(readBack.index, readBack.message.replace(/^Step \d+ \([^)]*\): /, ''))
     }
 
+    /** The page the run is on, for "Resume" (null when it has none, or it is no web page). */
+    function pageUrl(): string | null {
+      const url = page && !page.isClosed() ? page.url() : null
+      return url && /^https?:\/\//i.test(url) ? url : null
+    }
+
     async function takeScreenshot(target: Page, step: number, name: string, timeoutMs: number) {
       const png = await inPage(
         stepContext(target),
@@ -348,6 +357,19 @@ export function createStepExecutor(deps: {
       if (missing) throw new StepFailure(notFilled(missing))
       return filled.step
     }
+    /** A resumed run (docs/decisions/046) opens the page its earlier run stopped on, then starts at its step. */
+    async function openResumePage() {
+      if (run.startStep <= 1) return
+      const finished = run.rowOutcomes.filter((row) => row.status === 'done' || row.status === 'skipped').length
+      progress.log(
+        'info',
+        `Resuming at step ${run.startStep}${finished ? `; ${finished} row${finished === 1 ? '' : 's'} finished earlier are not run again` : ''}.`,
+      )
+      if (!run.resumeUrl) return
+      label = 'Resume'
+      await performStep(steps as StepContext, { type: 'navigate', url: run.resumeUrl }, run.startStep)
+    }
+
     /** A script step (docs/decisions/046): never on a page a vault value was typed into. */
     async function runScriptStep(step: Extract<AutomationStep, { type: 'script' }>, scope: StepScope) {
       const context = stepsIn(scope)
@@ -393,6 +415,7 @@ export function createStepExecutor(deps: {
       session.context.on('page', (opened) => opened.on('domcontentloaded', () => typedSecretOn.delete(opened)))
       page.on('domcontentloaded', () => typedSecretOn.delete(page as Page))
 
+      await openResumePage()
       const block = run.signInBlock
       const workflow = await runWorkflow(
         run.steps,
@@ -464,7 +487,7 @@ export function createStepExecutor(deps: {
             return secrets.hide(`${label}: ${error.message}`)
           },
         },
-        values,
+        { values, startAt: run.startStep - 1, finished: run.rowOutcomes },
       )
       rowOutcomes = workflow.rows
       if (state !== 'running') throw new Error(state)
@@ -521,7 +544,8 @@ export function createStepExecutor(deps: {
     if (outcome.status === 'succeeded')
       progress.log('info', `Finished: ${actions} step${actions === 1 ? '' : 's'} in ${seconds(Date.now() - started)}.`)
     else progress.log('error', outcome.error)
-    const finished = await progress.finish(outcome, extracted.rows(), rowOutcomes)
+    const stoppedAt = outcome.status === 'failed' && current > 0 ? { step: current, url: pageUrl() } : null
+    const finished = await progress.finish(outcome, extracted.rows(), rowOutcomes, stoppedAt)
     logger.info({ runId: run.id, workerId, status: outcome.status, ms: Date.now() - started }, 'cloud run finished')
     return cleanUp(finished ? outcome.status : 'stopped')
 

@@ -53,7 +53,10 @@ async function run(steps: AutomationStep[], data?: RunDataSource): Promise<Run> 
     schedule: null,
     enabled: true,
   })
-  const queued = await t.services.runs.start(automation.id, caller, { runner: 'cloud', trigger: 'manual', data })
+  return execute(await t.services.runs.start(automation.id, caller, { runner: 'cloud', trigger: 'manual', data }))
+}
+
+async function execute(queued: Run): Promise<Run> {
   const claimed = await t.services.runQueue.claim(WORKER)
   expect(claimed?.id).toBe(queued.id)
   await executor().execute({ ...(claimed as Run), inputs: claimed?.inputs ?? {} }, WORKER)
@@ -215,5 +218,46 @@ describe('workflows in the cloud executor', () => {
     ])
     expect(succeeded.status).toBe('succeeded')
     expect(succeeded.log.map((line) => line.message)).toContain('Step 2 (stop): Seen enough')
+  })
+
+  it('resumes a run at the rows it did not finish: only those are entered and paid for, the finished ones kept', async () => {
+    site.state.refusing.add('Row B')
+    const rowSteps: AutomationStep[] = [
+      { type: 'forEachRow', onRowError: 'continue' },
+      { type: 'navigate', url: `${site.url}/order` },
+      { type: 'type', target: label('Customer name'), text: '{{row.name}}' },
+      { type: 'type', target: label('Email'), text: 'r@example.com' },
+      { type: 'click', target: button('Place order') },
+      { type: 'assertText', text: 'Order saved for {{row.name}}' },
+      { type: 'end' },
+    ]
+    const first = await run(rowSteps, { rows: [{ name: 'Row A' }, { name: 'Row B' }, { name: 'Row C' }] })
+    expect(first.rowOutcomes.map((row) => row.status)).toEqual(['done', 'failed', 'done'])
+    site.state.refusing.clear()
+    const before = site.orders.length
+    const resumed = await execute(await t.services.runs.resume(first.id, caller))
+    expect(site.orders.slice(before).map((order) => order.name)).toEqual(['Row B'])
+    expect(resumed).toMatchObject({ resumedFrom: first.id, status: 'succeeded', creditsCharged: 1, startStep: 1 })
+    expect(resumed.rowOutcomes.map((row) => row.status)).toEqual(['done', 'done', 'done'])
+    await expect(t.services.runs.resume(resumed.id, caller)).rejects.toThrow('Only a run that failed or was cancelled can be resumed')
+  })
+
+  it('resumes a run at the step it failed, on the page it stopped on, the steps before it not run again', async () => {
+    const first = await run([
+      { type: 'navigate', url: `${site.url}/shop` },
+      { type: 'click', target: link('Next') },
+      { type: 'click', target: link('Continue') },
+      { type: 'assertText', text: 'New order' },
+    ])
+    expect(first.error).toMatch(/^Step 3 \(click\): /)
+    expect(first.stoppedAt).toEqual({ step: 3, url: `${site.url}/shop?page=2` })
+    site.state.showContinue = true
+    const resumed = await execute(await t.services.runs.resume(first.id, caller))
+    site.state.showContinue = false
+    expect(resumed).toMatchObject({ status: 'succeeded', startStep: 3, resumeUrl: `${site.url}/shop?page=2`, actionsPerformed: 2 })
+    expect(resumed.log.map((line) => line.message)).toContain('Resuming at step 3.')
+    await expect(t.services.runs.resume(first.id, caller, { fromStep: 9 })).rejects.toThrow(
+      'fromStep must be a step of the run, from 1 to 4.',
+    )
   })
 })

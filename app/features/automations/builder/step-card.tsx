@@ -20,6 +20,9 @@ import { FIELDS, type FieldSpec } from './step-field-specs.ts'
 import { newAlternative, TargetField } from './target-field.tsx'
 import { OnErrorFields } from './on-error-fields.tsx'
 
+/** Steps that shape the workflow rather than act: they decide, repeat or end, and have no "when it fails". */
+const BLOCK_STEPS: ReadonlySet<string> = new Set(['if', 'else', 'end', 'repeat', 'forEach', 'forEachRow', 'next', 'stop'])
+
 /** One step: its typed fields, its problems, and buttons to move or delete it. */
 export function StepCard({
   stepKey,
@@ -30,9 +33,12 @@ export function StepCard({
   onChange,
   onMove,
   onDelete,
+  depth = 0,
 }: {
   stepKey: string
   index: number
+  /** How deep in blocks (if, loops) the step is: shown indented, and said in its title. */
+  depth?: number
   count: number
   step: StepData
   /** The problems to show now (none for a new step until it was complete once or a save was tried). */
@@ -123,6 +129,8 @@ export function StepCard({
               </option>
             ))}
           </Select>
+        ) : spec.code ? (
+          <Textarea {...props} rows={6} spellCheck={false} className="min-h-32 font-mono text-xs" />
         ) : spec.multiline ? (
           <Textarea {...props} rows={2} className="min-h-16" />
         ) : (
@@ -141,12 +149,18 @@ export function StepCard({
     <li
       aria-labelledby={titleId}
       data-step-key={stepKey}
-      className={cn('rounded-lg border bg-card p-4', issues.length > 0 && 'border-destructive/60')}
+      className={cn(
+        'rounded-lg border bg-card p-4',
+        BLOCK_STEPS.has(step.type) && 'border-l-4 border-l-primary/60 bg-muted/40',
+        issues.length > 0 && 'border-destructive/60',
+      )}
+      style={depth > 0 ? { marginInlineStart: `${Math.min(depth, 6) * 1.25}rem` } : undefined}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 id={titleId} className="font-medium">
             Step {number}: {STEP_TYPE_LABELS[step.type]}
+            {depth > 0 ? <span className="sr-only"> (inside {depth === 1 ? 'a block' : `${depth} blocks`})</span> : null}
           </h3>
           <p className="text-xs text-muted-foreground">{STEP_TYPE_HINTS[step.type]}</p>
         </div>
@@ -195,7 +209,7 @@ export function StepCard({
           FIELDS[step.type].map(field)
         )}
       </div>
-      <OnErrorFields id={id} number={number} step={step} issueOf={issueOf} onChange={onChange} />
+      {BLOCK_STEPS.has(step.type) ? null : <OnErrorFields id={id} number={number} step={step} issueOf={issueOf} onChange={onChange} />}
       {stepIssues.length ? (
         <ul className="mt-3 space-y-1 text-sm text-destructive">
           {stepIssues.map((issue) => (

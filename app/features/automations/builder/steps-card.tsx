@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
 import { STEP_TYPES, type StepType } from '#common/automation-steps.ts'
+import { blockDepths, blockStructure } from '#common/step-blocks.ts'
 import { ImportStepsDialog } from './import-steps-dialog.tsx'
 import { StepCard } from './step-card.tsx'
 import { STEP_TYPE_LABELS } from './step-drafts.ts'
@@ -22,9 +23,17 @@ export function StepsCard({
   onExport: () => void
 }) {
   const [newType, setNewType] = useState<StepType>('navigate')
+  // Where 'Add step' puts the step: at the end, or inside a block (the key of its first step).
+  const [inside, setInside] = useState<string>('')
   const { steps, listRef, addRef } = list
   const overLimit = plan.actionLimit !== null && steps.length > plan.actionLimit
   const listIssues = list.issues.get(-1) ?? []
+  const depths = blockDepths(steps.map((step) => step.data))
+  const { blocks } = blockStructure(steps.map((step) => step.data))
+  const places = [...blocks.entries()]
+    .filter(([index, block]) => block.opener === index && block.end > index)
+    .map(([index, block]) => ({ key: steps[index]?.key ?? '', index, end: block.end }))
+  const chosen = places.find((place) => place.key === inside)
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
@@ -67,6 +76,7 @@ export function StepsCard({
             {steps.map((step, index) => (
               <StepCard
                 key={step.key}
+                depth={depths[index]}
                 stepKey={step.key}
                 index={index}
                 count={steps.length}
@@ -95,7 +105,33 @@ export function StepsCard({
               ))}
             </Select>
           </div>
-          <Button ref={addRef} type="button" variant="secondary" onClick={() => list.add(newType)}>
+          {places.length ? (
+            <div className="space-y-1.5">
+              <Label htmlFor="new-step-place">Add it</Label>
+              <Select
+                id="new-step-place"
+                value={chosen ? inside : ''}
+                onChange={(event) => setInside(event.target.value)}
+                className="min-w-48"
+              >
+                <option value="">At the end of the steps</option>
+                {places.map((place) => (
+                  <option key={place.key} value={place.key}>
+                    Inside step {place.index + 1} ({STEP_TYPE_LABELS[steps[place.index]?.data.type ?? 'end']}), at its end
+                  </option>
+                ))}
+              </Select>
+            </div>
+          ) : null}
+          <Button
+            ref={addRef}
+            type="button"
+            variant="secondary"
+            onClick={() => {
+              const added = list.add(newType, chosen ? chosen.end : undefined)
+              if (added) setInside(added.opener)
+            }}
+          >
             <Plus aria-hidden="true" /> Add step
           </Button>
         </div>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { parseSteps, type StepIssue, type StepType } from '#common/automation-steps.ts'
+import { BLOCK_OPENERS, parseSteps, type StepIssue, type StepType } from '#common/automation-steps.ts'
 import { issuesByStep, moved, newStep, STEP_TYPE_LABELS, type ShownIssue, type StepData, type StepDraft } from './step-drafts.ts'
 
 /** Where the focus goes after the steps changed: a step's first field, a move button, or 'Add step'. */
@@ -95,11 +95,16 @@ export function useStepList(initial: StepData[], serverIssues: StepIssue[] | und
       setSteps((current) => current.map((step, at) => (at === index ? { ...step, data } : step)))
     },
 
-    add(type: StepType) {
+    /** Adds a step at `at` (the end when unset); a block comes with its end, so steps can be added inside it. */
+    add(type: StepType, at: number = steps.length): { opener: string } | null {
       const key = `n${nextKey.current++}`
-      setSteps((current) => [...current, { key, data: newStep(type) }])
+      const opensBlock = (BLOCK_OPENERS as readonly string[]).includes(type)
+      const end = opensBlock ? [{ key: `n${nextKey.current++}`, data: newStep('end') }] : []
+      const place = Math.max(0, Math.min(at, steps.length))
+      setSteps((current) => [...current.slice(0, place), { key, data: newStep(type) }, ...end, ...current.slice(place)])
       focusTarget.current = { key, on: 'first' }
-      setAnnouncement(`Step ${steps.length + 1} added: ${STEP_TYPE_LABELS[type]}.`)
+      setAnnouncement(`Step ${place + 1} added: ${STEP_TYPE_LABELS[type]}${opensBlock ? `, with its end as step ${place + 2}` : ''}.`)
+      return opensBlock ? { opener: key } : null
     },
 
     move(index: number, direction: 'up' | 'down') {
