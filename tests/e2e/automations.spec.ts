@@ -100,7 +100,7 @@ test.describe('automations', () => {
     const exported = await exporting
     expect(exported.suggestedFilename()).toBe('order-status-check.automation.json')
     const document = JSON.parse(await downloaded(exported)) as { version: number; name: string; steps: unknown[] }
-    expect(document).toMatchObject({ version: 3, name: 'Order status check', description: 'Reads the status of my orders.', steps: SAVED })
+    expect(document).toMatchObject({ version: 4, name: 'Order status check', description: 'Reads the status of my orders.', steps: SAVED })
   })
 
   test('a new automation reads task, details, steps, then save; the rarer options wait closed under Advanced', async ({

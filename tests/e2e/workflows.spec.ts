@@ -1,0 +1,92 @@
+import type { Page } from '@playwright/test'
+import { startWorkflowSite } from '../../server/testing/workflow-site.ts'
+import { createAccount } from './accounts.ts'
+import { expect, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
+import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
+
+// A "for each row" workflow built in the builder without JSON (issue 29): blocks added with the
+// step chooser, steps added inside the block, a run started with pasted CSV rows, the cloud worker
+// of a real server entering each row into a practice site's form, and each row's outcome on the
+// run page and in its download.
+test.describe.configure({ mode: 'serial', timeout: 150_000 })
+
+let site: Awaited<ReturnType<typeof startWorkflowSite>>
+let server: IsolatedServer
+test.beforeAll(async () => {
+  test.setTimeout(120_000)
+  site = await startWorkflowSite()
+  server = await startIsolatedServer({ RUN_ALLOW_PRIVATE_TARGETS: 'loopback' })
+})
+test.afterAll(async () => {
+  await server?.stop()
+  await site?.close()
+})
+
+const stepList = (page: Page) => page.getByRole('list', { name: 'Steps' })
+const step = (page: Page, n: number) => stepList(page).getByRole('listitem', { name: new RegExp(`^Step ${n}: `) })
+const stepTitles = (page: Page) => stepList(page).getByRole('heading', { level: 3 })
+
+async function addStep(page: Page, type: string) {
+  await page.getByLabel('Step type').selectOption({ label: type })
+  await page.getByRole('button', { name: 'Add step' }).click()
+}
+
+test('a member builds a "for each row" automation in the builder and runs it over pasted rows', async ({ page, request }) => {
+  await signIn(page, await createAccount(request, 'rows', server.url), server.url)
+  await gotoHydrated(page, `${server.url}/dashboard/automations/new`)
+  await page.getByLabel('Name', { exact: true }).fill('Enter the orders')
+
+  // A block comes with its end, and the next steps go inside it.
+  await addStep(page, 'For each row of data')
+  await expect(stepTitles(page)).toHaveText(['Step 1: For each row of data', 'Step 2: End of block'])
+  await expect(page.getByLabel('Add it')).toHaveValue(/.+/)
+  await addStep(page, 'Navigate')
+  await step(page, 2).getByLabel('URL').fill(`${site.url}/order`)
+  await addStep(page, 'Type text')
+  await step(page, 3).getByLabel('Label text').fill('Customer name')
+  await step(page, 3).getByLabel('Text', { exact: true }).fill('{{row.name}}')
+  await addStep(page, 'Type text')
+  await step(page, 4).getByLabel('Label text').fill('Email')
+  await step(page, 4).getByLabel('Text', { exact: true }).fill('{{row.email}}')
+  await addStep(page, 'Click')
+  await step(page, 5).getByLabel('Name', { exact: true }).fill('Place order')
+  await addStep(page, 'Assert text')
+  await step(page, 6).getByLabel('Expected text').fill('Order saved for {{row.name}}')
+  await expect(stepTitles(page)).toHaveText([
+    'Step 1: For each row of data',
+    'Step 2: Navigate (inside a block)',
+    'Step 3: Type text (inside a block)',
+    'Step 4: Type text (inside a block)',
+    'Step 5: Click (inside a block)',
+    'Step 6: Assert text (inside a block)',
+    'Step 7: End of block',
+  ])
+  await page.getByRole('button', { name: 'Save Automation' }).click()
+  await expect(toasts(page).getByText('Automation created')).toBeVisible()
+
+  // Run it over pasted rows: the second has no e-mail address, the site refuses it, the others go on.
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('button', { name: 'Run in cloud: Enter the orders' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog
+    .getByLabel('Rows (CSV: the first line names the columns)')
+    .fill('name,email\nAda,ada@example.com\nBob,no-address\nCyd,cyd@example.com')
+  await dialog.getByRole('button', { name: 'Run in cloud' }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  await expect(page.locator('[data-status="failed"]').first()).toBeVisible({ timeout: 90_000 })
+  await expect(page.getByRole('alert').filter({ hasText: 'Row 2 of 3 failed; the other rows ran.' })).toBeVisible()
+  const rows = page.getByRole('table', { name: 'Data rows and their outcomes' })
+  await expect(rows.getByRole('row')).toHaveCount(4)
+  await expect(rows.getByRole('row').nth(1)).toContainText('Done')
+  await expect(rows.getByRole('row').nth(2)).toContainText('Failed')
+  await expect(rows.getByRole('row').nth(3)).toContainText('Done')
+  expect(site.orders.map((order) => order.name)).toEqual(['Ada', 'Bob', 'Cyd'])
+
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Download rows CSV' }).click()
+  const csv = await (await downloading).path().then((file) => import('node:fs/promises').then((fs) => fs.readFile(file, 'utf8')))
+  expect(csv.split('\r\n')[0]).toBe('row,status,error,name,email')
+  expect(csv).toContain('2,failed,')
+  // Resume offers the failed row again.
+  await expect(page.getByRole('button', { name: 'Resume from step 1' })).toBeVisible()
+})
