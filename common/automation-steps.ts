@@ -15,6 +15,8 @@ import {
 } from './verb-steps.ts'
 import { elseStep, endStep, forEachRowStep, forEachStep, ifStep, nextStep, repeatStep, scriptStep, stopStep } from './workflow-steps.ts'
 import { blockStructure, insideRows } from './step-blocks.ts'
+import { downloadStep, saveTableStep, uploadStep } from './file-steps.ts'
+import { copyFileStep, moveFileStep, openFileStep, readDataStep, writeDataStep } from './desktop-steps.ts'
 import { placeholdersOf } from './step-placeholders.ts'
 
 /**
@@ -29,6 +31,8 @@ export const STEPS_VERSION = 4
 
 export * from './verb-steps.ts'
 export * from './workflow-steps.ts'
+export * from './file-steps.ts'
+export * from './desktop-steps.ts'
 export { MAX_STEP_RETRIES, onErrorSchema, STEP_FAILURE_ACTIONS, type OnError, type StepFailureAction } from './step-fields.ts'
 
 export const navigateStep = z.object({
@@ -172,6 +176,14 @@ const STEP_SCHEMAS = {
   next: nextStep,
   stop: stopStep,
   script: scriptStep,
+  download: downloadStep,
+  upload: uploadStep,
+  saveTable: saveTableStep,
+  readData: readDataStep,
+  writeData: writeDataStep,
+  moveFile: moveFileStep,
+  copyFile: copyFileStep,
+  openFile: openFileStep,
 } as const
 
 export type StepType = keyof typeof STEP_SCHEMAS
@@ -205,6 +217,14 @@ export const automationStepSchema = z.discriminatedUnion('type', [
   nextStep,
   stopStep,
   scriptStep,
+  downloadStep,
+  uploadStep,
+  saveTableStep,
+  readDataStep,
+  writeDataStep,
+  moveFileStep,
+  copyFileStep,
+  openFileStep,
 ])
 export type AutomationStep = z.infer<typeof automationStepSchema>
 

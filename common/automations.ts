@@ -141,6 +141,8 @@ export const runProgressSchema = z.object({
 export const runFinishSchema = runProgressSchema.extend({
   status: z.enum(['succeeded', 'failed', 'cancelled'], { error: 'status must be succeeded, failed or cancelled' }),
   error: z.string().trim().max(2000).optional(),
+  /** Rows a readData step read on the member's machine (docs/decisions/046), kept when the run started with none. */
+  dataRows: z.array(z.unknown()).max(MAX_DATA_ROWS, `at most ${MAX_DATA_ROWS} data rows`).optional(),
   /** Each data row's outcome (docs/decisions/046), as many as the run has rows. */
   rowOutcomes: z
     .array(

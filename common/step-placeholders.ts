@@ -44,6 +44,17 @@ function textFields(step: AutomationStep): string[] {
       return [step.text ?? '', step.value ?? '']
     case 'stop':
       return [step.message ?? '']
+    case 'download':
+      return [step.url ?? '']
+    case 'upload':
+      return [step.file]
+    case 'readData':
+    case 'writeData':
+    case 'openFile':
+      return [step.path]
+    case 'moveFile':
+    case 'copyFile':
+      return [step.from, step.to]
     default:
       return []
   }
@@ -241,6 +252,17 @@ export function fillStep(
       }
     case 'stop':
       return { step: step.message === undefined ? step : { ...step, message: fill(step.message) }, missing }
+    case 'download':
+      return { step: step.url === undefined ? step : { ...step, url: fill(step.url) }, missing }
+    case 'upload':
+      return { step: { ...step, file: fill(step.file) }, missing }
+    case 'readData':
+    case 'writeData':
+    case 'openFile':
+      return { step: { ...step, path: fill(step.path) }, missing }
+    case 'moveFile':
+    case 'copyFile':
+      return { step: { ...step, from: fill(step.from), to: fill(step.to) }, missing }
     default:
       return { step, missing }
   }

@@ -4,10 +4,48 @@ import type { Condition, ConditionFields } from './workflow-steps.ts'
 
 type WorkflowStep = Extract<
   AutomationStep,
-  { type: 'if' | 'else' | 'end' | 'repeat' | 'forEach' | 'forEachRow' | 'next' | 'stop' | 'script' }
+  {
+    type:
+      | 'if'
+      | 'else'
+      | 'end'
+      | 'repeat'
+      | 'forEach'
+      | 'forEachRow'
+      | 'next'
+      | 'stop'
+      | 'script'
+      | 'download'
+      | 'upload'
+      | 'saveTable'
+      | 'readData'
+      | 'writeData'
+      | 'moveFile'
+      | 'copyFile'
+      | 'openFile'
+  }
 >
 
-const WORKFLOW_TYPES: ReadonlySet<string> = new Set(['if', 'else', 'end', 'repeat', 'forEach', 'forEachRow', 'next', 'stop', 'script'])
+/** The steps the whole workflow's runner performs (blocks, scripts, files), not a tab's page alone. */
+const WORKFLOW_TYPES: ReadonlySet<string> = new Set([
+  'if',
+  'else',
+  'end',
+  'repeat',
+  'forEach',
+  'forEachRow',
+  'next',
+  'stop',
+  'script',
+  'download',
+  'upload',
+  'saveTable',
+  'readData',
+  'writeData',
+  'moveFile',
+  'copyFile',
+  'openFile',
+])
 export const isWorkflowStep = (step: AutomationStep): step is WorkflowStep => WORKFLOW_TYPES.has(step.type)
 
 const short = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
@@ -73,5 +111,23 @@ export function workflowStepInWords(step: WorkflowStep): string {
       return `Stop the run as ${step.outcome}${step.message ? `: ${quoted(step.message)}` : ''}`
     case 'script':
       return `Run JavaScript (${step.code.length} characters)${step.storeAs ? ` and keep the result as {{value.${step.storeAs}}}` : ''}`
+    case 'download':
+      return `Download ${step.target ? `by clicking ${describeTarget(step.target)}` : step.url}${step.name ? ` as ${quoted(step.name)}` : ''}`
+    case 'upload':
+      return `Choose the file ${quoted(step.file)} in ${describeTarget(step.target)}`
+    case 'saveTable':
+      return `Save the extracted data as ${quoted(step.name)} (${step.format.toUpperCase()})`
+    case 'readData':
+      return step.source === 'listing'
+        ? `Read the files in ${quoted(step.path)} as the data rows`
+        : `Read ${quoted(step.path)} as the data rows`
+    case 'writeData':
+      return `Write the extracted data to ${quoted(step.path)} (${step.format.toUpperCase()})`
+    case 'moveFile':
+      return `Move ${quoted(step.from)} to ${quoted(step.to)}`
+    case 'copyFile':
+      return `Copy ${quoted(step.from)} to ${quoted(step.to)}`
+    case 'openFile':
+      return `Open ${quoted(step.path)} with its app`
   }
 }

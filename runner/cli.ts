@@ -1,4 +1,7 @@
-import { rm } from 'node:fs/promises'
+import { readFile, realpath, rm, stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import { inputNamesOf } from '#common/run-inputs.ts'
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
 import { describeSchedule } from '#common/schedule-words.ts'
@@ -11,14 +14,19 @@ import { configPath, readConfig, writeConfig, type RunnerConfig } from './config
 import { pairDevice } from './pairing.ts'
 import { runAutomationLocally } from './run-locally.ts'
 import { DEFAULT_POLL_MS, serveQueuedRuns } from './serve.ts'
+import { watchFolder } from './watch-folder.ts'
 
 const USAGE = `aether-runner: runs Aether automations on this machine, in your installed Chromium.
 
   pair --server <url> [--name <name>]   connect this machine to your Aether workspace
   status                                which server and workspace this machine is connected to
   list                                  the workspace's automations
-  run <automation id> [--input name=value …] [--chromium <path>]
+  run <automation id> [--input name=value …] [--rows <csv file>] [--chromium <path>]
                                         run one here and report it to Run History
+  allow <folder> / disallow <folder>    let desktop steps read and change files in a folder (or not)
+  folders                               the folders desktop steps may use
+  watch <folder> --automation <id>      run the automation each time a file appears in the folder
+                                        (it gets the file's path as {{input.file}} and name as {{input.fileName}})
   serve [--every <seconds>] [--chromium <path>]
                                         wait for scheduled runs of automations set to run on this machine
   forget                                disconnect (forget the credential; revoke it in Settings -> Devices)
@@ -33,6 +41,13 @@ export function listLine(automation: { id: string; name: string; steps: unknown[
   const when =
     schedule.success && schedule.data ? `  ${describeSchedule(zonedOf(schedule.data))}${schedule.data.paused ? ' (paused)' : ''}` : ''
   return `${automation.id}  ${automation.name} (${automation.steps.length} steps)${when}`
+}
+
+/** A folder as the config keeps it: absolute, links followed; it must exist. */
+async function folderOf(given: string): Promise<string> {
+  const folder = await realpath(path.resolve(given)).catch(() => null)
+  if (!folder || !(await stat(folder)).isDirectory()) throw new Error(`${given} is not a folder on this machine.`)
+  return folder
 }
 
 async function connected(): Promise<RunnerConfig> {
@@ -72,6 +87,9 @@ export async function main(argv: string[]): Promise<number> {
       input: { type: 'string', multiple: true },
       chromium: { type: 'string' },
       every: { type: 'string' },
+      rows: { type: 'string' },
+      automation: { type: 'string' },
+      allow: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -89,7 +107,13 @@ export async function main(argv: string[]): Promise<number> {
         console.log(`Open ${pairing.verificationUrl} while signed in and approve the code ${pairing.userCode}.`)
         console.log(`Waiting for the approval (the code is valid for ${Math.round(pairing.expiresIn / 60)} minutes)…`)
       })
-      await writeConfig(configPath(), { server: api.server, token: paired.token, device: paired.device, workspace: paired.workspace })
+      await writeConfig(configPath(), {
+        server: api.server,
+        token: paired.token,
+        device: paired.device,
+        workspace: paired.workspace,
+        allowedFolders: await Promise.all((values.allow ?? []).map(folderOf)),
+      })
       console.log(`Connected as “${paired.device.name}” to the workspace ${paired.workspace.name}.`)
       return 0
     }
@@ -117,6 +141,8 @@ export async function main(argv: string[]): Promise<number> {
         automationId: argument,
         inputs: inputsOf(values.input ?? []),
         chromiumPath,
+        allowedFolders: config.allowedFolders,
+        ...(values.rows ? { csv: await readFile(values.rows, 'utf8') } : {}),
       })
       console.log(summary(run))
       console.log(`${config.server}/dashboard/runs/${run.id}`)
@@ -137,8 +163,56 @@ export async function main(argv: string[]): Promise<number> {
         chromiumPath,
         signal: stop.signal,
         pollMs: every * 1000,
+        allowedFolders: config.allowedFolders,
         onRun: (run) => console.log(`${run.automationName}: ${summary(run)}`),
         onError: (error) => console.error(`Asking for runs failed: ${error instanceof Error ? error.message : String(error)}`),
+      })
+      return 0
+    }
+    case 'allow':
+    case 'disallow': {
+      if (!argument) throw new Error(`${command} needs a folder.`)
+      const config = await connected()
+      const folder = await folderOf(argument)
+      const others = (config.allowedFolders ?? []).filter((each) => each !== folder)
+      await writeConfig(configPath(), { ...config, allowedFolders: command === 'allow' ? [...others, folder] : others })
+      console.log(command === 'allow' ? `Desktop steps may now use ${folder}.` : `Desktop steps may no longer use ${folder}.`)
+      return 0
+    }
+    case 'folders': {
+      const folders = (await connected()).allowedFolders ?? []
+      console.log(folders.length ? folders.join('\n') : 'No folder yet: desktop steps are refused until you `allow <folder>`.')
+      return 0
+    }
+    case 'watch': {
+      if (!argument || !values.automation) throw new Error('watch needs a folder and --automation <id>.')
+      const chromiumPath = findChromium(values.chromium)
+      if (!chromiumPath) throw new Error('Chromium or Chrome was not found: pass --chromium <path> or set CHROMIUM_PATH.')
+      const config = await connected()
+      const folder = await folderOf(argument)
+      if (!(config.allowedFolders ?? []).includes(folder))
+        throw new Error(`${folder} is not a folder this runner may use: \`allow\` it first.`)
+      const api = clientOf(config)
+      const automationId = values.automation
+      const asked = inputNamesOf((await api.get<{ steps: AutomationStep[] }>(`/api/automations/${automationId}`)).steps)
+      const stop = new AbortController()
+      process.once('SIGINT', () => stop.abort())
+      process.once('SIGTERM', () => stop.abort())
+      console.log(`Watching ${folder}: each new file runs the automation (Ctrl+C stops).`)
+      await watchFolder({
+        folder,
+        signal: stop.signal,
+        onFile: async (file) => {
+          const offered: Record<string, string> = { file, fileName: path.basename(file) }
+          const inputs = Object.fromEntries(Object.entries(offered).filter(([name]) => asked.includes(name)))
+          const run = await runAutomationLocally({ api, automationId, inputs, chromiumPath, allowedFolders: config.allowedFolders }).catch(
+            (error: unknown) => {
+              console.error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`)
+              return null
+            },
+          )
+          if (run) console.log(`${path.basename(file)}: ${summary(run)}`)
+        },
       })
       return 0
     }

@@ -8,6 +8,8 @@ export interface RunnerConfig {
   token: string
   device: { id: string; name: string }
   workspace: { id: string; name: string }
+  /** The folders desktop steps may read and change (docs/decisions/046): `allow <folder>`. */
+  allowedFolders?: string[]
 }
 
 /** AETHER_RUNNER_CONFIG, else ~/.config/aether-runner/config.json. */

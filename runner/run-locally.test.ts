@@ -1,9 +1,13 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaces } from '#server/db/schema/index.ts'
 import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
+import { startWorkflowSite } from '#server/testing/workflow-site.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { createApiClient } from './api-client.ts'
 import { pairDevice } from './pairing.ts'
@@ -14,17 +18,20 @@ import { runAutomationLocally } from './run-locally.ts'
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger: pino({ level: 'silent' }) })
 let t: TestApp
 let site: Awaited<ReturnType<typeof startTestSite>>
+let workflows: Awaited<ReturnType<typeof startWorkflowSite>>
 let member: Awaited<ReturnType<TestApp['signUp']>>
 
 beforeAll(async () => {
   t = await createTestApp()
   site = await startTestSite()
+  workflows = await startWorkflowSite()
   member = await t.signUp()
   await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, member.id))
 })
 afterAll(async () => {
   await browsers.close()
   await site?.close()
+  await workflows?.close()
   await t?.close()
 })
 
@@ -159,5 +166,62 @@ describe('the local runner', () => {
     const run = await pending
     expect(run.status).toBe('cancelled')
     expect(Date.now() - started).toBeLessThan(15_000)
+  })
+
+  it('reads a CSV from an allowed folder, enters each row into a form and writes the results beside it; the cloud refuses such steps', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'aether-runner-orders-'))
+    await writeFile(path.join(folder, 'orders.csv'), 'name,email\nAda,ada@example.com\nBob,bob@example.com\n')
+    const steps = [
+      { type: 'readData', path: 'orders.csv' },
+      { type: 'forEachRow' },
+      { type: 'navigate', url: `${workflows.url}/order` },
+      { type: 'type', target: [{ by: 'label', text: 'Customer name' }], text: '{{row.name}}' },
+      { type: 'type', target: [{ by: 'label', text: 'Email' }], text: '{{row.email}}' },
+      { type: 'click', target: [{ by: 'role', role: 'button', name: 'Place order' }] },
+      { type: 'extract', target: [{ by: 'role', role: 'status' }], field: 'confirmation' },
+      { type: 'end' },
+      { type: 'writeData', path: 'results.csv' },
+      { type: 'moveFile', from: 'orders.csv', to: 'orders.done.csv' },
+    ]
+    const id = await automation(steps)
+    const run = await runAutomationLocally({
+      api: api(),
+      automationId: id,
+      chromiumPath: '/usr/bin/chromium',
+      browsers,
+      allowedFolders: [folder],
+    })
+    expect(run).toMatchObject({ status: 'succeeded', error: null })
+    expect(run.dataRows).toEqual([
+      { name: 'Ada', email: 'ada@example.com' },
+      { name: 'Bob', email: 'bob@example.com' },
+    ])
+    expect(run.rowOutcomes.map((row) => row.status)).toEqual(['done', 'done'])
+    expect(await readFile(path.join(folder, 'results.csv'), 'utf8')).toBe(
+      'confirmation\r\nOrder saved for Ada ()\r\nOrder saved for Bob ()\r\n',
+    )
+    expect(await readdir(folder)).toEqual(['orders.done.csv', 'results.csv'])
+    expect(workflows.orders.map((order) => order.name)).toEqual(['Ada', 'Bob'])
+
+    // Outside the allowed folder: refused, nothing read.
+    const outside = await automation([{ type: 'readData', path: path.join(tmpdir(), 'elsewhere.csv') }])
+    const refused = await runAutomationLocally({
+      api: api(),
+      automationId: outside,
+      chromiumPath: '/usr/bin/chromium',
+      browsers,
+      allowedFolders: [folder],
+    })
+    expect(refused.error).toBe(
+      `Step 1 (readData): “${path.join(tmpdir(), 'elsewhere.csv')}” is outside the folders this runner may use (“${folder}”)`,
+    )
+
+    // The cloud does not run them, and says where they run.
+    const cloud = await t.request(`/api/automations/${id}/runs`, { token: member.token, body: { where: 'cloud' } })
+    expect(cloud.status).toBe(400)
+    expect(((await cloud.json()) as { message: string }).message).toBe(
+      `Step 1 (readData) works with files on your own machine, so this automation runs on the local runner, not in the cloud: \`aether-runner run ${id}\`, or set it to run on your runner.`,
+    )
+    await rm(folder, { recursive: true, force: true })
   })
 })

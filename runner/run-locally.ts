@@ -4,6 +4,7 @@ import { createSharedBrowser, type BrowserSource, type SharedBrowser } from '#se
 import { createStepExecutor, type ExecutableRun } from '#server/features/runs/step-executor.ts'
 import type { ApiClient } from './api-client.ts'
 import { createRunReporter } from './run-reporter.ts'
+import { createDesktopActions } from './desktop-actions.ts'
 
 /** The runner's limits of a run when the automation sets none (the run's own limits still apply). */
 export const LOCAL_RUN_DEFAULTS = { stepTimeoutMs: 15_000, timeLimitMs: 10 * 60_000, maxActions: 1000 }
@@ -46,6 +47,10 @@ export async function executeLocally(options: {
   browsers?: BrowserSource
   signal?: AbortSignal
   limits?: Partial<typeof LOCAL_RUN_DEFAULTS>
+  /** The folders desktop steps may use (the runner's config); none: every desktop step is refused. */
+  allowedFolders?: readonly string[]
+  /** Opens a file with its app (tests watch instead). */
+  open?: (file: string) => Promise<void>
 }): Promise<RunDto> {
   const logger = pino({ level: 'silent' })
   let own: SharedBrowser | null = null
@@ -57,6 +62,7 @@ export async function executeLocally(options: {
     browsers,
     logger,
     config: { ...LOCAL_RUN_DEFAULTS, ...options.limits, privateTargets: 'all', where: 'on this machine' },
+    desktop: createDesktopActions({ allowed: options.allowedFolders ?? [], open: options.open }),
   })
   try {
     const result = await executor.execute(executableRun(options.run), 'local-runner', options.signal)
@@ -77,12 +83,15 @@ export async function runAutomationLocally(
   options: Omit<Parameters<typeof executeLocally>[0], 'run'> & {
     automationId: string
     inputs?: Record<string, string>
+    /** The run's data rows as CSV (`run --rows <file>`). */
+    csv?: string
   },
 ): Promise<RunDto> {
   const run = await options.api.post<RunDto>(`/api/automations/${options.automationId}/runs`, {
     where: 'client',
     trigger: 'desktop',
     ...(options.inputs && Object.keys(options.inputs).length ? { inputs: options.inputs } : {}),
+    ...(options.csv !== undefined ? { csv: options.csv } : {}),
   })
   return executeLocally({ ...options, run })
 }

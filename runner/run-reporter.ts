@@ -27,7 +27,12 @@ export function createRunReporter(api: ApiClient) {
   async function send(
     runId: string,
     progress: RunProgress,
-    finish?: { status: 'succeeded' | 'failed'; error?: string; rowOutcomes?: RunProgress['rowOutcomes'] },
+    finish?: {
+      status: 'succeeded' | 'failed'
+      error?: string
+      rowOutcomes?: RunProgress['rowOutcomes']
+      dataRows?: RunProgress['dataRows']
+    },
   ): Promise<object> {
     const notes: { level: 'warn'; message: string }[] = []
     for (const screenshot of progress.screenshots ?? []) {
@@ -83,6 +88,7 @@ export function createRunReporter(api: ApiClient) {
           status: outcome.status,
           ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
           ...(progress?.rowOutcomes?.length ? { rowOutcomes: progress.rowOutcomes } : {}),
+          ...(progress?.dataRows?.length ? { dataRows: progress.dataRows } : {}),
         })
       } catch (error) {
         if (ended(error)) return null

@@ -17,6 +17,8 @@ export async function serveQueuedRuns(options: {
   signal: AbortSignal
   pollMs?: number
   browsers?: Parameters<typeof executeLocally>[0]['browsers']
+  /** The folders desktop steps may use. */
+  allowedFolders?: readonly string[]
   onRun?: (run: RunDto) => void
   onError?: (error: unknown) => void
 }): Promise<void> {
@@ -29,7 +31,14 @@ export async function serveQueuedRuns(options: {
       options.onError?.(error)
     }
     if (next) {
-      const done = await executeLocally({ api, run: next, chromiumPath: options.chromiumPath, browsers: options.browsers, signal })
+      const done = await executeLocally({
+        api,
+        run: next,
+        chromiumPath: options.chromiumPath,
+        browsers: options.browsers,
+        signal,
+        allowedFolders: options.allowedFolders,
+      })
       options.onRun?.(done)
       continue
     }

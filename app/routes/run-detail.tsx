@@ -4,7 +4,7 @@ import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { actionResult, type ActionResult } from '#app/lib/action-result.server.ts'
 import { NotFound } from '#common/errors.ts'
-import { DataRows, ExtractedData, RunFacts, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
+import { DataRows, ExtractedData, RunFacts, RunFilesCard, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
 import { RunQueueNotice } from '#app/features/automations/run-queue-notice.tsx'
@@ -151,6 +151,7 @@ export default function RunPage() {
       <RunRepairs repairs={run.repairs} canApply={own && run.automationId !== null} />
       <RunLog log={run.log} />
       <DataRows runId={run.id} data={run.dataRows} />
+      <RunFilesCard files={run.files} />
       <ExtractedData runId={run.id} extracted={run.extracted} />
       <Screenshots screenshots={run.screenshots} />
     </main>

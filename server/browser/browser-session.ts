@@ -22,6 +22,8 @@ export async function openBrowserSession(options: {
   browser: Browser
   guard: TargetGuard
   onBlocked?: (request: BlockedRequest) => void
+  /** Whether the pages may download files (a run with download steps). */
+  downloads?: boolean
   /** Cookies and storage to start with (a kept session: docs/decisions/025). */
   storageState?: BrowserContextOptions['storageState']
 }): Promise<BrowserSession> {
@@ -38,7 +40,8 @@ export async function openBrowserSession(options: {
       proxy: { server: proxy.url },
       viewport: VIEWPORT,
       serviceWorkers: 'block',
-      acceptDownloads: false,
+      // Only a run with download steps takes files (docs/decisions/046); they are kept until the context closes.
+      acceptDownloads: options.downloads ?? false,
       storageState: options.storageState,
     })
     await context.route('**/*', guardRoutes(options.guard, onBlocked))

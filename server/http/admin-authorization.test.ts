@@ -51,6 +51,7 @@ const MEMBER_OPERATIONS = [
   'POST /runs/{id}/cancel',
   'POST /runs/{id}/resume',
   'GET /runs/{id}/rows.csv',
+  'GET /runs/{id}/files/{file}',
   'GET /runs/{id}/extracted.csv',
   'GET /runs/{id}/extracted.json',
   'GET /runs/{id}/screenshots/{file}',

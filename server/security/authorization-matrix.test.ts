@@ -53,6 +53,7 @@ interface Call {
 const WEBHOOK_SECRET = 'pdl_ntfset_01_authorization_matrix_secret'
 const PASSWORD = 'correct-horse-battery'
 const SCREENSHOT = 'step-1-1.png'
+const KEPT_FILE = 'file-1-1'
 const STEPS = [
   { type: 'navigate', url: 'https://example.com/form' },
   { type: 'extract', selector: '#result', field: 'result' },
@@ -769,6 +770,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   }),
   'POST /runs/{id}/resume': async () => ({ path: `/runs/${await make.failedRun()}/resume`, body: {} }),
   'GET /runs/{id}/rows.csv': () => ({ path: `/runs/${fixtures.runId}/rows.csv` }),
+  'GET /runs/{id}/files/{file}': () => ({ path: `/runs/${fixtures.runId}/files/${KEPT_FILE}` }),
   'GET /runs/{id}/extracted.csv': () => ({ path: `/runs/${fixtures.runId}/extracted.csv` }),
   'GET /runs/{id}/extracted.json': () => ({ path: `/runs/${fixtures.runId}/extracted.json` }),
   'GET /runs/{id}/screenshots/{file}': () => ({ path: `/runs/${fixtures.runId}/screenshots/${SCREENSHOT}` }),
@@ -837,9 +839,13 @@ beforeAll(async () => {
   await json(await send('member', 'POST', { path: `/runs/${runId}/progress`, body: { extracted: [{ price: '9.99' }] } }), 200)
   // Only the cloud worker takes screenshots; give the client run one as the worker would.
   await t.services.runFiles.saveScreenshot(runId, SCREENSHOT, pngBytes())
+  await t.services.runFiles.saveFile(runId, KEPT_FILE, new TextEncoder().encode('name\nAda\n'))
   await t.db
     .update(automationRuns)
-    .set({ screenshots: [{ name: 'Step 1', file: SCREENSHOT, step: 1 }] })
+    .set({
+      screenshots: [{ name: 'Step 1', file: SCREENSHOT, step: 1 }],
+      files: [{ name: 'people.csv', file: KEPT_FILE, size: 9, step: 1 }],
+    })
     .where(eq(automationRuns.id, runId))
 
   const apiKeyFor = async (role: Exclude<Role, 'visitor'>) => {

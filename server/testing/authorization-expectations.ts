@@ -694,6 +694,7 @@ export const DOCUMENTED: RouteExpectation[] = [
     note: 'a fresh failed run each call; only its own workspace resumes it (a cloud run, paid by that workspace)',
   },
   { route: 'GET /runs/{id}/rows.csv', visitor: 401, member: 200, otherMember: 404, admin: 200 },
+  { route: 'GET /runs/{id}/files/{file}', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/extracted.csv', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/extracted.json', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   { route: 'GET /runs/{id}/screenshots/{file}', visitor: 401, member: 200, otherMember: 404, admin: 200 },

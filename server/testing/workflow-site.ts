@@ -46,6 +46,17 @@ interface SiteState {
   showContinue: boolean
 }
 
+/** What /report.csv downloads. */
+export const REPORT_CSV = 'product,price\r\nOak table,$120.00\r\n'
+
+const UPLOAD_FORM = page(
+  'Upload',
+  `<form method="post" action="/upload" enctype="multipart/form-data">
+    <label>Attachment <input type="file" name="attachment"></label>
+    <button type="submit">Send</button>
+  </form>`,
+)
+
 function shopPage(n: number, state: SiteState): string {
   const items = PRODUCTS.slice((n - 1) * PER_PAGE, n * PER_PAGE)
   const last = n * PER_PAGE >= PRODUCTS.length
@@ -79,6 +90,7 @@ async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
 export async function startWorkflowSite() {
   const orders: { name: string; email: string; quantity: string }[] = []
   const state: SiteState = { refusing: new Set(), showContinue: false }
+  const uploads: { name: string; content: string }[] = []
   const server: Server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://localhost')
@@ -102,6 +114,23 @@ export async function startWorkflowSite() {
           ),
         )
       }
+      if (url.pathname === '/report') return send(200, page('Reports', '<h1>Reports</h1><a href="/report.csv">Download report</a>'))
+      if (url.pathname === '/report.csv') {
+        response.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
+        return response.end(REPORT_CSV)
+      }
+      if (url.pathname === '/upload' && request.method === 'GET') return send(200, UPLOAD_FORM)
+      if (url.pathname === '/upload') {
+        // A multipart body's file part: its file name and its content, as the site saw them.
+        let body = ''
+        for await (const chunk of request) body += String(chunk)
+        const part = /filename="([^"]*)"\r\nContent-Type: [^\r]*\r\n\r\n([\s\S]*?)\r\n--/.exec(body)
+        uploads.push({ name: part?.[1] ?? '', content: part?.[2] ?? '' })
+        return send(
+          200,
+          page('Received', `<p role="status">Received ${escape(part?.[1] ?? 'nothing')} (${part?.[2]?.length ?? 0} bytes)</p>`),
+        )
+      }
       if (url.pathname === '/shop') return send(200, shopPage(Math.max(1, Number(url.searchParams.get('page')) || 1), state))
       const product = /^\/products\/(\d+)$/.exec(url.pathname)
       const found = product ? PRODUCTS.find((each) => each.id === Number(product[1])) : undefined
@@ -115,6 +144,7 @@ export async function startWorkflowSite() {
   return {
     url: `http://127.0.0.1:${port}`,
     orders,
+    uploads,
     state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -90,3 +90,27 @@ test('a member builds a "for each row" automation in the builder and runs it ove
   // Resume offers the failed row again.
   await expect(page.getByRole('button', { name: 'Resume from step 1' })).toBeVisible()
 })
+
+test('a JavaScript step is written in an editor with highlighting, under its label; a Free member is told which plan has it', async ({
+  page,
+  request,
+}) => {
+  const account = await createAccount(request, 'script', server.url)
+  await signIn(page, account, server.url)
+  await gotoHydrated(page, `${server.url}/dashboard/automations/new`)
+  await page.getByLabel('Name', { exact: true }).fill('Count products')
+  await addStep(page, 'Run JavaScript')
+  // The editor stands in for the text area, under the same label.
+  const editor = step(page, 1).getByRole('textbox', { name: /^JavaScript/ })
+  await expect(editor).toHaveAttribute('contenteditable', 'true')
+  await editor.click()
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.type("const items = document.querySelectorAll('article')\nreturn items.length")
+  await expect(step(page, 1).locator('.cm-line').first().locator('span').first()).toBeVisible()
+  await step(page, 1).getByLabel('Keep the result as {{value.…}} (optional)').fill('count')
+  await page.getByRole('button', { name: 'Save Automation' }).click()
+  // JavaScript steps are part of Pro and Business: a Free member is told which plan has them.
+  await expect(
+    page.getByText('Running your own JavaScript is part of the Pro plan; you are on the Free plan. Upgrade to use it.').first(),
+  ).toBeVisible()
+})

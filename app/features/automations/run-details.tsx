@@ -238,3 +238,41 @@ export function DataRows({ runId, data }: { runId: string; data: RunDetail['data
     </Card>
   )
 }
+
+/** 12 345 bytes as "12.1 KB". */
+const sizeInWords = (bytes: number) =>
+  bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
+
+/** The files the run kept (downloads, saved tables), each a download: a site's file is never opened on our pages. */
+export function RunFilesCard({ files }: { files: RunDetail['files'] }) {
+  if (files.length === 0) return null
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle level={2}>Files</CardTitle>
+        <CardDescription>
+          {files.length} file{files.length === 1 ? '' : 's'} the run kept. They download as they came: open them only if you trust the site.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="divide-y">
+          {files.map((file) => (
+            <li key={file.url} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+              <span className="break-all">
+                {file.name}{' '}
+                <span className="text-muted-foreground">
+                  · step {file.step} · {sizeInWords(file.size)}
+                </span>
+              </span>
+              <Button asChild variant="outline" size="sm">
+                <a href={file.url} download={file.name} aria-label={`Download ${file.name}`}>
+                  <Download aria-hidden="true" /> Download
+                </a>
+              </Button>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  )
+}

@@ -139,6 +139,12 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
     }),
     extracted: { columns, rows: run.extracted.slice(0, MAX_SHOWN_ROWS), total: run.extracted.length },
     dataRows: dataRowsOf(run),
+    files: run.files.map((file) => ({
+      name: file.name,
+      size: file.size,
+      step: file.step,
+      url: `/api/runs/${run.id}/files/${encodeURIComponent(file.file)}`,
+    })),
     /** The step "Resume" starts at, or null when the run cannot be resumed (docs/decisions/046). */
     resumeAt: resumeAt(run),
     resumedFrom: run.resumedFrom,

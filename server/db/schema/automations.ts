@@ -94,6 +94,15 @@ export interface RunRepair {
   appliedInVersion?: number
 }
 
+/** A file a run kept (docs/decisions/046): the member's name for it, where it is stored, its size and step. */
+export interface RunFile {
+  name: string
+  /** The stored file under DATA_DIR/runs/<run id>/ (file-<step>-<n>). */
+  file: string
+  size: number
+  step: number
+}
+
 export interface RunScreenshot {
   name: string
   /** The stored file under DATA_DIR/runs/<run id>/. */
@@ -133,6 +142,8 @@ export const automationRuns = pgTable(
     resumedFrom: uuid().references((): AnyPgColumn => automationRuns.id, { onDelete: 'set null' }),
     startStep: integer().notNull().default(1),
     resumeUrl: text(),
+    /** The files the run kept (downloads, saved tables): offered as downloads on the run page, never shown inline. */
+    files: jsonb().$type<RunFile[]>().notNull().default([]),
     /** Where a failed run stopped: the step and the page it was on, what "Resume" starts from. */
     stoppedAt: jsonb().$type<{ step: number; url: string | null } | null>(),
     actionsPerformed: integer().notNull().default(0),

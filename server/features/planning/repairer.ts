@@ -47,6 +47,14 @@ const WANT: Record<AutomationStep['type'], ElementWant> = {
   next: 'any',
   stop: 'any',
   script: 'any',
+  download: 'clickable',
+  upload: 'field',
+  saveTable: 'any',
+  readData: 'any',
+  writeData: 'any',
+  moveFile: 'any',
+  copyFile: 'any',
+  openFile: 'any',
 }
 
 /** The words a target says its element by ('Sign in' of Button named “Sign in”), with the role it names. */
@@ -97,6 +105,14 @@ const WORDS: Record<AutomationStep['type'], string> = {
   next: 'Go on from',
   stop: 'Go on from',
   script: 'Run a script on',
+  download: 'Click to download',
+  upload: 'Choose a file in',
+  saveTable: 'Save a table from',
+  readData: 'Read data for',
+  writeData: 'Write data from',
+  moveFile: 'Move a file for',
+  copyFile: 'Copy a file for',
+  openFile: 'Open a file for',
 }
 
 const repairAnswerSchema = z.object({

@@ -50,7 +50,7 @@ export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
   suggestions: 'Optimisation suggestions',
   advancedTemplates: 'Advanced workflow templates',
   triggerUrls: 'Trigger URLs',
-  scripts: 'JavaScript steps',
+  scripts: 'Running your own JavaScript',
 }
 
 const allowanceColumns = {

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { RowOutcome } from '#common/workflow-interpreter.ts'
+import { checkRows } from '#common/data-rows.ts'
 import { FINISHED_STATUSES, MAX_CLIENT_SCREENSHOTS, MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
 import type { Caller } from '#common/auth.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
@@ -113,10 +114,12 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
         log?: { level: RunLogLine['level']; message: string }[]
         extracted?: Record<string, string | null>[]
       },
-      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string; rowOutcomes?: RowOutcome[] },
+      finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string; rowOutcomes?: RowOutcome[]; dataRows?: unknown[] },
     ): Promise<Run> {
       const updated = await db.transaction(async (tx) => {
         const run = await clientRunIn(tx, id, caller)
+        // Rows the runner read from a file (a readData step), when the run started with none.
+        const readRows = finish?.dataRows && run.dataRows.length === 0 ? checkRows(finish.dataRows) : null
         const at = new Date().toISOString()
         const log = [...run.log, ...(report.log ?? []).map((entry) => ({ at, ...entry }))]
         if (finish?.error) log.push(line('error', finish.error))
@@ -127,7 +130,10 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
             log: log.slice(-MAX_LOG_LINES),
             extracted: [...run.extracted, ...(report.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
             ...(finish ? { status: finish.status, error: finish.error ?? null, finishedAt: new Date() } : {}),
-            ...(finish?.rowOutcomes ? { rowOutcomes: finish.rowOutcomes.filter((outcome) => outcome.row <= run.dataRows.length) } : {}),
+            ...(readRows ? { dataRows: readRows } : {}),
+            ...(finish?.rowOutcomes
+              ? { rowOutcomes: finish.rowOutcomes.filter((outcome) => outcome.row <= (readRows ?? run.dataRows).length) }
+              : {}),
             updatedAt: new Date(),
           })
           .where(eq(automationRuns.id, id))

@@ -30,7 +30,7 @@ export function newWorkerId(): string {
  */
 export function createCloudWorker(deps: {
   runQueue: Pick<RunQueue, 'claim' | 'progress' | 'finish' | 'release' | 'recoverExpired'>
-  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'>
+  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName' | 'saveFile' | 'readFile'>
   events: Pick<EventBus, 'subscribe'>
   logger: Logger
   config: CloudWorkerConfig

@@ -29,8 +29,10 @@ export async function runDataIn(
   plan: { name: string; dataRowLimit: number | null },
 ): Promise<DataRow[]> {
   const goesThroughRows = steps.some((step) => step.type === 'forEachRow')
+  // A readData step reads the rows on the member's machine while the run runs.
+  const readsRows = steps.some((step) => step.type === 'readData')
   if (!source) {
-    if (goesThroughRows)
+    if (goesThroughRows && !readsRows)
       throw new ValidationError(
         'This automation goes through rows of data ("for each row"): start it with rows (a CSV file, pasted rows, or an earlier run\'s extracted data).',
       )

@@ -7,13 +7,23 @@ const SCREENSHOT_NAME = /^step-\d{1,4}-\d{1,4}\.png$/
 /** The name a run's screenshot gets: its step and a counter (SCREENSHOT_NAME). */
 export const screenshotName = (step: number, index: number) => `step-${step}-${index}.png`
 
+/** Names the worker gives the files a run keeps (downloads, saved tables): the step and a counter. */
+const KEPT_NAME = /^file-\d{1,4}-\d{1,4}$/
+/** The name a file the run keeps is stored under (the member's name for it is in the run's list). */
+export const keptFileName = (step: number, index: number) => `file-${step}-${index}`
+
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-/** Files a cloud run leaves behind (screenshots), on local disk under DATA_DIR/runs/<run id>/. */
+/** Files a cloud run leaves behind (screenshots, downloads, saved tables), on local disk under DATA_DIR/runs/<run id>/. */
 export function createRunFiles(options: { dataDir: string }) {
   const root = path.resolve(options.dataDir, 'runs')
   const fileOf = (runId: string, name: string) => {
     if (!RUN_ID.test(runId) || !SCREENSHOT_NAME.test(name)) throw new NotFound('No such screenshot')
+    return path.join(root, runId, name)
+  }
+
+  const keptFileOf = (runId: string, name: string) => {
+    if (!RUN_ID.test(runId) || !KEPT_NAME.test(name)) throw new NotFound('No such file')
     return path.join(root, runId, name)
   }
 
@@ -32,6 +42,22 @@ export function createRunFiles(options: { dataDir: string }) {
       } catch (error) {
         if (error instanceof NotFound) throw error
         throw new NotFound('No such screenshot')
+      }
+    },
+
+    /** A file the run keeps (docs/decisions/046): a download or a saved table, stored under keptFileName. */
+    async saveFile(runId: string, name: string, bytes: Uint8Array): Promise<void> {
+      const file = keptFileOf(runId, name)
+      await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(file, bytes)
+    },
+
+    async readFile(runId: string, name: string): Promise<Buffer> {
+      try {
+        return await readFile(keptFileOf(runId, name))
+      } catch (error) {
+        if (error instanceof NotFound) throw error
+        throw new NotFound('No such file')
       }
     },
 

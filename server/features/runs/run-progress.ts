@@ -1,5 +1,5 @@
 import { short } from '#server/browser/step-actions.ts'
-import type { RunLogLine, RunRepair, RunScreenshot } from '#server/db/schema/index.ts'
+import type { RunFile, RunLogLine, RunRepair, RunScreenshot } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
 import type { RowOutcome } from '#common/workflow-interpreter.ts'
 import type { RunOutcome, RunProgress as ProgressReport } from './run-queue.ts'
@@ -37,14 +37,19 @@ export function createRunProgress(deps: {
   const { reporting, runId, workerId, logger } = deps
   let actions = 0
   let restart = true
-  let pending: { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[] } = { log: [], screenshots: [], repairs: [] }
+  let pending: { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[]; files: RunFile[] } = {
+    log: [],
+    screenshots: [],
+    repairs: [],
+    files: [],
+  }
   let chain = Promise.resolve()
 
   const flush = () =>
     (chain = chain.then(async () => {
       if (!deps.active()) return
       const batch = pending
-      pending = { log: [], screenshots: [], repairs: [] }
+      pending = { log: [], screenshots: [], repairs: [], files: [] }
       try {
         const held = await reporting.progress(runId, workerId, {
           actionsPerformed: actions,
@@ -59,6 +64,7 @@ export function createRunProgress(deps: {
           log: [...batch.log, ...pending.log],
           screenshots: [...batch.screenshots, ...pending.screenshots],
           repairs: [...batch.repairs, ...pending.repairs],
+          files: [...batch.files, ...pending.files],
         }
         logger.warn({ err: error, runId }, 'cloud run: progress report failed')
       }
@@ -80,6 +86,9 @@ export function createRunProgress(deps: {
     addRepair(repair: RunRepair) {
       pending.repairs.push(repair)
     },
+    addFile(file: RunFile) {
+      pending.files.push({ ...file, name: redact(file.name) })
+    },
     flush,
 
     /** Stores the outcome with the last lines and the extracted table, once; null when it could not be stored. */
@@ -88,6 +97,7 @@ export function createRunProgress(deps: {
       extracted: Record<string, string | null>[],
       rowOutcomes: RowOutcome[] = [],
       stoppedAt: ProgressReport['stoppedAt'] = null,
+      dataRows?: ProgressReport['dataRows'],
     ) {
       await chain
       try {
@@ -99,6 +109,7 @@ export function createRunProgress(deps: {
             Object.fromEntries(Object.entries(row).map(([field, value]) => [field, value === null ? null : redact(value)])),
           ),
           restart,
+          ...(dataRows ? { dataRows } : {}),
           ...(stoppedAt ? { stoppedAt: { step: stoppedAt.step, url: stoppedAt.url && redact(stoppedAt.url) } } : {}),
           ...(rowOutcomes.length
             ? { rowOutcomes: rowOutcomes.map((row) => (row.error ? { ...row, error: redact(row.error) } : row)) }

@@ -5,13 +5,14 @@ import {
   cloudQueueTurns,
   subscriptionPlans,
   workspaces,
+  type RunFile,
   type RunLogLine,
   type RunRepair,
   type RunScreenshot,
 } from '#server/db/schema/index.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
-import type { RowOutcome } from '#common/workflow-interpreter.ts'
+import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import { nextTurn, queuedInCloud, queueOrder, turnStride } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
 
@@ -32,6 +33,10 @@ export interface RunProgress {
   restart?: boolean
   /** Each data row's outcome (docs/decisions/046): sent with the run's outcome. */
   rowOutcomes?: RowOutcome[]
+  /** Data rows a readData step read on the member's machine (a client run): stored when the run had none. */
+  dataRows?: DataRow[]
+  /** Files the run kept (downloads, saved tables). */
+  files?: RunFile[]
   /** Where a failed run stopped (its step and page), for "Resume". */
   stoppedAt?: { step: number; url: string | null } | null
 }
@@ -132,6 +137,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
             extracted: [...(progress.restart ? [] : run.extracted), ...(progress.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
             screenshots: [...(progress.restart ? [] : run.screenshots), ...(progress.screenshots ?? [])],
             repairs: [...(progress.restart ? [] : run.repairs), ...(progress.repairs ?? [])],
+            files: [...(progress.restart ? [] : run.files), ...(progress.files ?? [])],
             ...(progress.rowOutcomes ? { rowOutcomes: progress.rowOutcomes.slice(0, run.dataRows.length) } : {}),
             ...(progress.stoppedAt ? { stoppedAt: progress.stoppedAt } : {}),
             updatedAt: new Date(),

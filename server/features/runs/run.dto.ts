@@ -34,6 +34,9 @@ export const runDtoSchema = z
       .array(z.object({ row: z.number().int(), status: z.enum(ROW_STATUSES), error: z.string().optional() }))
       .openapi({ description: "Each data row's outcome: done, failed (with the reason), skipped, or not run (the run ended before it)" }),
     screenshots: z.array(z.object({ name: z.string(), step: z.number().int(), url: z.string() })),
+    files: z
+      .array(z.object({ name: z.string(), size: z.number().int(), step: z.number().int(), url: z.string() }))
+      .openapi({ description: 'Files the run kept (downloads, saved tables), each offered as a download (never shown inline)' }),
     resumedFrom: z.string().nullable().openapi({ description: 'The failed run this one continues (docs/decisions/046), or null' }),
     startStep: z.number().int().openapi({ description: 'The step the run starts at: 1, or where a resumed run continues' }),
     resumeUrl: z.string().nullable().openapi({ description: 'The page a resumed run opens before its start step' }),
@@ -102,6 +105,7 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
     extracted: run.extracted,
     dataRows: run.dataRows,
     rowOutcomes: run.rowOutcomes,
+    files: run.files.map((file) => ({ name: file.name, size: file.size, step: file.step, url: `/api/runs/${run.id}/files/${file.file}` })),
     resumedFrom: run.resumedFrom,
     startStep: run.startStep,
     resumeUrl: run.resumeUrl,

@@ -21,6 +21,7 @@ import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
+import { DESKTOP_STEP_TYPES } from '#common/desktop-steps.ts'
 import { runDataIn, type RunDataSource } from './run-data.ts'
 import { resumeOf, type Resume } from './run-resume.ts'
 
@@ -180,6 +181,12 @@ export function createRunService(deps: {
         'PLAN_LIMIT',
       )
     }
+    // Steps on the member's own files run only there (docs/decisions/046).
+    const desktop = options.runner === 'cloud' ? steps.findIndex((step) => DESKTOP_STEP_TYPES.has(step.type)) : -1
+    if (desktop >= 0)
+      throw new ValidationError(
+        `Step ${desktop + 1} (${steps[desktop]?.type}) works with files on your own machine, so this automation runs on the local runner, not in the cloud: \`aether-runner run ${automation.id}\`, or set it to run on your runner.`,
+      )
     if (!member.scripts && steps.some((step) => step.type === 'script'))
       throw new LimitReached(`JavaScript steps are not part of the ${member.plan} plan: upgrade to run this automation.`, 'PLAN_LIMIT')
     const dataRows = options.resume

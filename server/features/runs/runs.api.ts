@@ -162,6 +162,18 @@ const resume = signedInRoute(changes, {
   responses: { 201: { description: 'The new run', content: one }, ...errorResponses(400, 403, 404, 409) },
 })
 
+const keptFile = signedInRoute(access, {
+  method: 'get',
+  path: '/{id}/files/{file}',
+  tags,
+  summary: 'A file a run kept (a download, a saved table): always as an attachment, never shown in the browser',
+  request: { params: idParam.extend({ file: z.string().max(100) }) },
+  responses: {
+    200: { description: 'The file', content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+    ...errorResponses(400, 404),
+  },
+})
+
 const rowsCsv = signedInRoute(access, {
   method: 'get',
   path: '/{id}/rows.csv',
@@ -348,9 +360,14 @@ export function createRunsApi(deps: {
     })
     .openapi(finish, async (c) => {
       const user = c.get('member')
-      const { status, error, rowOutcomes, ...report } = c.req.valid('json')
+      const { status, error, rowOutcomes, dataRows, ...report } = c.req.valid('json')
       return c.json(
-        { data: await runDto(runs, await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error, rowOutcomes })) },
+        {
+          data: await runDto(
+            runs,
+            await runs.report(c.req.valid('param').id, callerOf(user), report, { status, error, rowOutcomes, dataRows }),
+          ),
+        },
         200,
       )
     })
@@ -383,6 +400,20 @@ export function createRunsApi(deps: {
     .openapi(resume, async (c) => {
       const run = await runs.resume(c.req.valid('param').id, callerOf(c.get('member')), c.req.valid('json'))
       return c.json({ data: await runDto(runs, run) }, 201)
+    })
+    .openapi(keptFile, async (c) => {
+      const { id, file } = c.req.valid('param')
+      const run = await runs.get(id, callerOf(c.get('member')))
+      const listed = run.files.find((each) => each.file === file)
+      if (!listed) return c.json({ message: 'No such file', code: 'NOT_FOUND' }, 404)
+      const bytes = await files.readFile(run.id, listed.file)
+      // Whatever a site sent, it is served as bytes to save: never rendered on our origin.
+      return c.body(new Uint8Array(bytes), 200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Disposition': `attachment; filename="${listed.name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(listed.name)}`,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'private, no-store',
+      })
     })
     .openapi(rowsCsv, async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))

@@ -5,10 +5,12 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core'
 import { fillRunStep, type RunInputs, type RunScope } from '#common/run-inputs.ts'
 import { onErrorOf, type AutomationStep } from '#common/automation-steps.ts'
-import { RepeatLimit, runWorkflow, type RowOutcome, type StepScope, type WithRows } from '#common/workflow-interpreter.ts'
+import { RepeatLimit, runWorkflow, type DataRow, type RowOutcome, type StepScope, type WithRows } from '#common/workflow-interpreter.ts'
+import { DESKTOP_STEP_TYPES } from '#common/desktop-steps.ts'
 import { failedRowsInWords } from '#common/data-rows.ts'
 import { conditionHolds } from '#server/browser/conditions.ts'
 import { runScript } from '#server/browser/script-action.ts'
+import { createRunFileSteps } from './run-file-steps.ts'
 import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
@@ -131,12 +133,20 @@ function notFilled(missing: Placeholder): string {
 export function createStepExecutor(deps: {
   /** Where progress and the outcome go: the cloud queue, or the client-run API (the local runner). */
   reporting: RunReporting
-  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'>
+  /** Where screenshots go, and (cloud runs) the files a run keeps: downloads, saved tables. */
+  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'> & Partial<Pick<RunFiles, 'saveFile' | 'readFile'>>
   browsers: BrowserSource
   logger: Logger
   config: ExecutorConfig
   /** Self-repair of broken steps (planning/repairer.ts); without it only a target's own ways are tried. */
   repairer?: Pick<Repairer, 'forRun'>
+  /** The member's own machine (the local runner): files inside the folders it may use. Absent in the cloud. */
+  desktop?: {
+    perform(
+      step: Extract<AutomationStep, { type: 'readData' | 'writeData' | 'moveFile' | 'copyFile' | 'openFile' }>,
+      run: { table(): Record<string, string | null>[]; setRows(rows: DataRow[]): void },
+    ): Promise<string>
+  }
   /** The credential vault: the values steps name, filled only here (docs/decisions/025). */
   vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
 }) {
@@ -337,6 +347,16 @@ export function createStepExecutor(deps: {
     // The workflow's state (docs/decisions/046): the values scripts kept, each "for each" block's
     // items, the pages a vault value was typed into (no script runs there) and the rows' outcomes.
     const values: Record<string, string> = {}
+    // The data rows: the run's, or those a readData step read on the member's machine.
+    const rows: DataRow[] = [...run.dataRows]
+    let rowsRead = false
+    const fileSteps = createRunFileSteps({
+      runId: run.id,
+      files: runFiles.saveFile && runFiles.readFile ? { saveFile: runFiles.saveFile, readFile: runFiles.readFile } : null,
+      guard,
+      table: () => extracted.rows(),
+      onKept: (file) => progress.addFile(file),
+    })
     const items = new Map<number, Locator>()
     const typedSecretOn = new WeakSet<Page>()
     let rowOutcomes: RowOutcome[] = []
@@ -407,7 +427,13 @@ export function createStepExecutor(deps: {
         throw new BrowserUnavailable(cleanMessage(error))
       }
       const kept = await keptSession()
-      session = await openBrowserSession({ browser, guard, onBlocked, storageState: kept ?? undefined })
+      session = await openBrowserSession({
+        browser,
+        guard,
+        onBlocked,
+        storageState: kept ?? undefined,
+        downloads: run.steps.some((step) => step.type === 'download'),
+      })
       if (state !== 'running') await session.context.close()
       page = session.page
       steps = stepContext(page)
@@ -419,7 +445,7 @@ export function createStepExecutor(deps: {
       const block = run.signInBlock
       const workflow = await runWorkflow(
         run.steps,
-        run.dataRows,
+        rows,
         {
           jumpFrom: async (index) => {
             if (!block || index + 1 !== block.from || state !== 'running' || !(await signedInAlready(page as Page, block))) return null
@@ -460,6 +486,29 @@ export function createStepExecutor(deps: {
             const end = await performWithOnError({
               perform: async () => {
                 if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
+                if (DESKTOP_STEP_TYPES.has(filled.step.type)) {
+                  if (!deps.desktop)
+                    throw new StepFailure(
+                      `a ${filled.step.type} step works with files on your own machine: run this automation with the local runner`,
+                    )
+                  const said = await deps.desktop.perform(filled.step as Parameters<NonNullable<typeof deps.desktop>['perform']>[0], {
+                    table: () => extracted.rows(),
+                    setRows: (read) => {
+                      rows.splice(0, rows.length, ...read)
+                      rowsRead = true
+                    },
+                  })
+                  progress.log('info', `${label}: ${said}.`)
+                  return
+                }
+                if (filled.step.type === 'download' || filled.step.type === 'upload' || filled.step.type === 'saveTable') {
+                  const fileStep = filled.step
+                  const said = await fileSteps.perform(fileStep, context.page, n, context.timeout(), (target) =>
+                    findElement(context, fileStep, target, n),
+                  )
+                  progress.log('info', `${label}: ${said}.`)
+                  return
+                }
                 await performStep(context, filled.step, n, { typing: filled.typing })
                 if (filled.typing) typedSecretOn.add(context.page)
               },
@@ -545,7 +594,7 @@ export function createStepExecutor(deps: {
       progress.log('info', `Finished: ${actions} step${actions === 1 ? '' : 's'} in ${seconds(Date.now() - started)}.`)
     else progress.log('error', outcome.error)
     const stoppedAt = outcome.status === 'failed' && current > 0 ? { step: current, url: pageUrl() } : null
-    const finished = await progress.finish(outcome, extracted.rows(), rowOutcomes, stoppedAt)
+    const finished = await progress.finish(outcome, extracted.rows(), rowOutcomes, stoppedAt, rowsRead ? rows : undefined)
     logger.info({ runId: run.id, workerId, status: outcome.status, ms: Date.now() - started }, 'cloud run finished')
     return cleanUp(finished ? outcome.status : 'stopped')
 

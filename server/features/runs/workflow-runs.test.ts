@@ -7,7 +7,7 @@ import { workspaces } from '#server/db/schema/index.ts'
 import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { PRODUCTS, startWorkflowSite } from '#server/testing/workflow-site.ts'
+import { PRODUCTS, REPORT_CSV, startWorkflowSite } from '#server/testing/workflow-site.ts'
 import type { RunDataSource } from './run-data.ts'
 import type { Run } from './run.service.ts'
 import { createStepExecutor } from './step-executor.ts'
@@ -21,12 +21,14 @@ const logger = pino({ level: 'silent' })
 let t: TestApp
 let site: Awaited<ReturnType<typeof startWorkflowSite>>
 let caller: Caller
+let token: string
 const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logger })
 
 beforeAll(async () => {
   t = await createTestApp()
   site = await startWorkflowSite()
   const member = await t.signUp()
+  token = member.token
   caller = personalCaller(member)
   await t.db.update(workspaces).set({ planSlug: 'pro', credits: 500 }).where(eq(workspaces.id, member.id))
 })
@@ -259,5 +261,42 @@ describe('workflows in the cloud executor', () => {
     await expect(t.services.runs.resume(first.id, caller, { fromStep: 9 })).rejects.toThrow(
       'fromStep must be a step of the run, from 1 to 4.',
     )
+  })
+
+  it('keeps a download (by a click and by its address), saves the extracted table, and uploads a kept file into a form', async () => {
+    const finished = await run([
+      { type: 'navigate', url: `${site.url}/report` },
+      { type: 'download', target: link('Download report') },
+      { type: 'download', url: `${site.url}/report.csv`, name: 'again.csv' },
+      { type: 'navigate', url: `${site.url}/shop` },
+      { type: 'extract', target: [{ by: 'css', selector: '.name' }], field: 'name' },
+      { type: 'saveTable', format: 'json', name: 'names.json' },
+      { type: 'navigate', url: `${site.url}/upload` },
+      { type: 'upload', target: label('Attachment'), file: 'report.csv' },
+      { type: 'click', target: button('Send') },
+      { type: 'assertText', text: `Received report.csv (${REPORT_CSV.length} bytes)` },
+    ])
+    expect(finished.error).toBeNull()
+    expect(finished.files.map(({ name, size, step }) => ({ name, size, step }))).toEqual([
+      { name: 'report.csv', size: REPORT_CSV.length, step: 2 },
+      { name: 'again.csv', size: REPORT_CSV.length, step: 3 },
+      { name: 'names.json', size: expect.any(Number), step: 6 },
+    ])
+    expect(site.uploads.at(-1)).toEqual({ name: 'report.csv', content: REPORT_CSV })
+    const saved = await t.services.runFiles.readFile(finished.id, finished.files[2]?.file ?? '')
+    expect(JSON.parse(saved.toString('utf8'))).toEqual(PRODUCTS.slice(0, 3).map((product) => ({ name: product.name })))
+    const response = await t.request(`/api/runs/${finished.id}/files/${finished.files[0]?.file}`, { token })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/octet-stream')
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="report.csv"/)
+    expect(await response.text()).toBe(REPORT_CSV)
+  })
+
+  it('fails an upload of a file the run does not have, naming the files it has', async () => {
+    const finished = await run([
+      { type: 'navigate', url: `${site.url}/upload` },
+      { type: 'upload', target: label('Attachment'), file: 'missing.csv' },
+    ])
+    expect(finished.error).toBe('Step 2 (upload): the run has no file named “missing.csv”')
   })
 })

@@ -212,6 +212,28 @@ describe('vault values in cloud runs', () => {
     expectNoneOf(PLANTED, await everythingAbout(row.id, automationId))
   }, 120_000)
 
+  it('runs no script on a page a vault value was typed into; a new page may run one, and its result hides a value', async () => {
+    const refused = await run(
+      await automationOf([
+        { type: 'navigate', url: `${site.url}/account` },
+        { type: 'click', target: [{ by: 'role', role: 'link', name: 'Sign in' }] },
+        { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.shop_user}}' },
+        { type: 'script', code: "return document.querySelector('input').value", storeAs: 'typed', extract: true },
+      ]),
+    )
+    expect(refused.error).toBe('Step 4 (script): a vault value was typed on this page, so no script may run on it: open another page first')
+    expect(refused.extracted).toEqual([])
+    const automationId = await automationOf([
+      ...SIGN_IN(site.url),
+      { type: 'navigate', url: `${site.url}/account` },
+      { type: 'script', code: "return document.querySelector('#who')?.textContent ?? ''", storeAs: 'who', extract: true },
+    ])
+    const row = await run(automationId)
+    expect(row.error).toBeNull()
+    expect(row.extracted).toEqual([{ who: 'Signed in as {{secrets.shop_user}}' }])
+    expectNoneOf(PLANTED, await everythingAbout(row.id, automationId))
+  }, 120_000)
+
   it('fails the step naming a secret that was deleted after the automation was saved', async () => {
     const created = await t.request('/api/vault', {
       token: member.token,

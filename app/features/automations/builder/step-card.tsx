@@ -19,6 +19,7 @@ import {
 import { FIELDS, type FieldSpec } from './step-field-specs.ts'
 import { newAlternative, TargetField } from './target-field.tsx'
 import { OnErrorFields } from './on-error-fields.tsx'
+import { CodeEditor } from './code-editor.tsx'
 
 /** Steps that shape the workflow rather than act: they decide, repeat or end, and have no "when it fails". */
 const BLOCK_STEPS: ReadonlySet<string> = new Set(['if', 'else', 'end', 'repeat', 'forEach', 'forEachRow', 'next', 'stop'])
@@ -103,7 +104,9 @@ export function StepCard({
     }
     return (
       <div key={spec.name} className={cn('space-y-1.5', spec.multiline && 'sm:col-span-2')}>
-        <Label htmlFor={inputId}>{spec.label}</Label>
+        <Label htmlFor={inputId} id={`${inputId}-label`}>
+          {spec.label}
+        </Label>
         {spec.yesNo ? (
           <Select
             id={inputId}
@@ -130,7 +133,15 @@ export function StepCard({
             ))}
           </Select>
         ) : spec.code ? (
-          <Textarea {...props} rows={6} spellCheck={false} className="min-h-32 font-mono text-xs" />
+          <CodeEditor
+            id={inputId}
+            value={value}
+            rows={6}
+            className="min-h-32"
+            aria-invalid={props['aria-invalid']}
+            aria-describedby={props['aria-describedby']}
+            onChange={(code) => onChange(withField(step, spec.name, code))}
+          />
         ) : spec.multiline ? (
           <Textarea {...props} rows={2} className="min-h-16" />
         ) : (

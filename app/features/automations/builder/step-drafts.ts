@@ -39,6 +39,14 @@ export const STEP_TYPE_LABELS: Record<StepType, string> = {
   next: 'Skip to next',
   stop: 'Stop the run',
   script: 'Run JavaScript',
+  download: 'Download a file',
+  upload: 'Upload a file',
+  saveTable: 'Save data as a file',
+  readData: 'Read data from a file (runner)',
+  writeData: 'Write data to a file (runner)',
+  moveFile: 'Move or rename a file (runner)',
+  copyFile: 'Copy a file (runner)',
+  openFile: 'Open a file (runner)',
 }
 
 export const STEP_TYPE_HINTS: Record<StepType, string> = {
@@ -72,6 +80,14 @@ export const STEP_TYPE_HINTS: Record<StepType, string> = {
   stop: 'End the run here, as succeeded or failed, with a message.',
   script:
     'Run your own JavaScript in the page. It may use row, values and inputs, and what it returns can be kept as {{value.name}}. Not on a page a vault value was typed into.',
+  download: "Keep a file the page downloads (by clicking an element, or from an address) with the run's files.",
+  upload: "Choose one of the run's files (a download, a saved table) in a file input.",
+  saveTable: 'Write the data extracted so far as a CSV or JSON file of the run.',
+  readData: 'On your machine: make a CSV file (or the list of files in a folder) the data rows of the "for each row" blocks after it.',
+  writeData: 'On your machine: write the data extracted so far to a CSV or JSON file.',
+  moveFile: 'On your machine: move a file to another folder or name.',
+  copyFile: 'On your machine: copy a file.',
+  openFile: "On your machine: open a file or folder with the system's app for it.",
 }
 
 /** A new step of a type, with its required fields empty (so the editor asks for them). */
@@ -124,6 +140,21 @@ export function newStep(type: StepType): StepData {
       return { type, outcome: 'succeeded' }
     case 'script':
       return { type, code: 'return document.title' }
+    case 'download':
+      return { type, target: [{ by: 'role', role: 'link', name: '' }] }
+    case 'upload':
+      return { type, target: [{ by: 'label', text: '' }], file: '' }
+    case 'saveTable':
+      return { type, format: 'csv', name: 'data.csv' }
+    case 'readData':
+      return { type, path: '', source: 'table' }
+    case 'writeData':
+      return { type, path: '', format: 'csv' }
+    case 'moveFile':
+    case 'copyFile':
+      return { type, from: '', to: '' }
+    case 'openFile':
+      return { type, path: '' }
     case 'else':
     case 'end':
     case 'next':

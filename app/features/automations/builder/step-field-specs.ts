@@ -1,4 +1,14 @@
-import { CONDITIONS, DIALOG_ACTIONS, ROW_FAILURE_ACTIONS, STEP_KEYS, STOP_OUTCOMES, type StepType } from '#common/automation-steps.ts'
+import {
+  CONDITIONS,
+  DIALOG_ACTIONS,
+  ROW_FAILURE_ACTIONS,
+  STEP_KEYS,
+  STOP_OUTCOMES,
+  TABLE_FORMATS,
+  DATA_SOURCES,
+  WRITE_FORMATS,
+  type StepType,
+} from '#common/automation-steps.ts'
 import { CONDITION_WORDS } from '#common/workflow-words.ts'
 
 export interface FieldSpec {
@@ -88,6 +98,39 @@ export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
     { name: 'outcome', label: 'End the run as', options: STOP_OUTCOMES, optionLabels: { succeeded: 'Succeeded', failed: 'Failed' } },
     { name: 'message', label: 'Message (optional)', optional: true },
   ],
+  download: [
+    { ...TARGET, label: 'Element to click (optional: or give an address)', optional: true },
+    { name: 'url', label: 'Address to download (when no element)', type: 'url', optional: true },
+    { name: 'name', label: 'Keep it as (optional: the name the site gives)', optional: true },
+  ],
+  upload: [TARGET, { name: 'file', label: "File (its name in the run's files, {{row.column}} allowed)", placeholder: 'report.csv' }],
+  saveTable: [
+    { name: 'format', label: 'Format', options: TABLE_FORMATS, optionLabels: { csv: 'CSV', json: 'JSON' } },
+    { name: 'name', label: 'File name', placeholder: 'prices.csv' },
+  ],
+  readData: [
+    { name: 'path', label: 'File or folder (in a folder the runner may use)', placeholder: '/home/me/Orders/orders.csv' },
+    {
+      name: 'source',
+      label: 'Read it as',
+      options: DATA_SOURCES,
+      optionLabels: { table: 'A CSV table: a row per line', listing: 'A folder: a row per file' },
+    },
+  ],
+  writeData: [
+    { name: 'path', label: 'File (in a folder the runner may use)', placeholder: '/home/me/Orders/results.csv' },
+    { name: 'format', label: 'Format', options: WRITE_FORMATS, optionLabels: { csv: 'CSV', json: 'JSON' } },
+    { name: 'replace', label: 'When the file exists', yesNo: ['Replace it', 'Fail the step'], optional: true },
+  ],
+  moveFile: [
+    { name: 'from', label: 'File', placeholder: '/home/me/Inbox/{{row.name}}' },
+    { name: 'to', label: 'Move it to', placeholder: '/home/me/Done/{{row.name}}' },
+  ],
+  copyFile: [
+    { name: 'from', label: 'File', placeholder: '/home/me/Reports/report.pdf' },
+    { name: 'to', label: 'Copy it to', placeholder: '/home/me/Archive/report.pdf' },
+  ],
+  openFile: [{ name: 'path', label: 'File or folder', placeholder: '/home/me/Reports/report.pdf' }],
   script: [
     { name: 'code', label: 'JavaScript (the body of an async function of row, values, inputs)', multiline: true, code: true },
     { name: 'storeAs', label: 'Keep the result as {{value.…}} (optional)', placeholder: 'total', optional: true },

@@ -1,0 +1,1 @@
+ALTER TABLE "automation_runs" ADD COLUMN "files" jsonb DEFAULT '[]'::jsonb NOT NULL;
