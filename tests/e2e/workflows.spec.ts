@@ -94,7 +94,10 @@ test('a member builds a "for each row" automation in the builder and runs it ove
 test('a JavaScript step is written in an editor with highlighting, under its label; a Free member is told which plan has it', async ({
   page,
   request,
+  consoleErrors,
 }) => {
+  // The refused save answers 409, which the browser reports.
+  consoleErrors.allow(/status of 409 \(Conflict\) \(at http:\/\/localhost:\d+\/dashboard\/automations\/new\.data:/)
   const account = await createAccount(request, 'script', server.url)
   await signIn(page, account, server.url)
   await gotoHydrated(page, `${server.url}/dashboard/automations/new`)
