@@ -7,6 +7,7 @@ import { fillRunStep, type RunInputs, type RunScope } from '#common/run-inputs.t
 import { onErrorOf, type AutomationStep } from '#common/automation-steps.ts'
 import { RepeatLimit, runWorkflow, type DataRow, type RowOutcome, type StepScope, type WithRows } from '#common/workflow-interpreter.ts'
 import { DESKTOP_STEP_TYPES } from '#common/desktop-steps.ts'
+import { conditionInWords } from '#common/workflow-words.ts'
 import { failedRowsInWords } from '#common/data-rows.ts'
 import { conditionHolds } from '#server/browser/conditions.ts'
 import { runScript } from '#server/browser/script-action.ts'
@@ -458,7 +459,13 @@ export function createStepExecutor(deps: {
             enter(step, index, scope)
             const filled = await fillOrFail(step, scope)
             if (filled.type !== 'if' && filled.type !== 'repeat') return false
-            return conditionHolds(stepsIn(scope), filled, (target) => findElement(stepsIn(scope), filled, target, index + 1))
+            const held = await conditionHolds(stepsIn(scope), filled, (target) => findElement(stepsIn(scope), filled, target, index + 1))
+            // What was decided, in the member's words (values as given, vault values never: they are only typed).
+            progress.log(
+              'info',
+              `${label}: ${filled.type === 'repeat' ? 'until ' : ''}${conditionInWords(filled)}? ${held ? 'Yes' : 'No'}.`,
+            )
+            return held
           },
           countItems: async (step, index, scope) => {
             enter(step, index, scope)

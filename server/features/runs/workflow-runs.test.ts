@@ -187,6 +187,7 @@ describe('workflows in the cloud executor', () => {
     ])
     expect(finished.error).toBeNull()
     expect(finished.extracted).toEqual([{ code: '21' }])
+    expect(finished.log.map((line) => line.message)).toContain('Step 6 (if): 21 is above “20”? Yes.')
     expect(site.orders.at(-1)).toEqual({ name: 'Code 21', email: 'x@example.com', quantity: '1' })
   })
 
