@@ -373,6 +373,19 @@ describe('POST /api/automations/plan', () => {
     expect((await call(offline, member, '/api/automations/plan', { description: 'x', planner: 'model' })).status).toBe(409)
   })
 
+  it('puts a task said "for each row" in a "for each row" block, its {{row.…}} values kept', async () => {
+    const member = await offline.signUp()
+    const { status, body } = await call(offline, member, '/api/automations/plan', {
+      description: 'For each row of the spreadsheet, type "{{row.name}}" into Full name and click Send message',
+      startUrl: `${sites.url}/original/contact`,
+    })
+    expect(status, JSON.stringify(body)).toBe(200)
+    const steps = body.data.steps as { type: string; text?: string }[]
+    expect(steps.map((step) => step.type)).toEqual(['forEachRow', 'navigate', 'type', 'click', 'end'])
+    expect(steps[2]?.text).toBe('{{row.name}}')
+    expect(body.data.notes).toContain('The steps run once for each row of the data the run is started with: {{row.column}} names a cell.')
+  })
+
   it('plans with the model when the plan includes it, paying one credit per question', async () => {
     const member = await withModel.signUp()
     await setPlan(withModel, member, 'pro')

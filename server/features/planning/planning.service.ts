@@ -20,6 +20,7 @@ import { createExplorer } from './explorer.ts'
 import { createExplorationGate, type GateLimits } from './exploration-gate.ts'
 import { createInspector, INSPECTION_LIMITS, type Inspection, type InspectionLimits } from './inspector.ts'
 import { readInstructions } from './instructions.ts'
+import { ROWS_BLOCK, rowsLead } from './rows-lead.ts'
 import { planWithModel } from './model-planner.ts'
 import { planOffline, type DraftPlan, type StepTrial } from './offline-planner.ts'
 import { inPlanningOrder } from './plan-order.ts'
@@ -189,8 +190,12 @@ export function createPlanningService(deps: {
       const userId = caller.id
       await rateLimits.consume(`plan:${userId}`, PLAN_LIMIT)
       const chosen = await choosePlanner(caller.workspace.id, input.planner)
+      // 'For each row, …': both planners plan the rest, and the steps go in a "for each row" block.
+      const { task, eachRow } = rowsLead(input.description)
+      const finish = (draft: DraftPlan, planner: 'offline' | 'model', modelCalls: number) =>
+        finishDraft(draft, planner, modelCalls, eachRow)
       // A 'start at <url>' anywhere in the sentence is where both planners begin.
-      const start = inPlanningOrder(readInstructions(input.description), input.startUrl ?? null).start
+      const start = inPlanningOrder(readInstructions(task), input.startUrl ?? null).start
       const { timeLimitMs, closeMs } = limits.plan
       const explore = <T>(work: (explorer: ReturnType<typeof createExplorer>) => Promise<T>) =>
         exploring(
@@ -206,7 +211,7 @@ export function createPlanningService(deps: {
           signal,
         )
       const offline = async (why: string | null): Promise<PlanResult> => {
-        const draft = await explore((explorer) => planOffline(readInstructions(input.description), explorer, input.startUrl ?? null))
+        const draft = await explore((explorer) => planOffline(readInstructions(task), explorer, input.startUrl ?? null))
         return finish({ ...draft, notes: why ? [why, ...draft.notes] : draft.notes }, 'offline', 0)
       }
       if (chosen.planner === 'offline') return offline(chosen.why)
@@ -214,7 +219,7 @@ export function createPlanningService(deps: {
       try {
         const draft = await explore((explorer) =>
           planWithModel({
-            description: input.description,
+            description: task,
             start,
             explorer,
             ai,
@@ -244,20 +249,36 @@ export function createPlanningService(deps: {
   }
 }
 
-/** The draft as the step schema allows it (the model's texts may be too long): a step that is not is left out, with a note. */
-function finish(draft: DraftPlan, planner: 'offline' | 'model', modelCalls: number): PlanResult {
+/**
+ * The draft as the step schema allows it (the model's texts may be too long): a step that is not is
+ * left out, with a note. A row-by-row task's steps go in a "for each row" block (each is checked
+ * inside one, where `{{row.…}}` may be).
+ */
+function finishDraft(draft: DraftPlan, planner: 'offline' | 'model', modelCalls: number, eachRow: boolean): PlanResult {
   const notes = [...draft.notes]
   const steps: AutomationStep[] = []
   const tried: StepTrial[] = []
+  const room = eachRow ? MAX_PLAN_STEPS - 2 : MAX_PLAN_STEPS
   for (const [index, step] of draft.steps.entries()) {
-    const checked = parseSteps([step])
+    const checked = eachRow ? parseSteps([ROWS_BLOCK.open, step, ROWS_BLOCK.close]) : parseSteps([step])
     if (checked.ok) {
-      steps.push(...checked.steps)
+      steps.push(eachRow ? (checked.steps[1] as AutomationStep) : (checked.steps[0] as AutomationStep))
       tried.push(draft.tried[index] ?? { problem: null, picture: null })
-    } else notes.push(`Step ${index + 1} was left out: ${checked.issues[0]?.message.replace(/^Step 1 /, '') ?? 'it is not a valid step'}.`)
+    } else
+      notes.push(`Step ${index + 1} was left out: ${checked.issues[0]?.message.replace(/^Step \d+ /, '') ?? 'it is not a valid step'}.`)
   }
-  if (steps.length > MAX_PLAN_STEPS) notes.push(`Only the first ${MAX_PLAN_STEPS} steps were kept.`)
-  return { steps: steps.slice(0, MAX_PLAN_STEPS), tried: tried.slice(0, MAX_PLAN_STEPS), notes, planner, modelCalls }
+  if (steps.length > room) notes.push(`Only the first ${room} steps were kept.`)
+  const kept = steps.slice(0, room)
+  const keptTried = tried.slice(0, room)
+  if (!eachRow || kept.length === 0) return { steps: kept, tried: keptTried, notes, planner, modelCalls }
+  const block: StepTrial = { problem: null, picture: null }
+  return {
+    steps: [ROWS_BLOCK.open, ...kept, ROWS_BLOCK.close],
+    tried: [block, ...keptTried, block],
+    notes: [...notes, 'The steps run once for each row of the data the run is started with: {{row.column}} names a cell.'],
+    planner,
+    modelCalls,
+  }
 }
 
 export type PlanningService = ReturnType<typeof createPlanningService>
