@@ -189,6 +189,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
           .returning()
         if (!finished) return null
         if (outcome.status === 'failed' && outcome.ourFault) await runs.refundIn(tx, finished, outcome.error)
+        else await runs.refundRowsNotRunIn(tx, finished)
         // Read again: the refund is part of what the webhook tells.
         const [final] = await tx.select().from(automationRuns).where(eq(automationRuns.id, id))
         await runs.finishedIn(tx, final ?? finished)

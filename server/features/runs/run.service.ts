@@ -400,6 +400,22 @@ export function createRunService(deps: {
     /** refund() inside the caller's transaction, for a run row it holds. */
     refundIn,
 
+    /**
+     * Gives back the credits of the data rows a cloud run never reached (docs/decisions/046: a credit
+     * is a row's work, and a row not run did none), once, when the run ends.
+     */
+    async refundRowsNotRunIn(tx: Tx, run: Run): Promise<void> {
+      const notRun = run.rowOutcomes.filter((row) => row.status === 'not run').length
+      const refundable = Math.min(notRun, run.creditsCharged)
+      if (refundable === 0 || run.refundedAt || run.runner !== 'cloud') return
+      await credits.applyIn(tx, {
+        workspaceId: run.workspaceId,
+        delta: refundable,
+        reason: 'refund',
+        reference: `run ${run.id}: ${refundable} data row${refundable === 1 ? '' : 's'} not run`,
+      })
+    },
+
     /** Gives a run's credits back (a failure on our side); once per run. */
     async refund(id: string, why: string): Promise<void> {
       await db.transaction(async (tx) => {

@@ -3,7 +3,7 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Caller } from '#common/auth.ts'
-import { workspaces } from '#server/db/schema/index.ts'
+import { creditLedger, workspaces } from '#server/db/schema/index.ts'
 import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
@@ -125,6 +125,14 @@ describe('workflows in the cloud executor', () => {
     )
     expect(finished.status).toBe('failed')
     expect(finished.rowOutcomes.map((row) => row.status)).toEqual(['done', 'failed', 'not run'])
+    // Three rows were paid for when it was queued; the one never run is given back.
+    const ledger = await t.db.select().from(creditLedger).where(eq(creditLedger.workspaceId, caller.workspace.id))
+    expect(ledger.filter((entry) => entry.reference?.startsWith(`run ${finished.id}`)).map((entry) => [entry.delta, entry.reason])).toEqual(
+      [
+        [-3, 'usage'],
+        [1, 'refund'],
+      ],
+    )
   })
 
   it('skips a product that says "Out of stock" and, for each other one, opens it and extracts its price', async () => {
