@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import type { Download, Page } from '@playwright/test'
+import type { Download } from '@playwright/test'
 import { apiToken, createAccount, createAutomation, reportRun, startClientRun } from './accounts.ts'
+import { addStep, step, stepTitles } from './builder-steps.ts'
 import { expect, expectNoAxeViolations, gotoHydrated, signIn, signInAsAdmin, test, toasts } from './fixtures.ts'
 
 const STEPS = [
@@ -16,15 +17,6 @@ const SAVED = [
   { type: 'screenshot' },
   { type: 'extract', target: [{ by: 'css', selector: '.order .status' }], field: 'status' },
 ]
-
-const stepList = (page: Page) => page.getByRole('list', { name: 'Steps' })
-const step = (page: Page, n: number) => stepList(page).getByRole('listitem', { name: new RegExp(`^Step ${n}: `) })
-const stepTitles = (page: Page) => stepList(page).getByRole('heading', { level: 3 })
-
-async function addStep(page: Page, type: string) {
-  await page.getByLabel('Step type').selectOption({ label: type })
-  await page.getByRole('button', { name: 'Add step' }).click()
-}
 
 async function downloaded(download: Download): Promise<string> {
   return readFile(await download.path(), 'utf8')

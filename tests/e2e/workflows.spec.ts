@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test'
 import { startWorkflowSite } from '../../server/testing/workflow-site.ts'
 import { createAccount } from './accounts.ts'
+import { addStep, step, stepTitles } from './builder-steps.ts'
 import { expect, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
@@ -21,15 +21,6 @@ test.afterAll(async () => {
   await server?.stop()
   await site?.close()
 })
-
-const stepList = (page: Page) => page.getByRole('list', { name: 'Steps' })
-const step = (page: Page, n: number) => stepList(page).getByRole('listitem', { name: new RegExp(`^Step ${n}: `) })
-const stepTitles = (page: Page) => stepList(page).getByRole('heading', { level: 3 })
-
-async function addStep(page: Page, type: string) {
-  await page.getByLabel('Step type').selectOption({ label: type })
-  await page.getByRole('button', { name: 'Add step' }).click()
-}
 
 test('a member builds a "for each row" automation in the builder and runs it over pasted rows', async ({ page, request }) => {
   await signIn(page, await createAccount(request, 'rows', server.url), server.url)

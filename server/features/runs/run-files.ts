@@ -17,49 +17,38 @@ const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** Files a cloud run leaves behind (screenshots, downloads, saved tables), on local disk under DATA_DIR/runs/<run id>/. */
 export function createRunFiles(options: { dataDir: string }) {
   const root = path.resolve(options.dataDir, 'runs')
-  const fileOf = (runId: string, name: string) => {
-    if (!RUN_ID.test(runId) || !SCREENSHOT_NAME.test(name)) throw new NotFound('No such screenshot')
-    return path.join(root, runId, name)
+  /** One kind of file a run keeps: the names it may have, and what a missing one is called. */
+  const kind = (names: RegExp, missing: string) => {
+    const fileOf = (runId: string, name: string) => {
+      if (!RUN_ID.test(runId) || !names.test(name)) throw new NotFound(missing)
+      return path.join(root, runId, name)
+    }
+    return {
+      async save(runId: string, name: string, bytes: Uint8Array): Promise<void> {
+        const file = fileOf(runId, name)
+        await mkdir(path.dirname(file), { recursive: true })
+        await writeFile(file, bytes)
+      },
+      async read(runId: string, name: string): Promise<Buffer> {
+        try {
+          return await readFile(fileOf(runId, name))
+        } catch (error) {
+          if (error instanceof NotFound) throw error
+          throw new NotFound(missing)
+        }
+      },
+    }
   }
-
-  const keptFileOf = (runId: string, name: string) => {
-    if (!RUN_ID.test(runId) || !KEPT_NAME.test(name)) throw new NotFound('No such file')
-    return path.join(root, runId, name)
-  }
+  const screenshots = kind(SCREENSHOT_NAME, 'No such screenshot')
+  const kept = kind(KEPT_NAME, 'No such file')
 
   return {
     screenshotName,
-
-    async saveScreenshot(runId: string, name: string, png: Uint8Array): Promise<void> {
-      const file = fileOf(runId, name)
-      await mkdir(path.dirname(file), { recursive: true })
-      await writeFile(file, png)
-    },
-
-    async readScreenshot(runId: string, name: string): Promise<Buffer> {
-      try {
-        return await readFile(fileOf(runId, name))
-      } catch (error) {
-        if (error instanceof NotFound) throw error
-        throw new NotFound('No such screenshot')
-      }
-    },
-
+    saveScreenshot: screenshots.save,
+    readScreenshot: screenshots.read,
     /** A file the run keeps (docs/decisions/046): a download or a saved table, stored under keptFileName. */
-    async saveFile(runId: string, name: string, bytes: Uint8Array): Promise<void> {
-      const file = keptFileOf(runId, name)
-      await mkdir(path.dirname(file), { recursive: true })
-      await writeFile(file, bytes)
-    },
-
-    async readFile(runId: string, name: string): Promise<Buffer> {
-      try {
-        return await readFile(keptFileOf(runId, name))
-      } catch (error) {
-        if (error instanceof NotFound) throw error
-        throw new NotFound('No such file')
-      }
-    },
+    saveFile: kept.save,
+    readFile: kept.read,
 
     /** Removes a run's files (when its member's account goes, or the run is purged). */
     async remove(runId: string): Promise<void> {
