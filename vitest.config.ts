@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'runner/**/*.test.ts', 'app/**/*.test.{ts,tsx}', 'extension/src/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['./tests/setup/fail-on-console-error.ts'],
+    globalSetup: ['./tests/setup/pglite-template.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -37,7 +37,7 @@ export interface Database {
 }
 
 export type DatabaseOptions =
-  | { kind: 'pglite'; dataDir?: string }
+  | { kind: 'pglite'; dataDir?: string; copyOf?: string }
   | {
       kind: 'postgres'
       url: string
@@ -58,7 +58,9 @@ const PING_TIMEOUT_MS = 3_000
 const migrationsFolder = path.resolve(process.cwd(), 'server/db/migrations')
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'postgres' ? openPostgres(options.url, options.poolMax ?? 10, options.logger) : openPglite(options.dataDir)
+  return options.kind === 'postgres'
+    ? openPostgres(options.url, options.poolMax ?? 10, options.logger)
+    : openPglite(options.dataDir, options.copyOf)
 }
 
 /**
@@ -72,7 +74,7 @@ export const PGLITE_SETTINGS: Record<string, string> = {
   maintenance_work_mem: '16MB',
 }
 
-async function openPglite(dataDir?: string): Promise<Database> {
+async function openPglite(dataDir?: string, copyOf?: string): Promise<Database> {
   if (dataDir) mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true })
   // Loaded only for the embedded database: a PostgreSQL server never needs them.
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
@@ -80,7 +82,7 @@ async function openPglite(dataDir?: string): Promise<Database> {
     import('drizzle-orm/pglite/migrator'),
   ])
   // PGlite runs in its own thread, so HTTP and the database use both cores.
-  const client = await startPgliteThread({ dataDir: dataDir ? path.resolve(dataDir) : undefined, settings: PGLITE_SETTINGS })
+  const client = await startPgliteThread({ dataDir: dataDir ? path.resolve(dataDir) : undefined, copyOf, settings: PGLITE_SETTINGS })
   const db = drizzlePglite({ client: asPglite(client), schema, casing: 'snake_case' })
   // PGlite serves one process: its messages never need to leave it.
   const notifications = inProcessNotifications()

@@ -16,6 +16,8 @@ import type { PGlite, QueryOptions, Results, Transaction } from '@electric-sql/p
 export interface PgliteThreadOptions {
   /** The data folder; none keeps the database in memory (tests). */
   dataDir?: string
+  /** In memory only: a copy of the database in this file (PGlite's dumpDataDir), instead of a new one. */
+  copyOf?: string
   /** PostgreSQL settings the engine starts with (`-c name=value`). */
   settings?: Record<string, string>
 }
@@ -78,7 +80,7 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
     await createDataDir(options.dataDir, settings)
   }
   const worker = new Worker(workerFile, {
-    workerData: { dataDir: options.dataDir ?? null, settings },
+    workerData: { dataDir: options.dataDir ?? null, copyOf: options.copyOf ?? null, settings },
     // The thread's young generation: results are short-lived, and the default (up to 32 MB)
     // would mostly hold garbage at the server's peak; its old generation: see OLD_GENERATION_MB
     // (docs/decisions/034).

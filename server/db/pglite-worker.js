@@ -22,6 +22,7 @@
 // queries (`tx`) run inside it. Plain JavaScript: Node 20 starts a worker file without a build
 // step; the server build copies this file beside the bundle (vite.config.ts), which finds it by a
 // URL relative to itself.
+import { readFileSync } from 'node:fs'
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
@@ -39,14 +40,19 @@ const gc = runInNewContext('typeof gc === "function" ? gc : undefined')
 
 /** A process that creates a data folder, or the thread that serves one (or one in memory). */
 const create = !parentPort
-/** @type {{ dataDir: string | null, settings: Record<string, string> }} */
-const { dataDir, settings } = create ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') } : workerData
+/** @type {{ dataDir: string | null, copyOf?: string | null, settings: Record<string, string> }} */
+const { dataDir, copyOf, settings } = create
+  ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') }
+  : workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
 const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
 
 async function open() {
-  const db = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite({ startParams })
+  // A copy of a dumped database starts without initdb's work (a migrated template, for tests).
+  const db = dataDir
+    ? new PGlite(dataDir, { startParams })
+    : new PGlite({ startParams, ...(copyOf ? { loadDataDir: new Blob([readFileSync(copyOf)]) } : {}) })
   await db.waitReady
   return db
 }

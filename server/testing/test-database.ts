@@ -3,7 +3,8 @@ import pg from 'pg'
 import { openDatabase, type Database } from '#server/db/client.ts'
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite by default, or a brand-new
+ * A fresh, migrated database for one test file: in-memory PGlite by default (a copy of a migrated
+ * template when the test run made one), or a brand-new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (or DATABASE_URL), dropped again
  * on close. `host` (host:port) makes the app connect there instead, e.g. through a proxy that a
  * test can cut; the database is still created and dropped directly on the server.
@@ -11,7 +12,9 @@ import { openDatabase, type Database } from '#server/db/client.ts'
 export async function openTestDatabase(options: { host?: string } = {}): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL
   if (!serverUrl) {
-    const database = await openDatabase({ kind: 'pglite' })
+    // A copy of the migrated template of tests/setup/pglite-template.ts when there is one; the
+    // migrations then find nothing left to apply.
+    const database = await openDatabase({ kind: 'pglite', copyOf: process.env.AETHER_TEST_PGLITE_TEMPLATE })
     await database.migrate()
     return database
   }
