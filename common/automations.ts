@@ -2,7 +2,7 @@ import { MAX_STEPS } from './automation-steps.ts'
 import { targetSchema } from './targets.ts'
 import { paginationQuerySchema } from './pagination.ts'
 import { runInputsSchema } from './run-inputs.ts'
-import { MAX_CSV_LENGTH, MAX_DATA_ROWS } from './data-rows.ts'
+import { MAX_CSV_LENGTH, MAX_DATA_ROWS, MAX_XLSX_BASE64_LENGTH } from './data-rows.ts'
 import { ROW_STATUSES } from './workflow-interpreter.ts'
 import { scheduleFieldSchema } from './schedules.ts'
 import { z } from './zod.ts'
@@ -106,13 +106,32 @@ export const runStartSchema = z.object({
   trigger: z.enum(['manual', 'extension', 'desktop'], { error: 'trigger must be manual, extension or desktop' }).optional(),
   inputs: runInputsSchema.optional(),
   /**
-   * The data a "for each row" block goes through (docs/decisions/046), one way of three: `rows`
-   * (records of column → text), `csv` (a header line, then a line per row), or `rowsFromRun` (an
+   * The data a "for each row" block goes through (docs/decisions/046), one way of four: `rows`
+   * (records of column → text), `csv` (a header line, then a line per row), `xlsx` (an Excel
+   * workbook, base64: its first sheet, the first row naming the columns), or `rowsFromRun` (an
    * earlier run's extracted table, by its id).
    */
   rows: z.array(z.unknown()).max(MAX_DATA_ROWS, `rows: at most ${MAX_DATA_ROWS} rows`).optional(),
   csv: z.string({ error: 'csv must be text' }).max(MAX_CSV_LENGTH, `csv must be at most ${MAX_CSV_LENGTH} characters`).optional(),
+  xlsx: z
+    .string({ error: 'xlsx must be the workbook as base64 text' })
+    .max(MAX_XLSX_BASE64_LENGTH, `xlsx must be at most ${MAX_XLSX_BASE64_LENGTH} characters of base64 (a workbook of 700 KB)`)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'xlsx must be the workbook as base64 text')
+    .optional(),
   rowsFromRun: z.uuid({ error: 'rowsFromRun must be a run id' }).optional(),
+})
+
+/**
+ * Rows of data kept with an automation (docs/decisions/046), for the runs started without rows of
+ * their own: given one way, as a run's start takes them, with a name to know them by.
+ */
+export const keptRowsInputSchema = runStartSchema.pick({ rows: true, csv: true, xlsx: true, rowsFromRun: true }).extend({
+  name: z
+    .string({ error: 'name must be text' })
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(200, 'name must be at most 200 characters')
+    .optional(),
 })
 
 /** Resuming a run (docs/decisions/046): from the step it stopped at, or from this one. */

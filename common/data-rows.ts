@@ -11,6 +11,9 @@ export const MAX_DATA_COLUMNS = 50
 export const MAX_CELL_LENGTH = 2000
 /** The most characters of CSV a run is started with (the API takes 1 MB of JSON). */
 export const MAX_CSV_LENGTH = 1_000_000
+/** The largest Excel workbook (.xlsx) a run takes as its data; as base64 it fits the API's 1 MB. */
+export const MAX_XLSX_BYTES = 700_000
+export const MAX_XLSX_BASE64_LENGTH = Math.ceil(MAX_XLSX_BYTES / 3) * 4
 
 /**
  * A column's name as `{{row.…}}` names it: what the header says, with every run of characters

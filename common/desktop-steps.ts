@@ -1,3 +1,4 @@
+import { TABLE_FORMATS } from './file-steps.ts'
 import { onError, text } from './step-fields.ts'
 import { z } from './zod.ts'
 
@@ -20,13 +21,12 @@ export const readDataStep = z.object({
   source: z.enum(DATA_SOURCES, { error: `must be one of ${DATA_SOURCES.join(', ')}` }).default('table'),
 })
 
-export const WRITE_FORMATS = ['csv', 'json'] as const
-/** Writes the data extracted so far to a file (CSV or JSON); an existing file is replaced only with `replace`. */
+/** Writes the data extracted so far to a file (CSV, JSON or XLSX); an existing file is replaced only with `replace`. */
 export const writeDataStep = z.object({
   type: z.literal('writeData'),
   ...onError,
   path: filePath(),
-  format: z.enum(WRITE_FORMATS, { error: `must be one of ${WRITE_FORMATS.join(', ')}` }).default('csv'),
+  format: z.enum(TABLE_FORMATS, { error: `must be one of ${TABLE_FORMATS.join(', ')}` }).default('csv'),
   replace: z.boolean({ error: 'must be true or false' }).optional(),
 })
 

@@ -53,8 +53,9 @@ export const uploadStep = z.object({
   file: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
 })
 
-export const TABLE_FORMATS = ['csv', 'json'] as const
-/** Writes the data extracted so far as a file of the run (CSV or JSON), under `name`. */
+/** The files a table is written as: CSV, JSON, or an Excel workbook. */
+export const TABLE_FORMATS = ['csv', 'json', 'xlsx'] as const
+/** Writes the data extracted so far as a file of the run (CSV, JSON or XLSX), under `name`. */
 export const saveTableStep = z.object({
   type: z.literal('saveTable'),
   ...onError,

@@ -66,6 +66,22 @@ describe('desktop actions', () => {
     expect(JSON.parse(await readFile(path.join(allowed, 'results.csv'), 'utf8'))).toEqual([{ name: 'Ada', status: 'saved' }])
   })
 
+  it('writes the table as an Excel workbook and reads one back as the data rows', async () => {
+    const { run, state } = runData([
+      { name: 'Ada', total: '12' },
+      { name: 'Bob', total: null },
+    ])
+    await actions().perform({ type: 'writeData', path: 'results.xlsx', format: 'xlsx' }, run)
+    expect([...(await readFile(path.join(allowed, 'results.xlsx'))).subarray(0, 2)]).toEqual([0x50, 0x4b])
+    expect(await actions().perform({ type: 'readData', path: 'results.xlsx', source: 'table' }, run)).toBe(
+      '2 rows of “results.xlsx” are the data rows',
+    )
+    expect(state.rows).toEqual([
+      { name: 'Ada', total: '12' },
+      { name: 'Bob', total: '' },
+    ])
+  })
+
   it('copies and moves files inside the allowed folders, and opens them with their app', async () => {
     const { run } = runData()
     await actions().perform({ type: 'copyFile', from: 'orders.csv', to: 'copy.csv' }, run)

@@ -7,7 +7,7 @@ import { MAX_CSV_LENGTH, MAX_DATA_ROWS, parseCsv } from '#common/data-rows.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
 import type { DataRow } from '#common/workflow-interpreter.ts'
 import { StepFailure } from '#server/browser/step-context.ts'
-import { extractedAsCsv } from '#server/features/runs/extracted-csv.ts'
+import { rowsOfXlsx, tableAsFile } from '#server/data/table-files.ts'
 
 type DesktopStep = Extract<AutomationStep, { type: 'readData' | 'writeData' | 'moveFile' | 'copyFile' | 'openFile' }>
 
@@ -95,7 +95,7 @@ export function createDesktopActions(options: { allowed: readonly string[]; open
     const facts = await stat(where).catch(() => null)
     if (!facts?.isFile()) throw new StepFailure(`“${step.path}” is not a file`)
     if (facts.size > MAX_CSV_LENGTH * 4) throw new StepFailure(`“${step.path}” is too large to read as data`)
-    const rows = parseCsv(await readFile(where, 'utf8'))
+    const rows = /\.xlsx$/i.test(where) ? rowsOfXlsx(await readFile(where)) : parseCsv(await readFile(where, 'utf8'))
     run.setRows(rows)
     return `${rows.length} row${rows.length === 1 ? '' : 's'} of “${step.path}” are the data rows`
   }
@@ -109,10 +109,11 @@ export function createDesktopActions(options: { allowed: readonly string[]; open
           case 'writeData': {
             const where = await inside(step.path)
             const rows = run.table()
-            const text = step.format === 'csv' ? extractedAsCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`
-            await writeFile(where, text, { flag: step.replace ? 'w' : 'wx' }).catch((error: NodeJS.ErrnoException) => {
-              throw new StepFailure(error.code === 'EEXIST' ? `“${step.path}” exists already (the step may replace it)` : error.message)
-            })
+            await writeFile(where, tableAsFile(rows, step.format), { flag: step.replace ? 'w' : 'wx' }).catch(
+              (error: NodeJS.ErrnoException) => {
+                throw new StepFailure(error.code === 'EEXIST' ? `“${step.path}” exists already (the step may replace it)` : error.message)
+              },
+            )
             return `wrote ${rows.length} row${rows.length === 1 ? '' : 's'} to “${step.path}”`
           }
           case 'moveFile':

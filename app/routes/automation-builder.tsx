@@ -17,6 +17,9 @@ import { triggerView } from '#app/features/automations/trigger/trigger-view.serv
 import { RunnerApprovalCard } from '#app/features/automations/runner/runner-approval-card.tsx'
 import { approveRunner } from '#app/features/automations/runner/runner-approval-actions.server.ts'
 import { runnerApprovalView } from '#app/features/automations/runner/runner-approval-view.server.ts'
+import { KeptRowsCard } from '#app/features/automations/data-rows/kept-rows-card.tsx'
+import { forgetRows, keepRows } from '#app/features/automations/data-rows/kept-rows-actions.server.ts'
+import { keptRowsView } from '#app/features/automations/data-rows/kept-rows-view.server.ts'
 
 // One route for /dashboard/automations/new and /dashboard/automations/<id>: every route is an entry
 // of the manifest each page loads (docs/decisions/008-page-weight.md).
@@ -45,6 +48,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       automation: null,
       suggestions: null,
       trigger: null,
+      keptRows: null,
       version: NEW,
       scheduleWords: null,
       readOnly,
@@ -64,6 +68,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     runner: runnerApprovalView(automation, runners),
     suggestions: await suggestionsView(context.services, automation.id, caller),
     trigger: await triggerView(context.services, automation.id, automation.steps, caller),
+    keptRows: await keptRowsView(context.services, automation.id, automation.steps, caller),
     version: automation.updatedAt.toISOString(),
     scheduleWords: automation.schedule
       ? `${automation.enabled ? 'Runs by itself' : 'Schedule paused'}: ${describeSchedule(automation.schedule)}.`
@@ -98,6 +103,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'revoke-trigger' && params.id !== NEW) return revokeTrigger(context, params.id)
   if (intent === 'forget-session' && params.id !== NEW) return forgetSession(context, params.id)
   if (intent === 'approve-runner' && params.id !== NEW) return approveRunner(context, params.id, form)
+  if (intent === 'keep-rows' && params.id !== NEW) return keepRows(context, params.id, form)
+  if (intent === 'forget-rows' && params.id !== NEW) return forgetRows(context, params.id)
   return saveAutomation(form, context, params.id === NEW ? null : params.id)
 }
 
@@ -120,8 +127,21 @@ const EMPTY = {
 }
 
 export default function AutomationBuilderPage() {
-  const { automation, memberTimeZone, version, plan, runLimits, runners, runner, assist, suggestions, trigger, scheduleWords, readOnly } =
-    useLoaderData<typeof loader>()
+  const {
+    automation,
+    memberTimeZone,
+    version,
+    plan,
+    runLimits,
+    runners,
+    runner,
+    assist,
+    suggestions,
+    trigger,
+    keptRows,
+    scheduleWords,
+    readOnly,
+  } = useLoaderData<typeof loader>()
   const data = useActionData<typeof action>()
   // The page's own save; the helpers' answers go to their fetchers.
   const answer = data && 'result' in data ? data : undefined
@@ -144,6 +164,7 @@ export default function AutomationBuilderPage() {
       answer={answer}
     >
       {runner ? <RunnerApprovalCard runner={runner} readOnly={readOnly} /> : null}
+      {keptRows ? <KeptRowsCard kept={keptRows} readOnly={readOnly} /> : null}
       {trigger ? <TriggerCard trigger={trigger} readOnly={readOnly} /> : null}
     </BuilderPage>
   ) : (

@@ -9,7 +9,8 @@ import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { actionResult } from '#app/lib/action-result.server.ts'
 import { AutomationsList } from '#app/features/automations/automations-list.tsx'
 import { RecentActivity } from '#app/features/automations/recent-activity.tsx'
-import { INPUT_FIELD_PREFIX, ROWS_FIELD } from '#app/features/automations/run-in-cloud.tsx'
+import { INPUT_FIELD_PREFIX } from '#app/features/automations/run-in-cloud.tsx'
+import { dataSourceFromForm } from '#app/features/automations/data-rows/data-rows-form.server.ts'
 import { RunFilters, RunHistoryTable } from '#app/features/automations/run-history.tsx'
 import { loadDashboard } from '#app/features/automations/dashboard-view.server.ts'
 import { isUuid } from '#common/ids.ts'
@@ -45,9 +46,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent === 'run-cloud') {
     const inputs = inputsOf(form)
-    const csv = form.get(ROWS_FIELD)
-    const rows = typeof csv === 'string' && csv.trim() !== '' ? { csv } : undefined
-    const outcome = await attempt(() => runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual', inputs, data: rows }))
+    const rows = await dataSourceFromForm(form)
+    const outcome = await attempt(() =>
+      runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual', inputs, data: rows?.source }),
+    )
     if (!outcome.ok) {
       return data<ActionResult>(
         { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },

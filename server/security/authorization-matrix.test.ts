@@ -183,6 +183,12 @@ const make = {
     const response = await send('member', 'POST', { path: '/automations', body: { name: unique('Matrix automation'), steps: STEPS } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
+  /** An automation whose steps go through rows of data. */
+  async rowsAutomation(): Promise<string> {
+    const steps = [{ type: 'forEachRow' }, { type: 'navigate', url: 'https://example.com/{{row.page}}' }, { type: 'end' }]
+    const response = await send('member', 'POST', { path: '/automations', body: { name: unique('Matrix rows automation'), steps } })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
   async clientRun(automationId: string): Promise<string> {
     const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
@@ -690,6 +696,12 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'PUT /automations/{id}': () => ({ path: `/automations/${fixtures.automationId}`, body: { description: 'Changed by the matrix' } }),
   'DELETE /automations/{id}': async () => ({ path: `/automations/${await make.automation()}` }),
   'POST /automations/{id}/duplicate': () => ({ path: `/automations/${fixtures.automationId}/duplicate` }),
+  'GET /automations/{id}/rows': () => ({ path: `/automations/${fixtures.automationId}/rows` }),
+  'PUT /automations/{id}/rows': async () => ({
+    path: `/automations/${await make.rowsAutomation()}/rows`,
+    body: { csv: 'page\nabout\ncontact\n', name: 'pages.csv' },
+  }),
+  'DELETE /automations/{id}/rows': () => ({ path: `/automations/${fixtures.automationId}/rows` }),
   'POST /automations/{id}/runner-approval': async () => ({
     path: `/automations/${await make.runnerAutomation()}/runner-approval`,
     body: { version: 1 },

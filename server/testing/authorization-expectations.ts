@@ -497,6 +497,17 @@ export const DOCUMENTED: RouteExpectation[] = [
   { route: 'PUT /automations/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404 },
   { route: 'DELETE /automations/{id}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: 'a fresh automation each call' },
   { route: 'POST /automations/{id}/duplicate', visitor: 401, member: 201, otherMember: 404, admin: 404 },
+  // Rows of data kept with an automation (docs/decisions/046): its workspace's; an admin may read what is kept, as the automation.
+  { route: 'GET /automations/{id}/rows', visitor: 401, member: 200, otherMember: 404, admin: 200 },
+  {
+    route: 'PUT /automations/{id}/rows',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: 'an automation with a "for each row" block, given two rows as CSV',
+  },
+  { route: 'DELETE /automations/{id}/rows', visitor: 401, member: 200, otherMember: 404, admin: 404 },
   {
     route: 'POST /automations/{id}/runner-approval',
     visitor: 401,

@@ -13,14 +13,11 @@ import {
 } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { Textarea } from '#app/components/ui/textarea.tsx'
-import { MAX_CSV_LENGTH } from '#common/data-rows.ts'
 import { MAX_INPUT_LENGTH } from '#common/run-inputs.ts'
+import { DataRowsField } from './data-rows/data-rows-field.tsx'
 
 /** The form field that carries an input's value: `input.<name>` (docs/decisions/027). */
 export const INPUT_FIELD_PREFIX = 'input.'
-/** The form field that carries the run's data rows as CSV (docs/decisions/046). */
-export const ROWS_FIELD = 'rowsCsv'
 
 /**
  * "Run in cloud" of My Automations: posts at once, or, for an automation whose steps ask for
@@ -67,7 +64,7 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
               : 'Its steps ask for these values. The run keeps them, so you can run it again with the same ones.'}
           </DialogDescription>
         </DialogHeader>
-        <Form method="post" preventScrollReset className="space-y-4" onSubmit={() => setOpen(false)}>
+        <Form method="post" encType="multipart/form-data" preventScrollReset className="space-y-4" onSubmit={() => setOpen(false)}>
           {hidden}
           {automation.inputNames.map((name, index) => (
             <div key={name} className="space-y-1.5">
@@ -81,7 +78,9 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
               />
             </div>
           ))}
-          {automation.takesRows ? <DataRowsField id={`${id}-rows`} /> : null}
+          {automation.takesRows ? (
+            <DataRowsField id={`${id}-rows`} hint="Leave both empty to use the rows kept with the automation." />
+          ) : null}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel
@@ -93,48 +92,5 @@ export function RunInCloud({ automation }: { automation: { id: string; name: str
         </Form>
       </DialogContent>
     </Dialog>
-  )
-}
-
-/**
- * The run's rows as CSV: pasted, or read from a CSV file chosen here (the file stays in the
- * browser; its text is what the form sends). The first line names the columns, {{row.<column>}}.
- */
-function DataRowsField({ id }: { id: string }) {
-  const [csv, setCsv] = useState('')
-  const [problem, setProblem] = useState<string | null>(null)
-  async function read(file: File | undefined) {
-    setProblem(null)
-    if (!file) return
-    if (file.size > MAX_CSV_LENGTH) return setProblem(`The file is larger than ${MAX_CSV_LENGTH / 1_000_000} MB.`)
-    setCsv(await file.text())
-  }
-  return (
-    <div className="space-y-3">
-      <div className="space-y-1.5">
-        <Label htmlFor={`${id}-file`}>CSV file (optional)</Label>
-        <Input id={`${id}-file`} type="file" accept=".csv,text/csv" onChange={(event) => void read(event.target.files?.[0])} />
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor={id}>Rows (CSV: the first line names the columns)</Label>
-        <Textarea
-          id={id}
-          name={ROWS_FIELD}
-          value={csv}
-          onChange={(event) => setCsv(event.target.value)}
-          rows={6}
-          maxLength={MAX_CSV_LENGTH}
-          spellCheck={false}
-          className="font-mono text-xs"
-          placeholder={'name,email\nAda Lovelace,ada@example.com'}
-          aria-describedby={problem ? `${id}-problem` : undefined}
-        />
-        {problem ? (
-          <p id={`${id}-problem`} role="alert" className="text-sm text-destructive">
-            {problem}
-          </p>
-        ) : null}
-      </div>
-    </div>
   )
 }

@@ -68,6 +68,23 @@ export const automations = pgTable(
   ],
 )
 
+/**
+ * Rows of data kept with an automation (docs/decisions/046): what its "for each row" block goes
+ * through when a run is started without rows of its own (a schedule, a trigger URL, Run in cloud
+ * with nothing given). Apart from the automation, so lists of automations never carry them.
+ */
+export const automationDataRows = pgTable('automation_data_rows', {
+  automationId: uuid()
+    .primaryKey()
+    .references(() => automations.id, { onDelete: 'cascade' }),
+  /** Where they came from, as the member named it: a file's name, "Pasted rows", an earlier run. */
+  name: text().notNull(),
+  rows: jsonb().$type<DataRow[]>().notNull(),
+  rowCount: integer().notNull(),
+  columns: jsonb().$type<string[]>().notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+})
+
 export interface RunLogLine {
   at: string
   level: 'info' | 'warn' | 'error'

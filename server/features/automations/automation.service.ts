@@ -22,6 +22,8 @@ import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 import { approveRunner } from './runner-approval.ts'
 import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
+import { rowsOf, type RunDataSource } from '#server/data/data-sources.ts'
+import { keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/data/kept-rows.ts'
 import { requireVerifiedForUnattendedRuns } from './unattended-runs.ts'
 
 export type Automation = typeof automations.$inferSelect
@@ -395,6 +397,43 @@ export function createAutomationService(
      * (docs/decisions/032, amended): after someone else changed an automation set to run there.
      */
     approveRunner: (id: string, caller: Caller, version: number) => approveRunner(db, activity, id, caller, version),
+
+    /**
+     * Keeps rows of data with the automation (or, null, none) for the runs started without rows of
+     * their own (docs/decisions/046). Like any change it makes a new version: on a colleague's
+     * local runner, that version waits for the runner's owner to approve it (docs/decisions/032).
+     */
+    async keepRows(id: string, caller: Caller, given: { source: RunDataSource; name: string } | null): Promise<Automation> {
+      const current = await ownedForChange(id, caller)
+      if (given && !current.steps.some((step) => step.type === 'forEachRow'))
+        throw new ValidationError('This automation has no "for each row" block, so it takes no rows of data: add one first.')
+      const kept: KeptRows | null = given ? { name: given.name, rows: await rowsOf(db, caller.workspace.id, given.source) } : null
+      if (kept?.rows.length === 0)
+        throw new ValidationError('The data has no rows: its first line names the columns, and each line after it is a row.')
+      const chosen = await chooseRunner(db, caller, undefined, current)
+      const runner: RunnerChoice = chosen.approval === 'approve' ? { ...chosen, approval: 'renew' } : chosen
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(automations)
+          .set({ ...approvalOf(runner), version: sql`${automations.version} + 1`, updatedAt: new Date() })
+          .where(and(eq(automations.id, id), eq(automations.workspaceId, caller.workspace.id)))
+          .returning()
+        if (!row) throw new NotFound('Automation not found')
+        await writeKeptRows(tx, id, kept)
+        const summary = kept
+          ? `Kept ${kept.rows.length} row${kept.rows.length === 1 ? '' : 's'} of data (${kept.name}) with ${row.name} (version ${row.version})`
+          : `Removed the rows of data kept with ${row.name} (version ${row.version})`
+        await record(tx, caller, 'automation.update', row, summary)
+        await changed(tx, row, 'updated', caller)
+        return row
+      })
+    },
+
+    /** What rows of data are kept with the automation (a viewer may look), or null. */
+    async keptRows(id: string, caller: Caller): Promise<KeptRowsSummary | null> {
+      const automation = await owned(id, caller)
+      return keptRowsSummary(db, automation.id)
+    },
 
     async remove(id: string, caller: Caller): Promise<void> {
       const current = await ownedForChange(id, caller)

@@ -7,7 +7,7 @@ import { short } from '#common/step-log-words.ts'
 import { StepFailure, seconds } from '#server/browser/step-context.ts'
 import type { TargetGuard } from '#server/browser/target-guard.ts'
 import type { RunFile } from '#server/db/schema/index.ts'
-import { extractedAsCsv } from './extracted-csv.ts'
+import { tableAsFile } from '#server/data/table-files.ts'
 import { keptFileName, type RunFiles } from './run-files.ts'
 
 type FileStep = Extract<AutomationStep, { type: 'download' | 'upload' | 'saveTable' }>
@@ -129,8 +129,7 @@ export function createRunFileSteps(deps: {
         }
         case 'saveTable': {
           const rows = deps.table()
-          const text = step.format === 'csv' ? extractedAsCsv(rows) : `${JSON.stringify(rows, null, 2)}\n`
-          const file = await keep(n, safeFileName(step.name, `data.${step.format}`), new TextEncoder().encode(text))
+          const file = await keep(n, safeFileName(step.name, `data.${step.format}`), tableAsFile(rows, step.format))
           return `saved ${rows.length} row${rows.length === 1 ? '' : 's'} as “${file.name}”`
         }
         case 'upload': {

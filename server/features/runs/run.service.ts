@@ -22,7 +22,9 @@ import { createRunHistory, notRefused } from './run-history.ts'
 import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
 import { DESKTOP_STEP_TYPES } from '#common/desktop-steps.ts'
-import { runDataIn, type RunDataSource } from './run-data.ts'
+import { runDataIn } from './run-data.ts'
+import type { RunDataSource } from '#server/data/data-sources.ts'
+import { keptRowsOf } from '#server/data/kept-rows.ts'
 import { resumeOf, type Resume } from './run-resume.ts'
 
 export type Run = typeof automationRuns.$inferSelect
@@ -191,7 +193,9 @@ export function createRunService(deps: {
       throw new LimitReached(`JavaScript steps are not part of the ${member.plan} plan: upgrade to run this automation.`, 'PLAN_LIMIT')
     const dataRows = options.resume
       ? options.resume.dataRows
-      : await runDataIn(tx, caller.workspace.id, steps, options.data, { name: member.plan, dataRowLimit: member.dataRowLimit })
+      : await runDataIn(tx, caller.workspace.id, steps, options.data, { name: member.plan, dataRowLimit: member.dataRowLimit }, () =>
+          keptRowsOf(tx, automation.id),
+        )
     const finishedRows = options.resume?.finishedRows ?? []
     if (options.runner === 'cloud') await requireUnverifiedAllowance(tx, caller.id)
     // A cloud run's data rows are each a run's work (docs/decisions/046): a credit a row.

@@ -13,14 +13,14 @@ import {
   runStartSchema,
 } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
-import type { RunDataSource } from './run-data.ts'
+import { dataSourceOf } from '#server/data/data-sources.ts'
 import type { SessionService } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
 import { admin, callerOf, deviceItself, member, publicRoute, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
 import { liveStream } from '#server/http/live-stream.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
-import { extractedAsCsv, rowOutcomesAsCsv } from './extracted-csv.ts'
+import { extractedAsCsv, rowOutcomesAsCsv } from '#server/data/extracted-csv.ts'
 import type { RepairApplier } from './apply-repair.ts'
 import type { RunFiles } from './run-files.ts'
 import { runDtoSchema, toRunDto, type RunDto } from './run.dto.ts'
@@ -279,16 +279,6 @@ async function runDtos(runs: Pick<RunService, 'queuePositions'>, items: Run[]): 
 async function runDto(runs: Pick<RunService, 'queuePositions'>, run: Run): Promise<RunDto> {
   const positions = await runs.queuePositions([run])
   return toRunDto(run, positions[run.id] ?? null)
-}
-
-/** The one way a start gives its data rows, if any (two at once is an error). */
-function dataSourceOf(body: { rows?: unknown[]; csv?: string; rowsFromRun?: string }): RunDataSource | undefined {
-  const given = [body.rows !== undefined, body.csv !== undefined, body.rowsFromRun !== undefined].filter(Boolean).length
-  if (given > 1) throw new ValidationError('Give the data one way: rows, csv or rowsFromRun.')
-  if (body.rows !== undefined) return { rows: body.rows }
-  if (body.csv !== undefined) return { csv: body.csv }
-  if (body.rowsFromRun !== undefined) return { fromRun: body.rowsFromRun }
-  return undefined
 }
 
 /** POST /automations/{id}/runs: mounted under /automations, beside the automations' own routes. */

@@ -6,10 +6,11 @@ import {
   STOP_OUTCOMES,
   TABLE_FORMATS,
   DATA_SOURCES,
-  WRITE_FORMATS,
   type StepType,
 } from '#common/automation-steps.ts'
 import { CONDITION_WORDS } from '#common/workflow-words.ts'
+
+const TABLE_FORMAT_WORDS = { csv: 'CSV', json: 'JSON', xlsx: 'Excel workbook (.xlsx)' }
 
 export interface FieldSpec {
   name: string
@@ -105,7 +106,7 @@ export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
   ],
   upload: [TARGET, { name: 'file', label: "File (its name in the run's files, {{row.column}} allowed)", placeholder: 'report.csv' }],
   saveTable: [
-    { name: 'format', label: 'Format', options: TABLE_FORMATS, optionLabels: { csv: 'CSV', json: 'JSON' } },
+    { name: 'format', label: 'Format', options: TABLE_FORMATS, optionLabels: TABLE_FORMAT_WORDS },
     { name: 'name', label: 'File name', placeholder: 'prices.csv' },
   ],
   readData: [
@@ -114,12 +115,12 @@ export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
       name: 'source',
       label: 'Read it as',
       options: DATA_SOURCES,
-      optionLabels: { table: 'A CSV table: a row per line', listing: 'A folder: a row per file' },
+      optionLabels: { table: 'A table (CSV, or .xlsx): a row per line', listing: 'A folder: a row per file' },
     },
   ],
   writeData: [
     { name: 'path', label: 'File (in a folder the runner may use)', placeholder: '/home/me/Orders/results.csv' },
-    { name: 'format', label: 'Format', options: WRITE_FORMATS, optionLabels: { csv: 'CSV', json: 'JSON' } },
+    { name: 'format', label: 'Format', options: TABLE_FORMATS, optionLabels: TABLE_FORMAT_WORDS },
     { name: 'replace', label: 'When the file exists', yesNo: ['Replace it', 'Fail the step'], optional: true },
   ],
   moveFile: [
