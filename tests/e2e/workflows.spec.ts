@@ -1,7 +1,8 @@
+import { utils, write } from '@e965/xlsx'
 import { startWorkflowSite } from '../../server/testing/workflow-site.ts'
 import { createAccount } from './accounts.ts'
 import { addStep, step, stepTitles } from './builder-steps.ts'
-import { expect, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
+import { expect, gotoHydrated, hydrated, signIn, test, toasts } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
 // A "for each row" workflow built in the builder without JSON (issue 29): blocks added with the
@@ -9,6 +10,9 @@ import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 // of a real server entering each row into a practice site's form, and each row's outcome on the
 // run page and in its download.
 test.describe.configure({ mode: 'serial', timeout: 150_000 })
+
+const workbook = (rows: string[][]) =>
+  write(utils.book_new(utils.aoa_to_sheet(rows), 'Sheet1'), { type: 'buffer', bookType: 'xlsx' }) as Buffer
 
 let site: Awaited<ReturnType<typeof startWorkflowSite>>
 let server: IsolatedServer
@@ -80,6 +84,32 @@ test('a member builds a "for each row" automation in the builder and runs it ove
   expect(csv).toContain('2,failed,')
   // Resume offers the failed row again.
   await expect(page.getByRole('button', { name: 'Resume from step 1' })).toBeVisible()
+
+  // Rows kept with the automation, from an Excel workbook: what a run started with no rows goes through.
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('link', { name: 'Edit Enter the orders' }).click()
+  await hydrated(page)
+  const card = page.getByRole('region', { name: 'Rows of data' })
+  await expect(card.getByText('No rows are kept with it')).toBeVisible()
+  await card.getByLabel('CSV or Excel file (optional)').setInputFiles({
+    name: 'regulars.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: workbook([
+      ['name', 'email'],
+      ['Dee', 'dee@example.com'],
+      ['Eve', 'eve@example.com'],
+    ]),
+  })
+  await expect(card.getByText('The rows come from the first sheet of regulars.xlsx')).toBeVisible()
+  await card.getByRole('button', { name: 'Keep these rows' }).click()
+  await expect(toasts(page).getByText('Rows kept')).toBeVisible()
+  await expect(card.getByText('regulars.xlsx, 2 rows with the columns name, email')).toBeVisible()
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('button', { name: 'Run in cloud: Enter the orders' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Run in cloud' }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  await expect(page.locator('[data-status="succeeded"]').first()).toBeVisible({ timeout: 90_000 })
+  expect(site.orders.map((order) => order.name)).toEqual(['Ada', 'Bob', 'Cyd', 'Dee', 'Eve'])
 })
 
 test('a JavaScript step is written in an editor with highlighting, under its label; a Free member is told which plan has it', async ({
