@@ -16,7 +16,7 @@ export const ONCE_ON_PGLITE = [
   'server/browser/**',
   'server/features/planning/**',
   'server/features/runs/{workflow-runs,step-executor,step-executor-late-site,step-failures,step-on-error,self-repair}.test.ts',
-  'server/data/{table-files,extracted-csv}.test.ts',
+  'server/tables/{table-files,extracted-csv}.test.ts',
   'server/features/vault/{vault-in-runs,secret-typing}.test.ts',
 ]
 

@@ -7,7 +7,7 @@ import { MAX_CSV_LENGTH, MAX_DATA_ROWS, parseCsv } from '#common/data-rows.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
 import type { DataRow } from '#common/workflow-interpreter.ts'
 import { StepFailure } from '#server/browser/step-context.ts'
-import { rowsOfXlsx, tableAsFile } from '#server/data/table-files.ts'
+import { rowsOfXlsx, tableAsFile } from '#server/tables/table-files.ts'
 
 type DesktopStep = Extract<AutomationStep, { type: 'readData' | 'writeData' | 'moveFile' | 'copyFile' | 'openFile' }>
 

@@ -22,8 +22,8 @@ import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 import { approveRunner } from './runner-approval.ts'
 import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
-import { rowsOf, type RunDataSource } from '#server/data/data-sources.ts'
-import { keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/data/kept-rows.ts'
+import { rowsOf, type RunDataSource } from '#server/tables/data-sources.ts'
+import { keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/tables/kept-rows.ts'
 import { requireVerifiedForUnattendedRuns } from './unattended-runs.ts'
 
 export type Automation = typeof automations.$inferSelect

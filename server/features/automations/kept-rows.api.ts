@@ -3,9 +3,9 @@ import { keptRowsInputSchema } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
 import { callerOf, member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams } from '#server/http/openapi.ts'
-import { dataSourceOf } from '#server/data/data-sources.ts'
+import { dataSourceOf } from '#server/tables/data-sources.ts'
 import type { AutomationService } from './automation.service.ts'
-import type { KeptRowsSummary } from '#server/data/kept-rows.ts'
+import type { KeptRowsSummary } from '#server/tables/kept-rows.ts'
 
 // /automations/{id}/rows: rows of data kept with an automation (docs/decisions/046), for the runs
 // started without rows of their own (a schedule, a trigger URL, Run in cloud with nothing given).

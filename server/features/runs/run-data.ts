@@ -2,7 +2,7 @@ import { LimitReached, ValidationError } from '#common/errors.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { DataRow } from '#common/workflow-interpreter.ts'
 import type { DbOrTx } from '#server/db/client.ts'
-import { rowsOf, type RunDataSource } from '#server/data/data-sources.ts'
+import { rowsOf, type RunDataSource } from '#server/tables/data-sources.ts'
 
 /**
  * The rows a run starts with, checked (common/data-rows.ts): only for steps with a "for each

@@ -7,7 +7,7 @@ import { short } from '#common/step-log-words.ts'
 import { StepFailure, seconds } from '#server/browser/step-context.ts'
 import type { TargetGuard } from '#server/browser/target-guard.ts'
 import type { RunFile } from '#server/db/schema/index.ts'
-import { tableAsFile } from '#server/data/table-files.ts'
+import { tableAsFile } from '#server/tables/table-files.ts'
 import { keptFileName, type RunFiles } from './run-files.ts'
 
 type FileStep = Extract<AutomationStep, { type: 'download' | 'upload' | 'saveTable' }>

@@ -23,8 +23,8 @@ import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
 import { DESKTOP_STEP_TYPES } from '#common/desktop-steps.ts'
 import { runDataIn } from './run-data.ts'
-import type { RunDataSource } from '#server/data/data-sources.ts'
-import { keptRowsOf } from '#server/data/kept-rows.ts'
+import type { RunDataSource } from '#server/tables/data-sources.ts'
+import { keptRowsOf } from '#server/tables/kept-rows.ts'
 import { resumeOf, type Resume } from './run-resume.ts'
 
 export type Run = typeof automationRuns.$inferSelect

@@ -8,7 +8,7 @@ import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { PRODUCTS, REPORT_CSV, startWorkflowSite } from '#server/testing/workflow-site.ts'
-import type { RunDataSource } from '#server/data/data-sources.ts'
+import type { RunDataSource } from '#server/tables/data-sources.ts'
 import type { Run } from './run.service.ts'
 import { createStepExecutor } from './step-executor.ts'
 

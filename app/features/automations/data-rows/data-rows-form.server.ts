@@ -1,5 +1,5 @@
 import { ROWS_FIELD, ROWS_FILE_FIELD } from './data-rows-field.tsx'
-import type { RunDataSource } from '#server/data/data-sources.ts'
+import type { RunDataSource } from '#server/tables/data-sources.ts'
 
 /**
  * The rows a page's form gives (docs/decisions/046): a CSV or Excel file chosen in it, else the CSV
