@@ -27,7 +27,9 @@ export function refOf(prompt: string, words: string, role?: string): number | nu
 
 /** One step of a planner script: the element by its words instead of its number. */
 export interface ScriptedStep {
-  type: AutomationStep['type']
+  type: AutomationStep['type'] | 'guard'
+  /** guard: what to do when its text is shown (or not). */
+  then?: 'skip' | 'stop' | 'fail'
   element?: string
   checked?: boolean
   count?: number
@@ -67,6 +69,7 @@ export function scriptedPlanner(script: ScriptedStep[]) {
         count: step.count ?? null,
         not: step.not ?? null,
         action: step.action ?? null,
+        then: step.then ?? null,
       },
     }
   }

@@ -5,6 +5,7 @@
 // part of the sentence it did not use.
 
 import { MAX_DESCRIPTION_LENGTH } from '#common/planning.ts'
+import { isConditionAlone, readGuard } from './condition-clause.ts'
 import { protect, restore, restoreQuoted } from './quoted-parts.ts'
 import { readClause, STARTS_WITH_VERB, trimFiller, type Instruction } from './read-clause.ts'
 
@@ -53,7 +54,20 @@ export function readInstructions(description: string): Read[] {
     reads.push({ instruction, source: restoreQuoted(trimFiller(source), quotes) })
     last = instruction
   }
-  for (const sentence of sentences) {
+  for (let index = 0; index < sentences.length; index += 1) {
+    // 'Otherwise, click Buy': after a skip or a stop, the steps that follow are the otherwise.
+    let sentence = (sentences[index] as string).replace(/^(?:otherwise|else|if\s+not)\b\s*,?\s*/i, '')
+    if (!sentence) continue
+    // 'If it says "Sold out" then skip it' was split at 'then'.
+    if (isConditionAlone(sentence) && index + 1 < sentences.length) {
+      index += 1
+      sentence = `${sentence}, ${sentences[index]}`
+    }
+    const guard = readGuard(sentence, quotes)
+    if (guard) {
+      reads.push({ instruction: { kind: 'guard', guard }, source: restoreQuoted(trimFiller(sentence), quotes) })
+      continue
+    }
     // Pieces at each comma or ' and ', with the separators between them.
     const parts = sentence.split(/(\s*,\s*(?:and\s+)?|\s+and\s+)/i)
     let pending = ''

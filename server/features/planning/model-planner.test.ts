@@ -76,6 +76,19 @@ describe('planning with the AI model', () => {
     expect(draft.paid).toBe(5)
   })
 
+  it('keeps a condition the task says as an if block around a skip, untried, where the model puts it', async () => {
+    model.respondWith({
+      reply: scriptedPlanner([
+        { type: 'guard', text: 'Out of stock', then: 'skip' },
+        { type: 'click', element: 'Next page' },
+      ]),
+    })
+    const draft = await plan('If a product says "Out of stock", skip it; otherwise go to the next page', `${sites.url}/original/products`)
+    expect(draft.steps.map((step) => step.type)).toEqual(['navigate', 'if', 'next', 'end', 'click'])
+    expect(draft.steps[1]).toEqual({ type: 'if', when: 'textShown', text: 'Out of stock' })
+    expect(promptOf(model.requests[1] as never)).toContain('guard {"when":"textShown","text":"Out of stock","then":"skip"}')
+  })
+
   it('turns "every element like this" into a table column, and refuses an element that is not on the page', async () => {
     model.respondWith({
       reply: scriptedPlanner([

@@ -1,3 +1,4 @@
+import { GUARD_THENS, guardSteps, type Guard } from './condition-clause.ts'
 import { z } from 'zod'
 import { STEP_KEYS, STEP_TYPES, type AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
@@ -33,7 +34,7 @@ export const plannerDecisionSchema = z.object({
   done: z.boolean().describe('true when the task is complete: then step is null.'),
   step: z
     .object({
-      type: z.enum(STEP_TYPES),
+      type: z.enum([...STEP_TYPES, 'guard']),
       ref: z
         .number()
         .int()
@@ -46,6 +47,10 @@ export const plannerDecisionSchema = z.object({
       field: z.string().nullable().describe('extract: the column name for the values.'),
       all: z.boolean().nullable().describe('extract: true to read every element like this one (a column, a list).'),
       ...verbDecisionFields,
+      then: z
+        .enum(GUARD_THENS)
+        .nullish()
+        .describe('guard: skip (on with the next row or item), stop (end the run as succeeded) or fail (end it as failed).'),
     })
     .nullable(),
 })
@@ -56,6 +61,7 @@ Rules:
 - Use only elements from the list, by their [number]. Never guess addresses or elements that are not listed.
 - Step types: navigate (url), click (ref), type (ref, text), select (ref, text = the option), press (key, optional ref), wait (ms, or ref to wait for), extract (ref, field; all=true for every element like it, such as a table column), screenshot, assertText (text; optional ref).
 ${VERB_PROMPT}
+- guard (text, then, not): when the task says what to do if the page shows a text (or, with not=true, does not show it), e.g. "if it says 'Out of stock', skip it". It is not tried now: put it where the check belongs, such as right after the step that opens the page it is about.
 - Values that look like {{secret 1}} stand for secrets: type them exactly as written.
 - When everything the task asks for is done, answer done=true with step=null. If the task cannot be done on this site, answer done=true and say why in thought.`
 
@@ -138,6 +144,20 @@ export async function planWithModel(input: {
       if (decision.thought && steps.length <= (input.start ? 1 : 0)) notes.push(`The AI model: ${decision.thought}`)
       break
     }
+    if (decision.step.type === 'guard') {
+      const guard = guardOf(decision.step, secrets)
+      if (!guard) {
+        history.push('(Your last answer could not be used: a guard needs the text and then.)')
+        continue
+      }
+      // Kept untried (condition-clause.ts): what this page shows says nothing of the rows or items a run meets.
+      for (const step of guardSteps(guard)) {
+        steps.push(step)
+        tried.push({ problem: null, picture: null })
+      }
+      history.push(`${steps.length - 2}-${steps.length}. guard ${JSON.stringify(guard).slice(0, 300)}`)
+      continue
+    }
     const made = await toStep(decision.step, snapshot, explorer, secrets, () => secretsSite)
     if ('problem' in made) {
       history.push(`(Your last answer could not be used: ${made.problem})`)
@@ -155,6 +175,16 @@ export async function planWithModel(input: {
     if (!secretsSite && made.step.type === 'navigate') secretsSite = new URL(made.step.url).origin
   }
   return { steps, tried, notes, turns, tokens }
+}
+
+/** The model's guard as ours: the text it names (secrets never: they are not what a page shows). */
+function guardOf(proposed: NonNullable<PlannerDecision['step']>, secrets: Map<string, string>): Guard | null {
+  if (!proposed.text?.trim() || !proposed.then || /\{\{secret \d+\}\}/.test(proposed.text)) return null
+  return {
+    when: proposed.not ? 'textNotShown' : 'textShown',
+    text: unmaskSecrets(proposed.text, secrets).slice(0, 1000),
+    then: proposed.then === 'skip' ? 'skip' : proposed.then === 'fail' ? 'fail' : 'succeed',
+  }
 }
 
 /** A kept step as the model reads it in 'Steps so far' (an address without its query). */

@@ -19,7 +19,7 @@ export const VERB_PROMPT = `- More step types: check (ref, checked: sets a check
 - Prefer check over click for checkboxes and switches. wait with not=true waits until the element is gone.`
 
 type Proposed = {
-  type: AutomationStep['type']
+  type: AutomationStep['type'] | 'guard'
   text: string | null
   checked?: boolean | null
   count?: number | null

@@ -3,6 +3,7 @@
 // opened): they are closures over it in planOffline; what needs none of it lives beside it
 // (plan-verbs, plan-search, plan-run, plan-extract, plan-remove).
 
+import { guardSteps } from './condition-clause.ts'
 import type { AutomationStep, STEP_KEYS } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import {
@@ -322,6 +323,10 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         return keep(instruction.name ? { type: 'screenshot', name: instruction.name } : { type: 'screenshot' }, source)
       case 'assert':
         return keep({ type: 'assertText', text: instruction.text }, source)
+      case 'guard':
+        // Kept untried: what the page shows now says nothing of the rows or items a run will meet.
+        for (const step of guardSteps(instruction.guard)) tools.arm(step, false)
+        return
       default:
         return planVerb(instruction, source, tools)
     }

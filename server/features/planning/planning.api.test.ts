@@ -386,6 +386,34 @@ describe('POST /api/automations/plan', () => {
     expect(body.data.notes).toContain('The steps run once for each row of the data the run is started with: {{row.column}} names a cell.')
   })
 
+  it('puts a condition said in words in an if block: a skip in a "for each row" task, a stop outside one', async () => {
+    const member = await offline.signUp()
+    const inRows = await call(offline, member, '/api/automations/plan', {
+      description: 'For each row: if the page shows "Sold out", skip it. Otherwise type "{{row.name}}" into Full name',
+      startUrl: `${sites.url}/original/contact`,
+    })
+    expect(inRows.status, JSON.stringify(inRows.body)).toBe(200)
+    expect(inRows.body.data.steps).toMatchObject([
+      { type: 'forEachRow' },
+      { type: 'navigate' },
+      { type: 'if', when: 'textShown', text: 'Sold out' },
+      { type: 'next' },
+      { type: 'end' },
+      { type: 'type', text: '{{row.name}}' },
+      { type: 'end' },
+    ])
+    const plain = await call(offline, member, '/api/automations/plan', {
+      description: 'If the page does not show "Contact us", stop the run as failed with "Wrong page"',
+      startUrl: `${sites.url}/original/contact`,
+    })
+    expect(plain.body.data.steps).toMatchObject([
+      { type: 'navigate' },
+      { type: 'if', when: 'textNotShown', text: 'Contact us' },
+      { type: 'stop', outcome: 'failed', message: 'Wrong page' },
+      { type: 'end' },
+    ])
+  })
+
   it('plans with the model when the plan includes it, paying one credit per question', async () => {
     const member = await withModel.signUp()
     await setPlan(withModel, member, 'pro')

@@ -21,6 +21,9 @@ import { createExplorationGate, type GateLimits } from './exploration-gate.ts'
 import { createInspector, INSPECTION_LIMITS, type Inspection, type InspectionLimits } from './inspector.ts'
 import { readInstructions } from './instructions.ts'
 import { ROWS_BLOCK, rowsLead } from './rows-lead.ts'
+import { skipsOutsideLoops } from './condition-clause.ts'
+
+const BLOCK_STARTS: ReadonlySet<string> = new Set(['if', 'repeat', 'forEach', 'forEachRow'])
 import { planWithModel } from './model-planner.ts'
 import { planOffline, type DraftPlan, type StepTrial } from './offline-planner.ts'
 import { inPlanningOrder } from './plan-order.ts'
@@ -259,10 +262,16 @@ function finishDraft(draft: DraftPlan, planner: 'offline' | 'model', modelCalls:
   const steps: AutomationStep[] = []
   const tried: StepTrial[] = []
   const room = eachRow ? MAX_PLAN_STEPS - 2 : MAX_PLAN_STEPS
-  for (const [index, step] of draft.steps.entries()) {
-    const checked = eachRow ? parseSteps([ROWS_BLOCK.open, step, ROWS_BLOCK.close]) : parseSteps([step])
+  // A condition's skip with no row or item to skip to ends the run instead (condition-clause.ts).
+  const drafted = eachRow ? draft.steps : skipsOutsideLoops(draft.steps)
+  for (const [index, step] of drafted.entries()) {
+    // Each step is checked where it stands: a block's start with an end after it, a skip inside a loop.
+    const before: AutomationStep[] = eachRow || step.type === 'next' ? [ROWS_BLOCK.open] : []
+    const after: AutomationStep[] = [...(BLOCK_STARTS.has(step.type) ? [ROWS_BLOCK.close] : []), ...before.map(() => ROWS_BLOCK.close)]
+    const checked =
+      step.type === 'end' || step.type === 'else' ? { ok: true as const, steps: [step] } : parseSteps([...before, step, ...after])
     if (checked.ok) {
-      steps.push(eachRow ? (checked.steps[1] as AutomationStep) : (checked.steps[0] as AutomationStep))
+      steps.push(step.type === 'end' || step.type === 'else' ? step : (checked.steps[before.length] as AutomationStep))
       tried.push(draft.tried[index] ?? { problem: null, picture: null })
     } else
       notes.push(`Step ${index + 1} was left out: ${checked.issues[0]?.message.replace(/^Step \d+ /, '') ?? 'it is not a valid step'}.`)

@@ -3,6 +3,7 @@
 // its patterns are one ordered list: the first that reads a clause wins, so they are kept together
 // (the verb steps' patterns are in read-verb-clause.ts, tried first).
 
+import type { Guard } from './condition-clause.ts'
 import { readAddClause, type AddInstruction } from './add-clause.ts'
 import { isQuoted, restore } from './quoted-parts.ts'
 import { readVerbClause, type VerbInstruction } from './read-verb-clause.ts'
@@ -27,6 +28,8 @@ export type Instruction =
   | { kind: 'extract'; what: string; field: string | null }
   | { kind: 'screenshot'; name: string | null }
   | { kind: 'assert'; text: string }
+  /** 'If the page shows "Sold out", skip it': an `if` block around a skip or a stop (condition-clause.ts). */
+  | { kind: 'guard'; guard: Guard }
   | AddInstruction
   | VerbInstruction
 
