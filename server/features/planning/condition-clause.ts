@@ -39,12 +39,19 @@ const SKIP =
 const STOP =
   /^(?:(?:stop|end|finish)(?:\s+the\s+run)?(?:\s+as\s+(?<outcome>failed|a\s+failure|succeeded|a\s+success|successful))?|(?<fail>fail)(?:\s+the\s+run)?)(?:\s+(?:with|saying)(?:\s+the\s+message)?\s+\uE000(?<message>\d+)\uE000)?$/i
 
+/** A condition said at a sentence's start, and the rest of the sentence: what to do when it holds. */
+export interface SaidCondition {
+  when: Guard['when']
+  text: string
+  rest: string
+}
+
 /**
- * A sentence that is a condition and what to do then, its quoted parts taken out (quoted-parts.ts):
- * 'If the page shows \uE0000\uE000, skip it'. Null for any other sentence. The text must be quoted:
- * it is what the page must show, word for word.
+ * The condition a sentence starts with, its quoted parts taken out (quoted-parts.ts): 'If the page
+ * shows \uE0000\uE000, click Accept'. Null for any other sentence. The text must be quoted: it is
+ * what the page must show, word for word.
  */
-export function readGuard(sentence: string, quotes: readonly string[]): Guard | null {
+export function readCondition(sentence: string, quotes: readonly string[]): SaidCondition | null {
   const said = sentence.trim().replace(/[.!]+$/, '')
   for (const { pattern, when } of CONDITIONS) {
     const condition = pattern.exec(said)
@@ -54,15 +61,20 @@ export function readGuard(sentence: string, quotes: readonly string[]): Guard | 
       .slice(condition[0].length)
       .replace(/^\s*,?\s*(?:then\s+)?/i, '')
       .trim()
-    if (!text?.trim() || !rest) return null
-    if (SKIP.test(rest)) return { when, text, then: 'skip' }
-    const stop = STOP.exec(rest)
-    if (!stop?.groups) return null
-    const failed = Boolean(stop.groups.fail) || /fail/i.test(stop.groups.outcome ?? '')
-    const message = stop.groups.message === undefined ? undefined : quotes[Number(stop.groups.message)]
-    return { when, text, then: failed ? 'fail' : 'succeed', ...(message ? { message } : {}) }
+    return text?.trim() ? { when, text, rest } : null
   }
   return null
+}
+
+/** A condition whose action is a skip or a stop ('…, skip it', '…, stop the run as failed with "…"'), or null. */
+export function guardOf(condition: SaidCondition, quotes: readonly string[]): Guard | null {
+  const { when, text, rest } = condition
+  if (SKIP.test(rest)) return { when, text, then: 'skip' }
+  const stop = STOP.exec(rest)
+  if (!stop?.groups) return null
+  const failed = Boolean(stop.groups.fail) || /fail/i.test(stop.groups.outcome ?? '')
+  const message = stop.groups.message === undefined ? undefined : quotes[Number(stop.groups.message)]
+  return { when, text, then: failed ? 'fail' : 'succeed', ...(message ? { message } : {}) }
 }
 
 /** 'If it says "Sold out"' alone: the condition, its action in the next sentence ('… then skip it'). */
