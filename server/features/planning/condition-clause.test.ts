@@ -30,9 +30,25 @@ describe('conditions said in words', () => {
     ])
   })
 
-  it('is not read without a quoted text, or with an action it cannot keep untried', () => {
+  it('is not read without a quoted text', () => {
     expect(read('If the page shows an error, skip it')).not.toContainEqual(expect.objectContaining({ kind: 'guard' }))
-    expect(read('If the page shows "Cookies", click Accept')).not.toContainEqual(expect.objectContaining({ kind: 'guard' }))
+  })
+
+  it('puts other actions inside an if block, and an "otherwise" sentence after its else', () => {
+    expect(read('If the page shows "Accept cookies", click Accept. Otherwise, click Sign in. Then type "ada" into Name')).toEqual([
+      { kind: 'if', when: 'textShown', text: 'Accept cookies' },
+      { kind: 'click', element: 'Accept' },
+      { kind: 'else' },
+      { kind: 'click', element: 'Sign in' },
+      { kind: 'endIf' },
+      { kind: 'type', element: 'Name', text: 'ada' },
+    ])
+    expect(read('if "Welcome" is not shown then click Sign in and type "ada" into Name')).toEqual([
+      { kind: 'if', when: 'textNotShown', text: 'Welcome' },
+      { kind: 'click', element: 'Sign in' },
+      { kind: 'type', element: 'Name', text: 'ada' },
+      { kind: 'endIf' },
+    ])
   })
 
   it('becomes an if block around a skip or a stop, valid as steps inside a loop', () => {

@@ -5,7 +5,7 @@
 // part of the sentence it did not use.
 
 import { MAX_DESCRIPTION_LENGTH } from '#common/planning.ts'
-import { isConditionAlone, readGuard } from './condition-clause.ts'
+import { guardOf, isConditionAlone, readCondition } from './condition-clause.ts'
 import { protect, restore, restoreQuoted } from './quoted-parts.ts'
 import { readClause, STARTS_WITH_VERB, trimFiller, type Instruction } from './read-clause.ts'
 
@@ -54,20 +54,41 @@ export function readInstructions(description: string): Read[] {
     reads.push({ instruction, source: restoreQuoted(trimFiller(source), quotes) })
     last = instruction
   }
+  const marker = (instruction: Instruction, source: string) => reads.push({ instruction, source: restoreQuoted(source, quotes) })
   for (let index = 0; index < sentences.length; index += 1) {
     // 'Otherwise, click Buy': after a skip or a stop, the steps that follow are the otherwise.
-    let sentence = (sentences[index] as string).replace(/^(?:otherwise|else|if\s+not)\b\s*,?\s*/i, '')
+    let sentence = (sentences[index] as string).replace(OTHERWISE, '')
     if (!sentence) continue
     // 'If it says "Sold out" then skip it' was split at 'then'.
     if (isConditionAlone(sentence) && index + 1 < sentences.length) {
       index += 1
       sentence = `${sentence}, ${sentences[index]}`
     }
-    const guard = readGuard(sentence, quotes)
+    const condition = readCondition(sentence, quotes)
+    const guard = condition && guardOf(condition, quotes)
     if (guard) {
-      reads.push({ instruction: { kind: 'guard', guard }, source: restoreQuoted(trimFiller(sentence), quotes) })
+      marker({ kind: 'guard', guard }, trimFiller(sentence))
       continue
     }
+    if (condition?.rest) {
+      // 'If the page shows "Cookies", click Accept. Otherwise, …': the actions inside an if block.
+      marker({ kind: 'if', when: condition.when, text: condition.text }, trimFiller(sentence))
+      readSentence(condition.rest)
+      const next = sentences[index + 1]
+      if (next && OTHERWISE.test(next)) {
+        index += 1
+        marker({ kind: 'else' }, 'otherwise')
+        readSentence(next.replace(OTHERWISE, ''))
+      }
+      marker({ kind: 'endIf' }, 'end of the condition')
+      continue
+    }
+    readSentence(sentence)
+  }
+  return withAntecedents(withQuestionsAnsweredLater(reads))
+
+  /** One sentence's clauses, in order. */
+  function readSentence(sentence: string) {
     // Pieces at each comma or ' and ', with the separators between them.
     const parts = sentence.split(/(\s*,\s*(?:and\s+)?|\s+and\s+)/i)
     let pending = ''
@@ -105,8 +126,9 @@ export function readInstructions(description: string): Read[] {
     }
     flush()
   }
-  return withAntecedents(withQuestionsAnsweredLater(reads))
 }
+
+const OTHERWISE = /^(?:otherwise|else|if\s+not)\b\s*,?\s*/i
 
 /**
  * 'Which tags does it use? Look under More, in the Tags tab, and read them': a question asked

@@ -327,6 +327,14 @@ export async function planOffline(reads: Read[], explorer: Explorer, start: stri
         // Kept untried: what the page shows now says nothing of the rows or items a run will meet.
         for (const step of guardSteps(instruction.guard)) tools.arm(step, false)
         return
+      case 'if':
+        // The actions inside are tried as any other: when the page does not show the text while
+        // planning, an element they need may not be there, and they are left out with a note.
+        return tools.arm({ type: 'if', when: instruction.when, text: instruction.text }, false)
+      case 'else':
+        return tools.arm({ type: 'else' }, false)
+      case 'endIf':
+        return tools.arm({ type: 'end' }, false)
       default:
         return planVerb(instruction, source, tools)
     }

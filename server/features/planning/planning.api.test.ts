@@ -412,6 +412,19 @@ describe('POST /api/automations/plan', () => {
       { type: 'stop', outcome: 'failed', message: 'Wrong page' },
       { type: 'end' },
     ])
+    // Other actions go inside the block, tried on the page as any other step.
+    const actions = await call(offline, member, '/api/automations/plan', {
+      description: 'If the page shows "Send message", type "Ada" into Full name. Otherwise, take a screenshot',
+      startUrl: `${sites.url}/original/contact`,
+    })
+    expect(actions.body.data.steps).toMatchObject([
+      { type: 'navigate' },
+      { type: 'if', when: 'textShown', text: 'Send message' },
+      { type: 'type', text: 'Ada' },
+      { type: 'else' },
+      { type: 'screenshot' },
+      { type: 'end' },
+    ])
   })
 
   it('plans with the model when the plan includes it, paying one credit per question', async () => {

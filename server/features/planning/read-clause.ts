@@ -30,6 +30,10 @@ export type Instruction =
   | { kind: 'assert'; text: string }
   /** 'If the page shows "Sold out", skip it': an `if` block around a skip or a stop (condition-clause.ts). */
   | { kind: 'guard'; guard: Guard }
+  /** 'If the page shows "Cookies", click Accept. Otherwise, …': the start, else and end of an if block around actions. */
+  | { kind: 'if'; when: Guard['when']; text: string }
+  | { kind: 'else' }
+  | { kind: 'endIf' }
   | AddInstruction
   | VerbInstruction
 
