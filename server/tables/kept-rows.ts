@@ -33,6 +33,12 @@ export async function writeKeptRows(tx: DbOrTx, automationId: string, kept: Kept
     .onConflictDoUpdate({ target: automationDataRows.automationId, set: values })
 }
 
+/** A copy of an automation keeps the same rows (its "Copy of …"). */
+export async function copyKeptRows(db: DbOrTx, fromId: string, toId: string): Promise<void> {
+  const [kept] = await db.select().from(automationDataRows).where(eq(automationDataRows.automationId, fromId))
+  if (kept) await db.insert(automationDataRows).values({ ...kept, automationId: toId, updatedAt: new Date() })
+}
+
 export async function keptRowsSummary(db: DbOrTx, automationId: string): Promise<KeptRowsSummary | null> {
   const [kept] = await db
     .select({

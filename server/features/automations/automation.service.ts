@@ -23,7 +23,7 @@ import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 import { approveRunner } from './runner-approval.ts'
 import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
 import { rowsOf, type RunDataSource } from '#server/tables/data-sources.ts'
-import { keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/tables/kept-rows.ts'
+import { copyKeptRows, keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/tables/kept-rows.ts'
 import { requireVerifiedForUnattendedRuns } from './unattended-runs.ts'
 
 export type Automation = typeof automations.$inferSelect
@@ -329,7 +329,7 @@ export function createAutomationService(
       const source = await ownedForChange(id, caller)
       // The copy keeps the runner only when it is the caller's own: a colleague's runs what they approved.
       const runner = source.deviceId ? await runnerOf(db, source.workspaceId, source.deviceId) : null
-      return this.create(caller, {
+      const copy = await this.create(caller, {
         name: `Copy of ${source.name}`.slice(0, 100),
         description: source.description,
         steps: source.steps,
@@ -343,6 +343,8 @@ export function createAutomationService(
         // A copy of a scheduled automation does not start firing on its own.
         enabled: source.schedule ? false : source.enabled,
       })
+      await copyKeptRows(db, source.id, copy.id)
+      return copy
     },
 
     /**

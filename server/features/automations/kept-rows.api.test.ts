@@ -131,6 +131,10 @@ describe('rows kept with an automation', () => {
     const [queued] = await t.db.select().from(automationRuns).where(eq(automationRuns.id, fired.data.id))
     expect(queued?.dataRows).toEqual([{ order: '2001' }, { order: '2002' }, { order: '2003' }])
 
+    // A copy of the automation keeps them too.
+    const copy = await call<{ id: string }>(business, `/api/automations/${automationId}/duplicate`, { method: 'POST' })
+    expect((await call<Kept>(business, `/api/automations/${copy.data.id}/rows`)).data).toMatchObject({ name: 'orders.xlsx', rowCount: 3 })
+
     const removed = await call<Kept>(business, `/api/automations/${automationId}/rows`, { method: 'DELETE' })
     expect(removed).toMatchObject({ status: 200, data: null })
     const refused = await startClientRun(business, automationId)
