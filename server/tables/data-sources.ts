@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { checkRows, columnKey, parseCsv } from '#common/data-rows.ts'
+import { checkRows, parseCsv, rowsFromTable } from '#common/data-rows.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
 import type { DataRow } from '#common/workflow-interpreter.ts'
 import type { DbOrTx } from '#server/db/client.ts'
@@ -23,9 +23,10 @@ export function dataSourceOf(body: { rows?: unknown[]; csv?: string; xlsx?: stri
 /** An earlier run's extracted table as data rows: its fields as columns `{{row.…}}` can name, empty cells as ''. */
 function extractedAsRows(extracted: readonly Record<string, string | null>[]): DataRow[] {
   const header = [...new Set(extracted.flatMap((row) => Object.keys(row)))]
-  const body = extracted.map((row) => header.map((field) => row[field] ?? ''))
-  const keys = header.map((field, position) => columnKey(field, position))
-  return checkRows(body.map((cells) => Object.fromEntries(keys.map((key, position) => [key, cells[position] ?? '']))))
+  return rowsFromTable(
+    header,
+    extracted.map((row) => header.map((field) => row[field] ?? '')),
+  )
 }
 
 /** The rows a source gives, checked; an earlier run's must be of this workspace. */

@@ -73,6 +73,24 @@ describe("a run's rows of data", () => {
     ])
   })
 
+  it("are taken from an earlier run's extracted table, its field names made column names", async () => {
+    const automationId = await automationOf(business)
+    const plain = await automationOf(business, [{ type: 'navigate', url: 'https://example.com/' }])
+    const earlier = await startClientRun(business, plain)
+    const extracted = [
+      { 'Order number': '3001', total: '9.50' },
+      { 'Order number': '3002', total: null },
+    ]
+    const finished = await call(business, `/api/runs/${earlier.data.id}/finish`, { body: { status: 'succeeded', extracted } })
+    expect(finished.status, finished.message).toBe(200)
+    const started = await startClientRun(business, automationId, { rowsFromRun: earlier.data.id })
+    expect(started.status, started.message).toBe(201)
+    expect(started.data.dataRows).toEqual([
+      { Order_number: '3001', total: '9.50' },
+      { Order_number: '3002', total: '' },
+    ])
+  })
+
   it('are refused given two ways, for steps without a "for each row" block, when they are not a workbook, or over the plan', async () => {
     const automationId = await automationOf(free)
     const twoWays = await startClientRun(free, automationId, { csv: 'order\n1\n', rows: [{ order: '1' }] })

@@ -50,7 +50,8 @@ const forget = signedInRoute(member('automations', 'member'), {
   responses: { 200: { description: 'None kept', content: answer }, ...errorResponses(400, 404) },
 })
 
-const NAMES = { rows: 'Rows from the API', csv: 'Pasted rows', xlsx: 'A workbook', rowsFromRun: 'An earlier run' } as const
+/** What kept rows are called when the member gives no name, by the way they came. */
+const NAMES = { rows: 'Rows from the API', csv: 'Pasted rows', xlsx: 'A workbook', fromRun: 'An earlier run' } as const
 
 export function createKeptRowsApi(automations: AutomationService) {
   return createRouter()
@@ -64,7 +65,7 @@ export function createKeptRowsApi(automations: AutomationService) {
       const body = c.req.valid('json')
       const source = dataSourceOf(body)
       if (!source) throw new ValidationError('Give the rows one way: rows, csv, xlsx or rowsFromRun.')
-      const way = (Object.keys(NAMES) as (keyof typeof NAMES)[]).find((key) => body[key] !== undefined) ?? 'rows'
+      const way = Object.keys(source)[0] as keyof typeof NAMES
       await automations.keepRows(id, caller, { source, name: body.name ?? NAMES[way] })
       return c.json({ data: toDto(await automations.keptRows(id, caller)) }, 200)
     })
