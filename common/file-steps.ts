@@ -13,8 +13,12 @@ export const MAX_RUN_FILES = 20
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 export const UNSAFE_FILE_NAME_CHARACTERS = /[\\/"\u0000-\u001f\u007f]/g
 
+/** The most bytes one file kept with an automation may hold, and the most files one automation keeps. */
+export const MAX_AUTOMATION_FILE_BYTES = 5 * 1024 * 1024
+export const MAX_AUTOMATION_FILES = 10
+
 /** A file's name as the member gives it: no folders, no control characters, at most 100 characters. */
-const fileName = () =>
+export const fileName = () =>
   text()
     .trim()
     .min(1, 'is required')
@@ -45,7 +49,10 @@ export const downloadStep = z
     message: 'needs either an element to click or a url, not both',
   })
 
-/** Chooses a file the run kept (a download, a saved table) in a file input, by the name it has in the run's files. */
+/**
+ * Chooses a file in a file input, by its name: a file the run kept (a download, a saved table),
+ * or else one kept with the automation. The name may come from the row (`{{row.file}}`).
+ */
 export const uploadStep = z.object({
   type: z.literal('upload'),
   ...onError,

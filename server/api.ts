@@ -22,6 +22,7 @@ import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
 import { createDevicesApi } from './features/devices/devices.api.ts'
 import { createSessionApi, createVaultApi } from './features/vault/vault.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
+import { createAutomationFilesApi } from './features/automations/automation-files.api.ts'
 import { createKeptRowsApi } from './features/automations/kept-rows.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
@@ -77,6 +78,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/automations', createAutomationsApi(services.automations))
   api.route('/automations', createRunStartApi(services.runs))
   api.route('/automations', createKeptRowsApi(services.automations))
+  api.route('/automations', createAutomationFilesApi(services.automations))
   api.route('/automations', createSuggestionsApi(services.suggestions))
   api.route('/automations', createAutomationTriggerApi(services.triggers))
   api.route('/triggers', createTriggersApi(services.triggers))

@@ -193,6 +193,7 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
     browsers: services.browsers,
     repairer: services.repairer,
     vault: services.vault,
+    automationFiles: services.automationFiles,
     logger,
     config: {
       concurrency: env.RUN_CONCURRENCY,

@@ -1,3 +1,4 @@
+import { automationFileSource } from '#server/tables/automation-files.ts'
 import { WEBHOOK_TIMEOUT_MS } from '#common/webhooks.ts'
 import { createAuth } from './better-auth.ts'
 import type { Database } from './db/client.ts'
@@ -225,6 +226,7 @@ export function createServices(options: {
     triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
+    automationFiles: automationFileSource(db),
     urlSigner,
     artifactLinks,
     outgoingWebhooks,

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { CLIENT_SCREENSHOT_MAX_BYTES } from '#common/automations.ts'
 import { COVER_MAX_BYTES } from '#common/blog.ts'
+import { MAX_AUTOMATION_FILE_BYTES } from '#common/file-steps.ts'
 import type { AppEnv } from './app-env.ts'
 import { isApiPath } from './request-guard.ts'
 
@@ -16,16 +17,19 @@ interface Limit {
 const UPLOADS_PATH = '/api/uploads/'
 /** A client run's screenshot upload (POST /api/runs/{id}/screenshots): a PNG body of up to 5 MB. */
 const RUN_SCREENSHOT_PATH = /^\/api\/runs\/[^/]+\/screenshots$/
+/** A file kept with an automation (PUT /api/automations/{id}/files/{name}): its bytes, up to 5 MB. */
+const AUTOMATION_FILE_PATH = /^\/api\/automations\/[^/]+\/files\/[^/]+$/
 
 /**
  * Request bodies have a size limit everywhere, chosen by path: 1 MB of JSON for the API, a cover
- * image (2 MB and its multipart framing) for uploads, a PNG of 5 MB for a client run's screenshot, 2 MB for a page's form (the builder's import
+ * image (2 MB and its multipart framing) for uploads, a PNG of 5 MB for a client run's screenshot, 5 MB for a file kept with an automation, 2 MB for a page's form (the builder's import
  * of a 1 MB steps file, URL-encoded). A declared Content-Length over the limit is refused before
  * anything is read; a chunked body is read until it passes the limit and refused there. Either way
  * the answer is 413 and the rest is never read into memory.
  */
 function limitFor(path: string): Limit {
   if (path.startsWith(UPLOADS_PATH)) return { bytes: COVER_MAX_BYTES + 64 * 1024, message: 'The image is larger than 2 MB.' }
+  if (AUTOMATION_FILE_PATH.test(path)) return { bytes: MAX_AUTOMATION_FILE_BYTES, message: 'The file is larger than 5 MB.' }
   if (RUN_SCREENSHOT_PATH.test(path)) return { bytes: CLIENT_SCREENSHOT_MAX_BYTES, message: 'The screenshot is larger than 5 MB.' }
   if (isApiPath(path)) return { bytes: MB, message: 'Request body is too large (the limit is 1 MB).' }
   return { bytes: 2 * MB, message: 'The form is too large (the limit is 2 MB).' }

@@ -189,6 +189,13 @@ const make = {
     const response = await send('member', 'POST', { path: '/automations', body: { name: unique('Matrix rows automation'), steps } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
+  /** A fresh automation of the member's with a file kept: the file's path. */
+  async automationFile(): Promise<string> {
+    const path = `/automations/${await make.automation()}/files/kept.txt`
+    const response = await send('member', 'PUT', { path, body: 'kept', headers: { 'content-type': 'text/plain' } })
+    await json(response, 200)
+    return path
+  },
   async clientRun(automationId: string): Promise<string> {
     const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
@@ -702,6 +709,14 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     body: { csv: 'page\nabout\ncontact\n', name: 'pages.csv' },
   }),
   'DELETE /automations/{id}/rows': () => ({ path: `/automations/${fixtures.automationId}/rows` }),
+  'GET /automations/{id}/files': () => ({ path: `/automations/${fixtures.automationId}/files` }),
+  'GET /automations/{id}/files/{name}': async () => ({ path: await make.automationFile() }),
+  'PUT /automations/{id}/files/{name}': () => ({
+    path: `/automations/${fixtures.automationId}/files/form.pdf`,
+    body: '%PDF-1.4 matrix',
+    headers: { 'content-type': 'application/pdf' },
+  }),
+  'DELETE /automations/{id}/files/{name}': async () => ({ path: await make.automationFile() }),
   'POST /automations/{id}/runner-approval': async () => ({
     path: `/automations/${await make.runnerAutomation()}/runner-approval`,
     body: { version: 1 },

@@ -7,14 +7,20 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import routes from '#app/routes.ts'
 import { CLIENT_SCREENSHOT_MAX_BYTES } from '#common/automations.ts'
+import { MAX_AUTOMATION_FILE_BYTES } from '#common/file-steps.ts'
 import { operationsOf, type OpenApiDocument } from '#server/testing/arbitrary-requests.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 /** Over every limit: 2 MB of form or cover upload plus their framing, 1 MB of JSON. */
 const TOO_LARGE = 2 * 1024 * 1024 + 128 * 1024
-/** Over a client run's screenshot (a PNG body of 5 MB): the one larger limit. */
-const SCREENSHOT_TOO_LARGE = CLIENT_SCREENSHOT_MAX_BYTES + 128 * 1024
-const tooLargeFor = (path: string) => (/^\/api\/runs\/[^/]+\/screenshots$/.test(path) ? SCREENSHOT_TOO_LARGE : TOO_LARGE)
+/** The larger limits: a client run's screenshot (a PNG body), a file kept with an automation (its bytes). */
+const SCREENSHOT_PATH = /^\/api\/runs\/[^/]+\/screenshots$/
+const AUTOMATION_FILE_PATH = /^\/api\/automations\/[^/]+\/files\/[^/]+$/
+const tooLargeFor = (path: string) => {
+  if (SCREENSHOT_PATH.test(path)) return CLIENT_SCREENSHOT_MAX_BYTES + 128 * 1024
+  if (AUTOMATION_FILE_PATH.test(path)) return MAX_AUTOMATION_FILE_BYTES + 128 * 1024
+  return TOO_LARGE
+}
 
 const t: TestApp = await createTestApp({ pages: async (c) => c.text('the page read nothing') })
 afterAll(async () => {
@@ -53,7 +59,8 @@ const targets = [
 
 describe('every body over its limit is refused with 413 first', () => {
   it('covers the API and the pages', () => {
-    expect(targets.filter((target) => tooLargeFor(target.path) === SCREENSHOT_TOO_LARGE)).toHaveLength(1)
+    expect(targets.filter((target) => SCREENSHOT_PATH.test(target.path))).toHaveLength(1)
+    expect(targets.filter((target) => AUTOMATION_FILE_PATH.test(target.path)).map((target) => target.method)).toEqual(['PUT', 'DELETE'])
     expect(targets.filter((target) => target.path.startsWith('/api/')).length).toBeGreaterThan(20)
     expect(targets.filter((target) => !target.path.startsWith('/api/')).length).toBeGreaterThan(30)
   })

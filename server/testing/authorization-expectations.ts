@@ -508,6 +508,18 @@ export const DOCUMENTED: RouteExpectation[] = [
     note: 'an automation with a "for each row" block, given two rows as CSV',
   },
   { route: 'DELETE /automations/{id}/rows', visitor: 401, member: 200, otherMember: 404, admin: 404 },
+  // Files kept with an automation for its upload steps (docs/decisions/046): the same as its rows.
+  { route: 'GET /automations/{id}/files', visitor: 401, member: 200, otherMember: 404, admin: 200 },
+  { route: 'GET /automations/{id}/files/{name}', visitor: 401, member: 200, otherMember: 404, admin: 200 },
+  { route: 'PUT /automations/{id}/files/{name}', visitor: 401, member: 200, otherMember: 404, admin: 404, note: 'a PDF body' },
+  {
+    route: 'DELETE /automations/{id}/files/{name}',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: 'a fresh automation and file each call',
+  },
   {
     route: 'POST /automations/{id}/runner-approval',
     visitor: 401,

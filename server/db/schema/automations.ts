@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
@@ -84,6 +98,32 @@ export const automationDataRows = pgTable('automation_data_rows', {
   columns: jsonb().$type<string[]>().notNull(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 })
+
+/** Bytes as PostgreSQL keeps them (bytea), read and written as a Buffer. */
+const bytes = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+})
+
+/**
+ * Files kept with an automation (docs/decisions/046): what its upload steps choose in a file
+ * input when the run has no file of that name. In the database, so a copy, a deletion and a
+ * backup take them along; MAX_AUTOMATION_FILES of MAX_AUTOMATION_FILE_BYTES at most.
+ */
+export const automationFiles = pgTable(
+  'automation_files',
+  {
+    automationId: uuid()
+      .notNull()
+      .references(() => automations.id, { onDelete: 'cascade' }),
+    /** The member's name for it, unique within the automation: what an upload step names. */
+    name: text().notNull(),
+    size: integer().notNull(),
+    content: bytes().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.automationId, table.name] })],
+)
 
 export interface RunLogLine {
   at: string

@@ -23,6 +23,14 @@ import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 import { approveRunner } from './runner-approval.ts'
 import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
 import { rowsOf, type RunDataSource } from '#server/tables/data-sources.ts'
+import {
+  automationFileBytes,
+  copyAutomationFiles,
+  listAutomationFiles,
+  removeAutomationFile,
+  writeAutomationFile,
+  type AutomationFileSummary,
+} from '#server/tables/automation-files.ts'
 import { copyKeptRows, keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/tables/kept-rows.ts'
 import { requireVerifiedForUnattendedRuns } from './unattended-runs.ts'
 
@@ -344,6 +352,7 @@ export function createAutomationService(
         enabled: source.schedule ? false : source.enabled,
       })
       await copyKeptRows(db, source.id, copy.id)
+      await copyAutomationFiles(db, source.id, copy.id)
       return copy
     },
 
@@ -435,6 +444,42 @@ export function createAutomationService(
     async keptRows(id: string, caller: Caller): Promise<KeptRowsSummary | null> {
       const automation = await owned(id, caller)
       return keptRowsSummary(db, automation.id)
+    },
+
+    /** The files kept with the automation, for its upload steps (a viewer may look). */
+    async files(id: string, caller: Caller): Promise<AutomationFileSummary[]> {
+      const automation = await owned(id, caller)
+      return listAutomationFiles(db, automation.id)
+    },
+
+    /** One kept file's bytes, to download; a missing name is a 404. */
+    async fileBytes(id: string, caller: Caller, name: string): Promise<Buffer> {
+      const automation = await owned(id, caller)
+      const bytes = await automationFileBytes(db, automation.id, name)
+      if (!bytes) throw new NotFound('No such file')
+      return bytes
+    },
+
+    /**
+     * Keeps a file with the automation for its upload steps, in place of one of the same name. Not
+     * a new version: its steps are unchanged, and only cloud runs choose kept files.
+     */
+    async keepFile(id: string, caller: Caller, file: { name: string; bytes: Uint8Array }): Promise<AutomationFileSummary[]> {
+      const automation = await ownedForChange(id, caller)
+      await db.transaction(async (tx) => {
+        await writeAutomationFile(tx, automation.id, file)
+        await record(tx, caller, 'automation.update', automation, `Kept the file ${file.name} with ${automation.name}`)
+      })
+      return listAutomationFiles(db, automation.id)
+    },
+
+    async removeFile(id: string, caller: Caller, name: string): Promise<AutomationFileSummary[]> {
+      const automation = await ownedForChange(id, caller)
+      await db.transaction(async (tx) => {
+        if (!(await removeAutomationFile(tx, automation.id, name))) throw new NotFound('No such file')
+        await record(tx, caller, 'automation.update', automation, `Removed the file ${name} kept with ${automation.name}`)
+      })
+      return listAutomationFiles(db, automation.id)
     },
 
     async remove(id: string, caller: Caller): Promise<void> {

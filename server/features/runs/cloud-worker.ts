@@ -4,6 +4,7 @@ import type { EventBus } from '#server/features/events/event-bus.ts'
 import type { Logger } from '#server/logger.ts'
 import type { Repairer } from '#server/features/planning/repairer.ts'
 import type { VaultService } from '#server/features/vault/vault.service.ts'
+import type { AutomationFileSource } from './run-file-steps.ts'
 import type { RunFiles } from './run-files.ts'
 import type { RunQueue } from './run-queue.ts'
 import { createSharedBrowser, type SharedBrowser } from '#server/browser/shared-browser.ts'
@@ -41,6 +42,8 @@ export function createCloudWorker(deps: {
   repairer?: Pick<Repairer, 'forRun'>
   /** The credential vault (services.vault): values for steps that name secrets, kept browser sessions. */
   vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
+  /** The files kept with automations (services.automationFiles), for upload steps. */
+  automationFiles?: { of(automationId: string): AutomationFileSource }
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })
@@ -54,6 +57,7 @@ export function createCloudWorker(deps: {
     config,
     repairer: deps.repairer,
     vault: deps.vault,
+    automationFiles: deps.automationFiles,
   })
   const active = new Map<string, { done: Promise<void>; abort: AbortController }>()
   let stopping = false

@@ -10,6 +10,12 @@ import type { RunFile } from '#server/db/schema/index.ts'
 import { tableAsFile } from '#server/tables/table-files.ts'
 import { keptFileName, type RunFiles } from './run-files.ts'
 
+/** The files kept with one automation, as a run reads them. */
+export interface AutomationFileSource {
+  read(name: string): Promise<Buffer | null>
+  names(): Promise<string[]>
+}
+
 type FileStep = Extract<AutomationStep, { type: 'download' | 'upload' | 'saveTable' }>
 
 const MEGABYTES = MAX_RUN_FILE_BYTES / 1024 / 1024
@@ -25,7 +31,7 @@ const typeOf = (name: string) => TYPES[name.split('.').pop()?.toLowerCase() ?? '
 
 /**
  * The file steps of one run (docs/decisions/046): a download kept with the run's files, a table
- * written as one, and one of them chosen in a file input. Files are kept as bytes under a name
+ * written as one, and one of them (or one kept with the automation) chosen in a file input. Files are kept as bytes under a name
  * the run gives (file-<step>-<n>), listed with the member's name for them, at most
  * MAX_RUN_FILES of MAX_RUN_FILE_BYTES each.
  */
@@ -35,6 +41,8 @@ export function createRunFileSteps(deps: {
   guard: TargetGuard
   table: () => ExtractedRecord[]
   onKept: (file: RunFile) => void
+  /** The files kept with the run's automation (cloud runs), for upload steps the run's own files do not answer. */
+  automationFiles?: AutomationFileSource | null
 }) {
   const kept: RunFile[] = []
 
@@ -95,6 +103,20 @@ export function createRunFileSteps(deps: {
     }
   }
 
+  /** The bytes an upload step means: the run's own file of that name (the latest), else the automation's. */
+  async function fileNamed(name: string): Promise<Buffer> {
+    const file = kept.find((each) => each.name === name)
+    if (file && deps.files) return deps.files.readFile(deps.runId, file.file)
+    const automations = deps.automationFiles
+    const bytes = automations ? await automations.read(name) : null
+    if (bytes) return bytes
+    const names = [...kept.map((each) => each.name), ...(automations ? await automations.names() : [])]
+    const known = [...new Set(names)].map((each) => `“${each}”`).join(', ')
+    throw new StepFailure(
+      `neither the run nor the automation has a file named “${short(name, 100)}”${known ? ` (there are ${known})` : ''}`,
+    )
+  }
+
   return {
     async perform(step: FileStep, page: Page, n: number, timeoutMs: number, find: (target: Target) => Promise<Locator>) {
       switch (step.type) {
@@ -133,15 +155,10 @@ export function createRunFileSteps(deps: {
           return `saved ${rows.length} row${rows.length === 1 ? '' : 's'} as “${file.name}”`
         }
         case 'upload': {
-          const file = kept.find((each) => each.name === step.file)
-          if (!file || !deps.files)
-            throw new StepFailure(
-              `the run has no file named “${short(step.file, 100)}”${kept.length ? ` (it has ${kept.map((each) => `“${each.name}”`).join(', ')})` : ''}`,
-            )
+          const buffer = await fileNamed(step.file)
           const input = await find(step.target)
-          const buffer = await deps.files.readFile(deps.runId, file.file)
-          await input.setInputFiles({ name: file.name, mimeType: typeOf(file.name), buffer }, { timeout: timeoutMs })
-          return `chose “${file.name}”`
+          await input.setInputFiles({ name: step.file, mimeType: typeOf(step.file), buffer }, { timeout: timeoutMs })
+          return `chose “${step.file}”`
         }
       }
     },

@@ -2,6 +2,7 @@
 // downloads, signed artifact links, Apply fix, a device's claim) and POST /api/automations/{id}/runs.
 // Over 300 lines: fourteen routes, each declared (for the OpenAPI document and the authorization
 // matrix) beside its handler.
+import { attachmentHeaders } from '#server/http/attachment.ts'
 import { z } from '@hono/zod-openapi'
 import {
   CLIENT_SCREENSHOT_MAX_BYTES,
@@ -398,12 +399,7 @@ export function createRunsApi(deps: {
       if (!listed) return c.json({ message: 'No such file', code: 'NOT_FOUND' }, 404)
       const bytes = await files.readFile(run.id, listed.file)
       // Whatever a site sent, it is served as bytes to save: never rendered on our origin.
-      return c.body(new Uint8Array(bytes), 200, {
-        'Content-Type': 'application/octet-stream',
-        'Content-Disposition': `attachment; filename="${listed.name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(listed.name)}`,
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'private, no-store',
-      })
+      return c.body(new Uint8Array(bytes), 200, attachmentHeaders(listed.name))
     })
     .openapi(rowsCsv, async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))

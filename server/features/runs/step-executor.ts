@@ -11,7 +11,7 @@ import { conditionInWords } from '#common/workflow-words.ts'
 import { failedRowsInWords } from '#common/data-rows.ts'
 import { conditionHolds } from '#server/browser/conditions.ts'
 import { runScript } from '#server/browser/script-action.ts'
-import { createRunFileSteps } from './run-file-steps.ts'
+import { createRunFileSteps, type AutomationFileSource } from './run-file-steps.ts'
 import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative } from '#common/targets.ts'
 import type { Logger } from '#server/logger.ts'
@@ -150,6 +150,8 @@ export function createStepExecutor(deps: {
   }
   /** The credential vault: the values steps name, filled only here (docs/decisions/025). */
   vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
+  /** The files kept with an automation (cloud runs), for its upload steps. */
+  automationFiles?: { of(automationId: string): AutomationFileSource }
 }) {
   const { reporting, runFiles, browsers, logger, config } = deps
 
@@ -357,6 +359,7 @@ export function createStepExecutor(deps: {
       guard,
       table: () => extracted.rows(),
       onKept: (file) => progress.addFile(file),
+      automationFiles: run.automationId ? deps.automationFiles?.of(run.automationId) : null,
     })
     const items = new Map<number, Locator>()
     const typedSecretOn = new WeakSet<Page>()

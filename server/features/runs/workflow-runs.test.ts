@@ -45,6 +45,7 @@ const executor = () =>
     browsers,
     logger,
     config: { stepTimeoutMs: 4_000, timeLimitMs: 90_000, maxActions: 2000, privateTargets: 'loopback', heartbeatMs: 500 },
+    automationFiles: t.services.automationFiles,
   })
 
 async function run(steps: AutomationStep[], data?: RunDataSource): Promise<Run> {
@@ -301,11 +302,72 @@ describe('workflows in the cloud executor', () => {
     expect(await response.text()).toBe(REPORT_CSV)
   })
 
-  it('fails an upload of a file the run does not have, naming the files it has', async () => {
+  it('fails an upload of a file neither the run nor the automation has, naming the files there are', async () => {
     const finished = await run([
+      { type: 'navigate', url: `${site.url}/report` },
+      { type: 'download', target: link('Download report') },
       { type: 'navigate', url: `${site.url}/upload` },
       { type: 'upload', target: label('Attachment'), file: 'missing.csv' },
     ])
-    expect(finished.error).toBe('Step 2 (upload): the run has no file named “missing.csv”')
+    expect(finished.error).toBe(
+      'Step 4 (upload): neither the run nor the automation has a file named “missing.csv” (there are “report.csv”)',
+    )
+  })
+
+  it("uploads the automation's kept files, the one each row names, and the run's own file of a name before the automation's", async () => {
+    const automation = await t.services.automations.create(caller, {
+      name: 'Send attachments',
+      description: '',
+      steps: [
+        { type: 'forEachRow', onRowError: 'continue' },
+        { type: 'navigate', url: `${site.url}/upload` },
+        { type: 'upload', target: label('Attachment'), file: '{{row.file}}' },
+        { type: 'click', target: button('Send') },
+        { type: 'assertText', text: 'Received {{row.file}}' },
+        { type: 'end' },
+        { type: 'navigate', url: `${site.url}/report` },
+        { type: 'download', target: link('Download report') },
+        { type: 'navigate', url: `${site.url}/upload` },
+        { type: 'upload', target: label('Attachment'), file: 'report.csv' },
+        { type: 'click', target: button('Send') },
+      ],
+      schedule: null,
+      enabled: true,
+    })
+    const keep = (name: string, content: string) =>
+      t.request(`/api/automations/${automation.id}/files/${encodeURIComponent(name)}`, {
+        method: 'PUT',
+        token,
+        headers: { 'content-type': 'application/octet-stream' },
+        body: content,
+      })
+    expect((await keep('invoice 1.txt', 'first invoice')).status).toBe(200)
+    expect((await keep('invoice-2.txt', 'second invoice')).status).toBe(200)
+    expect((await keep('report.csv', 'the kept report')).status).toBe(200)
+    const before = site.uploads.length
+    const finished = await execute(
+      await t.services.runs.start(automation.id, caller, {
+        runner: 'cloud',
+        trigger: 'manual',
+        data: { csv: 'file\ninvoice 1.txt\ninvoice-2.txt\nnot-kept.txt' },
+      }),
+    )
+    expect(finished.rowOutcomes).toEqual([
+      { row: 1, status: 'done' },
+      { row: 2, status: 'done' },
+      {
+        row: 3,
+        status: 'failed',
+        error: expect.stringContaining(
+          'neither the run nor the automation has a file named “not-kept.txt” (there are “invoice 1.txt”, “invoice-2.txt”, “report.csv”)',
+        ),
+      },
+    ])
+    expect(site.uploads.slice(before)).toEqual([
+      { name: 'invoice 1.txt', content: 'first invoice' },
+      { name: 'invoice-2.txt', content: 'second invoice' },
+      // The report the run downloaded, not the automation's file of the same name.
+      { name: 'report.csv', content: REPORT_CSV },
+    ])
   })
 })
