@@ -4,7 +4,6 @@
  */
 export const attachmentHeaders = (name: string) => ({
   'Content-Type': 'application/octet-stream',
-  // eslint-disable-next-line no-control-regex -- outside printable ASCII is what the plain filename may not hold
   'Content-Disposition': `attachment; filename="${name.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'private, no-store',
