@@ -20,6 +20,9 @@ import { runnerApprovalView } from '#app/features/automations/runner/runner-appr
 import { KeptRowsCard } from '#app/features/automations/data-rows/kept-rows-card.tsx'
 import { forgetRows, keepRows } from '#app/features/automations/data-rows/kept-rows-actions.server.ts'
 import { keptRowsView } from '#app/features/automations/data-rows/kept-rows-view.server.ts'
+import { AutomationFilesCard } from '#app/features/automations/files/automation-files-card.tsx'
+import { keepFile, removeFile } from '#app/features/automations/files/automation-files-actions.server.ts'
+import { automationFilesView } from '#app/features/automations/files/automation-files-view.server.ts'
 
 // One route for /dashboard/automations/new and /dashboard/automations/<id>: every route is an entry
 // of the manifest each page loads (docs/decisions/008-page-weight.md).
@@ -49,6 +52,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       suggestions: null,
       trigger: null,
       keptRows: null,
+      files: null,
       version: NEW,
       scheduleWords: null,
       readOnly,
@@ -69,6 +73,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     suggestions: await suggestionsView(context.services, automation.id, caller),
     trigger: await triggerView(context.services, automation.id, automation.steps, caller),
     keptRows: await keptRowsView(context.services, automation.id, automation.steps, caller),
+    files: await automationFilesView(context.services, automation.id, automation.steps, caller),
     version: automation.updatedAt.toISOString(),
     scheduleWords: automation.schedule
       ? `${automation.enabled ? 'Runs by itself' : 'Schedule paused'}: ${describeSchedule(automation.schedule)}.`
@@ -105,6 +110,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === 'approve-runner' && params.id !== NEW) return approveRunner(context, params.id, form)
   if (intent === 'keep-rows' && params.id !== NEW) return keepRows(context, params.id, form)
   if (intent === 'forget-rows' && params.id !== NEW) return forgetRows(context, params.id)
+  if (intent === 'keep-file' && params.id !== NEW) return keepFile(context, params.id, form)
+  if (intent === 'remove-file' && params.id !== NEW) return removeFile(context, params.id, form)
   return saveAutomation(form, context, params.id === NEW ? null : params.id)
 }
 
@@ -139,6 +146,7 @@ export default function AutomationBuilderPage() {
     suggestions,
     trigger,
     keptRows,
+    files,
     scheduleWords,
     readOnly,
   } = useLoaderData<typeof loader>()
@@ -165,6 +173,7 @@ export default function AutomationBuilderPage() {
     >
       {runner ? <RunnerApprovalCard runner={runner} readOnly={readOnly} /> : null}
       {keptRows ? <KeptRowsCard kept={keptRows} readOnly={readOnly} /> : null}
+      {files ? <AutomationFilesCard view={files} readOnly={readOnly} /> : null}
       {trigger ? <TriggerCard trigger={trigger} readOnly={readOnly} /> : null}
     </BuilderPage>
   ) : (

@@ -19,10 +19,12 @@ const UPLOADS_PATH = '/api/uploads/'
 const RUN_SCREENSHOT_PATH = /^\/api\/runs\/[^/]+\/screenshots$/
 /** A file kept with an automation (PUT /api/automations/{id}/files/{name}): its bytes, up to 5 MB. */
 const AUTOMATION_FILE_PATH = /^\/api\/automations\/[^/]+\/files\/[^/]+$/
+/** The builder's page, whose "Files" card posts a file of up to 5 MB (and its multipart framing). */
+const BUILDER_PATH = /^\/dashboard\/automations\/[^/]+$/
 
 /**
  * Request bodies have a size limit everywhere, chosen by path: 1 MB of JSON for the API, a cover
- * image (2 MB and its multipart framing) for uploads, a PNG of 5 MB for a client run's screenshot, 5 MB for a file kept with an automation, 2 MB for a page's form (the builder's import
+ * image (2 MB and its multipart framing) for uploads, a PNG of 5 MB for a client run's screenshot, 5 MB for a file kept with an automation (by the API or the builder's form), 2 MB for a page's form (the builder's import
  * of a 1 MB steps file, URL-encoded). A declared Content-Length over the limit is refused before
  * anything is read; a chunked body is read until it passes the limit and refused there. Either way
  * the answer is 413 and the rest is never read into memory.
@@ -30,6 +32,8 @@ const AUTOMATION_FILE_PATH = /^\/api\/automations\/[^/]+\/files\/[^/]+$/
 function limitFor(path: string): Limit {
   if (path.startsWith(UPLOADS_PATH)) return { bytes: COVER_MAX_BYTES + 64 * 1024, message: 'The image is larger than 2 MB.' }
   if (AUTOMATION_FILE_PATH.test(path)) return { bytes: MAX_AUTOMATION_FILE_BYTES, message: 'The file is larger than 5 MB.' }
+  if (BUILDER_PATH.test(path))
+    return { bytes: MAX_AUTOMATION_FILE_BYTES + 64 * 1024, message: 'The form is too large (the limit is 5 MB).' }
   if (RUN_SCREENSHOT_PATH.test(path)) return { bytes: CLIENT_SCREENSHOT_MAX_BYTES, message: 'The screenshot is larger than 5 MB.' }
   if (isApiPath(path)) return { bytes: MB, message: 'Request body is too large (the limit is 1 MB).' }
   return { bytes: 2 * MB, message: 'The form is too large (the limit is 2 MB).' }

@@ -13,12 +13,13 @@ import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 /** Over every limit: 2 MB of form or cover upload plus their framing, 1 MB of JSON. */
 const TOO_LARGE = 2 * 1024 * 1024 + 128 * 1024
-/** The larger limits: a client run's screenshot (a PNG body), a file kept with an automation (its bytes). */
+/** The larger limits: a client run's screenshot (a PNG body), a file kept with an automation (by the API or the builder). */
 const SCREENSHOT_PATH = /^\/api\/runs\/[^/]+\/screenshots$/
 const AUTOMATION_FILE_PATH = /^\/api\/automations\/[^/]+\/files\/[^/]+$/
+const BUILDER_PATH = /^\/dashboard\/automations\/[^/]+$/
 const tooLargeFor = (path: string) => {
   if (SCREENSHOT_PATH.test(path)) return CLIENT_SCREENSHOT_MAX_BYTES + 128 * 1024
-  if (AUTOMATION_FILE_PATH.test(path)) return MAX_AUTOMATION_FILE_BYTES + 128 * 1024
+  if (AUTOMATION_FILE_PATH.test(path) || BUILDER_PATH.test(path)) return MAX_AUTOMATION_FILE_BYTES + 128 * 1024
   return TOO_LARGE
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { ValidationError } from '#common/errors.ts'
-import { MAX_AUTOMATION_FILE_BYTES, MAX_AUTOMATION_FILES } from '#common/file-steps.ts'
+import { fileName, MAX_AUTOMATION_FILE_BYTES, MAX_AUTOMATION_FILES } from '#common/file-steps.ts'
 import type { DbOrTx } from '#server/db/client.ts'
 import { automationFiles } from '#server/db/schema/index.ts'
 
@@ -30,10 +30,16 @@ export async function automationFileBytes(db: DbOrTx, automationId: string, name
 }
 
 /**
- * Keeps a file with the automation, in place of one of the same name. Refused when it is empty,
+ * Keeps a file with the automation, in place of one of the same name. Refused when its name is
+ * not a file name (common/file-steps.ts), when it is empty,
  * larger than MAX_AUTOMATION_FILE_BYTES, or would be one file more than MAX_AUTOMATION_FILES.
  */
 export async function writeAutomationFile(tx: DbOrTx, automationId: string, file: { name: string; bytes: Uint8Array }): Promise<void> {
+  const named = fileName().safeParse(file.name)
+  if (!named.success) {
+    const message = named.error.issues[0]?.message ?? 'is not a file name'
+    throw new ValidationError(`name: ${message}`, [{ path: 'name', message: `The file's name ${message}.` }])
+  }
   if (file.bytes.byteLength === 0) throw new ValidationError('The file is empty.')
   if (file.bytes.byteLength > MAX_AUTOMATION_FILE_BYTES) throw new ValidationError(`The file is larger than ${MEGABYTES} MB.`)
   // Counted under a lock on the automation's files, so two uploads at once cannot both pass the limit.
@@ -41,13 +47,13 @@ export async function writeAutomationFile(tx: DbOrTx, automationId: string, file
   const [others] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(automationFiles)
-    .where(and(eq(automationFiles.automationId, automationId), sql`${automationFiles.name} <> ${file.name}`))
+    .where(and(eq(automationFiles.automationId, automationId), sql`${automationFiles.name} <> ${named.data}`))
   if ((others?.count ?? 0) >= MAX_AUTOMATION_FILES)
     throw new ValidationError(`An automation keeps at most ${MAX_AUTOMATION_FILES} files: remove one first.`)
   const values = { size: file.bytes.byteLength, content: Buffer.from(file.bytes), createdAt: new Date() }
   await tx
     .insert(automationFiles)
-    .values({ automationId, name: file.name, ...values })
+    .values({ automationId, name: named.data, ...values })
     .onConflictDoUpdate({ target: [automationFiles.automationId, automationFiles.name], set: values })
 }
 

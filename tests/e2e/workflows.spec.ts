@@ -138,3 +138,58 @@ test('a JavaScript step is written in an editor with highlighting, under its lab
     page.getByText('Running your own JavaScript is part of the Pro plan; you are on the Free plan. Upgrade to use it.').first(),
   ).toBeVisible()
 })
+
+test('a file kept with the automation in its Files card is what its upload step sends, and goes when removed', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, await createAccount(request, 'files', server.url), server.url)
+  await gotoHydrated(page, `${server.url}/dashboard/automations/new`)
+  await page.getByLabel('Name', { exact: true }).fill('Send the letter')
+  await addStep(page, 'Navigate')
+  await step(page, 1).getByLabel('URL').fill(`${site.url}/upload`)
+  await addStep(page, 'Upload a file')
+  await step(page, 2).getByLabel('Label text').fill('Attachment')
+  await step(page, 2)
+    .getByLabel(/^File \(/)
+    .fill('cover letter.txt')
+  await addStep(page, 'Click')
+  await step(page, 3).getByLabel('Name', { exact: true }).fill('Send')
+  await addStep(page, 'Assert text')
+  await step(page, 4).getByLabel('Expected text').fill('Received cover letter.txt')
+  await page.getByRole('button', { name: 'Save Automation' }).click()
+  await expect(toasts(page).getByText('Automation created')).toBeVisible()
+
+  // The builder of a saved automation with an upload step offers its Files card.
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('link', { name: 'Edit Send the letter' }).click()
+  await hydrated(page)
+  const card = page.getByRole('region', { name: 'Files' })
+  await expect(card.getByText('No files are kept with it yet.')).toBeVisible()
+  await card
+    .getByLabel('A file to keep')
+    .setInputFiles({ name: 'cover letter.txt', mimeType: 'text/plain', buffer: Buffer.from('Dear team,') })
+  await card.getByRole('button', { name: 'Keep this file' }).click()
+  await expect(toasts(page).getByText('File kept')).toBeVisible()
+  await expect(card.getByRole('list', { name: 'Kept files' }).getByRole('listitem')).toHaveText([/cover letter\.txt · 10 bytes · kept /])
+  const downloading = page.waitForEvent('download')
+  await card.getByRole('link', { name: 'Download cover letter.txt' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toBe('cover letter.txt')
+
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  // It asks for no inputs and takes no rows: it starts at once.
+  await page.getByRole('button', { name: 'Run in cloud: Send the letter' }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  await expect(page.locator('[data-status="succeeded"]').first()).toBeVisible({ timeout: 90_000 })
+  expect(site.uploads.at(-1)).toEqual({ name: 'cover letter.txt', content: 'Dear team,' })
+
+  // Removed after a confirmation; the card says none are kept.
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('link', { name: 'Edit Send the letter' }).click()
+  await hydrated(page)
+  await card.getByRole('button', { name: 'Remove cover letter.txt' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
+  await expect(toasts(page).getByText('File removed')).toBeVisible()
+  await expect(card.getByText('No files are kept with it yet.')).toBeVisible()
+})

@@ -4,6 +4,7 @@ import { DataTable } from '#app/components/data-table.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
+import { sizeInWords } from '#app/lib/size-in-words.ts'
 import type { RunDetail } from './run-view.server.ts'
 import { RowStatusBadge, RUN_TRIGGER_LABELS, RUNNER_LABELS, RunStatusBadge } from './run-status.tsx'
 
@@ -238,10 +239,6 @@ export function DataRows({ runId, data }: { runId: string; data: RunDetail['data
     </Card>
   )
 }
-
-/** 12 345 bytes as "12.1 KB". */
-const sizeInWords = (bytes: number) =>
-  bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 /** The files the run kept (downloads, saved tables), each a download: a site's file is never opened on our pages. */
 export function RunFilesCard({ files }: { files: RunDetail['files'] }) {

@@ -81,7 +81,8 @@ export const STEP_TYPE_HINTS: Record<StepType, string> = {
   script:
     'Run your own JavaScript in the page. It may use row, values and inputs, and what it returns can be kept as {{value.name}}. Not on a page a vault value was typed into.',
   download: "Keep a file the page downloads (by clicking an element, or from an address) with the run's files.",
-  upload: "Choose one of the run's files (a download, a saved table) in a file input.",
+  upload:
+    'Choose a file in a file input: one the run kept (a download, a saved table), else one kept with the automation (its Files card).',
   saveTable: 'Write the data extracted so far as a CSV or JSON file of the run.',
   readData: 'On your machine: make a CSV file (or the list of files in a folder) the data rows of the "for each row" blocks after it.',
   writeData: 'On your machine: write the data extracted so far to a CSV or JSON file.',

@@ -104,7 +104,10 @@ export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
     { name: 'url', label: 'Address to download (when no element)', type: 'url', optional: true },
     { name: 'name', label: 'Keep it as (optional: the name the site gives)', optional: true },
   ],
-  upload: [TARGET, { name: 'file', label: "File (its name in the run's files, {{row.column}} allowed)", placeholder: 'report.csv' }],
+  upload: [
+    TARGET,
+    { name: 'file', label: "File (its name in the run's or the automation's files, {{row.column}} allowed)", placeholder: 'report.csv' },
+  ],
   saveTable: [
     { name: 'format', label: 'Format', options: TABLE_FORMATS, optionLabels: TABLE_FORMAT_WORDS },
     { name: 'name', label: 'File name', placeholder: 'prices.csv' },
