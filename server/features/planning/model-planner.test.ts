@@ -89,6 +89,41 @@ describe('planning with the AI model', () => {
     expect(promptOf(model.requests[1] as never)).toContain('guard {"when":"textShown","text":"Out of stock","then":"skip"}')
   })
 
+  it('keeps the actions the task says under a condition in an if block (its else too), tried, and ends what the model leaves open', async () => {
+    model.respondWith({
+      reply: scriptedPlanner([
+        { type: 'end' },
+        { type: 'if', text: 'Products' },
+        { type: 'click', element: 'Next page' },
+        { type: 'else' },
+        { type: 'screenshot' },
+        { type: 'else' },
+        { type: 'end' },
+        { type: 'if', text: 'Sold out', not: true },
+        { type: 'assertText', text: 'Name' },
+      ]),
+    })
+    const draft = await plan(
+      'If the page says "Products", go to the next page, else take a screenshot. Unless it says "Sold out", check it shows "Name"',
+      `${sites.url}/original/products`,
+    )
+    expect(draft.steps).toEqual([
+      { type: 'navigate', url: `${sites.url}/original/products` },
+      { type: 'if', when: 'textShown', text: 'Products' },
+      { type: 'click', target: expect.any(Array) },
+      { type: 'else' },
+      { type: 'screenshot' },
+      { type: 'end' },
+      { type: 'if', when: 'textNotShown', text: 'Sold out' },
+      { type: 'assertText', text: 'Name' },
+      { type: 'end' },
+    ])
+    // The click inside the if was tried, and the model told of each answer it could not use.
+    expect(promptOf(model.requests[1] as never)).toContain('there is no open if block to end')
+    expect(promptOf(model.requests[6] as never)).toContain('this if block has its else already')
+    expect(promptOf(model.requests[3] as never)).toContain('3. click')
+  })
+
   it('turns "every element like this" into a table column, and refuses an element that is not on the page', async () => {
     model.respondWith({
       reply: scriptedPlanner([

@@ -62,6 +62,7 @@ Rules:
 - Step types: navigate (url), click (ref), type (ref, text), select (ref, text = the option), press (key, optional ref), wait (ms, or ref to wait for), extract (ref, field; all=true for every element like it, such as a table column), screenshot, assertText (text; optional ref).
 ${VERB_PROMPT}
 - guard (text, then, not): when the task says what to do if the page shows a text (or, with not=true, does not show it), e.g. "if it says 'Out of stock', skip it". It is not tried now: put it where the check belongs, such as right after the step that opens the page it is about.
+- if (text, not), else, end: when the task says to do steps only if the page shows a text (not=true: only if it does not), e.g. "if it says 'Cookies', click Accept". Answer if, then the steps it does, optionally else and the steps for the other case, then end. The steps inside are tried on the page as it is now.
 - Values that look like {{secret 1}} stand for secrets: type them exactly as written.
 - When everything the task asks for is done, answer done=true with step=null. If the task cannot be done on this site, answer done=true and say why in thought.`
 
@@ -85,6 +86,8 @@ export async function planWithModel(input: {
   const history: string[] = []
   let tokens = 0
   let turns = 0
+  // The if blocks the model opened and has not ended yet (whether each is in its else part).
+  const openIfs: { otherwise: boolean }[] = []
   // Secrets are typed on the site the task starts on only: text on another page cannot send them elsewhere.
   let secretsSite = input.start && URL.canParse(input.start) ? new URL(input.start).origin : null
 
@@ -144,6 +147,20 @@ export async function planWithModel(input: {
       if (decision.thought && steps.length <= (input.start ? 1 : 0)) notes.push(`The AI model: ${decision.thought}`)
       break
     }
+    if (BLOCK_MARKS.has(decision.step.type)) {
+      const mark = blockMark(decision.step, secrets, openIfs)
+      if ('problem' in mark) {
+        history.push(`(Your last answer could not be used: ${mark.problem})`)
+        continue
+      }
+      steps.push(mark.step)
+      tried.push({ problem: null, picture: null })
+      if (mark.step.type === 'if') openIfs.push({ otherwise: false })
+      else if (mark.step.type === 'else') openIfs[openIfs.length - 1] = { otherwise: true }
+      else openIfs.pop()
+      history.push(`${steps.length}. ${summary(mark.step)}`)
+      continue
+    }
     if (decision.step.type === 'guard') {
       const guard = guardOf(decision.step, secrets)
       if (!guard) {
@@ -174,7 +191,38 @@ export async function planWithModel(input: {
     history.push(`${n}. ${summary(made.step)}`)
     if (!secretsSite && made.step.type === 'navigate') secretsSite = new URL(made.step.url).origin
   }
+  // An if the model left open ends where the plan does.
+  while (openIfs.pop()) {
+    steps.push({ type: 'end' })
+    tried.push({ problem: null, picture: null })
+  }
   return { steps, tried, notes, turns, tokens }
+}
+
+/** The block marks the model may answer: an if's start, its else, its end; and how deep ifs may go. */
+const BLOCK_MARKS: ReadonlySet<string> = new Set(['if', 'else', 'end'])
+const MAX_NESTED_IFS = 3
+
+/**
+ * The model's if, else or end as a step: an if on a text the page shows (or not; secrets never),
+ * an else once in an open if, an end of an open if. Untried: the condition is the run's to ask.
+ */
+function blockMark(
+  proposed: NonNullable<PlannerDecision['step']>,
+  secrets: Map<string, string>,
+  openIfs: { otherwise: boolean }[],
+): { step: AutomationStep } | { problem: string } {
+  const open = openIfs.at(-1)
+  if (proposed.type === 'else') {
+    if (!open) return { problem: 'else belongs inside an if block: answer if first' }
+    return open.otherwise ? { problem: 'this if block has its else already' } : { step: { type: 'else' } }
+  }
+  if (proposed.type === 'end') return open ? { step: { type: 'end' } } : { problem: 'there is no open if block to end' }
+  if (!proposed.text?.trim() || /\{\{secret \d+\}\}/.test(proposed.text)) return { problem: 'an if needs the text the page shows' }
+  if (openIfs.length >= MAX_NESTED_IFS) return { problem: `if blocks go at most ${MAX_NESTED_IFS} deep` }
+  return {
+    step: { type: 'if', when: proposed.not ? 'textNotShown' : 'textShown', text: unmaskSecrets(proposed.text, secrets).slice(0, 1000) },
+  }
 }
 
 /** The model's guard as ours: the text it names (secrets never: they are not what a page shows). */
