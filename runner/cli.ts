@@ -8,7 +8,7 @@ import { describeSchedule } from '#common/schedule-words.ts'
 import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
 import packageJson from '../package.json' with { type: 'json' }
-import { createApiClient } from './api-client.ts'
+import { createApiClient, DeviceRevokedError } from './api-client.ts'
 import { findChromium } from './chromium-path.ts'
 import { configPath, readConfig, writeConfig, type RunnerConfig } from './config-store.ts'
 import { pairDevice } from './pairing.ts'
@@ -29,7 +29,7 @@ const USAGE = `aether-runner: runs Aether automations on this machine, in your i
                                         (it gets the file's path as {{input.file}} and name as {{input.fileName}})
   serve [--every <seconds>] [--chromium <path>]
                                         wait for scheduled runs of automations set to run on this machine
-  forget                                disconnect (forget the credential; revoke it in Settings -> Devices)
+  forget                                disconnect this machine (revoked on the server too: its slot is free)
 
 The credential is kept in ${configPath()} (AETHER_RUNNER_CONFIG to move it).`
 
@@ -100,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case 'pair': {
-      if (!values.server) throw new Error('pair needs --server <url>, the address of your Aether site.')
+      if (!values.server) throw new Error('pair needs --server <url>, the address of your Aether site (e.g. https://aether.example.com).')
       const api = createApiClient({ server: values.server, version: VERSION })
       const name = values.name ?? `Runner on ${hostname()}`
       const paired = await pairDevice(api, { name, version: VERSION }, (pairing) => {
@@ -158,15 +158,26 @@ export async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', () => stop.abort())
       process.once('SIGTERM', () => stop.abort())
       console.log(`Waiting for runs queued for “${config.device.name}” (Ctrl+C stops).`)
+      let revoked: DeviceRevokedError | null = null
       await serveQueuedRuns({
         api: clientOf(config),
         chromiumPath,
         signal: stop.signal,
         pollMs: every * 1000,
         allowedFolders: config.allowedFolders,
+        onStart: (run) => console.log(`${run.automationName}: run ${run.id} started.`),
         onRun: (run) => console.log(`${run.automationName}: ${summary(run)}`),
-        onError: (error) => console.error(`Asking for runs failed: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error) => {
+          // A disconnected runner will never be given a run: it says what to do and stops.
+          if (error instanceof DeviceRevokedError) {
+            revoked = error
+            stop.abort()
+            return
+          }
+          console.error(`Asking for runs failed: ${error instanceof Error ? error.message : String(error)}`)
+        },
       })
+      if (revoked) throw revoked
       return 0
     }
     case 'allow':
@@ -217,8 +228,23 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     case 'forget': {
+      const config = await readConfig(configPath())
+      if (!config) {
+        console.log('This machine is not connected: there is nothing to forget.')
+        return 0
+      }
+      // Revoked on the server first, so the device's slot is free at once; forgotten here whatever it answers.
+      const told = await clientOf(config)
+        .delete('/api/devices/me')
+        .then(
+          () => `Disconnected: “${config.device.name}” is revoked on ${config.server} and its slot is free.`,
+          (error: unknown) =>
+            error instanceof DeviceRevokedError
+              ? 'Forgotten: the server had disconnected this runner already.'
+              : `Forgotten here, but the server was not told (${error instanceof Error ? error.message : String(error)}). Remove “${config.device.name}” in Settings -> Devices on the website to free its slot.`,
+        )
       await rm(configPath(), { force: true })
-      console.log('Forgotten. Revoke the device in Settings -> Devices too, if it may have been copied.')
+      console.log(told)
       return 0
     }
     default:

@@ -19,6 +19,8 @@ export async function serveQueuedRuns(options: {
   browsers?: Parameters<typeof executeLocally>[0]['browsers']
   /** The folders desktop steps may use. */
   allowedFolders?: readonly string[]
+  /** A run taken, before it runs. */
+  onStart?: (run: RunDto) => void
   onRun?: (run: RunDto) => void
   onError?: (error: unknown) => void
 }): Promise<void> {
@@ -31,6 +33,7 @@ export async function serveQueuedRuns(options: {
       options.onError?.(error)
     }
     if (next) {
+      options.onStart?.(next)
       const done = await executeLocally({
         api,
         run: next,

@@ -107,6 +107,7 @@ const MEMBER_OPERATIONS = [
   'DELETE /vault/{id}',
   'DELETE /automations/{id}/session',
   'GET /devices/me',
+  'DELETE /devices/me',
   'POST /runs/claim',
   'GET /devices',
   'PATCH /devices/{id}',

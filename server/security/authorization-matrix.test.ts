@@ -662,6 +662,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   },
   'GET /devices/me': () => ({ path: '/devices/me' }),
   'GET /devices/me [device token]': (role) => ({ path: '/devices/me', credentials: viaDevice(role) }),
+  'DELETE /devices/me': () => ({ path: '/devices/me' }),
+  'DELETE /devices/me [device token]': async (role) => ({
+    path: '/devices/me',
+    credentials: role === 'visitor' ? null : { token: (await make.device(accounts[role])).token },
+  }),
   'POST /runs/claim': () => ({ path: '/runs/claim', body: {} }),
   'POST /runs/claim [device token]': (role) => ({ path: '/runs/claim', body: {}, credentials: viaDevice(role) }),
   'GET /devices': () => ({ path: '/devices', private: [fixtures.deviceId] }),

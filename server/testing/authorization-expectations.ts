@@ -416,6 +416,23 @@ export const DOCUMENTED: RouteExpectation[] = [
   },
   { route: 'GET /devices/me', variant: 'device token', visitor: 401, member: 200, otherMember: 200, admin: 200 },
   {
+    route: 'DELETE /devices/me',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a device’s own route: a session is refused',
+  },
+  {
+    route: 'DELETE /devices/me',
+    variant: 'device token',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    note: 'a fresh device of each role disconnects itself',
+  },
+  {
     route: 'POST /runs/claim',
     visitor: 401,
     member: 403,

@@ -191,3 +191,26 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   await panel.getByRole('button', { name: 'Refresh' }).click()
   await expect(panel.getByText(/This browser was disconnected/)).toBeVisible()
 })
+
+test('"Disconnect this browser" revokes it on the server: the device leaves Settings -> Devices and its place is free', async () => {
+  // Connect again (the member is still signed in on the website in this profile).
+  const approval = context.waitForEvent('page', (page) => page.url().includes('/connect'))
+  await panel.getByRole('button', { name: 'Connect', exact: true }).click()
+  const connect = await approval
+  await hydrated(connect)
+  await connect.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(connect.getByRole('heading', { name: 'Device connected' })).toBeVisible()
+  await expect(panel.getByRole('heading', { name: 'Connected' })).toBeVisible({ timeout: 15_000 })
+  await gotoHydrated(connect, `${server.url}/settings#devices`)
+  await expect(connect.getByRole('list', { name: 'Your devices' }).getByRole('listitem')).toHaveCount(1)
+
+  const device = /as “(.+)”/.exec((await panel.getByText(/^Workspace .+, as “.+”/).textContent()) ?? '')?.[1]
+  await panel.getByRole('button', { name: 'Disconnect this browser' }).click()
+  await expect(panel.getByRole('heading', { name: 'Connect to Aether' })).toBeVisible()
+  await expect(panel.getByText(/^Disconnected: “.+” is removed from your devices on /)).toHaveText(
+    `Disconnected: “${device}” is removed from your devices on ${server.url}.`,
+  )
+  await gotoHydrated(connect, `${server.url}/settings#devices`)
+  await expect(connect.getByText('No devices connected yet.')).toBeVisible()
+  await connect.close()
+})

@@ -31,7 +31,7 @@ export async function callApi<T>(
   server: { serverUrl: string; token?: string },
   path: string,
   schema: z.ZodType<T>,
-  init: { method?: 'GET' | 'POST'; body?: unknown } = {},
+  init: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown } = {},
 ): Promise<{ status: number; data: T }> {
   let response: Response
   try {

@@ -1,6 +1,6 @@
 import { z } from '#common/zod.ts'
 import type { Connection, PendingPairing } from '../storage/stored-items.ts'
-import { ApiError, callApi } from './api-client.ts'
+import { ApiError, callApi, DeviceDisconnectedError } from './api-client.ts'
 
 // Device pairing (issue 17): the extension asks for a code, the member approves it on the website
 // while signed in, and the extension receives a device credential it sends as a bearer token.
@@ -67,5 +67,20 @@ export async function pollPairing(pairing: PendingPairing): Promise<PairingState
     if (error.status === 410 && error.code === 'PAIRING_DENIED') return { state: 'denied' }
     if (error.status === 410) return { state: 'expired' }
     throw error
+  }
+}
+
+/**
+ * "Disconnect this browser": the device revokes itself on the server, so its slot is free at once.
+ * Answers what to tell the member; the connection is forgotten here whatever the server said.
+ */
+export async function disconnectDevice(connection: Connection): Promise<string> {
+  try {
+    await callApi(connection, '/api/devices/me', z.unknown(), { method: 'DELETE' })
+    return `Disconnected: “${connection.device.name}” is removed from your devices on ${connection.serverUrl}.`
+  } catch (error) {
+    if (error instanceof DeviceDisconnectedError) return 'Disconnected: the server had disconnected this browser already.'
+    const why = error instanceof Error ? error.message : String(error)
+    return `Disconnected here, but the server was not told (${why}) Remove “${connection.device.name}” in Settings -> Devices on the website to free its place.`
   }
 }

@@ -1,3 +1,5 @@
+import { useState } from 'react'
+import { disconnectDevice } from '../aether-api/pairing-api.ts'
 import { connectionItem, disconnectedItem, serverUrlItem } from '../storage/stored-items.ts'
 import { DISCONNECTED_MESSAGE } from './api-errors.ts'
 import { usePairing } from './use-pairing.ts'
@@ -9,6 +11,9 @@ export function ConnectionSection() {
   const connection = useStoredItem(connectionItem)
   const disconnected = useStoredItem(disconnectedItem)
   const { pairing, problem, starting, connect, cancel, reopen } = usePairing(serverUrl)
+  const [leaving, setLeaving] = useState(false)
+  // What the last "Disconnect this browser" did: shown until the member connects again.
+  const [left, setLeft] = useState<string | null>(null)
 
   if (connection)
     return (
@@ -18,8 +23,18 @@ export function ConnectionSection() {
           Workspace <strong>{connection.workspace.name}</strong>, as “{connection.device.name}”.
         </p>
         <p className="muted">{connection.serverUrl}</p>
-        <button type="button" onClick={() => void connectionItem.setValue(null)}>
-          Disconnect this browser
+        <button
+          type="button"
+          disabled={leaving}
+          onClick={() => {
+            setLeaving(true)
+            void disconnectDevice(connection)
+              .then(setLeft)
+              .then(() => connectionItem.setValue(null))
+              .finally(() => setLeaving(false))
+          }}
+        >
+          {leaving ? 'Disconnecting…' : 'Disconnect this browser'}
         </button>
       </section>
     )
@@ -50,14 +65,27 @@ export function ConnectionSection() {
   return (
     <section aria-labelledby="connection-heading">
       <h2 id="connection-heading">Connect to Aether</h2>
-      {disconnected && <p className="error">{DISCONNECTED_MESSAGE}. Connect again to save recordings to a workspace.</p>}
+      {left && (
+        <p className="muted" role="status">
+          {left}
+        </p>
+      )}
+      {disconnected && !left && <p className="error">{DISCONNECTED_MESSAGE}. Connect again to save recordings to a workspace.</p>}
       <p>Connect this browser to your workspace to save what you record and see your automations.</p>
       {problem && (
         <p className="error" role="alert">
           {problem}
         </p>
       )}
-      <button type="button" className="primary" disabled={starting || !serverUrl} onClick={() => void connect()}>
+      <button
+        type="button"
+        className="primary"
+        disabled={starting || !serverUrl}
+        onClick={() => {
+          setLeft(null)
+          void connect()
+        }}
+      >
         {starting ? 'Connecting…' : 'Connect'}
       </button>
     </section>

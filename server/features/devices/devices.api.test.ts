@@ -232,6 +232,29 @@ describe('a device token', () => {
   })
 })
 
+describe('a device that disconnects itself', () => {
+  it('is revoked on the server, so its slot is free at once: a Free workspace connects another', async () => {
+    const free = await t.signUp()
+    const first = await connect(free)
+    const usage = await t.services.pairings.usage(free.id)
+    expect(usage).toEqual({ taken: 1, limit: 1 })
+    // Its member's session may not call a device's own route.
+    expect(
+      (await call({ cookie: free.cookie }, '/api/devices/me', { method: 'DELETE', headers: { origin: 'http://localhost:3000' } })).status,
+    ).toBe(403)
+
+    const gone = await call<Device>(first, '/api/devices/me', { method: 'DELETE' })
+    expect(gone).toMatchObject({ status: 200, data: { id: first.id, name: 'Chrome at work' } })
+    expect((await call(first, '/api/devices/me')).status).toBe(401)
+    expect(await t.services.pairings.usage(free.id)).toEqual({ taken: 0, limit: 1 })
+    const listed = await call<Device[]>({ token: free.token }, '/api/devices')
+    expect(listed.data).toEqual([])
+
+    const second = await connect(free, 'runner', 'Runner at home')
+    expect((await call(second, '/api/devices/me')).status).toBe(200)
+  })
+})
+
 describe('a password change', () => {
   /** A pairing the member approved for a workspace, whose device has not collected its token yet. */
   async function approvedPairing(account: Account, workspaceId: string) {

@@ -102,6 +102,18 @@ const me = signedInRoute(deviceItself(), {
   },
 })
 
+const disconnectItself = signedInRoute(deviceItself(), {
+  method: 'delete',
+  path: '/me',
+  tags,
+  summary:
+    'A device disconnects itself ("Disconnect this browser", the runner\'s forget): its token is refused from now on and its slot is free',
+  responses: {
+    200: { description: 'The revoked device', content: { 'application/json': { schema: z.object({ data: deviceSchema }) } } },
+    ...errorResponses(404),
+  },
+})
+
 const list = signedInRoute(member('any', 'viewer'), {
   method: 'get',
   path: '/',
@@ -169,6 +181,12 @@ export function createDevicesApi(deps: { devices: DeviceService; pairings: Pairi
       if (via.kind !== 'device') throw new Error('the route’s rule lets devices only in')
       const device = await devices.me(via.deviceId)
       return c.json({ data: { ...toDeviceDto(device), workspace: device.workspace, user: device.user } }, 200)
+    })
+    .openapi(disconnectItself, async (c) => {
+      const user = c.get('member')
+      if (user.signedInWith.kind !== 'device') throw new Error('the route’s rule lets devices only in')
+      const revoked = await devices.revoke(callerOf(user), user.signedInWith.deviceId)
+      return c.json({ data: toDeviceDto(revoked) }, 200)
     })
     .openapi(list, async (c) => {
       return c.json({ data: (await devices.list(callerOf(c.get('member')))).map(toDeviceDto) }, 200)
