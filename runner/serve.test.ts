@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
-import { automationRuns, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, automations, workspaces } from '#server/db/schema/index.ts'
 import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { createScheduler } from '#server/features/runs/scheduler.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
@@ -101,7 +101,7 @@ describe('scheduled runs on a local runner', () => {
     ])
   })
 
-  it('only a runner connected to the workspace can be chosen, and a disconnected one is refused when the schedule fires', async () => {
+  it('only a runner connected to the workspace can be chosen; disconnecting it pauses the schedule until the member chooses again', async () => {
     const refused = await call('/api/automations', {
       name: 'Nowhere',
       schedule: '0 3 * * *',
@@ -121,11 +121,36 @@ describe('scheduled runs on a local runner', () => {
       steps: [{ type: 'navigate', url: `${site.url}/form` }],
     })
     expect(created.status).toBe(201)
+    const id = created.body.data.id
     expect((await t.request(`/api/devices/${runner.device.id}`, { token: member.token, method: 'DELETE' })).status).toBe(200)
-    const fired = await createScheduler({ db: t.db, runs: t.services.runs, logger }).tick(new Date(Date.now() + 8 * 24 * 3600_000))
+
+    // Paused where it stands: still named for the runner, never moved to the cloud, and nothing fires.
+    const paused = await call(`/api/automations/${id}`)
+    expect(paused.body.data).toMatchObject({ deviceId: runner.device.id, schedule: { paused: true } })
+    const later = new Date(Date.now() + 8 * 24 * 3600_000)
+    await createScheduler({ db: t.db, runs: t.services.runs, logger }).tick(later)
+    expect(await t.db.select().from(automationRuns).where(eq(automationRuns.automationId, id))).toEqual([])
+    expect(await t.services.devices.disconnectedRunners(member.id, [runner.device.id, null])).toEqual(
+      new Map([[runner.device.id, 'Old PC']]),
+    )
+
+    // Resuming it on the disconnected runner is refused; other changes (the builder sends the runner as it was) are not.
+    const resumed = await call(`/api/automations/${id}`, { enabled: true }, 'PUT')
+    expect(resumed.status).toBe(400)
+    expect(resumed.body.message).toBe(
+      'The local runner this schedule runs on was disconnected: choose another runner or the cloud before its schedule runs again.',
+    )
+    const renamed = await call(`/api/automations/${id}`, { name: 'Weekly form (old PC)', deviceId: runner.device.id }, 'PUT')
+    expect(renamed.status, renamed.body.message).toBe(200)
+    const toCloud = await call(`/api/automations/${id}`, { deviceId: null, enabled: true }, 'PUT')
+    expect(toCloud.status, toCloud.body.message).toBe(200)
+    expect(toCloud.body.data).toMatchObject({ deviceId: null, schedule: { paused: false } })
+
+    // A schedule left running on a runner disconnected before schedules were paused is refused when it fires, and says why.
+    await t.db.update(automations).set({ deviceId: runner.device.id, enabled: true }).where(eq(automations.id, id))
+    const fired = await createScheduler({ db: t.db, runs: t.services.runs, logger }).tick(later)
     expect(fired.refused).toBeGreaterThanOrEqual(1)
-    const [failed] = await t.db.select().from(automationRuns).where(eq(automationRuns.automationId, created.body.data.id))
-    expect(failed).toMatchObject({ status: 'failed' })
+    const [failed] = await t.db.select().from(automationRuns).where(eq(automationRuns.automationId, id))
     expect(failed?.error).toBe(
       'The local runner “Old PC” this schedule runs on is no longer connected: choose another, or the cloud, in the automation.',
     )

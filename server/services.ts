@@ -1,4 +1,4 @@
-import { automationFileSource } from '#server/tables/automation-files.ts'
+import { automationFileSource } from '#server/features/automations/automation-files.ts'
 import { WEBHOOK_TIMEOUT_MS } from '#common/webhooks.ts'
 import { createAuth } from './better-auth.ts'
 import type { Database } from './db/client.ts'

@@ -122,3 +122,54 @@ test('a colleague’s change waits for the runner owner’s approval, which they
   const automation = await request.get(`${BASE_URL}/api/automations/${automationId}`, { headers: inTeam(colleagueToken) })
   expect(((await automation.json()) as { data: { deviceApprovedVersion: number } }).data.deviceApprovedVersion).toBe(2)
 })
+
+test('a runner that disconnects pauses its schedule, flagged on the dashboard, until the member chooses the cloud or another runner', async ({
+  page,
+  request,
+}) => {
+  const member = await createAccount(request, 'runner-gone')
+  const memberToken = await apiToken(request, member)
+  await signIn(page, member)
+
+  // A runner connected as `npm run runner -- pair` does, and a schedule set to run on it.
+  const asked = await request.post(`${BASE_URL}/api/devices/pairings`, {
+    data: { name: 'Home PC', kind: 'runner', version: '0.1.0' },
+    headers: asClient(),
+  })
+  const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
+  await gotoHydrated(page, `/connect?code=${pairing.userCode}`)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible()
+  const collected = await request.post(`${BASE_URL}/api/devices/pairings/${pairing.pairingId}/token`, {
+    data: { pollSecret: pairing.pollSecret },
+    headers: asClient(),
+  })
+  const runner = ((await collected.json()) as { data: { token: string; device: { id: string } } }).data
+  const created = await request.post(`${BASE_URL}/api/automations`, {
+    headers: { Authorization: `Bearer ${memberToken}` },
+    data: {
+      name: 'Home report',
+      schedule: '0 2 * * *',
+      deviceId: runner.device.id,
+      steps: [{ type: 'navigate', url: 'https://example.com/' }],
+    },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+
+  // The runner disconnects itself (its `forget`).
+  const forgotten = await request.delete(`${BASE_URL}/api/devices/me`, { headers: { Authorization: `Bearer ${runner.token}` } })
+  expect(forgotten.status()).toBe(200)
+
+  await gotoHydrated(page, '/dashboard')
+  const flag = page.getByRole('note').filter({ hasText: 'Paused: its local runner “Home PC” was disconnected.' })
+  await expect(flag).toBeVisible()
+  await flag.getByRole('link', { name: 'Choose a runner or the cloud' }).click()
+  const runs = page.getByLabel('Scheduled runs run')
+  await expect(runs.locator('option:checked')).toHaveText('On “Home PC”, disconnected: choose another runner or the cloud')
+  await runs.selectOption({ label: 'In the cloud (1 credit each)' })
+  await page.getByRole('button', { name: 'Save Automation' }).click()
+  await expect(toasts(page).getByText('Automation saved')).toBeVisible()
+  await gotoHydrated(page, '/dashboard')
+  await expect(page.getByRole('note').filter({ hasText: 'was disconnected' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Resume the schedule of Home report' })).toBeVisible()
+})

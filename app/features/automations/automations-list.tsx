@@ -100,7 +100,15 @@ function AutomationLine({
         {automation.schedule ? (
           <div className="space-y-1">
             <p className="text-sm">{automation.schedule.words}</p>
-            {automation.schedule.paused ? (
+            {automation.disconnectedRunner ? (
+              <p className="text-xs font-medium text-destructive" role="note">
+                Paused: its local runner “{automation.disconnectedRunner}” was disconnected.{' '}
+                <Link to={`/dashboard/automations/${automation.id}`} className="underline">
+                  Choose a runner or the cloud
+                </Link>
+                .
+              </p>
+            ) : automation.schedule.paused ? (
               <p className="text-xs font-medium text-muted-foreground">Paused</p>
             ) : (
               <NextRuns runs={automation.schedule.nextRuns} memberTimeZone={memberTimeZone} />

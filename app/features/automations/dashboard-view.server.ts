@@ -38,8 +38,14 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
           automations.list(workspace, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
           automations.names(workspace),
         ])
-        const latest = await runs.latestOf(mine.items.map((automation) => automation.id))
-        return { recent, history, mine, names, latest }
+        const [latest, disconnected] = await Promise.all([
+          runs.latestOf(mine.items.map((automation) => automation.id)),
+          context.services.devices.disconnectedRunners(
+            workspace,
+            mine.items.map((automation) => automation.deviceId),
+          ),
+        ])
+        return { recent, history, mine, names, latest, disconnected }
       },
       'Your automations could not be loaded. Please try again in a moment.',
     ),
@@ -75,7 +81,10 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
       filters: { status: query.status, automation: query.automation },
     },
     automations: {
-      rows: read?.mine.items.map((automation) => automationRow(automation, read.latest[automation.id])) ?? [],
+      rows:
+        read?.mine.items.map((automation) =>
+          automationRow(automation, read.latest[automation.id], automation.deviceId ? (read.disconnected.get(automation.deviceId) ?? null) : null),
+        ) ?? [],
       total: read?.mine.total ?? 0,
       page: query.apage,
       pageCount: pageCount(read?.mine.total ?? 0),

@@ -208,6 +208,8 @@ export interface AutomationRow {
   /** Its schedule in words, whether it is paused, and its next runs (instants; the page shows them in the member's zone). */
   schedule: { words: string; paused: boolean; nextRuns: string[] } | null
   lastRun: { id: string; status: RunStatus; created: Stamp } | null
+  /** The name of the local runner its schedule was set to run on, now disconnected: the member chooses again. */
+  disconnectedRunner: string | null
 }
 
 /** How many next runs a line of 'My Automations' shows. */
@@ -216,6 +218,7 @@ const LISTED_RUNS = 3
 export function automationRow(
   automation: Automation,
   lastRun: Pick<Run, 'id' | 'status' | 'createdAt'> | undefined,
+  disconnectedRunner: string | null = null,
   now = new Date(),
 ): AutomationRow {
   return {
@@ -233,5 +236,6 @@ export function automationRow(
         }
       : null,
     lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, created: stamp(lastRun.createdAt, dateLabel(lastRun.createdAt)) } : null,
+    disconnectedRunner: automation.schedule ? disconnectedRunner : null,
   }
 }

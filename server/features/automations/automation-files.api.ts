@@ -4,7 +4,7 @@ import { ValidationError } from '#common/errors.ts'
 import { attachmentHeaders } from '#server/http/attachment.ts'
 import { callerOf, member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, ownedResourceParams } from '#server/http/openapi.ts'
-import type { AutomationFileSummary } from '#server/tables/automation-files.ts'
+import type { AutomationFileSummary } from './automation-files.ts'
 import type { AutomationService } from './automation.service.ts'
 
 // /automations/{id}/files: files kept with an automation (docs/decisions/046), which its upload

@@ -21,7 +21,7 @@ import type { SecretRule } from '#server/features/vault/vault.service.ts'
 import type { WebhookOutbox } from '#server/features/webhooks/webhook-outbox.ts'
 import { createScheduleRules, sameSchedule } from './automation-schedules.ts'
 import { approveRunner } from './runner-approval.ts'
-import { chooseRunner, runnerOf, type RunnerChoice } from './runner-choice.ts'
+import { chooseRunner, requireConnectedForSchedule, runnerOf, type RunnerChoice } from './runner-choice.ts'
 import { rowsOf, type RunDataSource } from '#server/tables/data-sources.ts'
 import {
   automationFileBytes,
@@ -30,7 +30,7 @@ import {
   removeAutomationFile,
   writeAutomationFile,
   type AutomationFileSummary,
-} from '#server/tables/automation-files.ts'
+} from './automation-files.ts'
 import { copyKeptRows, keptRowsSummary, writeKeptRows, type KeptRows, type KeptRowsSummary } from '#server/tables/kept-rows.ts'
 import { requireVerifiedForUnattendedRuns } from './unattended-runs.ts'
 
@@ -294,6 +294,7 @@ export function createAutomationService(
       const seen = chosen.deviceId !== current.deviceId || (options.reviewed === true && options.expectedVersion !== undefined)
       const runner: RunnerChoice = chosen.approval === 'approve' && !seen ? { ...chosen, approval: 'renew' } : chosen
       const { schedule, enabled } = schedules.settle(data.schedule, data.enabled, current)
+      requireConnectedForSchedule(runner, { schedule, enabled })
       // Someone else's automation may not give an unverified address cloud runs in its owner's name (docs/decisions/040, amended).
       await requireVerifiedForUnattendedRuns(db, caller, current, { schedule, enabled, deviceId: runner.deviceId }, { ...data, steps })
       await schedules.checkInterval(current.workspaceId, schedule, current.schedule)

@@ -109,10 +109,12 @@ describe('choosing a local runner', () => {
 
   it('lists only the caller’s own runners in the builder, and the one an automation already names for what it is', async () => {
     const caller = { id: bob.id, workspace: { id: teamId, role: 'member' as const } }
-    expect(await t.services.devices.runnersFor(caller)).toEqual([{ id: bobRunner.id, name: 'Bob’s laptop', owner: bob.email, mine: true }])
+    expect(await t.services.devices.runnersFor(caller)).toEqual([
+      { id: bobRunner.id, name: 'Bob’s laptop', owner: bob.email, mine: true, connected: true },
+    ])
     expect(await t.services.devices.runnersFor(caller, adaRunner.id)).toEqual([
-      { id: adaRunner.id, name: 'Ada’s office PC', owner: ada.email, mine: false },
-      { id: bobRunner.id, name: 'Bob’s laptop', owner: bob.email, mine: true },
+      { id: adaRunner.id, name: 'Ada’s office PC', owner: ada.email, mine: false, connected: true },
+      { id: bobRunner.id, name: 'Bob’s laptop', owner: bob.email, mine: true, connected: true },
     ])
   })
 
@@ -351,5 +353,37 @@ describe('approving the current version', () => {
       .from(automations)
       .where(and(eq(automations.id, id), eq(automations.workspaceId, teamId)))
     expect(row?.deviceId).toBeNull()
+  })
+
+  // Last: Bob leaves the team.
+  it('disconnecting a runner, or its owner leaving the workspace, pauses the schedules set to run on it, which keep naming it', async () => {
+    const spare = await pairRunner(ada, 'Ada’s spare PC')
+    const onSpare = await scheduledOn(ada, spare.id, 'Spare PC report')
+    const bobsOwn = await pairRunner(bob, 'Bob’s desktop')
+    const onBobs = await scheduledOn(bob, bobsOwn.id, 'Bob’s desktop report')
+    const inCloud = await scheduledOn(bob, null, 'Cloud report')
+    const stateOf = async (id: string) => {
+      const [row] = await t.db
+        .select({ enabled: automations.enabled, deviceId: automations.deviceId })
+        .from(automations)
+        .where(eq(automations.id, id))
+      return row
+    }
+    expect(await stateOf(onSpare.body.data.id)).toEqual({ enabled: true, deviceId: spare.id })
+
+    expect((await call(ada, `/api/devices/${spare.id}`, { method: 'DELETE' })).status).toBe(200)
+    expect(await stateOf(onSpare.body.data.id)).toEqual({ enabled: false, deviceId: spare.id })
+    expect(await stateOf(onBobs.body.data.id)).toEqual({ enabled: true, deviceId: bobsOwn.id })
+
+    const removed = await call(ada, `/api/workspaces/current/members/${bob.id}`, { method: 'DELETE' })
+    expect(removed.status, removed.body.message).toBe(200)
+    expect(await stateOf(onBobs.body.data.id)).toEqual({ enabled: false, deviceId: bobsOwn.id })
+    expect(await stateOf(inCloud.body.data.id)).toEqual({ enabled: true, deviceId: null })
+    expect(await t.services.devices.disconnectedRunners(teamId, [spare.id, bobsOwn.id, adaRunner.id])).toEqual(
+      new Map([
+        [spare.id, 'Ada’s spare PC'],
+        [bobsOwn.id, 'Bob’s desktop'],
+      ]),
+    )
   })
 })

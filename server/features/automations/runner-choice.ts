@@ -22,6 +22,8 @@ export interface RunnerChoice {
    * as it is (stale from now on); 'clear': no runner.
    */
   approval: 'approve' | 'renew' | 'keep' | 'clear'
+  /** The runner it names was disconnected since it was chosen: its schedule stays paused until the member chooses again. */
+  disconnected?: true
 }
 
 /** "Ada Lovelace (ada@example.com)", or the e-mail alone when the account has no name. */
@@ -55,8 +57,8 @@ export async function chooseRunner(
   if (!deviceId) return { deviceId: null, approval: 'clear' }
   const runner = await runnerOf(db, caller.workspace.id, deviceId)
   if (!runner) {
-    // A runner disconnected since it was chosen stays named when the field is not sent; the schedule refuses it when it fires.
-    if (wanted === undefined) return { deviceId, approval: 'keep' }
+    // A runner disconnected since it was chosen stays named (the field not sent, or sent as it was) until the member chooses again.
+    if (wanted === undefined || wanted === current?.deviceId) return { deviceId, approval: 'keep', disconnected: true }
     const message = 'Scheduled runs can wait for a local runner connected to this workspace only: connect one, or run them in the cloud.'
     throw new ValidationError(message, [{ path: 'deviceId', message }])
   }
@@ -64,4 +66,14 @@ export async function chooseRunner(
   if (current?.deviceId === deviceId) return { deviceId, approval: 'keep' }
   const message = `“${runner.name}” is ${ownerWords(runner)}'s local runner: only they can choose it for an automation. Choose one of your own runners or the cloud, or ask them to choose their runner.`
   throw new AppError(403, message, 'RUNNER_NOT_YOURS', [{ path: 'deviceId', message }])
+}
+
+/**
+ * A schedule may not run on a runner that was disconnected: it stays paused (docs/decisions/032,
+ * amended) until the member chooses another runner or the cloud.
+ */
+export function requireConnectedForSchedule(runner: RunnerChoice, schedule: { enabled: boolean; schedule: unknown }): void {
+  if (!runner.disconnected || !schedule.enabled || !schedule.schedule) return
+  const message = 'The local runner this schedule runs on was disconnected: choose another runner or the cloud before its schedule runs again.'
+  throw new ValidationError(message, [{ path: 'deviceId', message }])
 }

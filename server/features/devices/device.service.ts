@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull, or } from 'drizzle-orm'
+import { revokeDevices } from '#server/db/revoke-devices.ts'
+import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Caller } from '#common/auth.ts'
 import { DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
@@ -106,21 +107,39 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
     async runnersFor(
       caller: Pick<Caller, 'id' | 'workspace'>,
       current: string | null = null,
-    ): Promise<{ id: string; name: string; owner: string; mine: boolean }[]> {
+    ): Promise<{ id: string; name: string; owner: string; mine: boolean; connected: boolean }[]> {
       const rows = await db
-        .select({ id: devices.id, name: devices.name, owner: users.email, userId: devices.userId })
+        .select({ id: devices.id, name: devices.name, owner: users.email, userId: devices.userId, revokedAt: devices.revokedAt })
         .from(devices)
         .innerJoin(users, eq(users.id, devices.userId))
         .where(
           and(
             eq(devices.workspaceId, caller.workspace.id),
             eq(devices.kind, 'runner'),
-            isNull(devices.revokedAt),
-            current && isUuid(current) ? or(eq(devices.userId, caller.id), eq(devices.id, current)) : eq(devices.userId, caller.id),
+            // The one the automation names stays listed when it was disconnected: the member chooses again, knowingly.
+            current && isUuid(current)
+              ? or(and(eq(devices.userId, caller.id), isNull(devices.revokedAt)), eq(devices.id, current))
+              : and(eq(devices.userId, caller.id), isNull(devices.revokedAt)),
           ),
         )
         .orderBy(devices.name, devices.id)
-      return rows.map(({ userId, ...runner }) => ({ ...runner, mine: userId === caller.id }))
+      return rows.map(({ userId, revokedAt, ...runner }) => ({ ...runner, mine: userId === caller.id, connected: revokedAt === null }))
+    },
+
+    /**
+     * Of these runner ids, the ones disconnected since (revoked, or gone), with the name each had:
+     * the automations set to run on one are flagged until the member chooses again.
+     */
+    async disconnectedRunners(workspaceId: string, ids: readonly (string | null)[]): Promise<Map<string, string>> {
+      const wanted = [...new Set(ids.filter((id): id is string => id !== null && isUuid(id)))]
+      if (wanted.length === 0) return new Map()
+      const rows = await db
+        .select({ id: devices.id, name: devices.name, revokedAt: devices.revokedAt, workspaceId: devices.workspaceId })
+        .from(devices)
+        .where(inArray(devices.id, wanted))
+      const connected = new Set(rows.filter((row) => !row.revokedAt && row.workspaceId === workspaceId).map((row) => row.id))
+      const names = new Map(rows.map((row) => [row.id, row.name]))
+      return new Map(wanted.filter((id) => !connected.has(id)).map((id) => [id, names.get(id) ?? 'a removed runner']))
     },
 
     /** A device about itself: its name, its workspace and whose it is. */
@@ -168,12 +187,7 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
           .update(devicePairings)
           .set({ status: 'denied' })
           .where(and(eq(devicePairings.userId, userId), eq(devicePairings.status, 'approved')))
-        const revoked = await tx
-          .update(devices)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(devices.userId, userId), isNull(devices.revokedAt)))
-          .returning({ id: devices.id })
-        return revoked.length
+        return (await revokeDevices(tx, eq(devices.userId, userId))).length
       })
     },
 
@@ -181,7 +195,7 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
     async revoke(caller: Caller, id: string): Promise<DeviceSummary> {
       const device = await ownedBy(caller, id)
       return db.transaction(async (tx) => {
-        await tx.update(devices).set({ revokedAt: new Date() }).where(eq(devices.id, device.id))
+        await revokeDevices(tx, eq(devices.id, device.id))
         await activity.record(tx, caller, {
           workspaceId: caller.workspace.id,
           action: 'device.revoke',

@@ -1,6 +1,7 @@
 // Workspaces and the people in them: create, rename, delete, roles, leaving and transfer.
 // Over 300 lines: every membership change shares the same locked-team and last-owner checks
 // (invitations live in invitation.service.ts).
+import { revokeDevices } from '#server/db/revoke-devices.ts'
 import { randomUUID } from 'node:crypto'
 import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm'
 import { Conflict, Forbidden, LimitReached, NotFound } from '#common/errors.ts'
@@ -127,10 +128,7 @@ export function createWorkspaceService(deps: { db: Db; audit: AuditService; plan
       .update(apiKeys)
       .set({ revokedAt: new Date() })
       .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    await tx
-      .update(devices)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(devices.workspaceId, workspaceId), eq(devices.userId, userId), isNull(devices.revokedAt)))
+    await revokeDevices(tx, and(eq(devices.workspaceId, workspaceId), eq(devices.userId, userId)))
   }
 
   return {

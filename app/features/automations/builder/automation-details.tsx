@@ -21,6 +21,8 @@ export interface LocalRunner {
   /** Whose it is: the member's e-mail. */
   owner: string
   mine: boolean
+  /** False for the runner the automation names that was disconnected since: shown so the member chooses again. */
+  connected: boolean
 }
 
 export type DetailFields = ReturnType<typeof useForm<z.input<typeof automationFormSchema>>>[1]
@@ -62,9 +64,11 @@ export function AutomationDetails({
             <option value="">In the cloud (1 credit each)</option>
             {runners.map((runner) => (
               <option key={runner.id} value={runner.id}>
-                {runner.mine
-                  ? `On your local runner “${runner.name}”`
-                  : `On ${runner.owner}'s local runner “${runner.name}” (only they can choose it)`}
+                {!runner.connected
+                  ? `On “${runner.name}”, disconnected: choose another runner or the cloud`
+                  : runner.mine
+                    ? `On your local runner “${runner.name}”`
+                    : `On ${runner.owner}'s local runner “${runner.name}” (only they can choose it)`}
               </option>
             ))}
           </Select>

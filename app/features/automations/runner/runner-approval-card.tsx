@@ -35,8 +35,8 @@ export function RunnerApprovalCard({ runner, readOnly }: { runner: RunnerApprova
       <CardContent className="space-y-3 text-sm">
         {!runner.connected ? (
           <p>
-            The local runner this automation was set to run on is no longer connected: its scheduled runs are refused. Choose another runner
-            or the cloud under “Scheduled runs run”.
+            The local runner this automation was set to run on is no longer connected: its schedule is paused, and stays paused until you
+            choose another runner or the cloud under “Scheduled runs run”.
           </p>
         ) : runner.approved ? (
           <p>

@@ -11,7 +11,7 @@ export function runnerApprovalView(
 ) {
   if (!automation.deviceId) return null
   const runner = runners.find((candidate) => candidate.id === automation.deviceId)
-  if (!runner) return { connected: false as const }
+  if (!runner?.connected) return { connected: false as const }
   return {
     connected: true as const,
     name: runner.name,
