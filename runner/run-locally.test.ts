@@ -124,6 +124,15 @@ describe('the local runner', () => {
     expect(run).toMatchObject({ status: 'succeeded', error: null, extracted: [{ result: `Thanks, ${name} (free)` }] })
   })
 
+  it('reports a Chromium that does not start as this machine’s, with what to do (no cloud, no refund)', async () => {
+    const id = await automation([{ type: 'navigate', url: `${site.url}/form` }])
+    const run = await runAutomationLocally({ api: api(), automationId: id, chromiumPath: '/nonexistent/chromium' })
+    expect(run.status).toBe('failed')
+    expect(run.error).toBe(
+      'Chromium could not start on this machine (Chromium was not found at /nonexistent/chromium). Pass --chromium <the path of Chrome or Chromium>, or set CHROMIUM_PATH.',
+    )
+  })
+
   it('reports a failing step as the failed run, naming the step', async () => {
     const id = await automation([
       { type: 'navigate', url: `${site.url}/form` },

@@ -154,6 +154,20 @@ export function createStepExecutor(deps: {
   automationFiles?: { of(automationId: string): AutomationFileSource }
 }) {
   const { reporting, runFiles, browsers, logger, config } = deps
+  // What failed on our side, in the words of where the run ran: the cloud refunds; the member's own machine has a next step.
+  const ours =
+    config.where === undefined
+      ? {
+          browserDidNotStart: (why: string) => `The cloud browser could not start (${why}); the credit was refunded.`,
+          browserStopped: 'the cloud browser stopped unexpectedly; the credit was refunded.',
+          internalError: 'an internal error stopped the run; the credit was refunded.',
+        }
+      : {
+          browserDidNotStart: (why: string) =>
+            `Chromium could not start ${config.where} (${why}). Pass --chromium <the path of Chrome or Chromium>, or set CHROMIUM_PATH.`,
+          browserStopped: `the browser ${config.where} stopped unexpectedly.`,
+          internalError: 'an internal error of the runner stopped the run.',
+        }
 
   async function execute(run: ExecutableRun, workerId: string, signal?: AbortSignal): Promise<ExecutionResult> {
     const started = Date.now()
@@ -583,16 +597,12 @@ export function createStepExecutor(deps: {
           await takeScreenshot(page, current, 'At failure', FAILURE_SCREENSHOT_MS).catch(() => {})
         }
       } else if (error instanceof BrowserUnavailable) {
-        outcome = {
-          status: 'failed',
-          error: `The cloud browser could not start (${error.message}); the credit was refunded.`,
-          ourFault: true,
-        }
+        outcome = { status: 'failed', error: ours.browserDidNotStart(error.message), ourFault: true }
       } else if (browser && !browser.isConnected()) {
-        outcome = { status: 'failed', error: `${label}: the cloud browser stopped unexpectedly; the credit was refunded.`, ourFault: true }
+        outcome = { status: 'failed', error: `${label}: ${ours.browserStopped}`, ourFault: true }
       } else {
         logger.error({ err: error, runId: run.id }, 'cloud run: unexpected error')
-        outcome = { status: 'failed', error: `${label}: an internal error stopped the run; the credit was refunded.`, ourFault: true }
+        outcome = { status: 'failed', error: `${label}: ${ours.internalError}`, ourFault: true }
       }
     }
 
