@@ -6,6 +6,12 @@ import type { ApiClient } from './api-client.ts'
 import { createRunReporter } from './run-reporter.ts'
 import { createDesktopActions } from './desktop-actions.ts'
 
+/**
+ * Chromium's sandbox on the member's machine: on, unless the runner runs as root (Chromium refuses
+ * it there) or AETHER_RUNNER_NO_SANDBOX=1 says the machine cannot give it (some containers).
+ */
+export const chromiumSandbox = (env: NodeJS.ProcessEnv = process.env) => process.getuid?.() !== 0 && env.AETHER_RUNNER_NO_SANDBOX !== '1'
+
 /** The runner's limits of a run when the automation sets none (the run's own limits still apply). */
 export const LOCAL_RUN_DEFAULTS = { stepTimeoutMs: 15_000, timeLimitMs: 10 * 60_000, maxActions: 1000 }
 
@@ -54,7 +60,8 @@ export async function executeLocally(options: {
 }): Promise<RunDto> {
   const logger = pino({ level: 'silent' })
   let own: SharedBrowser | null = null
-  const browsers = options.browsers ?? (own = createSharedBrowser({ executablePath: options.chromiumPath, logger }))
+  const browsers =
+    options.browsers ?? (own = createSharedBrowser({ executablePath: options.chromiumPath, logger, sandbox: chromiumSandbox() }))
   const reporter = createRunReporter(options.api)
   const executor = createStepExecutor({
     reporting: reporter,

@@ -9,9 +9,8 @@ export interface BrowserSource {
   release(): void
 }
 
-/** Chromium's switches for a closed network and a container (as tests/e2e use them). */
+/** Chromium's switches for a closed network (as tests/e2e use them); a container adds --no-sandbox. */
 const CHROMIUM_ARGS = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -36,7 +35,17 @@ export class BrowserUnavailableError extends Error {}
  * One Chromium per process, shared by its runs (each gets a fresh context): launched on first
  * use, launched again if it dies, closed when idle. A missing executable is reported once.
  */
-export function createSharedBrowser(options: { executablePath: string; logger: Logger; idleMs?: number }): BrowserSource & {
+export function createSharedBrowser(options: {
+  executablePath: string
+  logger: Logger
+  idleMs?: number
+  /**
+   * Chromium's own sandbox. Off by default: the server runs in a container, usually as root, where
+   * Chromium cannot start with it (the target guard and a fresh context per run contain its pages).
+   * The local runner keeps it on the member's machine.
+   */
+  sandbox?: boolean
+}): BrowserSource & {
   close(): Promise<void>
   /** Whether the executable exists (checked again at every launch). */
   available(): boolean
@@ -61,7 +70,14 @@ export function createSharedBrowser(options: { executablePath: string; logger: L
     }
     try {
       const { chromium } = await loadPlaywright()
-      const started = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS })
+      const args = options.sandbox ? CHROMIUM_ARGS : ['--no-sandbox', ...CHROMIUM_ARGS]
+      const started = await chromium.launch({
+        executablePath,
+        headless: true,
+        chromiumSandbox: options.sandbox === true,
+        args,
+        timeout: LAUNCH_TIMEOUT_MS,
+      })
       warned = false
       started.on('disconnected', () => {
         if (browser === started) {

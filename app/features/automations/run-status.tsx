@@ -18,7 +18,7 @@ export const RUN_TRIGGER_LABELS: Record<RunTrigger, string> = {
   manual: 'Manual',
   schedule: 'Schedule',
   extension: 'Extension',
-  desktop: 'Desktop app',
+  desktop: 'Local runner',
   url: 'Trigger URL',
   api: 'API',
 }
