@@ -30,7 +30,7 @@ export function newWorkerId(): string {
  * PostgreSQL each run one; every run goes to exactly one of them (run-queue.ts).
  */
 export function createCloudWorker(deps: {
-  runQueue: Pick<RunQueue, 'claim' | 'progress' | 'finish' | 'release' | 'recoverExpired'>
+  runQueue: Pick<RunQueue, 'claim' | 'progress' | 'finish' | 'release' | 'recoverExpired' | 'endStaleClientRuns'>
   runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName' | 'saveFile' | 'readFile'>
   events: Pick<EventBus, 'subscribe'>
   logger: Logger
@@ -74,6 +74,8 @@ export function createCloudWorker(deps: {
     try {
       const recovered = await runQueue.recoverExpired()
       if (recovered) logger.warn({ recovered }, 'runs whose worker stopped were queued again (or failed and refunded)')
+      const abandoned = await runQueue.endStaleClientRuns()
+      if (abandoned) logger.warn({ abandoned }, 'client runs their device left behind ended failed')
     } catch (error) {
       logger.warn({ err: error }, 'recovering expired runs failed')
     }

@@ -15,6 +15,7 @@ import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import { nextTurn, queuedInCloud, queueOrder, turnStride } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
+import { endStaleClientRuns } from './stale-client-runs.ts'
 
 /** A run whose worker stopped is tried this many times in all, then failed and refunded. */
 const MAX_ATTEMPTS = 2
@@ -204,6 +205,9 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
      * Runs whose worker stopped renewing its lease (a crash, a killed process): queued again, or
      * after MAX_ATTEMPTS failed and refunded. Any worker may call this; each row is handled once.
      */
+    /** Ends the client runs their device left behind (stale-client-runs.ts); how many. */
+    endStaleClientRuns: (now?: Date) => endStaleClientRuns({ db, runs, announce }, now),
+
     async recoverExpired(): Promise<number> {
       const expired = await db.transaction(async (tx) => {
         const rows = await tx
