@@ -119,6 +119,8 @@ export const runStartSchema = z.object({
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'xlsx must be the workbook as base64 text')
     .optional(),
   rowsFromRun: z.uuid({ error: 'rowsFromRun must be a run id' }).optional(),
+  /** Queue it for one of the caller's own connected local runners ("Run on …"): a client run, no credits. */
+  deviceId: z.uuid({ error: 'must be the id of one of your local runners' }).optional(),
 })
 
 /**

@@ -174,7 +174,7 @@ describe('after a colleague changes an automation that runs on someone’s runne
     await expect(t.services.runs.start(id, asBob, { runner: 'client', trigger: 'manual', device })).rejects.toMatchObject({
       status: 409,
       code: 'RUNNER_NOT_APPROVED',
-      message: `Only Ada Lovelace (${ada.email})'s runs go to their local runner “Ada’s office PC”.`,
+      message: `Only Ada Lovelace (${ada.email}) can start runs on their local runner “Ada’s office PC”.`,
     })
     const asAda = { ...asBob, id: ada.id, email: ada.email }
     await expect(t.services.runs.start(id, asAda, { runner: 'client', trigger: 'schedule', device })).rejects.toMatchObject({
@@ -182,6 +182,31 @@ describe('after a colleague changes an automation that runs on someone’s runne
       message: waits(),
     })
     expect(await runsOf(id)).toEqual([])
+    // Ada starting it on her runner herself ("Run on …") chooses the version she starts; her runner takes that one up.
+    const byAda = await t.services.runs.start(id, asAda, { runner: 'client', trigger: 'manual', device: { id: adaRunner.id } })
+    expect(byAda).toMatchObject({ status: 'queued', deviceId: adaRunner.id, userId: ada.id, creditsCharged: 0 })
+    expect(byAda.log[0]?.message).toBe('Queued for the local runner “Ada’s office PC”.')
+    const taken = await claim(adaRunner)
+    expect(taken.body.data).toMatchObject({ id: byAda.id, status: 'running' })
+    await call(adaRunner, `/api/runs/${byAda.id}/finish`, { body: { status: 'succeeded' } })
+  })
+
+  it('"Run on …": a member queues a run for their own runner (no credits), never for a colleague’s or an unknown one', async () => {
+    const id = await editedByBob()
+    const mine = await call(bob, `/api/automations/${id}/runs`, { body: { deviceId: bobRunner.id } })
+    expect(mine.status, mine.body.message).toBe(201)
+    expect(mine.body.data).toMatchObject({ status: 'queued', runner: 'client', trigger: 'manual', creditsCharged: 0 })
+    const theirs = await call(bob, `/api/automations/${id}/runs`, { body: { deviceId: adaRunner.id } })
+    expect(theirs.status).toBe(409)
+    expect(theirs.body.message).toBe(`Only Ada Lovelace (${ada.email}) can start runs on their local runner “Ada’s office PC”.`)
+    const unknown = await call(bob, `/api/automations/${id}/runs`, { body: { deviceId: '00000000-0000-4000-8000-000000000000' } })
+    expect(unknown.status).toBe(404)
+    expect((await call(bob, `/api/automations/${id}/runs`, { body: { deviceId: 'not-an-id' } })).body.message).toBe(
+      'deviceId: must be the id of one of your local runners',
+    )
+    // Bob's runner takes it up: the version Bob started.
+    expect((await claim(bobRunner)).body.data).toMatchObject({ id: mine.body.data.id, status: 'running' })
+    await call(bobRunner, `/api/runs/${mine.body.data.id}/finish`, { body: { status: 'succeeded' } })
   })
 
   it('run now and its trigger URL run it in the cloud in the name of whoever started it, never on the runner', async () => {

@@ -38,8 +38,8 @@ export type StartOptions = {
   data?: RunDataSource
   /** Continues a failed run (docs/decisions/046): its steps, from a step, on its page, its finished rows kept. */
   resume?: Resume
-  /** A client run queued for this local runner (a scheduled run meant for it), instead of one a client runs now. */
-  device?: { id: string; name: string }
+  /** A client run queued for this local runner (a scheduled run meant for it, or "Run on …"), instead of one a client runs now. */
+  device?: { id: string; name?: string }
 }
 
 /**
@@ -119,13 +119,21 @@ export function createRunService(deps: {
   }
 
   /** A run is queued for a local runner only when its owner approved the automation's current version there (docs/decisions/032, amended). */
-  async function checkRunner(tx: Tx, device: { id: string; name: string }, automation: typeof automations.$inferSelect, caller: Caller) {
+  async function checkRunner(
+    tx: Tx,
+    device: { id: string; name?: string },
+    automation: typeof automations.$inferSelect,
+    caller: Caller,
+    trigger: RunTrigger,
+  ): Promise<{ id: string; name: string }> {
     const runner = await runnerFacts(tx, device.id)
-    const refusal =
-      !runner || runner.revoked || runner.workspaceId !== caller.workspace.id
-        ? `The local runner “${runner?.name ?? device.name}” is no longer connected to this workspace.`
-        : whyNotQueuedFor(runner, automation, caller.id || null)
+    if (!runner || runner.workspaceId !== caller.workspace.id)
+      throw new NotFound('There is no local runner with this id in this workspace.')
+    const refusal = runner.revoked
+      ? `The local runner “${runner.name}” is no longer connected to this workspace.`
+      : whyNotQueuedFor(runner, automation, { userId: caller.id || null, trigger })
     if (refusal) throw new AppError(409, refusal, 'RUNNER_NOT_APPROVED')
+    return { id: runner.id, name: runner.name }
   }
 
   async function startIn(tx: Tx, automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
@@ -153,7 +161,7 @@ export function createRunService(deps: {
     // A resumed run runs the steps its earlier run ran (docs/decisions/046); any other, the automation's.
     const steps = options.resume?.steps ?? automation.steps
     if (steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
-    if (options.device) await checkRunner(tx, options.device, automation, caller)
+    const device = options.device ? await checkRunner(tx, options.device, automation, caller, options.trigger) : null
     // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
     const secret = options.runner === 'client' ? placeholdersOf(steps).find(isVaultPlaceholder) : undefined
     if (secret) {
@@ -231,14 +239,14 @@ export function createRunService(deps: {
         timeLimitSeconds: automation.runTimeLimitSeconds,
         stepLimit: automation.runStepLimit,
         creditsCharged: cost,
-        deviceId: options.device?.id ?? null,
+        deviceId: device?.id ?? null,
         automationVersion: automation.version,
         startedAt: options.runner === 'client' && !options.device ? now : null,
         log: [
           line(
             'info',
-            options.device
-              ? `Queued for the local runner “${options.device.name}”.`
+            device
+              ? `Queued for the local runner “${device.name}”.`
               : options.runner === 'cloud'
                 ? `Queued to run in the cloud${options.trigger === 'url' ? ', started by its trigger URL' : ''}.`
                 : `Started by the ${options.trigger === 'desktop' ? 'desktop app' : 'extension'}.`,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { DbOrTx } from '#server/db/client.ts'
 import { type automations, devices, users } from '#server/db/schema/index.ts'
+import type { RunTrigger } from '#common/automations.ts'
 
 /** A local runner as its approvals are checked: whose it is, and whether it is still connected. */
 export interface RunnerFacts {
@@ -39,12 +40,20 @@ const owner = (runner: Pick<RunnerFacts, 'ownerEmail' | 'ownerName'>) =>
   runner.ownerName.trim() ? `${runner.ownerName.trim()} (${runner.ownerEmail})` : runner.ownerEmail
 
 /**
- * Why a run of `automation` may not be queued for `runner`, in `inNameOf`'s name, or null when it
- * may (docs/decisions/032, amended): a runner runs only automations set to run on it whose
- * current version its owner saved or approved, and only in its owner's name.
+ * Why a run of `automation` may not be queued for `runner`, in `run.userId`'s name, or null when
+ * it may (docs/decisions/032, amended): a runner runs only automations set to run on it whose
+ * current version its owner saved or approved, and only in its owner's name. The owner starting a
+ * run there themselves ("Run on …") chooses the version they start: any of the workspace's.
  */
-export function whyNotQueuedFor(runner: RunnerFacts, automation: AutomationFacts | null, inNameOf: string | null): string | null {
+export function whyNotQueuedFor(
+  runner: RunnerFacts,
+  automation: AutomationFacts | null,
+  run: { userId: string | null; trigger: RunTrigger },
+): string | null {
   if (!automation) return 'Its automation was deleted.'
+  const inNameOf = run.userId
+  if (run.trigger !== 'schedule' && inNameOf === runner.userId) return null
+  if (run.trigger !== 'schedule') return `Only ${owner(runner)} can start runs on their local runner “${runner.name}”.`
   if (automation.deviceId !== runner.id) return `“${automation.name}” no longer runs on the local runner “${runner.name}”.`
   if (inNameOf !== runner.userId) return `Only ${owner(runner)}'s runs go to their local runner “${runner.name}”.`
   if (automation.deviceApprovedVersion !== automation.version) {
@@ -63,9 +72,9 @@ export function whyNotQueuedFor(runner: RunnerFacts, automation: AutomationFacts
 export function whyNotClaimed(
   runner: RunnerFacts,
   automation: AutomationFacts | null,
-  run: { userId: string | null; automationVersion: number | null },
+  run: { userId: string | null; automationVersion: number | null; trigger: RunTrigger },
 ): string | null {
-  const refusal = whyNotQueuedFor(runner, automation, run.userId)
+  const refusal = whyNotQueuedFor(runner, automation, run)
   if (refusal || !automation) return refusal
   if (run.automationVersion === null) {
     return 'It was queued before local runners ran only what their owner approved: the next scheduled run takes the approved version.'

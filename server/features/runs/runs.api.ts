@@ -264,7 +264,7 @@ const start = signedInRoute(changes, {
   path: '/{id}/runs',
   tags,
   summary:
-    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else); values are text, filled in one pass with everything else, so a value is never read as a placeholder. A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts, with 403 when the steps use a vault secret kept for a higher role than the caller’s (docs/decisions/039), and with 403 EMAIL_NOT_VERIFIED for a cloud run of an account whose e-mail address is not verified beyond the Free plan runs a month.',
+    'Start a run. where=cloud queues it for our worker (1 credit); where=client means the extension or desktop app runs it and reports progress (no credits); deviceId queues it for one of your own connected local runners, which takes it up (no credits). inputs gives a value for each {{input.name}} the steps use (all of them, nothing else); values are text, filled in one pass with everything else, so a value is never read as a placeholder. A cloud run started with an API key records the trigger api. Refused with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS before anything starts, with 403 when the steps use a vault secret kept for a higher role than the caller’s (docs/decisions/039), and with 403 EMAIL_NOT_VERIFIED for a cloud run of an account whose e-mail address is not verified beyond the Free plan runs a month.',
   request: { params: idParam, body: jsonBody(runStartSchema) },
   responses: {
     201: { description: 'The run', content: one },
@@ -292,8 +292,9 @@ export function createRunStartApi(runs: RunService) {
     const client = via.kind === 'device' && via.deviceKind === 'runner' ? 'desktop' : 'extension'
     const trigger = body.trigger ?? (body.where === 'client' || via.kind === 'device' ? client : via.kind === 'api-key' ? 'api' : 'manual')
     const run = await runs.start(c.req.valid('param').id, callerOf(user), {
-      runner: body.where,
-      trigger,
+      runner: body.deviceId ? 'client' : body.where,
+      trigger: body.deviceId && !body.trigger ? (via.kind === 'api-key' ? 'api' : 'manual') : trigger,
+      device: body.deviceId ? { id: body.deviceId } : undefined,
       inputs: body.inputs,
       data: dataSourceOf(body),
     })
