@@ -13,7 +13,7 @@ import { INPUT_FIELD_PREFIX } from '#app/features/automations/run-in-cloud.tsx'
 import { dataSourceFromForm } from '#app/features/automations/data-rows/data-rows-form.server.ts'
 import { RunFilters, RunHistoryTable } from '#app/features/automations/run-history.tsx'
 import { loadDashboard } from '#app/features/automations/dashboard-view.server.ts'
-import { isUuid } from '#common/ids.ts'
+import { isUuid, NIL_UUID } from '#common/ids.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
 import { CreditActivity } from '#app/features/dashboard/credit-activity.tsx'
@@ -60,6 +60,24 @@ export async function action({ request, context }: Route.ActionArgs) {
       type: 'success',
       title: 'Run queued',
       description: `"${outcome.value.automationName}" runs in the cloud as soon as a worker is free.`,
+    })
+    return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
+  }
+  if (intent === 'run-device') {
+    const deviceId = String(form.get('deviceId') ?? '')
+    const outcome = await attempt(() =>
+      runs.start(automationId, caller, { runner: 'client', trigger: 'manual', device: { id: isUuid(deviceId) ? deviceId : NIL_UUID } }),
+    )
+    if (!outcome.ok) {
+      return data<ActionResult>(
+        { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },
+        { status: outcome.error.status },
+      )
+    }
+    const flash = await flashHeader({
+      type: 'success',
+      title: 'Run queued',
+      description: `"${outcome.value.automationName}" runs on your local runner when it takes it up (npm run runner -- serve).`,
     })
     return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
   }
@@ -114,6 +132,7 @@ export default function Dashboard() {
     history,
     automations,
     automationNames,
+    runners,
     canChange,
     memberTimeZone,
   } = useLoaderData<typeof loader>()
@@ -214,7 +233,13 @@ export default function Dashboard() {
         </Card>
         <RecentActivity runs={recent} />
       </section>
-      <AutomationsList automations={automations.rows} total={automations.total} memberTimeZone={memberTimeZone} readOnly={!canChange}>
+      <AutomationsList
+        automations={automations.rows}
+        total={automations.total}
+        memberTimeZone={memberTimeZone}
+        readOnly={!canChange}
+        runners={runners}
+      >
         <Pagination
           page={automations.page}
           pageCount={automations.pageCount}

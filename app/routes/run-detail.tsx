@@ -9,6 +9,7 @@ import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
 import { RunQueueNotice } from '#app/features/automations/run-queue-notice.tsx'
 import { queueNotice, runDetail } from '#app/features/automations/run-view.server.ts'
+import { runAgainView } from '#app/features/automations/run-again-view.server.ts'
 import { isUuid } from '#common/ids.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
@@ -26,9 +27,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const run = found.value
   const { workspace } = pageCaller(user)
   const standing = await context.services.runs.queueStanding(run)
+  const own = run.workspaceId === workspace.id && workspace.role !== 'viewer'
   return {
     run: runDetail(run, standing ? queueNotice(standing, run.workspaceId === workspace.id) : null),
-    own: run.workspaceId === workspace.id && workspace.role !== 'viewer',
+    own,
+    runAgain: own ? await runAgainView(context.services, user, run) : null,
   }
 }
 
@@ -52,11 +55,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const started = await attempt(async () => {
       const run = await context.services.runs.get(params.id, caller)
       if (!run.automationId || run.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
+      // Where it ran, when that was the member's runner and the form says so; else in the cloud.
+      const onDevice = form.get('where') === 'device' && run.deviceId !== null
       return context.services.runs.start(run.automationId, caller, {
-        runner: 'cloud',
+        runner: onDevice ? 'client' : 'cloud',
         trigger: 'manual',
         inputs: run.inputs,
         data: run.dataRows.length ? { rows: run.dataRows } : undefined,
+        device: onDevice && run.deviceId ? { id: run.deviceId } : undefined,
       })
     })
     if (started.ok) throw redirect(`/dashboard/runs/${started.value.id}`)
@@ -86,7 +92,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Run')
 
 export default function RunPage() {
-  const { run, own } = useLoaderData<typeof loader>()
+  const { run, own, runAgain } = useLoaderData<typeof loader>()
   useActionToast(useActionData<typeof action>())
   useRunEvents((event) => event.id === run.id)
   // The line moves when other workspaces' runs start, and their events are not ours to receive.
@@ -118,7 +124,9 @@ export default function RunPage() {
               </Link>
             ) : null}
             {own && run.automationId && run.resumeAt !== null ? <ResumeRun step={run.resumeAt} /> : null}
-            {own && run.automationId && !isActive(run.status) ? <RunAgain withInputs={run.inputs.length > 0} /> : null}
+            {own && runAgain && run.automationId && !isActive(run.status) ? (
+              <RunAgain withInputs={run.inputs.length > 0} where={runAgain} />
+            ) : null}
             {own && isActive(run.status) ? (
               <ConfirmAction
                 label={
@@ -176,14 +184,39 @@ function ResumeRun({ step }: { step: number }) {
   )
 }
 
-function RunAgain({ withInputs }: { withInputs: boolean }) {
+function RunAgain({
+  withInputs,
+  where,
+}: {
+  withInputs: boolean
+  where: { where: 'device'; name: string } | { where: 'cloud'; cost: number; credits: number }
+}) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'run-again'
+  const label = withInputs ? 'Run again with the same inputs' : 'Run again'
+  if (where.where === 'cloud') {
+    const credits = `${where.cost} credit${where.cost === 1 ? '' : 's'}`
+    return (
+      <ConfirmAction
+        label={
+          <>
+            <RotateCw aria-hidden="true" /> {busy ? 'Starting...' : `${label} in the cloud`}
+          </>
+        }
+        title="Run it again in the cloud?"
+        description={`A cloud run costs ${credits}; you have ${where.credits}.`}
+        confirmLabel={`Run in the cloud (${credits})`}
+        fields={{ intent: 'run-again', where: 'cloud' }}
+        triggerProps={{ variant: 'outline', size: 'sm', disabled: busy }}
+      />
+    )
+  }
   return (
     <Form method="post">
       <input type="hidden" name="intent" value="run-again" />
+      <input type="hidden" name="where" value="device" />
       <Button type="submit" variant="outline" size="sm" disabled={busy}>
-        <RotateCw aria-hidden="true" /> {busy ? 'Starting...' : withInputs ? 'Run again with the same inputs' : 'Run again'}
+        <RotateCw aria-hidden="true" /> {busy ? 'Starting...' : `${label} on “${where.name}”`}
       </Button>
     </Form>
   )

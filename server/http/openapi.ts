@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { z } from '@hono/zod-openapi'
 import type { AppEnv } from './app-env.ts'
 import { refuse } from './request-guard.ts'
-import { isUuid } from '#common/ids.ts'
+import { isUuid, NIL_UUID } from '#common/ids.ts'
 
 /**
  * A router whose request validation answers 400 with a message naming the field. Validation runs
@@ -61,7 +61,6 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 }
 
 /** No row has this id. */
-const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 
 /**
  * The `{id}` of a member's own resource (automation, run). Another member's id answers 404 like a

@@ -173,3 +173,49 @@ test('a runner that disconnects pauses its schedule, flagged on the dashboard, u
   await expect(page.getByRole('note').filter({ hasText: 'was disconnected' })).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Resume the schedule of Home report' })).toBeVisible()
 })
+
+test('"Run on" queues a run for the member’s own runner from the dashboard, and Run again runs it there again', async ({
+  page,
+  request,
+}) => {
+  const member = await createAccount(request, 'runner-now')
+  const memberToken = await apiToken(request, member)
+  await signIn(page, member)
+  const asked = await request.post(`${BASE_URL}/api/devices/pairings`, {
+    data: { name: 'Desk PC', kind: 'runner', version: '0.1.0' },
+    headers: asClient(),
+  })
+  const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
+  await gotoHydrated(page, `/connect?code=${pairing.userCode}`)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible()
+  const collected = await request.post(`${BASE_URL}/api/devices/pairings/${pairing.pairingId}/token`, {
+    data: { pollSecret: pairing.pollSecret },
+    headers: asClient(),
+  })
+  const runner = { Authorization: `Bearer ${((await collected.json()) as { data: { token: string } }).data.token}` }
+  const created = await request.post(`${BASE_URL}/api/automations`, {
+    headers: { Authorization: `Bearer ${memberToken}` },
+    data: { name: 'Desk check', steps: [{ type: 'navigate', url: 'https://example.com/' }] },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+
+  await gotoHydrated(page, '/dashboard')
+  await page.getByRole('button', { name: 'Run Desk check on “Desk PC”' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/runs\/[0-9a-f-]{36}$/)
+  await expect(toasts(page).getByText('Run queued')).toBeVisible()
+  await expect(page.getByText('Queued for the local runner “Desk PC”.')).toBeVisible()
+
+  // The runner takes it up and reports it (as `serve` does).
+  const claimed = await request.post(`${BASE_URL}/api/runs/claim`, { headers: runner, data: {} })
+  const runId = ((await claimed.json()) as { data: { id: string } }).data.id
+  expect(page.url()).toContain(runId)
+  const finished = await request.post(`${BASE_URL}/api/runs/${runId}/finish`, { headers: runner, data: { status: 'succeeded' } })
+  expect(finished.status()).toBe(200)
+  await expect(page.locator('[data-status="succeeded"]').first()).toBeVisible()
+
+  // Run again runs where it ran: on the runner, without a word about credits.
+  await page.getByRole('button', { name: 'Run again on “Desk PC”' }).click()
+  await expect(page).not.toHaveURL(new RegExp(runId))
+  await expect(page.getByText('Queued for the local runner “Desk PC”.')).toBeVisible()
+})

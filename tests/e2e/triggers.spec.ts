@@ -70,7 +70,11 @@ test('a trigger URL starts a run with its input; the member runs it again and re
   await expect(page.getByText('name: Grace')).toBeVisible()
   await expect(page.getByRole('table').filter({ hasText: 'result' })).toContainText('Thanks, Grace (free)')
 
-  await page.getByRole('button', { name: 'Run again with the same inputs' }).click()
+  // Run again asks first: a cloud run costs a credit.
+  await page.getByRole('button', { name: 'Run again with the same inputs in the cloud' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Run it again in the cloud?' })
+  await expect(confirm).toContainText('A cloud run costs 1 credit; you have')
+  await confirm.getByRole('button', { name: 'Run in the cloud (1 credit)' }).click()
   await expect(page).not.toHaveURL(`${server.url}/dashboard/runs/${run.id}`)
   await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
   await expect(page.getByText('name: Grace')).toBeVisible()

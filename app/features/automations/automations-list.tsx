@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import type { AutomationRow } from './run-view.server.ts'
 import { RunStatusBadge } from './run-status.tsx'
 import { RunInCloud } from './run-in-cloud.tsx'
+import { RunOnRunner, type OwnRunner } from './run-on-runner.tsx'
 import { DataTable } from '#app/components/data-table.tsx'
 import { NextRuns } from './next-runs.tsx'
 
@@ -20,9 +21,12 @@ export function AutomationsList({
   total,
   memberTimeZone,
   readOnly = false,
+  runners = [],
   children,
 }: {
   automations: AutomationRow[]
+  /** The member's own connected local runners: "Run on …" queues a run there. */
+  runners?: OwnRunner[]
   total: number
   /** The zone in the member's settings (null: their browser's): the next runs show in it. */
   memberTimeZone: string | null
@@ -61,7 +65,13 @@ export function AutomationsList({
         ) : (
           <DataTable caption="My Automations" headers={['Name', 'Steps', 'Schedule', 'Last run', { label: 'Actions', srOnly: true }]}>
             {automations.map((automation) => (
-              <AutomationLine key={automation.id} automation={automation} memberTimeZone={memberTimeZone} readOnly={readOnly} />
+              <AutomationLine
+                key={automation.id}
+                automation={automation}
+                memberTimeZone={memberTimeZone}
+                readOnly={readOnly}
+                runners={runners}
+              />
             ))}
           </DataTable>
         )}
@@ -75,10 +85,12 @@ function AutomationLine({
   automation,
   memberTimeZone,
   readOnly,
+  runners,
 }: {
   automation: AutomationRow
   memberTimeZone: string | null
   readOnly: boolean
+  runners: OwnRunner[]
 }) {
   const navigation = useNavigation()
   const busy = (intent: string) =>
@@ -137,6 +149,7 @@ function AutomationLine({
       <td className="py-3">
         <div className="flex flex-wrap justify-end gap-1" hidden={readOnly}>
           <RunInCloud automation={automation} />
+          {automation.inputNames.length === 0 ? <RunOnRunner automation={automation} runners={runners} /> : null}
           {automation.schedule ? (
             <Form method="post" preventScrollReset>
               <input type="hidden" name="intent" value={automation.schedule.paused ? 'resume' : 'pause'} />

@@ -26,7 +26,7 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
     readForPage(
       context,
       async () => {
-        const [recent, history, mine, names] = await Promise.all([
+        const [recent, history, mine, names, runners] = await Promise.all([
           runs.list({ workspaceId: workspace, page: 1, limit: RECENT_RUNS }),
           runs.list({
             workspaceId: workspace,
@@ -37,6 +37,7 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
           }),
           automations.list(workspace, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
           automations.names(workspace),
+          context.services.devices.runnersFor(pageCaller(user)),
         ])
         const [latest, disconnected] = await Promise.all([
           runs.latestOf(mine.items.map((automation) => automation.id)),
@@ -45,7 +46,7 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
             mine.items.map((automation) => automation.deviceId),
           ),
         ])
-        return { recent, history, mine, names, latest, disconnected }
+        return { recent, history, mine, names, latest, disconnected, runners }
       },
       'Your automations could not be loaded. Please try again in a moment.',
     ),
@@ -80,6 +81,8 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
       pageCount: pageCount(read?.history.total ?? 0),
       filters: { status: query.status, automation: query.automation },
     },
+    // The member's own connected local runners, for "Run on …".
+    runners: read?.runners.filter((runner) => runner.connected).map(({ id, name }) => ({ id, name })) ?? [],
     automations: {
       rows:
         read?.mine.items.map((automation) =>

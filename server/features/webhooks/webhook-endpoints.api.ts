@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { WEBHOOK_EVENTS, webhookCreateSchema, webhookUpdateSchema } from '#common/webhooks.ts'
-import { isUuid } from '#common/ids.ts'
+import { isUuid, NIL_UUID } from '#common/ids.ts'
 import { callerOf, member, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import type { WebhookDeliveryWithAttempts, WebhookEndpoint, WebhookService } from './webhook.service.ts'
@@ -10,7 +10,6 @@ const tags = ['Webhooks']
 /** Webhooks are the workspace's integrations: its owners and admins manage them (docs/decisions/026). */
 const access = member('automations', 'admin')
 const idParam = ownedResourceParams
-const NIL_UUID = '00000000-0000-0000-0000-000000000000'
 const deliveryParams = idParam.extend({
   deliveryId: z
     .string()
