@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const flash = await flashHeader({
       type: 'success',
       title: 'Run queued',
-      description: `"${outcome.value.automationName}" runs on your local runner when it takes it up (npm run runner -- serve).`,
+      description: `"${outcome.value.automationName}" runs on your local runner when it takes it up (aether-runner serve).`,
     })
     return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
   }

@@ -4,6 +4,7 @@ import type { Route } from './+types/extension'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { extensionDownload } from '#app/features/extension/extension-download.server.ts'
+import { RUNNER_DOWNLOAD_PATH } from '#app/features/extension/runner-download.ts'
 import { loaderMeta } from '#app/lib/seo.ts'
 import { seo } from '#app/lib/seo.server.ts'
 
@@ -96,10 +97,15 @@ export default function ExtensionPage() {
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-2 text-sm">
-          <p>From a copy of the Aether repository:</p>
+          <p>With Node.js 20 or later and Chrome or Chromium on the machine, install it from this site once:</p>
           <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs">
-            {`npm install\nnpm run runner -- pair --server ${serverUrl}\nnpm run runner -- list\nnpm run runner -- run <automation id>`}
+            {`npm install --global ${serverUrl}${RUNNER_DOWNLOAD_PATH}\naether-runner pair --server ${serverUrl}\naether-runner list\naether-runner run <automation id>\naether-runner serve`}
           </pre>
+          <p>
+            Or without installing:{' '}
+            <code className="font-mono text-xs break-all">{`npx --yes --package ${serverUrl}${RUNNER_DOWNLOAD_PATH} aether-runner pair --server ${serverUrl}`}</code>
+            . <code className="font-mono text-xs">aether-runner --help</code> lists every command.
+          </p>
           <p>
             Connected browsers and runners are listed in{' '}
             <Link to="/settings#devices" className="font-medium underline underline-offset-4">

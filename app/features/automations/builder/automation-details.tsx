@@ -75,8 +75,8 @@ export function AutomationDetails({
           <FieldError id={fields.deviceId.errorId} errors={fields.deviceId.errors} />
           <p id={`${fields.deviceId.id}-help`} className="text-xs text-muted-foreground">
             {runners.some((runner) => runner.mine)
-              ? 'A local runner takes its runs up while “npm run runner -- serve” runs on its machine. It runs what its owner saved or approved.'
-              : 'Connect a local runner (“npm run runner -- pair”, see /extension) to run schedules on your own machine.'}
+              ? 'A local runner takes its runs up while “aether-runner serve” runs on its machine. It runs what its owner saved or approved.'
+              : 'Connect a local runner (“aether-runner pair”, see /extension) to run schedules on your own machine.'}
           </p>
         </div>
       </CardContent>
