@@ -210,7 +210,9 @@ test('"Disconnect this browser" revokes it on the server: the device leaves Sett
   await expect(panel.getByText(/^Disconnected: “.+” is removed from your devices on /)).toHaveText(
     `Disconnected: “${device}” is removed from your devices on ${server.url}.`,
   )
-  await gotoHydrated(connect, `${server.url}/settings#devices`)
+  // The same address with its #devices: a reload reads the list again.
+  await connect.reload()
+  await hydrated(connect)
   await expect(connect.getByText('No devices connected yet.')).toBeVisible()
   await connect.close()
 })
