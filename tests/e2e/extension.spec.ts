@@ -159,6 +159,34 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   await expect(shot).toBeVisible()
   await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
 
+  // An automation that asks for an input: the panel asks for its value, and the run types it.
+  const greeter = `Greet someone ${Date.now().toString(36)}`
+  await createAutomation(
+    request,
+    token,
+    {
+      name: greeter,
+      steps: [
+        { type: 'navigate', url: `${site.url}/form` },
+        { type: 'type', target: [{ by: 'label', text: 'Name' }], text: '{{input.who}}' },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+        { type: 'assertText', text: 'Thanks, {{input.who}}' },
+      ],
+    },
+    server.url,
+  )
+  await panel.getByRole('button', { name: 'Refresh' }).click()
+  await tab.goto('about:blank')
+  await tab.bringToFront()
+  const greeterItem = automations.getByRole('listitem').filter({ hasText: greeter })
+  await greeterItem
+    .getByRole('group', { name: `Inputs of ${greeter}` })
+    .getByLabel('who')
+    .fill('Grace Hopper')
+  await greeterItem.getByRole('button', { name: `Run ${greeter} in this browser` }).click()
+  await expect(greeterItem.getByText(/^Run succeeded \(4 steps\)/)).toBeVisible({ timeout: 60_000 })
+  await expect(tab.getByText('Thanks, Grace Hopper (free)')).toBeVisible()
+
   // Steps that type a vault secret run only in the cloud: the panel shows the server's reason.
   const secretive = `Sign in with a secret ${Date.now().toString(36)}`
   const stored = await request.post(`${server.url}/api/vault`, {

@@ -118,7 +118,17 @@ describe('the workspace’s automations', () => {
       status: 200,
       body: {
         data: [
-          { id: 'a1', name: 'Order socks', steps: [{}, {}], updatedAt: '2026-12-01T10:00:00.000Z', schedule: null, extra: true },
+          {
+            id: 'a1',
+            name: 'Order socks',
+            steps: [
+              { type: 'navigate', url: 'https://shop.example/search?q={{input.term}}' },
+              { type: 'type', target: [{ by: 'label', text: 'Size' }], text: '{{input.size}} {{input.term}}' },
+            ],
+            updatedAt: '2026-12-01T10:00:00.000Z',
+            schedule: null,
+            extra: true,
+          },
           {
             id: 'a3',
             name: 'Morning check',
@@ -133,7 +143,15 @@ describe('the workspace’s automations', () => {
       },
     })
     expect(await listAutomations(connection())).toEqual([
-      { id: 'a1', name: 'Order socks', stepCount: 2, updatedAt: '2026-12-01T10:00:00.000Z', schedule: null },
+      // The inputs its steps ask for, once each, in order: the panel asks for them before a run.
+      {
+        id: 'a1',
+        name: 'Order socks',
+        stepCount: 2,
+        updatedAt: '2026-12-01T10:00:00.000Z',
+        schedule: null,
+        inputNames: ['term', 'size'],
+      },
       // The schedule in words, as the website says it (docs/decisions/036).
       {
         id: 'a3',
@@ -141,6 +159,7 @@ describe('the workspace’s automations', () => {
         stepCount: 1,
         updatedAt: '2026-12-01T09:00:00.000Z',
         schedule: 'Weekdays at 09:00, Europe/Berlin (paused)',
+        inputNames: [],
       },
     ])
     expect(requests.at(-1)).toMatchObject({ method: 'GET', url: '/api/automations?limit=100', authorization: 'Bearer dev_abc' })

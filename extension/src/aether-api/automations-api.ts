@@ -1,4 +1,5 @@
 import type { AutomationStep } from '#common/automation-steps.ts'
+import { inputNamesOf } from '#common/run-inputs.ts'
 import { describeSchedule } from '#common/schedule-words.ts'
 import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import { z } from '#common/zod.ts'
@@ -18,6 +19,7 @@ const summary = (automation: z.infer<typeof automationSchema>): AutomationSummar
   name: automation.name,
   stepCount: automation.steps.length,
   updatedAt: automation.updatedAt,
+  inputNames: inputNamesOf(automation.steps as AutomationStep[]),
   schedule: automation.schedule
     ? `${describeSchedule(zonedOf(automation.schedule))}${automation.schedule.paused ? ' (paused)' : ''}`
     : null,

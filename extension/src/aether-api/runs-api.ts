@@ -17,10 +17,15 @@ export type StartedRun = z.infer<typeof runSchema>
  * 'extension' and answers the steps with their inputs filled) or in the cloud. The server refuses
  * client runs whose steps name vault secrets (docs/decisions/025) with a message to show.
  */
-export async function startRun(connection: Connection, automationId: string, where: 'client' | 'cloud'): Promise<StartedRun> {
+export async function startRun(
+  connection: Connection,
+  automationId: string,
+  where: 'client' | 'cloud',
+  inputs?: Record<string, string>,
+): Promise<StartedRun> {
   const { data } = await callApi(connection, `/api/automations/${encodeURIComponent(automationId)}/runs`, z.object({ data: runSchema }), {
     method: 'POST',
-    body: { where },
+    body: inputs && Object.keys(inputs).length ? { where, inputs } : { where },
   })
   return data.data
 }

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { runPageUrl, startRun } from '../aether-api/runs-api.ts'
 import { runInTab } from '../runner/run-in-tab.ts'
 import type { AutomationSummary, Connection } from '../storage/stored-items.ts'
@@ -15,6 +15,11 @@ type RunState =
 /** Runs an automation in this browser's current tab or in the cloud, and links to the run in Run History. */
 export function RunButtons({ connection, automation }: { connection: Connection; automation: AutomationSummary }) {
   const [state, setState] = useState<RunState>({ kind: 'idle' })
+  // The values of the inputs its steps ask for ({{input.name}}): given with either run.
+  const inputNames = automation.inputNames ?? []
+  const [inputs, setInputs] = useState<Record<string, string>>({})
+  const given = () => Object.fromEntries(inputNames.map((name) => [name, inputs[name] ?? '']))
+  const fieldId = useId()
   const stopped = useRef(false)
   const busy = state.kind === 'starting' || state.kind === 'running'
 
@@ -24,7 +29,7 @@ export function RunButtons({ connection, automation }: { connection: Connection;
     try {
       const tab = await currentTab()
       if (tab?.id === undefined) throw new Error('There is no tab to run it in.')
-      const run = await startRun(connection, automation.id, 'client')
+      const run = await startRun(connection, automation.id, 'client', given())
       const total = run.steps.length
       setState({ kind: 'running', runId: run.id, step: 0, total })
       const outcome = await runInTab(connection, run, tab.id, {
@@ -45,7 +50,7 @@ export function RunButtons({ connection, automation }: { connection: Connection;
   const runInCloud = async () => {
     setState({ kind: 'starting' })
     try {
-      const run = await startRun(connection, automation.id, 'cloud')
+      const run = await startRun(connection, automation.id, 'cloud', given())
       setState({ kind: 'ended', runId: run.id, where: 'cloud', text: 'Started in the cloud.', failed: false })
     } catch (error) {
       setState({ kind: 'refused', text: await messageForError(error) })
@@ -54,6 +59,25 @@ export function RunButtons({ connection, automation }: { connection: Connection;
 
   return (
     <div className="run-buttons">
+      {inputNames.length > 0 && (
+        <fieldset className="run-inputs">
+          <legend>Inputs of {automation.name}</legend>
+          {inputNames.map((name, index) => (
+            <div key={name} className="field">
+              <label htmlFor={`${fieldId}-${index}`}>{name}</label>
+              <input
+                id={`${fieldId}-${index}`}
+                value={inputs[name] ?? ''}
+                maxLength={2000}
+                onChange={(event) => {
+                  const value = event.currentTarget.value
+                  setInputs((current) => ({ ...current, [name]: value }))
+                }}
+              />
+            </div>
+          ))}
+        </fieldset>
+      )}
       <button type="button" disabled={busy} onClick={() => void runHere()} aria-label={`Run ${automation.name} in this browser`}>
         Run
       </button>{' '}

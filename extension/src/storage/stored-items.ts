@@ -55,6 +55,8 @@ export interface AutomationSummary {
   updatedAt: string
   /** Its schedule in words ("Weekdays at 09:00, Europe/Berlin"); null or absent (a list kept before): none. */
   schedule?: string | null
+  /** The `{{input.name}}` values a run asks for, in order; absent in a list kept before: none. */
+  inputNames?: string[]
 }
 export interface AutomationList {
   serverUrl: string
