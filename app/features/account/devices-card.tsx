@@ -59,8 +59,8 @@ export function DevicesCard({
                 install the Aether extension
               </Link>{' '}
               and choose &ldquo;Connect&rdquo; in its side panel: it shows a code and opens a page where you approve it. A local runner (
-              <code className="font-mono text-xs">aether-runner pair</code>, see /extension) connects the same way. You can also type a device&rsquo;s
-              code on{' '}
+              <code className="font-mono text-xs">aether-runner pair</code>, see /extension) connects the same way. You can also type a
+              device&rsquo;s code on{' '}
               <Link to="/connect" className="text-primary underline underline-offset-4">
                 Connect a device
               </Link>

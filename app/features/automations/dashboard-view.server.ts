@@ -86,7 +86,11 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
     automations: {
       rows:
         read?.mine.items.map((automation) =>
-          automationRow(automation, read.latest[automation.id], automation.deviceId ? (read.disconnected.get(automation.deviceId) ?? null) : null),
+          automationRow(
+            automation,
+            read.latest[automation.id],
+            automation.deviceId ? (read.disconnected.get(automation.deviceId) ?? null) : null,
+          ),
         ) ?? [],
       total: read?.mine.total ?? 0,
       page: query.apage,

@@ -74,6 +74,7 @@ export async function chooseRunner(
  */
 export function requireConnectedForSchedule(runner: RunnerChoice, schedule: { enabled: boolean; schedule: unknown }): void {
   if (!runner.disconnected || !schedule.enabled || !schedule.schedule) return
-  const message = 'The local runner this schedule runs on was disconnected: choose another runner or the cloud before its schedule runs again.'
+  const message =
+    'The local runner this schedule runs on was disconnected: choose another runner or the cloud before its schedule runs again.'
   throw new ValidationError(message, [{ path: 'deviceId', message }])
 }
