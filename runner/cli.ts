@@ -9,7 +9,9 @@ import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
 import packageJson from '../package.json' with { type: 'json' }
 import { createApiClient, DeviceRevokedError } from './api-client.ts'
+import { createBrowserProfile } from './browser-profile.ts'
 import { findChromium } from './chromium-path.ts'
+import { signInWithProfile } from './sign-in.ts'
 import { configPath, readConfig, writeConfig, type RunnerConfig } from './config-store.ts'
 import { pairDevice } from './pairing.ts'
 import { runAutomationLocally } from './run-locally.ts'
@@ -28,7 +30,11 @@ const USAGE = `aether-runner: runs Aether automations on this machine, in your i
   watch <folder> --automation <id>      run the automation each time a file appears in the folder
                                         (it gets the file's path as {{input.file}} and name as {{input.fileName}})
   serve [--every <seconds>] [--chromium <path>]
-                                        wait for scheduled runs of automations set to run on this machine
+                                        wait for the runs queued for this machine (schedules, "Run on")
+  sign-in <url> --profile <folder>      open Chromium at the address to sign in by hand; closing the
+                                        window keeps the session in the profile
+  --profile <folder>                    (run, serve, watch) start each run with that profile's
+                                        sign-ins, and keep a succeeded run's session there
   forget                                disconnect this machine (revoked on the server too: its slot is free)
 
 The credential is kept in ${configPath()} (AETHER_RUNNER_CONFIG to move it).`
@@ -55,6 +61,9 @@ async function connected(): Promise<RunnerConfig> {
   if (!config) throw new Error('This machine is not connected yet: run `pair --server <url>` first.')
   return config
 }
+
+/** The browser profile of `--profile <folder>`, when given. */
+const profileOf = (folder: string | undefined) => (folder ? createBrowserProfile(folder) : undefined)
 
 const clientOf = (config: Pick<RunnerConfig, 'server' | 'token'>) =>
   createApiClient({ server: config.server, token: config.token, version: VERSION })
@@ -90,6 +99,7 @@ export async function main(argv: string[]): Promise<number> {
       rows: { type: 'string' },
       automation: { type: 'string' },
       allow: { type: 'string', multiple: true },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -142,6 +152,7 @@ export async function main(argv: string[]): Promise<number> {
         inputs: inputsOf(values.input ?? []),
         chromiumPath,
         allowedFolders: config.allowedFolders,
+        profile: profileOf(values.profile),
         ...(values.rows ? { csv: await readFile(values.rows, 'utf8') } : {}),
       })
       console.log(summary(run))
@@ -165,6 +176,7 @@ export async function main(argv: string[]): Promise<number> {
         signal: stop.signal,
         pollMs: every * 1000,
         allowedFolders: config.allowedFolders,
+        profile: profileOf(values.profile),
         onStart: (run) => console.log(`${run.automationName}: run ${run.id} started.`),
         onRun: (run) => console.log(`${run.automationName}: ${summary(run)}`),
         onError: (error) => {
@@ -216,15 +228,32 @@ export async function main(argv: string[]): Promise<number> {
         onFile: async (file) => {
           const offered: Record<string, string> = { file, fileName: path.basename(file) }
           const inputs = Object.fromEntries(Object.entries(offered).filter(([name]) => asked.includes(name)))
-          const run = await runAutomationLocally({ api, automationId, inputs, chromiumPath, allowedFolders: config.allowedFolders }).catch(
-            (error: unknown) => {
-              console.error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`)
-              return null
-            },
-          )
+          const run = await runAutomationLocally({
+            api,
+            automationId,
+            inputs,
+            chromiumPath,
+            allowedFolders: config.allowedFolders,
+            profile: profileOf(values.profile),
+          }).catch((error: unknown) => {
+            console.error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`)
+            return null
+          })
           if (run) console.log(`${path.basename(file)}: ${summary(run)}`)
         },
       })
+      return 0
+    }
+    case 'sign-in': {
+      if (!argument || !values.profile) throw new Error('sign-in needs the address of the site and --profile <folder>.')
+      if (!/^https?:\/\//i.test(argument) || !URL.canParse(argument))
+        throw new Error(`${argument} is not an address: start it with https://.`)
+      const chromiumPath = findChromium(values.chromium)
+      if (!chromiumPath) throw new Error('Chromium or Chrome was not found: pass --chromium <path> or set CHROMIUM_PATH.')
+      const profile = createBrowserProfile(values.profile)
+      console.log(`Sign in in the window that opens, then close it: the session is kept in ${profile.file}.`)
+      await signInWithProfile({ url: argument, chromiumPath, profile })
+      console.log(`Kept. Runs with --profile ${values.profile} start with this session.`)
       return 0
     }
     case 'forget': {

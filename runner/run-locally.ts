@@ -5,6 +5,7 @@ import { createStepExecutor, type ExecutableRun } from '#server/features/runs/st
 import type { ApiClient } from './api-client.ts'
 import { createRunReporter } from './run-reporter.ts'
 import { createDesktopActions } from './desktop-actions.ts'
+import type { BrowserProfile } from './browser-profile.ts'
 
 /**
  * Chromium's sandbox on the member's machine: on, unless the runner runs as root (Chromium refuses
@@ -57,6 +58,8 @@ export async function executeLocally(options: {
   allowedFolders?: readonly string[]
   /** Opens a file with its app (tests watch instead). */
   open?: (file: string) => Promise<void>
+  /** The browser profile runs start with and keep their session in (`--profile`). */
+  profile?: BrowserProfile
 }): Promise<RunDto> {
   const logger = pino({ level: 'silent' })
   let own: SharedBrowser | null = null
@@ -70,6 +73,7 @@ export async function executeLocally(options: {
     logger,
     config: { ...LOCAL_RUN_DEFAULTS, ...options.limits, privateTargets: 'all', where: 'on this machine' },
     desktop: createDesktopActions({ allowed: options.allowedFolders ?? [], open: options.open }),
+    profile: options.profile,
   })
   try {
     const result = await executor.execute(executableRun(options.run), 'local-runner', options.signal)

@@ -19,6 +19,8 @@ export async function serveQueuedRuns(options: {
   browsers?: Parameters<typeof executeLocally>[0]['browsers']
   /** The folders desktop steps may use. */
   allowedFolders?: readonly string[]
+  /** The browser profile runs start with and keep their session in (`--profile`). */
+  profile?: Parameters<typeof executeLocally>[0]['profile']
   /** A run taken, before it runs. */
   onStart?: (run: RunDto) => void
   onRun?: (run: RunDto) => void
@@ -41,6 +43,7 @@ export async function serveQueuedRuns(options: {
         browsers: options.browsers,
         signal,
         allowedFolders: options.allowedFolders,
+        profile: options.profile,
       })
       options.onRun?.(done)
       continue

@@ -152,6 +152,11 @@ export function createStepExecutor(deps: {
   vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
   /** The files kept with an automation (cloud runs), for its upload steps. */
   automationFiles?: { of(automationId: string): AutomationFileSource }
+  /**
+   * The local runner's browser profile (`--profile`): every run starts with its cookies and
+   * storage (the member's own sign-ins), and a run that succeeds keeps its own there for the next.
+   */
+  profile?: { load(): Promise<string | null>; save(state: string): Promise<void> }
 }) {
   const { reporting, runFiles, browsers, logger, config } = deps
   // What failed on our side, in the words of where the run ran: the cloud refunds; the member's own machine has a next step.
@@ -258,6 +263,11 @@ export function createStepExecutor(deps: {
 
     /** The automation's kept browser state (docs/decisions/025), when it keeps one and has one. */
     async function keptSession(): Promise<BrowserContextOptions['storageState'] | null> {
+      if (deps.profile) {
+        const state = await deps.profile.load()
+        progress.log('info', state ? 'Starting with the browser profile of this machine.' : 'The browser profile is empty: starting signed out.')
+        return state ? (JSON.parse(state) as BrowserContextOptions['storageState']) : null
+      }
       if (!run.keepSession || !run.automationId || !deps.vault) return null
       try {
         const state = await deps.vault.loadSession(run.workspaceId, run.automationId)
@@ -276,6 +286,11 @@ export function createStepExecutor(deps: {
 
     /** After a successful run, its cookies and storage for the next one. */
     async function keepSession() {
+      if (deps.profile && session) {
+        await deps.profile.save(JSON.stringify(await session.context.storageState()))
+        progress.log('info', 'Kept the browser session in the profile of this machine.')
+        return
+      }
       if (!run.keepSession || !run.automationId || !deps.vault || !session) return
       try {
         const state = await session.context.storageState()
