@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router'
 import type { Route } from './+types/connect'
 import { CenteredCard } from '#app/components/layout/centered-card.tsx'
@@ -70,6 +71,9 @@ export default function ConnectPage() {
   const answer = useActionData<typeof action>()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
+  const [target, setTarget] = useState(chosen)
+  const chosenWorkspace = workspaces.find((workspace) => workspace.id === target)
+  const full = chosenWorkspace?.full ? chosenWorkspace : null
 
   if (answer?.outcome) {
     const { outcome } = answer
@@ -147,9 +151,24 @@ export default function ConnectPage() {
       ) : null}
       <Form method="post" className="space-y-4">
         <input type="hidden" name="code" value={pairing.userCode} />
-        <WorkspaceChoice workspaces={workspaces} chosen={chosen} />
+        <WorkspaceChoice workspaces={workspaces} chosen={target} onChoose={setTarget} />
+        {full ? (
+          <p role="note" className="text-sm">
+            All of {full.name}&rsquo;s devices are in use ({full.devicesLabel}): disconnect one in{' '}
+            <Link to="/settings#devices" className="font-medium underline underline-offset-4">
+              Settings → Devices
+            </Link>{' '}
+            first, or choose another workspace.
+          </p>
+        ) : null}
         <div className="flex gap-2">
-          <Button type="submit" name="intent" value="approve" className="flex-1" disabled={busy || workspaces.length === 0}>
+          <Button
+            type="submit"
+            name="intent"
+            value="approve"
+            className="flex-1"
+            disabled={busy || workspaces.length === 0 || full !== null}
+          >
             Connect
           </Button>
           <Button type="submit" name="intent" value="deny" variant="outline" className="flex-1" disabled={busy}>
@@ -161,14 +180,22 @@ export default function ConnectPage() {
   )
 }
 
-function WorkspaceChoice({ workspaces, chosen }: { workspaces: ConnectableWorkspace[]; chosen: string | null }) {
+function WorkspaceChoice({
+  workspaces,
+  chosen,
+  onChoose,
+}: {
+  workspaces: ConnectableWorkspace[]
+  chosen: string | null
+  onChoose: (id: string) => void
+}) {
   if (workspaces.length === 0) {
     return <p className="text-sm">You are a viewer in every workspace you belong to: only members and above connect devices.</p>
   }
   return (
     <div className="space-y-2">
       <Label htmlFor="workspaceId">Workspace</Label>
-      <Select id="workspaceId" name="workspaceId" defaultValue={chosen ?? undefined}>
+      <Select id="workspaceId" name="workspaceId" value={chosen ?? undefined} onChange={(event) => onChoose(event.currentTarget.value)}>
         {workspaces.map((workspace) => (
           <option key={workspace.id} value={workspace.id}>
             {workspace.name} ({workspace.devicesLabel})

@@ -34,7 +34,7 @@ const UNPACKED_STEPS = [
   'Download the zip below and unzip it into a folder you keep.',
   'Open chrome://extensions in Chrome, Chromium or Edge and turn on Developer mode (top right).',
   'Choose “Load unpacked” and select the unzipped folder.',
-  'Click the Aether icon to open the side panel; under Server, enter the address below, then Connect.',
+  'Click the Aether icon to open the side panel; in Settings, enter the address below as the Aether server, then Connect.',
   'Approve the code on the page that opens (you are asked to sign in first). The browser then shows in Settings → Devices.',
 ]
 

@@ -26,12 +26,7 @@ async function askToPair(request: APIRequestContext, name: string): Promise<Pair
 const poll = (request: APIRequestContext, pairing: Pairing) =>
   request.post(`/api/devices/pairings/${pairing.pairingId}/token`, { data: { pollSecret: pairing.pollSecret }, headers: asDevice() })
 
-test('a member approves a device on /connect, then renames and revokes it in Settings -> Devices', async ({
-  page,
-  request,
-  consoleErrors,
-}) => {
-  consoleErrors.allow(/status of 409/) // the second device, refused by the Free plan
+test('a member approves a device on /connect, then renames and revokes it in Settings -> Devices', async ({ page, request }) => {
   const member = await createAccount(request, 'devices')
   const name = `Chrome on the test laptop ${Date.now().toString(36)}`
   const pairing = await askToPair(request, name)
@@ -75,10 +70,13 @@ test('a member approves a device on /connect, then renames and revokes it in Set
   await page.getByLabel('Code from the device').fill(second.userCode.toLowerCase())
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByText('Another browser')).toBeVisible()
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
-  await expect(page.getByRole('alert')).toHaveText(
-    'The Free plan connects 1 device; the Pro plan connects more. Revoke one in Settings -> Devices or upgrade.',
+  // The page says so before anyone tries: Connect is off, with the way to free a place.
+  const note = page.getByRole('note')
+  await expect(note).toHaveText(
+    'All of Personal’s devices are in use (1 of 1 device): disconnect one in Settings → Devices first, or choose another workspace.',
   )
+  await expect(note.getByRole('link', { name: 'Settings → Devices' })).toHaveAttribute('href', '/settings#devices')
+  await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeDisabled()
   await page.getByRole('button', { name: 'Deny' }).click()
   await expect(page.getByRole('heading', { name: 'Device denied' })).toBeVisible()
   const denied = await poll(request, second)

@@ -9,6 +9,8 @@ export interface ConnectableWorkspace {
   name: string
   /** '1 of 3 devices', 'no device limit'. */
   devicesLabel: string
+  /** Its plan's devices are all in use: connecting another is refused until one is disconnected. */
+  full: boolean
 }
 
 /**
@@ -28,7 +30,7 @@ export async function connectableWorkspaces(
     usable.map(async (workspace) => {
       const { taken, limit } = await services.pairings.usage(workspace.id)
       const devicesLabel = limit === null ? `${taken} connected, no device limit` : `${taken} of ${limit} device${limit === 1 ? '' : 's'}`
-      return { id: workspace.id, name: workspace.name, devicesLabel }
+      return { id: workspace.id, name: workspace.name, devicesLabel, full: limit !== null && taken >= limit }
     }),
   )
 }
