@@ -59,7 +59,10 @@ describe('the recorder', () => {
     await page.getByLabel('Password').click()
     await page.keyboard.type('hunter2')
     await page.getByLabel('Plan').focus()
+    // Walking the list with the keyboard is one choice: where it ends.
     await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowUp')
     await page.getByText('I accept the terms').click() // the words beside the box: the label passes the click on
     await page.getByRole('searchbox').click()
     await page.keyboard.type('recorder')
