@@ -26,6 +26,8 @@ export interface AccessRule {
   workspaceRole?: WorkspaceRole
   /** Only a connected device's own token may call it (docs/decisions/031): a session or an API key is refused (403). */
   deviceOnly?: true
+  /** A device past its workspace's plan may call it still: it reads or disconnects itself. */
+  evenPastPlan?: true
 }
 
 export interface SignedInAccess extends AccessRule {
@@ -40,8 +42,10 @@ export interface SignedInAccess extends AccessRule {
 export const member = (apiKey: KeyRule, workspaceRole?: WorkspaceRole): SignedInAccess =>
   workspaceRole ? { who: 'member', apiKey, workspaceRole } : { who: 'member', apiKey }
 export const admin = (apiKey: Exclude<KeyRule, 'any'>): SignedInAccess => ({ who: 'admin', apiKey })
-/** A device about itself: its own token only, in its own workspace. */
+/** Only a device's own token, in its own workspace (a runner taking its runs). */
 export const deviceItself = (): SignedInAccess => ({ who: 'member', apiKey: 'never', workspaceRole: 'viewer', deviceOnly: true })
+/** A device's own record: read or disconnected by its token, even past its workspace's plan. */
+export const deviceOwnRecord = (): SignedInAccess => ({ ...deviceItself(), evenPastPlan: true })
 
 /** What the route's handler can read once the access rule let the request in. */
 export type SignedInEnv = { Variables: { member: SessionUser } }
@@ -60,6 +64,7 @@ export function refusal(user: SessionUser | null, rule: AccessRule): Unauthorize
     if (lacksRequiredTwoFactor(user)) return new TwoFactorRequired()
   }
   const via = user.signedInWith
+  if (via.kind === 'device' && via.overPlan && !rule.evenPastPlan) return new Forbidden(via.overPlan)
   if (rule.deviceOnly) return via.kind === 'device' ? null : new Forbidden(DEVICE_ONLY_MESSAGE)
   // A device is narrower than a key (docs/decisions/031): it passes only where the rule names a
   // scope it holds and needs no more than the Member role, never on routes open to any key (the

@@ -25,7 +25,15 @@ export type Credential =
 export type SignedInWith =
   | { kind: 'session'; sessionId: string }
   | { kind: 'api-key'; keyId: string; workspaceId: string; scopes: ApiKeyScope[] }
-  | { kind: 'device'; deviceId: string; deviceKind: DeviceKind; workspaceId: string; scopes: ApiKeyScope[] }
+  | {
+      kind: 'device'
+      deviceId: string
+      deviceKind: DeviceKind
+      workspaceId: string
+      scopes: ApiKeyScope[]
+      /** Why the device is past its workspace's plan: refused everywhere but its own routes. */
+      overPlan?: string | null
+    }
 
 export interface SessionUser {
   id: string
@@ -192,6 +200,7 @@ export function createSessionService(deps: {
           deviceKind: device.kind,
           workspaceId: device.workspaceId,
           scopes: device.scopes,
+          overPlan: device.overPlan,
         }
         const user = device && via ? await loadUser(device.userId, via, '', requested) : null
         return { user, setCookies: [] }

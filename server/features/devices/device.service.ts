@@ -1,12 +1,12 @@
 import { revokeDevices } from '#server/db/revoke-devices.ts'
-import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Caller } from '#common/auth.ts'
 import { DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
 import { NotFound } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import type { Db } from '#server/db/client.ts'
-import { devicePairings, devices, users, workspaces } from '#server/db/schema/index.ts'
+import { devicePairings, devices, subscriptionPlans, users, workspaces } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
 import { isDeviceTokenShaped, sha256 } from './device-secrets.ts'
 
@@ -27,6 +27,8 @@ export interface AuthenticatedDevice {
   workspaceId: string
   kind: DeviceKind
   scopes: ApiKeyScope[]
+  /** Why it is past its workspace's plan (refused everywhere but its own routes), or null. */
+  overPlan: string | null
 }
 
 /** lastSeenAt is a hint, not an audit log: one write per device per minute at most (a new version is written at once). */
@@ -61,6 +63,33 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
     return device
   }
 
+  /**
+   * Why a device is past its workspace's plan (a downgrade, or a plan's devices lowered), or null:
+   * the devices connected first keep the places the plan has; a later one is refused (403) on all
+   * but its own routes (it may still disconnect itself), saying how to free a place.
+   */
+  async function pastPlan(device: typeof devices.$inferSelect): Promise<string | null> {
+    const [plan] = await db
+      .select({ name: subscriptionPlans.name, limit: subscriptionPlans.devices })
+      .from(workspaces)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+      .where(eq(workspaces.id, device.workspaceId))
+    if (!plan || plan.limit === null) return null
+    const [earlier] = await db
+      .select({ n: count() })
+      .from(devices)
+      .where(
+        and(
+          eq(devices.workspaceId, device.workspaceId),
+          isNull(devices.revokedAt),
+          or(lt(devices.createdAt, device.createdAt), and(eq(devices.createdAt, device.createdAt), lt(devices.id, device.id))),
+        ),
+      )
+    if ((earlier?.n ?? 0) < plan.limit) return null
+    const connects = plan.limit === 0 ? 'connects no devices' : `connects ${plan.limit} device${plan.limit === 1 ? '' : 's'}`
+    return `The ${plan.name} plan ${connects}, and “${device.name}” is over it: disconnect another device in Settings -> Devices, or upgrade, and it works again.`
+  }
+
   return {
     /**
      * The device a token belongs to; null for a malformed, unknown or revoked one. Each use moves
@@ -73,6 +102,7 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
         .from(devices)
         .where(eq(devices.tokenHash, sha256(token)))
       if (!row || row.revokedAt) return null
+      const overPlan = await pastPlan(row)
       const version = clientVersion?.trim().slice(0, VERSION_MAX_LENGTH) || row.version
       const now = Date.now()
       if (version !== row.version || !row.lastSeenAt || now - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
@@ -81,7 +111,7 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
           .set({ lastSeenAt: new Date(now), version })
           .where(eq(devices.id, row.id))
       }
-      return { deviceId: row.id, userId: row.userId, workspaceId: row.workspaceId, kind: row.kind, scopes: row.scopes }
+      return { deviceId: row.id, userId: row.userId, workspaceId: row.workspaceId, kind: row.kind, scopes: row.scopes, overPlan }
     },
 
     /** Whether a device still works (not revoked): an open event stream asks before each delivery. */

@@ -255,6 +255,34 @@ describe('a device that disconnects itself', () => {
   })
 })
 
+describe('a device past its workspace’s plan', () => {
+  it('is refused (the ones connected first keep the places) until a place is free again; it may still disconnect itself', async () => {
+    const owner = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, owner.id))
+    const first = await connect(owner, 'extension', 'Work laptop')
+    const second = await connect(owner, 'runner', 'Home PC')
+    const third = await connect(owner, 'extension', 'Old tablet')
+    expect((await call(third, '/api/automations')).status).toBe(200)
+
+    await t.db.update(workspaces).set({ planSlug: 'free' }).where(eq(workspaces.id, owner.id))
+    expect((await call(first, '/api/automations')).status).toBe(200)
+    const refused = await call(second, '/api/automations')
+    expect(refused).toMatchObject({
+      status: 403,
+      message:
+        'The Free plan connects 1 device, and “Home PC” is over it: disconnect another device in Settings -> Devices, or upgrade, and it works again.',
+    })
+    expect((await call(second, '/api/runs/claim', { body: {} })).status).toBe(403)
+    expect((await call(second, '/api/devices/me')).status).toBe(200)
+
+    // The first one goes: the second has the place now; the third disconnects itself.
+    expect((await call(first, '/api/devices/me', { method: 'DELETE' })).status).toBe(200)
+    expect((await call(second, '/api/automations')).status).toBe(200)
+    expect((await call(third, '/api/automations')).status).toBe(403)
+    expect((await call(third, '/api/devices/me', { method: 'DELETE' })).status).toBe(200)
+  })
+})
+
 describe('a password change', () => {
   /** A pairing the member approved for a workspace, whose device has not collected its token yet. */
   async function approvedPairing(account: Account, workspaceId: string) {

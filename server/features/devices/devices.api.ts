@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { DEVICE_KINDS, deviceRenameSchema, PAIRING_RATE_LIMIT, pairingRequestSchema } from '#common/devices.ts'
-import { callerOf, deviceItself, member, publicRoute, signedInRoute } from '#server/http/access.ts'
+import { callerOf, deviceOwnRecord, member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { DeviceService, DeviceSummary } from './device.service.ts'
 import type { PairingService } from './pairing.service.ts'
@@ -79,7 +79,7 @@ const collectToken = publicRoute({
   },
 })
 
-const me = signedInRoute(deviceItself(), {
+const me = signedInRoute(deviceOwnRecord(), {
   method: 'get',
   path: '/me',
   tags,
@@ -102,7 +102,7 @@ const me = signedInRoute(deviceItself(), {
   },
 })
 
-const disconnectItself = signedInRoute(deviceItself(), {
+const disconnectItself = signedInRoute(deviceOwnRecord(), {
   method: 'delete',
   path: '/me',
   tags,
