@@ -663,9 +663,10 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /devices/me': () => ({ path: '/devices/me' }),
   'GET /devices/me [device token]': (role) => ({ path: '/devices/me', credentials: viaDevice(role) }),
   'DELETE /devices/me': () => ({ path: '/devices/me' }),
+  // Each call disconnects a fresh device (of an account on Business, where there is room): whose it is does not matter to its own route.
   'DELETE /devices/me [device token]': async (role) => ({
     path: '/devices/me',
-    credentials: role === 'visitor' ? null : { token: (await make.device(accounts[role])).token },
+    credentials: role === 'visitor' ? null : { token: (await make.device(pairer)).token },
   }),
   'POST /runs/claim': () => ({ path: '/runs/claim', body: {} }),
   'POST /runs/claim [device token]': (role) => ({ path: '/runs/claim', body: {}, credentials: viaDevice(role) }),
@@ -1183,6 +1184,9 @@ describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=
 const DEVICE_SCOPES = ['automations']
 const ROLE_RANK: Record<string, number> = { owner: 4, admin: 3, member: 2, viewer: 1 }
 
+/** Routes after which the device's token no longer works. */
+const ENDS_THE_DEVICE = new Set(['DELETE /devices/me'])
+
 function deviceRefused(rule: { apiKey: string; workspaceRole?: string; deviceOnly?: true }): boolean {
   if (rule.deviceOnly) return false
   if (!DEVICE_SCOPES.includes(rule.apiKey)) return true
@@ -1205,7 +1209,9 @@ describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=
         if (!call) throw new Error(`no request for ${key}`)
         const rule = ruleOf(access, call.path)
         const expected = access.deviceOnly ? 200 : deviceRefused({ ...access, ...rule }) ? 403 : row[role]
-        const response = await send(role, method, { ...call, credentials: viaDevice(role), after: undefined })
+        // A route that disconnects the device is called with a fresh one, never the role's own.
+        const own = ENDS_THE_DEVICE.has(row.route) ? await requests[`${row.route} [device token]`]?.(role) : null
+        const response = await send(role, method, { ...call, credentials: own?.credentials ?? viaDevice(role), after: undefined })
         if (call.stream && response.status === 200) await response.body?.cancel()
         const text = call.stream && response.status === 200 ? '' : await response.text()
         if (response.status !== expected)
