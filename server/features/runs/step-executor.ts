@@ -265,7 +265,10 @@ export function createStepExecutor(deps: {
     async function keptSession(): Promise<BrowserContextOptions['storageState'] | null> {
       if (deps.profile) {
         const state = await deps.profile.load()
-        progress.log('info', state ? 'Starting with the browser profile of this machine.' : 'The browser profile is empty: starting signed out.')
+        progress.log(
+          'info',
+          state ? 'Starting with the browser profile of this machine.' : 'The browser profile is empty: starting signed out.',
+        )
         return state ? (JSON.parse(state) as BrowserContextOptions['storageState']) : null
       }
       if (!run.keepSession || !run.automationId || !deps.vault) return null
