@@ -25,3 +25,18 @@ test('the dashboard leads to the extension page, which serves the built extensio
   expect(body.subarray(0, 2).toString()).toBe('PK')
   expect(body.includes(Buffer.from('manifest.json'))).toBe(true)
 })
+
+test('the extension page shows how to install the local runner from this site, which serves its package', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await signInAsMember(page)
+  await gotoHydrated(page, '/extension')
+  await expect(page.getByText(`npm install --global ${baseURL}/downloads/aether-runner.tgz`)).toBeVisible()
+  const tarball = await request.get('/downloads/aether-runner.tgz')
+  expect(tarball.status()).toBe(200)
+  const body = await tarball.body()
+  // A gzip archive: npm installs it as the package aether-runner.
+  expect([...body.subarray(0, 2)]).toEqual([0x1f, 0x8b])
+})
