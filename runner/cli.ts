@@ -170,6 +170,8 @@ export async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', () => stop.abort())
       console.log(`Waiting for runs queued for “${config.device.name}” (Ctrl+C stops).`)
       let revoked: DeviceRevokedError | null = null
+      // The same trouble (a server away, a device past its plan) is said once, not at every ask.
+      let lastTrouble: string | null = null
       await serveQueuedRuns({
         api: clientOf(config),
         chromiumPath,
@@ -177,7 +179,10 @@ export async function main(argv: string[]): Promise<number> {
         pollMs: every * 1000,
         allowedFolders: config.allowedFolders,
         profile: profileOf(values.profile),
-        onStart: (run) => console.log(`${run.automationName}: run ${run.id} started.`),
+        onStart: (run) => {
+          lastTrouble = null
+          console.log(`${run.automationName}: run ${run.id} started.`)
+        },
         onRun: (run) => console.log(`${run.automationName}: ${summary(run)}`),
         onError: (error) => {
           // A disconnected runner will never be given a run: it says what to do and stops.
@@ -186,7 +191,9 @@ export async function main(argv: string[]): Promise<number> {
             stop.abort()
             return
           }
-          console.error(`Asking for runs failed: ${error instanceof Error ? error.message : String(error)}`)
+          const trouble = `Asking for runs failed: ${error instanceof Error ? error.message : String(error)}`
+          if (trouble !== lastTrouble) console.error(`${trouble} (asking again every ${every} s)`)
+          lastTrouble = trouble
         },
       })
       if (revoked) throw revoked
