@@ -22,4 +22,6 @@ export default defineConfig({
     action: { default_title: 'Open Aether' },
   },
   zip: { artifactTemplate: 'aether-extension-{{version}}-{{browser}}.zip' },
+  // The server that builds it (PUBLIC_URL, as `npm start` has it) is the one its Settings start with.
+  vite: () => ({ define: { __AETHER_SERVER_URL__: JSON.stringify(process.env.PUBLIC_URL ?? '') } }),
 })

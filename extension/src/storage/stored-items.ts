@@ -3,7 +3,14 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 
 // Everything the extension keeps, in chrome.storage.local: it survives a browser restart.
 
-export const DEFAULT_SERVER_URL = 'http://localhost:3000'
+/** Set by the build (extension/wxt.config.ts): the address of the server that built and serves this extension. */
+declare const __AETHER_SERVER_URL__: string | undefined
+
+const builtFor =
+  typeof __AETHER_SERVER_URL__ === 'string' && /^https?:\/\/[^\s]+$/i.test(__AETHER_SERVER_URL__) ? __AETHER_SERVER_URL__ : null
+
+/** The server Settings start with: the one that built this extension, else a local one. */
+export const DEFAULT_SERVER_URL = builtFor?.replace(/\/+$/, '') ?? 'http://localhost:3000'
 
 /** Where the Aether server is (self-hosters set their own). */
 export const serverUrlItem = storage.defineItem<string>('local:serverUrl', { fallback: DEFAULT_SERVER_URL })
