@@ -15,7 +15,11 @@ export const isDeviceIntent = (intent: string): intent is DeviceIntent => (DEVIC
 /** Settings -> Devices: the member's devices in their current workspace, and what the plan allows (docs/decisions/031). */
 export async function devicesView(context: AppLoadContext, user: SessionUser): Promise<{ devices: DeviceRow[]; limit: string }> {
   const caller = pageCaller(user)
-  const [devices, usage] = await Promise.all([context.services.devices.list(caller), context.services.pairings.usage(caller.workspace.id)])
+  const [devices, usage, pastPlan] = await Promise.all([
+    context.services.devices.list(caller),
+    context.services.pairings.usage(caller.workspace.id),
+    context.services.devices.pastPlanIds(caller.workspace.id),
+  ])
   const limit =
     usage.limit === null
       ? 'This workspace’s plan connects any number of devices.'
@@ -29,6 +33,7 @@ export async function devicesView(context: AppLoadContext, user: SessionUser): P
       version: device.version,
       connectedLabel: format(device.createdAt, 'MMM d, yyyy'),
       lastSeenLabel: device.lastSeenAt ? `${formatDistanceToNowStrict(device.lastSeenAt)} ago` : 'never',
+      pastPlan: pastPlan.has(device.id),
     })),
   }
 }

@@ -24,6 +24,8 @@ export interface DeviceRow {
   version: string
   /** 'Never' until the device first uses its token; otherwise how long ago. */
   lastSeenLabel: string
+  /** Past the workspace's plan (connected after its places were taken): refused until one is free. */
+  pastPlan: boolean
   connectedLabel: string
 }
 
@@ -79,6 +81,11 @@ export function DevicesCard({
                   <p className="text-xs text-muted-foreground">
                     Connected {device.connectedLabel} · Last seen {device.lastSeenLabel}
                   </p>
+                  {device.pastPlan ? (
+                    <p className="text-xs font-medium text-destructive">
+                      Not working: past the plan&rsquo;s devices. Revoke another device, or upgrade, and it works again.
+                    </p>
+                  ) : null}
                 </div>
                 <div className="flex gap-2">
                   <RenameDevice device={device} />

@@ -120,6 +120,22 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
       return Boolean(row && !row.revokedAt)
     },
 
+    /** The workspace's connected devices past its plan (pastPlan): refused until a place is free. */
+    async pastPlanIds(workspaceId: string): Promise<Set<string>> {
+      const [plan] = await db
+        .select({ limit: subscriptionPlans.devices })
+        .from(workspaces)
+        .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
+        .where(eq(workspaces.id, workspaceId))
+      if (!plan || plan.limit === null) return new Set()
+      const connected = await db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.workspaceId, workspaceId), isNull(devices.revokedAt)))
+        .orderBy(devices.createdAt, devices.id)
+      return new Set(connected.slice(plan.limit).map((device) => device.id))
+    },
+
     /** The caller's connected devices in their current workspace, most recently connected first. */
     async list(caller: Pick<Caller, 'id' | 'workspace'>): Promise<DeviceSummary[]> {
       return db

@@ -265,6 +265,8 @@ describe('a device past its workspace’s plan', () => {
     expect((await call(third, '/api/automations')).status).toBe(200)
 
     await t.db.update(workspaces).set({ planSlug: 'free' }).where(eq(workspaces.id, owner.id))
+    // Settings -> Devices marks the ones past the plan.
+    expect(await t.services.devices.pastPlanIds(owner.id)).toEqual(new Set([second.id, third.id]))
     expect((await call(first, '/api/automations')).status).toBe(200)
     const refused = await call(second, '/api/automations')
     expect(refused).toMatchObject({
