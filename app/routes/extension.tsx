@@ -107,6 +107,12 @@ export default function ExtensionPage() {
             . <code className="font-mono text-xs">aether-runner --help</code> lists every command.
           </p>
           <p>
+            For pages behind your own sign-in, sign in once in the window{' '}
+            <code className="font-mono text-xs">aether-runner sign-in https://your-site --profile ~/.aether/work</code> opens; runs with{' '}
+            <code className="font-mono text-xs">--profile ~/.aether/work</code> then start signed in. Your password never passes through
+            Aether.
+          </p>
+          <p>
             Connected browsers and runners are listed in{' '}
             <Link to="/settings#devices" className="font-medium underline underline-offset-4">
               Settings → Devices

@@ -34,6 +34,8 @@ test('the extension page shows how to install the local runner from this site, w
   await signInAsMember(page)
   await gotoHydrated(page, '/extension')
   await expect(page.getByText(`npm install --global ${baseURL}/downloads/aether-runner.tgz`)).toBeVisible()
+  // Its own sign-ins: a profile on the member's machine.
+  await expect(page.getByText('aether-runner sign-in https://your-site --profile ~/.aether/work')).toBeVisible()
   const tarball = await request.get('/downloads/aether-runner.tgz')
   expect(tarball.status()).toBe(200)
   const body = await tarball.body()
