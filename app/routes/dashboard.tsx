@@ -47,39 +47,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === 'run-cloud') {
     const inputs = inputsOf(form)
     const rows = await dataSourceFromForm(form)
-    const outcome = await attempt(() =>
-      runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual', inputs, data: rows?.source }),
+    return startRun(
+      () => runs.start(automationId, caller, { runner: 'cloud', trigger: 'manual', inputs, data: rows?.source }),
+      'runs in the cloud as soon as a worker is free.',
     )
-    if (!outcome.ok) {
-      return data<ActionResult>(
-        { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },
-        { status: outcome.error.status },
-      )
-    }
-    const flash = await flashHeader({
-      type: 'success',
-      title: 'Run queued',
-      description: `"${outcome.value.automationName}" runs in the cloud as soon as a worker is free.`,
-    })
-    return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
   }
   if (intent === 'run-device') {
     const deviceId = String(form.get('deviceId') ?? '')
-    const outcome = await attempt(() =>
-      runs.start(automationId, caller, { runner: 'client', trigger: 'manual', device: { id: isUuid(deviceId) ? deviceId : NIL_UUID } }),
+    return startRun(
+      () =>
+        runs.start(automationId, caller, { runner: 'client', trigger: 'manual', device: { id: isUuid(deviceId) ? deviceId : NIL_UUID } }),
+      'runs on your local runner when it takes it up (aether-runner serve).',
     )
-    if (!outcome.ok) {
-      return data<ActionResult>(
-        { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },
-        { status: outcome.error.status },
-      )
-    }
-    const flash = await flashHeader({
-      type: 'success',
-      title: 'Run queued',
-      description: `"${outcome.value.automationName}" runs on your local runner when it takes it up (aether-runner serve).`,
-    })
-    return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
   }
   if (intent === 'duplicate') {
     return actionResult(() => automations.duplicate(automationId, caller), {
@@ -107,6 +86,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
   return data<ActionResult>({ ok: false, error: { title: 'Unknown action' } }, { status: 400 })
+}
+
+/** Starts a run and opens its page with a "Run queued" notice saying where it runs; a refusal stays here with the reason. */
+async function startRun(start: () => Promise<{ id: string; automationName: string }>, where: string) {
+  const outcome = await attempt(start)
+  if (!outcome.ok) {
+    return data<ActionResult>(
+      { ok: false, error: { title: 'Could not start the run', description: outcome.error.message }, code: outcome.error.code },
+      { status: outcome.error.status },
+    )
+  }
+  const flash = await flashHeader({ type: 'success', title: 'Run queued', description: `"${outcome.value.automationName}" ${where}` })
+  return redirect(`/dashboard/runs/${outcome.value.id}`, { headers: withCookies([flash]) })
 }
 
 /** The values "Run in cloud" asked for (`input.<name>` fields); the service checks them against the steps. */

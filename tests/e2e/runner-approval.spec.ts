@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { adminHeaders, apiToken, createAccount, latestMail, linkIn } from './accounts.ts'
 import { BASE_URL, expect, expectNoAxeViolations, gotoHydrated, signIn, test, toasts } from './fixtures.ts'
 
@@ -14,6 +14,23 @@ const asClient = () => ({ 'X-Forwarded-For': `192.0.2.${(clients++ % 250) + 1}` 
 async function idOf(request: APIRequestContext, token: string): Promise<string> {
   const me = await request.get(`${BASE_URL}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })
   return ((await me.json()) as { data: { id: string } }).data.id
+}
+
+/** A local runner of the signed-in member, connected as `aether-runner pair` does: it asks, they approve on /connect, it collects its token. */
+async function connectRunner(page: Page, request: APIRequestContext, name: string): Promise<{ token: string; device: { id: string } }> {
+  const asked = await request.post(`${BASE_URL}/api/devices/pairings`, {
+    data: { name, kind: 'runner', version: '0.1.0' },
+    headers: asClient(),
+  })
+  const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
+  await gotoHydrated(page, `/connect?code=${pairing.userCode}`)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible()
+  const collected = await request.post(`${BASE_URL}/api/devices/pairings/${pairing.pairingId}/token`, {
+    data: { pollSecret: pairing.pollSecret },
+    headers: asClient(),
+  })
+  return ((await collected.json()) as { data: { token: string; device: { id: string } } }).data
 }
 
 test('a colleague’s change waits for the runner owner’s approval, which they give on the automation’s page', async ({
@@ -132,19 +149,7 @@ test('a runner that disconnects pauses its schedule, flagged on the dashboard, u
   await signIn(page, member)
 
   // A runner connected as `npm run runner -- pair` does, and a schedule set to run on it.
-  const asked = await request.post(`${BASE_URL}/api/devices/pairings`, {
-    data: { name: 'Home PC', kind: 'runner', version: '0.1.0' },
-    headers: asClient(),
-  })
-  const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-  await gotoHydrated(page, `/connect?code=${pairing.userCode}`)
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
-  await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible()
-  const collected = await request.post(`${BASE_URL}/api/devices/pairings/${pairing.pairingId}/token`, {
-    data: { pollSecret: pairing.pollSecret },
-    headers: asClient(),
-  })
-  const runner = ((await collected.json()) as { data: { token: string; device: { id: string } } }).data
+  const runner = await connectRunner(page, request, 'Home PC')
   const created = await request.post(`${BASE_URL}/api/automations`, {
     headers: { Authorization: `Bearer ${memberToken}` },
     data: {
@@ -163,6 +168,8 @@ test('a runner that disconnects pauses its schedule, flagged on the dashboard, u
   await gotoHydrated(page, '/dashboard')
   const flag = page.getByRole('note').filter({ hasText: 'Paused: its local runner “Home PC” was disconnected.' })
   await expect(flag).toBeVisible()
+  // Resuming waits for that choice: the flag's link is the way.
+  await expect(page.getByRole('button', { name: 'Resume the schedule of Home report' })).toHaveCount(0)
   await flag.getByRole('link', { name: 'Choose a runner or the cloud' }).click()
   const runs = page.getByLabel('Scheduled runs run')
   await expect(runs.locator('option:checked')).toHaveText('On “Home PC”, disconnected: choose another runner or the cloud')
@@ -181,19 +188,7 @@ test('"Run on" queues a run for the member’s own runner from the dashboard, an
   const member = await createAccount(request, 'runner-now')
   const memberToken = await apiToken(request, member)
   await signIn(page, member)
-  const asked = await request.post(`${BASE_URL}/api/devices/pairings`, {
-    data: { name: 'Desk PC', kind: 'runner', version: '0.1.0' },
-    headers: asClient(),
-  })
-  const pairing = ((await asked.json()) as { data: { pairingId: string; userCode: string; pollSecret: string } }).data
-  await gotoHydrated(page, `/connect?code=${pairing.userCode}`)
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
-  await expect(page.getByRole('heading', { name: 'Device connected' })).toBeVisible()
-  const collected = await request.post(`${BASE_URL}/api/devices/pairings/${pairing.pairingId}/token`, {
-    data: { pollSecret: pairing.pollSecret },
-    headers: asClient(),
-  })
-  const runner = { Authorization: `Bearer ${((await collected.json()) as { data: { token: string } }).data.token}` }
+  const runner = { Authorization: `Bearer ${(await connectRunner(page, request, 'Desk PC')).token}` }
   const created = await request.post(`${BASE_URL}/api/automations`, {
     headers: { Authorization: `Bearer ${memberToken}` },
     data: { name: 'Desk check', steps: [{ type: 'navigate', url: 'https://example.com/' }] },
