@@ -8,6 +8,10 @@ export const DEVICE_KINDS = ['extension', 'runner'] as const
 export type DeviceKind = (typeof DEVICE_KINDS)[number]
 export const DEVICE_KIND_NAMES: Record<DeviceKind, string> = { extension: 'Browser extension', runner: 'Local runner' }
 
+/** What a plan's device limit allows, as the refusals say it: 'connects 1 device', 'connects no devices'. */
+export const connectsDevices = (limit: number) =>
+  limit === 0 ? 'connects no devices' : `connects ${limit} device${limit === 1 ? '' : 's'}`
+
 /** Every device token starts with this, so a bearer value is told from a key or a session token at a glance. */
 export const DEVICE_TOKEN_PREFIX = 'dev_'
 /** The header a device names its own version in; every request that sends it updates the device's version. */

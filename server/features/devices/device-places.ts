@@ -1,3 +1,4 @@
+import { connectsDevices } from '#common/devices.ts'
 import { and, count, eq, gt, isNull } from 'drizzle-orm'
 import { LimitReached } from '#common/errors.ts'
 import type { DbOrTx, Tx } from '#server/db/client.ts'
@@ -30,7 +31,7 @@ export function createDevicePlaces(plans: Pick<PlanService, 'allowancesOf' | 'ch
     const limit = allowances.devices
     if (limit === null || (await placesTakenIn(tx, workspaceId)) < limit) return
     const larger = await plans.cheapestWithMoreDevices(limit, tx)
-    const connects = limit === 0 ? 'connects no devices' : `connects ${limit} device${limit === 1 ? '' : 's'}`
+    const connects = connectsDevices(limit)
     throw new LimitReached(
       larger
         ? `The ${allowances.plan} plan ${connects}; the ${larger.name} plan connects more. Revoke one in Settings -> Devices or upgrade.`

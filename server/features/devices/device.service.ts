@@ -1,8 +1,8 @@
 import { revokeDevices } from '#server/db/revoke-devices.ts'
-import { and, count, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Caller } from '#common/auth.ts'
-import { DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
+import { connectsDevices, DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
 import { NotFound } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import type { Db } from '#server/db/client.ts'
@@ -64,30 +64,23 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
   }
 
   /**
-   * Why a device is past its workspace's plan (a downgrade, or a plan's devices lowered), or null:
-   * the devices connected first keep the places the plan has; a later one is refused (403) on all
-   * but its own routes (it may still disconnect itself), saying how to free a place.
+   * The workspace's plan and its connected devices past it (a downgrade, or a plan's devices
+   * lowered): the devices connected first keep the places the plan has; each later one is refused
+   * (403) on all but its own routes (it may still disconnect itself), until a place is free.
    */
-  async function pastPlan(device: typeof devices.$inferSelect): Promise<string | null> {
+  async function pastPlanIn(workspaceId: string): Promise<{ plan: string; limit: number; ids: Set<string> } | null> {
     const [plan] = await db
       .select({ name: subscriptionPlans.name, limit: subscriptionPlans.devices })
       .from(workspaces)
       .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
-      .where(eq(workspaces.id, device.workspaceId))
+      .where(eq(workspaces.id, workspaceId))
     if (!plan || plan.limit === null) return null
-    const [earlier] = await db
-      .select({ n: count() })
+    const connected = await db
+      .select({ id: devices.id })
       .from(devices)
-      .where(
-        and(
-          eq(devices.workspaceId, device.workspaceId),
-          isNull(devices.revokedAt),
-          or(lt(devices.createdAt, device.createdAt), and(eq(devices.createdAt, device.createdAt), lt(devices.id, device.id))),
-        ),
-      )
-    if ((earlier?.n ?? 0) < plan.limit) return null
-    const connects = plan.limit === 0 ? 'connects no devices' : `connects ${plan.limit} device${plan.limit === 1 ? '' : 's'}`
-    return `The ${plan.name} plan ${connects}, and “${device.name}” is over it: disconnect another device in Settings -> Devices, or upgrade, and it works again.`
+      .where(and(eq(devices.workspaceId, workspaceId), isNull(devices.revokedAt)))
+      .orderBy(devices.createdAt, devices.id)
+    return { plan: plan.name, limit: plan.limit, ids: new Set(connected.slice(plan.limit).map((device) => device.id)) }
   }
 
   return {
@@ -102,7 +95,10 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
         .from(devices)
         .where(eq(devices.tokenHash, sha256(token)))
       if (!row || row.revokedAt) return null
-      const overPlan = await pastPlan(row)
+      const past = await pastPlanIn(row.workspaceId)
+      const overPlan = past?.ids.has(row.id)
+        ? `The ${past.plan} plan ${connectsDevices(past.limit)}, and “${row.name}” is over it: disconnect another device in Settings -> Devices, or upgrade, and it works again.`
+        : null
       const version = clientVersion?.trim().slice(0, VERSION_MAX_LENGTH) || row.version
       const now = Date.now()
       if (version !== row.version || !row.lastSeenAt || now - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
@@ -120,21 +116,8 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
       return Boolean(row && !row.revokedAt)
     },
 
-    /** The workspace's connected devices past its plan (pastPlan): refused until a place is free. */
-    async pastPlanIds(workspaceId: string): Promise<Set<string>> {
-      const [plan] = await db
-        .select({ limit: subscriptionPlans.devices })
-        .from(workspaces)
-        .innerJoin(subscriptionPlans, eq(subscriptionPlans.slug, workspaces.planSlug))
-        .where(eq(workspaces.id, workspaceId))
-      if (!plan || plan.limit === null) return new Set()
-      const connected = await db
-        .select({ id: devices.id })
-        .from(devices)
-        .where(and(eq(devices.workspaceId, workspaceId), isNull(devices.revokedAt)))
-        .orderBy(devices.createdAt, devices.id)
-      return new Set(connected.slice(plan.limit).map((device) => device.id))
-    },
+    /** The workspace's connected devices past its plan: refused until a place is free. */
+    pastPlanIds: async (workspaceId: string): Promise<Set<string>> => (await pastPlanIn(workspaceId))?.ids ?? new Set(),
 
     /** The caller's connected devices in their current workspace, most recently connected first. */
     async list(caller: Pick<Caller, 'id' | 'workspace'>): Promise<DeviceSummary[]> {
