@@ -150,7 +150,8 @@ function AutomationLine({
         <div className="flex flex-wrap justify-end gap-1" hidden={readOnly}>
           <RunInCloud automation={automation} />
           {automation.inputNames.length === 0 ? <RunOnRunner automation={automation} runners={runners} /> : null}
-          {automation.schedule ? (
+          {/* A schedule paused with its runner resumes only once the member chose again, in the builder. */}
+          {automation.schedule && !automation.disconnectedRunner ? (
             <Form method="post" preventScrollReset>
               <input type="hidden" name="intent" value={automation.schedule.paused ? 'resume' : 'pause'} />
               <input type="hidden" name="automationId" value={automation.id} />
