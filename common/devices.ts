@@ -64,6 +64,14 @@ export type PairingRequest = z.infer<typeof pairingRequestSchema>
 /** Renaming a device (Settings -> Devices, PATCH /devices/{id}). */
 export const deviceRenameSchema = z.object({ name: deviceName })
 
+/** Changing a device (PATCH /devices/{id}): its name, whether it receives vault values (docs/decisions/048), or both. */
+export const deviceChangeSchema = z
+  .object({
+    name: deviceName.optional(),
+    vaultValues: z.boolean({ error: 'vaultValues must be true or false.' }).optional(),
+  })
+  .refine((change) => change.name !== undefined || change.vaultValues !== undefined, 'Give name, vaultValues or both.')
+
 /** The answers of a device's poll that are not its token (RFC 8628's authorization_pending, expired_token, access_denied). */
 export type PairingStateCode = 'PAIRING_PENDING' | 'PAIRING_EXPIRED' | 'PAIRING_DENIED'
 

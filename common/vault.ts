@@ -35,7 +35,7 @@ export const VAULT_USE_ROLE_NAMES: Record<VaultUseRole, string> = {
 export const VAULT_USE_ROLE_WHO: Record<VaultUseRole, string> = {
   member: 'members, admins and the owner',
   admin: 'admins and the owner',
-  owner: 'the owner only',
+  owner: 'the owner',
 }
 
 /** The longest value a secret may hold (a long token or a certificate fits). */

@@ -64,6 +64,8 @@ async function connected(): Promise<RunnerConfig> {
 
 /** The browser profile of `--profile <folder>`, when given. */
 const profileOf = (folder: string | undefined) => (folder ? createBrowserProfile(folder) : undefined)
+/** The runner as paired: its id and the key vault values are sealed to (docs/decisions/048). */
+const deviceOf = (config: RunnerConfig) => ({ id: config.device.id, privateKey: config.privateKey })
 
 const clientOf = (config: Pick<RunnerConfig, 'server' | 'token'>) =>
   createApiClient({ server: config.server, token: config.token, version: VERSION })
@@ -122,6 +124,7 @@ export async function main(argv: string[]): Promise<number> {
         token: paired.token,
         device: paired.device,
         workspace: paired.workspace,
+        privateKey: paired.privateKey,
         allowedFolders: await Promise.all((values.allow ?? []).map(folderOf)),
       })
       console.log(`Connected as “${paired.device.name}” to the workspace ${paired.workspace.name}.`)
@@ -153,6 +156,7 @@ export async function main(argv: string[]): Promise<number> {
         chromiumPath,
         allowedFolders: config.allowedFolders,
         profile: profileOf(values.profile),
+        device: deviceOf(config),
         ...(values.rows ? { csv: await readFile(values.rows, 'utf8') } : {}),
       })
       console.log(summary(run))
@@ -179,6 +183,7 @@ export async function main(argv: string[]): Promise<number> {
         pollMs: every * 1000,
         allowedFolders: config.allowedFolders,
         profile: profileOf(values.profile),
+        device: deviceOf(config),
         onStart: (run) => {
           lastTrouble = null
           console.log(`${run.automationName}: run ${run.id} started.`)
@@ -242,6 +247,7 @@ export async function main(argv: string[]): Promise<number> {
             chromiumPath,
             allowedFolders: config.allowedFolders,
             profile: profileOf(values.profile),
+            device: deviceOf(config),
           }).catch((error: unknown) => {
             console.error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`)
             return null

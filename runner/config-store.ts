@@ -8,6 +8,8 @@ export interface RunnerConfig {
   token: string
   device: { id: string; name: string }
   workspace: { id: string; name: string }
+  /** The private key vault values are sealed to (docs/decisions/048); absent in a config paired before keys. */
+  privateKey?: JsonWebKey
   /** The folders desktop steps may read and change (docs/decisions/046): `allow <folder>`. */
   allowedFolders?: string[]
 }

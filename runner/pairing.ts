@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { newDeviceKeys } from '#common/device-seal.ts'
 import { ApiError, type ApiClient } from './api-client.ts'
 
 interface Pairing {
@@ -14,6 +15,8 @@ export interface Paired {
   token: string
   device: { id: string; name: string; kind: string }
   workspace: { id: string; name: string }
+  /** The private half of the key pair made for this pairing: vault values reach the runner sealed to it (docs/decisions/048). */
+  privateKey: JsonWebKey
 }
 
 /**
@@ -27,13 +30,18 @@ export async function pairDevice(
   show: (pairing: { userCode: string; verificationUrl: string; expiresIn: number }) => void,
   signal?: AbortSignal,
 ): Promise<Paired> {
+  const keys = await newDeviceKeys()
   const pairing = await api.post<Pairing>('/api/devices/pairings', { name: device.name, kind: 'runner', version: device.version })
   show(pairing)
   const deadline = Date.now() + pairing.expiresIn * 1000
   while (Date.now() < deadline) {
     await sleep(pairing.interval * 1000, undefined, { signal })
     try {
-      return await api.post<Paired>(`/api/devices/pairings/${pairing.pairingId}/token`, { pollSecret: pairing.pollSecret })
+      const collected = await api.post<Omit<Paired, 'privateKey'>>(`/api/devices/pairings/${pairing.pairingId}/token`, {
+        pollSecret: pairing.pollSecret,
+        publicKey: keys.publicKey,
+      })
+      return { ...collected, privateKey: keys.privateKey }
     } catch (error) {
       if (error instanceof ApiError && (error.code === 'PAIRING_PENDING' || error.code === 'SLOW_DOWN')) continue
       if (error instanceof ApiError && error.code === 'PAIRING_DENIED') throw new Error('The connection was denied on the website.')

@@ -5,6 +5,7 @@ import { createStepExecutor, type ExecutableRun } from '#server/features/runs/st
 import type { ApiClient } from './api-client.ts'
 import { createRunReporter } from './run-reporter.ts'
 import { createDesktopActions } from './desktop-actions.ts'
+import { deviceVaultFor, namesVaultValues } from './device-vault.ts'
 import type { BrowserProfile } from './browser-profile.ts'
 
 /**
@@ -24,7 +25,7 @@ export function executableRun(run: RunDto): ExecutableRun {
     userId: run.userId,
     automationId: run.automationId,
     steps: run.steps,
-    // The server filled the inputs in (in one pass), and a client never receives vault values.
+    // The server filled the inputs in (in one pass); a run typing vault values takes its steps as written instead (device-vault.ts).
     inputs: null,
     attempts: 1,
     selfRepair: run.selfRepair,
@@ -60,8 +61,29 @@ export async function executeLocally(options: {
   open?: (file: string) => Promise<void>
   /** The browser profile runs start with and keep their session in (`--profile`). */
   profile?: BrowserProfile
+  /** This runner as paired: vault values reach it sealed to its key (docs/decisions/048). */
+  device?: { id: string; privateKey?: JsonWebKey }
 }): Promise<RunDto> {
   const logger = pino({ level: 'silent' })
+  let executable = executableRun(options.run)
+  let vault: Parameters<typeof createStepExecutor>[0]['vault']
+  if (namesVaultValues(options.run.steps)) {
+    try {
+      const { steps, secrets } = await deviceVaultFor(options.api, options.run, {
+        id: options.device?.id ?? '',
+        privateKey: options.device?.privateKey,
+      })
+      // The steps as written, filled with the inputs and the values in one pass, as in the cloud.
+      executable = { ...executable, steps, inputs: options.run.inputs }
+      vault = { forRun: () => Promise.resolve(secrets), loadSession: () => Promise.resolve(null), saveSession: () => Promise.resolve() }
+    } catch (error) {
+      await options.api.post(`/api/runs/${options.run.id}/finish`, {
+        status: 'failed',
+        error: `The vault values this run types did not reach this runner: ${error instanceof Error ? error.message : String(error)}`,
+      })
+      return options.api.get<RunDto>(`/api/runs/${options.run.id}`)
+    }
+  }
   let own: SharedBrowser | null = null
   const browsers =
     options.browsers ?? (own = createSharedBrowser({ executablePath: options.chromiumPath, logger, sandbox: chromiumSandbox() }))
@@ -74,9 +96,11 @@ export async function executeLocally(options: {
     config: { ...LOCAL_RUN_DEFAULTS, ...options.limits, privateTargets: 'all', where: 'on this machine' },
     desktop: createDesktopActions({ allowed: options.allowedFolders ?? [], open: options.open }),
     profile: options.profile,
+    // The runner's sessions stay in its own profile: nothing is kept on the server.
+    vault,
   })
   try {
-    const result = await executor.execute(executableRun(options.run), 'local-runner', options.signal)
+    const result = await executor.execute(executable, 'local-runner', options.signal)
     // Stopped here (Ctrl+C): nobody else will finish it, so it ends failed, saying why.
     if (result === 'aborted') {
       await options.api

@@ -21,6 +21,8 @@ export async function serveQueuedRuns(options: {
   allowedFolders?: readonly string[]
   /** The browser profile runs start with and keep their session in (`--profile`). */
   profile?: Parameters<typeof executeLocally>[0]['profile']
+  /** This runner as paired: vault values reach it sealed to its key. */
+  device?: Parameters<typeof executeLocally>[0]['device']
   /** A run taken, before it runs. */
   onStart?: (run: RunDto) => void
   onRun?: (run: RunDto) => void
@@ -44,6 +46,7 @@ export async function serveQueuedRuns(options: {
         signal,
         allowedFolders: options.allowedFolders,
         profile: options.profile,
+        device: options.device,
       })
       options.onRun?.(done)
       continue

@@ -21,6 +21,7 @@ import { createUploadsApi } from './features/uploads/uploads.api.ts'
 import { createApiKeysApi } from './features/api-keys/api-keys.api.ts'
 import { createDevicesApi } from './features/devices/devices.api.ts'
 import { createSessionApi, createVaultApi } from './features/vault/vault.api.ts'
+import { createDeviceVaultApi } from './features/vault/device-vault.api.ts'
 import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createAutomationFilesApi } from './features/automations/automation-files.api.ts'
 import { createKeptRowsApi } from './features/automations/kept-rows.api.ts'
@@ -44,6 +45,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
 
   // Signed by the payment provider, whose deliveries must not count against a client's API limit.
   // The signature is checked first; text PostgreSQL cannot store then answers 400 (error-handler.ts).
+  api.route('/runs', createDeviceVaultApi(services.deviceVault))
   api.route('/webhooks', createWebhooksApi(services.webhooks))
   api.use(apiRateLimit(services.rateLimits, services.settings))
 
@@ -96,6 +98,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
       links: services.artifactLinks,
     }),
   )
+  api.route('/runs', createDeviceVaultApi(services.deviceVault))
   api.route('/webhooks', createWebhookEndpointsApi(services.outgoingWebhooks))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })

@@ -54,6 +54,7 @@ import { createWebhookOutbox } from './features/webhooks/webhook-outbox.ts'
 import { createWebhookService } from './features/webhooks/webhook.service.ts'
 import { createSecretBox } from './features/webhooks/webhook-signing.ts'
 import { createVaultService, vaultKeyring } from './features/vault/vault.service.ts'
+import { createDeviceVault } from './features/vault/device-vault.ts'
 
 export type ServicesEnv = Pick<
   Env,
@@ -133,7 +134,16 @@ export function createServices(options: {
     keyring: vaultKeyring({ vaultKey: env.VAULT_KEY, previousVaultKey: env.VAULT_KEY_PREVIOUS, authSecret }),
     rateLimits,
   })
-  const runs = createRunService({ db, credits, events, activity: audit, webhooks: webhookOutbox, secretUse: vault.checkUse })
+  const deviceVault = createDeviceVault({ db, vault, audit })
+  const runs = createRunService({
+    db,
+    credits,
+    events,
+    activity: audit,
+    webhooks: webhookOutbox,
+    secretUse: vault.checkUse,
+    deviceVault: deviceVault.whyNot,
+  })
   const outgoingWebhooks = createWebhookService({
     db,
     plans,
@@ -218,6 +228,7 @@ export function createServices(options: {
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
     automations,
     vault,
+    deviceVault,
     repairs: createRepairApplier({ db, automations }),
     suggestions: createSuggestionService({ db, automations, plans }),
     templates: createTemplateService({ db, audit, plans, automations }),

@@ -34,6 +34,8 @@ const ERROR_TITLES = {
   'revoke-api-key': 'Error revoking API key',
   'rename-device': 'Error renaming device',
   'revoke-device': 'Error revoking device',
+  'allow-vault-values': 'Error allowing vault values',
+  'stop-vault-values': 'Error stopping vault values',
 } as const
 type Intent = keyof typeof ERROR_TITLES
 
@@ -211,7 +213,14 @@ export default function SettingsPage() {
       <TwoFactorCard state={twoFactor} answer={twoFactorAnswer} />
       <PasskeysCard passkeys={passkeys} error={twoFactorAnswer?.intent === 'add-passkey' ? twoFactorAnswer.error : null} />
       <ApiKeysCard keys={apiKeys} createdKey={createdKey} lastResult={resultFor('create-api-key')} canGrantAdmin={canGrantAdmin} />
-      {devices ? <DevicesCard devices={devices.devices} limit={devices.limit} workspaceName={workspaceName} /> : null}
+      {devices ? (
+        <DevicesCard
+          devices={devices.devices}
+          limit={devices.limit}
+          workspaceName={workspaceName}
+          mayAllowVaultValues={devices.mayAllowVaultValues}
+        />
+      ) : null}
     </main>
   )
 }

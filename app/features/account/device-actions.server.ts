@@ -5,15 +5,19 @@ import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader } from '#app/lib/flash.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import { DEVICE_KIND_NAMES, deviceRenameSchema } from '#common/devices.ts'
+import { hasRole } from '#common/workspaces.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { DeviceRow } from './devices-card.tsx'
 
-export const DEVICE_INTENTS = ['rename-device', 'revoke-device'] as const
+export const DEVICE_INTENTS = ['rename-device', 'revoke-device', 'allow-vault-values', 'stop-vault-values'] as const
 export type DeviceIntent = (typeof DEVICE_INTENTS)[number]
 export const isDeviceIntent = (intent: string): intent is DeviceIntent => (DEVICE_INTENTS as readonly string[]).includes(intent)
 
 /** Settings -> Devices: the member's devices in their current workspace, and what the plan allows (docs/decisions/031). */
-export async function devicesView(context: AppLoadContext, user: SessionUser): Promise<{ devices: DeviceRow[]; limit: string }> {
+export async function devicesView(
+  context: AppLoadContext,
+  user: SessionUser,
+): Promise<{ devices: DeviceRow[]; limit: string; mayAllowVaultValues: boolean }> {
   const caller = pageCaller(user)
   const [devices, usage, pastPlan] = await Promise.all([
     context.services.devices.list(caller),
@@ -26,6 +30,7 @@ export async function devicesView(context: AppLoadContext, user: SessionUser): P
       : `This workspace’s plan connects up to ${usage.limit} device${usage.limit === 1 ? '' : 's'} (${usage.taken} in use, yours and others’).`
   return {
     limit,
+    mayAllowVaultValues: hasRole(caller.workspace.role, 'admin'),
     devices: devices.map((device) => ({
       id: device.id,
       name: device.name,
@@ -34,11 +39,12 @@ export async function devicesView(context: AppLoadContext, user: SessionUser): P
       connectedLabel: format(device.createdAt, 'MMM d, yyyy'),
       lastSeenLabel: device.lastSeenAt ? `${formatDistanceToNowStrict(device.lastSeenAt)} ago` : 'never',
       pastPlan: pastPlan.has(device.id),
+      vaultValues: device.vaultValues ? 'allowed' : device.holdsKey ? 'off' : 'no key',
     })),
   }
 }
 
-/** Rename and Revoke on Settings -> Devices: the device services, as the API's PATCH and DELETE call them. */
+/** Rename, Revoke and vault values on Settings -> Devices: the device services, as the API's PATCH and DELETE call them. */
 export async function deviceAction(context: AppLoadContext, user: SessionUser, intent: DeviceIntent, form: FormData) {
   const caller = pageCaller(user)
   const id = String(form.get('id') ?? '').slice(0, 100)
@@ -49,6 +55,21 @@ export async function deviceAction(context: AppLoadContext, user: SessionUser, i
     const renamed = await attempt(() => context.services.devices.rename(caller, id, parsed.data.name))
     if (!renamed.ok) return refused(renamed.error.message, renamed.error.status)
     const flash = await flashHeader({ type: 'success', title: 'Device renamed', description: `It is now "${renamed.value.name}".` })
+    return redirect('/settings#devices', { headers: withCookies([flash]) })
+  }
+  if (intent === 'allow-vault-values' || intent === 'stop-vault-values') {
+    const allowed = intent === 'allow-vault-values'
+    const changed = await attempt(() => context.services.devices.allowVaultValues(caller, id, allowed))
+    if (!changed.ok) return refused(changed.error.message, changed.error.status)
+    const flash = await flashHeader(
+      allowed
+        ? {
+            type: 'success',
+            title: 'Vault values allowed',
+            description: `Runs on "${changed.value.name}" now type the vault values they name.`,
+          }
+        : { type: 'success', title: 'Vault values stopped', description: `"${changed.value.name}" no longer receives vault values.` },
+    )
     return redirect('/settings#devices', { headers: withCookies([flash]) })
   }
   const revoked = await attempt(() => context.services.devices.revoke(caller, id))

@@ -1,4 +1,4 @@
-import { MonitorSmartphone, Pencil, Trash2 } from 'lucide-react'
+import { KeyRound, MonitorSmartphone, Pencil, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -27,6 +27,8 @@ export interface DeviceRow {
   /** Past the workspace's plan (connected after its places were taken): refused until one is free. */
   pastPlan: boolean
   connectedLabel: string
+  /** Whether it receives the vault values its runs type (docs/decisions/048); 'no key': paired before devices kept one. */
+  vaultValues: 'allowed' | 'off' | 'no key'
 }
 
 /** 'Devices': the browsers and runners connected to this workspace as the member (docs/decisions/031). */
@@ -34,9 +36,12 @@ export function DevicesCard({
   devices,
   workspaceName,
   limit,
+  mayAllowVaultValues,
 }: {
   devices: DeviceRow[]
   workspaceName: string
+  /** The member is an admin or the owner here: only they let their devices receive vault values. */
+  mayAllowVaultValues: boolean
   /** What the workspace's plan says about devices ('Your plan connects up to 3 devices…'). */
   limit: string
 }) {
@@ -86,8 +91,10 @@ export function DevicesCard({
                       Not working: past the plan&rsquo;s devices. Revoke another device, or upgrade, and it works again.
                     </p>
                   ) : null}
+                  <VaultValuesLine device={device} mayAllow={mayAllowVaultValues} />
                 </div>
-                <div className="flex gap-2">
+                <div className="flex flex-wrap gap-2">
+                  <VaultValuesAction device={device} mayAllow={mayAllowVaultValues} />
                   <RenameDevice device={device} />
                   <ConfirmAction
                     label={
@@ -110,6 +117,50 @@ export function DevicesCard({
         )}
       </CardContent>
     </Card>
+  )
+}
+
+function VaultValuesLine({ device, mayAllow }: { device: DeviceRow; mayAllow: boolean }) {
+  const words =
+    device.vaultValues === 'allowed'
+      ? 'Vault values: allowed. Its runs type the values they name, on the secrets’ own sites, sealed to its key on the way.'
+      : device.vaultValues === 'no key'
+        ? 'Vault values: it was connected before devices kept a key for them. Revoke it and connect it again to allow them.'
+        : mayAllow
+          ? 'Vault values: not allowed. Its runs cannot sign in with the vault; cloud runs can.'
+          : 'Vault values: not allowed. Only this workspace’s admins and owner let their devices receive them.'
+  return <p className="text-xs text-muted-foreground">{words}</p>
+}
+
+/** Allow (after a confirmation saying what it means) or stop vault values on the device. */
+function VaultValuesAction({ device, mayAllow }: { device: DeviceRow; mayAllow: boolean }) {
+  if (device.vaultValues === 'allowed') {
+    return (
+      <Form method="post">
+        <input type="hidden" name="intent" value="stop-vault-values" />
+        <input type="hidden" name="id" value={device.id} />
+        <Button type="submit" variant="outline" size="sm" aria-label={`Stop vault values on ${device.name}`}>
+          <KeyRound aria-hidden="true" />
+          Stop vault values
+        </Button>
+      </Form>
+    )
+  }
+  if (device.vaultValues === 'no key' || !mayAllow) return null
+  return (
+    <ConfirmAction
+      label={
+        <>
+          <KeyRound aria-hidden="true" />
+          Allow vault values
+        </>
+      }
+      triggerProps={{ variant: 'outline', size: 'sm', 'aria-label': `Allow vault values on ${device.name}` }}
+      title={`Let "${device.name}" receive vault values?`}
+      description="Its runs then type the vault values their steps name, only on each secret’s own sites, as cloud runs do. Each value is sent for one run, sealed to a key only this device holds, and every sending is in the workspace’s activity. Whoever uses this computer could read them: allow it only on a computer you trust."
+      confirmLabel="Allow Vault Values"
+      fields={{ intent: 'allow-vault-values', id: device.id }}
+    />
   )
 }
 

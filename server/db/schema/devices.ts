@@ -35,6 +35,13 @@ export const devices = pgTable(
     /** A hint, written at most once a minute per device. */
     lastSeenAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),
+    /**
+     * The public half of the key pair the device made when it was paired (common/device-seal.ts):
+     * vault values reach it sealed to this key (docs/decisions/048). Null: paired before devices had keys.
+     */
+    publicKey: text(),
+    /** When its member allowed it vault values (Settings -> Devices); null: it gets none. */
+    vaultValuesAllowedAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     check('devices_kind_check', sql`${table.kind} in ('extension', 'runner')`),

@@ -1,9 +1,10 @@
 import { revokeDevices } from '#server/db/revoke-devices.ts'
-import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Caller } from '#common/auth.ts'
 import { connectsDevices, DEVICE_KIND_NAMES, type DeviceKind } from '#common/devices.ts'
-import { NotFound } from '#common/errors.ts'
+import { Conflict, NotFound } from '#common/errors.ts'
+import { requireWorkspaceRole } from '#common/workspaces.ts'
 import { isUuid } from '#common/ids.ts'
 import type { Db } from '#server/db/client.ts'
 import { devicePairings, devices, subscriptionPlans, users, workspaces } from '#server/db/schema/index.ts'
@@ -18,6 +19,10 @@ export interface DeviceSummary {
   version: string
   createdAt: Date
   lastSeenAt: Date | null
+  /** It made a key pair when it was paired: vault values can be sealed to it (docs/decisions/048). */
+  holdsKey: boolean
+  /** Its member allowed it the vault values its runs type. */
+  vaultValues: boolean
 }
 
 /** The device behind a request's token, as the session resolves it. */
@@ -42,6 +47,8 @@ const summary = {
   version: devices.version,
   createdAt: devices.createdAt,
   lastSeenAt: devices.lastSeenAt,
+  holdsKey: sql<boolean>`${devices.publicKey} is not null`,
+  vaultValues: sql<boolean>`${devices.vaultValuesAllowedAt} is not null`,
 }
 
 /**
@@ -198,6 +205,39 @@ export function createDeviceService(db: Db, activity: Pick<AuditService, 'record
           targetType: 'device',
           targetId: row.id,
           summary: `Renamed the device ${before.name} to ${name}`,
+        })
+        return row
+      })
+    },
+
+    /**
+     * Lets one of the caller's devices receive the vault values its runs type, sealed to its key, or
+     * stops it (docs/decisions/048). Whoever holds a device can read what it receives, so only the
+     * workspace's admins and owner may allow it, and only a device that made a key when paired.
+     */
+    async allowVaultValues(caller: Caller, id: string, allowed: boolean): Promise<DeviceSummary> {
+      const before = await ownedBy(caller, id)
+      if (allowed) {
+        requireWorkspaceRole(caller.workspace.role, 'admin', 'Letting a device receive vault values')
+        if (!before.holdsKey)
+          throw new Conflict(
+            `“${before.name}” was connected before devices kept a key for vault values: disconnect it and connect it again, then allow them.`,
+          )
+      }
+      if (before.vaultValues === allowed) return before
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(devices)
+          .set({ vaultValuesAllowedAt: allowed ? new Date() : null })
+          .where(eq(devices.id, before.id))
+          .returning(summary)
+        if (!row) throw new NotFound('Device not found.')
+        await activity.record(tx, caller, {
+          workspaceId: caller.workspace.id,
+          action: allowed ? 'device.vault_allow' : 'device.vault_stop',
+          targetType: 'device',
+          targetId: row.id,
+          summary: allowed ? `Allowed ${row.name} to receive vault values, sealed to its key` : `Stopped vault values reaching ${row.name}`,
         })
         return row
       })

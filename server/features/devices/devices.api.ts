@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { DEVICE_KINDS, deviceRenameSchema, PAIRING_RATE_LIMIT, pairingRequestSchema } from '#common/devices.ts'
+import { DEVICE_KINDS, deviceChangeSchema, PAIRING_RATE_LIMIT, pairingRequestSchema } from '#common/devices.ts'
 import { callerOf, deviceOwnRecord, member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
 import type { DeviceService, DeviceSummary } from './device.service.ts'
@@ -15,6 +15,8 @@ const deviceSchema = z
     version: z.string(),
     createdAt: z.string(),
     lastSeenAt: z.string().nullable(),
+    holdsKey: z.boolean().openapi({ description: 'It made a key pair when it was paired, so vault values can be sealed to it' }),
+    vaultValues: z.boolean().openapi({ description: 'Its member allowed it the vault values its runs type (docs/decisions/048)' }),
   })
   .openapi('Device', { description: 'A connected browser extension or local runner; never its token' })
 
@@ -25,6 +27,8 @@ const toDeviceDto = (device: DeviceSummary): z.infer<typeof deviceSchema> => ({
   version: device.version,
   createdAt: device.createdAt.toISOString(),
   lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
+  holdsKey: device.holdsKey,
+  vaultValues: device.vaultValues,
 })
 
 const issuedPairingSchema = z
@@ -68,7 +72,9 @@ const collectToken = publicRoute({
   tags,
   summary: 'A device polls for its token with the poll secret: answered once, after the member approved',
   description:
-    'Body: {"pollSecret": "…"}. 400 PAIRING_PENDING while the member has not decided; 410 PAIRING_DENIED when they denied it; ' +
+    'Body: {"pollSecret": "…", "publicKey": "…"}; publicKey (optional) is the public half of a P-256 key pair the device made and keeps, ' +
+    'as base64url of the uncompressed point: vault values reach the device only sealed to it, where its member allows them (docs/decisions/048). ' +
+    '400 PAIRING_PENDING while the member has not decided; 410 PAIRING_DENIED when they denied it; ' +
     '410 PAIRING_EXPIRED once the pairing expired or its token was already collected. A wrong secret, or an unknown pairing, is ' +
     '401 (checked before anything else, so it tells nothing). Use the token as `Authorization: Bearer dev_…`.',
   // The poll secret is the credential: read by the handler, so a malformed request is refused like a wrong one (401).
@@ -131,12 +137,14 @@ const rename = signedInRoute(member('never', 'viewer'), {
   method: 'patch',
   path: '/{id}',
   tags,
-  summary: 'Rename one of your devices',
-  description: SESSION_ONLY,
-  request: { params: idParams, body: jsonBody(deviceRenameSchema) },
+  summary: 'Rename one of your devices, or let it receive vault values (or stop them)',
+  description:
+    `${SESSION_ONLY} vaultValues true lets the device receive the vault values its runs type, sealed to the key it made when it was ` +
+    'paired (docs/decisions/048): for the workspace’s admins and owner only (403), and a device paired without a key is 409.',
+  request: { params: idParams, body: jsonBody(deviceChangeSchema) },
   responses: {
     200: { description: 'The device', content: { 'application/json': { schema: z.object({ data: deviceSchema }) } } },
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 403, 404, 409),
   },
 })
 
@@ -153,13 +161,17 @@ const revoke = signedInRoute(member('never', 'viewer'), {
   },
 })
 
-/** The poll's body, read only by the handler: anything but {"pollSecret": "<string>"} is a wrong secret. */
-function pollSecretOf(text: string): unknown {
+/**
+ * The poll's body, read only by the handler: anything but {"pollSecret": "<string>"} is a wrong
+ * secret. `publicKey`, the device's own key for vault values (docs/decisions/048), is optional.
+ */
+function pollOf(text: string): { pollSecret: unknown; publicKey: unknown } {
   try {
     const body: unknown = JSON.parse(text)
-    return body && typeof body === 'object' && 'pollSecret' in body ? body.pollSecret : undefined
+    if (!body || typeof body !== 'object') return { pollSecret: undefined, publicKey: undefined }
+    return { pollSecret: 'pollSecret' in body ? body.pollSecret : undefined, publicKey: 'publicKey' in body ? body.publicKey : undefined }
   } catch {
-    return undefined
+    return { pollSecret: undefined, publicKey: undefined }
   }
 }
 
@@ -172,7 +184,7 @@ export function createDevicesApi(deps: { devices: DeviceService; pairings: Pairi
       return c.json({ data: issued }, 201)
     })
     .openapi(collectToken, async (c) => {
-      const collected = await pairings.collect(c.req.param('pairingId'), pollSecretOf(await c.req.text()))
+      const collected = await pairings.collect(c.req.param('pairingId'), pollOf(await c.req.text()))
       c.header('Cache-Control', 'no-store')
       return c.json({ data: collected }, 200)
     })
@@ -192,8 +204,13 @@ export function createDevicesApi(deps: { devices: DeviceService; pairings: Pairi
       return c.json({ data: (await devices.list(callerOf(c.get('member')))).map(toDeviceDto) }, 200)
     })
     .openapi(rename, async (c) => {
-      const renamed = await devices.rename(callerOf(c.get('member')), c.req.valid('param').id, c.req.valid('json').name)
-      return c.json({ data: toDeviceDto(renamed) }, 200)
+      const caller = callerOf(c.get('member'))
+      const { id } = c.req.valid('param')
+      const { name, vaultValues } = c.req.valid('json')
+      let changed = name === undefined ? null : await devices.rename(caller, id, name)
+      if (vaultValues !== undefined) changed = await devices.allowVaultValues(caller, id, vaultValues)
+      if (!changed) throw new Error('the schema asks for a change')
+      return c.json({ data: toDeviceDto(changed) }, 200)
     })
     .openapi(revoke, async (c) => {
       const revoked = await devices.revoke(callerOf(c.get('member')), c.req.valid('param').id)

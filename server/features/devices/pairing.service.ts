@@ -11,7 +11,8 @@ import {
   type DeviceKind,
   type PairingRequest,
 } from '#common/devices.ts'
-import { NotFound, Unauthorized } from '#common/errors.ts'
+import { NotFound, Unauthorized, ValidationError } from '#common/errors.ts'
+import { isDevicePublicKey } from '#common/device-seal.ts'
 import { isUuid } from '#common/ids.ts'
 import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor-requirement.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
@@ -254,10 +255,16 @@ export function createPairingService(deps: {
      * pairing is used up), or why there is none (pending, expired, denied). A wrong secret, an
      * unknown or malformed id: 401, telling nothing.
      */
-    async collect(pairingId: string, pollSecret: unknown): Promise<CollectedDevice> {
+    async collect(pairingId: string, poll: { pollSecret: unknown; publicKey?: unknown }): Promise<CollectedDevice> {
+      const { pollSecret, publicKey } = poll
       if (!isUuid(pairingId) || !isPollSecretShaped(pollSecret)) throw new Unauthorized(UNKNOWN)
       const [found] = await db.select().from(devicePairings).where(eq(devicePairings.id, pairingId))
       if (!found || !matchesHash(pollSecret, found.pollSecretHash)) throw new Unauthorized(UNKNOWN)
+      if (publicKey !== undefined && !(await isDevicePublicKey(publicKey))) {
+        throw new ValidationError('publicKey must be a P-256 public key: base64url of its uncompressed point (65 bytes).', [
+          { path: 'publicKey', message: 'Not a P-256 public key.' },
+        ])
+      }
       return db.transaction(async (tx) => {
         const [pairing] = await tx.select().from(devicePairings).where(eq(devicePairings.id, pairingId)).for('update')
         if (!pairing) throw new Unauthorized(UNKNOWN)
@@ -277,6 +284,7 @@ export function createPairingService(deps: {
             kind: pairing.kind,
             version: pairing.version,
             tokenHash: sha256(token),
+            publicKey: typeof publicKey === 'string' ? publicKey : null,
           })
           .returning({ id: devices.id, name: devices.name, kind: devices.kind })
         if (!device) throw new Error('device insert returned nothing')

@@ -40,6 +40,8 @@ export type StartOptions = {
   resume?: Resume
   /** A client run queued for this local runner (a scheduled run meant for it, or "Run on …"), instead of one a client runs now. */
   device?: { id: string; name?: string }
+  /** The connected device (extension, local runner) that starts this client run and runs it now. */
+  startedOn?: string
 }
 
 /**
@@ -69,6 +71,8 @@ export function createRunService(deps: {
    * schedule, trigger URL).
    */
   secretUse?: (tx: DbOrTx, workspaceId: string, userId: string | null, steps: readonly AutomationStep[]) => Promise<void>
+  /** Why a device may not receive vault values (vault/device-vault.ts, docs/decisions/048), or null when it may. */
+  deviceVault?: (tx: DbOrTx, deviceId: string) => Promise<string | null>
 }) {
   const { db, credits, events, activity, webhooks } = deps
   const finishedIn = async (tx: DbOrTx, run: Run) => {
@@ -162,10 +166,16 @@ export function createRunService(deps: {
     const steps = options.resume?.steps ?? automation.steps
     if (steps.length === 0) throw new ValidationError('This automation has no steps yet: add at least one before running it.')
     const device = options.device ? await checkRunner(tx, options.device, automation, caller, options.trigger) : null
-    // Vault values are filled in by the cloud worker only (docs/decisions/025): a client would type the placeholders.
+    // A client fills vault values only on a device its member allowed them (docs/decisions/048); any other would type the placeholders.
     const secret = options.runner === 'client' ? placeholdersOf(steps).find(isVaultPlaceholder) : undefined
+    const runsOn = device?.id ?? options.startedOn
     if (secret) {
-      throw new ValidationError(`This automation uses ${secret.text} from the vault, which only cloud runs fill in: run it in the cloud.`)
+      if (!runsOn || !deps.deviceVault)
+        throw new ValidationError(
+          `This automation uses ${secret.text} from the vault, which only cloud runs and devices allowed vault values fill in: run it in the cloud.`,
+        )
+      const refusal = await deps.deviceVault(tx, runsOn)
+      if (refusal) throw new ValidationError(`This automation uses ${secret.text} from the vault. ${refusal}`)
     }
     // Steps saved before secrets were bound to fields and sites (docs/decisions/039) do not start.
     const [misplaced] = [...misplacedSecrets(steps), ...secretReadBacks(steps)]
@@ -239,7 +249,7 @@ export function createRunService(deps: {
         timeLimitSeconds: automation.runTimeLimitSeconds,
         stepLimit: automation.runStepLimit,
         creditsCharged: cost,
-        deviceId: device?.id ?? null,
+        deviceId: runsOn ?? null,
         automationVersion: automation.version,
         startedAt: options.runner === 'client' && !options.device ? now : null,
         log: [

@@ -295,6 +295,7 @@ export function createRunStartApi(runs: RunService) {
       runner: body.deviceId ? 'client' : body.where,
       trigger: body.deviceId && !body.trigger ? (via.kind === 'api-key' ? 'api' : 'manual') : trigger,
       device: body.deviceId ? { id: body.deviceId } : undefined,
+      startedOn: via.kind === 'device' && body.where === 'client' && !body.deviceId ? via.deviceId : undefined,
       inputs: body.inputs,
       data: dataSourceOf(body),
     })

@@ -66,6 +66,8 @@ export function withoutVault(): RunSecrets {
   }
 }
 
+const withArticle = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`
+
 export async function runSecrets(
   vault: { valuesFor(workspaceId: string, names: readonly string[]): Promise<Map<string, SecretForRun>> },
   run: { workspaceId: string; steps: readonly AutomationStep[]; starterRole: WorkspaceRole | null },
@@ -94,7 +96,7 @@ export async function runSecrets(
         const secret = values.get(placeholder.name)
         if (!secret || (run.starterRole && hasRole(run.starterRole, secret.useRole))) continue
         const starter = run.starterRole
-          ? `the run was started by a ${WORKSPACE_ROLE_NAMES[run.starterRole].toLowerCase()}`
+          ? `the run was started by ${withArticle(WORKSPACE_ROLE_NAMES[run.starterRole].toLowerCase())}`
           : 'the run was started by nobody in this workspace now'
         return {
           index,

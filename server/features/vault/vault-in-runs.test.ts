@@ -191,12 +191,12 @@ describe('vault values in cloud runs', () => {
     expectNoneOf(PLANTED, { answer: text, model: JSON.stringify(model.requests) })
   }, 120_000)
 
-  it('refuses to start a client run of steps that name secrets: only the cloud worker fills them in', async () => {
+  it('refuses to start a client run of steps that name secrets without a device: only the cloud and allowed devices fill them in', async () => {
     const automationId = await automationOf(SIGN_IN(site.url))
     const started = await t.request(`/api/automations/${automationId}/runs`, { token: member.token, body: { where: 'client' } })
     expect(started.status).toBe(400)
     expect(((await started.json()) as { message: string }).message).toBe(
-      'This automation uses {{secrets.shop_user}} from the vault, which only cloud runs fill in: run it in the cloud.',
+      'This automation uses {{secrets.shop_user}} from the vault, which only cloud runs and devices allowed vault values fill in: run it in the cloud.',
     )
   })
 

@@ -197,6 +197,9 @@ export function createVaultService(deps: {
     /** Refuses (403, naming the step) a run of secrets its starter may not use (secret-use.ts). */
     checkUse: use.checkUse,
 
+    /** A person's role in the workspace now (null: not in it, or nobody). */
+    roleOf: use.roleOf,
+
     async list(workspaceId: string): Promise<VaultSecretSummary[]> {
       return db.select(summaryColumns).from(vaultSecrets).where(eq(vaultSecrets.workspaceId, workspaceId)).orderBy(asc(vaultSecrets.name))
     },
