@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { startSignInSite, type SignInSite } from '#server/testing/sign-in-site.ts'
 
 // The installable runner (issue 30): the package the build publishes at /downloads/aether-runner.tgz,
 // installed with npm into an empty folder as a member would, and run as a child process: only
@@ -18,6 +19,12 @@ let server: ReturnType<typeof serve>
 let url: string
 let folder: string
 let bin: string
+let site: SignInSite
+let member: Awaited<ReturnType<TestApp['signUp']>>
+
+const USER = 'dee@shop.example'
+const PASSWORD = 'runner-vault-password-7'
+const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'
 
 beforeAll(async () => {
   folder = await mkdtemp(path.join(tmpdir(), 'aether-runner-install-'))
@@ -33,10 +40,12 @@ beforeAll(async () => {
   server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise<void>((resolve) => server.once('listening', () => resolve()))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  site = await startSignInSite({ user: USER, password: PASSWORD, totpSecret: TOTP_SECRET })
 }, 180_000)
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve))
   await t?.close()
+  await site?.close()
   if (folder) await rm(folder, { recursive: true, force: true })
 })
 
@@ -68,7 +77,7 @@ describe('the runner as an installed package', () => {
   })
 
   it('pairs with the server once the member approves its code, and says where it is connected', async () => {
-    const member = await t.signUp()
+    member = await t.signUp()
     const paired = await runner(['pair', '--server', url, '--name', 'Installed runner'], (line) => {
       const code = /approve the code ([A-Z0-9]{4}-[A-Z0-9]{4})/.exec(line)?.[1]
       if (code)
@@ -79,4 +88,60 @@ describe('the runner as an installed package', () => {
     const status = await runner(['status'])
     expect(status.out.trim()).toMatch(new RegExp(`^Connected to ${url} as “Installed runner”, in the workspace .+\\.$`))
   })
+
+  it('runs a recorded sign-in with vault values sealed to it, once the member allows them, and writes none down', async () => {
+    for (const [name, kind, value] of [
+      ['shop_user', 'username', USER],
+      ['shop_password', 'password', PASSWORD],
+      ['shop_totp', 'totp', TOTP_SECRET],
+    ]) {
+      const created = await t.request('/api/vault', { token: member.token, body: { name, kind, value, origins: [site.url] } })
+      expect(created.status, await created.clone().text()).toBe(201)
+    }
+    const created = await t.request('/api/automations', {
+      token: member.token,
+      body: {
+        name: 'Shop orders',
+        steps: [
+          { type: 'navigate', url: `${site.url}/account` },
+          { type: 'click', target: [{ by: 'role', role: 'link', name: 'Sign in' }] },
+          { type: 'type', target: [{ by: 'label', text: 'User name' }], text: '{{secrets.shop_user}}' },
+          { type: 'type', target: [{ by: 'label', text: 'Password' }], text: '{{secrets.shop_password}}' },
+          { type: 'click', target: [{ by: 'role', role: 'button', name: 'Sign in' }] },
+          { type: 'type', target: [{ by: 'label', text: 'One-time code' }], text: '{{totp.shop_totp}}' },
+          { type: 'click', target: [{ by: 'role', role: 'button', name: 'Verify' }] },
+          { type: 'assertText', text: 'Your orders' },
+        ],
+      },
+    })
+    const automationId = ((await created.json()) as { data: { id: string } }).data.id
+
+    const refused = await runner(['run', automationId, '--chromium', '/usr/bin/chromium'])
+    expect(refused.code).toBe(1)
+    expect(refused.out).toContain('Vault values do not reach “Installed runner” until you allow them for it in Settings -> Devices')
+    expect(site.signIns).toBe(0)
+
+    const listed = (await (await t.request('/api/devices', { token: member.token })).json()) as {
+      data: { id: string; holdsKey: boolean }[]
+    }
+    expect(listed.data[0]?.holdsKey).toBe(true)
+    const allowed = await t.request(`/api/devices/${listed.data[0]?.id}`, {
+      method: 'PATCH',
+      token: member.token,
+      body: { vaultValues: true },
+    })
+    expect(allowed.status).toBe(200)
+
+    const signedIn = await runner(['run', automationId, '--chromium', '/usr/bin/chromium'])
+    expect(signedIn.code, signedIn.out).toBe(0)
+    expect(site.signIns).toBe(1)
+    expect(site.posted[0]).toEqual({ user: USER, password: PASSWORD })
+    const runId = /\/dashboard\/runs\/([0-9a-f-]{36})/.exec(signedIn.out)?.[1]
+    const run = await (await t.request(`/api/runs/${runId}`, { token: member.token })).text()
+    expect(run).toContain('"status":"succeeded"')
+    const config = await readFile(path.join(folder, 'config.json'), 'utf8')
+    for (const [place, text] of Object.entries({ output: signedIn.out, run, config })) {
+      expect(text.includes(PASSWORD) || text.includes(USER), place).toBe(false)
+    }
+  }, 120_000)
 })
