@@ -5,7 +5,8 @@ import { createStepExecutor, type ExecutableRun } from '#server/features/runs/st
 import type { ApiClient } from './api-client.ts'
 import { createRunReporter } from './run-reporter.ts'
 import { createDesktopActions } from './desktop-actions.ts'
-import { deviceVaultFor, namesVaultValues } from './device-vault.ts'
+import { namesVaultValues } from '#common/device-vault.ts'
+import { deviceVaultFor } from './device-vault.ts'
 import type { BrowserProfile } from './browser-profile.ts'
 
 /**

@@ -1,35 +1,15 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { AutomationStep } from '#common/automation-steps.ts'
 import { sealForDevice, vaultSealContext } from '#common/device-seal.ts'
 import { Conflict, Forbidden, NotFound } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import { isVaultPlaceholder, placeholdersOf } from '#common/step-placeholders.ts'
-import type { VaultSecretKind, VaultUseRole } from '#common/vault.ts'
+import type { DeviceVaultAnswer } from '#common/device-vault.ts'
 import { hasRole } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
 import { automationRuns, devices, users } from '#server/db/schema/index.ts'
 import type { AuditService } from '#server/features/audit/audit.service.ts'
-import { runSecrets } from './run-secrets.ts'
+import { runSecrets } from '#common/run-secrets.ts'
 import type { VaultService } from './vault.service.ts'
-
-/** A vault value as a device receives it for one run: sealed to its key, with the rules it is typed by. */
-export interface SealedSecret {
-  name: string
-  kind: VaultSecretKind
-  origins: string[]
-  useRole: VaultUseRole
-  originsFromStepsAt: string | null
-  /** The value (a TOTP secret's key) sealed to the device's public key for this run and name (common/device-seal.ts). */
-  sealed: string
-}
-
-/** What a device receives for a run: the values, or why the run's starter may not use one (the run fails at that step). */
-export interface DeviceVaultAnswer {
-  refusal: { index: number; message: string } | null
-  secrets: SealedSecret[]
-  /** The run's steps as written: the device fills them with the run's inputs and these values in one pass (docs/decisions/039). */
-  steps: AutomationStep[]
-}
 
 /**
  * Vault values on a member's own device (docs/decisions/048): a device receives the values a run
@@ -98,7 +78,7 @@ export function createDeviceVault(deps: {
         { workspaceId: run.workspaceId, steps: run.steps, starterRole: await vault.roleOf(run.workspaceId, run.userId) },
       )
       if (refusal) return { refusal, secrets: [], steps: run.steps }
-      const secrets: SealedSecret[] = []
+      const secrets: DeviceVaultAnswer['secrets'] = []
       for (const [name, secret] of values) {
         secrets.push({
           name,

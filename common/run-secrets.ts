@@ -1,10 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import type { AutomationStep } from '#common/automation-steps.ts'
-import { fillRunStep, type RunInputs, type RunScope } from '#common/run-inputs.ts'
-import { hideValues, isVaultPlaceholder, placeholdersOf, type Placeholder } from '#common/step-placeholders.ts'
-import { unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from '#common/vault.ts'
-import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from '#common/workspaces.ts'
-import { totpCode } from './totp.ts'
+import type { AutomationStep } from './automation-steps.ts'
+import { fillRunStep, type RunInputs, type RunScope } from './run-inputs.ts'
+import { hideValues, isVaultPlaceholder, placeholdersOf, type Placeholder } from './step-placeholders.ts'
+import { unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from './vault.ts'
+import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from './workspaces.ts'
+import { totpCode } from './totp-code.ts'
 
 /** A code this close to the end of its 30-second window may expire before the site checks it: wait for the next. */
 const TOTP_MARGIN_MS = 3_000
@@ -83,8 +82,8 @@ export async function runSecrets(
 
   async function codeOf(secret: string, name: string): Promise<string> {
     const left = TOTP_PERIOD_MS - (now() % TOTP_PERIOD_MS)
-    if (left < TOTP_MARGIN_MS) await sleep(left + 50)
-    const code = totpCode(secret, now())
+    if (left < TOTP_MARGIN_MS) await new Promise((resolve) => setTimeout(resolve, left + 50))
+    const code = await totpCode(secret, now())
     hidden.set(code, `{{totp.${name}}}`)
     return code
   }
