@@ -3,6 +3,7 @@ import { fillRunStep, type RunInputs, type RunScope } from './run-inputs.ts'
 import { hideValues, isVaultPlaceholder, placeholdersOf, type Placeholder } from './step-placeholders.ts'
 import { unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO, type VaultSecretKind, type VaultUseRole } from './vault.ts'
 import { hasRole, WORKSPACE_ROLE_NAMES, type WorkspaceRole } from './workspaces.ts'
+import type { SecretTyping } from './secret-typing.ts'
 import { totpCode } from './totp-code.ts'
 
 /** A code this close to the end of its 30-second window may expire before the site checks it: wait for the next. */
@@ -17,15 +18,6 @@ export interface SecretForRun {
   useRole: VaultUseRole
   /** Set while its sites are the ones migration 0023 took from the automations, unconfirmed (docs/decisions/039, amended). */
   originsFromStepsAt: Date | null
-}
-
-/** Where a step's vault values may be typed: the origins every one of them names (none: nowhere). */
-export interface SecretTyping {
-  /** The placeholders the step types, as written ('{{secrets.shop_password}}'). */
-  placeholders: string[]
-  origins: string[]
-  /** Those whose sites were set from the automations and not confirmed in time: typed nowhere. */
-  unconfirmed: string[]
 }
 
 /**
@@ -46,7 +38,7 @@ export interface RunSecrets {
     inputs: RunInputs | null,
     /** The data row and kept values the step runs with (docs/decisions/046). */
     scope?: RunScope,
-  ): Promise<{ step: AutomationStep; missing: Placeholder[]; typing: SecretTyping | null }>
+  ): Promise<{ step: AutomationStep; missing: Placeholder[]; typing: Required<SecretTyping> | null }>
   /** The text with every value the run used replaced by its placeholder. */
   hide(text: string): string
   /** Value -> placeholder, for what is hidden from a model (it grows as one-time codes are made). */
