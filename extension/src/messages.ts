@@ -29,4 +29,8 @@ export interface RecorderStopped {
  * (runner/dom-quiet.ts, within maxMs). Two messages, so a page that a step makes load another
  * has answered the step already.
  */
-export type RunnerMessage = { type: 'runner/perform'; step: PageStep; timeoutMs: number } | { type: 'runner/settle'; maxMs: number }
+export type RunnerMessage =
+  | { type: 'runner/perform'; step: PageStep; timeoutMs: number }
+  | { type: 'runner/settle'; maxMs: number }
+  /** Hide (on) or show again the fields given vault values, around a screenshot. */
+  | { type: 'runner/mask'; on: boolean }

@@ -187,14 +187,14 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   await expect(greeterItem.getByText(/^Run succeeded \(4 steps\)/)).toBeVisible({ timeout: 60_000 })
   await expect(tab.getByText('Thanks, Grace Hopper (free)')).toBeVisible()
 
-  // Steps that type a vault secret run only in the cloud: the panel shows the server's reason.
+  // Steps that type a vault secret run here once the member allows this browser vault values in Settings -> Devices.
   const secretive = `Sign in with a secret ${Date.now().toString(36)}`
   const stored = await request.post(`${server.url}/api/vault`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: 'form_name', kind: 'value', value: 'Ada', origins: [site.url] },
+    data: { name: 'form_name', kind: 'value', value: 'Ada Lovelace', origins: [site.url] },
   })
   expect(stored.status(), await stored.text()).toBe(201)
-  await createAutomation(
+  const secretiveId = await createAutomation(
     request,
     token,
     {
@@ -202,13 +202,36 @@ test('the extension connects, records, runs in the browser and the cloud, and le
       steps: [
         { type: 'navigate', url: `${site.url}/form` },
         { type: 'type', target: [{ by: 'label', text: 'Name' }], text: '{{secrets.form_name}}' },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Send' }] },
+        { type: 'screenshot', name: 'Sent' },
+        { type: 'extract', target: [{ by: 'css', selector: '#result' }], field: 'result' },
       ],
     },
     server.url,
   )
   await panel.getByRole('button', { name: 'Refresh' }).click()
-  await automations.getByRole('button', { name: `Run ${secretive} in this browser` }).click()
-  await expect(automations.getByRole('alert')).toHaveText(/from the vault, which only cloud runs fill in: run it in the cloud\.$/)
+  const secretiveItem = automations.getByRole('listitem').filter({ hasText: secretive })
+  await secretiveItem.getByRole('button', { name: `Run ${secretive} in this browser` }).click()
+  await expect(secretiveItem.getByRole('alert')).toHaveText(
+    /from the vault\. Vault values do not reach “.+” until you allow them for it in Settings -> Devices; or run this automation in the cloud\.$/,
+  )
+  await gotoHydrated(history, `${server.url}/settings#devices`)
+  const listed = history.getByRole('list', { name: 'Your devices' })
+  await listed.getByRole('button', { name: /^Allow vault values on / }).click()
+  await history.getByRole('dialog').getByRole('button', { name: 'Allow Vault Values' }).click()
+  await expect(listed.getByText(/^Vault values: allowed\./)).toBeVisible()
+  await tab.goto('about:blank')
+  await tab.bringToFront()
+  await secretiveItem.getByRole('button', { name: `Run ${secretive} in this browser` }).click()
+  await expect(secretiveItem.getByText(/^Run succeeded \(5 steps\)/)).toBeVisible({ timeout: 60_000 })
+  await expect(tab.getByText('Thanks, Ada Lovelace (free)')).toBeVisible()
+  // What the run reported holds the placeholder where the page showed the value back.
+  const runs = await request.get(`${server.url}/api/runs?automationId=${secretiveId}&limit=5`, {
+    headers: { Authorization: `Bearer ${token}` },
+  })
+  const reported = await runs.text()
+  expect(reported).toContain('Thanks, {{secrets.form_name}} (free)')
+  expect(reported).not.toContain('Ada Lovelace')
 
   // Revoke the device in Settings -> Devices: the panel says it was disconnected.
   await gotoHydrated(history, `${server.url}/settings#devices`)

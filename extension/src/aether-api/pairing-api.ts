@@ -1,3 +1,4 @@
+import { newDeviceKeys } from '#common/device-seal.ts'
 import { z } from '#common/zod.ts'
 import type { Connection, PendingPairing } from '../storage/stored-items.ts'
 import { ApiError, callApi, DeviceDisconnectedError } from './api-client.ts'
@@ -36,6 +37,7 @@ export async function startPairing(
   })
   const started = data.data
   return {
+    keys: await newDeviceKeys(),
     serverUrl,
     pairingId: started.pairingId,
     userCode: started.userCode,
@@ -57,9 +59,10 @@ export async function pollPairing(pairing: PendingPairing): Promise<PairingState
       { serverUrl: pairing.serverUrl },
       `/api/devices/pairings/${encodeURIComponent(pairing.pairingId)}/token`,
       approvedSchema,
-      { method: 'POST', body: { pollSecret: pairing.pollSecret } },
+      { method: 'POST', body: { pollSecret: pairing.pollSecret, ...(pairing.keys ? { publicKey: pairing.keys.publicKey } : {}) } },
     )
-    return { state: 'approved', connection: { serverUrl: pairing.serverUrl, ...data.data } }
+    const privateKey = pairing.keys?.privateKey
+    return { state: 'approved', connection: { serverUrl: pairing.serverUrl, ...data.data, ...(privateKey ? { privateKey } : {}) } }
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     if (error.status === 400 && error.code === 'PAIRING_PENDING') return { state: 'pending' }

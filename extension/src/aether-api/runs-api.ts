@@ -1,12 +1,16 @@
 import { automationStepSchema } from '#common/automation-steps.ts'
+import type { DeviceVaultAnswer } from '#common/device-vault.ts'
+import { VAULT_SECRET_KINDS, VAULT_USE_ROLES } from '#common/vault.ts'
 import { z } from '#common/zod.ts'
 import type { Connection } from '../storage/stored-items.ts'
 import { ApiError, callApi, DeviceDisconnectedError } from './api-client.ts'
 
 const runSchema = z.object({
   id: z.string(),
+  workspaceId: z.string(),
   status: z.string(),
   steps: z.array(automationStepSchema),
+  inputs: z.record(z.string(), z.string()),
   timeLimitSeconds: z.number().nullable(),
   stepLimit: z.number().nullable(),
 })
@@ -15,7 +19,8 @@ export type StartedRun = z.infer<typeof runSchema>
 /**
  * Starts a run of the automation: in this browser (where: client, the server records the trigger
  * 'extension' and answers the steps with their inputs filled) or in the cloud. The server refuses
- * client runs whose steps name vault secrets (docs/decisions/025) with a message to show.
+ * a run here whose steps name vault secrets unless the member allowed this browser vault values
+ * (docs/decisions/048), with a message to show.
  */
 export async function startRun(
   connection: Connection,
@@ -31,6 +36,29 @@ export async function startRun(
 }
 
 const ok = z.object({ data: z.unknown() })
+
+const vaultAnswerSchema = z.object({
+  data: z.object({
+    refusal: z.object({ index: z.number(), message: z.string() }).nullable(),
+    secrets: z.array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(VAULT_SECRET_KINDS),
+        origins: z.array(z.string()),
+        useRole: z.enum(VAULT_USE_ROLES),
+        originsFromStepsAt: z.string().nullable(),
+        sealed: z.string(),
+      }),
+    ),
+    steps: z.array(automationStepSchema),
+  }),
+})
+
+/** The vault values a run in this browser types, sealed to this browser's key (docs/decisions/048). */
+export async function fetchRunVault(connection: Connection, runId: string): Promise<DeviceVaultAnswer> {
+  const { data } = await callApi(connection, `/api/runs/${encodeURIComponent(runId)}/vault`, vaultAnswerSchema, { method: 'POST' })
+  return data.data
+}
 
 export interface RunReport {
   actionsPerformed: number

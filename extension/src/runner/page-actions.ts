@@ -2,6 +2,7 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { Target } from '#common/targets.ts'
 import { targetName, whyUnresolved } from '#common/unresolved-target.ts'
 import { valueForInput } from '#common/field-values.ts'
+import { notAFormField, secretOriginRefusal, type SecretTyping } from '#common/secret-typing.ts'
 import { resolveInPage } from './resolve-target.ts'
 import { readRecords } from './page-records.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
@@ -16,9 +17,15 @@ export interface NextPageStep {
   next: Target
 }
 
+/** A type step that types vault values: where they may be typed, checked in the page at the moment of typing (docs/decisions/039, 048). */
+export type SecretTypeStep = Extract<AutomationStep, { type: 'type' }> & { typing: SecretTyping }
+
 /** The steps the content script performs in the page (navigation, tabs, dialogs, pauses and screenshots are the tab's). */
 export type PageStep =
-  Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }> | PageVerbStep | NextPageStep
+  | Extract<AutomationStep, { type: 'click' | 'type' | 'select' | 'press' | 'wait' | 'extract' | 'assertText' }>
+  | SecretTypeStep
+  | PageVerbStep
+  | NextPageStep
 export const PAGE_STEP_TYPES: readonly AutomationStep['type'][] = [
   'click',
   'type',
@@ -67,6 +74,48 @@ function fill(element: Element, text: string) {
   }
   element.dispatchEvent(new view.Event('input', { bubbles: true }))
   element.dispatchEvent(new view.Event('change', { bubbles: true }))
+}
+
+/** The fields this page was given vault values in: masked while the extension takes a screenshot. */
+const secretFields = new Set<Element>()
+const MASKED = 'data-aether-masked'
+
+/** The addresses of the windows from the field's out to the page, as the browser has them (a page's scripts cannot change them). */
+function framesAround(element: Element): string[] {
+  const urls: string[] = []
+  for (let view: Window | null = element.ownerDocument.defaultView; view; view = view.parent === view ? null : view.parent) {
+    try {
+      urls.push(view.location.href)
+    } catch {
+      urls.push('')
+    }
+  }
+  return urls
+}
+
+/** Types vault values only into a form field of the secret's sites, as the cloud does (common/secret-typing.ts). */
+function fillSecret(element: Element, step: SecretTypeStep) {
+  const refusal = secretOriginRefusal(step.typing, framesAround(element))
+  if (refusal) throw new PageFailure(refusal)
+  if ((element as HTMLElement).isContentEditable && !element.matches('input, textarea, select'))
+    throw new PageFailure(notAFormField(step.typing, element.tagName.toLowerCase()))
+  fill(element, step.text)
+  secretFields.add(element)
+}
+
+/** Hides (or shows again) the text of the fields given vault values, for a screenshot. */
+export function maskSecretFields(doc: Document, on: boolean) {
+  if (on && !doc.getElementById(MASKED)) {
+    const style = doc.createElement('style')
+    style.id = MASKED
+    style.textContent = `[${MASKED}] { color: transparent !important; text-shadow: none !important; -webkit-text-security: disc !important; }`
+    doc.documentElement.append(style)
+  }
+  for (const field of secretFields) {
+    if (!field.isConnected) secretFields.delete(field)
+    else if (on) field.setAttribute(MASKED, '')
+    else field.removeAttribute(MASKED)
+  }
 }
 
 function choose(element: Element, value: string, what: string) {
@@ -168,9 +217,12 @@ async function perform(doc: Document, step: PageStep, timeoutMs: number): Promis
     case 'click':
       click((await elements(doc, step.target, 'one', timeoutMs))[0] as Element)
       return
-    case 'type':
-      fill((await elements(doc, step.target, 'one', timeoutMs))[0] as Element, step.text)
+    case 'type': {
+      const field = (await elements(doc, step.target, 'one', timeoutMs))[0] as Element
+      if ('typing' in step) fillSecret(field, step)
+      else fill(field, step.text)
       return
+    }
     case 'select':
       choose((await elements(doc, step.target, 'one', timeoutMs))[0] as Element, step.value, targetName(step.target))
       return

@@ -1,12 +1,16 @@
 import { browser } from 'wxt/browser'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { IN_PAGE_CHANGING_STEPS } from '#common/page-changing-steps.ts'
-import { reportFinish, reportProgress, uploadScreenshot, type StartedRun } from '../aether-api/runs-api.ts'
+import { namesVaultValues, openDeviceVault } from '#common/device-vault.ts'
+import type { RunSecrets } from '#common/run-secrets.ts'
+import type { Placeholder } from '#common/step-placeholders.ts'
+import { fetchRunVault, reportFinish, reportProgress, uploadScreenshot, type StartedRun } from '../aether-api/runs-api.ts'
+import { messageForError } from '../sidepanel/api-errors.ts'
 import type { RunnerMessage } from '../messages.ts'
 import type { Connection } from '../storage/stored-items.ts'
 import { DOM_QUIET } from './dom-quiet.ts'
-import { PAGE_STEP_TYPES, type PageAnswer, type PageStep } from './page-actions.ts'
-import { runSteps, StepFailure, type ExtractRead, type Outcome } from './step-loop.ts'
+import { PAGE_STEP_TYPES, type PageAnswer, type PageStep, type SecretTypeStep } from './page-actions.ts'
+import { runSteps, StepFailure, type ExtractRead, type Outcome, type Progress } from './step-loop.ts'
 
 // The platform's limits when the automation names none (the server's defaults: RUN_TIME_LIMIT_MS,
 // RUN_MAX_ACTIONS, RUN_STEP_TIMEOUT_MS).
@@ -128,11 +132,49 @@ async function extractEveryPage(tabId: number, step: ExtractStep, timeoutMs: num
   }
 }
 
+/** A screenshot of the tab, with the fields given vault values masked while it is taken (as the cloud masks them). */
 async function screenshot(connection: Connection, runId: string, tabId: number, n: number, name: string) {
   const tab = await browser.tabs.get(tabId)
-  const dataUrl = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' })
+  const mask = (on: boolean): Promise<unknown> =>
+    browser.tabs.sendMessage(tabId, { type: 'runner/mask', on } satisfies RunnerMessage, { frameId: 0 }).catch(() => null)
+  await mask(true)
+  const dataUrl = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' }).finally(() => mask(false))
   const png = await (await fetch(dataUrl)).blob()
   await uploadScreenshot(connection, runId, n, name, png)
+}
+
+/** Why a placeholder could not be filled, as the cloud's failed step says it. */
+const notFilled = (missing: Placeholder) =>
+  `${missing.text} could not be filled: the vault has no ${missing.kind === 'totp' ? 'TOTP secret' : 'secret'} named ${missing.name}`
+
+/**
+ * The vault values the run types, sealed to this browser's key by the server and opened here, in
+ * memory only (docs/decisions/048); the run's steps as written, filled with its inputs and the
+ * values in one pass just before each step runs.
+ */
+async function vaultOf(connection: Connection, run: StartedRun): Promise<{ steps: AutomationStep[]; secrets: RunSecrets }> {
+  if (!connection.privateKey)
+    throw new Error('This browser was connected before it kept a key for vault values: disconnect it and connect it again.')
+  return openDeviceVault(await fetchRunVault(connection, run.id), run, { id: connection.device.id, privateKey: connection.privateKey })
+}
+
+/** The outcome with every vault value the run used put back as its placeholder. */
+function hidden<T extends Progress & { error?: string; extracted?: Record<string, string | null>[] }>(
+  report: T,
+  hide: (text: string) => string,
+): T {
+  return {
+    ...report,
+    log: report.log.map((line) => ({ ...line, message: hide(line.message) })),
+    ...(report.error !== undefined ? { error: hide(report.error) } : {}),
+    ...(report.extracted
+      ? {
+          extracted: report.extracted.map((row) =>
+            Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? null : hide(value)])),
+          ),
+        }
+      : {}),
+  }
 }
 
 /**
@@ -148,8 +190,50 @@ export async function runInTab(
   options: { cancelled: () => boolean; onStep: (n: number) => void },
 ): Promise<Outcome> {
   let tabId = startTab
-  const perform = async (step: AutomationStep, n: number, timeoutMs: number) => {
+  let vault: { steps: AutomationStep[]; secrets: RunSecrets } | null = null
+  if (namesVaultValues(run.steps)) {
+    try {
+      vault = await vaultOf(connection, run)
+    } catch (error) {
+      const why = await messageForError(error)
+      const outcome: Outcome = {
+        status: 'failed',
+        error: `The vault values this run types did not reach this browser: ${why}`,
+        actionsPerformed: 0,
+        log: [],
+        extracted: [],
+      }
+      await reportFinish(connection, run.id, outcome)
+      return outcome
+    }
+    const { refusal } = vault.secrets
+    if (refusal) {
+      const outcome: Outcome = {
+        status: 'failed',
+        error: `Step ${refusal.index + 1} (${run.steps[refusal.index]?.type}): ${refusal.message}`,
+        actionsPerformed: 0,
+        log: [],
+        extracted: [],
+      }
+      await reportFinish(connection, run.id, outcome)
+      return outcome
+    }
+  }
+  const hide = (text: string) => vault?.secrets.hide(text) ?? text
+  /** The step as it runs: the one the run shows, or (typing vault values) the one as written, filled in one pass. */
+  const filled = async (step: AutomationStep, n: number): Promise<AutomationStep> => {
+    const asWritten = vault?.steps[n - 1]
+    if (!vault || !asWritten || !namesVaultValues([asWritten])) return step
+    const done = await vault.secrets.fill(asWritten, run.inputs)
+    const [missing] = done.missing
+    if (missing) throw new StepFailure(notFilled(missing))
+    if (!done.typing || done.step.type !== 'type') return done.step
+    const typing: SecretTypeStep = { ...done.step, typing: done.typing }
+    return typing
+  }
+  const perform = async (shown: AutomationStep, n: number, timeoutMs: number) => {
     options.onStep(n)
+    const step = await filled(shown, n)
     const started = Date.now()
     // Half what the step had left at most, so the next step still has time of its own.
     const settleAfter = () => settle(tabId, (timeoutMs - (Date.now() - started)) / 2)
@@ -166,7 +250,9 @@ export async function runInTab(
     if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
     if (step.type === 'extract') return extractEveryPage(tabId, step, timeoutMs)
     if (PAGE_STEP_TYPES.includes(step.type)) {
-      await inPage(tabId, step as PageStep, timeoutMs)
+      await inPage(tabId, step as PageStep, timeoutMs).catch((error: unknown) => {
+        throw error instanceof Error ? Object.assign(error, { message: hide(error.message) }) : error
+      })
       if (IN_PAGE_CHANGING_STEPS.includes(step.type)) await settleAfter()
     }
   }
@@ -179,12 +265,13 @@ export async function runInTab(
     },
     {
       perform,
-      report: (progress) => reportProgress(connection, run.id, progress),
+      report: (progress) => reportProgress(connection, run.id, hidden(progress, hide)),
       sleep,
       now: () => Date.now(),
       cancelled: options.cancelled,
     },
   )
-  await reportFinish(connection, run.id, outcome)
-  return outcome
+  const reported = hidden(outcome, hide)
+  await reportFinish(connection, run.id, reported)
+  return reported
 }

@@ -21,6 +21,11 @@ export interface Connection {
   token: string
   device: { id: string; name: string }
   workspace: { id: string; name: string }
+  /**
+   * The private half of the key pair this browser made when it was paired: vault values reach it
+   * sealed to it (docs/decisions/048). Absent in a connection made before: it gets none.
+   */
+  privateKey?: JsonWebKey
 }
 export const connectionItem = storage.defineItem<Connection | null>('local:connection', { fallback: null })
 
@@ -36,6 +41,8 @@ export interface PendingPairing {
   verificationUrl: string
   expiresAt: number
   intervalMs: number
+  /** The key pair made for this pairing: the public half goes with the poll that collects the token. */
+  keys?: { publicKey: string; privateKey: JsonWebKey }
 }
 export const pairingItem = storage.defineItem<PendingPairing | null>('local:pairing', { fallback: null })
 
