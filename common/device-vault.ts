@@ -19,7 +19,11 @@ export interface DeviceVaultAnswer {
   steps: AutomationStep[]
 }
 
-/** Whether the run's steps type a vault value: then the device asks for them, sealed to its key. */
+/**
+ * Whether the run's steps, as the device received them (inputs filled in), may type a vault value:
+ * then the device asks for the values and the steps as written (an input that reads like a
+ * placeholder makes this true, and the server's answer then names no value).
+ */
 export const namesVaultValues = (steps: readonly AutomationStep[]) => placeholdersOf(steps).some(isVaultPlaceholder)
 
 /**
@@ -31,14 +35,17 @@ export const namesVaultValues = (steps: readonly AutomationStep[]) => placeholde
 export async function openDeviceVault(
   answer: DeviceVaultAnswer,
   run: { id: string; workspaceId: string },
-  device: { id: string; privateKey: JsonWebKey },
+  device: { id: string; privateKey: JsonWebKey | undefined; noKey: string },
 ): Promise<{ steps: AutomationStep[]; secrets: RunSecrets }> {
   const values = new Map<string, SecretForRun>()
+  const { privateKey } = device
+  if (answer.secrets.length > 0 && !privateKey) throw new Error(device.noKey)
   for (const secret of answer.secrets) {
+    if (!privateKey) break
     const context = vaultSealContext({ runId: run.id, deviceId: device.id, name: secret.name })
     values.set(secret.name, {
       kind: secret.kind,
-      value: await openOnDevice(device.privateKey, secret.sealed, context),
+      value: await openOnDevice(privateKey, secret.sealed, context),
       origins: secret.origins,
       useRole: secret.useRole,
       originsFromStepsAt: secret.originsFromStepsAt ? new Date(secret.originsFromStepsAt) : null,

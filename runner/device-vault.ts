@@ -13,7 +13,8 @@ export async function deviceVaultFor(
   run: Pick<RunDto, 'id' | 'workspaceId'>,
   device: { id: string; privateKey: JsonWebKey | undefined },
 ): Promise<{ steps: AutomationStep[]; secrets: RunSecrets }> {
-  const { privateKey } = device
-  if (!privateKey) throw new Error('This runner was paired before runners kept a key for vault values: `forget` it and `pair` again.')
-  return openDeviceVault(await api.post<DeviceVaultAnswer>(`/api/runs/${run.id}/vault`), run, { id: device.id, privateKey })
+  return openDeviceVault(await api.post<DeviceVaultAnswer>(`/api/runs/${run.id}/vault`), run, {
+    ...device,
+    noKey: 'This runner was paired before runners kept a key for vault values: `forget` it and `pair` again.',
+  })
 }

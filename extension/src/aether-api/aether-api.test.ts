@@ -78,9 +78,16 @@ describe('pairing this browser', () => {
         token: 'dev_abc',
         device: { id: 'dev_1', name: 'Chrome on Linux' },
         workspace: { id: 'ws_1', name: 'Ada’s workspace' },
+        // The private half of the key pair made for this pairing stays here; the public half went with the poll.
+        privateKey: pairing.keys?.privateKey,
       },
     })
-    expect(requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/devices/pairings/pair_1/token', body: { pollSecret: 'secret_1' } })
+    expect(pairing.keys?.privateKey).toMatchObject({ kty: 'EC', crv: 'P-256', d: expect.any(String) })
+    expect(requests.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/api/devices/pairings/pair_1/token',
+      body: { pollSecret: 'secret_1', publicKey: pairing.keys?.publicKey },
+    })
     expect(requests.at(-1)?.authorization).toBeUndefined()
   })
 

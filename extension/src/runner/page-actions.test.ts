@@ -134,3 +134,32 @@ describe('performing steps in the page', () => {
     })
   })
 })
+
+describe('typing a vault value in the page', () => {
+  it('types it only into a form field of the secret’s own sites, and masks that field while a screenshot is taken', async () => {
+    await pages.open('form.html')
+    const { page } = pages
+    const origin = new URL(page.url()).origin
+    const step = (origins: string[]): PageStep => ({
+      type: 'type',
+      target: [{ by: 'label', text: 'Full name' }],
+      text: 'Ada Lovelace',
+      typing: { placeholders: ['{{secrets.full_name}}'], origins, unconfirmed: [] },
+    })
+    expect(await perform(step(['https://shop.example.com']))).toEqual({
+      ok: false,
+      failure: true,
+      error: `{{secrets.full_name}} may only be typed on https://shop.example.com; the field is on a page of ${origin} (the value was not typed)`,
+    })
+    expect(await page.locator('#full-name').inputValue()).toBe('')
+    expect(await perform(step([origin]))).toEqual({ ok: true })
+    expect(await page.locator('#full-name').inputValue()).toBe('Ada Lovelace')
+
+    const mask = (on: boolean) =>
+      page.evaluate((on) => (window as unknown as RecorderWindow).aetherRecorder.maskSecretFields(document, on), on)
+    await mask(true)
+    expect(await page.locator('#full-name').evaluate((field) => getComputedStyle(field).color)).toBe('rgba(0, 0, 0, 0)')
+    await mask(false)
+    expect(await page.locator('#full-name').getAttribute('data-aether-masked')).toBeNull()
+  })
+})

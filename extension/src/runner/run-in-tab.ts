@@ -153,9 +153,11 @@ const notFilled = (missing: Placeholder) =>
  * values in one pass just before each step runs.
  */
 async function vaultOf(connection: Connection, run: StartedRun): Promise<{ steps: AutomationStep[]; secrets: RunSecrets }> {
-  if (!connection.privateKey)
-    throw new Error('This browser was connected before it kept a key for vault values: disconnect it and connect it again.')
-  return openDeviceVault(await fetchRunVault(connection, run.id), run, { id: connection.device.id, privateKey: connection.privateKey })
+  return openDeviceVault(await fetchRunVault(connection, run.id), run, {
+    id: connection.device.id,
+    privateKey: connection.privateKey,
+    noKey: 'This browser was connected before it kept a key for vault values: disconnect it and connect it again.',
+  })
 }
 
 /** The outcome with every vault value the run used put back as its placeholder. */

@@ -3,5 +3,5 @@
 export { chooseTarget } from '../target-choice.ts'
 export { startRecorder } from '../event-recorder.ts'
 export { resolveInPage } from '../../runner/resolve-target.ts'
-export { performInPage } from '../../runner/page-actions.ts'
+export { maskSecretFields, performInPage } from '../../runner/page-actions.ts'
 export { waitForDomQuiet } from '../../runner/dom-quiet.ts'

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { build, type Rolldown } from 'vite'
 import type { waitForDomQuiet } from '../../runner/dom-quiet.ts'
-import type { performInPage } from '../../runner/page-actions.ts'
+import type { maskSecretFields, performInPage } from '../../runner/page-actions.ts'
 import type { resolveInPage } from '../../runner/resolve-target.ts'
 import type { startRecorder } from '../event-recorder.ts'
 import type { chooseTarget } from '../target-choice.ts'
@@ -33,5 +33,6 @@ export interface RecorderGlobal {
   startRecorder: typeof startRecorder
   resolveInPage: typeof resolveInPage
   performInPage: typeof performInPage
+  maskSecretFields: typeof maskSecretFields
   waitForDomQuiet: typeof waitForDomQuiet
 }
