@@ -113,11 +113,15 @@ export default function ExtensionPage() {
             Aether.
           </p>
           <p>
+            Or record the sign-in with values from the Vault and allow vault values on this browser or runner in Settings → Devices: its
+            runs then type them here, only on each secret’s own sites, sealed to a key only that device holds on the way.
+          </p>
+          <p>
             Connected browsers and runners are listed in{' '}
             <Link to="/settings#devices" className="font-medium underline underline-offset-4">
               Settings → Devices
             </Link>
-            , where you can rename or disconnect them.
+            , where you can rename or disconnect them, and allow them vault values.
           </p>
         </CardContent>
       </Card>
