@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { main } from './cli.ts'
-import { readConfig } from './config-store.ts'
+import { readConfig, writeConfig } from './config-store.ts'
 
 // The runner's connection as a member meets it (issue 30): `pair` against the site's address
 // (a page's address works too), `forget` that frees the device's slot on the server, `serve` that
@@ -104,4 +104,39 @@ describe('the runner’s connection', () => {
       await new Promise((resolve) => other.close(resolve))
     }
   })
+
+  it('serve says a trouble once while it lasts, and again only when it changes', async () => {
+    // A server that is in maintenance for four asks, then one answering 502, then disconnects the device.
+    let asks = 0
+    const flaky: Server = createServer((request, response) => {
+      if (request.url !== '/api/runs/claim') return void response.writeHead(404).end()
+      asks++
+      const [status, message] =
+        asks <= 4 ? [503, 'Down for maintenance.'] : asks <= 6 ? [502, 'Bad gateway.'] : [401, 'You must be signed in.']
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'X', message }))
+    })
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve))
+    const flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`
+    const troubles: string[] = []
+    // The suite's set-up spies on console.error (failing a test that prints one): here the runner's troubles are expected.
+    vi.mocked(console.error).mockImplementation((line: string) => void troubles.push(line))
+    try {
+      await writeConfig(configFile(), {
+        server: flakyUrl,
+        token: `dev_${'a'.repeat(43)}`,
+        device: { id: '00000000-0000-4000-8000-000000000001', name: 'Flaky runner' },
+        workspace: { id: member.id, name: 'Personal' },
+      })
+      await expect(main(['serve', '--every', '1', '--chromium', '/usr/bin/chromium'])).rejects.toThrow(
+        /^This runner is no longer connected to /,
+      )
+      expect(asks).toBe(7)
+      expect(troubles).toEqual([
+        'Asking for runs failed: Down for maintenance. (asking again every 1 s)',
+        'Asking for runs failed: Bad gateway. (asking again every 1 s)',
+      ])
+    } finally {
+      await new Promise((resolve) => flaky.close(resolve))
+    }
+  }, 20_000)
 })

@@ -113,6 +113,7 @@ const MEMBER_OPERATIONS = [
   'PATCH /devices/{id}',
   'DELETE /devices/{id}',
   'POST /runs/{id}/screenshots',
+  'POST /runs/{id}/vault',
 ]
 
 const TEMPLATE = {

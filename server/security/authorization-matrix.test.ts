@@ -200,6 +200,15 @@ const make = {
     const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
+  /** A client run the member's own device started, and so runs. */
+  async deviceRun(automationId: string): Promise<string> {
+    const response = await send('member', 'POST', {
+      path: `/automations/${automationId}/runs`,
+      body: { where: 'client' },
+      credentials: viaDevice('member'),
+    })
+    return (await json<{ data: { id: string } }>(response, 201)).data.id
+  },
   /** A trigger URL for the member's automation (replacing any), written as the service stores it; its secret. */
   async trigger(automationId: string): Promise<string> {
     const secret = `trg_${randomBytes(24).toString('base64url')}`
@@ -801,6 +810,12 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     headers: { 'content-type': 'image/png' },
     credentials: viaDevice(role),
   }),
+  'POST /runs/{id}/vault': async () => ({ path: `/runs/${await make.clientRun(fixtures.automationId)}/vault`, body: {} }),
+  'POST /runs/{id}/vault [device token]': async (role) => ({
+    path: `/runs/${await make.deviceRun(fixtures.automationId)}/vault`,
+    body: {},
+    credentials: viaDevice(role),
+  }),
   'POST /runs/{id}/resume': async () => ({ path: `/runs/${await make.failedRun()}/resume`, body: {} }),
   'GET /runs/{id}/rows.csv': () => ({ path: `/runs/${fixtures.runId}/rows.csv` }),
   'GET /runs/{id}/files/{file}': () => ({ path: `/runs/${fixtures.runId}/files/${KEPT_FILE}` }),
@@ -1201,14 +1216,16 @@ describe.each(DOCUMENTED.filter((row) => !row.variant || row.variant === 'scope=
       if (!access || access === 'anyone') return
       const [method = 'GET'] = row.route.split(' ')
       const mismatches: string[] = []
+      // A device's own route answers as its device-token row says (a run of its own: only its device is answered).
+      const ownRow = access.deviceOnly ? DOCUMENTED.find((each) => each.route === row.route && each.variant === 'device token') : undefined
       for (const role of ['member', 'otherMember', 'admin'] as const) {
         const refusedByRule = access.apiKey === 'never' && !access.whenQuery && !access.deviceOnly
         const call = refusedByRule
           ? { path: row.route.split(' ')[1]?.replace(/\{[^}]+\}/g, randomUUID()) ?? '' }
-          : await requests[key]?.(role)
+          : await requests[ownRow ? `${row.route} [device token]` : key]?.(role)
         if (!call) throw new Error(`no request for ${key}`)
         const rule = ruleOf(access, call.path)
-        const expected = access.deviceOnly ? 200 : deviceRefused({ ...access, ...rule }) ? 403 : row[role]
+        const expected = ownRow ? ownRow[role] : access.deviceOnly ? 200 : deviceRefused({ ...access, ...rule }) ? 403 : row[role]
         // A route that disconnects the device is called with a fresh one, never the role's own.
         const own = ENDS_THE_DEVICE.has(row.route) ? await requests[`${row.route} [device token]`]?.(role) : null
         const response = await send(role, method, { ...call, credentials: own?.credentials ?? viaDevice(role), after: undefined })

@@ -726,6 +726,23 @@ export const DOCUMENTED: RouteExpectation[] = [
     note: 'what the extension does: each role’s own device; only the member started the run',
   },
   {
+    route: 'POST /runs/{id}/vault',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'a device’s own route: a session is refused',
+  },
+  {
+    route: 'POST /runs/{id}/vault',
+    variant: 'device token',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 404,
+    note: 'a fresh run the member’s device started: only that device is answered (its steps name no secret, so no value)',
+  },
+  {
     route: 'POST /runs/{id}/resume',
     visitor: 401,
     member: 201,
