@@ -144,4 +144,14 @@ describe('the runner as an installed package', () => {
       expect(text.includes(PASSWORD) || text.includes(USER), place).toBe(false)
     }
   }, 120_000)
+
+  it('serve stops with what to do once the member disconnects it on the website', async () => {
+    const listed = (await (await t.request('/api/devices', { token: member.token })).json()) as { data: { id: string }[] }
+    const revoked = await t.request(`/api/devices/${listed.data[0]?.id}`, { method: 'DELETE', token: member.token })
+    expect(revoked.status).toBe(200)
+    const served = await runner(['serve', '--every', '1', '--chromium', '/usr/bin/chromium'])
+    expect(served.code).toBe(1)
+    expect(served.out).toContain(`This runner is no longer connected to ${url}: it was disconnected`)
+    expect(served.out).toContain(`Connect it again: aether-runner pair --server ${url}`)
+  }, 60_000)
 })

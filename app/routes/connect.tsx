@@ -158,7 +158,7 @@ export default function ConnectPage() {
             <Link to="/settings#devices" className="font-medium underline underline-offset-4">
               Settings → Devices
             </Link>{' '}
-            first, or choose another workspace.
+            first, or choose another workspace. Deny tells the device at once that it was not connected.
           </p>
         ) : null}
         <div className="flex gap-2">

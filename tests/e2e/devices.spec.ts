@@ -73,7 +73,7 @@ test('a member approves a device on /connect, then renames and revokes it in Set
   // The page says so before anyone tries: Connect is off, with the way to free a place.
   const note = page.getByRole('note')
   await expect(note).toHaveText(
-    'All of Personal’s devices are in use (1 of 1 device): disconnect one in Settings → Devices first, or choose another workspace.',
+    'All of Personal’s devices are in use (1 of 1 device): disconnect one in Settings → Devices first, or choose another workspace. Deny tells the device at once that it was not connected.',
   )
   await expect(note.getByRole('link', { name: 'Settings → Devices' })).toHaveAttribute('href', '/settings#devices')
   await expect(page.getByRole('button', { name: 'Connect', exact: true })).toBeDisabled()
