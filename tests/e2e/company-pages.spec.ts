@@ -247,6 +247,8 @@ test.describe('company and legal pages', () => {
   })
 
   test("every page's back button goes home", async ({ page }) => {
+    // One visit and one click for each of the pages: more than a single page's time on a busy machine.
+    test.setTimeout(30_000 + PAGES.length * 10_000)
     for (const info of PAGES) {
       await gotoHydrated(page, info.path)
       await page.getByRole('main').getByRole('link', { name: 'Back to Home' }).click()
