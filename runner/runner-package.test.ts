@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { startSignInSite, type SignInSite } from '#server/testing/sign-in-site.ts'
+import { startSignInSite, storeSignInSecrets, type SignInSite } from '#server/testing/sign-in-site.ts'
 
 // The installable runner (issue 30): the package the build publishes at /downloads/aether-runner.tgz,
 // installed with npm into an empty folder as a member would, and run as a child process: only
@@ -90,14 +90,7 @@ describe('the runner as an installed package', () => {
   })
 
   it('runs a recorded sign-in with vault values sealed to it, once the member allows them, and writes none down', async () => {
-    for (const [name, kind, value] of [
-      ['shop_user', 'username', USER],
-      ['shop_password', 'password', PASSWORD],
-      ['shop_totp', 'totp', TOTP_SECRET],
-    ]) {
-      const created = await t.request('/api/vault', { token: member.token, body: { name, kind, value, origins: [site.url] } })
-      expect(created.status, await created.clone().text()).toBe(201)
-    }
+    await storeSignInSecrets(t, member.token, site, { user: USER, password: PASSWORD, totpSecret: TOTP_SECRET })
     const created = await t.request('/api/automations', {
       token: member.token,
       body: {

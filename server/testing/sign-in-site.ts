@@ -13,6 +13,23 @@ const page = (title: string, body: string) =>
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`)
 
+/** The three secrets that sign in to the site, stored in the member's vault for its origin (as a member would on the Vault page). */
+export async function storeSignInSecrets(
+  app: { request(path: string, init: { token: string; body: unknown }): Promise<Response> },
+  token: string,
+  site: { url: string },
+  account: { user: string; password: string; totpSecret: string },
+): Promise<void> {
+  for (const [name, kind, value] of [
+    ['shop_user', 'username', account.user],
+    ['shop_password', 'password', account.password],
+    ['shop_totp', 'totp', account.totpSecret],
+  ]) {
+    const created = await app.request('/api/vault', { token, body: { name, kind, value, origins: [site.url] } })
+    if (created.status !== 201) throw new Error(`storing ${name}: ${created.status} ${await created.text()}`)
+  }
+}
+
 export interface SignInSite {
   url: string
   /** Sign-ins completed (password and code both right). */

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startFakeChatCompletions, type FakeChatCompletions } from '#server/testing/fake-chat-completions.ts'
 import { countPixels } from '#server/testing/png-pixels.ts'
 import { scriptedPlanner, scriptedRepair } from '#server/testing/scripted-model.ts'
-import { startSignInSite, type SignInSite } from '#server/testing/sign-in-site.ts'
+import { startSignInSite, storeSignInSecrets, type SignInSite } from '#server/testing/sign-in-site.ts'
 
 // Vault values in cloud runs (docs/decisions/025): a run signs in to a site protected by a
 // password and a one-time code with the vault's values and a live code, and no value (nor a code
@@ -36,14 +36,7 @@ beforeAll(async () => {
   t = await createTestApp({ privateTargets: 'loopback', ai: { baseUrl: model.baseUrl } })
   member = await t.signUp()
   await t.db.update(workspaces).set({ planSlug: 'pro', credits: 100 }).where(eq(workspaces.id, member.id))
-  for (const [name, kind, value] of [
-    ['shop_user', 'username', USER],
-    ['shop_password', 'password', PASSWORD],
-    ['shop_totp', 'totp', TOTP_SECRET],
-  ]) {
-    const created = await t.request('/api/vault', { token: member.token, body: { name, kind, value, origins: [site.url] } })
-    expect(created.status, await created.clone().text()).toBe(201)
-  }
+  await storeSignInSecrets(t, member.token, site, { user: USER, password: PASSWORD, totpSecret: TOTP_SECRET })
 })
 afterAll(async () => {
   await t?.close()
