@@ -24,12 +24,18 @@ export function createDeviceVault(deps: {
 }) {
   const { db, vault, audit } = deps
 
-  /** Why this device may not receive vault values (what to do, in words), or null when it may. */
-  async function whyNot(tx: DbOrTx, deviceId: string): Promise<string | null> {
+  /** The device with its member's e-mail address, if it is still connected. */
+  async function connected(tx: DbOrTx, deviceId: string) {
     const [device] = await tx
-      .select()
+      .select({ device: devices, email: users.email })
       .from(devices)
+      .innerJoin(users, eq(users.id, devices.userId))
       .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)))
+    return device ?? null
+  }
+
+  /** Why this device may not receive vault values (what to do, in words), or null when it may. */
+  async function refusalOf(tx: DbOrTx, device: typeof devices.$inferSelect | undefined): Promise<string | null> {
     if (!device) return 'This device is no longer connected.'
     if (!device.publicKey)
       return `“${device.name}” was connected before devices kept a key for vault values: disconnect it, connect it again and allow vault values for it in Settings -> Devices, or run this automation in the cloud.`
@@ -42,7 +48,7 @@ export function createDeviceVault(deps: {
   }
 
   return {
-    whyNot,
+    whyNot: async (tx: DbOrTx, deviceId: string) => refusalOf(tx, (await connected(tx, deviceId))?.device),
 
     /**
      * The values a client run's steps name, sealed to the device that runs it. The run must be
@@ -64,14 +70,11 @@ export function createDeviceVault(deps: {
         ),
       ]
       if (named.length === 0) return { refusal: null, secrets: [], steps: run.steps }
-      const refused = await whyNot(db, device.deviceId)
+      const owned = await connected(db, device.deviceId)
+      const refused = await refusalOf(db, owned?.device)
       if (refused) throw new Forbidden(refused)
-      const [owned] = await db
-        .select({ publicKey: devices.publicKey, name: devices.name, email: users.email })
-        .from(devices)
-        .innerJoin(users, eq(users.id, devices.userId))
-        .where(eq(devices.id, device.deviceId))
-      if (!owned?.publicKey) throw new Forbidden('This device holds no key for vault values.')
+      const publicKey = owned?.device.publicKey
+      if (!owned || !publicKey) throw new Forbidden('This device holds no key for vault values.')
       const values = await vault.valuesFor(run.workspaceId, named)
       const { refusal } = await runSecrets(
         { valuesFor: () => Promise.resolve(values) },
@@ -86,7 +89,7 @@ export function createDeviceVault(deps: {
           origins: [...secret.origins],
           useRole: secret.useRole,
           originsFromStepsAt: secret.originsFromStepsAt?.toISOString() ?? null,
-          sealed: await sealForDevice(owned.publicKey, secret.value, vaultSealContext({ runId: run.id, deviceId: device.deviceId, name })),
+          sealed: await sealForDevice(publicKey, secret.value, vaultSealContext({ runId: run.id, deviceId: device.deviceId, name })),
         })
       }
       await audit.record(
@@ -97,7 +100,7 @@ export function createDeviceVault(deps: {
           action: 'vault.device_send',
           targetType: 'device',
           targetId: device.deviceId,
-          summary: `Sent ${secrets.map((secret) => secret.name).join(', ')} to “${owned.name}”, sealed to its key, for run ${run.id}`,
+          summary: `Sent ${secrets.map((secret) => secret.name).join(', ')} to “${owned.device.name}”, sealed to its key, for run ${run.id}`,
         },
       )
       return { refusal: null, secrets, steps: run.steps }
