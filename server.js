@@ -12,8 +12,8 @@ try {
 const server = createServer()
 
 if (process.env.NODE_ENV === 'production') {
-  const { startServer } = await import('./build/server/index.js')
-  await startServer({ server })
+  const { startServers } = await import('./build/server/index.js')
+  await startServers({ server })
 } else {
   const { createServer: createViteServer } = await import('vite')
   const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } }, appType: 'custom' })

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { EnvError, loadEnv } from './env.ts'
 import { siteConfigFromEnv } from './site-config.ts'
@@ -189,6 +190,15 @@ describe('loadEnv', () => {
   it('does not require AUTH_SECRET in development, or in production on the embedded database', () => {
     expect(loadEnv({ DATABASE_URL: 'postgres://db/aether' }).AUTH_SECRET).toBeUndefined()
     expect(loadEnv({ NODE_ENV: 'production' }).isProduction).toBe(true)
+  })
+
+  it('runs one server process per CPU on PostgreSQL and one on the embedded database, unless WEB_CONCURRENCY says', () => {
+    expect(loadEnv({}).processes).toBe(1)
+    expect(loadEnv({ DATABASE_URL: 'postgres://db/aether' }).processes).toBe(availableParallelism())
+    expect(loadEnv({ DATABASE_URL: 'postgres://db/aether', WEB_CONCURRENCY: '3' }).processes).toBe(3)
+    expect(loadEnv({ WEB_CONCURRENCY: '1' }).processes).toBe(1)
+    expect(envError({ WEB_CONCURRENCY: '2' }).message).toMatch(/^\s+WEB_CONCURRENCY: above 1 needs DATABASE_URL/m)
+    expect(envError({ DATABASE_URL: 'postgres://db/aether', WEB_CONCURRENCY: '0' }).message).toContain('WEB_CONCURRENCY')
   })
 
   it('keeps the payment sandbox out of production, except on a loopback address', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { z } from 'zod'
 
 const booleanString = z
@@ -29,6 +30,8 @@ const envSchema = z
           .optional(),
       ),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    // Server processes on one port (server/cluster.ts). Unset: one per CPU on PostgreSQL, one on PGlite.
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // The credential vault's key (docs/decisions/025). Unset: derived from the auth secret.
     // VAULT_KEY_PREVIOUS: the key before a rotation, read until `npm run vault:rotate` re-wrapped everything.
@@ -99,6 +102,7 @@ const envSchema = z
     ...env,
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     isProduction: env.NODE_ENV === 'production',
+    processes: env.WEB_CONCURRENCY ?? (env.DATABASE_URL ? availableParallelism() : 1),
     googleEnabled: Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET),
   }))
   .superRefine((env, ctx) => {
@@ -110,6 +114,13 @@ const envSchema = z
     // The same for the vault's key; kept apart from the database, a copy of the database alone opens no secret.
     if (env.isProduction && env.DATABASE_URL && !env.VAULT_KEY) {
       ctx.addIssue({ code: 'custom', path: ['VAULT_KEY'], message: 'is required in production with DATABASE_URL' })
+    }
+    if (env.processes > 1 && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEB_CONCURRENCY'],
+        message: 'above 1 needs DATABASE_URL: the embedded database (PGlite) belongs to one process',
+      })
     }
     if (env.VAULT_KEY_PREVIOUS && !env.VAULT_KEY) {
       ctx.addIssue({ code: 'custom', path: ['VAULT_KEY'], message: 'is required with VAULT_KEY_PREVIOUS (the new key)' })

@@ -1,9 +1,11 @@
+import cluster from 'node:cluster'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import path from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
 import { createApp } from './app.ts'
+import { startProcesses } from './cluster.ts'
 import { resolveAuthSecret } from './auth-secret.ts'
 import { openDatabase } from './db/client.ts'
 import { migrationsPending } from './db/pending-migrations.ts'
@@ -22,6 +24,13 @@ const RATE_LIMIT_PRUNE_MS = 60 * 60 * 1000
 /** How long after listening the background work starts and the modules loaded on demand are loaded anyway. */
 const AFTER_START_DELAY_MS = 1_000
 
+/** `node server.js` in production: one server process, or WEB_CONCURRENCY of them on one port (cluster.ts). */
+export async function startServers(options: { server: Server }) {
+  const env = envOrExit()
+  if (cluster.isPrimary && env.processes > 1) startProcesses(env, createLogger(env))
+  else await startServer(options)
+}
+
 /** Boot: environment -> database (migrated, seeded) -> services -> HTTP server; a second later, background work and warm-ups. */
 export async function startServer(options: { server: Server; vite?: ViteDevServer }) {
   // performance.now() counts from the process start: before this, Node started and loaded the modules.
@@ -33,16 +42,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     phases[name] = Math.round(now - phaseStart)
     phaseStart = now
   }
-  let env
-  try {
-    env = loadEnv()
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message)
-      process.exit(1)
-    }
-    throw error
-  }
+  const env = envOrExit()
   const logger = createLogger(env)
   const database = await openDatabase(
     env.DATABASE_URL
@@ -154,7 +154,21 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
+  // One of WEB_CONCURRENCY processes whose primary is gone (killed): nobody would stop it.
+  if (cluster.isWorker) process.once('disconnect', () => void shutdown('the primary process ended'))
   return { server, app }
+}
+
+function envOrExit(): Env {
+  try {
+    return loadEnv()
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
 }
 
 /** Loads each module in turn, logging how long it took; a failure is logged (the request that needs it fails the same way). */

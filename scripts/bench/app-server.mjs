@@ -90,6 +90,7 @@ export async function spawnServer(root, { dataDir, databaseUrl = null, accounts 
         : {}),
       SMTP_URL: '', // mail stays in the outbox table, whatever .env says
       LOG_LEVEL: 'warn',
+      WEB_CONCURRENCY: '1', // unless `env` says otherwise (bench:load --processes)
       ...env,
     },
   })

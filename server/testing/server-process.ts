@@ -139,6 +139,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       SEED_MEMBER_EMAIL: SEEDED_MEMBER.email,
       SEED_MEMBER_PASSWORD: SEEDED_MEMBER.password,
       LOG_LEVEL: 'warn',
+      // One process per start: tests that want several start several, or set WEB_CONCURRENCY.
+      WEB_CONCURRENCY: '1',
       ...options.env,
     },
   })
