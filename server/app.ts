@@ -1,9 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { compress } from 'hono/compress'
 import { createApi } from './api.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
 import { bodyLimit } from './http/body-limit.ts'
+import { compressAnswers } from './http/compress-answers.ts'
 import { answerRefusedBody, requestGuard } from './http/request-guard.ts'
 import type { AppEnv } from './http/app-env.ts'
 import { clientIp } from './http/client-ip.ts'
@@ -54,7 +54,7 @@ export function createApp(deps: AppDeps) {
   if (keptPages) app.use(keptPages.serve)
   app.use(securityHeaders(headerOptions))
   if (deps.assets) app.use(deps.assets)
-  if (env.isProduction) app.use(compress())
+  if (env.isProduction) app.use(compressAnswers())
   app.use(clientIp({ trustProxy: env.TRUST_PROXY }))
   app.use(bodyLimit())
   app.use(requestGuard())

@@ -1,7 +1,8 @@
-import { count, desc, type SQL } from 'drizzle-orm'
+import { count, desc, getTableColumns, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Page } from '#common/pagination.ts'
 import type { Db } from './client.ts'
+import { pageWithTotal, TOTAL_ROWS } from './page-with-total.ts'
 
 /** One page of a table's rows, newest first (ties broken by id), with the number of all matches. */
 export async function newestFirstPage<T extends PgTable & { createdAt: PgColumn; id: PgColumn }>(
@@ -12,15 +13,13 @@ export async function newestFirstPage<T extends PgTable & { createdAt: PgColumn;
 ): Promise<Page<T['$inferSelect']>> {
   // Drizzle's builder types do not follow a generic table; the rows are the table's own.
   const source: PgTable = table
-  const [items, [totals]] = await Promise.all([
-    db
-      .select()
-      .from(source)
-      .where(where)
-      .orderBy(desc(table.createdAt), desc(table.id))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    db.select({ total: count() }).from(source).where(where),
-  ])
-  return { items: items as T['$inferSelect'][], total: totals?.total ?? 0, page: query.page, limit: query.limit }
+  const rows = await db
+    .select({ ...getTableColumns(source), ...TOTAL_ROWS })
+    .from(source)
+    .where(where)
+    .orderBy(desc(table.createdAt), desc(table.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+  const countAll = async () => (await db.select({ total: count() }).from(source).where(where))[0]?.total ?? 0
+  return pageWithTotal(rows, query, countAll) as Promise<Page<T['$inferSelect']>>
 }

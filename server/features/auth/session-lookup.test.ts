@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_IDLE_SECONDS } from '#server/auth.ts'
-import { profiles, sessions } from '#server/db/schema/index.ts'
+import { profiles, sessions, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '#server/testing/create-test-app.ts'
 import { credentialOf } from '#server/http/credentials.ts'
 import { createSessionLookup, type SessionLookup } from './session-lookup.ts'
@@ -38,6 +38,27 @@ describe('the one-query session lookup', () => {
         user: { id: user.id, email: user.email, emailVerified: false },
         profile: { id: user.id, fullName: 'Lookup Person', role: 'user', credits: 5 },
       })
+    }
+  })
+
+  it("reads the member's access to the workspace the request opens, their personal one by default, in the same query", async () => {
+    const user = await t.signUp()
+    const stranger = await t.signUp()
+    const personal = await lookup.find(bearer(user.token))
+    expect(personal?.workspace).toEqual(await t.services.workspaces.access(user.id, user.id))
+    expect(personal?.workspace).toMatchObject({ id: user.id, kind: 'personal', role: 'owner', planSlug: 'free' })
+
+    const teamId = `team-${user.id}`
+    await t.db.insert(workspaces).values({ id: teamId, name: 'Lookup Team', kind: 'team' })
+    await t.db.insert(workspaceMembers).values({ workspaceId: teamId, userId: user.id, role: 'viewer' })
+    const team = await lookup.find(bearer(user.token), teamId)
+    expect(team?.workspace).toEqual(await t.services.workspaces.access(user.id, teamId))
+    expect(team?.workspace).toMatchObject({ id: teamId, name: 'Lookup Team', kind: 'team', role: 'viewer' })
+    // The session is found all the same where the member has no place: the caller decides what that means.
+    for (const elsewhere of [stranger.id, 'no-such-workspace']) {
+      const found = await lookup.find(bearer(user.token), elsewhere)
+      expect(found?.sessionId).toBe((await sessionOf(user.id)).id)
+      expect(found?.workspace).toBeNull()
     }
   })
 

@@ -1,11 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, SESSION_IDLE_SECONDS, SESSION_REFRESH_SECONDS } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
-import { profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
+import { profiles, sessions, subscriptionPlans, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
+import { workspaceAccessColumns } from '#server/db/workspace-access-columns.ts'
 import type { Profile } from '#server/features/profiles/profile.service.ts'
+import type { WorkspaceAccess } from '#server/features/workspaces/workspace.service.ts'
 import type { Credential } from './session.service.ts'
 
 /** A live session with its user and profile, read in one query. */
@@ -13,7 +16,12 @@ export interface SessionRecord {
   sessionId: string
   user: { id: string; email: string; emailVerified: boolean; name: string; twoFactorEnabled: boolean }
   profile: Profile
+  /** The member's access to the workspace asked for (their personal one when none was): null when they have none. */
+  workspace: WorkspaceAccess | null
 }
+
+/** The workspace a request opens, joined by the session's query under its own name (the personal one is joined too). */
+const opened = alias(workspaces, 'opened_workspace')
 
 /**
  * The common case of every signed-in request, without Better Auth's machinery: a session token
@@ -36,36 +44,55 @@ export function createSessionLookup(db: Db, secret: string) {
     return value ? verifiedToken(value, secret) : null
   }
 
+  // Every signed-in request runs it: prepared once (drizzle builds no SQL per request; PostgreSQL
+  // parses and plans it once per connection).
+  const lookup = db
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      createdAt: sessions.createdAt,
+      user: {
+        id: users.id,
+        email: users.email,
+        emailVerified: users.emailVerified,
+        name: users.name,
+        twoFactorEnabled: users.twoFactorEnabled,
+      },
+      profile: profileColumns,
+      workspace: workspaceAccessColumns(opened),
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(profiles, eq(profiles.id, sessions.userId))
+    .innerJoin(workspaces, eq(workspaces.id, sessions.userId))
+    .leftJoin(
+      workspaceMembers,
+      and(
+        eq(workspaceMembers.userId, sessions.userId),
+        eq(workspaceMembers.workspaceId, sql`coalesce(${sql.placeholder('workspaceId')}, ${sessions.userId})`),
+      ),
+    )
+    .leftJoin(opened, eq(opened.id, workspaceMembers.workspaceId))
+    .leftJoin(subscriptionPlans, eq(subscriptionPlans.slug, opened.planSlug))
+    .where(eq(sessions.token, sql.placeholder('token')))
+    .prepare('session_lookup')
+
   return {
-    async find(credential: Credential | null): Promise<SessionRecord | null> {
+    /** The session, and the member's access to `workspaceId` (their personal workspace when null), in one query. */
+    async find(credential: Credential | null, workspaceId: string | null = null): Promise<SessionRecord | null> {
       const token = tokenOf(credential)
       if (!token) return null
-      const [row] = await db
-        .select({
-          sessionId: sessions.id,
-          expiresAt: sessions.expiresAt,
-          createdAt: sessions.createdAt,
-          user: {
-            id: users.id,
-            email: users.email,
-            emailVerified: users.emailVerified,
-            name: users.name,
-            twoFactorEnabled: users.twoFactorEnabled,
-          },
-          profile: profileColumns,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .innerJoin(profiles, eq(profiles.id, sessions.userId))
-        .innerJoin(workspaces, eq(workspaces.id, sessions.userId))
-        .where(eq(sessions.token, token))
+      const [row] = await lookup.execute({ token, workspaceId })
       if (!row) return null
       const now = Date.now()
       const expiresAt = row.expiresAt.getTime()
       const dueForRefresh = expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now
       const tooOld = now - row.createdAt.getTime() > SESSION_ABSOLUTE_SECONDS * 1000
       if (expiresAt <= now || dueForRefresh || tooOld) return null
-      return { sessionId: row.sessionId, user: row.user, profile: row.profile }
+      // Left-joined: every column is null when the member has no place in the workspace asked for.
+      const { role, planName } = row.workspace
+      const workspace = role !== null && planName !== null ? { ...row.workspace, role, planName } : null
+      return { sessionId: row.sessionId, user: row.user, profile: row.profile, workspace }
     },
   }
 }

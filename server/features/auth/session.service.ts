@@ -205,14 +205,16 @@ export function createSessionService(deps: {
         const user = device && via ? await loadUser(device.userId, via, '', requested) : null
         return { user, setCookies: [] }
       }
-      const live = await sessionLookup.find(credential).catch((error: unknown) => {
+      const live = await sessionLookup.find(credential, requested?.id ?? null).catch((error: unknown) => {
         unlessOutage(error)
         logger.warn({ error: String(error) }, 'session lookup failed; asking Better Auth')
         return null
       })
       if (live) {
         const signedInWith = { kind: 'session' as const, sessionId: live.sessionId }
-        const workspace = await workspaceOf(live.user.id, signedInWith, requested)
+        // Read with the session: the workspace asked for, else the personal one. A workspace the
+        // member may not open (left, removed) falls back to their own unless the request insisted.
+        const workspace = live.workspace ?? (requested?.explicit ? null : await workspaces.access(live.user.id, live.user.id))
         return { user: { ...live.user, signedInWith, profile: live.profile, workspace }, setCookies: [] }
       }
       const result = await auth.api.getSession({ headers: betterAuthHeaders(credential), returnHeaders: true }).catch(unlessOutage)

@@ -6,6 +6,7 @@ import { isUuid } from '#common/ids.ts'
 import { slugify, uniqueSlug } from '#common/slug.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
+import { pageWithTotal, TOTAL_ROWS } from '#server/db/page-with-total.ts'
 import type { Db } from '#server/db/client.ts'
 import { isUniqueViolation } from '#server/db/errors.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
@@ -65,18 +66,16 @@ export function createBlogService(db: Db, audit: AuditService) {
 
   async function page(query: BlogAdminListQuery, status: BlogStatus | undefined, order: SQL[]): Promise<Page<BlogPost>> {
     const where = filters(query, status)
-    const [rows, [totals]] = await Promise.all([
-      db
-        .select(columns)
-        .from(blogPosts)
-        .leftJoin(profiles, eq(profiles.id, blogPosts.authorId))
-        .where(where)
-        .orderBy(...order)
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit),
-      db.select({ total: count() }).from(blogPosts).where(where),
-    ])
-    return { items: rows.map(toPost), total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    const rows = await db
+      .select({ ...columns, ...TOTAL_ROWS })
+      .from(blogPosts)
+      .leftJoin(profiles, eq(profiles.id, blogPosts.authorId))
+      .where(where)
+      .orderBy(...order)
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+    const countAll = async () => (await db.select({ total: count() }).from(blogPosts).where(where))[0]?.total ?? 0
+    return pageWithTotal(rows, query, countAll, toPost)
   }
 
   async function requirePost(id: string): Promise<BlogPost> {

@@ -21,12 +21,14 @@ export interface RateLimitResult {
  * One upsert per check: it either opens a new window or increments the current one.
  */
 export function createRateLimitService(db: Db) {
-  async function hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
-    const window = sql.raw(`interval '${Math.floor(rule.windowSeconds)} seconds'`)
+  /** One prepared statement per window length (every API request counts in one): no SQL built per request. */
+  const hits = new Map<number, ReturnType<typeof prepareHit>>()
+  function prepareHit(windowSeconds: number) {
+    const window = sql.raw(`interval '${windowSeconds} seconds'`)
     const expired = sql`${rateLimits.windowStart} <= now() - ${window}`
-    const [row] = await db
+    return db
       .insert(rateLimits)
-      .values({ key, count: 1, windowStart: sql`now()` })
+      .values({ key: sql.placeholder('key'), count: 1, windowStart: sql`now()` })
       .onConflictDoUpdate({
         target: rateLimits.key,
         set: {
@@ -38,6 +40,14 @@ export function createRateLimitService(db: Db) {
         count: rateLimits.count,
         resetSeconds: sql<number>`greatest(1, ceil(extract(epoch from (${rateLimits.windowStart} + ${window} - now()))))::int`,
       })
+      .prepare(`rate_limit_hit_${windowSeconds}`)
+  }
+
+  async function hit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const windowSeconds = Math.floor(rule.windowSeconds)
+    let statement = hits.get(windowSeconds)
+    if (!statement) hits.set(windowSeconds, (statement = prepareHit(windowSeconds)))
+    const [row] = await statement.execute({ key })
     const count = row?.count ?? 1
     return {
       count,

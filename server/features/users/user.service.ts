@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, inArray, max, or, sql, type SQL } from 'drizzle-orm'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
+import { pageWithTotal, TOTAL_ROWS } from '#server/db/page-with-total.ts'
 import type { Role } from '#common/auth.ts'
 import type { Db } from '#server/db/client.ts'
 import { containsPattern } from '#server/db/like-pattern.ts'
@@ -46,25 +47,19 @@ export function createUserService(db: Db) {
   return {
     async list(query: UserListQuery): Promise<Page<UserListItem>> {
       const where = filters(query)
-      const [rows, [totals]] = await Promise.all([
-        db
-          .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at, passkeyCount })
-          .from(users)
-          .innerJoin(profiles, eq(profiles.id, users.id))
-          .innerJoin(workspaces, eq(workspaces.id, users.id))
-          .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
-          .where(where)
-          .orderBy(desc(users.createdAt), desc(users.id))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(users).innerJoin(profiles, eq(profiles.id, users.id)).where(where),
-      ])
-      return {
-        items: rows.map(toListItem),
-        total: totals?.total ?? 0,
-        page: query.page,
-        limit: query.limit,
-      }
+      const rows = await db
+        .select({ user: users, profile: profileColumns, lastSignInAt: lastSignIn.at, passkeyCount, ...TOTAL_ROWS })
+        .from(users)
+        .innerJoin(profiles, eq(profiles.id, users.id))
+        .innerJoin(workspaces, eq(workspaces.id, users.id))
+        .leftJoin(lastSignIn, eq(lastSignIn.userId, users.id))
+        .where(where)
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit)
+      const countAll = async () =>
+        (await db.select({ total: count() }).from(users).innerJoin(profiles, eq(profiles.id, users.id)).where(where))[0]?.total ?? 0
+      return pageWithTotal(rows, query, countAll, toListItem)
     },
 
     async get(id: string): Promise<UserListItem | null> {

@@ -14,6 +14,7 @@ import {
   type WorkspaceUpdate,
 } from '#common/workspaces.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
+import { workspaceAccessColumns } from '#server/db/workspace-access-columns.ts'
 import { apiKeys, devices, subscriptionPlans, subscriptions, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { PlanService } from '#server/features/plans/plan.service.ts'
@@ -46,16 +47,7 @@ export interface WorkspaceActor extends Actor {
   workspace: WorkspaceAccess
 }
 
-const accessColumns = {
-  id: workspaces.id,
-  name: workspaces.name,
-  kind: workspaces.kind,
-  role: workspaceMembers.role,
-  planSlug: workspaces.planSlug,
-  planName: subscriptionPlans.name,
-  credits: workspaces.credits,
-  requireTwoFactor: workspaces.requireTwoFactor,
-}
+const accessColumns = workspaceAccessColumns()
 
 /**
  * Workspaces and the people in them (docs/decisions/021). Every account has a personal workspace
