@@ -8,7 +8,7 @@
 // limit through the admin API, drives the mix with autocannon and samples the server's RSS. It
 // never takes the build lock itself (run it under `flock /tmp/aether-e2e.lock`).
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -42,6 +42,8 @@ const USAGE = `usage: npm run bench:load -- [options]
   --warmup <s>                 unmeasured seconds of the same mix first (5)
   --settle <s>                 seconds without load after the run; then the idle RSS is read (30)
   --connections <n>            connections, shared by weight; at least 2 per class (32)
+  --processes <n,…>            server processes (WEB_CONCURRENCY), one run per count; above 1
+                               on PostgreSQL only (1). CPU and memory are those of all of them
   --mix <class=weight,…>       shares in percent; classes: ${Object.keys(DEFAULT_MIX).join(', ')}
                                (${Object.entries(DEFAULT_MIX)
                                  .map(([name, weight]) => `${name}=${weight}`)
@@ -61,6 +63,7 @@ function options() {
     warmup: { type: 'string', default: '5' },
     settle: { type: 'string', default: '30' },
     connections: { type: 'string', default: '32' },
+    processes: { type: 'string', default: '1' },
     mix: { type: 'string' },
     json: { type: 'string' },
     build: { type: 'boolean', default: false },
@@ -74,8 +77,12 @@ function options() {
   } catch (error) {
     fail(error.message)
   }
+  const processes = [...new Set(values.processes.split(',').map((part) => Number(part.trim())))]
+  if (!processes.every((count) => Number.isInteger(count) && count >= 1 && count <= 64))
+    fail('--processes takes counts from 1 to 64, separated by commas (1,2)')
   return {
     databases,
+    processes,
     postgres,
     rate: integer('rate', 1, 20_000),
     duration: integer('duration', 1, 3600),
@@ -92,18 +99,46 @@ function options() {
 
 const mb = (bytes) => (bytes == null ? null : Math.round((bytes / 2 ** 20) * 10) / 10)
 
-/** The server's resident memory now: in all, anonymous (heaps, WASM memory) and file-backed (code). */
-function memoryOf(pid) {
-  const kb = (field) => {
+/**
+ * The server's processes: the one started, and the ones it started (WEB_CONCURRENCY's processes;
+ * with one process, and no cloud run in the mix, there are none).
+ */
+function serverPids(pid) {
+  const children = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
     try {
-      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(entry))
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return [pid, ...children]
+}
+
+const sum = (values) => values.reduce((acc, value) => acc + (value ?? 0), 0)
+
+/** The server's resident memory now, all its processes together: in all, anonymous (heaps, WASM memory) and file-backed (code). */
+function memoryOf(pid) {
+  const kb = (of, field) => {
+    try {
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${of}/status`, 'utf8'))
       return match ? Number(match[1]) * 1024 : null
     } catch {
       return null
     }
   }
-  return { rssMb: mb(rssBytes(pid)), anonMb: mb(kb('RssAnon')), fileMb: mb(kb('RssFile')) }
+  const pids = serverPids(pid)
+  return {
+    rssMb: mb(sum(pids.map(rssBytes))),
+    anonMb: mb(sum(pids.map((of) => kb(of, 'RssAnon')))),
+    fileMb: mb(sum(pids.map((of) => kb(of, 'RssFile')))),
+  }
 }
+
+const treeCpuSeconds = (pid) => sum(serverPids(pid).map(cpuSeconds))
+const treeRssBytes = (pid) => sum(serverPids(pid).map(rssBytes))
 
 // ---------------------------------------------------------------------------------------------
 // Setting up one server
@@ -171,20 +206,22 @@ async function prepareClasses(base, opts, context) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function measureDatabase(database, opts) {
+async function measureDatabase(database, processes, opts) {
   const accounts = {
     admin: { email: 'admin@bench.test', password: `admin-${randomBytes(9).toString('base64url')}` },
     member: { email: 'member@bench.test', password: `member-${randomBytes(9).toString('base64url')}` },
   }
   const dataDir = tempDir(`aether-bench-load-${database}-`)
   const scratch = database === 'postgres' ? await scratchPostgresDatabase(opts.postgres, 'aether_bench_load') : null
-  console.log(`\n== ${database === 'postgres' ? `PostgreSQL (scratch database ${scratch.name})` : 'PGlite (temporary DATA_DIR)'}`)
+  console.log(
+    `\n== ${database === 'postgres' ? `PostgreSQL (scratch database ${scratch.name})` : 'PGlite (temporary DATA_DIR)'}, ${processes} server process${processes === 1 ? '' : 'es'}`,
+  )
   const server = await startServer(ROOT, {
     dataDir,
     databaseUrl: scratch?.url ?? null,
     accounts,
     // Each request names its own client address (load-mix.mjs).
-    env: { TRUST_PROXY: 'true' },
+    env: { TRUST_PROXY: 'true', WEB_CONCURRENCY: String(processes) },
     cpuProfileDir: opts.cpuProfileDir,
   })
   try {
@@ -208,7 +245,7 @@ async function measureDatabase(database, opts) {
 
     await sleep(1_000)
     const readyMemory = memoryOf(server.child.pid)
-    const sampler = sampleRss(server.child.pid)
+    const sampler = sampleRss(server.child.pid, 250, treeRssBytes)
     const loadStart = loadAverage()
     if (opts.warmup) {
       process.stdout.write(`warm-up: ${opts.warmup} s at ${opts.rate} req/s… `)
@@ -218,9 +255,9 @@ async function measureDatabase(database, opts) {
     process.stdout.write(
       `measuring: ${opts.duration} s at ${opts.rate} req/s, ${classes.reduce((acc, c) => acc + c.connections, 0)} connections… `,
     )
-    const cpuStart = cpuSeconds(server.child.pid)
+    const cpuStart = treeCpuSeconds(server.child.pid)
     const results = await runClasses(server.base, classes, { duration: opts.duration, headers })
-    const cpuUsed = cpuSeconds(server.child.pid) - cpuStart
+    const cpuUsed = treeCpuSeconds(server.child.pid) - cpuStart
     const loadEnd = loadAverage()
     if (opts.settle) {
       process.stdout.write(`settling: ${opts.settle} s without load… `)
@@ -250,6 +287,7 @@ async function measureDatabase(database, opts) {
     }
     return {
       database,
+      processes,
       server: server.base,
       loadAverageStart: loadStart,
       loadAverageEnd: loadEnd,
@@ -282,6 +320,9 @@ async function measureDatabase(database, opts) {
 // ---------------------------------------------------------------------------------------------
 // Printing
 
+/** postgres, or postgres ×2 for two server processes. */
+const runName = ({ database, processes }) => (processes > 1 ? `${database} ×${processes}` : database)
+
 const row = (name, s) => [
   name,
   s.targetRate,
@@ -299,7 +340,7 @@ const row = (name, s) => [
 
 function printDatabase(entry, opts) {
   console.log(
-    `\n${entry.database === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${opts.duration} s at ${opts.rate} req/s; load average ${entry.loadAverageStart.join(' ')} at start, ${entry.loadAverageEnd.join(' ')} at end`,
+    `\n${entry.database === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${entry.processes} process${entry.processes === 1 ? '' : 'es'}: ${opts.duration} s at ${opts.rate} req/s; load average ${entry.loadAverageStart.join(' ')} at start, ${entry.loadAverageEnd.join(' ')} at end`,
   )
   table(
     ['class', 'rate', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', '2xx', '5xx', '429', 'other 4xx', 'errors'],
@@ -346,6 +387,8 @@ function targets(entry, opts) {
       value: `${reads?.latencyMs.p99 ?? '–'} ms`,
     },
   ]
+  // The memory targets are a process's; several are measured together (their sum is reported).
+  if (entry.processes > 1) return { rate: opts.rate, rateIsTarget: opts.rate >= TARGETS.rate, checks, rateLimited: o.rateLimited }
   const idleTarget = TARGETS.idleAfterLoadRssMb[entry.database]
   if (idleTarget != null)
     checks.push({
@@ -392,13 +435,19 @@ async function main() {
   )
 
   for (const database of opts.databases) {
-    try {
-      const entry = await measureDatabase(database, opts)
-      entry.targets = targets(entry, opts)
-      result.runs.push(entry)
-    } catch (error) {
-      console.error(`${database}: ${error.message}`)
-      result.errors.push(`${database}: ${error.message}`)
+    for (const processes of opts.processes) {
+      if (processes > 1 && database === 'pglite') {
+        console.log(`\n== PGlite: ${processes} processes left out (the embedded database belongs to one process)`)
+        continue
+      }
+      try {
+        const entry = await measureDatabase(database, processes, opts)
+        entry.targets = targets(entry, opts)
+        result.runs.push(entry)
+      } catch (error) {
+        console.error(`${runName({ database, processes })}: ${error.message}`)
+        result.errors.push(`${runName({ database, processes })}: ${error.message}`)
+      }
     }
   }
   result.finishedAt = new Date().toISOString()
@@ -420,22 +469,36 @@ async function main() {
     const verdict = (value, target, unit) =>
       target == null || value == null ? `${value ?? '–'} ${unit}` : `${value} ${unit} ${value <= target ? 'ok' : 'MISS'} (≤ ${target})`
     table(
-      ['database', 'API reads p99', 'RSS ready', 'RSS idle after load', 'RSS peak'],
-      result.runs.map((entry) => [
-        entry.database,
-        verdict(entry.groups['api-read']?.latencyMs.p99, TARGETS.apiReadP99Ms[entry.database], 'ms'),
-        `${entry.memory.readyRssMb} MB`,
-        verdict(entry.memory.idleAfterLoadRssMb, TARGETS.idleAfterLoadRssMb[entry.database], 'MB'),
-        verdict(entry.memory.peakRssMb, TARGETS.peakRssMb[entry.database], 'MB'),
-      ]),
+      ['database', 'req/s', 'API reads p99', 'CPU ms/request', 'RSS ready', 'RSS idle after load', 'RSS peak'],
+      result.runs.map((entry) => {
+        const perProcess = entry.processes === 1
+        return [
+          runName(entry),
+          entry.overall.throughput,
+          verdict(entry.groups['api-read']?.latencyMs.p99, TARGETS.apiReadP99Ms[entry.database], 'ms'),
+          entry.cpu.msPerRequest,
+          `${entry.memory.readyRssMb} MB`,
+          perProcess
+            ? verdict(entry.memory.idleAfterLoadRssMb, TARGETS.idleAfterLoadRssMb[entry.database], 'MB')
+            : `${entry.memory.idleAfterLoadRssMb} MB (all)`,
+          perProcess ? verdict(entry.memory.peakRssMb, TARGETS.peakRssMb[entry.database], 'MB') : `${entry.memory.peakRssMb} MB (all)`,
+        ]
+      }),
     )
+    for (const entry of result.runs.filter((run) => run.processes > 1)) {
+      const single = result.runs.find((run) => run.database === entry.database && run.processes === 1)
+      if (single)
+        console.log(
+          `${runName(entry)}: ${(entry.overall.throughput / single.overall.throughput).toFixed(2)}x the requests per second of one process (API reads p99 ${entry.groups['api-read']?.latencyMs.p99} ms vs ${single.groups['api-read']?.latencyMs.p99} ms); at a rate both hold, the figures are equal: raise --rate to find the ceiling`,
+        )
+    }
   }
   console.log('\nTargets (informative, the run does not fail on them; set for 300 req/s on 2 CPUs)')
   for (const entry of result.runs) {
     for (const check of entry.targets.checks)
-      console.log(`  ${check.pass ? 'ok  ' : 'MISS'} ${entry.database}: ${check.name} (${check.value})`)
+      console.log(`  ${check.pass ? 'ok  ' : 'MISS'} ${runName(entry)}: ${check.name} (${check.value})`)
     if (entry.targets.rateLimited)
-      console.log(`  note ${entry.database}: ${entry.targets.rateLimited} answers were 429 (rate limited), counted apart`)
+      console.log(`  note ${runName(entry)}: ${entry.targets.rateLimited} answers were 429 (rate limited), counted apart`)
   }
   if (result.errors.length) {
     console.log('\nProblems during the run:')

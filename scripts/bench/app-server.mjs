@@ -144,18 +144,18 @@ export function cpuSeconds(pid) {
 }
 const CLOCK_TICKS_PER_SECOND = 100
 
-/** Samples the VmRSS of one process every `everyMs`; stop() returns the peak and the count. */
-export function sampleRss(pid, everyMs = 250) {
-  let peak = rssBytes(pid)
+/** Samples the VmRSS of one process (or what `read` says of it) every `everyMs`; stop() returns the peak and the count. */
+export function sampleRss(pid, everyMs = 250, read = rssBytes) {
+  let peak = read(pid)
   let samples = 1
   const timer = setInterval(() => {
-    peak = Math.max(peak, rssBytes(pid))
+    peak = Math.max(peak, read(pid))
     samples += 1
   }, everyMs)
   return {
     stop() {
       clearInterval(timer)
-      peak = Math.max(peak, rssBytes(pid))
+      peak = Math.max(peak, read(pid))
       return { peak, samples: samples + 1 }
     },
   }
