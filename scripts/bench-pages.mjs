@@ -13,6 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pageJsSize } from './bench/js-size.mjs'
 import { findNginx, nginxVersion, startNginx } from './bench/nginx.mjs'
+import { findWrk, measureWithWrk, wrkVersion } from './bench/wrk.mjs'
 import { table } from './bench/table.mjs'
 import { cleanups, runBenchmark, tempDir } from './bench/cleanup.mjs'
 import { benchArgs } from './bench/cli.mjs'
@@ -25,17 +26,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const USAGE = `usage: npm run bench:pages -- [options]
   --build                 build even when build/ is up to date (default: when missing or older than a source)
   --skip-lighthouse       no Lighthouse runs
-  --skip-throughput       no autocannon / nginx runs
+  --skip-throughput       no throughput runs (ours, nginx)
   --runs <n>              Lighthouse runs per page and form factor; the median by performance is kept (1)
   --reports               also save every Lighthouse report (JSON) to bench-results/lighthouse-<timestamp>/
   --lh-timeout <s>        time limit of one Lighthouse run (120)
-  --connections <n>       autocannon connections (10)
-  --duration <s>          autocannon seconds per target (10)
-  --warmup <s>            unmeasured autocannon seconds before each target (2)
+  --connections <n,…>     connection counts, one round each (1,10,50)
+  --duration <s>          seconds per target and connection count (10)
+  --warmup <s>            unmeasured seconds before each target (2)
+  --client <wrk|autocannon>  load generator (wrk when installed: apt-get install wrk)
   --nginx-workers <n>     nginx worker_processes (1: one core, like our one Node process)
   --encoding <value>      Accept-Encoding of the load test ("gzip, deflate, br"; "identity" for none)
   --help
-environment: CHROME_PATH (default /usr/bin/chromium), NGINX_PATH (default /usr/sbin/nginx)`
+environment: CHROME_PATH (default /usr/bin/chromium), NGINX_PATH (default /usr/sbin/nginx), WRK_PATH (default /usr/bin/wrk)`
 
 // Issue 18: mobile performance 100 (median of the runs, default throttling) and no run below 98;
 // cachedPageVsNginx: a kept public page (docs/decisions/033) at this share of nginx's req/s for the same HTML.
@@ -45,17 +47,21 @@ const TARGETS = {
   otherCategories: 100,
   homeJsKb: 110,
   cachedPageVsNginx: 0.3,
+  // Issue 31: a figure counts only when the client could do at least this many times more (nginx
+  // serving a tiny file, same client, same connections); below, the run says it is client-bound.
+  clientHeadroom: 3,
 }
 
 function options() {
-  const { values, integer } = benchArgs(USAGE, {
+  const { values, integer, fail } = benchArgs(USAGE, {
     build: { type: 'boolean', default: false },
     'skip-lighthouse': { type: 'boolean', default: false },
     'skip-throughput': { type: 'boolean', default: false },
     reports: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     'lh-timeout': { type: 'string', default: '120' },
-    connections: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '1,10,50' },
+    client: { type: 'string' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     'nginx-workers': { type: 'string', default: '1' },
@@ -68,12 +74,39 @@ function options() {
     reports: values.reports,
     runs: integer('runs', 1, 9),
     lhTimeoutMs: integer('lh-timeout', 20, 600) * 1000,
-    connections: integer('connections', 1, 1000),
+    connections: connectionCounts(values.connections, fail),
+    client: values.client ?? null,
     duration: integer('duration', 1, 300),
     warmup: integer('warmup', 0, 60),
     nginxWorkers: integer('nginx-workers', 1, 64),
     encoding: values.encoding,
   }
+}
+
+/** A path nginx serves a two-byte file at: the client's ceiling. */
+const CEILING_PATH = '/ceiling'
+
+/** wrk when it is installed (or asked for), else autocannon, whose one Node process tops out early on 2 cores. */
+function chooseClient(asked) {
+  const wrk = asked === 'autocannon' ? null : findWrk()
+  if (asked === 'wrk' && !wrk) throw new Error('--client wrk: wrk not found (apt-get install -y wrk, or set WRK_PATH)')
+  if (asked && !['wrk', 'autocannon'].includes(asked)) throw new Error('--client must be wrk or autocannon')
+  if (wrk) return { name: 'wrk', binary: wrk, version: wrkVersion(wrk) }
+  console.warn('wrk not found (apt-get install -y wrk): autocannon measures, and the ceiling says whether it was the bottleneck')
+  return { name: 'autocannon', binary: null, version: null }
+}
+
+async function loadGenerator(client) {
+  if (client.name === 'wrk') return (url, options) => measureWithWrk(client.binary, url, options)
+  const { measure } = await import('./bench/throughput.mjs')
+  return measure
+}
+
+function connectionCounts(text, fail) {
+  const counts = [...new Set(text.split(',').map((part) => Number(part.trim())))]
+  if (!counts.every((count) => Number.isInteger(count) && count >= 1 && count <= 1000))
+    fail('--connections takes counts from 1 to 1000, separated by commas (1,10,50)')
+  return counts
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,8 +221,11 @@ function printTargets(result) {
   if (all100 && result.lighthouse.some((entry) => entry.scores)) console.log('  ok   accessibility, best-practices, seo: 100 everywhere')
   for (const entry of result.throughput) {
     if (entry.ratio == null) continue
+    const bound = entry.clientBound
+      ? `; client-bound: the ceiling, ${entry.ceiling.requestsPerSecond} req/s, is under ${TARGETS.clientHeadroom}x ours, so ours may be higher`
+      : ''
     console.log(
-      `  ${mark(entry.ratio >= TARGETS.cachedPageVsNginx)} ${entry.page} from the page cache ${entry.ours.requestsPerSecond} req/s = ${percent(entry.ratio)} of nginx's ${entry.nginx.requestsPerSecond} (target ≥ ${percent(TARGETS.cachedPageVsNginx, 0)})`,
+      `  ${mark(entry.ratio >= TARGETS.cachedPageVsNginx)} ${entry.page} from the page cache at ${entry.connections} connection${entry.connections > 1 ? 's' : ''}: ${entry.ours.requestsPerSecond} req/s = ${percent(entry.ratio)} of nginx's ${entry.nginx.requestsPerSecond} (target ≥ ${percent(TARGETS.cachedPageVsNginx, 0)})${bound}`,
     )
   }
   const home = result.js.find((entry) => entry.path === '/')
@@ -215,6 +251,7 @@ async function main() {
   if (opts.throughput && !nginxBinary) {
     console.warn('nginx not found: install it with `apt-get install -y nginx` (or set NGINX_PATH). Measuring our server only.')
   }
+  const client = opts.throughput ? chooseClient(opts.client) : null
 
   await ensureBuild(ROOT, { force: opts.build })
 
@@ -265,6 +302,8 @@ async function main() {
       node: process.version,
       lighthouse: readVersion('lighthouse'),
       autocannon: readVersion('autocannon'),
+      wrk: client?.version ?? null,
+      client: client?.name ?? null,
       chromium: opts.lighthouse ? chromiumVersion(chromePath) : null,
       nginx: nginxBinary ? nginxVersion(nginxBinary) : null,
     },
@@ -369,17 +408,16 @@ async function main() {
     }
   }
 
-  // Throughput: our server next to nginx serving a saved copy of the same HTML.
+  // Throughput: our server next to nginx serving a saved copy of the same HTML, at each connection
+  // count, and nginx serving a tiny file: the client's ceiling, which shows whether a figure is
+  // the server's or the load generator's.
   if (opts.throughput) {
-    const autocannonOptions = {
-      connections: opts.connections,
-      headers: opts.encoding === 'identity' ? {} : { 'accept-encoding': opts.encoding },
-    }
+    const headers = opts.encoding === 'identity' ? {} : { 'accept-encoding': opts.encoding }
     const targets = pages.filter((page) => page.name === 'home' || page.name === 'post')
     let nginx = null
     if (nginxBinary) {
       try {
-        const html = {}
+        const html = { [CEILING_PATH]: 'ok' }
         for (const page of targets) {
           const response = await fetch(`${server.base}${page.path}`, { signal: AbortSignal.timeout(15_000) })
           html[page.path] = await response.text()
@@ -399,40 +437,52 @@ async function main() {
         console.error(`nginx did not start, measuring our server only: ${error.message}`)
       }
     }
-    const { measure } = await import('./bench/throughput.mjs')
-    const load = async (url) => {
-      if (opts.warmup > 0) await measure(url, { ...autocannonOptions, duration: opts.warmup })
-      return measure(url, { ...autocannonOptions, duration: opts.duration })
+    const measure = await loadGenerator(client)
+    const load = async (url, connections) => {
+      if (opts.warmup > 0) await measure(url, { connections, headers, duration: opts.warmup })
+      return measure(url, { connections, headers, duration: opts.duration })
     }
-    for (const page of targets) {
-      const entry = { page: page.name, path: page.path, ours: null, nginx: null, ratio: null }
-      try {
-        process.stdout.write(`autocannon ${page.name} ours (${opts.connections} connections, ${opts.duration} s)… `)
-        entry.ours = await load(`${server.base}${page.path}`)
-        console.log(`${entry.ours.requestsPerSecond} req/s`)
-        if (nginx) {
-          process.stdout.write(`autocannon ${page.name} nginx… `)
-          entry.nginx = await load(`${nginx.url}${page.path}`)
-          console.log(`${entry.nginx.requestsPerSecond} req/s`)
-          entry.ratio = entry.nginx.requestsPerSecond
-            ? Number((entry.ours.requestsPerSecond / entry.nginx.requestsPerSecond).toFixed(3))
-            : null
-        }
-        for (const [who, measured] of [
-          ['ours', entry.ours],
-          ['nginx', entry.nginx],
-        ]) {
-          if (measured && (measured.non2xx || measured.errors || measured.timeouts)) {
-            result.errors.push(
-              `throughput ${page.name} ${who}: ${measured.non2xx} non-2xx, ${measured.errors} errors, ${measured.timeouts} timeouts`,
-            )
-          }
-        }
-      } catch (error) {
-        console.log(`failed: ${error.message}`)
-        result.errors.push(`throughput ${page.name}: ${error.message}`)
+    for (const connections of opts.connections) {
+      let ceiling = null
+      if (nginx) {
+        process.stdout.write(`${client.name} ceiling: nginx, a tiny file (${connections} connections, ${opts.duration} s)… `)
+        ceiling = await load(`${nginx.url}${CEILING_PATH}`, connections).catch((error) => {
+          result.errors.push(`ceiling at ${connections} connections: ${error.message}`)
+          return null
+        })
+        console.log(ceiling ? `${ceiling.requestsPerSecond} req/s` : 'failed')
       }
-      result.throughput.push(entry)
+      for (const page of targets) {
+        const entry = { page: page.name, path: page.path, connections, ours: null, nginx: null, ratio: null, ceiling, clientBound: null }
+        try {
+          process.stdout.write(`${client.name} ${page.name} ours (${connections} connections, ${opts.duration} s)… `)
+          entry.ours = await load(`${server.base}${page.path}`, connections)
+          console.log(`${entry.ours.requestsPerSecond} req/s`)
+          if (nginx) {
+            process.stdout.write(`${client.name} ${page.name} nginx… `)
+            entry.nginx = await load(`${nginx.url}${page.path}`, connections)
+            console.log(`${entry.nginx.requestsPerSecond} req/s`)
+            entry.ratio = entry.nginx.requestsPerSecond
+              ? Number((entry.ours.requestsPerSecond / entry.nginx.requestsPerSecond).toFixed(3))
+              : null
+          }
+          if (ceiling) entry.clientBound = ceiling.requestsPerSecond < TARGETS.clientHeadroom * entry.ours.requestsPerSecond
+          for (const [who, measured] of [
+            ['ours', entry.ours],
+            ['nginx', entry.nginx],
+          ]) {
+            if (measured && (measured.non2xx || measured.errors || measured.timeouts)) {
+              result.errors.push(
+                `throughput ${page.name} ${who} (${connections} connections): ${measured.non2xx} non-2xx, ${measured.errors} errors, ${measured.timeouts} timeouts`,
+              )
+            }
+          }
+        } catch (error) {
+          console.log(`failed: ${error.message}`)
+          result.errors.push(`throughput ${page.name} (${connections} connections): ${error.message}`)
+        }
+        result.throughput.push(entry)
+      }
     }
   }
 
@@ -449,7 +499,7 @@ async function main() {
     `\nMachine: ${result.machine.cpus} CPUs (${result.machine.cpuModel}), load average ${result.machine.loadAverageStart.join(' ')} at start, ${result.machine.loadAverageEnd.join(' ')} at end`,
   )
   console.log(
-    `Node ${result.versions.node}, Lighthouse ${result.versions.lighthouse}, Chromium ${result.versions.chromium ?? '–'}, nginx ${result.versions.nginx ?? '–'}, autocannon ${result.versions.autocannon}`,
+    `Node ${result.versions.node}, Lighthouse ${result.versions.lighthouse}, Chromium ${result.versions.chromium ?? '–'}, nginx ${result.versions.nginx ?? '–'}, ${result.versions.client === 'wrk' ? `wrk ${result.versions.wrk}` : `autocannon ${result.versions.autocannon}`}`,
   )
   if (result.lighthouse.length) {
     console.log(`\nLighthouse${opts.runs > 1 ? ` (median of ${opts.runs} runs by performance)` : ''}: scores 0-100, times in ms`)
@@ -488,18 +538,32 @@ async function main() {
   )
   if (result.throughput.length) {
     console.log(
-      `\nThroughput: autocannon, ${opts.connections} connection${opts.connections > 1 ? 's' : ''}, ${opts.duration} s, Accept-Encoding: ${opts.encoding}${result.versions.nginx ? `; nginx serves the same HTML (gzip_static, ${opts.nginxWorkers} worker${opts.nginxWorkers > 1 ? 's' : ''})` : ''}`,
+      `\nThroughput: ${result.versions.client}, ${opts.duration} s per figure, Accept-Encoding: ${opts.encoding}${result.versions.nginx ? `; nginx serves the same HTML (gzip_static, ${opts.nginxWorkers} worker${opts.nginxWorkers > 1 ? 's' : ''}); the ceiling is nginx serving a tiny file with the same client` : ''}`,
     )
     table(
-      ['page', 'ours req/s', 'avg ms', 'p99 ms', 'nginx req/s', 'avg ms', `ours/nginx (≥ ${percent(TARGETS.cachedPageVsNginx, 0)})`],
+      [
+        'page',
+        'connections',
+        'ours req/s',
+        'avg ms',
+        'p99 ms',
+        'nginx req/s',
+        'avg ms',
+        `ours/nginx (≥ ${percent(TARGETS.cachedPageVsNginx, 0)})`,
+        'ceiling req/s',
+        'client',
+      ],
       result.throughput.map((entry) => [
         entry.page,
+        entry.connections,
         entry.ours?.requestsPerSecond,
         entry.ours?.latencyMs.average,
         entry.ours?.latencyMs.p99,
         entry.nginx?.requestsPerSecond,
         entry.nginx?.latencyMs.average,
         entry.ratio == null ? null : `${percent(entry.ratio)} ${mark(entry.ratio >= TARGETS.cachedPageVsNginx).trim()}`,
+        entry.ceiling?.requestsPerSecond,
+        entry.clientBound == null ? '–' : entry.clientBound ? `BOUND (< ${TARGETS.clientHeadroom}x ours)` : 'ok',
       ]),
     )
   }
