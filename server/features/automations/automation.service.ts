@@ -3,7 +3,7 @@
 // limits, the plan's action limit), kept beside the operations that call them; the schedule's
 // rules are in automation-schedules.ts, the local runner's choice and approval in runner-choice.ts
 // and runner-approval.ts, what an unverified address may not change in others' in unattended-runs.ts.
-import { and, asc, count, desc, eq, getTableColumns, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { parseSteps, type AutomationStep } from '#common/automation-steps.ts'
 import type { AutomationData, AutomationChanges, SignInBlock } from '#common/automations.ts'
 import { isVaultPlaceholder, misplacedSecrets, placeholdersOf, secretReadBacks } from '#common/step-placeholders.ts'
@@ -11,7 +11,7 @@ import { UNCONFIRMED_SITES_DAYS, unconfirmedSitesLapsed, VAULT_USE_ROLE_WHO } fr
 import { Conflict, Forbidden, LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { MAX_TARGET_ALTERNATIVES, type Target } from '#common/targets.ts'
 import type { Page } from '#common/pagination.ts'
-import { pageWithTotal, TOTAL_ROWS } from '#server/db/page-with-total.ts'
+import { tablePage } from '#server/db/newest-first-page.ts'
 import type { Db, Tx } from '#server/db/client.ts'
 import { automations, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Caller } from '#common/auth.ts'
@@ -198,15 +198,7 @@ export function createAutomationService(
 
     async list(workspaceId: string, query: { page: number; limit: number }): Promise<Page<Automation>> {
       const where = eq(automations.workspaceId, workspaceId)
-      const rows = await db
-        .select({ ...getTableColumns(automations), ...TOTAL_ROWS })
-        .from(automations)
-        .where(where)
-        .orderBy(desc(automations.updatedAt), desc(automations.id))
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit)
-      const countAll = async () => (await db.select({ total: count() }).from(automations).where(where))[0]?.total ?? 0
-      return pageWithTotal(rows, query, countAll)
+      return tablePage(db, automations, where, [desc(automations.updatedAt), desc(automations.id)], query)
     },
 
     /** Every automation's id and name, by name: the choices of a filter. */
