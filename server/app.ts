@@ -44,6 +44,7 @@ export function createApp(deps: AppDeps) {
     deps.pages && env.isProduction
       ? pageCache({
           readVersion: services.publicContent.version,
+          heardVersion: services.publicContent.heard,
           securityHeaders: (scriptSources) => securityHeaderList(headerOptions, scriptSources),
           maintenance: async () => (await services.settings.get()).maintenanceMode,
         })

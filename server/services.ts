@@ -72,7 +72,7 @@ const RUN_LEASE_MS = 30_000
 
 /** Builds every service once; pages (through router context) and the API both use these. */
 export function createServices(options: {
-  database: Pick<Database, 'db' | 'kind' | 'location' | 'notifications'>
+  database: Pick<Database, 'db' | 'kind' | 'location' | 'notifications' | 'contentChanges'>
   env: ServicesEnv
   authSecret: string
   logger: Logger
@@ -221,7 +221,7 @@ export function createServices(options: {
     site,
     features,
     blog: createBlogService(db, audit),
-    publicContent: createPublicContentService(db),
+    publicContent: createPublicContentService(db, database.contentChanges),
     diagnostics: createDiagnosticsService(database),
     audit,
     events,

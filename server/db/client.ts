@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import type { Logger } from '#server/logger.ts'
+import { CONTENT_CHANNEL, contentChangeCounter, type ContentChanges } from './content-changes.ts'
 import { inProcessNotifications, postgresNotifications, type Notifications } from './notifications.ts'
 import { asPglite, startPgliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
@@ -24,6 +25,8 @@ export interface Database {
   location: string
   /** Messages to every server process on this database (live pages across processes). */
   notifications: Notifications
+  /** Changes of what public pages show, as this process hears of them (the page cache's version). */
+  contentChanges: ContentChanges
   migrate(): Promise<void>
   /**
    * Runs `work` while no other server process on this database runs its own: processes of a new
@@ -81,8 +84,17 @@ async function openPglite(dataDir?: string, copyOf?: string): Promise<Database> 
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ])
-  // PGlite runs in its own thread, so HTTP and the database use both cores.
-  const client = await startPgliteThread({ dataDir: dataDir ? path.resolve(dataDir) : undefined, copyOf, settings: PGLITE_SETTINGS })
+  // PGlite runs in its own thread, so HTTP and the database use both cores. It listens from the
+  // start, and every statement runs in this process: no change can go unheard.
+  const contentChanges = contentChangeCounter()
+  const client = await startPgliteThread({
+    dataDir: dataDir ? path.resolve(dataDir) : undefined,
+    copyOf,
+    settings: PGLITE_SETTINGS,
+    listen: [CONTENT_CHANNEL],
+    onNotification: () => contentChanges.changed(),
+  })
+  contentChanges.listening(true)
   const db = drizzlePglite({ client: asPglite(client), schema, casing: 'snake_case' })
   // PGlite serves one process: its messages never need to leave it.
   const notifications = inProcessNotifications()
@@ -91,6 +103,7 @@ async function openPglite(dataDir?: string, copyOf?: string): Promise<Database> 
     kind: 'pglite',
     location: dataDir ? path.resolve(dataDir) : 'memory',
     notifications,
+    contentChanges,
     migrate: () => migratePglite(db, { migrationsFolder }),
     // PGlite belongs to one process.
     exclusively: (work) => work(),
@@ -110,12 +123,28 @@ async function openPostgres(url: string, poolMax: number, logger?: Pick<Logger, 
   // checked out for a transaction has no listener of its own while its query is not running.
   // The failed query rejects either way, and the pool discards the broken client on release.
   pool.on('error', (error) => logger?.warn({ err: error }, 'an idle database connection was lost'))
-  pool.on('connect', (client) => client.on('error', () => {}))
+  // Every connection of the pool listens for changes of public content as well: PostgreSQL tells
+  // a connection of its own change before the answer to its commit, so a change this process
+  // makes is heard before the code that made it goes on (docs/decisions/050).
+  const contentChanges = contentChangeCounter()
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+    client.on('notification', (message) => {
+      if (message.channel === CONTENT_CHANNEL) contentChanges.changed()
+    })
+    client.query(`LISTEN ${CONTENT_CHANNEL}`).catch(() => {})
+  })
   const db = drizzlePg({ client: pool, schema, casing: 'snake_case' })
+  // Other processes' changes arrive on the listening connection; without it they could go unheard.
   const notifications = postgresNotifications(url, pool, {
     connectTimeoutMs: CONNECT_TIMEOUT_MS,
-    onLost: (error) => logger?.warn({ err: error }, 'database notifications: connection lost; reconnecting'),
+    alsoListen: { [CONTENT_CHANNEL]: () => contentChanges.changed() },
+    onLost: (error) => {
+      contentChanges.listening(false)
+      logger?.warn({ err: error }, 'database notifications: connection lost; reconnecting')
+    },
     onListening: (reconnected) => {
+      contentChanges.listening(true)
       if (reconnected) logger?.info('database notifications: listening again')
     },
   })
@@ -124,6 +153,7 @@ async function openPostgres(url: string, poolMax: number, logger?: Pick<Logger, 
     kind: 'postgres',
     location: redactUrl(url),
     notifications,
+    contentChanges,
     migrate: () => migratePg(db, { migrationsFolder }),
     exclusively: (work) => withAdvisoryLock(url, work),
     ping: () => ping(db as unknown as Db),

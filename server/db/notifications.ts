@@ -37,6 +37,8 @@ export interface PostgresNotificationsOptions {
   onLost?: (error: unknown) => void
   /** LISTEN is active; `reconnected` after an outage. */
   onListening?: (reconnected: boolean) => void
+  /** Other channels the connection listens on, each with what to do when a notification arrives there. */
+  alsoListen?: Record<string, () => void>
 }
 
 /**
@@ -79,11 +81,12 @@ export function postgresNotifications(url: string, pool: pg.Pool, options: Postg
     }
     next.on('notification', (message) => {
       if (message.channel === CHANNEL && message.payload !== undefined) void local.notify(message.payload)
+      else options.alsoListen?.[message.channel]?.()
     })
     next.on('error', fail)
     try {
       await next.connect()
-      await next.query(`LISTEN ${CHANNEL}`)
+      for (const channel of [CHANNEL, ...Object.keys(options.alsoListen ?? {})]) await next.query(`LISTEN ${channel}`)
     } catch (error) {
       fail(error)
       return

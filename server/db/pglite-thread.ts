@@ -20,6 +20,9 @@ export interface PgliteThreadOptions {
   copyOf?: string
   /** PostgreSQL settings the engine starts with (`-c name=value`). */
   settings?: Record<string, string>
+  /** Channels whose notifications reach onNotification, each before the answer of the statement that committed it. */
+  listen?: string[]
+  onNotification?: (channel: string) => void
 }
 
 /** The PGlite calls this thread serves, as Drizzle's driver makes them. */
@@ -80,7 +83,7 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
     await createDataDir(options.dataDir, settings)
   }
   const worker = new Worker(workerFile, {
-    workerData: { dataDir: options.dataDir ?? null, copyOf: options.copyOf ?? null, settings },
+    workerData: { dataDir: options.dataDir ?? null, copyOf: options.copyOf ?? null, settings, listen: options.listen ?? [] },
     // The thread's young generation: results are short-lived, and the default (up to 32 MB)
     // would mostly hold garbage at the server's peak; its old generation: see OLD_GENERATION_MB
     // (docs/decisions/034).
@@ -103,7 +106,8 @@ export async function startPgliteThread(options: PgliteThreadOptions = {}): Prom
     return entry
   }
 
-  worker.on('message', (reply: Reply) => {
+  worker.on('message', (reply: Reply | { notification: string }) => {
+    if ('notification' in reply) return options.onNotification?.(reply.notification)
     const entry = settle(reply.id)
     if (!entry) return
     if (reply.ok) entry.resolve(reply.value)

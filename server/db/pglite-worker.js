@@ -10,6 +10,7 @@
 //                   { id, op: 'gc' }          a full garbage collection (the server is idle)
 //                   { id, op: 'close' }
 //   worker -> main  { id, ok: true, value } or { id, ok: false, error }
+//                   { notification: channel }   a NOTIFY on a channel of workerData.listen
 //                   { ready: true } once open, or { ready: false, error } when it could not open
 //
 // Run as a process instead (`node pglite-worker.js <data folder> <settings as JSON>`), it creates
@@ -40,8 +41,8 @@ const gc = runInNewContext('typeof gc === "function" ? gc : undefined')
 
 /** A process that creates a data folder, or the thread that serves one (or one in memory). */
 const create = !parentPort
-/** @type {{ dataDir: string | null, copyOf?: string | null, settings: Record<string, string> }} */
-const { dataDir, copyOf, settings } = create ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') } : workerData
+/** @type {{ dataDir: string | null, copyOf?: string | null, settings: Record<string, string>, listen?: string[] }} */
+const { dataDir, copyOf, settings, listen = [] } = create ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') } : workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
 const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
@@ -91,6 +92,9 @@ function queryOptions(options = {}) {
 let db
 try {
   db = await open()
+  // PGlite hands a notification to its listener while it reads the answer of the statement that
+  // committed it, so the main thread gets it before that statement's own answer.
+  for (const channel of listen) await db.listen(channel, () => port.postMessage({ notification: channel }))
 } catch (error) {
   port.postMessage({ ready: false, error: serializeError(error) })
   process.exit(1)

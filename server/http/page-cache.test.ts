@@ -28,6 +28,8 @@ const INJECTED = '<script>alert("injected")</script>'
  */
 function setup(options: { maxAgeMs?: number; maxEntries?: number; readVersion?: () => Promise<string | null> } = {}) {
   let version: string | null = 'v1'
+  /** The version heard from the database's announcements; null: not listening, read it. */
+  let heard: string | null = null
   let renders = 0
   let versionReads = 0
   let maintenance = false
@@ -54,6 +56,7 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number; readVersion?: 
     })
   const cache = pageCache({
     readVersion,
+    heardVersion: () => heard,
     securityHeaders: (sources) => securityHeaderList(HEADER_OPTIONS, sources),
     maintenance: async () => maintenance,
     maxAgeMs: options.maxAgeMs,
@@ -99,6 +102,7 @@ function setup(options: { maxAgeMs?: number; maxEntries?: number; readVersion?: 
     renders: () => renders,
     versionReads: () => versionReads,
     setVersion: (next: string | null) => (version = next),
+    setHeard: (next: string | null) => (heard = next),
     setMaintenance: (on: boolean) => (maintenance = on),
   }
 }
@@ -276,6 +280,24 @@ describe('the page cache', () => {
     expect((await s.get('/')).body).toContain('render 2')
     expect((await s.get('/')).body).toContain('render 2')
     expect(s.renders()).toBe(2)
+  })
+
+  it('takes the version it heard of without reading it, and reads it while it hears nothing', async () => {
+    const s = setup()
+    s.setHeard('heard:1')
+    await s.get('/')
+    expect((await s.get('/')).body).toContain('render 1')
+    expect(s.versionReads()).toBe(0)
+    s.setHeard('heard:2')
+    expect((await s.get('/')).body).toContain('render 2')
+    expect((await s.get('/')).body).toContain('render 2')
+    expect(s.versionReads()).toBe(0)
+    // Nobody listens (the connection was lost): every hit reads the version again.
+    s.setHeard(null)
+    expect((await s.get('/')).body).toContain('render 3')
+    expect((await s.get('/')).body).toContain('render 3')
+    expect(s.versionReads()).toBe(2)
+    expect(s.renders()).toBe(3)
   })
 
   it('renders again once a page is older than its maximum age', async () => {
@@ -628,7 +650,7 @@ describe('the page cache in the production app, on the database', () => {
       await new Promise<void>((resolve) => gates.push(resolve))
       return seen
     }
-    const p = production({ ...t.services, publicContent: { version } })
+    const p = production({ ...t.services, publicContent: { version, heard: () => null } })
     const release = async () => {
       for (let i = 0; i < 200 && gates.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5))
       gates.shift()?.()
@@ -657,6 +679,28 @@ describe('the page cache in the production app, on the database', () => {
     expect(answerA.body).toContain(`<h1>${settings.siteName}</h1>`)
     expect(answerB.body).toContain('<h1>Renamed Before B</h1>')
     await t.services.settings.update(settings)
+  })
+
+  it('shows a change this process committed to the next request, without reading the version for any hit', async () => {
+    let reads = 0
+    const version = () => {
+      reads++
+      return t.services.publicContent.version()
+    }
+    // PostgreSQL: the connection that hears other processes' changes starts beside the pool.
+    for (let i = 0; i < 100 && t.services.publicContent.heard() === null; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    const p = production({ ...t.services, publicContent: { version, heard: t.services.publicContent.heard } })
+    const settings = await t.services.settings.get()
+    expect((await p.get('/pricing')).body).toContain(`<h1>${settings.siteName}</h1>`)
+    expect((await p.get('/pricing')).body).toContain('render 1')
+    await t.services.settings.update({ ...settings, siteName: 'Renamed Just Now' })
+    try {
+      await t.services.settings.get()
+      expect((await p.get('/pricing')).body).toContain('<h1>Renamed Just Now</h1>')
+      expect(reads).toBe(0)
+    } finally {
+      await t.services.settings.update(settings)
+    }
   })
 
   it('leaves requests with a session or other cookies to the whole chain: rendered, with their own nonce', async () => {

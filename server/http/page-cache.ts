@@ -12,6 +12,11 @@ import { REQUEST_ID_HEADER } from './request-logger.ts'
 export interface PageCacheOptions {
   /** The public content's current version (public_content_version): a kept page is served only while it is unchanged. */
   readVersion: () => Promise<string | null>
+  /**
+   * The version as this process knows it without a query, from the changes the database announced
+   * (public-content.service.ts); null when it could have missed one: then it is read.
+   */
+  heardVersion?: () => string | null
   /** The security headers of a kept page, its inline scripts allowed by these sources (security-headers.ts). */
   securityHeaders: (scriptSources: readonly string[]) => [string, string][]
   /** Whether pages answer 503 for maintenance now (System Settings): then nothing kept is served. */
@@ -64,7 +69,8 @@ const gzipAsync = promisify(gzip)
  * (`Cache-Control: public`, see app/lib/page-cache.ts: no session, no cookie, no Set-Cookie, no
  * error), answers only requests that could have had that answer (GET, no cookie, no
  * Authorization header, so nobody signed in), and throws a page away when the public content
- * changed (a version the database keeps, on every process) or when it is older than maxAgeMs.
+ * changed (a version the database keeps, on every process, and announces when it changes: the
+ * version heard needs no query) or when it is older than maxAgeMs.
  *
  * A kept page has no nonce: its inline scripts are allowed by their hashes, computed once
  * (docs/decisions/033). Its body is kept as is, gzipped and brotli-compressed, each with its
@@ -95,7 +101,7 @@ export function pageCache(options: PageCacheOptions) {
     // The maintenance page comes first (maintenance.ts, further down the chain); and a version
     // that cannot be read keeps nothing: the request goes the whole way, as if there were no cache.
     const version = await (options.maintenance?.() ?? Promise.resolve(false))
-      .then((maintenance) => (maintenance ? null : readVersion()))
+      .then((maintenance) => (maintenance ? null : (options.heardVersion?.() ?? readVersion())))
       .catch(() => null)
     if (version === null) return next()
     const answerFrom = (entry: Entry) => {

@@ -1,12 +1,13 @@
 import type { PGlite } from '@electric-sql/pglite'
 import { eq } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
+import type { ContentChanges } from '#server/db/content-changes.ts'
 import { publicContentVersion } from '#server/db/schema/index.ts'
 
 const STATEMENT = 'public_content_version'
 
 /** What public pages show, as a whole: its version changes with every change of it (database triggers). */
-export function createPublicContentService(db: Db) {
+export function createPublicContentService(db: Db, changes: ContentChanges) {
   // Read for every batch of kept-page hits (server/http/page-cache.ts), so it is made cheap, and
   // measured: on PostgreSQL a named statement, parsed and planned once per connection; on PGlite,
   // which has one connection, a statement prepared once and executed by a simple query straight
@@ -38,6 +39,14 @@ export function createPublicContentService(db: Db) {
   }
 
   return {
+    /**
+     * The version as this process knows it without asking, from the changes it has heard of
+     * (server/db/content-changes.ts); null when it could have missed one: then read `version()`.
+     */
+    heard(): string | null {
+      const seen = changes.seen()
+      return seen === null ? null : `heard:${seen}`
+    },
     /** Null when the row is missing (a database restored without it): then nothing is kept. */
     async version(): Promise<string | null> {
       const row = pglite ? await readOnPglite(pglite) : (await prepared.execute())[0]
