@@ -47,7 +47,8 @@ function limitFor(path: string): Limit {
 export function bodyLimit() {
   return createMiddleware<AppEnv>(async (c, next) => {
     const raw = c.req.raw
-    if (!raw.body) return next()
+    // A GET or HEAD request has no body for the Fetch API; asking would build the whole Request.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || !raw.body) return next()
     const limit = limitFor(c.req.path)
     const declared = raw.headers.get('content-length')
     if (declared !== null && !raw.headers.has('transfer-encoding') && Number(declared) > limit.bytes) return tooLarge(c, limit)

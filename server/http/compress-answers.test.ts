@@ -5,11 +5,14 @@ import type { AppEnv } from './app-env.ts'
 import { compressAnswers } from './compress-answers.ts'
 
 const big = { items: Array.from({ length: 200 }, (_, n) => ({ id: n, name: `Item number ${n}`, note: 'the same words again' })) }
+/** Above the size compressed at once: it goes to the thread pool. */
+const huge = { items: Array.from({ length: 2000 }, (_, n) => ({ id: n, name: `Item number ${n}`, note: 'the same words again' })) }
 
 function app() {
   const hono = new Hono<AppEnv>()
   hono.use(compressAnswers())
   hono.get('/api/big', (c) => c.json(big))
+  hono.get('/api/huge', (c) => c.json(huge))
   hono.get('/api/small', (c) => c.json({ ok: true }))
   hono.get('/api/etag', (c) => c.json(big, 200, { ETag: '"v1"' }))
   hono.get('/api/events', (c) => c.body('data: x\n\n'.repeat(500), 200, { 'Content-Type': 'text/event-stream' }))
@@ -39,6 +42,17 @@ describe('compressing answers', () => {
     expect(await plain.json()).toEqual(big)
     const refused = await get('/api/big', 'br;q=0, gzip;q=0')
     expect(refused.headers.get('content-encoding')).toBeNull()
+  })
+
+  it('compresses a large answer the same way, on the thread pool', async () => {
+    expect(JSON.stringify(big).length).toBeLessThan(16 * 1024)
+    expect(JSON.stringify(huge).length).toBeGreaterThan(16 * 1024)
+    const br = await get('/api/huge', 'br')
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(JSON.parse(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString())).toEqual(huge)
+    const gz = await get('/api/huge', 'gzip')
+    expect(gz.headers.get('content-encoding')).toBe('gzip')
+    expect(JSON.parse(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString())).toEqual(huge)
   })
 
   it('leaves small answers, HEAD and event streams as they are, and weakens a strong ETag', async () => {

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util'
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib'
 import type { Context, MiddlewareHandler } from 'hono'
 import { compress } from 'hono/compress'
 import { createMiddleware } from 'hono/factory'
@@ -10,6 +10,12 @@ import { preferredEncoding, varyWithAcceptEncoding } from './page-encodings.ts'
 const THRESHOLD_BYTES = 1024
 /** Brotli's quality 4: smaller than gzip's default at about its speed. */
 const BROTLI_QUALITY = 4
+/**
+ * Up to this size an answer is compressed at once, on the thread that serves the requests: a
+ * few KB take 20 to 40 µs that way, while a trip to the thread pool costs about 80 µs of CPU
+ * more than the compression itself (measured on Node 20; docs/decisions/014).
+ */
+const AT_ONCE_MAX_BYTES = 16 * 1024
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -17,8 +23,8 @@ const noTransform = /(?:^|,)\s*no-transform\s*(?:,|$)/i
 
 /**
  * Compresses what the server sends, as the client accepts. A JSON answer is whole before it is
- * sent: it is compressed in one piece on libuv's thread pool, off the thread that serves the
- * requests (the streaming compression did it there, chunk by chunk, for about a tenth of an API
+ * sent: it is compressed in one piece, at once when it is small, on libuv's thread pool when it
+ * is large (the streaming compression did it chunk by chunk, for about a tenth of an API
  * request's time). Everything else (pages as they render, files, event streams are not
  * compressed at all) keeps Hono's streaming compression.
  */
@@ -34,12 +40,7 @@ export function compressAnswers(): MiddlewareHandler<AppEnv> {
     if (encoding === 'identity') return
     const response = c.res
     const body = Buffer.from(await response.arrayBuffer())
-    const packed =
-      body.byteLength < THRESHOLD_BYTES
-        ? null
-        : encoding === 'br'
-          ? await brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } })
-          : await gzipAsync(body)
+    const packed = body.byteLength < THRESHOLD_BYTES ? null : await pack(body, encoding)
     c.res = new Response(packed ?? body, response)
     if (!packed) return
     c.res.headers.set('Content-Encoding', encoding)
@@ -47,6 +48,17 @@ export function compressAnswers(): MiddlewareHandler<AppEnv> {
     const etag = c.res.headers.get('ETag')
     if (etag && !etag.startsWith('W/')) c.res.headers.set('ETag', `W/${etag}`)
   })
+}
+
+async function pack(body: Buffer, encoding: 'br' | 'gzip') {
+  const atOnce = body.byteLength <= AT_ONCE_MAX_BYTES
+  if (encoding === 'br') {
+    const options: BrotliOptions = { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }
+    return atOnce ? brotliCompressSync(body, options) : brotli(body, options)
+  }
+  // A window larger than the answer holds nothing more, and costs its memory for each answer.
+  const options: ZlibOptions = { windowBits: Math.min(15, Math.max(9, Math.ceil(Math.log2(body.byteLength)))) }
+  return atOnce ? gzipSync(body, options) : gzipAsync(body, options)
 }
 
 function mayCompress(c: Context<AppEnv>): boolean {
