@@ -10,7 +10,13 @@ type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
 
 type Twins<T, K extends keyof T & string> = { [P in K as SnakeCase<P>]: T[P] }
 
-const snakeCase = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+/** Field names are a fixed few, and every answer of a list asks for them again. */
+const snakeNames = new Map<string, string>()
+function snakeCase(key: string): string {
+  let name = snakeNames.get(key)
+  if (name === undefined) snakeNames.set(key, (name = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)))
+  return name
+}
 
 /** The object schema with a snake_case twin of each named field. */
 export function withSnakeCaseTwins<S extends z.ZodRawShape, K extends keyof S & string>(shape: S, keys: readonly K[]) {
@@ -20,6 +26,7 @@ export function withSnakeCaseTwins<S extends z.ZodRawShape, K extends keyof S & 
 
 /** The value with the snake_case twin of each named field filled in. */
 export function addSnakeCaseTwins<T extends object, K extends keyof T & string>(value: T, keys: readonly K[]): T & Twins<T, K> {
-  const twins = Object.fromEntries(keys.map((key) => [snakeCase(key), value[key]])) as Twins<T, K>
-  return { ...value, ...twins }
+  const withTwins: Record<string, unknown> = { ...(value as Record<string, unknown>) }
+  for (const key of keys) withTwins[snakeCase(key)] = value[key]
+  return withTwins as T & Twins<T, K>
 }
