@@ -97,7 +97,7 @@ export function createServices(options: {
   const plans = createPlanService(db, audit)
   const workspaces = createWorkspaceService({ db, audit, plans })
   const profiles = createProfileService({ db, settings, credits, workspaces })
-  const rateLimits = createRateLimitService(db)
+  const rateLimits = createRateLimitService(db, { sharedDatabase: database.kind === 'postgres' })
   const users = createUserService(db)
   const mailer = createMailer({ db, logger, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM })
   const accountMail = createAccountMail(mailer, env.PUBLIC_URL)

@@ -17,7 +17,7 @@ export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsSer
     const { apiRateLimit: limit } = await settings.get()
     const user = c.get('user')
     const key = user ? `api:user:${user.id}` : `api:ip:${c.get('clientIp')}`
-    const result = await rateLimits.hit(key, { limit, windowSeconds: WINDOW_SECONDS, message: '' })
+    const result = await rateLimits.hitEveryRequest(key, { limit, windowSeconds: WINDOW_SECONDS, message: '' })
     setRateLimitHeaders(c, { limit, windowSeconds: WINDOW_SECONDS, remaining: result.remaining, resetSeconds: result.resetSeconds })
     if (result.count > limit) {
       throw new RateLimited(

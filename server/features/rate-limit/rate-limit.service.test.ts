@@ -181,3 +181,20 @@ describe('reset and prune', () => {
     expect(await row(key)).toBeUndefined()
   })
 })
+
+describe('the counter every request passes', () => {
+  it('is the shared table on a shared database, and memory when only this process uses it', async () => {
+    const rows = (key: string) => database.db.select().from(rateLimits).where(eq(rateLimits.key, key))
+    const shared = freshKey()
+    expect((await service.hitEveryRequest(shared, rule(3))).remaining).toBe(2)
+    expect((await service.hitEveryRequest(shared, rule(3))).remaining).toBe(1)
+    expect(await rows(shared)).toHaveLength(1)
+
+    const alone = createRateLimitService(database.db, { sharedDatabase: false })
+    const key = freshKey()
+    expect(await alone.hitEveryRequest(key, rule(2))).toMatchObject({ count: 1, remaining: 1, resetSeconds: 60 })
+    expect(await alone.hitEveryRequest(key, rule(2))).toMatchObject({ count: 2, remaining: 0 })
+    expect((await alone.hitEveryRequest(key, rule(2))).count).toBe(3)
+    expect(await rows(key)).toHaveLength(0)
+  })
+})

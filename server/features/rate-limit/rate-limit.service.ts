@@ -2,6 +2,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { rateLimits } from '#server/db/schema/index.ts'
 import { RateLimited } from '#common/errors.ts'
+import { localWindows } from './local-windows.ts'
 
 export interface RateLimitRule {
   limit: number
@@ -19,8 +20,11 @@ export interface RateLimitResult {
 /**
  * Fixed-window counters in PostgreSQL, so every server process shares them.
  * One upsert per check: it either opens a new window or increments the current one.
+ * `sharedDatabase: false` (PGlite, which one process has to itself) keeps the counters every
+ * request passes (`hitEveryRequest`) in memory instead.
  */
-export function createRateLimitService(db: Db) {
+export function createRateLimitService(db: Db, options: { sharedDatabase: boolean } = { sharedDatabase: true }) {
+  const local = options.sharedDatabase ? null : localWindows()
   /** One prepared statement per window length (every API request counts in one): no SQL built per request. */
   const hits = new Map<number, ReturnType<typeof prepareHit>>()
   function prepareHit(windowSeconds: number) {
@@ -60,6 +64,15 @@ export function createRateLimitService(db: Db) {
   return {
     hit,
 
+    /**
+     * Counts a hit of a limit that every request passes (the general API limit): in this process's
+     * memory when no other process uses the database (a write per request was most of what the
+     * embedded database did under load), in the shared table otherwise.
+     */
+    async hitEveryRequest(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+      return local ? local.hit(key, rule) : hit(key, rule)
+    },
+
     /** Counts one attempt and throws RateLimited once the window's limit is passed. */
     async consume(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
       const result = await hit(key, rule)
@@ -84,8 +97,9 @@ export function createRateLimitService(db: Db) {
       await db.delete(rateLimits).where(eq(rateLimits.key, key))
     },
 
-    /** Deletes counters whose window ended long ago. */
+    /** Deletes counters whose window ended long ago (and forgets the ended ones kept in memory). */
     async prune(olderThanSeconds = 86_400): Promise<void> {
+      local?.sweep()
       await db
         .delete(rateLimits)
         .where(lt(rateLimits.windowStart, sql`now() - ${sql.raw(`interval '${Math.floor(olderThanSeconds)} seconds'`)}`))
