@@ -46,7 +46,10 @@ describe('changes of public content, as the database announces them', () => {
     const afterStatement = seen()
     expect(afterStatement).toBeGreaterThan(before)
     await database.db.transaction(async (tx) => {
-      await tx.update(blogPosts).set({ title: sql`${blogPosts.title}` }).where(sql`false`)
+      await tx
+        .update(blogPosts)
+        .set({ title: sql`${blogPosts.title}` })
+        .where(sql`false`)
     })
     expect(seen()).toBeGreaterThan(afterStatement)
   })
@@ -54,7 +57,7 @@ describe('changes of public content, as the database announces them', () => {
   it('are not announced for other tables, nor for a change rolled back', async () => {
     // On PostgreSQL a change is heard on each listening connection: let the last ones arrive.
     let before = seen()
-    for (let quiet = 0; quiet < 5; ) {
+    for (let quiet = 0; quiet < 5;) {
       await new Promise((resolve) => setTimeout(resolve, 50))
       quiet = seen() === before ? quiet + 1 : 0
       before = seen()
@@ -83,4 +86,3 @@ describe('changes of public content, as the database announces them', () => {
     expect(seen()).toBeGreaterThan(before)
   })
 })
-

@@ -42,7 +42,12 @@ const gc = runInNewContext('typeof gc === "function" ? gc : undefined')
 /** A process that creates a data folder, or the thread that serves one (or one in memory). */
 const create = !parentPort
 /** @type {{ dataDir: string | null, copyOf?: string | null, settings: Record<string, string>, listen?: string[] }} */
-const { dataDir, copyOf, settings, listen = [] } = create ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') } : workerData
+const {
+  dataDir,
+  copyOf,
+  settings,
+  listen = [],
+} = create ? { dataDir: process.argv[2], settings: JSON.parse(process.argv[3] ?? '{}') } : workerData
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 
 const startParams = [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]

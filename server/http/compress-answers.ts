@@ -53,7 +53,9 @@ export function compressAnswers(): MiddlewareHandler<AppEnv> {
 async function pack(body: Buffer, encoding: 'br' | 'gzip') {
   const atOnce = body.byteLength <= AT_ONCE_MAX_BYTES
   if (encoding === 'br') {
-    const options: BrotliOptions = { params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength } }
+    const options: BrotliOptions = {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+    }
     return atOnce ? brotliCompressSync(body, options) : brotli(body, options)
   }
   // A window larger than the answer holds nothing more, and costs its memory for each answer.
