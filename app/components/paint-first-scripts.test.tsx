@@ -137,17 +137,36 @@ describe('deferImports', () => {
   })
 })
 
-/** A page element for the interaction wait: a control (button) or anything else (a link's text). */
+/** How the browser answers a control by itself, if it does: the popover or dialog it opens, the form it submits. */
+type AnsweredBy = 'popover' | 'command' | 'form' | null
+
+/** A page element for the wait: a control, a link, or anything else (a paragraph's text). */
 class FakeElement {
   disabled = false
   isConnected = true
+  /** The open popover this element sits in, if any. */
+  openPopover: { hidePopover: () => void } | null = null
   constructor(
     readonly name: string,
-    readonly control: boolean,
+    readonly kind: 'control' | 'link' | 'text',
     private readonly log: string[],
+    private readonly answeredBy: AnsweredBy = null,
   ) {}
-  closest() {
-    return this.control ? this : null
+  closest(selector: string) {
+    if (selector === 'a[href]') return this.kind === 'link' ? this : null
+    if (selector === '[popover]:popover-open') return this.openPopover
+    return this.kind === 'control' ? this : null
+  }
+  matches(selector: string) {
+    return (
+      (selector === '[popovertarget]' && this.answeredBy === 'popover') || (selector === '[commandfor]' && this.answeredBy === 'command')
+    )
+  }
+  get type() {
+    return this.answeredBy === 'form' ? 'submit' : 'button'
+  }
+  get form() {
+    return this.answeredBy === 'form' ? {} : null
   }
   click() {
     this.log.push(`replay ${this.name}`)
@@ -170,8 +189,11 @@ class FakeEvent {
   }
 }
 
-/** Runs an on-interaction bootstrap against a window that records listeners; answers its handles. */
-function runUntilInteraction(code: string, { failImport = '' } = {}) {
+/**
+ * Runs an on-interaction bootstrap against a window that records listeners; answers its handles.
+ * `commands`: whether the browser runs a button's `commandfor` by itself.
+ */
+function runUntilInteraction(code: string, { failImport = '', commands = true } = {}) {
   const log: string[] = []
   const listeners = new Map<string, Listener[]>()
   const addEventListener = (name: string, listener: Listener) => listeners.set(name, [...(listeners.get(name) ?? []), listener])
@@ -194,6 +216,7 @@ function runUntilInteraction(code: string, { failImport = '' } = {}) {
     createElement: () => ({ rel: '', href: '' }),
     head: { append: (link: { rel: string; href: string }) => log.push(`${link.rel} ${link.href}`) },
   }
+  const HTMLButtonElement = { prototype: commands ? { commandForElement: null } : {} }
   const load = (href: string) => {
     log.push(`import ${href}`)
     return href === failImport ? Promise.reject(new Error('offline')) : Promise.resolve({ href })
@@ -207,25 +230,32 @@ function runUntilInteraction(code: string, { failImport = '' } = {}) {
     'addEventListener',
     'removeEventListener',
     'Element',
+    'HTMLButtonElement',
     'load',
     'window',
     code.replace(/\bimport\(/g, 'load('),
-  )(document, addEventListener, removeEventListener, FakeElement, load, window)
+  )(document, addEventListener, removeEventListener, FakeElement, HTMLButtonElement, load, window)
   const settle = async () => {
     for (let round = 0; round < 20; round++) await Promise.resolve()
   }
-  return { log, window, style, running, dispatch, settle, element: (name: string, control: boolean) => new FakeElement(name, control, log) }
+  const element = (name: string, kind: FakeElement['kind'], answeredBy: AnsweredBy = null) => new FakeElement(name, kind, log, answeredBy)
+  return { log, window, style, running, dispatch, settle, element }
 }
 
 describe('deferImports on a reading page', () => {
   const code = deferImports(BOOTSTRAP, ['/assets/entry.client-c.js', '/assets/core-d.js'], 'on-interaction') ?? ''
 
-  it('imports nothing until the visitor interacts, then adds the hints and imports in order', async () => {
+  it('imports nothing until a control that needs React is used, then adds the hints and imports in order', async () => {
     expect(code).toContain(`${INTERACTION_PRELOAD_MARKER} ["/assets/entry.client-c.js","/assets/core-d.js"]`)
     const page = runUntilInteraction(code)
+    const checkout = page.element('checkout button', 'control')
     await page.settle()
     expect(page.log).toEqual([])
-    page.dispatch('keydown')
+    page.dispatch('keydown', page.element('page text', 'text'))
+    page.dispatch('focusin', page.element('a link', 'link'))
+    await page.settle()
+    expect(page.log).toEqual([])
+    page.dispatch('keydown', checkout)
     await page.running
     expect(page.log).toEqual([
       'modulepreload /assets/entry.client-c.js',
@@ -240,66 +270,110 @@ describe('deferImports on a reading page', () => {
     })
   })
 
-  it('holds a click on a button until React has hydrated, then replays it on the same element; links pass', async () => {
+  it('lets the browser answer the controls it can: a popover toggle, a dialog command, a form submit', async () => {
     const page = runUntilInteraction(code)
-    const button = page.element('demo button', true)
-    const link = page.element('link text', false)
+    for (const [name, answeredBy] of [
+      ['menu toggle', 'popover'],
+      ['Watch Demo', 'command'],
+      ['theme button', 'form'],
+    ] as const) {
+      const control = page.element(name, 'control', answeredBy)
+      page.dispatch('pointerover', control)
+      page.dispatch('focusin', control)
+      page.dispatch('pointerdown', control)
+      expect(page.dispatch('click', control).prevented).toBe(false)
+    }
+    await page.settle()
+    expect(page.log).toEqual([])
+    expect(page.style.cursor).toBeUndefined()
+  })
+
+  it('where the browser does not run commands, a dialog command needs React', async () => {
+    const page = runUntilInteraction(code, { commands: false })
+    const watch = page.element('Watch Demo', 'control', 'command')
+    expect(page.dispatch('click', watch).prevented).toBe(true)
+    await page.running
+    page.dispatch(HYDRATED_EVENT)
+    expect(page.log.at(-1)).toBe('replay Watch Demo')
+  })
+
+  it('closes the open popover a link was followed in, until React has hydrated', async () => {
+    const page = runUntilInteraction(code)
+    const link = page.element('Features', 'link')
+    let hidden = 0
+    link.openPopover = { hidePopover: () => void hidden++ }
+    expect(page.dispatch('click', link).prevented).toBe(false)
+    expect(hidden).toBe(1)
+    page.dispatch('click', page.element('Pricing outside the menu', 'link'))
+    expect(hidden).toBe(1)
+    page.dispatch('click', page.element('checkout', 'control'))
+    await page.running
+    page.dispatch(HYDRATED_EVENT)
+    page.dispatch('click', link)
+    expect(hidden).toBe(1)
+  })
+
+  it('holds a click on a control that needs React until React has hydrated, then replays it on the same element; links pass', async () => {
+    const page = runUntilInteraction(code)
+    const button = page.element('checkout button', 'control')
+    const link = page.element('link text', 'link')
     page.dispatch('pointerdown', button)
     const held = page.dispatch('click', button)
     expect(held.prevented && held.stopped).toBe(true)
     expect(page.style.cursor).toBe('progress')
     expect(page.dispatch('click', link).prevented).toBe(false)
-    const disabled = page.element('disabled button', true)
+    const disabled = page.element('disabled button', 'control')
     disabled.disabled = true
     expect(page.dispatch('click', disabled).prevented).toBe(false)
     await page.running
-    expect(page.log).not.toContain('replay demo button')
+    expect(page.log).not.toContain('replay checkout button')
 
     page.dispatch(HYDRATED_EVENT)
-    expect(page.log.at(-1)).toBe('replay demo button')
+    expect(page.log.at(-1)).toBe('replay checkout button')
     expect(page.style.cursor).toBeUndefined()
     // Hydrated: clicks are React's again.
     expect(page.dispatch('click', button).prevented).toBe(false)
   })
 
-  it('starts when the pointer comes over a control, not over anything else', async () => {
+  it('starts when the pointer comes over a control that needs React, not over anything else', async () => {
     const page = runUntilInteraction(code)
-    page.dispatch('pointerover', page.element('paragraph', false))
+    page.dispatch('pointerover', page.element('paragraph', 'text'))
+    page.dispatch('pointerover', page.element('menu toggle', 'control', 'popover'))
     await page.settle()
     expect(page.log).toEqual([])
-    page.dispatch('pointerover', page.element('menu button', true))
+    page.dispatch('pointerover', page.element('checkout button', 'control'))
     await page.running
     expect(page.log).toContain('import /assets/entry.client-c.js')
   })
 
   it('starts on a click alone (a click dispatched without a pointer)', async () => {
     const page = runUntilInteraction(code)
-    const button = page.element('theme button', true)
+    const button = page.element('checkout button', 'control')
     expect(page.dispatch('click', button).prevented).toBe(true)
     await page.running
     expect(page.log).toContain('import /assets/entry.client-c.js')
   })
 
-  it('replays a button pressed twice before hydration once (a double tap on a toggle is one press)', async () => {
+  it('replays a button pressed twice before hydration once (a double tap is one press)', async () => {
     const page = runUntilInteraction(code)
-    const toggle = page.element('menu toggle', true)
-    const gone = page.element('re-rendered button', true)
+    const toggle = page.element('plan toggle', 'control')
+    const gone = page.element('re-rendered button', 'control')
     page.dispatch('click', toggle)
     page.dispatch('click', toggle)
     page.dispatch('click', gone)
     gone.isConnected = false
     await page.running
     page.dispatch(HYDRATED_EVENT)
-    expect(page.log.filter((line) => line.startsWith('replay'))).toEqual(['replay menu toggle'])
+    expect(page.log.filter((line) => line.startsWith('replay'))).toEqual(['replay plan toggle'])
   })
 
   for (const failing of ['/assets/root-a.js', '/assets/entry.client-c.js']) {
     it(`replays held clicks without React and lets clicks through when ${failing} cannot load`, async () => {
       const page = runUntilInteraction(code, { failImport: failing })
-      const button = page.element('theme button', true)
+      const button = page.element('checkout button', 'control')
       expect(page.dispatch('click', button).prevented).toBe(true)
       await expect(page.running).rejects.toThrow('offline')
-      expect(page.log.at(-1)).toBe('replay theme button')
+      expect(page.log.at(-1)).toBe('replay checkout button')
       expect(page.dispatch('click', button).prevented).toBe(false)
       expect(page.style.cursor).toBeUndefined()
     })

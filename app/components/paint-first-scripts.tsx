@@ -11,8 +11,8 @@ type Element = ReactElement<{
 }>
 
 /**
- * When a page's modules load: once the first contentful paint is on screen, or at the visitor's
- * first interaction with the page (docs/decisions/037-reading-pages-hydrate-on-interaction.md).
+ * When a page's modules load: once the first contentful paint is on screen, or when the visitor
+ * first reaches for a control that needs React (docs/decisions/037-reading-pages-hydrate-on-interaction.md).
  */
 export type ScriptsStart = 'after-paint' | 'on-interaction'
 
@@ -32,7 +32,7 @@ export function PaintFirstScripts({ loadModules = 'after-paint', ...props }: Scr
 
 /** The marker before the list of modules the bootstrap preloads (scripts/bench/js-size.mjs reads it). */
 export const PRELOAD_MARKER = '/* modulepreload after first paint */'
-/** The same marker on a page whose modules wait for the first interaction. */
+/** The same marker on a page whose modules wait for a control that needs React. */
 export const INTERACTION_PRELOAD_MARKER = '/* modulepreload after the first interaction */'
 
 /** Dispatched on window once React has hydrated the page; the root sets data-hydrated on <html> too. */
@@ -60,24 +60,40 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
 });`
 
 /**
- * The wait for the first interaction: a key, a touch, a click, or pointing at a control. A click on
- * a button meanwhile (a link needs no script) is held, and replayed on the same element once React
- * has hydrated the page, once per button (a double tap on a toggle is one press). If the modules
- * fail to load, the held clicks are replayed without React (a form's button still submits it) and
- * clicks are let through again.
+ * The wait on a reading page: for the first use of a control that needs React. A control the
+ * browser answers itself (one that opens a popover or a dialog, or submits its form) works as
+ * HTML, so a visitor who reads, opens the menu, watches the demo, changes the theme or follows a
+ * link loads no script at all; where `command` is not known, a dialog's button needs React.
+ * Pointing at, touching, focusing or pressing a control that needs React starts the download. A
+ * click on one meanwhile is held, and replayed on the same element once React has hydrated the
+ * page, once per control (a double tap is one press). If the modules fail to load, the held clicks
+ * are replayed without React and clicks are let through again. Until React has hydrated, a link
+ * followed inside an open popover (the menu's links to the page's own sections) closes it.
  */
 const WAIT_FOR_INTERACTION = `const controls = 'button, [role="button"], input[type="submit"], input[type="button"]'
+const commands = 'commandForElement' in HTMLButtonElement.prototype
+const answeredByHtml = (control) =>
+  control.matches('[popovertarget]') || (commands && control.matches('[commandfor]')) || (control.type === 'submit' && Boolean(control.form))
+const needingReact = (target) => {
+  const control = target instanceof Element ? target.closest(controls) : null
+  return control && !control.disabled && !answeredByHtml(control) ? control : null
+}
 const held = new Set()
 const hold = (event) => {
-  const control = event.target instanceof Element ? event.target.closest(controls) : null
-  if (!control || control.disabled) return
+  const control = needingReact(event.target)
+  if (!control) return
   event.preventDefault()
   event.stopImmediatePropagation()
   held.add(control)
   document.documentElement.style.cursor = 'progress'
 }
+const closePopover = (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null
+  link?.closest('[popover]:popover-open')?.hidePopover()
+}
 const release = () => {
   removeEventListener('click', hold, true)
+  removeEventListener('click', closePopover)
   document.documentElement.style.removeProperty('cursor')
   const pressed = [...held].filter((control) => control.isConnected)
   held.clear()
@@ -86,14 +102,14 @@ const release = () => {
 const interaction = new Promise((go) => {
   const triggers = ['pointerover', 'pointerdown', 'keydown', 'focusin', 'click']
   const start = (event) => {
-    // Pointing at a control is enough; moving across the text is not.
-    if (event.type === 'pointerover' && !(event.target instanceof Element && event.target.closest(controls))) return
+    if (!needingReact(event.target)) return
     for (const name of triggers) removeEventListener(name, start, true)
     go()
   }
   for (const name of triggers) addEventListener(name, start, true)
 })
 addEventListener('click', hold, true)
+addEventListener('click', closePopover)
 addEventListener(${JSON.stringify(HYDRATED_EVENT)}, release, { once: true })
 await interaction;`
 

@@ -30,7 +30,8 @@ function scriptUrls(text) {
   return urls
 }
 
-async function measure(base, urls) {
+/** The files at `urls` (relative to `base`): how many, their bytes, and their bytes gzipped at level 9. */
+export async function measure(base, urls) {
   let rawBytes = 0
   let gzipBytes = 0
   for (const url of urls) {

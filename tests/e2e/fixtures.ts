@@ -81,13 +81,25 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; clientAddress: s
 
 /**
  * Navigates and waits until React has hydrated the page, so clicks reach the client router. A
- * reading page loads its modules at the first interaction (docs/decisions/037): a key press starts it.
+ * reading page works as HTML until a control that needs React is used (docs/decisions/037): there
+ * the page is ready once it has loaded, as a visitor gets it, and a click on such a control is
+ * held until React has hydrated.
  */
 export async function gotoHydrated(page: Page, url: string, selector = 'main') {
   const response = await page.goto(url)
-  await page.keyboard.press('Shift')
-  await hydrated(page, selector)
+  if (!(await waitsForControlNeedingReact(page))) await hydrated(page, selector)
   return response
+}
+
+/** Whether the page is a reading page whose modules wait for a control that needs React. */
+export function waitsForControlNeedingReact(page: Page) {
+  return page.evaluate(
+    (marker) =>
+      !document.documentElement.hasAttribute('data-hydrated') &&
+      [...document.querySelectorAll('script[type="module"]')].some((script) => script.textContent?.includes(marker)),
+    // INTERACTION_PRELOAD_MARKER of app/components/paint-first-scripts.tsx
+    '/* modulepreload after the first interaction */',
+  )
 }
 
 /**

@@ -80,7 +80,8 @@ test.describe('home page', () => {
     consoleErrors.allow(/a real bug/)
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
-    await gotoHydrated(page, '/')
+    // A page that is used: React's entry (which tells the two apart) loads after the first paint.
+    await gotoHydrated(page, '/services')
     await page.evaluate(() => {
       void Promise.reject(new DOMException('signal is aborted without reason', 'AbortError'))
       void Promise.reject(Object.assign(new Error('a revalidation was cut short'), { name: 'AbortError' }))
@@ -117,24 +118,33 @@ test.describe('home page', () => {
     await watch.click()
     const dialog = page.getByRole('dialog', { name: 'See Aether in action' })
     await expect(dialog).toBeVisible()
-    await expect(dialog.getByRole('heading', { name: 'Step 1: Record Your Actions' })).toBeVisible()
-    await dialog.getByRole('button', { name: 'Next' }).click()
-    await expect(dialog.getByRole('heading', { name: 'Step 2: AI Enhancement' })).toBeVisible()
-    await dialog.getByRole('button', { name: /Run & Monitor/ }).click()
-    await expect(dialog.getByRole('heading', { name: 'Step 4: Run & Monitor' })).toBeVisible()
+    const steps = dialog.getByRole('list', { name: 'Walkthrough steps' })
+    await expect(dialog.getByText('Recording', { exact: true })).toBeVisible()
+    // One step open at a time.
+    await steps.getByText('Step 2: AI Enhancement').click()
+    await expect(dialog.getByText('Wait until the table has loaded')).toBeVisible()
+    await expect(dialog.getByText('Recording', { exact: true })).toBeHidden()
+    await steps.getByText('Step 4: Run & Monitor').click()
+    await expect(dialog.getByText('Running…')).toBeVisible()
+    await expect(dialog.getByText('Wait until the table has loaded')).toBeHidden()
     await expectNoAxeViolations(page)
 
     await page.keyboard.press('Escape')
     await expect(dialog).toBeHidden()
     await expect(watch).toBeFocused()
 
-    // It opens again, from the start.
+    // By keyboard: Enter opens it, the close button closes it.
+    await page.keyboard.press('Enter')
+    await expect(dialog).toBeVisible()
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(watch).toBeFocused()
+
+    // A click outside it closes it.
     await watch.click()
-    await expect(
-      page.getByRole('dialog', { name: 'See Aether in action' }).getByRole('heading', { name: 'Step 1: Record Your Actions' }),
-    ).toBeVisible()
-    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
-    await expect(page.getByRole('dialog')).toHaveCount(0)
+    await expect(dialog).toBeVisible()
+    await page.mouse.click(5, 5)
+    await expect(dialog).toBeHidden()
   })
 
   test("a visitor's plan button goes to /auth", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { Menu, X, Zap } from 'lucide-react'
-import { useState } from 'react'
+import { useRef } from 'react'
 import { Form, Link } from 'react-router'
 import { ThemeSwitch } from '#app/components/preferences/theme-switch.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -13,13 +13,18 @@ const NAV_LINKS = [
   { to: '/services', label: 'Services' },
 ]
 
+/**
+ * The site's header. On a small screen the links fold into a menu that is a popover: the browser
+ * opens it from the toggle and closes it on Escape or a tap outside, with no script (a reading
+ * page may have none, docs/decisions/037); a link followed in it closes it too.
+ */
 export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Theme }) {
-  const [open, setOpen] = useState(false)
-  const close = () => setOpen(false)
+  const menu = useRef<HTMLElement>(null)
+  const closeMenu = () => menu.current?.hidePopover()
   return (
-    <header className="fixed inset-x-0 top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
+    <header className="group/header fixed inset-x-0 top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" className="flex items-center gap-2 font-semibold tracking-tight" onClick={close}>
+        <Link to="/" className="flex items-center gap-2 font-semibold tracking-tight">
           <Zap className="size-5 text-primary" aria-hidden="true" />
           Aether
         </Link>
@@ -32,43 +37,42 @@ export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Them
         </nav>
         <div className="hidden items-center gap-2 md:flex">
           <ThemeSwitch theme={theme} />
-          <AccountActions signedIn={signedIn} onNavigate={close} />
+          <AccountActions signedIn={signedIn} onNavigate={closeMenu} />
         </div>
         <div className="md:hidden">
           <ThemeSwitch theme={theme} />
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="md:hidden"
-          aria-expanded={open}
-          aria-controls="mobile-menu"
-          aria-label={open ? 'Close menu' : 'Open menu'}
-          onClick={() => setOpen((value) => !value)}
-        >
-          {open ? <X /> : <Menu />}
+        <Button variant="ghost" size="icon" className="md:hidden" popoverTarget="mobile-menu" aria-controls="mobile-menu">
+          <Menu className="group-has-[#mobile-menu:popover-open]/header:hidden" aria-hidden="true" />
+          <X className="hidden group-has-[#mobile-menu:popover-open]/header:block" aria-hidden="true" />
+          <span className="sr-only group-has-[#mobile-menu:popover-open]/header:hidden">Open menu</span>
+          <span className="sr-only hidden group-has-[#mobile-menu:popover-open]/header:inline">Close menu</span>
         </Button>
       </div>
-      {open ? (
-        <nav id="mobile-menu" aria-label="Mobile" className="border-t bg-background px-4 pb-4 md:hidden">
-          <ul className="flex flex-col py-2">
-            {NAV_LINKS.map((link) => (
-              <li key={link.to}>
-                <Link
-                  to={link.to}
-                  onClick={close}
-                  className="block rounded-md px-2 py-2.5 text-muted-foreground hover:bg-accent hover:text-foreground"
-                >
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-          <div className="flex flex-col gap-2">
-            <AccountActions signedIn={signedIn} onNavigate={close} />
-          </div>
-        </nav>
-      ) : null}
+      <nav
+        ref={menu}
+        id="mobile-menu"
+        popover="auto"
+        aria-label="Mobile"
+        className="fixed inset-x-0 top-16 bottom-auto m-0 h-auto w-full border-0 border-b bg-background px-4 pt-0 pb-4 text-foreground md:hidden"
+      >
+        <ul className="flex flex-col py-2">
+          {NAV_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link
+                to={link.to}
+                onClick={closeMenu}
+                className="block rounded-md px-2 py-2.5 text-muted-foreground hover:bg-accent hover:text-foreground"
+              >
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <div className="flex flex-col gap-2">
+          <AccountActions signedIn={signedIn} onNavigate={closeMenu} />
+        </div>
+      </nav>
     </header>
   )
 }

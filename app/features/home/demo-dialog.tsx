@@ -1,137 +1,76 @@
-import { Bot, CalendarClock, Check, ChevronLeft, ChevronRight, Circle, Pause, Play, Sparkles } from 'lucide-react'
-import { useEffect, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react'
+import { Bot, CalendarClock, Check, Circle, Sparkles, X } from 'lucide-react'
+import type { ReactNode, RefObject } from 'react'
 import { Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#app/components/ui/dialog.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { STEPS } from './steps.ts'
 
-const STEP_MS = 4500
+export const DEMO_DIALOG_ID = 'demo'
+
+/** Whether this browser opens and closes a dialog from a button's `commandfor` by itself. */
+export const browserRunsCommands = () => 'commandForElement' in HTMLButtonElement.prototype
 
 /**
  * 'Watch Demo': a product walkthrough in four scenes, drawn with HTML (no video, no external
- * image). It advances on its own unless the visitor prefers reduced motion, and can be paused
- * and stepped through by keyboard.
+ * image). It is a native dialog that the 'Watch Demo' button opens with no script, so it works on
+ * a reading page before (and without) React (docs/decisions/037); its scenes are an accordion of
+ * which one is open at a time. Escape, a click outside and the close button close it, and focus
+ * goes back to the button.
  */
-export default function DemoDialog({
-  open,
-  onOpenChange,
-  startHref,
-  returnFocusTo,
-}: {
-  open: boolean
-  onOpenChange: (open: boolean) => void
-  startHref: string
-  returnFocusTo: RefObject<HTMLElement | null>
-}) {
-  const reducedMotion = usePrefersReducedMotion()
-  const [step, setStep] = useState(0)
-  const [paused, setPaused] = useState(false)
-  const playing = open && !paused && !reducedMotion
-  const last = STEPS.length - 1
-
-  useEffect(() => {
-    if (!playing) return
-    const timer = window.setInterval(() => setStep((current) => (current + 1) % STEPS.length), STEP_MS)
-    return () => window.clearInterval(timer)
-  }, [playing])
-
-  const go = (next: number) => {
-    setPaused(true)
-    setStep(Math.max(0, Math.min(last, next)))
-  }
-  const current = STEPS[step] ?? STEPS[0]
-
+export function DemoDialog({ startHref, dialog }: { startHref: string; dialog: RefObject<HTMLDialogElement | null> }) {
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) {
-          // The next visit starts from the beginning.
-          setStep(0)
-          setPaused(false)
-        }
-        onOpenChange(next)
-      }}
+    <dialog
+      ref={dialog}
+      id={DEMO_DIALOG_ID}
+      closedby="any"
+      aria-labelledby="demo-title"
+      aria-describedby="demo-description"
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-2xl gap-4 overflow-y-auto rounded-lg border bg-card p-6 text-card-foreground shadow-lg backdrop:bg-black/70 backdrop:backdrop-blur-sm open:grid"
     >
-      <DialogContent
-        className="max-w-2xl"
-        onCloseAutoFocus={(event) => {
-          // The dialog has no Radix trigger (it loads on demand): give focus back to the button.
-          event.preventDefault()
-          returnFocusTo.current?.focus()
+      <div className="flex flex-col gap-1.5 pr-6">
+        <h2 id="demo-title" className="text-lg leading-tight font-semibold tracking-tight">
+          See Aether in action
+        </h2>
+        <p id="demo-description" className="text-sm text-muted-foreground">
+          Record a task once, let AI improve it, schedule it and watch it run.
+        </p>
+      </div>
+      <button
+        type="button"
+        commandfor={DEMO_DIALOG_ID}
+        command="close"
+        onClick={() => {
+          if (!browserRunsCommands()) dialog.current?.close()
         }}
+        className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
-        <DialogHeader>
-          <DialogTitle>See Aether in action</DialogTitle>
-          <DialogDescription>Record a task once, let AI improve it, schedule it and watch it run.</DialogDescription>
-        </DialogHeader>
+        <X className="size-4" aria-hidden="true" />
+        <span className="sr-only">Close</span>
+      </button>
 
-        <ol className="grid grid-cols-4 gap-2" aria-label="Walkthrough steps">
-          {STEPS.map((item, index) => (
-            <li key={item.title}>
-              <button
-                type="button"
-                onClick={() => go(index)}
-                aria-current={index === step ? 'step' : undefined}
-                className={cn(
-                  'w-full rounded-md border px-2 py-1.5 text-left text-xs font-medium transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                  index === step ? 'border-primary bg-accent text-accent-foreground' : 'text-muted-foreground hover:text-foreground',
-                )}
-              >
-                <span className="block tabular-nums">{String(index + 1).padStart(2, '0')}</span>
-                <span className="hidden sm:block">{item.title}</span>
-                <span className="sr-only sm:hidden">{item.title}</span>
-              </button>
-            </li>
-          ))}
-        </ol>
+      <ol className="space-y-2" aria-label="Walkthrough steps">
+        {STEPS.map((item, index) => (
+          <li key={item.title}>
+            <details name="demo-step" open={index === 0} className="group rounded-md border open:border-primary">
+              <summary className="flex cursor-pointer items-center gap-3 rounded-md px-3 py-2 text-sm font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+                <span className="text-xs text-muted-foreground tabular-nums">{String(index + 1).padStart(2, '0')}</span>
+                Step {index + 1}: {item.title}
+              </summary>
+              <div className="space-y-3 px-3 pb-3">
+                <Scene step={index} />
+                <p className="text-sm text-muted-foreground">{item.text}</p>
+              </div>
+            </details>
+          </li>
+        ))}
+      </ol>
 
-        <div aria-live={playing ? 'off' : 'polite'} className="space-y-3">
-          <div key={step} className="transition-opacity duration-300 starting:opacity-0">
-            <Scene step={step} />
-          </div>
-          <h3 className="font-semibold">
-            Step {step + 1}: {current.title}
-          </h3>
-          <p className="text-sm text-muted-foreground">{current.text}</p>
-        </div>
-
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <div className="flex gap-2">
-            <Button type="button" variant="outline" size="sm" onClick={() => go(step - 1)} disabled={step === 0}>
-              <ChevronLeft aria-hidden="true" /> Previous
-            </Button>
-            <Button type="button" variant="outline" size="sm" onClick={() => go(step + 1)} disabled={step === last}>
-              Next <ChevronRight aria-hidden="true" />
-            </Button>
-            {reducedMotion ? null : (
-              <Button type="button" variant="ghost" size="sm" onClick={() => setPaused((value) => !value)}>
-                {paused ? <Play aria-hidden="true" /> : <Pause aria-hidden="true" />}
-                {paused ? 'Play' : 'Pause'}
-              </Button>
-            )}
-          </div>
-          <Button asChild size="sm">
-            <Link to={startHref} onClick={() => onOpenChange(false)}>
-              Start Automating Now
-            </Link>
-          </Button>
-        </div>
-      </DialogContent>
-    </Dialog>
-  )
-}
-
-function usePrefersReducedMotion(): boolean {
-  return useSyncExternalStore(
-    (onChange) => {
-      const query = window.matchMedia('(prefers-reduced-motion: reduce)')
-      query.addEventListener('change', onChange)
-      return () => query.removeEventListener('change', onChange)
-    },
-    () => window.matchMedia('(prefers-reduced-motion: reduce)').matches,
-    () => false,
+      <div className="flex justify-end">
+        <Button asChild size="sm">
+          <Link to={startHref}>Start Automating Now</Link>
+        </Button>
+      </div>
+    </dialog>
   )
 }
 

@@ -1,17 +1,11 @@
 import { ArrowRight, Play } from 'lucide-react'
-import { lazy, Suspense, useRef, useState } from 'react'
+import { useRef } from 'react'
 import { Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
-
-// The walkthrough (and the dialog library) loads only when someone asks for it: it is not part
-// of the JavaScript every visitor of '/' downloads. Pointing at the button starts the download.
-const loadDemo = () => import('./demo-dialog.tsx')
-const DemoDialog = lazy(loadDemo)
+import { browserRunsCommands, DEMO_DIALOG_ID, DemoDialog } from './demo-dialog.tsx'
 
 export function Hero({ startHref }: { startHref: string }) {
-  const [open, setOpen] = useState(false)
-  const [requested, setRequested] = useState(false)
-  const demoButton = useRef<HTMLButtonElement>(null)
+  const demo = useRef<HTMLDialogElement>(null)
   return (
     <section className="relative overflow-hidden">
       <div
@@ -37,27 +31,22 @@ export function Hero({ startHref }: { startHref: string }) {
             </Link>
           </Button>
           <Button
-            ref={demoButton}
             type="button"
             variant="outline"
             size="lg"
             aria-haspopup="dialog"
-            onPointerEnter={() => void loadDemo()}
-            onFocus={() => void loadDemo()}
+            commandfor={DEMO_DIALOG_ID}
+            command="show-modal"
             onClick={() => {
-              setRequested(true)
-              setOpen(true)
+              // Where the browser does not run the command itself (the page then hydrates for this button).
+              if (!browserRunsCommands()) demo.current?.showModal()
             }}
           >
             <Play aria-hidden="true" /> Watch Demo
           </Button>
         </div>
       </div>
-      {requested ? (
-        <Suspense fallback={null}>
-          <DemoDialog open={open} onOpenChange={setOpen} startHref={startHref} returnFocusTo={demoButton} />
-        </Suspense>
-      ) : null}
+      <DemoDialog startHref={startHref} dialog={demo} />
     </section>
   )
 }
