@@ -180,6 +180,7 @@ class FakeEvent {
   constructor(
     readonly type: string,
     readonly target: unknown,
+    readonly newState?: string,
   ) {}
   preventDefault() {
     this.prevented = true
@@ -202,8 +203,8 @@ function runUntilInteraction(code: string, { failImport = '', commands = true } 
       name,
       (listeners.get(name) ?? []).filter((known) => known !== listener),
     )
-  const dispatch = (name: string, target: unknown = null) => {
-    const event = new FakeEvent(name, target)
+  const dispatch = (name: string, target: unknown = null, newState?: string) => {
+    const event = new FakeEvent(name, target, newState)
     for (const listener of listeners.get(name) ?? []) {
       listener(event)
       if (event.stopped) break
@@ -211,11 +212,15 @@ function runUntilInteraction(code: string, { failImport = '', commands = true } 
     return event
   }
   const style: Record<string, string> = {}
+  /** The page's popover toggles by the selector that finds them. */
+  const toggles = new Map<string, { setAttribute: (name: string, value: string) => void }[]>()
   const document = {
     documentElement: { style: Object.assign(style, { removeProperty: (name: string) => delete style[name] }) },
     createElement: () => ({ rel: '', href: '' }),
     head: { append: (link: { rel: string; href: string }) => log.push(`${link.rel} ${link.href}`) },
+    querySelectorAll: (selector: string) => toggles.get(selector) ?? [],
   }
+  const CSS = { escape: (text: string) => text }
   const HTMLButtonElement = { prototype: commands ? { commandForElement: null } : {} }
   const load = (href: string) => {
     log.push(`import ${href}`)
@@ -231,15 +236,16 @@ function runUntilInteraction(code: string, { failImport = '', commands = true } 
     'removeEventListener',
     'Element',
     'HTMLButtonElement',
+    'CSS',
     'load',
     'window',
     code.replace(/\bimport\(/g, 'load('),
-  )(document, addEventListener, removeEventListener, FakeElement, HTMLButtonElement, load, window)
+  )(document, addEventListener, removeEventListener, FakeElement, HTMLButtonElement, CSS, load, window)
   const settle = async () => {
     for (let round = 0; round < 20; round++) await Promise.resolve()
   }
   const element = (name: string, kind: FakeElement['kind'], answeredBy: AnsweredBy = null) => new FakeElement(name, kind, log, answeredBy)
-  return { log, window, style, running, dispatch, settle, element }
+  return { log, window, style, running, dispatch, settle, element, toggles }
 }
 
 describe('deferImports on a reading page', () => {
@@ -311,6 +317,20 @@ describe('deferImports on a reading page', () => {
     page.dispatch(HYDRATED_EVENT)
     page.dispatch('click', link)
     expect(hidden).toBe(1)
+  })
+
+  it("keeps a popover's toggles' aria-expanded in step with it, before and after hydration", async () => {
+    const page = runUntilInteraction(code)
+    const expanded: string[] = []
+    page.toggles.set('[popovertarget="mobile-menu"]', [{ setAttribute: (name, value) => expanded.push(`${name}=${value}`) }])
+    const menu = Object.assign(page.element('menu', 'text'), { id: 'mobile-menu', hasAttribute: (name: string) => name === 'popover' })
+    page.dispatch('toggle', menu, 'open')
+    page.dispatch('toggle', Object.assign(page.element('details', 'text'), { id: 'faq', hasAttribute: () => false }), 'open')
+    page.dispatch('click', page.element('checkout', 'control'))
+    await page.running
+    page.dispatch(HYDRATED_EVENT)
+    page.dispatch('toggle', menu, 'closed')
+    expect(expanded).toEqual(['aria-expanded=true', 'aria-expanded=false'])
   })
 
   it('holds a click on a control that needs React until React has hydrated, then replays it on the same element; links pass', async () => {

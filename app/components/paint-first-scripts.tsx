@@ -68,7 +68,8 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
  * click on one meanwhile is held, and replayed on the same element once React has hydrated the
  * page, once per control (a double tap is one press). If the modules fail to load, the held clicks
  * are replayed without React and clicks are let through again. Until React has hydrated, a link
- * followed inside an open popover (the menu's links to the page's own sections) closes it.
+ * followed inside an open popover (the menu's links to the page's own sections) closes it. A
+ * popover's toggles say whether it is open (aria-expanded), as React does once it has hydrated.
  */
 const WAIT_FOR_INTERACTION = `const controls = 'button, [role="button"], input[type="submit"], input[type="button"]'
 const commands = 'commandForElement' in HTMLButtonElement.prototype
@@ -110,6 +111,12 @@ const interaction = new Promise((go) => {
 })
 addEventListener('click', hold, true)
 addEventListener('click', closePopover)
+addEventListener('toggle', (event) => {
+  const popover = event.target
+  if (!(popover instanceof Element) || !popover.id || !popover.hasAttribute('popover')) return
+  for (const toggle of document.querySelectorAll('[popovertarget="' + CSS.escape(popover.id) + '"]'))
+    toggle.setAttribute('aria-expanded', String(event.newState === 'open'))
+}, true)
 addEventListener(${JSON.stringify(HYDRATED_EVENT)}, release, { once: true })
 await interaction;`
 

@@ -12,6 +12,7 @@ test.describe('top navigation bar on a small screen', () => {
     await gotoHydrated(page, '/')
     const toggle = page.getByRole('button', { name: 'Open menu' })
     const mobileMenu = page.getByRole('navigation', { name: 'Mobile' })
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false')
     expect(await expandedAsAnnounced(page, 'Open menu')).toBe(false)
     await expect(mobileMenu).toBeHidden()
     // The desktop links are hidden at this width.
@@ -19,6 +20,7 @@ test.describe('top navigation bar on a small screen', () => {
 
     await toggle.tap()
     await expect(mobileMenu).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true')
     expect(await expandedAsAnnounced(page, 'Close menu')).toBe(true)
     for (const name of ['Home', 'Features', 'How It Works', 'Pricing', 'Services', 'Log In', 'Sign Up Free']) {
       await expect(mobileMenu.getByRole('link', { name, exact: true })).toBeVisible()
@@ -28,6 +30,7 @@ test.describe('top navigation bar on a small screen', () => {
     await mobileMenu.getByRole('link', { name: 'Features' }).tap()
     await expect(page).toHaveURL('/#features')
     await expect(mobileMenu).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false')
     expect(await expandedAsAnnounced(page, 'Open menu')).toBe(false)
 
     // Escape closes it too.
@@ -49,10 +52,12 @@ test.describe('top navigation bar on a small screen', () => {
     await gotoHydrated(page, '/services')
     const mobileMenu = page.getByRole('navigation', { name: 'Mobile' })
     await page.getByRole('button', { name: 'Open menu' }).tap()
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true')
     await mobileMenu.getByRole('link', { name: 'Pricing' }).tap()
     await expect(page).toHaveURL('/#pricing')
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Automate everything')
     await expect(mobileMenu).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false')
   })
 })
 

@@ -133,7 +133,7 @@ test.describe('on a small touch screen', () => {
     await page.goto('/blog')
     await page.getByRole('button', { name: 'Open menu' }).tap()
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible()
-    await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true')
     expect(scripts).toEqual([])
   })
 })

@@ -1,5 +1,5 @@
 import { Menu, X, Zap } from 'lucide-react'
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
 import { Form, Link } from 'react-router'
 import { ThemeSwitch } from '#app/components/preferences/theme-switch.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -16,10 +16,12 @@ const NAV_LINKS = [
 /**
  * The site's header. On a small screen the links fold into a menu that is a popover: the browser
  * opens it from the toggle and closes it on Escape or a tap outside, with no script (a reading
- * page may have none, docs/decisions/037); a link followed in it closes it too.
+ * page may have none, docs/decisions/051); a link followed in it closes it too. The toggle's
+ * aria-expanded follows the menu: here once hydrated, and by the page's bootstrap before.
  */
 export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Theme }) {
   const menu = useRef<HTMLElement>(null)
+  const [open, setOpen] = useState(false)
   const closeMenu = () => menu.current?.hidePopover()
   return (
     <header className="group/header fixed inset-x-0 top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
@@ -42,7 +44,14 @@ export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Them
         <div className="md:hidden">
           <ThemeSwitch theme={theme} />
         </div>
-        <Button variant="ghost" size="icon" className="md:hidden" popoverTarget="mobile-menu" aria-controls="mobile-menu">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="md:hidden"
+          popoverTarget="mobile-menu"
+          aria-controls="mobile-menu"
+          aria-expanded={open}
+        >
           <Menu className="group-has-[#mobile-menu:popover-open]/header:hidden" aria-hidden="true" />
           <X className="hidden group-has-[#mobile-menu:popover-open]/header:block" aria-hidden="true" />
           <span className="sr-only group-has-[#mobile-menu:popover-open]/header:hidden">Open menu</span>
@@ -53,6 +62,7 @@ export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Them
         ref={menu}
         id="mobile-menu"
         popover="auto"
+        onToggle={(event) => setOpen(event.newState === 'open')}
         aria-label="Mobile"
         className="fixed inset-x-0 top-16 bottom-auto m-0 h-auto w-full border-0 border-b bg-background px-4 pt-0 pb-4 text-foreground md:hidden"
       >
