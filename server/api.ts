@@ -10,6 +10,7 @@ import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
 import { createPlansApi } from './features/plans/plans.api.ts'
 import { createInquiriesApi } from './features/inquiries/inquiries.api.ts'
+import { keptApiAnswers } from './http/kept-api-answers.ts'
 import { createBlogApi } from './features/blog/blog.api.ts'
 import { createWebhooksApi } from './features/billing/webhooks.api.ts'
 import { createMailApi } from './features/mail/mail.api.ts'
@@ -48,6 +49,8 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   api.route('/runs', createDeviceVaultApi(services.deviceVault))
   api.route('/webhooks', createWebhooksApi(services.webhooks))
   api.use(apiRateLimit(services.rateLimits, services.settings))
+  // After the limit: a kept answer still counts, and carries the client's own RateLimit headers.
+  api.use(keptApiAnswers({ readVersion: services.publicContent.version, heardVersion: services.publicContent.heard }))
 
   api.route('/uploads', createUploadsApi(services.uploads))
 

@@ -7,7 +7,7 @@ import type { AppEnv } from './app-env.ts'
 import { preferredEncoding, varyWithAcceptEncoding } from './page-encodings.ts'
 
 /** Smaller answers go as they are: compressing them saves less than its own headers cost. */
-const THRESHOLD_BYTES = 1024
+export const THRESHOLD_BYTES = 1024
 /** Brotli's quality 4: smaller than gzip's default at about its speed. */
 const BROTLI_QUALITY = 4
 /**
@@ -50,7 +50,7 @@ export function compressAnswers(): MiddlewareHandler<AppEnv> {
   })
 }
 
-async function pack(body: Buffer, encoding: 'br' | 'gzip') {
+export async function pack(body: Buffer, encoding: 'br' | 'gzip') {
   const atOnce = body.byteLength <= AT_ONCE_MAX_BYTES
   if (encoding === 'br') {
     const options: BrotliOptions = {
@@ -63,12 +63,16 @@ async function pack(body: Buffer, encoding: 'br' | 'gzip') {
   return atOnce ? gzipSync(body, options) : gzipAsync(body, options)
 }
 
+/** Whether the answer may be compressed, known from its status and headers (reading its body would build a whole Response). */
 function mayCompress(c: Context<AppEnv>): boolean {
   const headers = c.res.headers
+  const status = c.res.status
   return (
     c.req.method !== 'HEAD' &&
-    c.res.body !== null &&
-    c.res.status !== 206 &&
+    status !== 204 &&
+    status !== 205 &&
+    status !== 206 &&
+    status !== 304 &&
     !headers.has('Content-Encoding') &&
     !noTransform.test(headers.get('Cache-Control') ?? '')
   )

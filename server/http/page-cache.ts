@@ -244,7 +244,7 @@ function variant(shared: Record<string, string>, bytes: Buffer, encoding: Encodi
 }
 
 /** The address's path and query ('/blog?page=2'), as the request line has it; null for an address we do not read. */
-function pageKey(url: string): string | null {
+export function pageKey(url: string): string | null {
   const scheme = url.indexOf('://')
   if (scheme === -1) return null
   const start = url.indexOf('/', scheme + 3)

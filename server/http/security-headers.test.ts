@@ -5,7 +5,7 @@ import { createApp } from '#server/app.ts'
 import { createServices } from '#server/services.ts'
 import { createTestApp, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
 import type { AppEnv } from './app-env.ts'
-import { securityHeaders } from './security-headers.ts'
+import { nextNonce, securityHeaders } from './security-headers.ts'
 import { cspDirectives } from '#server/testing/csp-directives.ts'
 
 let t: TestApp
@@ -148,5 +148,13 @@ describe('Paddle checkout allowances', () => {
     expect(csp.get('frame-src')).toEqual(['https://*.paddle.com'])
     expect(csp.get('frame-ancestors')).toEqual(["'none'"])
     expect(headers.get('permissions-policy')).toContain('payment=(self "https://buy.paddle.com" "https://sandbox-buy.paddle.com")')
+  })
+})
+
+describe('nextNonce', () => {
+  it('hands out 16 random bytes each time, never the same twice, across refills of its pool', () => {
+    const nonces = Array.from({ length: 1000 }, () => nextNonce())
+    expect(new Set(nonces).size).toBe(nonces.length)
+    for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16)
   })
 })

@@ -5,6 +5,7 @@ import { NotFound } from '#common/errors.ts'
 import { paginationQuerySchema } from '#common/pagination.ts'
 import { blogPostCreateSchema, blogPostUpdateSchema } from '#common/blog-posts.ts'
 import { addSnakeCaseTwins, withSnakeCaseTwins } from '#server/http/field-aliases.ts'
+import { markShareable } from '#server/http/kept-api-answers.ts'
 import { createRouter, errorResponses, jsonBody, pageResponse } from '#server/http/openapi.ts'
 import type { BlogPost, BlogService } from './blog.service.ts'
 
@@ -149,12 +150,18 @@ export function createBlogApi(blog: BlogService) {
         isAdmin && status && status !== 'published'
           ? await blog.listAll({ ...query, status: status === 'all' ? undefined : status })
           : await blog.listPublished(query)
+      markShareable(c)
       return c.json({ data: page.items.map(toBlogPostDto), total: page.total, page: page.page, limit: page.limit }, 200)
     })
-    .openapi(tags, async (c) => c.json({ data: await blog.listTags() }, 200))
+    .openapi(tags, async (c) => {
+      const data = await blog.listTags()
+      markShareable(c)
+      return c.json({ data }, 200)
+    })
     .openapi(getOne, async (c) => {
       const post = await blog.getPublishedBySlug(c.req.valid('param').slug)
       if (!post) throw new NotFound('Post not found')
+      markShareable(c)
       return c.json({ data: toBlogPostDto(post) }, 200)
     })
     .openapi(create, async (c) => {
