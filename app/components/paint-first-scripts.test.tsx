@@ -192,9 +192,9 @@ class FakeEvent {
 
 /**
  * Runs an on-interaction bootstrap against a window that records listeners; answers its handles.
- * `commands`: whether the browser runs a button's `commandfor` by itself.
+ * `commands`: whether the browser runs a button's `commandfor` by itself; `popovers`: whether it has popovers.
  */
-function runUntilInteraction(code: string, { failImport = '', commands = true } = {}) {
+function runUntilInteraction(code: string, { failImport = '', commands = true, popovers = true } = {}) {
   const log: string[] = []
   const listeners = new Map<string, Listener[]>()
   const addEventListener = (name: string, listener: Listener) => listeners.set(name, [...(listeners.get(name) ?? []), listener])
@@ -222,6 +222,7 @@ function runUntilInteraction(code: string, { failImport = '', commands = true } 
   }
   const CSS = { escape: (text: string) => text }
   const HTMLButtonElement = { prototype: commands ? { commandForElement: null } : {} }
+  const HTMLElement = { prototype: popovers ? { popover: null } : {} }
   const load = (href: string) => {
     log.push(`import ${href}`)
     return href === failImport ? Promise.reject(new Error('offline')) : Promise.resolve({ href })
@@ -236,11 +237,12 @@ function runUntilInteraction(code: string, { failImport = '', commands = true } 
     'removeEventListener',
     'Element',
     'HTMLButtonElement',
+    'HTMLElement',
     'CSS',
     'load',
     'window',
     code.replace(/\bimport\(/g, 'load('),
-  )(document, addEventListener, removeEventListener, FakeElement, HTMLButtonElement, CSS, load, window)
+  )(document, addEventListener, removeEventListener, FakeElement, HTMLButtonElement, HTMLElement, CSS, load, window)
   const settle = async () => {
     for (let round = 0; round < 20; round++) await Promise.resolve()
   }
@@ -301,6 +303,22 @@ describe('deferImports on a reading page', () => {
     await page.running
     page.dispatch(HYDRATED_EVENT)
     expect(page.log.at(-1)).toBe('replay Watch Demo')
+  })
+
+  it('where the browser has no popovers, the menu toggle needs React and links close nothing', async () => {
+    const page = runUntilInteraction(code, { popovers: false })
+    const link = page.element('Features', 'link')
+    link.openPopover = {
+      hidePopover: () => {
+        throw new Error('no popovers here')
+      },
+    }
+    expect(page.dispatch('click', link).prevented).toBe(false)
+    const toggle = page.element('menu toggle', 'control', 'popover')
+    expect(page.dispatch('click', toggle).prevented).toBe(true)
+    await page.running
+    page.dispatch(HYDRATED_EVENT)
+    expect(page.log.at(-1)).toBe('replay menu toggle')
   })
 
   it('closes the open popover a link was followed in, until React has hydrated', async () => {

@@ -63,7 +63,7 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
  * The wait on a reading page: for the first use of a control that needs React. A control the
  * browser answers itself (one that opens a popover or a dialog, or submits its form) works as
  * HTML, so a visitor who reads, opens the menu, watches the demo, changes the theme or follows a
- * link loads no script at all; where `command` is not known, a dialog's button needs React.
+ * link loads no script at all; where `command` or popovers are not known, their buttons need React.
  * Pointing at, touching, focusing or pressing a control that needs React starts the download. A
  * click on one meanwhile is held, and replayed on the same element once React has hydrated the
  * page, once per control (a double tap is one press). If the modules fail to load, the held clicks
@@ -73,8 +73,11 @@ const WAIT_FOR_PAINT = `await new Promise((go) => {
  */
 const WAIT_FOR_INTERACTION = `const controls = 'button, [role="button"], input[type="submit"], input[type="button"]'
 const commands = 'commandForElement' in HTMLButtonElement.prototype
+const popovers = 'popover' in HTMLElement.prototype
 const answeredByHtml = (control) =>
-  control.matches('[popovertarget]') || (commands && control.matches('[commandfor]')) || (control.type === 'submit' && Boolean(control.form))
+  (popovers && control.matches('[popovertarget]')) ||
+  (commands && control.matches('[commandfor]')) ||
+  (control.type === 'submit' && Boolean(control.form))
 const needingReact = (target) => {
   const control = target instanceof Element ? target.closest(controls) : null
   return control && !control.disabled && !answeredByHtml(control) ? control : null
@@ -89,7 +92,7 @@ const hold = (event) => {
   document.documentElement.style.cursor = 'progress'
 }
 const closePopover = (event) => {
-  const link = event.target instanceof Element ? event.target.closest('a[href]') : null
+  const link = popovers && event.target instanceof Element ? event.target.closest('a[href]') : null
   link?.closest('[popover]:popover-open')?.hidePopover()
 }
 const release = () => {

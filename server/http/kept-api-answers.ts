@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
 import { pack, THRESHOLD_BYTES } from './compress-answers.ts'
 import { pageKey } from './page-cache.ts'
-import { preferredEncoding, varyWithAcceptEncoding, type Encoding } from './page-encodings.ts'
+import { preferredEncoding, varyWithAcceptEncoding } from './page-encodings.ts'
 import { readAfterArrival } from './read-after-arrival.ts'
 
 export interface KeptApiAnswersOptions {
@@ -20,8 +20,8 @@ export interface KeptApiAnswersOptions {
 interface Entry {
   version: string
   storedAt: number
-  /** The answer in each encoding it is sent in (none compressed when it is too small to gain). */
-  bodies: Partial<Record<Encoding, Uint8Array<ArrayBuffer>>>
+  /** The answer as it is, and compressed in each encoding a request has asked for (none when it is too small to gain). */
+  bodies: { identity: Uint8Array<ArrayBuffer> } & Partial<Record<'gzip' | 'br', Uint8Array<ArrayBuffer>>>
   /** The route's own headers (type, caching); the rate limit's, the request id and the security headers are each request's. */
   headers: Record<string, string>
 }
@@ -47,7 +47,7 @@ const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const
  * (`Cache-Control: public`, JSON, 200, no cookie), per public content version as kept pages are
  * (page-cache.ts), and for at most maxAgeMs. It sits after the API's rate limit, so every request
  * still counts and gets its own RateLimit headers; a kept answer saves the query, the JSON and the
- * compression. What public content is (posts, plans, settings, authors' names) is the version's
+ * compression (made once per encoding asked for). What public content is (posts, plans, settings, authors' names) is the version's
  * triggers' list; a route that reads anything else must not mark its answer public.
  */
 export function keptApiAnswers(options: KeptApiAnswersOptions) {
@@ -68,7 +68,7 @@ export function keptApiAnswers(options: KeptApiAnswersOptions) {
       // Most recently used last: the first entry is the one to drop when the cache is full.
       entries.delete(key)
       entries.set(key, kept)
-      return send(c, kept)
+      return await send(c, kept)
     }
     if (kept) entries.delete(key)
     // Its age counts from before the read: what the route read may be that old.
@@ -79,8 +79,7 @@ export function keptApiAnswers(options: KeptApiAnswersOptions) {
     const body = Buffer.from(await response.arrayBuffer())
     c.res = new Response(body, response)
     if (body.byteLength > maxBodyBytes) return
-    const entry = await prepare(version, readAt, body, response.headers).catch(() => null)
-    if (!entry) return
+    const entry = prepare(version, readAt, body, response.headers)
     const current = entries.get(key)
     if (current && current.storedAt > entry.storedAt) return
     entries.delete(key)
@@ -89,28 +88,27 @@ export function keptApiAnswers(options: KeptApiAnswersOptions) {
   })
 }
 
-async function prepare(version: string, storedAt: number, body: Buffer, routeHeaders: Headers): Promise<Entry> {
+function prepare(version: string, storedAt: number, body: Buffer, routeHeaders: Headers): Entry {
   const headers: Record<string, string> = {}
   for (const name of KEPT_HEADERS) {
     const value = routeHeaders.get(name)
     if (value !== null) headers[name] = value
   }
   headers.vary = varyWithAcceptEncoding(headers.vary)
-  const bodies: Entry['bodies'] = { identity: new Uint8Array(body) }
-  if (body.byteLength >= THRESHOLD_BYTES) {
-    const [gzip, br] = await Promise.all([pack(body, 'gzip'), pack(body, 'br')])
-    bodies.gzip = new Uint8Array(gzip)
-    bodies.br = new Uint8Array(br)
-  }
-  return { version, storedAt, bodies, headers }
+  return { version, storedAt, bodies: { identity: new Uint8Array(body) }, headers }
 }
 
-/** The kept answer in the encoding the request prefers; the middlewares around add the request's own headers. */
-function send(c: Context<AppEnv>, entry: Entry): Response {
+/**
+ * The kept answer in the encoding the request prefers, compressed on the first request that asks
+ * for that encoding (an answer nobody asks for compressed costs no compression); the middlewares
+ * around add the request's own headers.
+ */
+async function send(c: Context<AppEnv>, entry: Entry): Promise<Response> {
   const preferred = preferredEncoding(c.req.header('accept-encoding'))
-  const encoding = entry.bodies[preferred] ? preferred : 'identity'
-  const headers = encoding === 'identity' ? entry.headers : { ...entry.headers, 'content-encoding': encoding }
-  return c.body(entry.bodies[encoding] as Uint8Array<ArrayBuffer>, 200, headers)
+  const { identity } = entry.bodies
+  if (preferred === 'identity' || identity.byteLength < THRESHOLD_BYTES) return c.body(identity, 200, entry.headers)
+  const compressed = (entry.bodies[preferred] ??= new Uint8Array(await pack(Buffer.from(identity.buffer), preferred)))
+  return c.body(compressed, 200, { ...entry.headers, 'content-encoding': preferred })
 }
 
 function isShareable(response: Response): boolean {

@@ -82,9 +82,22 @@ test('a page that is used loads its modules after the first paint, without waiti
   expect(scripts.length).toBeGreaterThan(0)
 })
 
-test('where the browser does not run button commands, Watch Demo loads React and opens the demo', async ({ page }) => {
+test('where the browser does not run button commands, Watch Demo loads React, which opens and closes the demo', async ({ page }) => {
+  // Chromium still runs the commands itself; the page is told it does not, and the calls React
+  // makes are counted (the browser's own command does not call these methods).
   await page.addInitScript(() => {
     delete (HTMLButtonElement.prototype as { commandForElement?: unknown }).commandForElement
+    const calls = { showModal: 0, close: 0 }
+    Object.assign(window, { dialogCalls: calls })
+    const { showModal, close } = HTMLDialogElement.prototype
+    HTMLDialogElement.prototype.showModal = function () {
+      calls.showModal += 1
+      showModal.call(this)
+    }
+    HTMLDialogElement.prototype.close = function (result?: string) {
+      calls.close += 1
+      close.call(this, result)
+    }
   })
   const scripts = scriptsRequested(page)
   await page.goto('/')
@@ -93,8 +106,28 @@ test('where the browser does not run button commands, Watch Demo loads React and
   await expect(dialog).toBeVisible()
   expect(scripts.length).toBeGreaterThan(0)
   expect(await isHydrated(page)).toBe(true)
+  const calls = () => page.evaluate(() => (window as unknown as { dialogCalls: { showModal: number; close: number } }).dialogCalls)
+  expect(await calls()).toEqual({ showModal: 1, close: 0 })
   await dialog.getByRole('button', { name: 'Close' }).click()
   await expect(dialog).toBeHidden()
+  expect((await calls()).close).toBe(1)
+})
+
+test('where the browser has no popovers, the menu toggle loads React, which shows and hides the menu', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 })
+  await page.addInitScript(() => {
+    delete (HTMLElement.prototype as { popover?: unknown }).popover
+  })
+  await page.goto('/blog')
+  // Its label follows the browser's own popover state, which Chromium still has: found by what it controls.
+  const toggle = page.locator('button[aria-controls="mobile-menu"]')
+  await toggle.click()
+  await expect(page.locator('#mobile-menu')).toHaveAttribute('data-open', '')
+  expect(await isHydrated(page)).toBe(true)
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  await toggle.click()
+  await expect(page.locator('#mobile-menu')).not.toHaveAttribute('data-open')
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
 })
 
 test('a theme chosen before hydration is sent as a form and the page comes back in it, remembered', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { Menu, X, Zap } from 'lucide-react'
-import { useRef, useState } from 'react'
-import { Form, Link } from 'react-router'
+import { useEffect, useRef, useState } from 'react'
+import { Form, Link, useLocation } from 'react-router'
 import { ThemeSwitch } from '#app/components/preferences/theme-switch.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import type { Theme } from '#common/settings.ts'
@@ -13,16 +13,28 @@ const NAV_LINKS = [
   { to: '/services', label: 'Services' },
 ]
 
+/** Whether this browser has popovers (Baseline 2024); without, React shows and hides the menu itself. */
+const browserHasPopovers = () => 'popover' in HTMLElement.prototype
+
 /**
  * The site's header. On a small screen the links fold into a menu that is a popover: the browser
  * opens it from the toggle and closes it on Escape or a tap outside, with no script (a reading
- * page may have none, docs/decisions/051); a link followed in it closes it too. The toggle's
- * aria-expanded follows the menu: here once hydrated, and by the page's bootstrap before.
+ * page may have none, docs/decisions/051); a link followed in it, or any change of page, closes it
+ * too. The toggle's aria-expanded follows the menu: here once hydrated, and by the page's
+ * bootstrap before. A browser without popovers gets the menu from React (`data-open`, app.css).
  */
 export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Theme }) {
   const menu = useRef<HTMLElement>(null)
   const [open, setOpen] = useState(false)
-  const closeMenu = () => menu.current?.hidePopover()
+  const closeMenu = () => {
+    if (!browserHasPopovers()) setOpen(false)
+    else if (menu.current?.matches(':popover-open')) menu.current.hidePopover()
+  }
+  const { pathname, hash } = useLocation()
+  useEffect(() => {
+    const element = menu.current
+    if (element && browserHasPopovers() && element.matches(':popover-open')) element.hidePopover()
+  }, [pathname, hash])
   return (
     <header className="group/header fixed inset-x-0 top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
@@ -51,6 +63,9 @@ export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Them
           popoverTarget="mobile-menu"
           aria-controls="mobile-menu"
           aria-expanded={open}
+          onClick={() => {
+            if (!browserHasPopovers()) setOpen((value) => !value)
+          }}
         >
           <Menu className="group-has-[#mobile-menu:popover-open]/header:hidden" aria-hidden="true" />
           <X className="hidden group-has-[#mobile-menu:popover-open]/header:block" aria-hidden="true" />
@@ -63,6 +78,7 @@ export function SiteHeader({ signedIn, theme }: { signedIn: boolean; theme: Them
         id="mobile-menu"
         popover="auto"
         onToggle={(event) => setOpen(event.newState === 'open')}
+        data-open={open ? '' : undefined}
         aria-label="Mobile"
         className="fixed inset-x-0 top-16 bottom-auto m-0 h-auto w-full border-0 border-b bg-background px-4 pt-0 pb-4 text-foreground md:hidden"
       >
