@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from './app-env.ts'
 import { pack, THRESHOLD_BYTES } from './compress-answers.ts'
-import { pageKey } from './page-cache.ts'
+import { isShareable, pageKey } from './page-cache.ts'
 import { preferredEncoding, varyWithAcceptEncoding } from './page-encodings.ts'
 import { readAfterArrival } from './read-after-arrival.ts'
 
@@ -38,6 +38,7 @@ export const SHAREABLE_ANSWER = 'public, no-cache'
 export function markShareable(c: Context<AppEnv>) {
   if (!c.get('credential') && !c.get('user')) c.header('Cache-Control', SHAREABLE_ANSWER)
 }
+
 /** The route's headers a kept answer repeats; everything else is set for each request by the middlewares around it. */
 const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const
 
@@ -47,8 +48,9 @@ const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const
  * (`Cache-Control: public`, JSON, 200, no cookie), per public content version as kept pages are
  * (page-cache.ts), and for at most maxAgeMs. It sits after the API's rate limit, so every request
  * still counts and gets its own RateLimit headers; a kept answer saves the query, the JSON and the
- * compression (made once per encoding asked for). What public content is (posts, plans, settings, authors' names) is the version's
- * triggers' list; a route that reads anything else must not mark its answer public.
+ * compression (made once per encoding asked for). What public content is (posts, plans, settings,
+ * authors' names) is the version's triggers' list; a route that reads anything else must not mark
+ * its answer public.
  */
 export function keptApiAnswers(options: KeptApiAnswersOptions) {
   const maxAgeMs = options.maxAgeMs ?? 5_000
@@ -75,7 +77,7 @@ export function keptApiAnswers(options: KeptApiAnswersOptions) {
     const readAt = Date.now()
     await next()
     const response = c.res
-    if (!isShareable(response)) return
+    if (!isShareable(response, 'application/json')) return
     const body = Buffer.from(await response.arrayBuffer())
     c.res = new Response(body, response)
     if (body.byteLength > maxBodyBytes) return
@@ -109,14 +111,4 @@ async function send(c: Context<AppEnv>, entry: Entry): Promise<Response> {
   if (preferred === 'identity' || identity.byteLength < THRESHOLD_BYTES) return c.body(identity, 200, entry.headers)
   const compressed = (entry.bodies[preferred] ??= new Uint8Array(await pack(Buffer.from(identity.buffer), preferred)))
   return c.body(compressed, 200, { ...entry.headers, 'content-encoding': preferred })
-}
-
-function isShareable(response: Response): boolean {
-  return (
-    response.status === 200 &&
-    /^\s*public\b/i.test(response.headers.get('cache-control') ?? '') &&
-    !response.headers.has('set-cookie') &&
-    !response.headers.has('content-encoding') &&
-    (response.headers.get('content-type') ?? '').startsWith('application/json')
-  )
 }

@@ -149,7 +149,7 @@ export function pageCache(options: PageCacheOptions) {
     const miss = c.get('pageCacheMiss')
     if (!miss || c.get('user')) return
     const response = c.res
-    if (!isShareable(response)) return
+    if (!isShareable(response, 'text/html')) return
     const body = await response.text()
     c.res = new Response(body, { status: response.status, headers: response.headers })
     if (Buffer.byteLength(body) > maxBodyBytes || storing.get(miss.key) === miss.version) return
@@ -258,12 +258,13 @@ function pathOf(key: string): string {
   return query === -1 ? key : key.slice(0, query)
 }
 
-function isShareable(response: Response): boolean {
+/** An answer that may be kept for anyone: 200, marked `public`, no cookie set, not yet compressed, of this type. */
+export function isShareable(response: Response, contentType: 'text/html' | 'application/json'): boolean {
   return (
     response.status === 200 &&
     /^\s*public\b/i.test(response.headers.get('cache-control') ?? '') &&
     !response.headers.has('set-cookie') &&
     !response.headers.has('content-encoding') &&
-    (response.headers.get('content-type') ?? '').startsWith('text/html')
+    (response.headers.get('content-type') ?? '').startsWith(contentType)
   )
 }
