@@ -1,10 +1,18 @@
+import { hash } from '@node-rs/argon2'
 import { describe, expect, it } from 'vitest'
 import { hashPassword, verifyPassword } from './password-hashing.ts'
 
 describe('password hashing', () => {
-  it('uses argon2id at OWASP minimum parameters (19 MiB, 2 iterations, 1 lane)', async () => {
+  it("uses argon2id at one of OWASP's equivalent minimums (7 MiB, 5 iterations, 1 lane)", async () => {
     const hash = await hashPassword('correct-horse-battery')
-    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}$/)
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$[A-Za-z0-9+/]{16,}\$[A-Za-z0-9+/]{32,}$/)
+  })
+
+  it('still verifies hashes made with the earlier parameters (19 MiB, 2 iterations), which they carry', async () => {
+    const earlier = await hash('made-before-054', { memoryCost: 19_456, timeCost: 2, parallelism: 1 })
+    expect(earlier).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
+    expect(await verifyPassword({ hash: earlier, password: 'made-before-054' })).toBe(true)
+    expect(await verifyPassword({ hash: earlier, password: 'made-before-055' })).toBe(false)
   })
 
   it('salts every hash', async () => {

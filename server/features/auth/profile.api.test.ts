@@ -1,3 +1,4 @@
+import { hash } from '@node-rs/argon2'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accounts, profiles, users, workspaces } from '#server/db/schema/index.ts'
@@ -168,11 +169,11 @@ describe('new accounts', () => {
     }
   })
 
-  it('store the password as argon2id with m=19456, t=2, p=1', async () => {
+  it('store the password as argon2id with m=7168, t=5, p=1', async () => {
     const user = await t.signUp({ password: 'hash-me-please' })
     const [account] = await t.db.select().from(accounts).where(eq(accounts.userId, user.id))
     expect(account?.providerId).toBe('credential')
-    expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/)
+    expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/)
     expect(account?.password).not.toContain('hash-me-please')
     // A fresh salt per hash: the same password hashes differently for another account.
     const other = await t.signUp({ password: 'hash-me-please' })
@@ -189,7 +190,16 @@ describe('new accounts', () => {
     })
     expect(changed.status).toBe(200)
     const [account] = await t.db.select().from(accounts).where(eq(accounts.userId, user.id))
-    expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
+    expect(account?.password).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/)
+  })
+
+  it('sign in with a password stored under the earlier parameters (m=19456, t=2)', async () => {
+    const user = await t.signUp({ password: 'stored-before-054' })
+    const earlier = await hash('stored-before-054', { memoryCost: 19_456, timeCost: 2, parallelism: 1 })
+    await t.db.update(accounts).set({ password: earlier }).where(eq(accounts.userId, user.id))
+    const signIn = (password: string) => t.request('/api/auth/login', { body: { email: user.email, password }, ip: t.freshIp() })
+    expect((await signIn('stored-before-054')).status).toBe(200)
+    expect((await signIn('stored-before-055')).status).toBe(401)
   })
 
   it('lower-case and trim the e-mail, and log in with any casing', async () => {
