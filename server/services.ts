@@ -72,7 +72,7 @@ const RUN_LEASE_MS = 30_000
 
 /** Builds every service once; pages (through router context) and the API both use these. */
 export function createServices(options: {
-  database: Pick<Database, 'db' | 'kind' | 'location' | 'notifications' | 'contentChanges'>
+  database: Pick<Database, 'db' | 'kind' | 'location' | 'notifications' | 'contentChanges' | 'sessionDataChanges'>
   env: ServicesEnv
   authSecret: string
   logger: Logger
@@ -118,7 +118,17 @@ export function createServices(options: {
   })
   const apiKeys = createApiKeyService(db, audit)
   const devices = createDeviceService(db, audit)
-  const sessions = createSessionService({ auth: betterAuth, secret: authSecret, db, profiles, workspaces, apiKeys, devices, logger })
+  const sessions = createSessionService({
+    auth: betterAuth,
+    secret: authSecret,
+    db,
+    sessionDataChanges: database.sessionDataChanges,
+    profiles,
+    workspaces,
+    apiKeys,
+    devices,
+    logger,
+  })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
   const signedIn = createSignedIn({ sessions, trustedDevices })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, devices, trustedDevices, settings })

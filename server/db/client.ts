@@ -6,7 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
 import type { Logger } from '#server/logger.ts'
-import { CONTENT_CHANNEL, contentChangeCounter, type ContentChanges } from './content-changes.ts'
+import { CONTENT_CHANNEL, changeCounter, SESSION_DATA_CHANNEL, SESSION_DATA_SETTING, type HeardChanges } from './heard-changes.ts'
 import { inProcessNotifications, postgresNotifications, type Notifications } from './notifications.ts'
 import { asPglite, startPgliteThread } from './pglite-thread.ts'
 import * as schema from './schema/index.ts'
@@ -26,7 +26,12 @@ export interface Database {
   /** Messages to every server process on this database (live pages across processes). */
   notifications: Notifications
   /** Changes of what public pages show, as this process hears of them (the page cache's version). */
-  contentChanges: ContentChanges
+  contentChanges: HeardChanges
+  /**
+   * Writes to the tables a session is read from, as this process hears of them: only where no
+   * other process uses the database (PGlite), so that it hears of every one; null otherwise.
+   */
+  sessionDataChanges: HeardChanges | null
   migrate(): Promise<void>
   /**
    * Runs `work` while no other server process on this database runs its own: processes of a new
@@ -79,6 +84,9 @@ export const PGLITE_SETTINGS: Record<string, string> = {
   // is kept between statements), and weighing every order of the session lookup's seven tables
   // took 2 ms of its 2.5, on tables this small (docs/decisions/053).
   join_collapse_limit: '1',
+  // Statements that change what a session lookup reads announce it (migration 0037): this
+  // process, the only one on the database, keeps the sessions it read until then (ADR 055).
+  [SESSION_DATA_SETTING]: 'on',
 }
 
 async function openPglite(dataDir?: string, copyOf?: string): Promise<Database> {
@@ -90,15 +98,17 @@ async function openPglite(dataDir?: string, copyOf?: string): Promise<Database> 
   ])
   // PGlite runs in its own thread, so HTTP and the database use both cores. It listens from the
   // start, and every statement runs in this process: no change can go unheard.
-  const contentChanges = contentChangeCounter()
+  const contentChanges = changeCounter()
+  const sessionDataChanges = changeCounter()
   const client = await startPgliteThread({
     dataDir: dataDir ? path.resolve(dataDir) : undefined,
     copyOf,
     settings: PGLITE_SETTINGS,
-    listen: [CONTENT_CHANNEL],
-    onNotification: () => contentChanges.changed(),
+    listen: [CONTENT_CHANNEL, SESSION_DATA_CHANNEL],
+    onNotification: (channel) => (channel === SESSION_DATA_CHANNEL ? sessionDataChanges : contentChanges).changed(),
   })
   contentChanges.listening(true)
+  sessionDataChanges.listening(true)
   const db = drizzlePglite({ client: asPglite(client), schema, casing: 'snake_case' })
   // PGlite serves one process: its messages never need to leave it.
   const notifications = inProcessNotifications()
@@ -108,6 +118,7 @@ async function openPglite(dataDir?: string, copyOf?: string): Promise<Database> 
     location: dataDir ? path.resolve(dataDir) : 'memory',
     notifications,
     contentChanges,
+    sessionDataChanges,
     migrate: () => migratePglite(db, { migrationsFolder }),
     // PGlite belongs to one process.
     exclusively: (work) => work(),
@@ -130,7 +141,7 @@ async function openPostgres(url: string, poolMax: number, logger?: Pick<Logger, 
   // Every connection of the pool listens for changes of public content as well: PostgreSQL tells
   // a connection of its own change before the answer to its commit, so a change this process
   // makes is heard before the code that made it goes on (docs/decisions/050).
-  const contentChanges = contentChangeCounter()
+  const contentChanges = changeCounter()
   pool.on('connect', (client) => {
     client.on('error', () => {})
     client.on('notification', (message) => {
@@ -158,6 +169,7 @@ async function openPostgres(url: string, poolMax: number, logger?: Pick<Logger, 
     location: redactUrl(url),
     notifications,
     contentChanges,
+    sessionDataChanges: null,
     migrate: () => migratePg(db, { migrationsFolder }),
     exclusively: (work) => withAdvisoryLock(url, work),
     ping: () => ping(db as unknown as Db),

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_IDLE_SECONDS } from '#server/auth.ts'
 import { profiles, sessions, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
@@ -126,5 +126,97 @@ describe('signed-in requests', () => {
     expect((await t.request('/api/auth/logout', { method: 'POST', token: user.token })).status).toBeLessThan(300)
     expect(await lookup.find(bearer(user.token))).toBeNull()
     expect((await t.request('/api/auth/me', { token: user.token })).status).toBe(401)
+  })
+})
+
+describe('sessions kept until a table they are read from changes (ADR 055)', () => {
+  /** What the lookup hears of: a number that grows with each change, or null (nothing can be kept). */
+  const changesAt = (value: () => number | null) => ({ seen: value })
+  const nameFound = async (lookup: SessionLookup, token: string) => (await lookup.find(bearer(token)))?.profile.fullName
+
+  it('serves a row it read until a change is heard, and copies it for each request', async () => {
+    const user = await t.signUp({ fullName: 'Kept Person' })
+    let heard = 1
+    const lookup = createSessionLookup(
+      t.db,
+      TEST_AUTH_SECRET,
+      changesAt(() => heard),
+    )
+    const first = await lookup.find(bearer(user.token))
+    expect(first?.profile.fullName).toBe('Kept Person')
+    first!.profile.fullName = 'Changed by a caller'
+    await t.db.update(profiles).set({ fullName: 'Changed Meanwhile' }).where(eq(profiles.id, user.id))
+    // Nothing heard: the kept row, untouched by what a caller did to its copy.
+    expect(await nameFound(lookup, user.token)).toBe('Kept Person')
+    heard++
+    expect(await nameFound(lookup, user.token)).toBe('Changed Meanwhile')
+    // Each workspace asked for is a row of its own.
+    expect((await lookup.find(bearer(user.token), 'no-such-workspace'))?.workspace).toBeNull()
+  })
+
+  it('keeps nothing while changes could be missed, nor a row read while a change arrived', async () => {
+    const user = await t.signUp({ fullName: 'Not Kept' })
+    const deaf = createSessionLookup(
+      t.db,
+      TEST_AUTH_SECRET,
+      changesAt(() => null),
+    )
+    let heard = 0
+    // A change between the start and the end of every read.
+    const racing = createSessionLookup(
+      t.db,
+      TEST_AUTH_SECRET,
+      changesAt(() => heard++),
+    )
+    for (const lookup of [deaf, racing]) expect(await nameFound(lookup, user.token)).toBe('Not Kept')
+    await t.db.update(profiles).set({ fullName: 'Read Again' }).where(eq(profiles.id, user.id))
+    for (const lookup of [deaf, racing]) expect(await nameFound(lookup, user.token)).toBe('Read Again')
+  })
+
+  it("still applies the session's time limits to a kept row", async () => {
+    const user = await t.signUp()
+    const lookup = createSessionLookup(
+      t.db,
+      TEST_AUTH_SECRET,
+      changesAt(() => 1),
+    )
+    expect(await lookup.find(bearer(user.token))).not.toBeNull()
+    const realNow = Date.now
+    try {
+      Date.now = () => realNow() + SESSION_IDLE_SECONDS * 1000 + 1000
+      expect(await lookup.find(bearer(user.token))).toBeNull()
+    } finally {
+      Date.now = realNow
+    }
+  })
+
+  it('hears of every write to each table a session is read from, on the embedded database only', async () => {
+    const changes = t.database.sessionDataChanges
+    if (t.database.kind === 'postgres') {
+      // Processes sharing a server could not hear of each other's writes in time: nothing is kept.
+      expect(changes).toBeNull()
+      return
+    }
+    expect(changes?.seen()).not.toBeNull()
+    const user = await t.signUp({ fullName: 'Heard Of' })
+    const lookup = createSessionLookup(t.db, TEST_AUTH_SECRET, changes)
+    // Each table with a column to write back unchanged.
+    const tables = { sessions: 'id', users: 'id', profiles: 'id', workspaces: 'id', workspace_members: 'role', subscription_plans: 'id' }
+    for (const [n, [table, column]] of Object.entries(tables).entries()) {
+      expect(await nameFound(lookup, user.token)).toBe(n === 0 ? 'Heard Of' : `Quiet ${n - 1}`)
+      // Written with the profiles' announcement off: the kept row is served, which proves it is kept.
+      await t.db.execute(sql.raw('alter table "profiles" disable trigger "profiles_notify_session_data"'))
+      await t.db
+        .update(profiles)
+        .set({ fullName: `Quiet ${n}` })
+        .where(eq(profiles.id, user.id))
+      await t.db.execute(sql.raw('alter table "profiles" enable trigger "profiles_notify_session_data"'))
+      expect(await nameFound(lookup, user.token), table).toBe(n === 0 ? 'Heard Of' : `Quiet ${n - 1}`)
+      // A statement that writes the table (even no row) is heard before its own answer.
+      const before = changes!.seen()
+      await t.db.execute(sql.raw(`update "${table}" set "${column}" = "${column}" where false`))
+      expect(changes!.seen(), table).toBeGreaterThan(before!)
+      expect(await nameFound(lookup, user.token), table).toBe(`Quiet ${n}`)
+    }
   })
 })

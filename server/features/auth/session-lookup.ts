@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, SESSION_IDLE_SECONDS, SESSION_REFRESH_SECONDS } from '#server/auth.ts'
 import type { Db } from '#server/db/client.ts'
+import type { HeardChanges } from '#server/db/heard-changes.ts'
 import { profiles, sessions, subscriptionPlans, users, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 import { workspaceAccessColumns } from '#server/db/workspace-access-columns.ts'
@@ -23,6 +24,9 @@ export interface SessionRecord {
 /** The workspace a request opens, joined by the session's query under its own name (the personal one is joined too). */
 const opened = alias(workspaces, 'opened_workspace')
 
+/** The most sessions kept at once; past it the oldest goes first. */
+const MAX_KEPT = 2_000
+
 /**
  * The common case of every signed-in request, without Better Auth's machinery: a session token
  * (a bearer token, or the signed `auth_session` cookie; never an API key) whose session is live, needs no refresh
@@ -31,8 +35,11 @@ const opened = alias(workspaces, 'opened_workspace')
  * or old session, one due for its sliding refresh, a missing profile, a signed bearer token,
  * leftover cookies Better Auth would clear) returns null, and the caller asks Better Auth, which
  * does what it always does.
+ *
+ * With `changes` (the embedded database, which this process alone uses: ADR 055), the rows read
+ * are kept until any statement writes a table they come from; the time checks run on every use.
  */
-export function createSessionLookup(db: Db, secret: string) {
+export function createSessionLookup(db: Db, secret: string, changes: HeardChanges | null = null) {
   function tokenOf(credential: Credential | null): string | null {
     if (credential?.kind === 'bearer') {
       // Signed bearer tokens take Better Auth's path.
@@ -77,12 +84,36 @@ export function createSessionLookup(db: Db, secret: string) {
     .where(eq(sessions.token, sql.placeholder('token')))
     .prepare('session_lookup')
 
+  type Row = Awaited<ReturnType<typeof lookup.execute>>[number]
+  /** Rows read while `keptSince` was the changes heard; by token and workspace asked for. */
+  const kept = new Map<string, Row>()
+  let keptSince: number | null = null
+
+  async function read(token: string, workspaceId: string | null): Promise<Row | undefined> {
+    const heard = changes?.seen() ?? null
+    if (heard === null) return (await lookup.execute({ token, workspaceId }))[0]
+    if (heard !== keptSince) {
+      kept.clear()
+      keptSince = heard
+    }
+    const key = `${token} ${workspaceId ?? ''}`
+    const known = kept.get(key)
+    if (known) return known
+    const [row] = await lookup.execute({ token, workspaceId })
+    // Kept only if nothing changed while it was read (a change clears what was kept before it).
+    if (row && changes?.seen() === heard) {
+      if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value as string)
+      kept.set(key, row)
+    }
+    return row
+  }
+
   return {
     /** The session, and the member's access to `workspaceId` (their personal workspace when null), in one query. */
     async find(credential: Credential | null, workspaceId: string | null = null): Promise<SessionRecord | null> {
       const token = tokenOf(credential)
       if (!token) return null
-      const [row] = await lookup.execute({ token, workspaceId })
+      const row = await read(token, workspaceId)
       if (!row) return null
       const now = Date.now()
       const expiresAt = row.expiresAt.getTime()
@@ -92,7 +123,8 @@ export function createSessionLookup(db: Db, secret: string) {
       // Left-joined: every column is null when the member has no place in the workspace asked for.
       const { role, planName } = row.workspace
       const workspace = role !== null && planName !== null ? { ...row.workspace, role, planName } : null
-      return { sessionId: row.sessionId, user: row.user, profile: row.profile, workspace }
+      // Copies: a kept row serves later requests too.
+      return { sessionId: row.sessionId, user: { ...row.user }, profile: { ...row.profile }, workspace }
     },
   }
 }

@@ -4,6 +4,7 @@ import type { Role } from '#common/auth.ts'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME } from '#server/auth.ts'
 import type { Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
+import type { HeardChanges } from '#server/db/heard-changes.ts'
 import { DatabaseUnavailableError, isDatabaseUnavailable } from '#server/db/errors.ts'
 import { profiles, sessions, users } from '#server/db/schema/index.ts'
 import type { AuthenticatedKey } from '#server/features/api-keys/api-key.service.ts'
@@ -112,6 +113,8 @@ export function createSessionService(deps: {
   /** Better Auth's secret: the session cookie's signature is checked with it. */
   secret: string
   db: Db
+  /** Where this process hears of every write to the session's tables (PGlite): sessions are kept until one. */
+  sessionDataChanges?: HeardChanges | null
   profiles: ProfileService
   workspaces: Pick<WorkspaceService, 'access'>
   apiKeys: ApiKeyAuthenticator
@@ -136,7 +139,7 @@ export function createSessionService(deps: {
     }
     return workspaces.access(userId, userId)
   }
-  const sessionLookup = createSessionLookup(db, deps.secret)
+  const sessionLookup = createSessionLookup(db, deps.secret, deps.sessionDataChanges)
 
   async function loadUser(
     userId: string,

@@ -1,13 +1,13 @@
 import type { PGlite } from '@electric-sql/pglite'
 import { eq } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
-import type { ContentChanges } from '#server/db/content-changes.ts'
+import type { HeardChanges } from '#server/db/heard-changes.ts'
 import { publicContentVersion } from '#server/db/schema/index.ts'
 
 const STATEMENT = 'public_content_version'
 
 /** What public pages show, as a whole: its version changes with every change of it (database triggers). */
-export function createPublicContentService(db: Db, changes: ContentChanges) {
+export function createPublicContentService(db: Db, changes: HeardChanges) {
   // Read for every batch of kept-page hits (server/http/page-cache.ts), so it is made cheap, and
   // measured: on PostgreSQL a named statement, parsed and planned once per connection; on PGlite,
   // which has one connection, a statement prepared once and executed by a simple query straight
@@ -41,7 +41,7 @@ export function createPublicContentService(db: Db, changes: ContentChanges) {
   return {
     /**
      * The version as this process knows it without asking, from the changes it has heard of
-     * (server/db/content-changes.ts); null when it could have missed one: then read `version()`.
+     * (server/db/heard-changes.ts); null when it could have missed one: then read `version()`.
      */
     heard(): string | null {
       const seen = changes.seen()

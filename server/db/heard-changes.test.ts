@@ -3,12 +3,12 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '#server/testing/test-database.ts'
 import type { Database } from './client.ts'
-import { contentChangeCounter } from './content-changes.ts'
+import { changeCounter } from './heard-changes.ts'
 import { appSettings, blogPosts, mailOutbox } from './schema/index.ts'
 
-describe('contentChangeCounter', () => {
+describe('changeCounter', () => {
   it('knows nothing until a connection listens; then counts each change, and each start or end of listening', () => {
-    const counter = contentChangeCounter()
+    const counter = changeCounter()
     expect(counter.seen()).toBeNull()
     counter.listening(true)
     const first = counter.seen()
