@@ -147,6 +147,72 @@ describe('PGlite in a worker thread', () => {
   })
 })
 
+describe('statements kept prepared in the worker (docs/decisions/056)', () => {
+  let thread: PgliteThread
+  let heard = 0
+  beforeAll(async () => {
+    thread = await startPgliteThread({ listen: ['kept_events'], onNotification: () => void heard++ })
+    await thread.exec(`
+      create table items (id integer primary key, label text not null, at timestamptz, doc jsonb, big int8);
+      create function announce() returns trigger language plpgsql as $$ begin perform pg_notify('kept_events', ''); return null; end $$;
+      create trigger items_announce after insert on items for each statement execute function announce();`)
+  })
+  afterAll(() => thread.close())
+
+  const keptTexts = async () =>
+    (await thread.query<{ statement: string }>(`select statement from pg_prepared_statements where name like 'aether_kept_%'`)).rows.map(
+      (row) => row.statement,
+    )
+
+  it('keeps a text at its second use and answers from it as PGlite does: values, types, nulls, array rows', async () => {
+    const text = `select $1::timestamptz as at, $2::jsonb as doc, $3::int8 as big, $4::text as nothing, $5::int as n, true as yes`
+    const params = [new Date('2026-01-02T03:04:05Z'), { a: [1, 2] }, 9007199254740993n, null, 7]
+    const answers = []
+    for (let use = 0; use < 3; use++) answers.push(await thread.query(text, params))
+    expect(answers[0]!.rows).toEqual([
+      { at: new Date('2026-01-02T03:04:05Z'), doc: { a: [1, 2] }, big: 9007199254740993n, nothing: null, n: 7, yes: true },
+    ])
+    expect(answers[1]).toEqual(answers[0])
+    expect(answers[2]).toEqual(answers[0])
+    expect(await keptTexts()).toContain(text)
+    const array = await thread.query(text, params, { rowMode: 'array' })
+    expect(array.rows).toEqual([[new Date('2026-01-02T03:04:05Z'), { a: [1, 2] }, 9007199254740993n, null, 7, true]])
+    // Used once: not kept.
+    await thread.query(`select 'once' as only`)
+    expect(await keptTexts()).not.toContain(`select 'once' as only`)
+  })
+
+  it('counts rows written, keeps error fields, and the engine goes on after an error', async () => {
+    const insert = `insert into items (id, label) values ($1, $2)`
+    for (const id of [1, 2, 3]) expect((await thread.query(insert, [id, `item ${id}`])).affectedRows).toBe(1)
+    expect(await keptTexts()).toContain(insert)
+    const error = (await thread.query(insert, [2, 'again']).catch((caught: unknown) => caught)) as { code: string; constraint: string }
+    expect(error.code).toBe('23505')
+    expect(error.constraint).toBe('items_pkey')
+    expect((await thread.query(insert, [4, 'item 4'])).affectedRows).toBe(1)
+    expect((await thread.query<{ n: number }>(`select count(*)::int as n from items`)).rows).toEqual([{ n: 4 }])
+  })
+
+  it('hears a notification of a kept statement before its answer', async () => {
+    const insert = `insert into items (id, label) values ($1, 'announced')`
+    for (const id of [10, 11, 12]) {
+      const before = heard
+      await thread.query(insert, [id])
+      expect(heard).toBe(before + 1)
+    }
+    expect(await keptTexts()).toContain(insert)
+  })
+
+  it('answers with the table as it is now after the table changed under a kept statement', async () => {
+    const text = `select * from items where id = $1`
+    for (let use = 0; use < 2; use++)
+      expect((await thread.query(text, [1])).rows).toEqual([expect.objectContaining({ id: 1, label: 'item 1' })])
+    await thread.exec(`alter table items add column extra text not null default 'added'`)
+    expect((await thread.query(text, [1])).rows).toEqual([expect.objectContaining({ id: 1, label: 'item 1', extra: 'added' })])
+    expect((await thread.query(text, [1])).rows).toEqual([expect.objectContaining({ extra: 'added' })])
+  })
+})
+
 describe('PGlite in a worker thread, on disk', () => {
   let dir: string
   beforeAll(() => {

@@ -27,7 +27,7 @@ import { readFileSync } from 'node:fs'
 import v8 from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
-import { PGlite } from '@electric-sql/pglite'
+import { parse, PGlite, protocol } from '@electric-sql/pglite'
 
 // PGlite's engine is 9 MB of WebAssembly. V8 compiles it twice by default (Liftoff at once, then
 // TurboFan in the background for hot functions), and the second compiler's work memory stays in
@@ -105,6 +105,90 @@ try {
   process.exit(1)
 }
 
+/**
+ * Statements kept prepared, by their text (docs/decisions/056). PGlite's query() parses, analyses
+ * and plans every statement afresh (6 protocol calls); the app runs the same few hundred texts
+ * over and over, and a kept one costs a bind and an execute in one call, half the engine's time.
+ * A text is kept at its second use, and at most MAX_KEPT of them (each holds a plan in the
+ * engine's memory, which never shrinks): the rest run as before.
+ */
+const MAX_KEPT = 300
+/** @type {Map<string, { name: string, paramTypes: number[], rowDescription: object | undefined }>} */
+const kept = new Map()
+/** Texts seen once, waiting for a second use; forgotten in bulk when too many. */
+const seenOnce = new Set()
+/** The engine's answers that mean a kept statement no longer fits (the table changed under it). */
+const STALE_STATEMENT = new Set(['0A000', '26000'])
+
+/** PGlite's query(), with the statement kept when it is used again; `options` as queryOptions() makes them. */
+async function query(sql, params = [], options = {}) {
+  if (options.blob || options.paramTypes) return db.query(sql, params, options)
+  let statement = kept.get(sql)
+  if (!statement) {
+    if (kept.size >= MAX_KEPT || !seenOnce.has(sql)) {
+      if (seenOnce.size >= 5_000) seenOnce.clear()
+      seenOnce.add(sql)
+      return db.query(sql, params, options)
+    }
+    seenOnce.delete(sql)
+    statement = await exclusively(() => prepare(sql))
+    kept.set(sql, statement)
+  }
+  try {
+    return await exclusively(() => execute(statement, params, options))
+  } catch (error) {
+    if (!STALE_STATEMENT.has(error?.code)) throw Object.assign(error, { query: sql, params })
+    kept.delete(sql)
+    await exclusively(() => db.execProtocolStream(protocol.serialize.close({ type: 'S', name: statement.name }), { syncToFs: false }))
+    return db.query(sql, params, options)
+  }
+}
+
+/** As PGlite's own query() holds the engine: after any open transaction, alone. */
+const exclusively = (work) => db._runExclusiveTransaction(() => db._runExclusiveQuery(work))
+
+let statements = 0
+async function prepare(sql) {
+  const name = `aether_kept_${++statements}`
+  const serialize = protocol.serialize
+  const messages = await db.execProtocolStream(
+    concat(serialize.parse({ name, text: sql, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()),
+    { syncToFs: false },
+  )
+  return {
+    name,
+    paramTypes: parse.parseDescribeStatementResults(messages),
+    rowDescription: messages.find((message) => message.name === 'rowDescription'),
+  }
+}
+
+async function execute(statement, params, options) {
+  const values = params.map((value, i) => {
+    if (value == null) return null
+    const serializer = options.serializers?.[statement.paramTypes[i]] ?? db.serializers[statement.paramTypes[i]]
+    return serializer ? serializer(value) : value.toString()
+  })
+  const serialize = protocol.serialize
+  const messages = await db.execProtocolStream(
+    concat(serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()),
+    { syncToFs: false },
+  )
+  if (!db.isInTransaction()) await db.syncToFs()
+  const answers = statement.rowDescription ? [statement.rowDescription, ...messages] : messages
+  return parse.parseResults(answers, db.parsers, options)[0]
+}
+
+/** Protocol messages sent in one call: the engine reads them in turn. */
+function concat(...parts) {
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
+  let at = 0
+  for (const part of parts) {
+    whole.set(part, at)
+    at += part.byteLength
+  }
+  return whole
+}
+
 /** Open transactions by the id of their 'begin': PGlite's handle and how to end them. */
 const transactions = new Map()
 /** The transaction a Rollback sentinel ends; thrown inside PGlite's transaction() to roll back. */
@@ -155,7 +239,12 @@ port.on('message', (message) => {
   try {
     switch (op) {
       case 'query':
-        void answer(id, target(message).query(message.sql, message.params, queryOptions(message.options)))
+        void answer(
+          id,
+          message.tx === undefined
+            ? query(message.sql, message.params, queryOptions(message.options))
+            : target(message).query(message.sql, message.params, queryOptions(message.options)),
+        )
         return
       case 'exec':
         void answer(id, target(message).exec(message.sql, queryOptions(message.options)))
