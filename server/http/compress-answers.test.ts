@@ -2,9 +2,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import type { AppEnv } from './app-env.ts'
-import { compressAnswers } from './compress-answers.ts'
+import { compressAnswers, FIRST_FLIGHT_BYTES, THRESHOLD_BYTES } from './compress-answers.ts'
 
-const big = { items: Array.from({ length: 200 }, (_, n) => ({ id: n, name: `Item number ${n}`, note: 'the same words again' })) }
+/** Above the size that goes as it is (FIRST_FLIGHT_BYTES), under the one compressed at once. */
+const big = { items: Array.from({ length: 250 }, (_, n) => ({ id: n, name: `Item number ${n}`, note: 'the same words again' })) }
+/** Under FIRST_FLIGHT_BYTES: it reaches the client in the first round trip all the same. */
+const fewKb = { items: big.items.slice(0, 60) }
 /** Above the size compressed at once: it goes to the thread pool. */
 const huge = { items: Array.from({ length: 2000 }, (_, n) => ({ id: n, name: `Item number ${n}`, note: 'the same words again' })) }
 
@@ -14,6 +17,7 @@ function app() {
   hono.get('/api/big', (c) => c.json(big))
   hono.get('/api/huge', (c) => c.json(huge))
   hono.get('/api/small', (c) => c.json({ ok: true }))
+  hono.get('/api/few-kb', (c) => c.json(fewKb))
   hono.get('/api/etag', (c) => c.json(big, 200, { ETag: '"v1"' }))
   hono.get('/api/events', (c) => c.body('data: x\n\n'.repeat(500), 200, { 'Content-Type': 'text/event-stream' }))
   hono.get('/page', (c) => c.html(`<p>${'A page of words. '.repeat(200)}</p>`))
@@ -45,6 +49,7 @@ describe('compressing answers', () => {
   })
 
   it('compresses a large answer the same way, on the thread pool', async () => {
+    expect(JSON.stringify(big).length).toBeGreaterThan(FIRST_FLIGHT_BYTES)
     expect(JSON.stringify(big).length).toBeLessThan(16 * 1024)
     expect(JSON.stringify(huge).length).toBeGreaterThan(16 * 1024)
     const br = await get('/api/huge', 'br')
@@ -59,6 +64,12 @@ describe('compressing answers', () => {
     const small = await get('/api/small', 'br')
     expect(small.headers.get('content-encoding')).toBeNull()
     expect(await small.json()).toEqual({ ok: true })
+    expect(JSON.stringify(fewKb).length).toBeGreaterThan(THRESHOLD_BYTES)
+    expect(JSON.stringify(fewKb).length).toBeLessThan(FIRST_FLIGHT_BYTES)
+    const firstFlight = await get('/api/few-kb', 'gzip, br')
+    expect(firstFlight.headers.get('content-encoding')).toBeNull()
+    expect(firstFlight.headers.get('vary')).toContain('Accept-Encoding')
+    expect(await firstFlight.json()).toEqual(fewKb)
     expect((await get('/api/big', 'br', 'HEAD')).headers.get('content-encoding')).toBeNull()
     const events = await get('/api/events', 'gzip, br')
     expect(events.headers.get('content-encoding')).toBeNull()
