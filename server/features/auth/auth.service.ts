@@ -129,17 +129,18 @@ export function createAuthService(deps: {
       await rateLimits.consume(`sign-in:ip:${caller.ip}`, SIGN_IN_PER_IP)
       const accountKey = `sign-in-failures:email:${input.email}`
       const clientKey = `${accountKey}:ip:${caller.ip}`
-      await rateLimits.assertBelow(clientKey, FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT)
       const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email))
-      if (!account || !trustedDevices.trusts(caller.headers, account.id))
-        await rateLimits.assertBelow(accountKey, FAILED_SIGN_IN_PER_ACCOUNT)
+      const failures = await rateLimits.assertAllBelow([
+        [clientKey, FAILED_SIGN_IN_PER_ACCOUNT_AND_CLIENT],
+        ...(!account || !trustedDevices.trusts(caller.headers, account.id) ? [[accountKey, FAILED_SIGN_IN_PER_ACCOUNT] as const] : []),
+      ])
       try {
         const { headers, response } = await auth.api.signInEmail({
           body: { email: input.email, password: input.password },
           headers: caller.headers,
           returnHeaders: true,
         })
-        await rateLimits.reset(clientKey)
+        if (failures.has(clientKey)) await rateLimits.reset(clientKey)
         if ('twoFactorRedirect' in response) {
           // The password was right; the plugin made a ticket instead of a session. Only its cookie is passed on.
           const ticket = setCookieValue(headers.getSetCookie(), TWO_FACTOR_COOKIE_NAME)

@@ -168,9 +168,16 @@ describe('sessions kept until a table they are read from changes (ADR 055)', () 
       TEST_AUTH_SECRET,
       changesAt(() => heard++),
     )
+    // A session just made is read without keeping it.
+    const steady = createSessionLookup(
+      t.db,
+      TEST_AUTH_SECRET,
+      changesAt(() => 1),
+    )
+    expect((await steady.find(bearer(user.token), null, { keep: false }))?.profile.fullName).toBe('Not Kept')
     for (const lookup of [deaf, racing]) expect(await nameFound(lookup, user.token)).toBe('Not Kept')
     await t.db.update(profiles).set({ fullName: 'Read Again' }).where(eq(profiles.id, user.id))
-    for (const lookup of [deaf, racing]) expect(await nameFound(lookup, user.token)).toBe('Read Again')
+    for (const lookup of [deaf, racing, steady]) expect(await nameFound(lookup, user.token)).toBe('Read Again')
   })
 
   it("still applies the session's time limits to a kept row", async () => {

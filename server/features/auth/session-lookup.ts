@@ -89,8 +89,8 @@ export function createSessionLookup(db: Db, secret: string, changes: HeardChange
   const kept = new Map<string, Row>()
   let keptSince: number | null = null
 
-  async function read(token: string, workspaceId: string | null): Promise<Row | undefined> {
-    const heard = changes?.seen() ?? null
+  async function read(token: string, workspaceId: string | null, keep: boolean): Promise<Row | undefined> {
+    const heard = keep ? (changes?.seen() ?? null) : null
     if (heard === null) return (await lookup.execute({ token, workspaceId }))[0]
     if (heard !== keptSince) {
       kept.clear()
@@ -109,11 +109,14 @@ export function createSessionLookup(db: Db, secret: string, changes: HeardChange
   }
 
   return {
-    /** The session, and the member's access to `workspaceId` (their personal workspace when null), in one query. */
-    async find(credential: Credential | null, workspaceId: string | null = null): Promise<SessionRecord | null> {
+    /**
+     * The session, and the member's access to `workspaceId` (their personal workspace when null), in
+     * one query; `keep: false` reads afresh and keeps nothing (a session just made).
+     */
+    async find(credential: Credential | null, workspaceId: string | null = null, { keep = true } = {}): Promise<SessionRecord | null> {
       const token = tokenOf(credential)
       if (!token) return null
-      const row = await read(token, workspaceId)
+      const row = await read(token, workspaceId, keep)
       if (!row) return null
       const now = Date.now()
       const expiresAt = row.expiresAt.getTime()

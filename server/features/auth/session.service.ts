@@ -177,6 +177,22 @@ export function createSessionService(deps: {
   return {
     loadUser,
 
+    /**
+     * The member a session Better Auth just made signs in, read as their next requests will read
+     * it (one query); as loadUser reads it when the lookup leaves the session to Better Auth.
+     */
+    async ofNewSession(session: { userId: string; token: string; name: string }): Promise<SessionUser | null> {
+      // Not kept: the member's first request keeps it, as any signed-in request does.
+      const live = await sessionLookup.find({ kind: 'bearer', token: session.token }, null, { keep: false }).catch(() => null)
+      if (live?.user.id !== session.userId) return loadUser(session.userId, { kind: 'session', sessionId: '' }, session.name)
+      return {
+        ...live.user,
+        signedInWith: { kind: 'session', sessionId: live.sessionId },
+        profile: live.profile,
+        workspace: live.workspace,
+      }
+    },
+
     /** The member's access to the workspace the request opened in, read again now (null once they left it). */
     async currentWorkspace(user: SessionUser): Promise<WorkspaceAccess | null> {
       return user.workspace ? workspaces.access(user.id, user.workspace.id) : null

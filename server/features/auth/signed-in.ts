@@ -16,13 +16,13 @@ export interface SignedIn {
  * the member as the session resolves them, and the device noted as one the account signed in on
  * (ADR 016). A second step that was still due never gets here, so the note follows both factors.
  */
-export function createSignedIn(deps: { sessions: Pick<SessionService, 'loadUser'>; trustedDevices: TrustedDevices }) {
+export function createSignedIn(deps: { sessions: Pick<SessionService, 'ofNewSession'>; trustedDevices: TrustedDevices }) {
   return async function signedIn(
     session: { userId: string; name: string; token: string },
     setCookies: string[],
     requestHeaders: Headers,
   ): Promise<SignedIn> {
-    const user = await deps.sessions.loadUser(session.userId, { kind: 'session', sessionId: '' }, session.name)
+    const user = await deps.sessions.ofNewSession(session)
     if (!user) throw new Unauthorized('Invalid email or password')
     return { token: session.token, user, setCookies: [...setCookies, deps.trustedDevices.remember(requestHeaders, user.id)] }
   }

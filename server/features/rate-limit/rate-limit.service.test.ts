@@ -10,7 +10,7 @@ let database: Database
 let service: RateLimitService
 let keySeq = 0
 const freshKey = () => `test:${++keySeq}:${Math.random().toString(36).slice(2)}`
-const rule = (limit: number, windowSeconds = 60): RateLimitRule => ({ limit, windowSeconds, message: `limit ${limit} reached` })
+const rule = (limit: number, windowSeconds = 60, message = `limit ${limit} reached`): RateLimitRule => ({ limit, windowSeconds, message })
 
 beforeAll(async () => {
   database = await openTestDatabase()
@@ -141,6 +141,40 @@ describe('assertBelow', () => {
     await rejection(service.assertBelow(key, rule(1, 60)))
     await age(key, 61)
     await expect(service.assertBelow(key, rule(1, 60))).resolves.toBeUndefined()
+  })
+})
+
+describe('assertAllBelow', () => {
+  it('checks several counters in one query, refuses with the first over its limit, and names the open windows', async () => {
+    const [quiet, busy, full, old] = [freshKey(), freshKey(), freshKey(), freshKey()]
+    await service.hit(busy, rule(3, 900))
+    for (let i = 0; i < 2; i++) await service.hit(full, rule(2, 900, 'full'))
+    await service.hit(old, rule(1, 60))
+    await age(old, 61)
+    const open = await service.assertAllBelow([
+      [quiet, rule(3, 900)],
+      [busy, rule(3, 900)],
+      [old, rule(1, 60)],
+    ])
+    expect([...open]).toEqual([busy])
+    const error = await rejection(
+      service.assertAllBelow([
+        [busy, rule(3, 900)],
+        [full, rule(2, 900, 'full')],
+      ]),
+    )
+    expect(error.message).toBe('full')
+    expect(error.retryAfterSeconds).toBeGreaterThan(890)
+    expect(error.retryAfterSeconds).toBeLessThanOrEqual(900)
+    // The order decides which refusal a caller gets.
+    const first = await rejection(
+      service.assertAllBelow([
+        [busy, rule(1, 900, 'busy first')],
+        [full, rule(2, 900, 'full')],
+      ]),
+    )
+    expect(first.message).toBe('busy first')
+    expect(await row(quiet)).toBeUndefined()
   })
 })
 

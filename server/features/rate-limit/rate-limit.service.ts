@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm'
+import { eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { rateLimits } from '#server/db/schema/index.ts'
 import { RateLimited } from '#common/errors.ts'
@@ -61,6 +61,35 @@ export function createRateLimitService(db: Db, options: { sharedDatabase: boolea
     }
   }
 
+  /**
+   * Checks counters without counting, in one query, in the order given: throws the first refusal
+   * of a counter already at its limit. Returns the keys whose window is open (a count to reset).
+   */
+  async function assertAllBelow(checks: ReadonlyArray<readonly [key: string, rule: RateLimitRule]>): Promise<Set<string>> {
+    const rows = await db
+      .select({
+        key: rateLimits.key,
+        count: rateLimits.count,
+        ageSeconds: sql<number>`extract(epoch from (now() - ${rateLimits.windowStart}))::float8`,
+      })
+      .from(rateLimits)
+      .where(
+        inArray(
+          rateLimits.key,
+          checks.map(([key]) => key),
+        ),
+      )
+    const open = new Set<string>()
+    for (const [key, rule] of checks) {
+      const row = rows.find((candidate) => candidate.key === key)
+      const windowSeconds = Math.floor(rule.windowSeconds)
+      if (!row || row.ageSeconds >= windowSeconds) continue
+      open.add(key)
+      if (row.count >= rule.limit) throw new RateLimited(rule.message, Math.max(1, Math.ceil(windowSeconds - row.ageSeconds)), rule)
+    }
+    return open
+  }
+
   return {
     hit,
 
@@ -82,16 +111,10 @@ export function createRateLimitService(db: Db, options: { sharedDatabase: boolea
 
     /** Checks a counter without counting: throws when it is already over its limit. */
     async assertBelow(key: string, rule: RateLimitRule): Promise<void> {
-      const window = sql.raw(`interval '${Math.floor(rule.windowSeconds)} seconds'`)
-      const [row] = await db
-        .select({
-          count: rateLimits.count,
-          reset: sql<number>`greatest(1, ceil(extract(epoch from (${rateLimits.windowStart} + ${window} - now()))))::int`,
-        })
-        .from(rateLimits)
-        .where(and(eq(rateLimits.key, key), gt(rateLimits.windowStart, sql`now() - ${window}`)))
-      if (row && row.count >= rule.limit) throw new RateLimited(rule.message, Number(row.reset), rule)
+      await assertAllBelow([[key, rule]])
     },
+
+    assertAllBelow,
 
     async reset(key: string): Promise<void> {
       await db.delete(rateLimits).where(eq(rateLimits.key, key))
