@@ -32,9 +32,9 @@ const noTransform = /(?:^|,)\s*no-transform\s*(?:,|$)/i
 /**
  * Compresses what the server sends, as the client accepts. A JSON answer is whole before it is
  * sent: it goes as it is below FIRST_FLIGHT_BYTES, else it is compressed in one piece, at once up
- * to AT_ONCE_MAX_BYTES, on libuv's thread pool above (the streaming compression did it chunk by chunk, for about a tenth of an API
- * request's time). Everything else (pages as they render, files, event streams are not
- * compressed at all) keeps Hono's streaming compression.
+ * to AT_ONCE_MAX_BYTES, on libuv's thread pool above (the streaming compression did it chunk by
+ * chunk, for about a tenth of an API request's time). Everything else (pages as they render,
+ * files, event streams are not compressed at all) keeps Hono's streaming compression.
  */
 export function compressAnswers(): MiddlewareHandler<AppEnv> {
   const streaming = compress()

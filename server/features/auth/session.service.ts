@@ -13,7 +13,7 @@ import type { DeviceKind } from '#common/devices.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { WorkspaceAccess, WorkspaceService } from '#server/features/workspaces/workspace.service.ts'
 import type { Logger } from '#server/logger.ts'
-import { createSessionLookup } from './session-lookup.ts'
+import { createSessionLookup, type SessionRecord } from './session-lookup.ts'
 
 /** What a request presented (server/http/credentials.ts reads it from the request). */
 export type Credential =
@@ -168,6 +168,11 @@ export function createSessionService(deps: {
     }
   }
 
+  /** The member of a session the lookup found, working in `workspace`. */
+  function memberOf(live: SessionRecord, workspace: WorkspaceAccess | null): SessionUser {
+    return { ...live.user, signedInWith: { kind: 'session', sessionId: live.sessionId }, profile: live.profile, workspace }
+  }
+
   /** An unreadable session is "signed out", but a database outage is not: the caller gets 503. */
   function unlessOutage(error: unknown): null {
     if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(error)
@@ -185,12 +190,7 @@ export function createSessionService(deps: {
       // Not kept: the member's first request keeps it, as any signed-in request does.
       const live = await sessionLookup.find({ kind: 'bearer', token: session.token }, null, { keep: false }).catch(() => null)
       if (live?.user.id !== session.userId) return loadUser(session.userId, { kind: 'session', sessionId: '' }, session.name)
-      return {
-        ...live.user,
-        signedInWith: { kind: 'session', sessionId: live.sessionId },
-        profile: live.profile,
-        workspace: live.workspace,
-      }
+      return memberOf(live, live.workspace)
     },
 
     /** The member's access to the workspace the request opened in, read again now (null once they left it). */
@@ -230,11 +230,10 @@ export function createSessionService(deps: {
         return null
       })
       if (live) {
-        const signedInWith = { kind: 'session' as const, sessionId: live.sessionId }
         // Read with the session: the workspace asked for, else the personal one. A workspace the
         // member may not open (left, removed) falls back to their own unless the request insisted.
         const workspace = live.workspace ?? (requested?.explicit ? null : await workspaces.access(live.user.id, live.user.id))
-        return { user: { ...live.user, signedInWith, profile: live.profile, workspace }, setCookies: [] }
+        return { user: memberOf(live, workspace), setCookies: [] }
       }
       const result = await auth.api.getSession({ headers: betterAuthHeaders(credential), returnHeaders: true }).catch(unlessOutage)
       const found = result?.response
