@@ -20,6 +20,7 @@ import { addressSource, CLASSES, DEFAULT_MIX, parseMix, requestsFor, share } fro
 import { runClasses, summarize } from './bench/load-run.mjs'
 import { cpuSeconds, ensureBuild, rssBytes, sampleRss, startServer } from './bench/app-server.mjs'
 import { scratchPostgresDatabase } from './bench/postgres.mjs'
+import { countCores, describeCores } from './bench/cores.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -256,8 +257,10 @@ async function measureDatabase(database, processes, opts) {
       `measuring: ${opts.duration} s at ${opts.rate} req/s, ${classes.reduce((acc, c) => acc + c.connections, 0)} connections… `,
     )
     const cpuStart = treeCpuSeconds(server.child.pid)
+    const coreCount = countCores()
     const results = await runClasses(server.base, classes, { duration: opts.duration, headers })
     const cpuUsed = treeCpuSeconds(server.child.pid) - cpuStart
+    const cores = coreCount.stop(cpuUsed)
     const loadEnd = loadAverage()
     if (opts.settle) {
       process.stdout.write(`settling: ${opts.settle} s without load… `)
@@ -309,6 +312,7 @@ async function measureDatabase(database, processes, opts) {
         coresBusy: Number((cpuUsed / opts.duration).toFixed(2)),
         msPerRequest: overall.responses ? Number(((cpuUsed * 1000) / overall.responses).toFixed(2)) : null,
       },
+      cores,
       serverLog: server.log.text.split('\n').slice(-20).join('\n'),
     }
   } finally {
@@ -363,6 +367,7 @@ function printDatabase(entry, opts) {
     `server RSS: ready ${m.readyRssMb} MB (${parts(m.ready)}); peak ${m.peakRssMb} MB (VmRSS every 250 ms from the warm-up to the end of settling, ${m.samples} samples); idle ${m.settleSeconds} s after the load ${m.idleAfterLoadRssMb} MB (${parts(m.idleAfterLoad)})`,
   )
   console.log(`server CPU: ${entry.cpu.coresBusy} cores busy on average, ${entry.cpu.msPerRequest} ms per request`)
+  console.log(`the machine's cores over the measured seconds: ${describeCores(entry.cores)}`)
   for (const skipped of entry.skipped) console.log(`left out ${skipped.path} (${skipped.class}): answered ${skipped.status}`)
 }
 
@@ -489,7 +494,7 @@ async function main() {
       const single = result.runs.find((run) => run.database === entry.database && run.processes === 1)
       if (single)
         console.log(
-          `${runName(entry)}: ${(entry.overall.throughput / single.overall.throughput).toFixed(2)}x the requests per second of one process (API reads p99 ${entry.groups['api-read']?.latencyMs.p99} ms vs ${single.groups['api-read']?.latencyMs.p99} ms); at a rate both hold, the figures are equal: raise --rate to find the ceiling`,
+          `${runName(entry)}: ${(entry.overall.throughput / single.overall.throughput).toFixed(2)}x the requests per second of one process (API reads p99 ${entry.groups['api-read']?.latencyMs.p99} ms vs ${single.groups['api-read']?.latencyMs.p99} ms); at a rate both hold, the figures are equal: raise --rate to find the ceiling${entry.cores.machineBound ? `. Machine-bound: ${entry.cores.idle} of ${entry.cores.cpus} cores were idle, so the ratio is the machine's, not the server's` : ''}`,
         )
     }
   }

@@ -12,6 +12,7 @@ import { requestLogger } from './http/request-logger.ts'
 import { sameOriginGuard } from './http/same-origin.ts'
 import { securityHeaderList, securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts'
 import { maintenanceMode } from './http/maintenance.ts'
+import { nodeListener } from './http/node-listener.ts'
 import { pageCache } from './http/page-cache.ts'
 import { resolveSession } from './http/session.ts'
 import type { Logger } from './logger.ts'
@@ -30,6 +31,16 @@ export interface AppDeps {
 
 /** The one Hono app: middleware, then /api, then the React Router pages. */
 export function createApp(deps: AppDeps) {
+  return assemble(deps).app
+}
+
+/** Node's request listener for the app: kept pages answered at once, the rest by Hono (node-listener.ts). */
+export function createNodeListener(deps: AppDeps) {
+  const { app, keptPages } = assemble(deps)
+  return nodeListener(app.fetch, { keptPages, logger: deps.logger })
+}
+
+function assemble(deps: AppDeps) {
   const { env, logger, services } = deps
   const app = new Hono<AppEnv>()
 
@@ -47,6 +58,7 @@ export function createApp(deps: AppDeps) {
           heardVersion: services.publicContent.heard,
           securityHeaders: (scriptSources) => securityHeaderList(headerOptions, scriptSources),
           maintenance: async () => (await services.settings.get()).maintenanceMode,
+          maintenanceNow: () => services.settings.cachedNow()?.maintenanceMode ?? null,
         })
       : null
 
@@ -69,5 +81,5 @@ export function createApp(deps: AppDeps) {
 
   app.onError(errorHandler(logger))
   app.notFound((c) => c.text('Not found', 404))
-  return app
+  return { app, keptPages }
 }

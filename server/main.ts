@@ -1,10 +1,9 @@
 import cluster from 'node:cluster'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import path from 'node:path'
-import { getRequestListener } from '@hono/node-server'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
-import { createApp } from './app.ts'
+import { createNodeListener } from './app.ts'
 import { startProcesses } from './cluster.ts'
 import { resolveAuthSecret } from './auth-secret.ts'
 import { openDatabase } from './db/client.ts'
@@ -85,7 +84,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   const getBuild = vite
     ? () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : () => import('virtual:react-router/server-build') as Promise<ServerBuild>
-  const app = createApp({
+  const listener = createNodeListener({
     env,
     logger,
     database,
@@ -93,12 +92,10 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
     assets: vite ? undefined : staticAssets(path.resolve('build/client')),
     pages: pages({ getBuild, mode: env.isProduction ? 'production' : 'development', services, publicUrl: env.PUBLIC_URL }),
   })
-
-  const listener = getRequestListener(app.fetch)
   const server = options.server
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (vite) vite.middlewares(req, res, () => void listener(req, res))
-    else void listener(req, res)
+    if (vite) vite.middlewares(req, res, () => listener(req, res))
+    else listener(req, res)
   })
   phaseDone('app')
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve))
@@ -156,7 +153,7 @@ export async function startServer(options: { server: Server; vite?: ViteDevServe
   process.once('SIGINT', () => void shutdown('SIGINT'))
   // One of WEB_CONCURRENCY processes whose primary is gone (killed): nobody would stop it.
   if (cluster.isWorker) process.once('disconnect', () => void shutdown('the primary process ended'))
-  return { server, app }
+  return { server }
 }
 
 function envOrExit(): Env {

@@ -21,6 +21,8 @@ export interface PageCacheOptions {
   securityHeaders: (scriptSources: readonly string[]) => [string, string][]
   /** Whether pages answer 503 for maintenance now (System Settings): then nothing kept is served. */
   maintenance?: () => Promise<boolean>
+  /** The same, when it is known without waiting (settings cached in this process); null when it is not. */
+  maintenanceNow?: () => boolean | null
   /** The longest a page is kept from the start of its render, whatever the version says (settings are cached per process for 2 s). */
   maxAgeMs?: number
   maxEntries?: number
@@ -32,6 +34,20 @@ export interface PageCacheMiss {
   key: string
   version: string
   renderedAt: number
+}
+
+/** A kept page's answer to one request. */
+export interface KeptAnswer {
+  status: 200 | 304
+  headers: Record<string, string>
+  body: Uint8Array<ArrayBuffer> | null
+}
+
+/** What `answerNow` needs of a request: its method, its path and query as the request line has them, its headers. */
+export interface KeptPageRequest {
+  method: string
+  path: string
+  header: (name: string) => string | undefined
 }
 
 /** One encoding of a kept page: its bytes and every header of the answer, made once. */
@@ -90,14 +106,48 @@ export function pageCache(options: PageCacheOptions) {
   const renders = new Map<string, { version: string; entry: Promise<Entry | undefined> }>()
   const readVersion = readAfterArrival(options.readVersion)
 
-  const serve = createMiddleware<AppEnv>(async (c, next) => {
-    if (c.req.method !== 'GET') return next()
-    const key = pageKey(c.req.url)
-    if (key === null || key.length > MAX_KEY_LENGTH) return next()
+  /** Whether a request could have a kept page for an answer, whatever is kept. */
+  function mayBeKept(method: string, key: string | null, header: (name: string) => string | null | undefined): key is string {
+    if (method !== 'GET' || key === null || key.length > MAX_KEY_LENGTH) return false
     const path = pathOf(key)
-    if (isApiPath(path) || NOT_A_PAGE.test(path)) return next()
+    if (isApiPath(path) || NOT_A_PAGE.test(path)) return false
+    return header('cookie') == null && header('authorization') == null
+  }
+
+  /** The kept page under this version, fresh, marked most recently used; undefined when there is none. */
+  function freshEntry(key: string, version: string): Entry | undefined {
+    const kept = entries.get(key)
+    if (!kept) return undefined
+    entries.delete(key)
+    if (!isFresh(kept, version)) return undefined
+    // Most recently used last: the first entry is the one to drop when the cache is full.
+    entries.set(key, kept)
+    return kept
+  }
+
+  /**
+   * The answer from a kept page when everything it depends on is known without waiting (the
+   * version heard, maintenance mode cached): for Node's listener, before a Request and a Hono
+   * context are made (node-listener.ts). Null sends the request the whole way, where `serve`
+   * reads what it has to. The answer's headers are the kept page's own: add the request id to a copy.
+   */
+  function answerNow(request: KeptPageRequest): KeptAnswer | null {
+    // A path as the request line has it; an absolute or scheme-relative one is left to Hono's URL.
+    if (!request.path.startsWith('/') || request.path.startsWith('//')) return null
+    const hash = request.path.indexOf('#')
+    const key = hash === -1 ? request.path : request.path.slice(0, hash)
+    if (!mayBeKept(request.method, key, request.header)) return null
+    const maintenance = options.maintenance ? (options.maintenanceNow?.() ?? null) : false
+    const version = maintenance === false ? (options.heardVersion?.() ?? null) : null
+    if (version === null) return null
+    const entry = freshEntry(key, version)
+    return entry ? answer(entry, undefined, request.header('accept-encoding'), request.header('if-none-match')) : null
+  }
+
+  const serve = createMiddleware<AppEnv>(async (c, next) => {
+    const key = pageKey(c.req.url)
     const headers = c.req.raw.headers
-    if (headers.has('cookie') || headers.has('authorization')) return next()
+    if (!mayBeKept(c.req.method, key, (name) => headers.get(name))) return next()
     // The maintenance page comes first (maintenance.ts, further down the chain); and a version
     // that cannot be read keeps nothing: the request goes the whole way, as if there were no cache.
     const version = await (options.maintenance?.() ?? Promise.resolve(false))
@@ -107,16 +157,11 @@ export function pageCache(options: PageCacheOptions) {
     const answerFrom = (entry: Entry) => {
       const requestId = c.get('requestId')
       if (requestId) c.set('requestIdSent', true)
-      return answer(entry, requestId, headers.get('accept-encoding'), headers.get('if-none-match'))
+      const kept = answer(entry, requestId, headers.get('accept-encoding'), headers.get('if-none-match'))
+      return new Response(kept.body, { status: kept.status, headers: kept.headers })
     }
-    const kept = entries.get(key)
-    if (kept && isFresh(kept, version)) {
-      // Most recently used last: the first entry is the one to drop when the cache is full.
-      entries.delete(key)
-      entries.set(key, kept)
-      return answerFrom(kept)
-    }
-    if (kept) entries.delete(key)
+    const kept = freshEntry(key, version)
+    if (kept) return answerFrom(kept)
     // Another request renders this page under this version already (it read the version after
     // this one arrived, or as this one did): its page is this one's too, as if it had been kept.
     const rendering = renders.get(key)
@@ -201,16 +246,16 @@ export function pageCache(options: PageCacheOptions) {
     requestId: string | undefined,
     acceptEncoding: string | undefined | null,
     ifNoneMatch: string | undefined | null,
-  ): Response {
+  ): KeptAnswer {
     const encoding = preferredEncoding(acceptEncoding)
     if (encoding === 'br' && !entry.br) compressBrotli(entry)
     const chosen = encoding === 'br' ? (entry.br ?? entry.gzip) : encoding === 'gzip' ? entry.gzip : entry.identity
     const headers = requestId ? { ...chosen.headers, [REQUEST_ID_HEADER]: requestId } : chosen.headers
     if (ifNoneMatch && matchesEtag(ifNoneMatch, chosen.etag)) {
       const { 'content-length': _length, ...unchanged } = headers
-      return new Response(null, { status: 304, headers: unchanged })
+      return { status: 304, headers: unchanged, body: null }
     }
-    return new Response(chosen.body, { status: 200, headers })
+    return { status: 200, headers, body: chosen.body }
   }
 
   function compressBrotli(entry: Entry) {
@@ -227,8 +272,10 @@ export function pageCache(options: PageCacheOptions) {
       })
   }
 
-  return { serve, keep }
+  return { serve, keep, answerNow }
 }
+
+export type PageCache = ReturnType<typeof pageCache>
 
 function variant(shared: Record<string, string>, bytes: Buffer, encoding: Encoding, hash: string): Variant {
   // A copy of its own (a Buffer may share a pooled ArrayBuffer), sent as it is every time.

@@ -20,7 +20,7 @@ export const loggedPath = (path: string) => path.replace(/^(\/api\/triggers\/)[^
 export function requestLogger(logger: Logger) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now()
-    const requestId = c.req.header('x-request-id')?.slice(0, 64) || randomUUID()
+    const requestId = requestIdOf(c.req.header('x-request-id'))
     c.set('requestId', requestId)
     await next()
     // A kept page (page-cache.ts) carries the id in its ready-made headers; reading them here
@@ -28,16 +28,32 @@ export function requestLogger(logger: Logger) {
     if (!c.get('requestIdSent')) c.res.headers.set(REQUEST_ID_HEADER, requestId)
     const clientLeft = c.req.raw.signal.aborted
     const status = clientLeft ? CLIENT_CLOSED_REQUEST : c.res.status
-    const entry = {
-      requestId,
-      method: c.req.method,
-      path: loggedPath(c.req.path),
-      status,
-      // What the interrupted work answered, for the record.
-      ...(clientLeft ? { responseStatus: c.res.status } : {}),
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    }
-    if (status >= 500) logger.error(entry, 'request')
-    else logger.info(entry, 'request')
+    // What the interrupted work answered, for the record.
+    logRequest(
+      logger,
+      { requestId, method: c.req.method, path: c.req.path, status, started },
+      clientLeft ? { responseStatus: c.res.status } : {},
+    )
   })
+}
+
+/** The request's id: the one the client (or a proxy) sent, else a new one. */
+export const requestIdOf = (sent: string | undefined) => sent?.slice(0, 64) || randomUUID()
+
+/** The request's line in the log; `started` is performance.now() at its arrival. */
+export function logRequest(
+  logger: Logger,
+  request: { requestId: string; method: string; path: string; status: number; started: number },
+  extra: Record<string, unknown> = {},
+) {
+  const entry = {
+    requestId: request.requestId,
+    method: request.method,
+    path: loggedPath(request.path),
+    status: request.status,
+    ...extra,
+    durationMs: Math.round((performance.now() - request.started) * 10) / 10,
+  }
+  if (request.status >= 500) logger.error(entry, 'request')
+  else logger.info(entry, 'request')
 }

@@ -26,6 +26,19 @@ export function createSettingsService(db: Db, audit: AuditService) {
     }
   }
 
+  /** The settings when this process read them less than 2 s ago (no query); null otherwise. */
+  function cachedNow(): AppSettings | null {
+    return cached && Date.now() - cached.at < CACHE_MS ? cached.value : null
+  }
+
+  async function readAndCache(): Promise<AppSettings> {
+    const savesBefore = saves
+    const startedAt = Date.now()
+    const value = await read()
+    if (saves === savesBefore) cached = { value, at: startedAt }
+    return value
+  }
+
   async function ensureRow() {
     await db.insert(appSettings).values({ id: SINGLE_ROW_ID }).onConflictDoNothing()
     const [row] = await db.select().from(appSettings).where(eq(appSettings.id, SINGLE_ROW_ID))
@@ -37,13 +50,10 @@ export function createSettingsService(db: Db, audit: AuditService) {
     ensureRow,
 
     async get(): Promise<AppSettings> {
-      if (cached && Date.now() - cached.at < CACHE_MS) return cached.value
-      const savesBefore = saves
-      const startedAt = Date.now()
-      const value = await read()
-      if (saves === savesBefore) cached = { value, at: startedAt }
-      return value
+      return cachedNow() ?? readAndCache()
     },
+
+    cachedNow,
 
     /** Saves System Settings; an admin's save is audited (setup code passes no actor). */
     async update(input: AppSettings, actor?: Actor): Promise<AppSettings> {
