@@ -145,6 +145,11 @@ export const runResumeSchema = z.object({
     .optional(),
 })
 
+/** Running a finished run again: in the cloud, or on the member's own runner it ran on. */
+export const runAgainSchema = z.object({
+  where: z.enum(['cloud', 'device'], { error: 'where must be cloud or device' }).default('cloud'),
+})
+
 const logLine = z.object({
   level: z.enum(['info', 'warn', 'error']).default('info'),
   message: z.string().trim().min(1, 'message is required').max(2000, 'message must be at most 2000 characters'),

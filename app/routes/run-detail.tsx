@@ -3,13 +3,14 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { actionResult, type ActionResult } from '#app/lib/action-result.server.ts'
-import { NotFound } from '#common/errors.ts'
 import { DataRows, ExtractedData, RunFacts, RunFilesCard, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
 import { RunQueueNotice } from '#app/features/automations/run-queue-notice.tsx'
 import { queueNotice, runDetail } from '#app/features/automations/run-view.server.ts'
 import { runAgainView } from '#app/features/automations/run-again-view.server.ts'
+import { runApiRequest } from '#app/features/automations/run-api-request.ts'
+import { RunApiRequestCard } from '#app/features/automations/run-api-request-card.tsx'
 import { isUuid } from '#common/ids.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { useRunEvents } from '#app/features/automations/use-run-events.ts'
@@ -32,6 +33,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     run: runDetail(run, standing ? queueNotice(standing, run.workspaceId === workspace.id) : null),
     own,
     runAgain: own ? await runAgainView(context.services, user, run) : null,
+    apiRequest: own && run.automationId ? runApiRequest(context.publicUrl, { ...run, automationId: run.automationId }) : null,
   }
 }
 
@@ -52,19 +54,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     })
   }
   if (intent === 'run-again') {
-    const started = await attempt(async () => {
-      const run = await context.services.runs.get(params.id, caller)
-      if (!run.automationId || run.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
-      // Where it ran, when that was the member's runner and the form says so; else in the cloud.
-      const onDevice = form.get('where') === 'device' && run.deviceId !== null
-      return context.services.runs.start(run.automationId, caller, {
-        runner: onDevice ? 'client' : 'cloud',
-        trigger: 'manual',
-        inputs: run.inputs,
-        data: run.dataRows.length ? { rows: run.dataRows } : undefined,
-        device: onDevice && run.deviceId ? { id: run.deviceId } : undefined,
-      })
-    })
+    // Where it ran, when that was the member's runner and the form says so; else in the cloud.
+    const started = await attempt(() => context.services.runs.runAgain(params.id, caller, { onDevice: form.get('where') === 'device' }))
     if (started.ok) throw redirect(`/dashboard/runs/${started.value.id}`)
     return data<ActionResult>(
       { ok: false, error: { title: 'Could not start the run', description: started.error.message } },
@@ -92,7 +83,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 export const meta = privatePageMeta('Run')
 
 export default function RunPage() {
-  const { run, own, runAgain } = useLoaderData<typeof loader>()
+  const { run, own, runAgain, apiRequest } = useLoaderData<typeof loader>()
   useActionToast(useActionData<typeof action>())
   useRunEvents((event) => event.id === run.id)
   // The line moves when other workspaces' runs start, and their events are not ours to receive.
@@ -162,6 +153,7 @@ export default function RunPage() {
       <RunFilesCard files={run.files} />
       <ExtractedData runId={run.id} extracted={run.extracted} />
       <Screenshots screenshots={run.screenshots} />
+      {apiRequest ? <RunApiRequestCard command={apiRequest} /> : null}
     </main>
   )
 }
@@ -169,7 +161,6 @@ export default function RunPage() {
 /** How often a queued cloud run's page reads its place in line again (docs/decisions/029). */
 const QUEUE_REFRESH_MS = 5_000
 
-/** Starts the same automation in the cloud again, with this run's inputs; the new run's page opens. */
 /** Continues this failed run as a new one from the step it stopped at, keeping the rows it finished (docs/decisions/046). */
 function ResumeRun({ step }: { step: number }) {
   const navigation = useNavigation()
@@ -184,6 +175,7 @@ function ResumeRun({ step }: { step: number }) {
   )
 }
 
+/** Starts the same automation again with this run's inputs and rows; the new run's page opens. */
 function RunAgain({
   withInputs,
   where,

@@ -57,6 +57,7 @@ const MEMBER_OPERATIONS = [
   'POST /runs/{id}/finish',
   'POST /runs/{id}/cancel',
   'POST /runs/{id}/resume',
+  'POST /runs/{id}/rerun',
   'GET /runs/{id}/rows.csv',
   'GET /runs/{id}/files/{file}',
   'GET /runs/{id}/extracted.csv',

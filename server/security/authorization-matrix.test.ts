@@ -219,13 +219,13 @@ const make = {
       .onConflictDoUpdate({ target: automationTriggers.automationId, set: row })
     return secret
   },
-  /** A run of a fresh automation whose step 2 was repaired, as a cloud run records it. */
-  /** A client run that failed at its second step, to resume. */
+  /** A client run that failed at its second step, to resume or run again. */
   async failedRun(): Promise<string> {
     const runId = await make.clientRun(fixtures.automationId)
     await send('member', 'POST', { path: `/runs/${runId}/finish`, body: { status: 'failed', error: 'Step 2 (extract): nothing found' } })
     return runId
   },
+  /** A run of a fresh automation whose step 2 was repaired, as a cloud run records it. */
   async repairedRun(): Promise<string> {
     const runId = await make.clientRun(await make.automation())
     const repair = {
@@ -817,6 +817,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     credentials: viaDevice(role),
   }),
   'POST /runs/{id}/resume': async () => ({ path: `/runs/${await make.failedRun()}/resume`, body: {} }),
+  'POST /runs/{id}/rerun': async () => ({ path: `/runs/${await make.failedRun()}/rerun`, body: {} }),
   'GET /runs/{id}/rows.csv': () => ({ path: `/runs/${fixtures.runId}/rows.csv` }),
   'GET /runs/{id}/files/{file}': () => ({ path: `/runs/${fixtures.runId}/files/${KEPT_FILE}` }),
   'GET /runs/{id}/extracted.csv': () => ({ path: `/runs/${fixtures.runId}/extracted.csv` }),
@@ -879,8 +880,9 @@ beforeAll(async () => {
   ]
   accounts = { admin, member, otherMember }
   spare = visitorAccount
-  // Pro has no monthly run cap: the member starts a client run for each runs row.
-  await json(await send('admin', 'PUT', { path: `/users/${member.id}`, body: { plan: 'pro' } }), 200)
+  // Pro has no monthly run cap: the member starts a client run for each runs row; and the credits
+  // pay for the cloud runs the rows start (a start, a resume, a run again, by every credential).
+  await json(await send('admin', 'PUT', { path: `/users/${member.id}`, body: { plan: 'pro', credits: 500 } }), 200)
 
   const automationId = await make.automation()
   const runId = await make.clientRun(automationId)

@@ -5,7 +5,8 @@ import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
 // Trigger URLs and run inputs through the UI (docs/decisions/027): a member on Business makes a
 // trigger URL on the automation's page, another system starts a run with an input by POSTing to
-// it, the member sees the input on the run page and runs it again with it, then revokes the URL.
+// it, the member sees the input on the run page and runs it again with it, copies that run as an API
+// request, then revokes the URL.
 test.describe.configure({ mode: 'serial', timeout: 150_000 })
 
 let site: Awaited<ReturnType<typeof startTestSite>>
@@ -79,6 +80,17 @@ test('a trigger URL starts a run with its input; the member runs it again and re
   await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
   await expect(page.getByText('name: Grace')).toBeVisible()
   await expect(page.locator('[data-status="succeeded"]').first()).toBeVisible({ timeout: 90_000 })
+
+  // The run as an API request: what the member's own code would send, the key a placeholder.
+  const apiRequest = page.getByRole('region', { name: 'API request' })
+  await expect(apiRequest.getByLabel('The API request')).toContainText(`${server.url}/api/automations/${id}/runs`)
+  await expect(apiRequest.getByLabel('The API request')).toContainText('"inputs":{"name":"Grace"}')
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+  await apiRequest.getByRole('button', { name: 'Copy as API request' }).click()
+  await expect(toasts(page).getByText('API request copied')).toBeVisible()
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(copied).toContain("-H 'Authorization: Bearer YOUR_API_KEY'")
+  expect(copied).toContain(`-d '{"where":"cloud","inputs":{"name":"Grace"}}'`)
 
   await gotoHydrated(page, `${server.url}/dashboard/automations/${id}`)
   await card.getByRole('button', { name: 'Revoke' }).click()

@@ -1,13 +1,12 @@
-import { Copy, Power, RefreshCw, Send, Trash2, Webhook } from 'lucide-react'
-import { useState } from 'react'
+import { Power, RefreshCw, Send, Trash2, Webhook } from 'lucide-react'
 import { Form, useNavigation } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
+import { CopyButton } from '#app/components/copy-button.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { toast } from '#app/lib/toast.ts'
 import { CREDITS_LOW_THRESHOLD, WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, WEBHOOK_MAX_ATTEMPTS } from '#common/webhooks.ts'
 import type { EndpointView } from './webhooks-view.server.ts'
 
@@ -73,16 +72,6 @@ export function NewEndpointCard({ room, field }: { room: boolean; field?: string
 
 /** The secret just made (a new endpoint or a rotation): only the action's answer carries it. */
 export function NewSecretNotice({ url, value }: { url: string; value: string }) {
-  const [copied, setCopied] = useState(false)
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value)
-      setCopied(true)
-      toast.success('Secret copied')
-    } catch {
-      toast.error('Could not copy the secret', { description: 'Select it and copy it by hand.' })
-    }
-  }
   return (
     <div role="status" className="space-y-2 rounded-md border border-primary/40 bg-primary/5 p-4">
       <p className="text-sm font-medium">Signing secret for {url}</p>
@@ -97,10 +86,7 @@ export function NewSecretNotice({ url, value }: { url: string; value: string }) 
           className="font-mono text-xs"
           onFocus={(event) => event.currentTarget.select()}
         />
-        <Button type="button" variant="outline" onClick={() => void copy()}>
-          <Copy aria-hidden="true" />
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
+        <CopyButton value={value} what="Secret" />
       </div>
     </div>
   )

@@ -316,6 +316,31 @@ export function createRunService(deps: {
     },
 
     /**
+     * Starts a finished run's automation again as a new run with the same inputs and data rows:
+     * in the cloud, or with `onDevice` on the member's own runner it ran on (no credits).
+     */
+    async runAgain(runId: string, caller: Caller, options: { onDevice?: boolean; trigger?: RunTrigger } = {}): Promise<Run> {
+      const earlier = await find(runId, caller)
+      if (earlier.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
+      if (!earlier.automationId) throw new ValidationError('The automation of this run was deleted, so it cannot be run again.')
+      if (!FINISHED_STATUSES.includes(earlier.status))
+        throw new ValidationError('This run has not finished: wait for it or cancel it before running it again.')
+      const automationId = earlier.automationId
+      const device = options.onDevice && earlier.deviceId ? { id: earlier.deviceId } : undefined
+      const run = await db.transaction((tx) =>
+        startIn(tx, automationId, caller, {
+          runner: device ? 'client' : 'cloud',
+          trigger: options.trigger ?? 'manual',
+          inputs: earlier.inputs,
+          data: earlier.dataRows.length ? { rows: earlier.dataRows } : undefined,
+          device,
+        }),
+      )
+      announce(run)
+      return run
+    },
+
+    /**
      * start() inside a transaction the caller holds (the scheduler moves the automation's
      * next_run_at in the same one). The caller announces the run after the commit.
      */

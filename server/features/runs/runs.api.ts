@@ -10,6 +10,7 @@ import {
   runFinishSchema,
   runListQuerySchema,
   runProgressSchema,
+  runAgainSchema,
   runResumeSchema,
   runStartSchema,
 } from '#common/automations.ts'
@@ -160,6 +161,16 @@ const resume = signedInRoute(changes, {
   summary:
     'Continue a failed or cancelled run as a new cloud run: the same steps, inputs and data rows, from the step it stopped at (or fromStep), on the page it stopped on; rows it finished are not run or paid for again. The new run has resumedFrom.',
   request: { params: idParam, body: jsonBody(runResumeSchema) },
+  responses: { 201: { description: 'The new run', content: one }, ...errorResponses(400, 403, 404, 409) },
+})
+
+const runAgain = signedInRoute(changes, {
+  method: 'post',
+  path: '/{id}/rerun',
+  tags,
+  summary:
+    "Run a finished run's automation again as a new run, with the same inputs and data rows: in the cloud (where=cloud, credits as any cloud run), or on the member's own local runner it ran on while it is connected (where=device, no credits). The automation's current steps run. Refused with 400 while the run has not finished or when its automation was deleted, and with 409 PLAN_LIMIT or INSUFFICIENT_CREDITS as a start is.",
+  request: { params: idParam, body: jsonBody(runAgainSchema) },
   responses: { 201: { description: 'The new run', content: one }, ...errorResponses(400, 403, 404, 409) },
 })
 
@@ -392,6 +403,15 @@ export function createRunsApi(deps: {
     })
     .openapi(resume, async (c) => {
       const run = await runs.resume(c.req.valid('param').id, callerOf(c.get('member')), c.req.valid('json'))
+      return c.json({ data: await runDto(runs, run) }, 201)
+    })
+    .openapi(runAgain, async (c) => {
+      const user = c.get('member')
+      const trigger = user.signedInWith.kind === 'api-key' ? 'api' : 'manual'
+      const run = await runs.runAgain(c.req.valid('param').id, callerOf(user), {
+        onDevice: c.req.valid('json').where === 'device',
+        trigger,
+      })
       return c.json({ data: await runDto(runs, run) }, 201)
     })
     .openapi(keptFile, async (c) => {

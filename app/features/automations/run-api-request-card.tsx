@@ -1,0 +1,31 @@
+import { Link } from 'react-router'
+import { CopyButton } from '#app/components/copy-button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { API_KEY_PLACEHOLDER } from './run-api-request.ts'
+
+/** "Copy as API request": the curl command that starts this run's automation as it was started. */
+export function RunApiRequestCard({ command }: { command: string }) {
+  return (
+    <Card role="region" aria-labelledby="run-api-request">
+      <CardHeader>
+        <CardTitle level={2} id="run-api-request">
+          API request
+        </CardTitle>
+        <CardDescription>
+          Start this automation from your own code the way this run was started, with the same inputs and rows. Replace{' '}
+          <code className="font-mono text-xs">{API_KEY_PLACEHOLDER}</code> with a key from{' '}
+          <Link to="/settings#api-keys" className="text-primary hover:underline">
+            API Keys
+          </Link>
+          .
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <pre className="max-h-64 overflow-auto rounded bg-muted p-3 text-xs" aria-label="The API request">
+          {command}
+        </pre>
+        <CopyButton value={command} what="API request" label="Copy as API request" />
+      </CardContent>
+    </Card>
+  )
+}
