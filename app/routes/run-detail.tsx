@@ -29,11 +29,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { workspace } = pageCaller(user)
   const standing = await context.services.runs.queueStanding(run)
   const own = run.workspaceId === workspace.id && workspace.role !== 'viewer'
+  const runAgain = own ? await runAgainView(context.services, user, run) : null
+  // As Run again starts it: on the member's connected runner it ran on, else in the cloud.
+  const deviceId = runAgain?.where === 'device' ? run.deviceId : null
   return {
     run: runDetail(run, standing ? queueNotice(standing, run.workspaceId === workspace.id) : null),
     own,
-    runAgain: own ? await runAgainView(context.services, user, run) : null,
-    apiRequest: own && run.automationId ? runApiRequest(context.publicUrl, { ...run, automationId: run.automationId }) : null,
+    runAgain,
+    apiRequest: own && run.automationId ? runApiRequest(context.publicUrl, { ...run, automationId: run.automationId, deviceId }) : null,
   }
 }
 

@@ -1,6 +1,7 @@
 // Where the machine's cores went during a measurement: the server, PostgreSQL, the load
 // generator (this process), everything else, idle, and time the hypervisor took (steal). A ratio
 // such as "two processes against one" is the server's only when the machine had cores left over.
+// PostgreSQL is every `postgres` process on the machine: measure on a machine doing nothing else.
 import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 
@@ -16,20 +17,30 @@ function machineSeconds() {
   return { busy: toSeconds(user + nice + system + irq + softirq), idle: toSeconds(idle + iowait), steal: toSeconds(steal) }
 }
 
-/** CPU seconds of every process whose command is `postgres` (the server and its backends). */
-function postgresSeconds() {
-  let total = 0
+/**
+ * CPU seconds of each process whose command is `postgres` (the server and its backends), by PID.
+ * Between two readings a backend that ended meanwhile is left out (its seconds in between are
+ * lost, never counted negative); one that started meanwhile counts all of its seconds.
+ */
+function postgresSecondsByPid() {
+  const seconds = new Map()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+      seconds.set(entry, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND)
     } catch {
       // ended meanwhile
     }
   }
+  return seconds
+}
+
+function postgresSecondsSince(before) {
+  let total = 0
+  for (const [pid, now] of postgresSecondsByPid()) total += now - (before.get(pid) ?? 0)
   return total
 }
 
@@ -43,14 +54,14 @@ const clientSeconds = () => {
  * average cores each part used and whether the machine was the limit.
  */
 export function countCores() {
-  const started = { at: performance.now(), machine: machineSeconds(), postgres: postgresSeconds(), client: clientSeconds() }
+  const started = { at: performance.now(), machine: machineSeconds(), postgres: postgresSecondsByPid(), client: clientSeconds() }
   return {
     stop(serverSeconds) {
       const elapsed = (performance.now() - started.at) / 1000
       const machine = machineSeconds()
       const cores = (seconds) => Number((seconds / elapsed).toFixed(2))
       const busy = machine.busy - started.machine.busy
-      const postgres = postgresSeconds() - started.postgres
+      const postgres = postgresSecondsSince(started.postgres)
       const client = clientSeconds() - started.client
       const cpus = os.cpus().length
       const idle = cores(machine.idle - started.machine.idle)

@@ -12,8 +12,8 @@ export function RunApiRequestCard({ command }: { command: string }) {
           API request
         </CardTitle>
         <CardDescription>
-          Start this automation from your own code the way this run was started, with the same inputs and rows. Replace{' '}
-          <code className="font-mono text-xs">{API_KEY_PLACEHOLDER}</code> with a key from{' '}
+          Start this automation from your own code (a POSIX shell: macOS, Linux, WSL) the way this run was started, with the same inputs and
+          rows. Replace <code className="font-mono text-xs">{API_KEY_PLACEHOLDER}</code> with a key from{' '}
           <Link to="/settings#api-keys" className="text-primary hover:underline">
             API Keys
           </Link>
@@ -21,7 +21,8 @@ export function RunApiRequestCard({ command }: { command: string }) {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        <pre className="max-h-64 overflow-auto rounded bg-muted p-3 text-xs" aria-label="The API request">
+        {/* Scrolls on its own: focusable, so a keyboard can scroll it too. */}
+        <pre role="region" aria-label="The API request" tabIndex={0} className="max-h-64 overflow-auto rounded bg-muted p-3 text-xs">
           {command}
         </pre>
         <CopyButton value={command} what="API request" label="Copy as API request" />

@@ -87,7 +87,7 @@ describe('running a finished run again', () => {
     expect(again.data.trigger).toBe('api')
   })
 
-  it('refuses a run that has not finished, a run of a deleted automation, a bad where, and runs of other workspaces', async () => {
+  it('refuses a run that has not finished, one that ran on no local runner, a run of a deleted automation, a bad where, and runs of other workspaces', async () => {
     const automation = await call(member, '/api/automations', { body: { name: 'Orders of a shop', steps: STEPS } })
     const running = await call(member, `/api/automations/${automation.data.id}/runs`, {
       body: { where: 'client', inputs: { shop: 'south' }, rows: [{ order: '1' }] },
@@ -97,6 +97,12 @@ describe('running a finished run again', () => {
       message: 'This run has not finished: wait for it or cancel it before running it again.',
     })
     expect(await call(member, `/api/runs/${running.data.id}/rerun`, { body: { where: 'moon' } })).toMatchObject({ status: 400 })
+    // Reported by the member's own client, not by a local runner: nothing to run it on again.
+    const fromClient = await finishedRun(member)
+    expect(await call(member, `/api/runs/${fromClient.id}/rerun`, { body: { where: 'device' } })).toMatchObject({
+      status: 400,
+      message: 'This run did not run on a local runner: run it again in the cloud.',
+    })
 
     const orphan = await finishedRun(member)
     expect((await call(member, `/api/automations/${orphan.automationId}`, { method: 'DELETE' })).status).toBe(200)

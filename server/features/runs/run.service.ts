@@ -140,6 +140,17 @@ export function createRunService(deps: {
     return { id: runner.id, name: runner.name }
   }
 
+  /**
+   * Starts a run of one of the caller's automations. A cloud run is queued for the worker and
+   * costs CLOUD_RUN_CREDITS; a client run (extension, desktop) is running from now on and is
+   * reported by the client. Refused before anything is stored when the plan or balance says no.
+   */
+  async function startAndAnnounce(automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
+    const run = await db.transaction((tx) => startIn(tx, automationId, caller, options))
+    announce(run)
+    return run
+  }
+
   async function startIn(tx: Tx, automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
     requireMember(caller)
     // One start at a time per workspace: the caps below cannot be passed by two at once.
@@ -286,16 +297,7 @@ export function createRunService(deps: {
   return {
     runsThisMonth: (workspaceId: string) => runsThisMonth(db, workspaceId),
 
-    /**
-     * Starts a run of one of the caller's automations. A cloud run is queued for the worker and
-     * costs CLOUD_RUN_CREDITS; a client run (extension, desktop) is running from now on and is
-     * reported by the client. Refused before anything is stored when the plan or balance says no.
-     */
-    async start(automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
-      const run = await db.transaction((tx) => startIn(tx, automationId, caller, options))
-      announce(run)
-      return run
-    },
+    start: startAndAnnounce,
 
     /**
      * Continues a failed or cancelled run as a new cloud run (docs/decisions/046): the same steps,
@@ -308,36 +310,30 @@ export function createRunService(deps: {
       const automationId = earlier.automationId
       if (!automationId) throw new ValidationError('The automation of this run was deleted, so it cannot be resumed.')
       const resume = resumeOf(earlier, options.fromStep)
-      const run = await db.transaction((tx) =>
-        startIn(tx, automationId, caller, { runner: 'cloud', trigger: 'manual', inputs: earlier.inputs, resume }),
-      )
-      announce(run)
-      return run
+      return startAndAnnounce(automationId, caller, { runner: 'cloud', trigger: 'manual', inputs: earlier.inputs, resume })
     },
 
     /**
      * Starts a finished run's automation again as a new run with the same inputs and data rows:
-     * in the cloud, or with `onDevice` on the member's own runner it ran on (no credits).
+     * in the cloud, or with `onDevice` on the local runner it ran on (no credits).
      */
     async runAgain(runId: string, caller: Caller, options: { onDevice?: boolean; trigger?: RunTrigger } = {}): Promise<Run> {
       const earlier = await find(runId, caller)
       if (earlier.workspaceId !== caller.workspace.id) throw new NotFound('Run not found')
-      if (!earlier.automationId) throw new ValidationError('The automation of this run was deleted, so it cannot be run again.')
+      const automationId = earlier.automationId
+      if (!automationId) throw new ValidationError('The automation of this run was deleted, so it cannot be run again.')
       if (!FINISHED_STATUSES.includes(earlier.status))
         throw new ValidationError('This run has not finished: wait for it or cancel it before running it again.')
-      const automationId = earlier.automationId
-      const device = options.onDevice && earlier.deviceId ? { id: earlier.deviceId } : undefined
-      const run = await db.transaction((tx) =>
-        startIn(tx, automationId, caller, {
-          runner: device ? 'client' : 'cloud',
-          trigger: options.trigger ?? 'manual',
-          inputs: earlier.inputs,
-          data: earlier.dataRows.length ? { rows: earlier.dataRows } : undefined,
-          device,
-        }),
-      )
-      announce(run)
-      return run
+      // The extension's runs name its device too: only a local runner takes a run queued for it.
+      const runner = options.onDevice && earlier.deviceId ? await runnerFacts(db, earlier.deviceId) : null
+      if (options.onDevice && !runner) throw new ValidationError('This run did not run on a local runner: run it again in the cloud.')
+      return startAndAnnounce(automationId, caller, {
+        runner: runner ? 'client' : 'cloud',
+        trigger: options.trigger ?? 'manual',
+        inputs: earlier.inputs,
+        data: earlier.dataRows.length ? { rows: earlier.dataRows } : undefined,
+        device: runner ? { id: runner.id } : undefined,
+      })
     },
 
     /**

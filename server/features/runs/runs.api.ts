@@ -13,10 +13,11 @@ import {
   runAgainSchema,
   runResumeSchema,
   runStartSchema,
+  type RunTrigger,
 } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
 import { dataSourceOf } from '#server/tables/data-sources.ts'
-import type { SessionService } from '#server/features/auth/session.service.ts'
+import type { SessionService, SessionUser } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { EXTRACTED_JSON, type ArtifactLinks } from '#server/artifact-links.ts'
 import { admin, callerOf, deviceItself, member, publicRoute, signedInRoute, type SignedInAccess } from '#server/http/access.ts'
@@ -293,15 +294,19 @@ async function runDto(runs: Pick<RunService, 'queuePositions'>, run: Run): Promi
   return toRunDto(run, positions[run.id] ?? null)
 }
 
+type SignedInWith = SessionUser['signedInWith']
+/** The client a device is; a browser session's client run is the extension's (docs/decisions/031). */
+const clientOf = (via: SignedInWith) => (via.kind === 'device' && via.deviceKind === 'runner' ? 'desktop' : 'extension')
+/** What started a run, by the credential that asked: a device says which client it is; a key is "the API" (docs/decisions/027). */
+const triggerOf = (via: SignedInWith): RunTrigger => (via.kind === 'device' ? clientOf(via) : via.kind === 'api-key' ? 'api' : 'manual')
+
 /** POST /automations/{id}/runs: mounted under /automations, beside the automations' own routes. */
 export function createRunStartApi(runs: RunService) {
   return createRouter().openapi(start, async (c) => {
     const body = c.req.valid('json')
     const user = c.get('member')
     const via = user.signedInWith
-    // A device says which client it is; a key is "the API" for a cloud run (docs/decisions/027, 031).
-    const client = via.kind === 'device' && via.deviceKind === 'runner' ? 'desktop' : 'extension'
-    const trigger = body.trigger ?? (body.where === 'client' || via.kind === 'device' ? client : via.kind === 'api-key' ? 'api' : 'manual')
+    const trigger = body.trigger ?? (body.where === 'client' ? clientOf(via) : triggerOf(via))
     const run = await runs.start(c.req.valid('param').id, callerOf(user), {
       runner: body.deviceId ? 'client' : body.where,
       trigger: body.deviceId && !body.trigger ? (via.kind === 'api-key' ? 'api' : 'manual') : trigger,
@@ -407,10 +412,9 @@ export function createRunsApi(deps: {
     })
     .openapi(runAgain, async (c) => {
       const user = c.get('member')
-      const trigger = user.signedInWith.kind === 'api-key' ? 'api' : 'manual'
       const run = await runs.runAgain(c.req.valid('param').id, callerOf(user), {
         onDevice: c.req.valid('json').where === 'device',
-        trigger,
+        trigger: triggerOf(user.signedInWith),
       })
       return c.json({ data: await runDto(runs, run) }, 201)
     })
