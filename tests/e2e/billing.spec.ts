@@ -220,6 +220,8 @@ test.describe('plan changes after the trial are prorated as Paddle prorates them
     await expect(credits).toHaveText('Credits remaining6005')
 
     // Straight back to Pro: nothing is charged, the same difference goes to the balance, and the credits it brought go too.
+    // The upgrade's toast goes first (4 s), so the one looked for next is the downgrade's.
+    await expect(toasts(page).getByText('Plan updated')).toHaveCount(0, { timeout: 15_000 })
     await billingPlan(page, 'Pro').getByRole('button', { name: 'Downgrade' }).click()
     const downgrade = page.getByRole('dialog', { name: 'Downgrade to Pro?' })
     await expect(downgrade).toContainText('About $50.00 is credited to your balance today')

@@ -109,8 +109,9 @@ export function waitsForControlNeedingReact(page: Page) {
 export async function hydrated(page: Page, selector = 'main') {
   await page.waitForFunction((selector) => {
     const element = document.querySelector(selector)
+    // A page just opened may have no document element yet.
     return (
-      document.documentElement.hasAttribute('data-hydrated') &&
+      document.documentElement?.hasAttribute('data-hydrated') === true &&
       element !== null &&
       Object.keys(element).some((key) => key.startsWith('__reactFiber'))
     )
