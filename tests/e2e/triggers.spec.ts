@@ -82,9 +82,9 @@ test('a trigger URL starts a run with its input; the member runs it again and re
   await expect(page.locator('[data-status="succeeded"]').first()).toBeVisible({ timeout: 90_000 })
 
   // The run as an API request: what the member's own code would send, the key a placeholder.
-  const apiRequest = page.getByRole('region', { name: 'API request' })
-  await expect(apiRequest.getByLabel('The API request')).toContainText(`${server.url}/api/automations/${id}/runs`)
-  await expect(apiRequest.getByLabel('The API request')).toContainText('"inputs":{"name":"Grace"}')
+  const apiRequest = page.getByRole('region', { name: 'API request', exact: true })
+  await expect(apiRequest.getByLabel('curl command')).toContainText(`${server.url}/api/automations/${id}/runs`)
+  await expect(apiRequest.getByLabel('curl command')).toContainText('"inputs":{"name":"Grace"}')
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
   await apiRequest.getByRole('button', { name: 'Copy as API request' }).click()
   await expect(toasts(page).getByText('API request copied')).toBeVisible()
