@@ -20,4 +20,7 @@ export const ONCE_ON_PGLITE = [
   'server/features/vault/{vault-in-runs,secret-typing}.test.ts',
 ]
 
-export default mergeConfig(base, defineConfig({ test: { exclude: [...configDefaults.exclude, ...ONCE_ON_PGLITE] } }))
+export default mergeConfig(
+  { ...base, test: { ...base.test, globalSetup: ['./tests/setup/postgres-template.ts'] } },
+  defineConfig({ test: { exclude: [...configDefaults.exclude, ...ONCE_ON_PGLITE] } }),
+)

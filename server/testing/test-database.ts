@@ -4,8 +4,8 @@ import { openDatabase, type Database } from '#server/db/client.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default (a copy of a migrated
- * template when the test run made one), or a brand-new
- * database on the PostgreSQL server named by TEST_DATABASE_URL (or DATABASE_URL), dropped again
+ * template when the test run made one), or a new database on the PostgreSQL server named by
+ * TEST_DATABASE_URL (or DATABASE_URL; a copy of a migrated template when the run made one), dropped again
  * on close. `host` (host:port) makes the app connect there instead, e.g. through a proxy that a
  * test can cut; the database is still created and dropped directly on the server.
  */
@@ -19,7 +19,9 @@ export async function openTestDatabase(options: { host?: string } = {}): Promise
     return database
   }
   const name = `aether_test_${Date.now()}_${randomBytes(4).toString('hex')}`
-  await adminQuery(serverUrl, `create database "${name}"`)
+  // A copy of the migrated template of tests/setup/postgres-template.ts when the test run made one.
+  const template = process.env.AETHER_TEST_POSTGRES_TEMPLATE
+  await adminQuery(serverUrl, `create database "${name}"${template ? ` template "${template}"` : ''}`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   if (options.host) url.host = options.host
