@@ -14,7 +14,7 @@ export function RunApiRequestCard({ command }: { command: string }) {
         <CardDescription>
           Start this automation from your own code (a POSIX shell: macOS, Linux, WSL) the way this run was started, with the same inputs and
           rows. Replace <code className="font-mono text-xs">{API_KEY_PLACEHOLDER}</code> with a key from{' '}
-          <Link to="/settings#api-keys" className="text-primary hover:underline">
+          <Link to="/settings#api-keys" className="text-primary underline">
             API Keys
           </Link>
           .
