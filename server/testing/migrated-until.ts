@@ -8,6 +8,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import pg from 'pg'
+import { adminQuery } from './test-database.ts'
 
 export const MIGRATIONS_FOLDER = path.resolve(process.cwd(), 'server/db/migrations')
 
@@ -65,15 +66,5 @@ async function migratedPostgres(serverUrl: string, folder: string) {
       await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`)
       rmSync(folder, { recursive: true, force: true })
     },
-  }
-}
-
-async function adminQuery(serverUrl: string, statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
   }
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { redactUrl } from '#server/db/client.ts'
+import { adminQuery as adminQueryOn } from './test-database.ts'
 
 // Real server processes (the production build, as `npm run serve` starts it) for tests that need
 // more than the in-process app: several processes on one PostgreSQL, a process killed mid-write.
@@ -51,15 +52,7 @@ export async function createScratchDatabase(prefix: string) {
   return { url: url.toString(), drop: () => adminQuery(`drop database if exists "${name}" with (force)`) }
 }
 
-async function adminQuery(statement: string) {
-  const client = new pg.Client({ connectionString: POSTGRES_SERVER_URL })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
-}
+const adminQuery = (statement: string) => adminQueryOn(POSTGRES_SERVER_URL, statement)
 
 function newestSource(dir: string): number {
   let newest = 0

@@ -36,7 +36,8 @@ export async function openTestDatabase(options: { host?: string } = {}): Promise
   }
 }
 
-async function adminQuery(serverUrl: string, statement: string) {
+/** One statement on the server as its own session (create and drop database cannot run in a pool's transaction). */
+export async function adminQuery(serverUrl: string, statement: string) {
   const client = new pg.Client({ connectionString: serverUrl })
   await client.connect()
   try {

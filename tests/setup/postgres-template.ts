@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import pg from 'pg'
 import { openDatabase } from '#server/db/client.ts'
+import { adminQuery } from '#server/testing/test-database.ts'
 
 /** The migrated template database on TEST_DATABASE_URL's server; each test file's database is a copy of it. */
 export const POSTGRES_TEMPLATE_VARIABLE = 'AETHER_TEST_POSTGRES_TEMPLATE'
@@ -26,14 +26,4 @@ export default async function createPostgresTemplate() {
   }
   process.env[POSTGRES_TEMPLATE_VARIABLE] = name
   return () => adminQuery(serverUrl, `drop database if exists "${name}" with (force)`)
-}
-
-async function adminQuery(serverUrl: string, statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(statement)
-  } finally {
-    await client.end()
-  }
 }
