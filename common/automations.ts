@@ -5,6 +5,7 @@ import { runInputsSchema } from './run-inputs.ts'
 import { MAX_CSV_LENGTH, MAX_DATA_ROWS, MAX_XLSX_BASE64_LENGTH } from './data-rows.ts'
 import { ROW_STATUSES } from './workflow-interpreter.ts'
 import { scheduleFieldSchema } from './schedules.ts'
+import { runStepSchema } from './run-steps.ts'
 import { z } from './zod.ts'
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
@@ -161,6 +162,8 @@ export const runProgressSchema = z.object({
   actionsPerformed: z.number().int().min(0).max(1_000_000).optional(),
   log: z.array(logLine).max(200, 'at most 200 log lines per report').optional(),
   extracted: z.array(extractedRow).max(1000, 'at most 1000 extracted rows per report').optional(),
+  /** Steps as the client carried them out, for the run's timeline (docs/decisions/057). */
+  steps: z.array(runStepSchema).max(200, 'at most 200 steps per report').optional(),
 })
 
 /** A client's last report: how the run ended. */
@@ -198,4 +201,11 @@ export const clientScreenshotQuerySchema = z.object({
     .min(1, 'step must be a step number')
     .max(9999, 'step must be at most 9999'),
   name: z.string().trim().max(100, 'name must be at most 100 characters').optional(),
+  /** A step's picture (a JPEG body, docs/decisions/057): its counter in the run, what its timeline entry names (after-<shot>.jpg). */
+  shot: z.coerce
+    .number({ error: 'shot must be a whole number' })
+    .int('shot must be a whole number')
+    .min(1, 'shot must be at least 1')
+    .max(99_999, 'shot must be at most 99999')
+    .optional(),
 })

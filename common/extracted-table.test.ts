@@ -25,4 +25,21 @@ describe('the extracted table', () => {
       { name: 'Sofa', price: '$300' },
     ])
   })
+
+  it('says what was added since a mark: the fields, the first rows and how many', () => {
+    const table = createExtractedTable()
+    table.add('name', ['Ada'])
+    const mark = table.mark()
+    expect(table.since(mark, 2)).toBeNull()
+    table.add('name', ['Grace', 'Linus', 'Ken'])
+    table.add('price', ['3'])
+    expect(table.since(mark, 2)).toEqual({
+      fields: ['name', 'price'],
+      rows: [
+        { name: 'Grace', price: '3' },
+        { name: 'Linus', price: null },
+      ],
+      total: 3,
+    })
+  })
 })

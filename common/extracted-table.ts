@@ -33,6 +33,22 @@ export function createExtractedTable() {
       for (const column of own) while (column.length < start) column.push(null)
       for (const record of records.slice(0, room)) fields.forEach((field, index) => own[index]?.push(record[field] ?? null))
     },
+    /** Where each column ends now: what `since` compares with. */
+    mark(): Map<string, number> {
+      return new Map([...columns].map(([field, column]) => [field, column.length]))
+    },
+    /** The values added since the mark, as rows of the columns they went into (`total` rows, the first `keep` of them). */
+    since(mark: Map<string, number>, keep: number): { fields: string[]; rows: ExtractedRecord[]; total: number } | null {
+      const added = [...columns]
+        .map(([field, column]) => [field, column.slice(mark.get(field) ?? 0)] as const)
+        .filter(([, values]) => values.length > 0)
+      if (added.length === 0) return null
+      const total = Math.max(...added.map(([, values]) => values.length))
+      const rows = Array.from({ length: Math.min(keep, total) }, (_, i) =>
+        Object.fromEntries(added.map(([field, values]) => [field, values[i] ?? null])),
+      )
+      return { fields: added.map(([field]) => field), rows, total }
+    },
     rows(): ExtractedRecord[] {
       const fields = [...columns.keys()]
       const count = Math.min(MAX_EXTRACTED_ROWS, Math.max(0, ...[...columns.values()].map((column) => column.length)))

@@ -120,6 +120,8 @@ const planFieldsSchema = z.object({
   scheduleMinMinutes: limit('Shortest schedule interval', 1, MAX_SCHEDULE_MIN_MINUTES, 'no minimum'),
   // The most data rows one run goes through (docs/decisions/046).
   dataRowLimit: limit('Data rows per run', 1, 10_000, 'no limit'),
+  // How many days a run's files (screenshots, step pictures, kept files) are kept (docs/decisions/057).
+  runFilesDays: limit('Days run files are kept', 1, 3_650, 'kept forever'),
   // The member's own JavaScript in automations (script steps).
   scripts: z.boolean({ error: 'Scripts must be true or false.' }),
   // Where the plan stands in pricing, the Billing page and every list of plans: lower first (ties by price).

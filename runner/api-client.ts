@@ -94,7 +94,9 @@ export function createApiClient(options: { server: string; token?: string; fetch
     get: <T>(path: string) => call<T>('GET', path),
     post: <T>(path: string, body?: unknown) => call<T>('POST', path, body ?? {}),
     delete: <T>(path: string) => call<T>('DELETE', path),
-    upload: <T>(path: string, png: Uint8Array) => call<T>('POST', path, png),
+    /** Sends an image as the body: a PNG screenshot, or a JPEG step picture. */
+    upload: <T>(path: string, image: Uint8Array, type: 'image/png' | 'image/jpeg' = 'image/png') =>
+      call<T>('POST', path, image, { 'content-type': type }),
   }
 }
 

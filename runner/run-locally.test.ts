@@ -109,6 +109,16 @@ describe('the local runner', () => {
     expect(picture.status).toBe(200)
     expect(new Uint8Array(await picture.arrayBuffer()).subarray(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))
     expect(site.hits.get('/form')).toBeGreaterThanOrEqual(1)
+
+    // The timeline came with the reports (docs/decisions/057): each step, with its picture uploaded first.
+    expect(run.timeline.map((step) => [step.step, step.outcome])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 'done']))
+    expect(run.timeline[1]).toMatchObject({ words: 'Field labelled “Name” (3 characters)', target: 'Field labelled “Name”' })
+    expect(run.timeline[4]?.extracted).toEqual({ fields: ['result'], rows: [{ result: 'Thanks, Ada (free)' }], total: 1 })
+    for (const step of run.timeline) {
+      const after = await t.request(step.screenshotUrl ?? '', { token: member.token })
+      expect(after.status).toBe(200)
+      expect(after.headers.get('content-type')).toBe('image/jpeg')
+    }
   })
 
   it('types an input that reads like a placeholder as the text it is (docs/decisions/039)', async () => {

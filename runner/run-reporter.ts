@@ -1,11 +1,13 @@
 import { screenshotName, type RunFiles } from '#server/features/runs/run-files.ts'
 import type { RunReporting } from '#server/features/runs/run-progress.ts'
 import type { RunProgress } from '#server/features/runs/run-queue.ts'
+import type { RunStep } from '#common/run-steps.ts'
 import { ApiError, type ApiClient } from './api-client.ts'
 
 /** What one progress report of the client-run API takes at most (common/automations.ts runProgressSchema). */
 const MAX_LOG_LINES_PER_REPORT = 200
 const MAX_ROWS_PER_REPORT = 1000
+const MAX_STEPS_PER_REPORT = 200
 
 /**
  * The cloud executor's reporting, over the client-run API (`/api/runs/{id}/progress`, `/finish`,
@@ -45,16 +47,38 @@ export function createRunReporter(api: ApiClient) {
         notes.push({ level: 'warn', message: `The screenshot "${screenshot.name}" could not be uploaded: ${(error as Error).message}` })
       })
     }
+    // The timeline's pictures go first; an entry whose picture did not arrive is sent without it.
+    const steps: RunStep[] = []
+    for (const step of progress.timeline ?? []) {
+      const jpeg = step.screenshot ? pictures.get(step.screenshot) : undefined
+      if (!step.screenshot || !jpeg) {
+        steps.push({ ...step, screenshot: null })
+        continue
+      }
+      pictures.delete(step.screenshot)
+      const query = new URLSearchParams({ step: String(step.step), shot: step.screenshot.replace(/\D/g, '') })
+      const kept = await api
+        .upload(`/api/runs/${runId}/screenshots?${query}`, jpeg, 'image/jpeg')
+        .then(() => true)
+        .catch(() => false)
+      steps.push(kept ? step : { ...step, screenshot: null })
+    }
     // The finish report adds its error to the log itself.
     const log = [...(progress.log ?? []), ...notes]
       .filter((line) => !(finish?.error && line.level === 'error' && line.message === finish.error))
       .map(({ level, message }) => ({ level, message }))
     const logs = chunks(log, MAX_LOG_LINES_PER_REPORT)
     const rows = chunks(progress.extracted ?? [], MAX_ROWS_PER_REPORT)
-    const reports = Math.max(logs.length, rows.length)
+    const timeline = chunks(steps, MAX_STEPS_PER_REPORT)
+    const reports = Math.max(logs.length, rows.length, timeline.length)
     let answer: object = {}
     for (let index = 0; index < reports; index++) {
-      const body = { actionsPerformed: progress.actionsPerformed, log: logs[index] ?? [], extracted: rows[index] ?? [] }
+      const body = {
+        actionsPerformed: progress.actionsPerformed,
+        log: logs[index] ?? [],
+        extracted: rows[index] ?? [],
+        steps: timeline[index] ?? [],
+      }
       const last = index === reports - 1
       answer = await api.post<object>(last && finish ? `/api/runs/${runId}/finish` : `/api/runs/${runId}/progress`, {
         ...body,

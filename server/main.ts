@@ -12,6 +12,7 @@ import { seed } from './db/seed.ts'
 import { EnvError, loadEnv, type Env } from './env.ts'
 import { createCloudWorker } from './features/runs/cloud-worker.ts'
 import { createScheduler } from './features/runs/scheduler.ts'
+import { createRunRetention } from './features/runs/run-retention.ts'
 import { pages } from './http/pages.ts'
 import { releaseMemoryWhenIdle } from './idle-memory.ts'
 import { staticAssets } from './http/static-assets.ts'
@@ -218,11 +219,14 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
   const scheduler = createScheduler({ db: database.db, runs: services.runs, logger })
   worker.start()
   scheduler.start()
+  // Run files past their plan's retention (docs/decisions/057).
+  const retention = createRunRetention({ db: database.db, runFiles: services.runFiles, logger }).start()
   // Outgoing webhooks: queued deliveries and their retries (docs/decisions/026).
   const webhooks = services.outgoingWebhooks.start()
   return {
     async stop(graceMs: number) {
       await scheduler.stop()
+      retention.stop()
       await webhooks.stop()
       await worker.stop(graceMs)
     },

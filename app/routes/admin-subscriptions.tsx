@@ -50,6 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       devices: plan.devices,
       scheduleMinMinutes: plan.scheduleMinMinutes,
       dataRowLimit: plan.dataRowLimit,
+      runFilesDays: plan.runFilesDays,
       scripts: plan.scripts,
       sortOrder: plan.sortOrder,
       notForSale: notForSale(plan),

@@ -40,6 +40,7 @@ async function element(
   })
   if (!context.running()) throw new Error('stopped')
   if ('locator' in found) {
+    context.onFound?.(found.used, found.index > 0 ? 'alternative' : null)
     if (found.index > 0)
       await context.onRepaired(n, target, {
         used: found.used,
@@ -52,6 +53,7 @@ async function element(
   if (repaired && context.running()) {
     const again = await resolveTarget(context.page, repaired.target, { timeoutMs: REPAIRED_LOOK_MS, match, signal: context.stopSignal })
     if ('locator' in again) {
+      context.onFound?.(again.used, repaired.how)
       await context.onRepaired(n, target, { used: again.used, how: repaired.how, target: repaired.target })
       return again.locator
     }

@@ -39,6 +39,8 @@ export interface StepContext {
   takeScreenshot(step: number, name: string, timeoutMs: number): Promise<void>
   /** Another way than the target's first found the element: the run records the repair. */
   onRepaired(step: number, target: Target, repair: Repair): Promise<void>
+  /** The way of a target that found the step's element (the run's timeline says it). */
+  onFound?(used: TargetAlternative, how: Repair['how'] | null): void
   /** Looks for the element a broken target meant (self-repair); absent when the automation turned it off. */
   repair?: StepRepair | null
   /** Fields that were given a vault value: every screenshot of the run masks them (docs/decisions/025). */

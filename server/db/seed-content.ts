@@ -21,6 +21,8 @@ export const DEFAULT_PLANS = [
     scheduleMinMinutes: 15,
     // Data rows per run and JavaScript steps (docs/decisions/046): "basic browser automation" on Free, "advanced" on Pro and Business.
     dataRowLimit: 20,
+    // How long a run's screenshots and files are kept (docs/decisions/057): a week on Free, a month on Pro, a year on Business.
+    runFilesDays: 7,
     scripts: false,
     highlighted: false,
     sortOrder: 0,
@@ -50,6 +52,7 @@ export const DEFAULT_PLANS = [
     devices: 3,
     scheduleMinMinutes: 5,
     dataRowLimit: 1000,
+    runFilesDays: 30,
     scripts: true,
     highlighted: true,
     sortOrder: 1,
@@ -90,6 +93,7 @@ export const DEFAULT_PLANS = [
     devices: null,
     scheduleMinMinutes: null,
     dataRowLimit: 10000,
+    runFilesDays: 365,
     scripts: true,
     highlighted: false,
     sortOrder: 2,

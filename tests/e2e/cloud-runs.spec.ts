@@ -1,6 +1,6 @@
 import { startTestSite } from '../../server/testing/cloud-run-site.ts'
 import { apiToken, createAutomation } from './accounts.ts'
-import { expect, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
+import { expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
 // A cloud run end to end: the worker of a real server process opens a form page this test serves
@@ -83,6 +83,27 @@ test('a failing step fails the run with a message naming the step; the credit is
   await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
   await expect(page.locator('[data-status="failed"]').first()).toBeVisible({ timeout: 60_000 })
   await expect(page.getByText(/Step 2 \(click\): no element matches Element “does not exist”/).first()).toBeVisible()
+
+  // The timeline: each step with its words, outcome and time, a picture after it, and the failure with its own picture.
+  const steps = page.getByRole('region', { name: 'Steps' })
+  await expect(steps.getByRole('listitem')).toHaveCount(2)
+  const opened = steps.getByRole('listitem', { name: 'Step 1' })
+  await expect(opened).toContainText(`${site.url}/form`)
+  await expect(opened.locator('[data-status="done"]')).toHaveText('Done')
+  const failed = steps.getByRole('listitem', { name: 'Step 2' })
+  await expect(failed.locator('[data-status="failed"]')).toHaveText('Failed')
+  await expect(failed).toContainText(/Step 2 \(click\): no element matches/)
+  for (const picture of [
+    opened.getByRole('img', { name: 'The page after step 1' }),
+    failed.getByRole('img', { name: 'The page after step 2' }),
+  ]) {
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+  }
+  await expect(failed.getByRole('link', { name: 'Picture after Step 2, full size' })).toHaveAttribute(
+    'href',
+    /\/screenshots\/after-\d+\.jpg$/,
+  )
+  await expectNoAxeViolations(page)
 })
 
 test('a step set in the builder to be tried again, then skipped, lets the run go on and succeed', async ({ page, request }) => {

@@ -5,6 +5,7 @@ import type { RunStatus, RunTrigger } from '#common/automations.ts'
 import { describeSchedule } from '#common/schedule-words.ts'
 import { nextRuns } from '#common/schedules.ts'
 import { describeAlternative } from '#common/targets.ts'
+import { durationInWords } from '#common/run-steps.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 import type { QueueStanding } from '#server/features/runs/cloud-queue.ts'
 import type { Run } from '#server/features/runs/run.service.ts'
@@ -148,6 +149,27 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
     /** The step "Resume" starts at, or null when the run cannot be resumed (docs/decisions/046). */
     resumeAt: resumeAt(run),
     resumedFrom: run.resumedFrom,
+    timeline: {
+      steps: run.timeline.slice(0, MAX_SHOWN_STEPS).map((step, index) => {
+        const at = new Date(step.startedAt)
+        return {
+          key: index,
+          step: step.step,
+          round: step.round,
+          words: step.words,
+          target: step.target,
+          repaired: step.repaired,
+          outcome: step.outcome,
+          error: step.error,
+          at: stamp(at, UTC_TIME.format(at)),
+          duration: durationInWords(step.ms),
+          screenshotUrl: step.screenshot ? `/api/runs/${run.id}/screenshots/${encodeURIComponent(step.screenshot)}` : null,
+          extracted: step.extracted,
+        }
+      }),
+      total: run.timeline.length,
+    },
+    filesRemoved: run.filesRemovedAt ? stamp(run.filesRemovedAt) : null,
     screenshots: run.screenshots.map((shot) => ({
       name: shot.name,
       step: shot.step,
@@ -191,6 +213,9 @@ function dataRowsOf(run: Run) {
 
 /** The page shows this many columns of the data rows; the download has all of them. */
 const MAX_SHOWN_COLUMNS = 4
+
+/** The page shows this many steps of a run's timeline; the API has all of them. */
+const MAX_SHOWN_STEPS = 300
 
 /** The page shows this many extracted rows; the downloads carry all of them. */
 const MAX_SHOWN_ROWS = 100

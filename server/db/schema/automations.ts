@@ -18,6 +18,7 @@ import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
+import type { RunStep } from '#common/run-steps.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, type SignInBlock } from '#common/automations.ts'
 import { SCHEDULE_KINDS, type ZonedSchedule } from '#common/schedules.ts'
 import { users } from './auth.ts'
@@ -209,6 +210,12 @@ export const automationRuns = pgTable(
     extracted: jsonb().$type<Record<string, string | null>[]>().notNull().default([]),
     screenshots: jsonb().$type<RunScreenshot[]>().notNull().default([]),
     repairs: jsonb().$type<RunRepair[]>().notNull().default([]),
+    /** Every step as the run carried it out, with its picture (docs/decisions/057): the run page's timeline. */
+    timeline: jsonb().$type<RunStep[]>().notNull().default([]),
+    /** What the run's files take on disk (screenshots, step pictures, kept files), at most MAX_RUN_STORED_BYTES. */
+    storedBytes: integer().notNull().default(0),
+    /** When the run's files were removed after its plan's retention (the run and its log stay). */
+    filesRemovedAt: timestamp({ withTimezone: true }),
     /** The automation's self-repair setting when the run started (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
     /** The automation's kept-session setting and sign-in block when the run started (docs/decisions/025). */
@@ -242,6 +249,10 @@ export const automationRuns = pgTable(
     index().on(table.automationId, table.createdAt),
     index().on(table.status, table.runner, table.createdAt),
     index().on(table.deviceId, table.status),
+    // The retention sweep's runs: those that still keep files.
+    index('automation_runs_files_kept_idx')
+      .on(table.finishedAt)
+      .where(sql`${table.storedBytes} > 0 and ${table.filesRemovedAt} is null`),
   ],
 )
 

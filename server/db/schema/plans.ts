@@ -48,6 +48,8 @@ export const subscriptionPlans = pgTable(
     dataRowLimit: integer().default(20),
     /** Whether automations may run the member's own JavaScript (script steps, docs/decisions/046). */
     scripts: boolean().notNull().default(false),
+    /** How many days a run's files (screenshots, step pictures, kept files) are kept after it ends; null: kept (docs/decisions/057). */
+    runFilesDays: integer().default(30),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -57,7 +59,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1 and coalesce(${table.dataRowLimit}, 1) >= 1`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1 and coalesce(${table.dataRowLimit}, 1) >= 1 and coalesce(${table.runFilesDays}, 1) >= 1`,
     ),
   ],
 )

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLIENT_SCREENSHOT_MAX_BYTES } from '#common/automations.ts'
-import { devices, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, devices, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { MAX_RUN_STORED_BYTES } from '#common/run-steps.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 // What a device token may do (docs/decisions/031): automations and runs of its workspace as its
@@ -52,6 +53,12 @@ async function connect(account: Account, kind: 'extension' | 'runner' = 'extensi
 async function apiKey(account: Account): Promise<string> {
   const created = await call<{ key: string }>({ token: account.token }, '/api/keys', { body: { name: 'script' } })
   return created.data.key
+}
+
+const jpeg = (size = 256) => {
+  const bytes = new Uint8Array(size)
+  bytes.set([0xff, 0xd8, 0xff, 0xe0])
+  return bytes
 }
 
 const png = (size = 256) => {
@@ -392,6 +399,57 @@ describe('screenshots of a client run', () => {
     expect(read.status).toBe(200)
     expect(read.headers.get('content-type')).toBe('image/png')
     expect(new Uint8Array(await read.arrayBuffer())).toEqual(image)
+  })
+
+  it('stores a step’s picture (JPEG) and the timeline entries that name it, counted in the run’s files up to their limit', async () => {
+    const device = await connect(other)
+    const created = await call<{ id: string }>({ token: other.token }, '/api/automations', { body: { name: 'Timeline', steps: STEPS } })
+    const started = await call<{ id: string }>(device, `/api/automations/${created.data.id}/runs`, { body: { where: 'client' } })
+    const runId = started.data.id
+    const picture = jpeg(2048)
+    expect(await upload(device.token, runId, picture, 'step=1&shot=1', 'image/jpeg')).toMatchObject({
+      status: 201,
+      data: { file: 'after-1.jpg', step: 1 },
+    })
+    expect(await upload(device.token, runId, picture, 'step=1', 'image/jpeg')).toMatchObject({
+      status: 400,
+      message: 'A step’s picture (image/jpeg) needs shot: its number in the run.',
+    })
+    const entry = {
+      step: 1,
+      words: 'https://example.com',
+      startedAt: '2026-12-03T10:00:00.000Z',
+      ms: 420,
+      outcome: 'done',
+      screenshot: 'after-1.jpg',
+    }
+    const reported = await call<{ timeline: { step: number; screenshotUrl: string | null; round: string | null }[] }>(
+      device,
+      `/api/runs/${runId}/progress`,
+      { body: { steps: [entry] } },
+    )
+    expect(reported.data.timeline).toEqual([
+      expect.objectContaining({ step: 1, round: null, ms: 420, screenshotUrl: `/api/runs/${runId}/screenshots/after-1.jpg` }),
+    ])
+    const read = await t.request(`/api/runs/${runId}/screenshots/after-1.jpg`, { token: other.token })
+    expect(read.headers.get('content-type')).toBe('image/jpeg')
+    expect(new Uint8Array(await read.arrayBuffer())).toEqual(picture)
+    // An entry may only name a picture of the run's kind, never another path.
+    const strayName = await call(device, `/api/runs/${runId}/progress`, { body: { steps: [{ ...entry, screenshot: '../x.png' }] } })
+    expect(strayName).toMatchObject({ status: 400, message: expect.stringContaining('screenshot must name a step picture') })
+
+    // The run's files are counted: past 250 MB, an image is refused.
+    const [row] = await t.db.select({ storedBytes: automationRuns.storedBytes }).from(automationRuns).where(eq(automationRuns.id, runId))
+    expect(row?.storedBytes).toBe(2048)
+    await t.db
+      .update(automationRuns)
+      .set({ storedBytes: MAX_RUN_STORED_BYTES - 100 })
+      .where(eq(automationRuns.id, runId))
+    expect(await upload(device.token, runId, jpeg(), 'step=2&shot=2', 'image/jpeg')).toMatchObject({
+      status: 400,
+      message: "This run's files reached their limit of 250 MB.",
+    })
+    expect((await upload(device.token, runId, png())).status).toBe(400)
   })
 
   it('refuses what is not a PNG, a body over 5 MB, a cloud run, a finished run and another workspace’s run', async () => {

@@ -37,6 +37,8 @@ export interface Allowances {
   scheduleMinMinutes: number | null
   /** The most data rows one run goes through; null is no limit (docs/decisions/046). */
   dataRowLimit: number | null
+  /** How many days a run's files are kept after it ends; null: kept (docs/decisions/057). */
+  runFilesDays: number | null
   /** The member's own JavaScript in automations (docs/decisions/046). */
   scripts: boolean
 }
@@ -72,6 +74,7 @@ const allowanceColumns = {
   devices: subscriptionPlans.devices,
   scheduleMinMinutes: subscriptionPlans.scheduleMinMinutes,
   dataRowLimit: subscriptionPlans.dataRowLimit,
+  runFilesDays: subscriptionPlans.runFilesDays,
   scripts: subscriptionPlans.scripts,
 }
 

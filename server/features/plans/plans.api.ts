@@ -41,6 +41,7 @@ const adminPlanSchema = planSchema
     devices: z.number().int().nullable(),
     scheduleMinMinutes: z.number().int().nullable(),
     dataRowLimit: z.number().int().nullable(),
+    runFilesDays: z.number().int().nullable().openapi({ description: "Days a run's files are kept after it ends; null: kept" }),
     scripts: z.boolean(),
   })
   .openapi('PlanWithAllowances')
@@ -66,7 +67,7 @@ function toAdminPlanDto(plan: Plan, sale: Sale): z.infer<typeof adminPlanSchema>
   const forSale = sale.saleOf(plan)
   const { monthlyRunLimit, actionLimit, monthlyModelCalls, aiPlanning, modelRepair, suggestions, teams, seats } = plan
   const { advancedTemplates, triggerUrls, webhooks, vaultSecrets, cloudConcurrency, devices, scheduleMinMinutes } = plan
-  const { dataRowLimit, scripts } = plan
+  const { dataRowLimit, runFilesDays, scripts } = plan
   return {
     ...toPlanDto(plan, sale),
     paddlePriceId: plan.paddlePriceId,
@@ -74,7 +75,7 @@ function toAdminPlanDto(plan: Plan, sale: Sale): z.infer<typeof adminPlanSchema>
     notForSale: forSale.forSale ? null : forSale.reason,
     ...{ monthlyRunLimit, actionLimit, monthlyModelCalls, aiPlanning, modelRepair, suggestions, teams, seats },
     ...{ advancedTemplates, triggerUrls, webhooks, vaultSecrets, cloudConcurrency, devices, scheduleMinMinutes },
-    ...{ dataRowLimit, scripts },
+    ...{ dataRowLimit, runFilesDays, scripts },
   }
 }
 

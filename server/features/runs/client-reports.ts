@@ -4,6 +4,7 @@ import { checkRows } from '#common/data-rows.ts'
 import { FINISHED_STATUSES, MAX_CLIENT_SCREENSHOTS, MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
 import type { Caller } from '#common/auth.ts'
 import { NotFound, ValidationError } from '#common/errors.ts'
+import { MAX_RUN_STEPS, MAX_RUN_STORED_BYTES, stepShotName, type RunStep } from '#common/run-steps.ts'
 import type { Db, DbOrTx, Tx } from '#server/db/client.ts'
 import { automationRuns, automations, type RunLogLine, type RunScreenshot } from '#server/db/schema/index.ts'
 import { runnerFacts, whyNotClaimed } from './runner-approval-check.ts'
@@ -31,6 +32,13 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
     if (FINISHED_STATUSES.includes(run.status))
       throw new ValidationError(`This run has already ${run.status === 'cancelled' ? 'been cancelled' : 'finished'}.`)
     return run
+  }
+
+  /** Counts an image's bytes in the run's files, or refuses it when they would pass MAX_RUN_STORED_BYTES. */
+  function storedWith(run: Run, bytes: number): number {
+    if (run.storedBytes + bytes > MAX_RUN_STORED_BYTES)
+      throw new ValidationError(`This run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB.`)
+    return run.storedBytes + bytes
   }
 
   return {
@@ -113,6 +121,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
         actionsPerformed?: number
         log?: { level: RunLogLine['level']; message: string }[]
         extracted?: Record<string, string | null>[]
+        steps?: RunStep[]
       },
       finish?: { status: 'succeeded' | 'failed' | 'cancelled'; error?: string; rowOutcomes?: RowOutcome[]; dataRows?: unknown[] },
     ): Promise<Run> {
@@ -129,6 +138,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
             actionsPerformed: Math.max(run.actionsPerformed, report.actionsPerformed ?? 0),
             log: log.slice(-MAX_LOG_LINES),
             extracted: [...run.extracted, ...(report.extracted ?? [])].slice(0, MAX_EXTRACTED_ROWS),
+            ...(report.steps?.length ? { timeline: [...run.timeline, ...report.steps].slice(0, MAX_RUN_STEPS) } : {}),
             ...(finish ? { status: finish.status, error: finish.error ?? null, finishedAt: new Date() } : {}),
             ...(readRows ? { dataRows: readRows } : {}),
             ...(finish?.rowOutcomes
@@ -153,7 +163,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
     async addClientScreenshot(
       id: string,
       caller: Caller,
-      shot: { step: number; name?: string },
+      shot: { step: number; name?: string; bytes: number },
       store: (file: string) => Promise<void>,
     ): Promise<RunScreenshot> {
       const [added, run] = await db.transaction(async (tx) => {
@@ -161,6 +171,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
         if (run.screenshots.length >= MAX_CLIENT_SCREENSHOTS) {
           throw new ValidationError(`A run keeps at most ${MAX_CLIENT_SCREENSHOTS} screenshots.`)
         }
+        const storedBytes = storedWith(run, shot.bytes)
         const added: RunScreenshot = {
           name: shot.name || `Step ${shot.step}`,
           file: `step-${shot.step}-${run.screenshots.length + 1}.png`,
@@ -169,7 +180,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
         await store(added.file)
         const [row] = await tx
           .update(automationRuns)
-          .set({ screenshots: [...run.screenshots, added], updatedAt: new Date() })
+          .set({ screenshots: [...run.screenshots, added], storedBytes, updatedAt: new Date() })
           .where(eq(automationRuns.id, id))
           .returning()
         if (!row) throw new NotFound('Run not found')
@@ -177,6 +188,26 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
       })
       announce(run)
       return added
+    },
+
+    /**
+     * The picture a client took after a step (docs/decisions/057), stored as after-<shot>.jpg:
+     * the run's timeline entries name it. Counted in the run's files; the file name is answered.
+     */
+    async addClientStepPicture(
+      id: string,
+      caller: Caller,
+      picture: { shot: number; bytes: number },
+      store: (file: string) => Promise<void>,
+    ): Promise<string> {
+      const file = stepShotName(picture.shot)
+      await db.transaction(async (tx) => {
+        const run = await clientRunIn(tx, id, caller)
+        const storedBytes = storedWith(run, picture.bytes)
+        await store(file)
+        await tx.update(automationRuns).set({ storedBytes, updatedAt: new Date() }).where(eq(automationRuns.id, id))
+      })
+      return file
     },
   }
 }

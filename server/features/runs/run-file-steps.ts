@@ -1,6 +1,7 @@
 import type { Download, Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { MAX_RUN_FILE_BYTES, MAX_RUN_FILES, UNSAFE_FILE_NAME_CHARACTERS } from '#common/file-steps.ts'
+import { MAX_RUN_STORED_BYTES } from '#common/run-steps.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
 import type { Target } from '#common/targets.ts'
 import { short } from '#common/step-log-words.ts'
@@ -41,6 +42,8 @@ export function createRunFileSteps(deps: {
   guard: TargetGuard
   table: () => ExtractedRecord[]
   onKept: (file: RunFile) => void
+  /** Counts the bytes in the run's files (MAX_RUN_STORED_BYTES); false when they do not fit. */
+  reserve: (bytes: number) => boolean
   /** The files kept with the run's automation (cloud runs), for upload steps the run's own files do not answer. */
   automationFiles?: AutomationFileSource | null
 }) {
@@ -50,6 +53,8 @@ export function createRunFileSteps(deps: {
     if (!deps.files) throw new StepFailure('files are kept by cloud runs; this runner keeps none')
     if (kept.length >= MAX_RUN_FILES) throw new StepFailure(`a run keeps at most ${MAX_RUN_FILES} files`)
     if (bytes.byteLength > MAX_RUN_FILE_BYTES) throw new StepFailure(`the file is larger than ${MEGABYTES} MB`)
+    if (!deps.reserve(bytes.byteLength))
+      throw new StepFailure(`the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`)
     const file: RunFile = { name, file: keptFileName(step, kept.length + 1), size: bytes.byteLength, step }
     await deps.files.saveFile(deps.runId, file.file, bytes)
     // A later file of the same name is the one a later upload means.

@@ -1,9 +1,10 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { NotFound } from '#common/errors.ts'
+import { STEP_SHOT_NAME } from '#common/run-steps.ts'
 
-/** Names the worker gives screenshots: the step number and a counter, always PNG. */
-const SCREENSHOT_NAME = /^step-\d{1,4}-\d{1,4}\.png$/
+/** Names the worker gives screenshots: the step number and a counter (PNG), or a step's picture (JPEG, run-steps.ts). */
+const SCREENSHOT_NAME = new RegExp(`^step-\\d{1,4}-\\d{1,4}\\.png$|${STEP_SHOT_NAME.source}`)
 /** The name a run's screenshot gets: its step and a counter (SCREENSHOT_NAME). */
 export const screenshotName = (step: number, index: number) => `step-${step}-${index}.png`
 
@@ -13,6 +14,9 @@ const KEPT_NAME = /^file-\d{1,4}-\d{1,4}$/
 export const keptFileName = (step: number, index: number) => `file-${step}-${index}`
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** How a stored screenshot is served: step pictures are JPEG, the others PNG. */
+export const screenshotType = (name: string) => (STEP_SHOT_NAME.test(name) ? 'image/jpeg' : 'image/png')
 
 /** Files a cloud run leaves behind (screenshots, downloads, saved tables), on local disk under DATA_DIR/runs/<run id>/. */
 export function createRunFiles(options: { dataDir: string }) {

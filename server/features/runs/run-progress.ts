@@ -2,6 +2,7 @@ import { short } from '#server/browser/step-actions.ts'
 import type { RunFile, RunLogLine, RunRepair, RunScreenshot } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
 import type { RowOutcome } from '#common/workflow-interpreter.ts'
+import type { RunStep } from '#common/run-steps.ts'
 import type { RunOutcome, RunProgress as ProgressReport } from './run-queue.ts'
 
 /**
@@ -37,22 +38,21 @@ export function createRunProgress(deps: {
   const { reporting, runId, workerId, logger } = deps
   let actions = 0
   let restart = true
-  let pending: { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[]; files: RunFile[] } = {
-    log: [],
-    screenshots: [],
-    repairs: [],
-    files: [],
-  }
+  let storedBytes = 0
+  type Pending = { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[]; files: RunFile[]; timeline: RunStep[] }
+  const nothing = (): Pending => ({ log: [], screenshots: [], repairs: [], files: [], timeline: [] })
+  let pending = nothing()
   let chain = Promise.resolve()
 
   const flush = () =>
     (chain = chain.then(async () => {
       if (!deps.active()) return
       const batch = pending
-      pending = { log: [], screenshots: [], repairs: [], files: [] }
+      pending = nothing()
       try {
         const held = await reporting.progress(runId, workerId, {
           actionsPerformed: actions,
+          storedBytes,
           ...batch,
           restart,
         })
@@ -65,6 +65,7 @@ export function createRunProgress(deps: {
           screenshots: [...batch.screenshots, ...pending.screenshots],
           repairs: [...batch.repairs, ...pending.repairs],
           files: [...batch.files, ...pending.files],
+          timeline: [...batch.timeline, ...pending.timeline],
         }
         logger.warn({ err: error, runId }, 'cloud run: progress report failed')
       }
@@ -89,6 +90,24 @@ export function createRunProgress(deps: {
     addFile(file: RunFile) {
       pending.files.push({ ...file, name: redact(file.name) })
     },
+    /** A step as it was carried out, for the timeline: its words, error and extracted values with placeholders put back. */
+    addStep(step: RunStep) {
+      const hide = (value: string | null) => (value === null ? null : redact(value))
+      pending.timeline.push({
+        ...step,
+        words: short(redact(step.words), 2000),
+        target: step.target === null ? null : short(redact(step.target), 500),
+        error: step.error === null ? null : short(redact(step.error), 2000),
+        extracted: step.extracted && {
+          ...step.extracted,
+          rows: step.extracted.rows.map((row) => Object.fromEntries(Object.entries(row).map(([field, value]) => [field, hide(value)]))),
+        },
+      })
+    },
+    /** What the run's files take on disk so far (reported with every report). */
+    stored(bytes: number) {
+      storedBytes = bytes
+    },
     flush,
 
     /** Stores the outcome with the last lines and the extracted table, once; null when it could not be stored. */
@@ -104,6 +123,7 @@ export function createRunProgress(deps: {
         const stored: RunOutcome = outcome.status === 'failed' ? { ...outcome, error: redact(outcome.error) } : outcome
         return await reporting.finish(runId, workerId, stored, {
           actionsPerformed: actions,
+          storedBytes,
           ...pending,
           extracted: extracted.map((row) =>
             Object.fromEntries(Object.entries(row).map(([field, value]) => [field, value === null ? null : redact(value)])),

@@ -12,6 +12,7 @@ import {
 } from '#server/db/schema/index.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
+import { MAX_RUN_STEPS, type RunStep } from '#common/run-steps.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import { nextTurn, queuedInCloud, queueOrder, turnStride } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
@@ -40,6 +41,10 @@ export interface RunProgress {
   files?: RunFile[]
   /** Where a failed run stopped (its step and page), for "Resume". */
   stoppedAt?: { step: number; url: string | null } | null
+  /** Steps as they were carried out (docs/decisions/057). */
+  timeline?: RunStep[]
+  /** What the run's files take on disk so far. */
+  storedBytes?: number
 }
 
 export type RunOutcome =
@@ -139,6 +144,8 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
             screenshots: [...(progress.restart ? [] : run.screenshots), ...(progress.screenshots ?? [])],
             repairs: [...(progress.restart ? [] : run.repairs), ...(progress.repairs ?? [])],
             files: [...(progress.restart ? [] : run.files), ...(progress.files ?? [])],
+            timeline: [...(progress.restart ? [] : run.timeline), ...(progress.timeline ?? [])].slice(0, MAX_RUN_STEPS),
+            ...(progress.storedBytes !== undefined ? { storedBytes: Math.max(run.storedBytes, progress.storedBytes) } : {}),
             ...(progress.rowOutcomes ? { rowOutcomes: progress.rowOutcomes.slice(0, run.dataRows.length) } : {}),
             ...(progress.stoppedAt ? { stoppedAt: progress.stoppedAt } : {}),
             updatedAt: new Date(),

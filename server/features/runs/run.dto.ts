@@ -37,6 +37,32 @@ export const runDtoSchema = z
     files: z
       .array(z.object({ name: z.string(), size: z.number().int(), step: z.number().int(), url: z.string() }))
       .openapi({ description: 'Files the run kept (downloads, saved tables), each offered as a download (never shown inline)' }),
+    timeline: z
+      .array(
+        z.object({
+          step: z.number().int(),
+          round: z.string().nullable().openapi({ description: 'The data row or list item it ran for inside a loop ("row 2"), or null' }),
+          words: z.string().openapi({ description: 'What the step did, in words (inputs filled in, vault placeholders as written)' }),
+          target: z.string().nullable().openapi({ description: 'The way of its target that found the element, in words' }),
+          repaired: z.enum(['alternative', 'similar', 'model']).nullable(),
+          startedAt: z.string(),
+          ms: z.number().int(),
+          outcome: z.enum(['done', 'skipped', 'failed']),
+          error: z.string().nullable(),
+          screenshotUrl: z
+            .string()
+            .nullable()
+            .openapi({ description: 'A small picture (JPEG) of the page after the step, or at its failure' }),
+          extracted: z
+            .object({ fields: z.array(z.string()), rows: z.array(z.record(z.string(), z.string().nullable())), total: z.number().int() })
+            .nullable(),
+        }),
+      )
+      .openapi({ description: 'Every step as the run carried it out, in order (docs/decisions/057)' }),
+    filesRemovedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the run's screenshots and files were removed after its plan's retention; null while they are kept" }),
     resumedFrom: z.string().nullable().openapi({ description: 'The failed run this one continues (docs/decisions/046), or null' }),
     startStep: z.number().int().openapi({ description: 'The step the run starts at: 1, or where a resumed run continues' }),
     resumeUrl: z.string().nullable().openapi({ description: 'The page a resumed run opens before its start step' }),
@@ -106,6 +132,11 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
     dataRows: run.dataRows,
     rowOutcomes: run.rowOutcomes,
     files: run.files.map((file) => ({ name: file.name, size: file.size, step: file.step, url: `/api/runs/${run.id}/files/${file.file}` })),
+    timeline: run.timeline.map(({ screenshot, ...step }) => ({
+      ...step,
+      screenshotUrl: screenshot ? `/api/runs/${run.id}/screenshots/${screenshot}` : null,
+    })),
+    filesRemovedAt: run.filesRemovedAt?.toISOString() ?? null,
     resumedFrom: run.resumedFrom,
     startStep: run.startStep,
     resumeUrl: run.resumeUrl,

@@ -16,6 +16,7 @@ import {
   type RunTrigger,
 } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
+import { MAX_RUN_STORED_BYTES } from '#common/run-steps.ts'
 import { dataSourceOf } from '#server/tables/data-sources.ts'
 import type { SessionService, SessionUser } from '#server/features/auth/session.service.ts'
 import type { EventBus } from '#server/features/events/event-bus.ts'
@@ -25,7 +26,7 @@ import { liveStream } from '#server/http/live-stream.ts'
 import { createRouter, errorResponses, jsonBody, ownedResourceParams, pageResponse } from '#server/http/openapi.ts'
 import { extractedAsCsv, rowOutcomesAsCsv } from '#server/tables/extracted-csv.ts'
 import type { RepairApplier } from './apply-repair.ts'
-import type { RunFiles } from './run-files.ts'
+import { screenshotType, type RunFiles } from './run-files.ts'
 import { runDtoSchema, toRunDto, type RunDto } from './run.dto.ts'
 import type { Run, RunService } from './run.service.ts'
 
@@ -96,14 +97,22 @@ const addScreenshot = signedInRoute(changes, {
   method: 'post',
   path: '/{id}/screenshots',
   tags,
-  summary: 'A client reports a screenshot it took during a run it executes (a PNG body); the run page shows it like a cloud run’s',
+  summary: 'A client reports a screenshot it took during a run it executes (PNG), or a step’s picture for the timeline (JPEG)',
   description:
-    `The body is the image itself (Content-Type: image/png, at most ${CLIENT_SCREENSHOT_MAX_BYTES / 1024 / 1024} MB: 413 over it); ` +
-    '`step` is the step it was taken after, `name` an optional caption. Only the member who started the client run, while it runs.',
+    `The body is the image itself (at most ${CLIENT_SCREENSHOT_MAX_BYTES / 1024 / 1024} MB: 413 over it). Content-Type: image/png is a screenshot ` +
+    'the run lists (`step` is the step it was taken after, `name` an optional caption); image/jpeg is the picture after a step ' +
+    '(`shot` numbers it: a `steps` entry of a progress report names it as after-<shot>.jpg). Both count in the run’s files ' +
+    `(at most ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB). Only the member who started the client run, while it runs.`,
   request: {
     params: idParam,
     query: clientScreenshotQuerySchema,
-    body: { content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } }, required: true },
+    body: {
+      content: {
+        'image/png': { schema: z.string().openapi({ format: 'binary' }) },
+        'image/jpeg': { schema: z.string().openapi({ format: 'binary' }) },
+      },
+      required: true,
+    },
   },
   responses: {
     201: {
@@ -114,17 +123,24 @@ const addScreenshot = signedInRoute(changes, {
   },
 })
 
-/** The bytes of a PNG file start with this signature. */
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-const NOT_PNG = 'The screenshot must be a PNG image sent as the body, with Content-Type: image/png.'
+/** Whether the run lists the screenshot: among its screenshots, or as a step's picture in its timeline. */
+const listsScreenshot = (run: Pick<Run, 'screenshots' | 'timeline'>, file: string) =>
+  run.screenshots.some((shot) => shot.file === file) || run.timeline.some((step) => step.screenshot === file)
 
-/** The request's PNG body, or a 400 naming what is wrong with it. */
-function pngBody(type: string | undefined, body: Uint8Array | undefined): Uint8Array {
-  if (!type || !/^image\/png\s*(;|$)/i.test(type)) throw new ValidationError(NOT_PNG)
-  if (!body || body.byteLength <= PNG_SIGNATURE.length || PNG_SIGNATURE.some((byte, index) => body[index] !== byte)) {
-    throw new ValidationError(NOT_PNG)
+/** The bytes of a PNG file start with this signature, a JPEG's with this one. */
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff]
+const NOT_AN_IMAGE =
+  'The screenshot must be a PNG image (Content-Type: image/png), or a step’s picture a JPEG image (Content-Type: image/jpeg), sent as the body.'
+
+/** The request's image body and its kind, or a 400 naming what is wrong with it. */
+function imageBody(type: string | undefined, body: Uint8Array | undefined): { kind: 'png' | 'jpeg'; bytes: Uint8Array } {
+  const kind = /^image\/png\s*(;|$)/i.test(type ?? '') ? 'png' : /^image\/jpeg\s*(;|$)/i.test(type ?? '') ? 'jpeg' : null
+  const signature = kind === 'png' ? PNG_SIGNATURE : JPEG_SIGNATURE
+  if (!kind || !body || body.byteLength <= signature.length || signature.some((byte, index) => body[index] !== byte)) {
+    throw new ValidationError(NOT_AN_IMAGE)
   }
-  return body
+  return { kind, bytes: body }
 }
 
 const cancel = signedInRoute(changes, {
@@ -382,12 +398,16 @@ export function createRunsApi(deps: {
     })
     .openapi(addScreenshot, async (c) => {
       const { id } = c.req.valid('param')
-      const { step, name } = c.req.valid('query')
-      const png = pngBody(c.req.header('content-type'), c.get('body'))
-      const shot = await runs.addClientScreenshot(id, callerOf(c.get('member')), { step, name }, (file) =>
-        files.saveScreenshot(id, file, png),
-      )
-      return c.json({ data: shot }, 201)
+      const { step, name, shot } = c.req.valid('query')
+      const image = imageBody(c.req.header('content-type'), c.get('body'))
+      const save = (file: string) => files.saveScreenshot(id, file, image.bytes)
+      const caller = callerOf(c.get('member'))
+      if (image.kind === 'jpeg') {
+        if (shot === undefined) throw new ValidationError('A step’s picture (image/jpeg) needs shot: its number in the run.')
+        const file = await runs.addClientStepPicture(id, caller, { shot, bytes: image.bytes.byteLength }, save)
+        return c.json({ data: { name: name ?? `Step ${step}`, file, step } }, 201)
+      }
+      return c.json({ data: await runs.addClientScreenshot(id, caller, { step, name, bytes: image.bytes.byteLength }, save) }, 201)
     })
     .openapi(cancel, async (c) => {
       const user = c.get('member')
@@ -441,9 +461,9 @@ export function createRunsApi(deps: {
       const user = c.get('member')
       const { id, file } = c.req.valid('param')
       const run = await runs.get(id, callerOf(user))
-      if (!run.screenshots.some((shot) => shot.file === file)) return c.json({ message: 'No such screenshot', code: 'NOT_FOUND' }, 404)
-      const png = await files.readScreenshot(run.id, file)
-      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=86400' })
+      if (!listsScreenshot(run, file)) return c.json({ message: 'No such screenshot', code: 'NOT_FOUND' }, 404)
+      const image = await files.readScreenshot(run.id, file)
+      return c.body(new Uint8Array(image), 200, { 'Content-Type': screenshotType(file), 'Cache-Control': 'private, max-age=86400' })
     })
     .openapi(signedArtifact, async (c) => {
       const { id, file } = c.req.valid('param')
@@ -459,8 +479,8 @@ export function createRunsApi(deps: {
           'Cache-Control': 'private, no-store',
         })
       }
-      if (!run.screenshots.some((shot) => shot.file === file)) return missing()
-      const png = await files.readScreenshot(run.id, file)
-      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=3600' })
+      if (!listsScreenshot(run, file)) return missing()
+      const image = await files.readScreenshot(run.id, file)
+      return c.body(new Uint8Array(image), 200, { 'Content-Type': screenshotType(file), 'Cache-Control': 'private, max-age=3600' })
     })
 }

@@ -13,7 +13,8 @@ import { conditionHolds } from '#server/browser/conditions.ts'
 import { runScript } from '#server/browser/script-action.ts'
 import { createRunFileSteps, type AutomationFileSource } from './run-file-steps.ts'
 import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
-import { describeAlternative } from '#common/targets.ts'
+import { describeAlternative, type TargetAlternative } from '#common/targets.ts'
+import { MAX_RUN_STORED_BYTES, MAX_RUN_STEPS, STEP_EXTRACTED_ROWS, stepShotName, type RunStep } from '#common/run-steps.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#common/extracted-table.ts'
 import type { Repairer } from '#server/features/planning/repairer.ts'
@@ -38,6 +39,7 @@ import {
 } from '#server/browser/step-actions.ts'
 import { openBrowserSession, type BrowserSession } from '#server/browser/browser-session.ts'
 import { resolveTarget } from '#server/browser/target-resolver.ts'
+import { stepPicture } from '#server/browser/step-picture.ts'
 import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
 
 export interface ExecutorConfig {
@@ -65,6 +67,8 @@ export type ExecutionResult = 'succeeded' | 'failed' | 'stopped' | 'aborted'
 
 const MAX_BLOCKED_LOG_LINES = 20
 const FAILURE_SCREENSHOT_MS = 5_000
+/** How long the picture after a step may take (the step is done; the run does not wait on a slow page for long). */
+const STEP_SHOT_MS = 3_000
 const REPAIR_SCREENSHOT_MS = 5_000
 /** How long a "for each" block looks for its first item (the page settled after the step before). */
 const ITEMS_LOOK_MS = 5_000
@@ -222,6 +226,18 @@ export function createStepExecutor(deps: {
     const heartbeat = setInterval(() => void progress.flush(), config.heartbeatMs ?? 5_000)
     const timeLimit = setTimeout(() => halt('timed-out'), timeLimitMs)
     let screenshotCount = 0
+    let stepShotCount = 0
+    // What the run's files take on disk (MAX_RUN_STORED_BYTES): screenshots, step pictures, kept files.
+    let storedBytes = 0
+    const store = (bytes: number) => {
+      if (storedBytes + bytes > MAX_RUN_STORED_BYTES) return false
+      storedBytes += bytes
+      progress.stored(storedBytes)
+      return true
+    }
+    let stepsRecorded = 0
+    // The way of a target that found the current step's element (its timeline entry says it).
+    let found: { used: TargetAlternative; how: RunStep['repaired'] } | null = null
     let label = 'Setup'
     let current = 0
     let outcome: RunOutcome
@@ -254,6 +270,9 @@ export function createStepExecutor(deps: {
       },
       repair: deps.repairer?.forRun(run, (message) => progress.log('warn', message), secrets.hidden) ?? null,
       masked,
+      onFound: (used, how) => {
+        found ??= { used, how }
+      },
       // A switchTab step: the run goes on in the new tab (its screenshots too).
       switchPage: (next) => {
         page = next
@@ -372,11 +391,55 @@ export function createStepExecutor(deps: {
         () => target.screenshot({ type: 'png', timeout: timeoutMs, mask: masked }),
         () => `the screenshot took longer than ${seconds(timeoutMs)}`,
       )
+      if (!store(png.byteLength)) throw new Error(`the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`)
       screenshotCount += 1
       const file = runFiles.screenshotName(step, screenshotCount)
       await runFiles.saveScreenshot(run.id, file, png)
       progress.addScreenshot({ name, file, step })
       return file
+    }
+
+    /** The small picture after a step (or at its failure) for the timeline; null when none could be taken or kept. */
+    async function pictureAfterStep(target: Page | null): Promise<string | null> {
+      if (!target || target.isClosed() || !browser?.isConnected()) return null
+      try {
+        const jpeg = await stepPicture(target, { masked, timeoutMs: STEP_SHOT_MS })
+        if (!store(jpeg.byteLength)) return null
+        stepShotCount += 1
+        const file = stepShotName(stepShotCount)
+        await runFiles.saveScreenshot(run.id, file, jpeg)
+        return file
+      } catch {
+        return null
+      }
+    }
+
+    /**
+     * The timeline's entry of a step starting now (docs/decisions/057): `end` records how it ended,
+     * with the picture after it and what it extracted.
+     */
+    function beginStep(n: number, words: string, scope: StepScope) {
+      const startedAt = new Date()
+      const mark = extracted.mark()
+      found = null
+      return async (end: Pick<RunStep, 'outcome' | 'error'>, target: Page | null) => {
+        if (stepsRecorded >= MAX_RUN_STEPS) return
+        stepsRecorded += 1
+        const ms = Date.now() - startedAt.getTime()
+        const used = found
+        progress.addStep({
+          step: n,
+          round: scope.row ? `row ${scope.row.n + 1}` : scope.item ? `item ${scope.item.n + 1}` : null,
+          words,
+          target: used ? describeAlternative(used.used) : null,
+          repaired: used?.how ?? null,
+          startedAt: startedAt.toISOString(),
+          ms,
+          ...end,
+          screenshot: end.outcome === 'skipped' ? null : await pictureAfterStep(target),
+          extracted: extracted.since(mark, STEP_EXTRACTED_ROWS),
+        })
+      }
     }
 
     // The workflow's state (docs/decisions/046): the values scripts kept, each "for each" block's
@@ -391,6 +454,7 @@ export function createStepExecutor(deps: {
       guard,
       table: () => extracted.rows(),
       onKept: (file) => progress.addFile(file),
+      reserve: (bytes) => store(bytes),
       automationFiles: run.automationId ? deps.automationFiles?.of(run.automationId) : null,
     })
     const items = new Map<number, Locator>()
@@ -444,6 +508,68 @@ export function createStepExecutor(deps: {
         progress.log('info', `${label}: kept ${short(result, 80) || '(empty)'} as {{value.${step.storeAs}}}.`)
       }
       if (step.extract && step.storeAs) extracted.add(step.storeAs, [result])
+    }
+
+    /** One step carried out (its "on error" decides what a failure does), and its timeline entry. */
+    async function performAndRecord(
+      step: AutomationStep,
+      n: number,
+      scope: StepScope,
+      context: StepContext,
+      recordEnd: (end: Pick<RunStep, 'outcome' | 'error'>, target: Page | null) => Promise<void>,
+    ) {
+      const filled = await secrets.fill(step, run.inputs, scopeValues(scope))
+      const [missing] = filled.missing
+      if (missing) throw new StepFailure(notFilled(missing))
+      const end = await performWithOnError({
+        perform: async () => {
+          if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
+          if (DESKTOP_STEP_TYPES.has(filled.step.type)) {
+            if (!deps.desktop)
+              throw new StepFailure(
+                `a ${filled.step.type} step works with files on your own machine: run this automation with the local runner`,
+              )
+            const said = await deps.desktop.perform(filled.step as Parameters<NonNullable<typeof deps.desktop>['perform']>[0], {
+              table: () => extracted.rows(),
+              setRows: (read) => {
+                rows.splice(0, rows.length, ...read)
+                rowsRead = true
+              },
+            })
+            progress.log('info', `${label}: ${said}.`)
+            return
+          }
+          if (filled.step.type === 'download' || filled.step.type === 'upload' || filled.step.type === 'saveTable') {
+            const fileStep = filled.step
+            const said = await fileSteps.perform(fileStep, context.page, n, context.timeout(), (target) =>
+              findElement(context, fileStep, target, n),
+            )
+            progress.log('info', `${label}: ${said}.`)
+            return
+          }
+          await performStep(context, filled.step, n, { typing: filled.typing })
+          if (filled.typing) typedSecretOn.add(context.page)
+        },
+        onError: onErrorOf(step),
+        label,
+        log: (level, message) => progress.log(level, message),
+        flush: () => progress.flush(),
+        running: () => state === 'running',
+        signal: stop.signal,
+      })
+      if (end.kind === 'failedGoingOn') {
+        failedGoingOn ??= end.error
+        await takeScreenshot(context.page, n, `Step ${n} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
+      }
+      if (end.kind === 'done') progress.countAction()
+      // The picture shows the page the run goes on in (a switchTab step moved it).
+      await recordEnd(
+        end.kind === 'failedGoingOn'
+          ? { outcome: 'failed', error: end.error }
+          : { outcome: end.kind === 'skipped' ? 'skipped' : 'done', error: null },
+        page,
+      )
+      await progress.flush()
     }
 
     try {
@@ -519,54 +645,22 @@ export function createStepExecutor(deps: {
             const n = index + 1
             if (progress.actions >= maxActions) throw new StepFailure(`the run's action limit of ${maxActions} was reached`)
             // The log shows the inputs given, and vault placeholders as written.
-            const shown = fillRunStep(step, run.inputs, (placeholder) => placeholder.text, scopeValues(scope)).step
-            progress.log('info', `${label}: ${describeStep(shown)}`)
-            const filled = await secrets.fill(step, run.inputs, scopeValues(scope))
-            const [missing] = filled.missing
-            if (missing) throw new StepFailure(notFilled(missing))
+            const shown = describeStep(fillRunStep(step, run.inputs, (placeholder) => placeholder.text, scopeValues(scope)).step)
+            progress.log('info', `${label}: ${shown}`)
+            const recordEnd = beginStep(n, shown, scope)
             const context = stepsIn(scope)
-            const end = await performWithOnError({
-              perform: async () => {
-                if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
-                if (DESKTOP_STEP_TYPES.has(filled.step.type)) {
-                  if (!deps.desktop)
-                    throw new StepFailure(
-                      `a ${filled.step.type} step works with files on your own machine: run this automation with the local runner`,
-                    )
-                  const said = await deps.desktop.perform(filled.step as Parameters<NonNullable<typeof deps.desktop>['perform']>[0], {
-                    table: () => extracted.rows(),
-                    setRows: (read) => {
-                      rows.splice(0, rows.length, ...read)
-                      rowsRead = true
-                    },
-                  })
-                  progress.log('info', `${label}: ${said}.`)
-                  return
-                }
-                if (filled.step.type === 'download' || filled.step.type === 'upload' || filled.step.type === 'saveTable') {
-                  const fileStep = filled.step
-                  const said = await fileSteps.perform(fileStep, context.page, n, context.timeout(), (target) =>
-                    findElement(context, fileStep, target, n),
-                  )
-                  progress.log('info', `${label}: ${said}.`)
-                  return
-                }
-                await performStep(context, filled.step, n, { typing: filled.typing })
-                if (filled.typing) typedSecretOn.add(context.page)
-              },
-              onError: onErrorOf(step),
-              label,
-              log: (level, message) => progress.log(level, message),
-              flush: () => progress.flush(),
-              running: () => state === 'running',
-              signal: stop.signal,
-            })
-            if (end.kind === 'failedGoingOn') {
-              failedGoingOn ??= end.error
-              await takeScreenshot(context.page, n, `Step ${n} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
+            try {
+              await performAndRecord(step, n, scope, context, recordEnd)
+            } catch (error) {
+              const why =
+                error instanceof StepFailure || error instanceof RepeatLimit
+                  ? error.message
+                  : state === 'timed-out'
+                    ? `the run's time limit of ${seconds(timeLimitMs)} was reached`
+                    : null
+              if (why && state !== 'stopped' && state !== 'aborted') await recordEnd({ outcome: 'failed', error: `${label}: ${why}` }, page)
+              throw error
             }
-            if (end.kind === 'done') progress.countAction()
-            await progress.flush()
           },
           rowFailure: async (error, index, scope) => {
             if (state !== 'running' || Date.now() >= deadline) return null

@@ -35,6 +35,7 @@ export interface PlanRow {
   devices: number | null
   scheduleMinMinutes: number | null
   dataRowLimit: number | null
+  runFilesDays: number | null
   scripts: boolean
   /** Where the plan stands in pricing, billing and every list of plans: lower first. */
   sortOrder: number
@@ -213,6 +214,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'devices', label: 'Devices', value: plan.devices },
     { field: 'scheduleMinMinutes', label: 'Shortest schedule (min)', value: plan.scheduleMinMinutes },
     { field: 'dataRowLimit', label: 'Data rows / run', value: plan.dataRowLimit },
+    { field: 'runFilesDays', label: 'Run files kept (days)', value: plan.runFilesDays },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },
