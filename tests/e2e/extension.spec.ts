@@ -155,6 +155,10 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   await expect(table).toContainText(`${site.url}/alpha`)
   await expect(table).toContainText(`${site.url}/beta`)
   await expect(run.getByText(/Step 4 \(click\): .*the step is skipped/)).toBeVisible()
+  // Its timeline came with its reports (docs/decisions/057): every step, the skipped one said so.
+  const timeline = run.getByRole('region', { name: 'Steps' })
+  await expect(timeline.getByRole('listitem', { name: /^Step \d+/ })).toHaveCount(8)
+  await expect(timeline.getByRole('listitem', { name: 'Step 4 (click)' }).locator('[data-status="skipped"]')).toHaveText('Skipped')
   const shot = run.getByRole('img', { name: 'Screenshot after step 8' })
   await expect(shot).toBeVisible()
   await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)

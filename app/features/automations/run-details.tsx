@@ -149,6 +149,9 @@ export function ExtractedData({ runId, extracted }: { runId: string; extracted: 
   )
 }
 
+/** Screenshots the page loads at once; the rest load as they are scrolled to. */
+const EAGER_SCREENSHOTS = 4
+
 /** The screenshots a run took (the cloud worker, or the extension or runner that ran it), each after its step. */
 export function Screenshots({ screenshots }: { screenshots: RunDetail['screenshots'] }) {
   if (screenshots.length === 0) return null
@@ -159,14 +162,15 @@ export function Screenshots({ screenshots }: { screenshots: RunDetail['screensho
       </CardHeader>
       <CardContent>
         <ul className="grid gap-4 sm:grid-cols-2">
-          {screenshots.map((shot) => (
+          {screenshots.map((shot, index) => (
             <li key={shot.url}>
               <figure className="space-y-2">
                 <a href={shot.url} target="_blank" rel="noopener" className="block overflow-hidden rounded-md border">
                   <img
                     src={shot.url}
                     alt={`Screenshot after step ${shot.step}`}
-                    loading="lazy"
+                    // The first few load at once, wherever the card is on the page (the timeline may push it far down).
+                    loading={index < EAGER_SCREENSHOTS ? 'eager' : 'lazy'}
                     decoding="async"
                     width={1280}
                     height={720}

@@ -52,9 +52,10 @@ export function RunTimeline({ timeline, filesRemoved }: { timeline: RunDetail['t
 
 function TimelineEntry({ step }: { step: TimelineStep }) {
   const name = `Step ${step.step}${step.round ? `, ${step.round}` : ''}`
+  const heading = `Step ${step.step}${step.type ? ` (${step.type}${step.round ? `, ${step.round}` : ''})` : step.round ? `, ${step.round}` : ''}`
   return (
     <li
-      aria-label={name}
+      aria-label={heading}
       className={cn('flex flex-col gap-3 rounded-md border p-3 sm:flex-row', step.outcome === 'failed' && 'border-red-600/40 bg-red-500/5')}
     >
       {step.screenshotUrl ? (
@@ -78,7 +79,7 @@ function TimelineEntry({ step }: { step: TimelineStep }) {
       ) : null}
       <div className="min-w-0 flex-1 space-y-1 text-sm">
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span className="font-medium">{name}</span>
+          <span className="font-medium">{heading}</span>
           <RowStatusBadge status={step.outcome} />
           <span className="text-xs text-muted-foreground tabular-nums">
             <time dateTime={step.at.iso}>{step.at.label}</time> · {step.duration}
@@ -98,6 +99,7 @@ function TimelineEntry({ step }: { step: TimelineStep }) {
   )
 }
 
+/** A step's extracted values as lines of "field: value" (the run's Extracted Data table has them all). */
 function StepExtracted({ extracted }: { extracted: NonNullable<TimelineStep['extracted']> }) {
   const { fields, rows, total } = extracted
   return (
@@ -106,31 +108,18 @@ function StepExtracted({ extracted }: { extracted: NonNullable<TimelineStep['ext
         Extracted {total} row{total === 1 ? '' : 's'} of {fields.join(', ')}
         {total > rows.length ? `; the first ${rows.length}:` : ':'}
       </p>
-      <div className="overflow-x-auto">
-        <table className="text-xs">
-          <caption className="sr-only">What this step extracted</caption>
-          <thead>
-            <tr>
-              {fields.map((field) => (
-                <th key={field} scope="col" className="px-2 py-1 text-left font-medium">
-                  {field}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <tr key={index} className="border-t align-top">
-                {fields.map((field) => (
-                  <td key={field} className="max-w-xs px-2 py-1 break-words">
-                    {row[field] ?? <span className="text-muted-foreground">—</span>}
-                  </td>
-                ))}
-              </tr>
+      <ul aria-label="Values this step extracted" className="space-y-0.5 rounded-md bg-muted/50 px-2 py-1 text-xs">
+        {rows.map((row, index) => (
+          <li key={index} className="break-words">
+            {fields.map((field, at) => (
+              <span key={field}>
+                {at > 0 ? ' · ' : ''}
+                <span className="text-muted-foreground">{field}:</span> {row[field] ?? '—'}
+              </span>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </li>
+        ))}
+      </ul>
     </div>
   )
 }

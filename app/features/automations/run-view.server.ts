@@ -155,6 +155,7 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
         return {
           key: index,
           step: step.step,
+          type: run.steps[step.step - 1]?.type ?? null,
           round: step.round,
           words: step.words,
           target: step.target,

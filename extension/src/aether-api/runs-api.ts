@@ -1,5 +1,6 @@
 import { automationStepSchema } from '#common/automation-steps.ts'
 import type { DeviceVaultAnswer } from '#common/device-vault.ts'
+import type { RunStep } from '#common/run-steps.ts'
 import { VAULT_SECRET_KINDS, VAULT_USE_ROLES } from '#common/vault.ts'
 import { z } from '#common/zod.ts'
 import type { Connection } from '../storage/stored-items.ts'
@@ -64,6 +65,8 @@ export interface RunReport {
   actionsPerformed: number
   log: { level: 'info' | 'warn' | 'error'; message: string }[]
   extracted?: Record<string, string | null>[]
+  /** The steps carried out, for the run's timeline (docs/decisions/057). */
+  steps?: RunStep[]
 }
 
 export async function reportProgress(connection: Connection, runId: string, report: RunReport): Promise<void> {

@@ -169,6 +169,17 @@ function hidden<T extends Progress & { error?: string; extracted?: Record<string
     ...report,
     log: report.log.map((line) => ({ ...line, message: hide(line.message) })),
     ...(report.error !== undefined ? { error: hide(report.error) } : {}),
+    steps: report.steps.map((step) => ({
+      ...step,
+      words: hide(step.words),
+      error: step.error === null ? null : hide(step.error),
+      extracted: step.extracted && {
+        ...step.extracted,
+        rows: step.extracted.rows.map((row) =>
+          Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? null : hide(value)])),
+        ),
+      },
+    })),
     ...(report.extracted
       ? {
           extracted: report.extracted.map((row) =>
@@ -203,6 +214,7 @@ export async function runInTab(
         error: `The vault values this run types did not reach this browser: ${why}`,
         actionsPerformed: 0,
         log: [],
+        steps: [],
         extracted: [],
       }
       await reportFinish(connection, run.id, outcome)
@@ -215,6 +227,7 @@ export async function runInTab(
         error: `Step ${refusal.index + 1} (${run.steps[refusal.index]?.type}): ${refusal.message}`,
         actionsPerformed: 0,
         log: [],
+        steps: [],
         extracted: [],
       }
       await reportFinish(connection, run.id, outcome)

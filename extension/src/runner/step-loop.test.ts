@@ -57,6 +57,49 @@ describe('running a client run’s steps', () => {
     expect(run.reports[1]?.log.map((line) => line.message)).toContain('Step 2 (extract): 2 values for "name".')
   })
 
+  it('reports each step for the timeline: words, time, outcome, the picture after it and what it extracted', async () => {
+    const run = harness(
+      (step, attempt) => (step.type === 'click' && attempt === 1 && JSON.stringify(step.target).includes('Next') ? 'not there' : null),
+      {
+        stepMs: 250,
+      },
+    )
+    const taken: number[] = []
+    run.deps.picture = async (n) => {
+      taken.push(n)
+      return n === 3 ? null : `after-${taken.length}.jpg`
+    }
+    const steps: AutomationStep[] = [
+      click('Go'),
+      click('Next', { retries: 0, delayMs: 0, then: 'skip' }),
+      { type: 'extract', target: button('Name'), field: 'name' },
+      click('Last'),
+    ]
+    const outcome = await runSteps(run.plan(steps), run.deps)
+    expect(outcome.status).toBe('succeeded')
+    const timeline = run.reports.flatMap((report) => report.steps)
+    expect(timeline.map((step) => [step.step, step.outcome, step.ms, step.screenshot])).toEqual([
+      [1, 'done', 250, 'after-1.jpg'],
+      [2, 'skipped', 250, null],
+      [3, 'done', 250, null],
+      [4, 'done', 250, 'after-3.jpg'],
+    ])
+    // No picture of a skipped step; the one the browser could not take is simply missing.
+    expect(taken).toEqual([1, 3, 4])
+    expect(timeline[0]).toMatchObject({ words: 'Button named “Go”', startedAt: new Date(0).toISOString(), error: null })
+    expect(timeline[2]?.extracted).toEqual({ fields: ['name'], rows: [{ name: 'Ada' }, { name: 'Grace' }], total: 2 })
+  })
+
+  it('ends its timeline with the failed step, its error and its picture, sent with the outcome', async () => {
+    const run = harness((step) => (step.type === 'click' ? 'no button' : null))
+    run.deps.picture = async () => 'after-1.jpg'
+    const outcome = await runSteps(run.plan([click('Go')]), run.deps)
+    expect(outcome.steps).toEqual([
+      expect.objectContaining({ step: 1, outcome: 'failed', error: 'Step 1 (click): no button', screenshot: 'after-1.jpg' }),
+    ])
+    expect(outcome.error).toBe('Step 1 (click): no button')
+  })
+
   it('keeps an extract step’s records whole, with the pages they came from', async () => {
     const run = harness(() => null)
     run.deps.perform = async () => ({

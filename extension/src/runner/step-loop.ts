@@ -2,6 +2,7 @@ import { onErrorOf, type AutomationStep, type OnError } from '#common/automation
 import { createExtractedTable, type ExtractedRecord } from '#common/extracted-table.ts'
 import { describeStep, extractedInWords } from '#common/step-log-words.ts'
 import { isWorkflowStep } from '#common/workflow-words.ts'
+import { STEP_EXTRACTED_ROWS, type RunStep } from '#common/run-steps.ts'
 
 /** A step that did not work (the element, the page or the text was not there): onError may retry, skip or go on. */
 export class StepFailure extends Error {}
@@ -15,6 +16,8 @@ export interface LogLine {
 export interface Progress {
   actionsPerformed: number
   log: LogLine[]
+  /** The steps carried out since the last report, for the run's timeline (docs/decisions/057). */
+  steps: RunStep[]
 }
 export interface Outcome extends Progress {
   status: 'succeeded' | 'failed' | 'cancelled'
@@ -40,6 +43,8 @@ export interface StepLoopDeps {
   now(): number
   /** True once the member stopped the run. */
   cancelled(): boolean
+  /** The picture of the page after step n, uploaded: its name in the run, or null when the browser could not take one. */
+  picture?(n: number): Promise<string | null>
 }
 
 export interface RunPlan {
@@ -63,21 +68,44 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
   const deadline = deps.now() + plan.timeLimitMs
   const extracted = createExtractedTable()
   let pending: LogLine[] = []
+  let steps: RunStep[] = []
   let actions = 0
   let failedGoingOn: string | null = null
   const log = (level: LogLine['level'], message: string) => pending.push({ level, message })
   const flush = async () => {
-    const lines = pending
+    const report = { actionsPerformed: actions, log: pending, steps }
     pending = []
-    await deps.report({ actionsPerformed: actions, log: lines })
+    steps = []
+    await deps.report(report)
   }
   const end = (status: Outcome['status'], error?: string): Outcome => ({
     status,
     ...(error ? { error } : {}),
     actionsPerformed: actions,
     log: pending,
+    steps,
     extracted: extracted.rows(),
   })
+  /** The timeline's entry of step n, begun now: `done` records how it ended, with the picture after it. */
+  const begin = (step: AutomationStep, n: number) => {
+    const started = deps.now()
+    const mark = extracted.mark()
+    return async (outcome: RunStep['outcome'], error: string | null) => {
+      steps.push({
+        step: n,
+        round: null,
+        words: describeStep(step),
+        target: null,
+        repaired: null,
+        startedAt: new Date(started).toISOString(),
+        ms: Math.max(0, deps.now() - started),
+        outcome,
+        error,
+        screenshot: outcome === 'skipped' || !deps.picture ? null : await deps.picture(n).catch(() => null),
+        extracted: extracted.since(mark, STEP_EXTRACTED_ROWS),
+      })
+    }
+  }
   /** One try of the step, given what is left of the run's time at most (perform keeps to it). */
   const attempt = async (step: AutomationStep, n: number) => {
     const left = deadline - deps.now()
@@ -106,15 +134,20 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
     if (deps.cancelled()) return end('cancelled', 'Stopped in the browser.')
     if (actions >= plan.maxActions) return end('failed', `${label}: the run's action limit of ${plan.maxActions} was reached`)
     log('info', `${label}: ${describeStep(step)}`)
+    const record = begin(step, n)
     try {
       const done = await withOnError(() => attempt(step, n), onErrorOf(step), label, log, flush, deps)
       if (done.kind === 'failedGoingOn') failedGoingOn ??= done.error
       if (done.kind === 'done') actions++
+      await record(done.kind === 'failedGoingOn' ? 'failed' : done.kind, done.kind === 'failedGoingOn' ? done.error : null)
     } catch (error) {
-      if (error instanceof TimeLimit) return end('failed', `${label}: the run's time limit of ${seconds(plan.timeLimitMs)} was reached`)
-      if (deps.cancelled()) return end('cancelled', 'Stopped in the browser.')
-      const message = error instanceof Error ? error.message : String(error)
-      return end('failed', `${label}: ${message}`)
+      if (!(error instanceof TimeLimit) && deps.cancelled()) return end('cancelled', 'Stopped in the browser.')
+      const message =
+        error instanceof TimeLimit
+          ? `${label}: the run's time limit of ${seconds(plan.timeLimitMs)} was reached`
+          : `${label}: ${error instanceof Error ? error.message : String(error)}`
+      await record('failed', message)
+      return end('failed', message)
     }
     await flush()
   }
