@@ -42,4 +42,15 @@ describe('the extracted table', () => {
       total: 3,
     })
   })
+
+  it('leaves out the empty cells records start below, and cuts long values', async () => {
+    const table = createExtractedTable()
+    table.add('name', ['Ada', 'Grace'])
+    const mark = table.mark()
+    table.addRecords(['title', 'price'], [{ title: 'x'.repeat(3000), price: '3' }])
+    const added = table.since(mark, 3)
+    expect(added).toMatchObject({ fields: ['title', 'price'], total: 1 })
+    expect(added?.rows[0]?.price).toBe('3')
+    expect(added?.rows[0]?.title).toHaveLength(2000)
+  })
 })

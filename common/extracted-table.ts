@@ -1,4 +1,5 @@
 import { MAX_EXTRACTED_ROWS } from './automations.ts'
+import { short } from './step-log-words.ts'
 
 /** One record an extract step with `fields` reads from one repeated item (a row, a card). */
 export type ExtractedRecord = Record<string, string | null>
@@ -13,6 +14,8 @@ export type ExtractedRecord = Record<string, string | null>
  */
 export function createExtractedTable() {
   const columns = new Map<string, (string | null)[]>()
+  // Where each column's latest records start: the cells before it that addRecords filled are empty, not values.
+  const recordsFrom = new Map<string, number>()
   const columnOf = (field: string) => {
     const column = columns.get(field) ?? []
     columns.set(field, column)
@@ -31,21 +34,25 @@ export function createExtractedTable() {
       const start = Math.max(0, ...own.map((column) => column.length))
       const room = Math.max(0, MAX_EXTRACTED_ROWS - start)
       for (const column of own) while (column.length < start) column.push(null)
+      for (const field of fields) recordsFrom.set(field, start)
       for (const record of records.slice(0, room)) fields.forEach((field, index) => own[index]?.push(record[field] ?? null))
     },
     /** Where each column ends now: what `since` compares with. */
     mark(): Map<string, number> {
       return new Map([...columns].map(([field, column]) => [field, column.length]))
     },
-    /** The values added since the mark, as rows of the columns they went into (`total` rows, the first `keep` of them). */
-    since(mark: Map<string, number>, keep: number): { fields: string[]; rows: ExtractedRecord[]; total: number } | null {
+    /**
+     * The values added since the mark, as rows of the columns they went into (`total` rows, the
+     * first `keep` of them, each value at most `longest` characters).
+     */
+    since(mark: Map<string, number>, keep: number, longest = 2000): { fields: string[]; rows: ExtractedRecord[]; total: number } | null {
       const added = [...columns]
-        .map(([field, column]) => [field, column.slice(mark.get(field) ?? 0)] as const)
+        .map(([field, column]) => [field, column.slice(Math.max(mark.get(field) ?? 0, recordsFrom.get(field) ?? 0))] as const)
         .filter(([, values]) => values.length > 0)
       if (added.length === 0) return null
       const total = Math.max(...added.map(([, values]) => values.length))
       const rows = Array.from({ length: Math.min(keep, total) }, (_, i) =>
-        Object.fromEntries(added.map(([field, values]) => [field, values[i] ?? null])),
+        Object.fromEntries(added.map(([field, values]) => [field, values[i] == null ? null : short(values[i] as string, longest)])),
       )
       return { fields: added.map(([field]) => field), rows, total }
     },

@@ -18,6 +18,8 @@ const MAX_STEPS_PER_REPORT = 200
 export function createRunReporter(api: ApiClient) {
   // Screenshots wait here until the progress report that names them (with their label and step).
   const pictures = new Map<string, Uint8Array>()
+  // Step pictures already uploaded, by name.
+  const uploaded = new Set<string>()
 
   const chunks = <T>(items: T[], size: number): T[][] => {
     const list: T[][] = []
@@ -47,20 +49,24 @@ export function createRunReporter(api: ApiClient) {
         notes.push({ level: 'warn', message: `The screenshot "${screenshot.name}" could not be uploaded: ${(error as Error).message}` })
       })
     }
-    // The timeline's pictures go first; an entry whose picture did not arrive is sent without it.
+    // The timeline's pictures go first; an entry whose picture did not arrive is sent without it. A
+    // report sent again (the last one failed) names the pictures that went up then.
     const steps: RunStep[] = []
     for (const step of progress.timeline ?? []) {
-      const jpeg = step.screenshot ? pictures.get(step.screenshot) : undefined
-      if (!step.screenshot || !jpeg) {
-        steps.push({ ...step, screenshot: null })
+      if (!step.screenshot || uploaded.has(step.screenshot)) {
+        steps.push(step)
         continue
       }
-      pictures.delete(step.screenshot)
+      const jpeg = pictures.get(step.screenshot)
       const query = new URLSearchParams({ step: String(step.step), shot: step.screenshot.replace(/\D/g, '') })
-      const kept = await api
-        .upload(`/api/runs/${runId}/screenshots?${query}`, jpeg, 'image/jpeg')
-        .then(() => true)
-        .catch(() => false)
+      const kept =
+        jpeg !== undefined &&
+        (await api
+          .upload(`/api/runs/${runId}/screenshots?${query}`, jpeg, 'image/jpeg')
+          .then(() => true)
+          .catch(() => false))
+      pictures.delete(step.screenshot)
+      if (kept) uploaded.add(step.screenshot)
       steps.push(kept ? step : { ...step, screenshot: null })
     }
     // The finish report adds its error to the log itself.

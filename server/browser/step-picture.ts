@@ -19,6 +19,8 @@ export async function stepPicture(page: Page, options: { masked: Locator[]; time
   if (!session) {
     session = page.context().newCDPSession(page)
     sessions.set(page, session)
+    // A session that could not open is not kept: the next picture tries again.
+    session.catch(() => sessions.delete(page))
   }
   const cdp = await session
   const capture = async () => {

@@ -64,7 +64,7 @@ function TimelineEntry({ step }: { step: TimelineStep }) {
           target="_blank"
           rel="noopener"
           className="block shrink-0 self-start overflow-hidden rounded border sm:w-48"
-          aria-label={`Picture after ${name}, full size`}
+          aria-label={`Picture after ${name}, full size (opens in a new tab)`}
         >
           <img
             src={step.screenshotUrl}
@@ -78,13 +78,13 @@ function TimelineEntry({ step }: { step: TimelineStep }) {
         </a>
       ) : null}
       <div className="min-w-0 flex-1 space-y-1 text-sm">
-        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span className="font-medium">{heading}</span>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <h3 className="font-medium">{heading}</h3>
           <RowStatusBadge status={step.outcome} />
           <span className="text-xs text-muted-foreground tabular-nums">
             <time dateTime={step.at.iso}>{step.at.label}</time> · {step.duration}
           </span>
-        </p>
+        </div>
         <p className="break-words">{step.words}</p>
         {step.target ? (
           <p className="break-words text-muted-foreground">

@@ -1,6 +1,6 @@
 import { onErrorOf, type AutomationStep, type OnError } from '#common/automation-steps.ts'
 import { createExtractedTable, type ExtractedRecord } from '#common/extracted-table.ts'
-import { describeStep, extractedInWords } from '#common/step-log-words.ts'
+import { describeStep, extractedInWords, short } from '#common/step-log-words.ts'
 import { isWorkflowStep } from '#common/workflow-words.ts'
 import { STEP_EXTRACTED_ROWS, type RunStep } from '#common/run-steps.ts'
 
@@ -94,7 +94,7 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
       steps.push({
         step: n,
         round: null,
-        words: describeStep(step),
+        words: short(describeStep(step), 2000),
         target: null,
         repaired: null,
         startedAt: new Date(started).toISOString(),

@@ -48,8 +48,8 @@ export const subscriptionPlans = pgTable(
     dataRowLimit: integer().default(20),
     /** Whether automations may run the member's own JavaScript (script steps, docs/decisions/046). */
     scripts: boolean().notNull().default(false),
-    /** How many days a run's files (screenshots, step pictures, kept files) are kept after it ends; null: kept (docs/decisions/057). */
-    runFilesDays: integer().default(30),
+    /** How many days a run's files (screenshots, step pictures, kept files) are kept after it ends; null (existing plans too): kept (docs/decisions/057). */
+    runFilesDays: integer(),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

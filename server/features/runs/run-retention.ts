@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNotNull, isNull, lt, notInArray, sql } from 'drizzle-orm'
 import type { Db } from '#server/db/client.ts'
 import { automationRuns, subscriptionPlans, workspaces } from '#server/db/schema/index.ts'
 import type { Logger } from '#server/logger.ts'
@@ -17,8 +17,8 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000
 export function createRunRetention(deps: { db: Db; runFiles: Pick<RunFiles, 'remove'>; logger: Logger }) {
   const { db, runFiles, logger } = deps
 
-  /** The next runs whose files are due, oldest first. */
-  function due(now: Date) {
+  /** The next runs whose files are due, oldest first (but those whose files could not be removed in this sweep). */
+  function due(now: Date, skipped: string[]) {
     return db
       .select({ id: automationRuns.id, timeline: automationRuns.timeline, repairs: automationRuns.repairs })
       .from(automationRuns)
@@ -30,6 +30,7 @@ export function createRunRetention(deps: { db: Db; runFiles: Pick<RunFiles, 'rem
           isNull(automationRuns.filesRemovedAt),
           isNotNull(subscriptionPlans.runFilesDays),
           lt(automationRuns.finishedAt, sql`${now.toISOString()}::timestamptz - make_interval(days => ${subscriptionPlans.runFilesDays})`),
+          skipped.length ? notInArray(automationRuns.id, skipped) : undefined,
         ),
       )
       .orderBy(asc(automationRuns.finishedAt))
@@ -39,11 +40,18 @@ export function createRunRetention(deps: { db: Db; runFiles: Pick<RunFiles, 'rem
   /** Removes the files of every run that is due; answers how many runs lost theirs. */
   async function sweep(now = new Date()): Promise<number> {
     let removed = 0
+    const skipped: string[] = []
     for (;;) {
-      const runs = await due(now)
+      const runs = await due(now, skipped)
       for (const run of runs) {
         // The files go first: a run that still lists a missing file answers 404 for it until the next sweep.
-        await runFiles.remove(run.id)
+        try {
+          await runFiles.remove(run.id)
+        } catch (error) {
+          logger.warn({ err: error, runId: run.id }, 'run files: could not be removed; tried again at the next sweep')
+          skipped.push(run.id)
+          continue
+        }
         await db
           .update(automationRuns)
           .set({
@@ -56,7 +64,7 @@ export function createRunRetention(deps: { db: Db; runFiles: Pick<RunFiles, 'rem
           })
           .where(eq(automationRuns.id, run.id))
       }
-      removed += runs.length
+      removed += runs.length - runs.filter((run) => skipped.includes(run.id)).length
       if (runs.length < BATCH) return removed
     }
   }

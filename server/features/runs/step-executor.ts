@@ -14,7 +14,14 @@ import { runScript } from '#server/browser/script-action.ts'
 import { createRunFileSteps, type AutomationFileSource } from './run-file-steps.ts'
 import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative, type TargetAlternative } from '#common/targets.ts'
-import { MAX_RUN_STORED_BYTES, MAX_RUN_STEPS, STEP_EXTRACTED_ROWS, stepShotName, type RunStep } from '#common/run-steps.ts'
+import {
+  MAX_RUN_STORED_BYTES,
+  MAX_RUN_STEPS,
+  MAX_STEP_PICTURE_BYTES,
+  STEP_EXTRACTED_ROWS,
+  stepShotName,
+  type RunStep,
+} from '#common/run-steps.ts'
 import type { Logger } from '#server/logger.ts'
 import { createExtractedTable } from '#common/extracted-table.ts'
 import type { Repairer } from '#server/features/planning/repairer.ts'
@@ -391,7 +398,7 @@ export function createStepExecutor(deps: {
         () => target.screenshot({ type: 'png', timeout: timeoutMs, mask: masked }),
         () => `the screenshot took longer than ${seconds(timeoutMs)}`,
       )
-      if (!store(png.byteLength)) throw new Error(`the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`)
+      if (!store(png.byteLength)) throw new StepFailure(`the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`)
       screenshotCount += 1
       const file = runFiles.screenshotName(step, screenshotCount)
       await runFiles.saveScreenshot(run.id, file, png)
@@ -404,7 +411,8 @@ export function createStepExecutor(deps: {
       if (!target || target.isClosed() || !browser?.isConnected()) return null
       try {
         const jpeg = await stepPicture(target, { masked, timeoutMs: STEP_SHOT_MS })
-        if (!store(jpeg.byteLength)) return null
+        // Pictures take at most part of the run's room, so its screenshots and files still fit.
+        if (storedBytes + jpeg.byteLength > MAX_STEP_PICTURE_BYTES || !store(jpeg.byteLength)) return null
         stepShotCount += 1
         const file = stepShotName(stepShotCount)
         await runFiles.saveScreenshot(run.id, file, jpeg)
@@ -652,13 +660,16 @@ export function createStepExecutor(deps: {
             try {
               await performAndRecord(step, n, scope, context, recordEnd)
             } catch (error) {
+              // The words the run's error will have (the outer catch), so the timeline ends where the run did.
               const why =
                 error instanceof StepFailure || error instanceof RepeatLimit
                   ? error.message
                   : state === 'timed-out'
                     ? `the run's time limit of ${seconds(timeLimitMs)} was reached`
-                    : null
-              if (why && state !== 'stopped' && state !== 'aborted') await recordEnd({ outcome: 'failed', error: `${label}: ${why}` }, page)
+                    : browser && !browser.isConnected()
+                      ? ours.browserStopped
+                      : ours.internalError
+              if (state !== 'stopped' && state !== 'aborted') await recordEnd({ outcome: 'failed', error: `${label}: ${why}` }, page)
               throw error
             }
           },

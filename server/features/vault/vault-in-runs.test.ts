@@ -153,6 +153,9 @@ describe('vault values in cloud runs', () => {
 
     // What the run stores says where a value was, not what it was.
     expect(row.extracted).toEqual([{ who: 'Signed in as {{secrets.shop_user}}' }])
+    // So does its timeline (docs/decisions/057): the typed steps counted, the extracted value with its placeholder.
+    expect(row.timeline.find((step) => step.step === 3)?.words).toBe('Field labelled “User name” (21 characters)')
+    expect(row.timeline.find((step) => step.step === 10)?.extracted?.rows).toEqual([{ who: 'Signed in as {{secrets.shop_user}}' }])
     expect(row.steps[2]).toMatchObject({ text: '{{secrets.shop_user}}' })
     expect(row.repairs.map((repair) => repair.how)).toEqual(['model'])
     expect(model.requests.length).toBeGreaterThan(0)
@@ -224,6 +227,9 @@ describe('vault values in cloud runs', () => {
     const row = await run(automationId)
     expect(row.error).toBeNull()
     expect(row.extracted).toEqual([{ who: 'Signed in as {{secrets.shop_user}}' }])
+    // So does its timeline (docs/decisions/057): the typed steps counted, the extracted value with its placeholder.
+    expect(row.timeline.find((step) => step.step === 3)?.words).toBe('Field labelled “User name” (21 characters)')
+    expect(row.timeline.find((step) => step.step === 11)?.extracted?.rows).toEqual([{ who: 'Signed in as {{secrets.shop_user}}' }])
     expectNoneOf(PLANTED, await everythingAbout(row.id, automationId))
   }, 120_000)
 
