@@ -89,9 +89,9 @@ test('a failing step fails the run with a message naming the step; the credit is
   await expect(steps.getByRole('listitem', { name: /^Step \d+/ })).toHaveCount(2)
   const opened = steps.getByRole('listitem', { name: 'Step 1' })
   await expect(opened).toContainText(`${site.url}/form`)
-  await expect(opened.locator('[data-status="done"]')).toHaveText('Done')
+  await expect(opened.locator('[data-outcome="done"]')).toHaveText('Done')
   const failed = steps.getByRole('listitem', { name: 'Step 2' })
-  await expect(failed.locator('[data-status="failed"]')).toHaveText('Failed')
+  await expect(failed.locator('[data-outcome="failed"]')).toHaveText('Failed')
   await expect(failed).toContainText(/Step 2 \(click\): no element matches/)
   for (const picture of [
     opened.getByRole('img', { name: 'The page after step 1' }),

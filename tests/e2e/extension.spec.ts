@@ -158,7 +158,7 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   // Its timeline came with its reports (docs/decisions/057): every step, the skipped one said so.
   const timeline = run.getByRole('region', { name: 'Steps' })
   await expect(timeline.getByRole('listitem', { name: /^Step \d+/ })).toHaveCount(8)
-  await expect(timeline.getByRole('listitem', { name: 'Step 4 (click)' }).locator('[data-status="skipped"]')).toHaveText('Skipped')
+  await expect(timeline.getByRole('listitem', { name: 'Step 4 (click)' }).locator('[data-outcome="skipped"]')).toHaveText('Skipped')
   const shot = run.getByRole('img', { name: 'Screenshot after step 8' })
   await expect(shot).toBeVisible()
   await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)

@@ -59,10 +59,11 @@ const ROW_STATUS_LABELS: Record<RowStatus, string> = { done: 'Done', failed: 'Fa
 /** A data row's outcome wears the colour of the run status it is like. */
 const ROW_STATUS_LOOKS: Record<RowStatus, RunStatus> = { done: 'succeeded', failed: 'failed', skipped: 'cancelled', 'not run': 'queued' }
 
-export function RowStatusBadge({ status }: { status: RowStatus }) {
+/** `step`: a timeline step's outcome, marked data-outcome, so nothing that looks for a run's data-status finds it. */
+export function RowStatusBadge({ status, step = false }: { status: RowStatus; step?: boolean }) {
   return (
     <span
-      data-status={status}
+      {...(step ? { 'data-outcome': status } : { 'data-status': status })}
       className={cn(
         'inline-flex rounded-full border px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap',
         STYLES[ROW_STATUS_LOOKS[status]],

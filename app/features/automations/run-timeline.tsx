@@ -80,7 +80,7 @@ function TimelineEntry({ step }: { step: TimelineStep }) {
       <div className="min-w-0 flex-1 space-y-1 text-sm">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <h3 className="font-medium">{heading}</h3>
-          <RowStatusBadge status={step.outcome} />
+          <RowStatusBadge status={step.outcome} step />
           <span className="text-xs text-muted-foreground tabular-nums">
             <time dateTime={step.at.iso}>{step.at.label}</time> · {step.duration}
           </span>
