@@ -27,6 +27,7 @@ import { createAutomationsApi } from './features/automations/automations.api.ts'
 import { createAutomationFilesApi } from './features/automations/automation-files.api.ts'
 import { createKeptRowsApi } from './features/automations/kept-rows.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
+import { createLiveViewApi } from './features/runs/live-view.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
 import { createSuggestionsApi } from './features/suggestions/suggestions.api.ts'
 import { createTemplatesApi } from './features/templates/templates.api.ts'
@@ -46,7 +47,6 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
 
   // Signed by the payment provider, whose deliveries must not count against a client's API limit.
   // The signature is checked first; text PostgreSQL cannot store then answers 400 (error-handler.ts).
-  api.route('/runs', createDeviceVaultApi(services.deviceVault))
   api.route('/webhooks', createWebhooksApi(services.webhooks))
   api.use(apiRateLimit(services.rateLimits, services.settings))
   // After the limit: a kept answer still counts, and carries the client's own RateLimit headers.
@@ -102,6 +102,10 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
     }),
   )
   api.route('/runs', createDeviceVaultApi(services.deviceVault))
+  api.route(
+    '/runs',
+    createLiveViewApi({ runs: services.runs, liveView: services.liveView, events: services.events, sessions: services.sessions }),
+  )
   api.route('/webhooks', createWebhookEndpointsApi(services.outgoingWebhooks))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })

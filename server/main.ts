@@ -206,6 +206,7 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
     repairer: services.repairer,
     vault: services.vault,
     automationFiles: services.automationFiles,
+    live: services.liveView,
     logger,
     config: {
       concurrency: env.RUN_CONCURRENCY,

@@ -31,6 +31,7 @@ import { createDiagnosticsService } from './features/diagnostics/diagnostics.ser
 import { createBlogDrafter } from './features/ai/blog-drafter.ts'
 import { createAuditService } from './features/audit/audit.service.ts'
 import { createEventBus } from './features/events/event-bus.ts'
+import { createLiveView } from './features/runs/live-view.ts'
 import { createAutomationService } from './features/automations/automation.service.ts'
 import { createRunFiles } from './features/runs/run-files.ts'
 import { createRunQueue } from './features/runs/run-queue.ts'
@@ -247,6 +248,7 @@ export function createServices(options: {
     triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
+    liveView: createLiveView({ db, events, logger }),
     automationFiles: automationFileSource(db),
     urlSigner,
     artifactLinks,

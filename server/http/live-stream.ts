@@ -18,8 +18,8 @@ export function liveStream<T>(
     sessions: SessionService
     rule: AccessRule
     event: string
-    /** Subscribes to the events to send; returns the unsubscribe function. */
-    subscribe: (send: (data: T) => void) => () => void
+    /** Subscribes to the events to send; returns the unsubscribe function. `end` closes the stream (after what was sent). */
+    subscribe: (send: (data: T) => void, end: () => void) => () => void
   },
 ) {
   const member = c.get('member')
@@ -37,13 +37,18 @@ export function liveStream<T>(
       unsubscribe()
       void stream.close()
     }
-    const unsubscribe = options.subscribe((data) => {
-      queue = queue.then(async () => {
-        if (stream.closed || stream.aborted) return
-        if (!(await stillAllowed())) return end()
-        await stream.writeSSE({ event: options.event, data: JSON.stringify(data) })
-      })
-    })
+    const unsubscribe = options.subscribe(
+      (data) => {
+        queue = queue.then(async () => {
+          if (stream.closed || stream.aborted) return
+          if (!(await stillAllowed())) return end()
+          await stream.writeSSE({ event: options.event, data: JSON.stringify(data) })
+        })
+      },
+      () => {
+        queue = queue.then(end)
+      },
+    )
     stream.onAbort(unsubscribe)
     await stream.writeSSE({ event: 'ready', data: '{}' })
     // Comments keep proxies from closing an idle stream.

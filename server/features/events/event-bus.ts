@@ -16,9 +16,22 @@ interface RunEvent {
   automationId: string | null
 }
 
+/** A page watches a cloud run's live view (docs/decisions/058): its worker keeps the screencast going. */
+interface LiveWatchEvent {
+  runId: string
+}
+
+/** A cloud run's live view has a new frame (or was paused): the pages watching it read it. */
+interface LiveFrameEvent {
+  runId: string
+  seq: number
+}
+
 export interface BusEvents {
   inquiry: InquiryEvent
   run: RunEvent
+  liveWatch: LiveWatchEvent
+  liveFrame: LiveFrameEvent
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RunFiles } from './run-files.ts'
 import type { RunQueue } from './run-queue.ts'
 import { createSharedBrowser, type SharedBrowser } from '#server/browser/shared-browser.ts'
 import { createStepExecutor, type ExecutorConfig } from './step-executor.ts'
+import type { LiveFeed } from './live-view.ts'
 
 export interface CloudWorkerConfig extends ExecutorConfig {
   concurrency: number
@@ -44,6 +45,8 @@ export function createCloudWorker(deps: {
   vault?: Pick<VaultService, 'forRun' | 'loadSession' | 'saveSession'>
   /** The files kept with automations (services.automationFiles), for upload steps. */
   automationFiles?: { of(automationId: string): AutomationFileSource }
+  /** The live view (services.liveView): what a run's browser shows, for the members watching it. */
+  live?: { forRun(runId: string): LiveFeed }
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })
@@ -58,6 +61,7 @@ export function createCloudWorker(deps: {
     repairer: deps.repairer,
     vault: deps.vault,
     automationFiles: deps.automationFiles,
+    live: deps.live,
   })
   const active = new Map<string, { done: Promise<void>; abort: AbortController }>()
   let stopping = false

@@ -47,6 +47,7 @@ import {
 import { openBrowserSession, type BrowserSession } from '#server/browser/browser-session.ts'
 import { resolveTarget } from '#server/browser/target-resolver.ts'
 import { stepPicture } from '#server/browser/step-picture.ts'
+import type { LiveFeed } from './live-view.ts'
 import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
 
 export interface ExecutorConfig {
@@ -168,6 +169,8 @@ export function createStepExecutor(deps: {
    * storage (the member's own sign-ins), and a run that succeeds keeps its own there for the next.
    */
   profile?: { load(): Promise<string | null>; save(state: string): Promise<void> }
+  /** The live view of cloud runs (live-view.ts): what the browser shows, for the members watching. */
+  live?: { forRun(runId: string): LiveFeed }
 }) {
   const { reporting, runFiles, browsers, logger, config } = deps
   // What failed on our side, in the words of where the run ran: the cloud refunds; the member's own machine has a next step.
@@ -205,8 +208,9 @@ export function createStepExecutor(deps: {
 
     // Read once the run starts (inside the try below); until then nothing holds a value.
     let secrets: RunSecrets = WITHOUT_VAULT
-    // Fields given a vault value: masked in every later screenshot.
+    // Fields given a vault value: masked in every later screenshot, and no live view while one shows.
     const masked: Locator[] = []
+    const live = deps.live?.forRun(run.id) ?? null
     const progress = createRunProgress({
       redact: (text) => secrets.hide(text),
       reporting,
@@ -284,6 +288,7 @@ export function createStepExecutor(deps: {
       switchPage: (next) => {
         page = next
         steps = stepContext(next)
+        live?.follow(next)
       },
     })
 
@@ -422,6 +427,13 @@ export function createStepExecutor(deps: {
       }
     }
 
+    /** Whether a field given a vault value is on screen (the live view stays paused while one is). */
+    async function secretShown(): Promise<boolean> {
+      // A field that cannot be checked counts as shown, unless its tab is gone.
+      const shown = await Promise.all(masked.map((field) => !field.page().isClosed() && field.isVisible().catch(() => true)))
+      return shown.some(Boolean)
+    }
+
     /**
      * The timeline's entry of a step starting now (docs/decisions/057): `end` records how it ended,
      * with the picture after it and what it extracted.
@@ -529,6 +541,7 @@ export function createStepExecutor(deps: {
       const filled = await secrets.fill(step, run.inputs, scopeValues(scope))
       const [missing] = filled.missing
       if (missing) throw new StepFailure(notFilled(missing))
+      if (filled.typing) await live?.pause()
       const end = await performWithOnError({
         perform: async () => {
           if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
@@ -570,6 +583,7 @@ export function createStepExecutor(deps: {
         await takeScreenshot(context.page, n, `Step ${n} failed`, FAILURE_SCREENSHOT_MS).catch(() => {})
       }
       if (end.kind === 'done') progress.countAction()
+      if (live?.paused && !(await secretShown())) live.resume()
       // The picture shows the page the run goes on in (a switchTab step moved it).
       await recordEnd(
         end.kind === 'failedGoingOn'
@@ -607,6 +621,7 @@ export function createStepExecutor(deps: {
       if (state !== 'running') await session.context.close()
       page = session.page
       steps = stepContext(page)
+      live?.follow(page)
       // A new document holds nothing typed before it.
       session.context.on('page', (opened) => opened.on('domcontentloaded', () => typedSecretOn.delete(opened)))
       page.on('domcontentloaded', () => typedSecretOn.delete(page as Page))
@@ -732,6 +747,8 @@ export function createStepExecutor(deps: {
     // No heartbeat from here on: the outcome's report carries the last lines, once.
     clearInterval(heartbeat)
     clearTimeout(timeLimit)
+    // The live view ends before the outcome is told: a page that hears it finds nothing left to watch.
+    await live?.close()
     const actions = progress.actions
     if (outcome.status === 'succeeded')
       progress.log('info', `Finished: ${actions} step${actions === 1 ? '' : 's'} in ${seconds(Date.now() - started)}.`)
@@ -745,6 +762,7 @@ export function createStepExecutor(deps: {
       clearInterval(heartbeat)
       clearTimeout(timeLimit)
       signal?.removeEventListener('abort', onAbort)
+      await live?.close()
       await session?.close()
       if (browser) browsers.release()
       return result
