@@ -32,6 +32,7 @@ const USAGE = `usage: npm run bench:runs -- [options]
                           instead of the embedded PGlite, e.g. postgres://postgres@127.0.0.1:5432/postgres
   --build                 build even when build/ is up to date (default: when missing or older than a source)
   --timeout <s>           how long the measured runs may take in all (900)
+  --live-runs <n>         runs of each live view batch: unwatched, then each watched live (10; 0 skips it)
   --help
 environment: CHROME_PATH (default /usr/bin/chromium)`
 
@@ -43,6 +44,7 @@ function options() {
     postgres: { type: 'string' },
     build: { type: 'boolean', default: false },
     timeout: { type: 'string', default: '900' },
+    'live-runs': { type: 'string', default: '10' },
   })
   if (values.postgres && !/^postgres(ql)?:\/\//.test(values.postgres)) fail('--postgres must be a postgres:// URL')
   return {
@@ -52,6 +54,7 @@ function options() {
     postgres: values.postgres ?? null,
     build: values.build,
     timeoutMs: integer('timeout', 10, 24 * 3600) * 1000,
+    liveRuns: integer('live-runs', 0, 500),
   }
 }
 
@@ -119,6 +122,65 @@ function startSampler(rootPid, everyMs = 250) {
   }
 }
 
+// CPU time of a process tree over an interval, from /proc: each process's own user and system time
+// (not its reaped children's, which would count them twice), sampled often enough to see Chromium's
+// short-lived processes. A process born during the interval counts from zero.
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+
+function cpuTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return null
+  }
+}
+
+function startCpuMeter(rootPid, everyMs = 100) {
+  const seen = new Map()
+  const sample = (first) => {
+    for (const pid of processTree(rootPid)) {
+      const ticks = cpuTicks(pid)
+      if (ticks === null) continue
+      const known = seen.get(pid)
+      if (known) known.last = ticks
+      else seen.set(pid, { first: first ? ticks : 0, last: ticks })
+    }
+  }
+  sample(true)
+  const timer = setInterval(() => sample(false), everyMs)
+  return {
+    stop() {
+      clearInterval(timer)
+      sample(false)
+      let ticks = 0
+      for (const { first, last } of seen.values()) ticks += last - first
+      const own = seen.get(rootPid)
+      return { total: ticks / CLOCK_TICKS, server: own ? (own.last - own.first) / CLOCK_TICKS : 0 }
+    },
+  }
+}
+
+/** Watches a run's live view until the stream ends (the run did); resolves to the frames received. */
+async function watchLive(base, token, runId) {
+  const response = await fetch(`${base}/api/runs/${runId}/live`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: AbortSignal.timeout(300_000),
+  })
+  if (!response.ok || !response.body) return { frames: 0, status: response.status }
+  const decoder = new TextDecoder()
+  let frames = 0
+  let text = ''
+  for await (const chunk of response.body) {
+    text += decoder.decode(chunk, { stream: true })
+    const blocks = text.split('\n\n')
+    text = blocks.pop() ?? ''
+    frames += blocks.filter((block) => block.startsWith('event: frame')).length
+  }
+  return { frames, status: response.status }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const FORM_PAGE = `<!doctype html>
@@ -183,8 +245,8 @@ const STEPS = (site) => [
   { type: 'assertText', selector: '#result', text: 'Thanks, Ada' },
 ]
 
-/** Queues `count` cloud runs and waits until all have finished; returns them. */
-async function runBatch(api, token, automationId, count, timeoutMs) {
+/** Queues `count` cloud runs and waits until all have finished; returns them. `onRunning` hears of each run once it is seen running. */
+async function runBatch(api, token, automationId, count, timeoutMs, onRunning) {
   const queuedAt = Date.now()
   const ids = []
   for (let i = 0; i < count; i++) {
@@ -192,6 +254,7 @@ async function runBatch(api, token, automationId, count, timeoutMs) {
     ids.push(data.id)
   }
   const wanted = new Set(ids)
+  const running = new Set()
   const deadline = Date.now() + timeoutMs
   let runs = []
   while (Date.now() < deadline) {
@@ -200,6 +263,11 @@ async function runBatch(api, token, automationId, count, timeoutMs) {
       const listed = await api(`/api/runs?automationId=${automationId}&limit=100&page=${page}`, { token })
       runs.push(...listed.data.filter((entry) => wanted.has(entry.id)))
       if (page * 100 >= listed.total) break
+    }
+    for (const entry of runs) {
+      if (entry.status !== 'running' || running.has(entry.id)) continue
+      running.add(entry.id)
+      onRunning?.(entry.id)
     }
     if (runs.length === count && runs.every((entry) => ['succeeded', 'failed', 'cancelled'].includes(entry.status))) break
     await sleep(count > 200 ? 1000 : 250)
@@ -273,7 +341,7 @@ async function main() {
   await api('/api/settings', { method: 'PUT', body: { ...settings, apiRateLimit: 10_000 }, token: admin.token })
   await api(`/api/users/${member.user.id}`, {
     method: 'PUT',
-    body: { plan: 'business', credits: opts.runs + opts.warmup + 10 },
+    body: { plan: 'business', credits: opts.runs + opts.warmup + 2 * opts.liveRuns + 10 },
     token: admin.token,
   })
   const automation = (await api('/api/automations', { body: { name: 'Benchmark form', steps: STEPS(site) }, token: member.token })).data
@@ -341,6 +409,7 @@ async function main() {
     perConcurrentRunPssMb: mb((peak.pss - idle.pss) / opts.concurrency),
     samples: peak.samples,
   }
+  if (opts.liveRuns) result.liveView = await measureLiveView(api, server, member.token, site, opts, result.errors)
   result.finishedAt = new Date().toISOString()
   result.machine.loadAverageEnd = loadAverage()
 
@@ -372,12 +441,67 @@ async function main() {
   console.log(
     `  per concurrent run (peak - idle) / ${opts.concurrency}: RSS ${mem.perConcurrentRunRssMb} MB, PSS ${mem.perConcurrentRunPssMb} MB`,
   )
+  if (result.liveView) {
+    const live = result.liveView
+    console.log(
+      `\nLive view: ${live.runs} runs of ${live.steps} steps (a 2 s wait in them), each batch ${opts.concurrency} at a time; CPU time of the server and Chromium, from /proc`,
+    )
+    console.log(
+      `  unwatched         ${live.unwatched.cpuSecondsPerRun} CPU s per run (the Node process ${live.unwatched.serverProcessCpuSecondsPerRun} s)`,
+    )
+    console.log(
+      `  watched live      ${live.watched.cpuSecondsPerRun} CPU s per run (the Node process ${live.watched.serverProcessCpuSecondsPerRun} s; ${live.watched.framesPerRun} frames per run reached the watcher)`,
+    )
+    console.log(`  cost              ${live.extraCpuPercent} % more CPU per running cloud run (target: at most 10 %)`)
+  }
   if (result.errors.length) {
     console.log('\nProblems during the run:')
     for (const error of result.errors.slice(0, 20)) console.log(`  - ${error}`)
   }
   console.log(`\nSaved ${path.relative(ROOT, file)}`)
   return result.errors.length ? 1 : 0
+}
+
+/**
+ * What watching costs (docs/decisions/058): a batch of runs nobody watches, then the same batch with
+ * a page watching each run live from the moment it is seen running; CPU seconds per run of each.
+ * The runs wait 2 s on the page, so the watcher is on for most of each.
+ */
+async function measureLiveView(api, server, token, site, opts, errors) {
+  const steps = [STEPS(site)[0], { type: 'wait', ms: 2_000 }, ...STEPS(site).slice(1)]
+  const automation = (await api('/api/automations', { body: { name: 'Benchmark live view', steps }, token })).data
+  const measure = async (watched) => {
+    process.stdout.write(`live view: ${opts.liveRuns} runs ${watched ? 'watched' : 'unwatched'}… `)
+    const watchers = []
+    const meter = startCpuMeter(server.child.pid)
+    const batch = await runBatch(api, token, automation.id, opts.liveRuns, opts.timeoutMs, (id) => {
+      if (watched) watchers.push(watchLive(server.base, token, id))
+    })
+    const seen = await Promise.all(watchers)
+    const cpu = meter.stop()
+    for (const entry of batch.runs)
+      if (entry.status !== 'succeeded') errors.push(`live view run ${entry.id}: ${entry.status} ${entry.error ?? ''}`)
+    const frames = seen.reduce((sum, watcher) => sum + watcher.frames, 0)
+    if (watched && seen.length < opts.liveRuns) errors.push(`only ${seen.length} of ${opts.liveRuns} runs were seen running and watched`)
+    const perRun = Math.round((cpu.total / opts.liveRuns) * 1000) / 1000
+    console.log(`${perRun} CPU s per run`)
+    return {
+      cpuSeconds: Math.round(cpu.total * 100) / 100,
+      cpuSecondsPerRun: perRun,
+      serverProcessCpuSecondsPerRun: Math.round((cpu.server / opts.liveRuns) * 1000) / 1000,
+      watchers: seen.length,
+      framesPerRun: watched ? Math.round((frames / opts.liveRuns) * 10) / 10 : 0,
+    }
+  }
+  const unwatched = await measure(false)
+  const watched = await measure(true)
+  return {
+    runs: opts.liveRuns,
+    steps: steps.length,
+    unwatched,
+    watched,
+    extraCpuPercent: Math.round((watched.cpuSecondsPerRun / unwatched.cpuSecondsPerRun - 1) * 1000) / 10,
+  }
 }
 
 await runBenchmark('bench:runs', main)

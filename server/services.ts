@@ -138,6 +138,7 @@ export function createServices(options: {
   const account = createAccountService({ db, auth: betterAuth, rateLimits, mail: accountMail, mailer })
   const site = siteConfigFromEnv(env)
   const events = createEventBus(database.notifications)
+  const runFiles = createRunFiles({ dataDir: env.DATA_DIR ?? './data' })
   const vault = createVaultService({
     db,
     audit,
@@ -247,8 +248,8 @@ export function createServices(options: {
     runLimits,
     triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
-    runFiles: createRunFiles({ dataDir: env.DATA_DIR ?? './data' }),
-    liveView: createLiveView({ db, events, logger }),
+    runFiles,
+    liveView: createLiveView({ events, files: runFiles, logger }),
     automationFiles: automationFileSource(db),
     urlSigner,
     artifactLinks,

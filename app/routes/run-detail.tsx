@@ -4,6 +4,7 @@ import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { actionResult, type ActionResult } from '#app/lib/action-result.server.ts'
 import { RunTimeline } from '#app/features/automations/run-timeline.tsx'
+import { RunLiveView } from '#app/features/automations/run-live-view.tsx'
 import { DataRows, ExtractedData, RunFacts, RunFilesCard, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
@@ -151,6 +152,7 @@ export default function RunPage() {
         </p>
       ) : null}
       <RunFacts run={run} />
+      {run.runner === 'cloud' && run.status === 'running' ? <RunLiveView key={run.id} runId={run.id} /> : null}
       <RunRepairs repairs={run.repairs} canApply={own && run.automationId !== null} />
       <RunTimeline timeline={run.timeline} filesRemoved={run.filesRemoved} />
       <RunLog log={run.log} />

@@ -200,6 +200,13 @@ const make = {
     const response = await send('member', 'POST', { path: `/automations/${automationId}/runs`, body: { where: 'client' } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
+  /** A cloud run a worker has taken up (set so directly: no worker runs here), to watch live. */
+  async runningCloudRun(): Promise<string> {
+    const response = await send('member', 'POST', { path: `/automations/${fixtures.automationId}/runs`, body: { where: 'cloud' } })
+    const id = (await json<{ data: { id: string } }>(response, 201)).data.id
+    await t.db.update(automationRuns).set({ status: 'running', startedAt: new Date() }).where(eq(automationRuns.id, id))
+    return id
+  },
   /** A client run the member's own device started, and so runs. */
   async deviceRun(automationId: string): Promise<string> {
     const response = await send('member', 'POST', {
@@ -784,6 +791,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     credentials: viaAdminScopedKey(role),
   }),
   'GET /runs/events': () => ({ path: '/runs/events', stream: true }),
+  'GET /runs/{id}/live': async () => ({ path: `/runs/${await make.runningCloudRun()}/live`, stream: true }),
   'GET /runs/{id}': () => ({ path: `/runs/${fixtures.runId}` }),
   'POST /runs/{id}/repairs/{step}/apply': async () => ({ path: `/runs/${await make.repairedRun()}/repairs/2/apply` }),
   'POST /runs/{id}/repairs/{step}/apply [API key]': async (role) => ({

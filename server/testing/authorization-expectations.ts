@@ -689,6 +689,14 @@ export const DOCUMENTED: RouteExpectation[] = [
   },
   { route: 'GET /runs/{id}', visitor: 401, member: 200, otherMember: 404, admin: 200 },
   {
+    route: 'GET /runs/{id}/live',
+    visitor: 401,
+    member: 200,
+    otherMember: 404,
+    admin: 200,
+    note: 'the live view of a running cloud run, to everyone who may see the run (workspace viewers too: live-view.test.ts)',
+  },
+  {
     route: 'POST /runs/{id}/repairs/{step}/apply',
     visitor: 401,
     member: 200,

@@ -146,6 +146,32 @@ test('a step set in the builder to be tried again, then skipped, lets the run go
   await expect(page.getByRole('table').filter({ hasText: 'state' })).toContainText('waiting')
 })
 
+test('the run page shows the browser live while the run waits for the page to change', async ({ page, request }) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  const name = `Live view ${Date.now().toString(36)}`
+  const steps = [
+    { type: 'navigate', url: `${site.url}/late?ms=5000` },
+    { type: 'click', target: [{ by: 'role', role: 'button', name: 'Late' }] },
+    { type: 'wait', ms: 3_000 },
+  ]
+  await createAutomation(request, token, { name, steps }, server.url)
+
+  await signIn(page, MEMBER, server.url)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  const live = page.getByRole('region', { name: 'Live view' })
+  const picture = live.getByRole('img', { name: 'The run’s browser, live' })
+  await expect(picture).toBeVisible({ timeout: 30_000 })
+  await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+  const first = await picture.getAttribute('src')
+  // The button appears, then "Clicked": the picture changes while the run waits on the page.
+  await expect.poll(() => picture.getAttribute('src'), { timeout: 15_000 }).not.toBe(first)
+  await expectNoAxeViolations(page)
+  // When the run ends, so does its live view.
+  await expect(page.getByRole('main').getByText('Status: Succeeded')).toBeVisible({ timeout: 60_000 })
+  await expect(live).toHaveCount(0)
+})
+
 test.describe('on the suite server, which allows public targets only', () => {
   test('a run against a private address is refused and touches nothing', async ({ page, request }) => {
     const account = { email: `private-${Date.now().toString(36)}@aether.test`, password: 'private-target-123' }

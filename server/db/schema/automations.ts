@@ -257,25 +257,6 @@ export const automationRuns = pgTable(
 )
 
 /**
- * The latest picture of a cloud run's browser while members watch it (docs/decisions/058): one row
- * per watched run, overwritten by the worker's screencast a few times a second and read by the
- * server process that streams it to the run's page. `image` is null while the live view is paused
- * (a vault value is being typed or shown). Deleted when the run ends.
- */
-export const runLiveFrames = pgTable('run_live_frames', {
-  runId: uuid()
-    .primaryKey()
-    .references(() => automationRuns.id, { onDelete: 'cascade' }),
-  /** Grows with every frame the run publishes, so a reader sends each at most once. */
-  seq: integer().notNull(),
-  image: bytes(),
-  /** The page's size in CSS pixels when the frame was taken: where a click on the picture lands. */
-  width: integer().notNull(),
-  height: integer().notNull(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-})
-
-/**
  * Each workspace's turn in the cloud queue (docs/decisions/038): start-time fair queuing on a
  * virtual clock. A claim serves the workspace whose next turn starts first (ties: the older run),
  * moves its next turn on by a stride of 1,000,000 divided by its plan's weight, and the clock to

@@ -21,10 +21,14 @@ interface LiveWatchEvent {
   runId: string
 }
 
-/** A cloud run's live view has a new frame (or was paused): the pages watching it read it. */
-interface LiveFrameEvent {
+/** A cloud run's live view has a new picture in the run's folder, or was paused: the pages watching it read it. */
+export interface LiveFrameEvent {
   runId: string
   seq: number
+  paused: boolean
+  /** The page's size in CSS pixels. */
+  width: number
+  height: number
 }
 
 export interface BusEvents {

@@ -9,6 +9,7 @@ import type { RunFiles } from './run-files.ts'
 import type { RunQueue } from './run-queue.ts'
 import { createSharedBrowser, type SharedBrowser } from '#server/browser/shared-browser.ts'
 import { createStepExecutor, type ExecutorConfig } from './step-executor.ts'
+import type { Page } from 'playwright-core'
 import type { LiveFeed } from './live-view.ts'
 
 export interface CloudWorkerConfig extends ExecutorConfig {
@@ -46,7 +47,7 @@ export function createCloudWorker(deps: {
   /** The files kept with automations (services.automationFiles), for upload steps. */
   automationFiles?: { of(automationId: string): AutomationFileSource }
   /** The live view (services.liveView): what a run's browser shows, for the members watching it. */
-  live?: { forRun(runId: string): LiveFeed }
+  live?: { forRun(runId: string, picture: (page: Page) => Promise<Buffer | null>): LiveFeed }
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })

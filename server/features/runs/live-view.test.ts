@@ -3,13 +3,15 @@ import pino from 'pino'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
-import { automationRuns, runLiveFrames, workspaces } from '#server/db/schema/index.ts'
+import { automationRuns, workspaces } from '#server/db/schema/index.ts'
+import { stepPicture } from '#server/browser/step-picture.ts'
 import { createCloudWorker } from '#server/features/runs/cloud-worker.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
 import { eventReader } from '#server/testing/event-stream-reader.ts'
 import { startSignInSite, storeSignInSecrets, type SignInSite } from '#server/testing/sign-in-site.ts'
-import type { LiveFeed, LiveFrame } from './live-view.ts'
+import type { LiveFrame } from '#common/live-view.ts'
+import type { LiveFeed } from './live-view.ts'
 
 // The live view of cloud runs (docs/decisions/058): members who may see a running cloud run watch
 // its browser over server-sent events; frames stop while a vault value is typed or on the page.
@@ -50,7 +52,7 @@ async function startRun(steps: AutomationStep[]): Promise<string> {
 }
 
 /** A cloud worker as main.ts wires it, with the live view (or a stand-in feed that records what the executor asks of it). */
-function worker(live: { forRun(runId: string): LiveFeed } = t.services.liveView) {
+function worker(live: Parameters<typeof createCloudWorker>[0]['live'] = t.services.liveView) {
   return createCloudWorker({
     runQueue: t.services.runQueue,
     runFiles: t.services.runFiles,
@@ -125,7 +127,7 @@ describe('the live view of a cloud run', () => {
         expect([frame.width, frame.height]).toEqual([1280, 800])
       }
       // Nothing is kept once the run ended.
-      expect(await t.db.select().from(runLiveFrames).where(eq(runLiveFrames.runId, id))).toEqual([])
+      expect(await t.services.runFiles.readLiveFrame(id)).toBeNull()
       // A finished run has no live view.
       const after = await t.request(`/api/runs/${id}/live`, { token: member.token })
       expect(after.status).toBe(409)
@@ -144,64 +146,88 @@ describe('the live view of a cloud run', () => {
     await t.db.update(automationRuns).set({ status: 'cancelled', finishedAt: new Date() }).where(eq(automationRuns.id, id))
   })
 
-  it('stops taking frames the moment it is paused, and takes them again when resumed', async () => {
+  /** A page of the shared browser with this content, and a run to show it as. */
+  async function pageAndRun(content: string) {
     const browser = await t.services.browsers.acquire()
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await context.newPage()
-    // Something changes ten times a second: a screencast sends a frame at each change.
-    await page.setContent(
-      '<p id="n">0</p><script>let n = 0; setInterval(() => { document.getElementById("n").textContent = ++n }, 100)</script>',
-    )
+    await page.setContent(content)
     const id = await startRun([{ type: 'navigate', url: `${site.url}/form` }])
-    await t.db.update(automationRuns).set({ status: 'running', startedAt: new Date() }).where(eq(automationRuns.id, id))
-    const feed = t.services.liveView.forRun(id)
+    const feed = t.services.liveView.forRun(id, (target) => stepPicture(target, { masked: [], timeoutMs: 3_000 }))
     const seen: { frame: LiveFrame; at: number }[] = []
-    const stopWatching = t.services.liveView.watch(id, (frame) => seen.push({ frame, at: Date.now() }))
-    try {
-      feed.follow(page)
-      await until(async () => seen.filter((s) => s.frame.image).length >= 3, 'three frames')
-      // At most two frames a second reach a page, however often the page changes.
-      const first = seen[0] as { at: number }
-      await new Promise((resolve) => setTimeout(resolve, 1_000))
-      const perSecond = seen.filter((s) => s.frame.image).length / ((Date.now() - first.at) / 1000)
-      expect(perSecond).toBeLessThanOrEqual(2.6)
-
-      await feed.pause()
-      const pausedAt = Date.now()
-      await until(async () => seen.at(-1)?.frame.image === null, 'the paused frame')
-      await new Promise((resolve) => setTimeout(resolve, 1_500))
-      expect(seen.filter((s) => s.at > pausedAt && s.frame.image !== null)).toEqual([])
-      expect((await t.services.liveView.latest(id))?.image).toBeNull()
-
-      feed.resume()
-      await until(async () => seen.at(-1)?.frame.image !== null, 'a frame after resuming')
-    } finally {
-      stopWatching()
-      await feed.close()
-      await context.close()
-      t.services.browsers.release()
-      await t.db.update(automationRuns).set({ status: 'cancelled', finishedAt: new Date() }).where(eq(automationRuns.id, id))
+    let stopWatching = () => {}
+    return {
+      page,
+      feed,
+      seen,
+      id,
+      watch() {
+        stopWatching = t.services.liveView.watch(id, (frame) => seen.push({ frame, at: Date.now() }))
+      },
+      async close() {
+        stopWatching()
+        await feed.close()
+        await context.close()
+        t.services.browsers.release()
+        await t.db.update(automationRuns).set({ status: 'cancelled', finishedAt: new Date() }).where(eq(automationRuns.id, id))
+      },
     }
-    expect(await t.services.liveView.latest(id)).toBeNull()
+  }
+  // Something changes ten times a second.
+  const TICKING = '<p id="n">0</p><script>let n = 0; setInterval(() => { document.getElementById("n").textContent = ++n }, 100)</script>'
+
+  it('takes at most two pictures a second, none the moment it is paused, and takes them again when resumed', async () => {
+    const live = await pageAndRun(TICKING)
+    try {
+      live.watch()
+      live.feed.follow(live.page)
+      await until(async () => live.seen.filter((s) => s.frame.image).length >= 3, 'three frames')
+      const first = live.seen[0] as { at: number }
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      const perSecond = live.seen.filter((s) => s.frame.image).length / ((Date.now() - first.at) / 1000)
+      expect(perSecond).toBeLessThanOrEqual(2.6)
+      for (const { frame } of live.seen) expect([frame.width, frame.height]).toEqual([1280, 800])
+
+      await live.feed.pause()
+      const pausedAt = Date.now()
+      await until(async () => live.seen.at(-1)?.frame.image === null, 'the paused frame')
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect(live.seen.filter((s) => s.at > pausedAt && s.frame.image !== null)).toEqual([])
+
+      live.feed.resume()
+      await until(async () => live.seen.at(-1)?.frame.image !== null, 'a frame after resuming')
+    } finally {
+      await live.close()
+    }
+    expect(await t.services.runFiles.readLiveFrame(live.id)).toBeNull()
   })
 
-  it('takes no frames unless someone watches', async () => {
-    const browser = await t.services.browsers.acquire()
-    const context = await browser.newContext()
-    const page = await context.newPage()
-    await page.setContent(
-      '<p id="n">0</p><script>let n = 0; setInterval(() => { document.getElementById("n").textContent = ++n }, 100)</script>',
-    )
-    const id = await startRun([{ type: 'navigate', url: `${site.url}/form` }])
-    const feed = t.services.liveView.forRun(id)
+  it('sends a still page once, and tells a page that starts watching late what there is', async () => {
+    const live = await pageAndRun('<p>Nothing moves here</p>')
     try {
-      feed.follow(page)
-      await new Promise((resolve) => setTimeout(resolve, 1_000))
-      expect(await t.services.liveView.latest(id)).toBeNull()
+      live.watch()
+      live.feed.follow(live.page)
+      await until(async () => live.seen.length >= 1, 'the first frame')
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect(live.seen).toHaveLength(1)
+      const late: LiveFrame[] = []
+      const stop = t.services.liveView.watch(live.id, (frame) => late.push(frame))
+      await until(async () => late.length >= 1, 'the late watcher’s frame')
+      stop()
+      expect(late[0]?.image).toBe(live.seen[0]?.frame.image)
     } finally {
-      await feed.close()
-      await context.close()
-      t.services.browsers.release()
+      await live.close()
+    }
+  })
+
+  it('takes no pictures unless someone watches', async () => {
+    const live = await pageAndRun(TICKING)
+    try {
+      live.feed.follow(live.page)
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(await t.services.runFiles.readLiveFrame(live.id)).toBeNull()
+    } finally {
+      await live.close()
     }
   })
 

@@ -1,90 +1,79 @@
-import { eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
-import type { Db } from '#server/db/client.ts'
-import { runLiveFrames } from '#server/db/schema/index.ts'
-import type { EventBus } from '#server/features/events/event-bus.ts'
+import type { LiveFrame } from '#common/live-view.ts'
+import type { EventBus, LiveFrameEvent } from '#server/features/events/event-bus.ts'
 import type { Logger } from '#server/logger.ts'
-import { startScreencast, type ScreencastFrame } from '#server/browser/screencast.ts'
+import type { RunFiles } from './run-files.ts'
 
-/** At most two frames a second reach the pages: enough to follow a run, cheap to send. */
+/** At most two pictures a second: enough to follow a run, and a bounded cost whatever the page does. */
 export const LIVE_FRAME_MS = 500
-/** How often a watching page says it still watches; the worker stops the screencast when none has for WATCH_MS. */
+/** While the page stays the same, one a second: most of a run is waiting on a still page. */
+const STILL_FRAME_MS = 1_000
+/** How often a watching page says it still watches; the worker stops taking pictures when none has for WATCH_MS. */
 export const WATCH_RENEW_MS = 10_000
 const WATCH_MS = 3 * WATCH_RENEW_MS
 
-/** One picture of the live view as a page receives it; `image` (base64 JPEG) is null while paused. */
-export interface LiveFrame {
-  seq: number
-  image: string | null
-  width: number
-  height: number
-}
-
 /**
  * The worker's side of one cloud run's live view: it follows the page the run is on, and while
- * a page watches (and the view is not paused) publishes what the browser shows.
+ * a page watches (and the view is not paused) takes its picture a few times a second.
  */
 export interface LiveFeed {
   /** The page the run is on now (a switchTab step moves it). */
   follow(page: Page): void
-  /** No frame is taken from now until `resume`: a vault value is about to be typed, or is on the page. */
+  /** Resolves once no picture is being taken, and none will be until `resume`: a vault value is about to be typed, or is on the page. */
   pause(): Promise<void>
   resume(): void
   readonly paused: boolean
-  /** The run ended: the screencast stops and its frame is removed. */
+  /** The run ended: no more pictures, and the last one is removed. */
   close(): Promise<void>
 }
 
 /**
- * The live view of cloud runs (docs/decisions/058). Frames travel between processes through the
- * database: the worker running the run keeps the latest one in run_live_frames and announces it
- * on the event bus; the process streaming the run's page to a member reads it there. The worker
- * takes frames only while some page watches (each says so every WATCH_RENEW_MS).
+ * The live view of cloud runs (docs/decisions/058). The worker running a run takes a small
+ * picture of its page every LIVE_FRAME_MS while some page watches (each says so every
+ * WATCH_RENEW_MS on the event bus), keeps it in the run's folder and announces it on the bus, so
+ * the process streaming the run's page to a member, this one or another, reads it there. A
+ * picture the same as the last one is not sent again.
  */
-export function createLiveView(deps: { db: Db; events: Pick<EventBus, 'publish' | 'subscribe'>; logger: Logger }) {
-  const { db, events, logger } = deps
-
-  async function latest(runId: string): Promise<LiveFrame | null> {
-    const [row] = await db.select().from(runLiveFrames).where(eq(runLiveFrames.runId, runId))
-    if (!row) return null
-    return { seq: row.seq, image: row.image ? row.image.toString('base64') : null, width: row.width, height: row.height }
-  }
+export function createLiveView(deps: {
+  events: Pick<EventBus, 'publish' | 'subscribe'>
+  files: Pick<RunFiles, 'saveLiveFrame' | 'readLiveFrame' | 'removeLiveFrame'>
+  logger: Logger
+}) {
+  const { events, files, logger } = deps
 
   /**
-   * A page watches a run: `onFrame` gets the frame there is now and every newer one (when frames
+   * A page watches a run: `onFrame` gets the picture there is now and every newer one (when they
    * come faster than they are read, only the newest). Returns the function that stops watching.
    */
   function watch(runId: string, onFrame: (frame: LiveFrame) => void): () => void {
     let sent = -1
+    let newest: LiveFrameEvent | null = null
     let reading = false
-    let again = false
     let stopped = false
-    const read = async () => {
-      if (reading) {
-        again = true
-        return
-      }
+    const deliver = async () => {
+      if (reading) return
       reading = true
       try {
-        do {
-          again = false
-          const frame = await latest(runId).catch(() => null)
-          if (!stopped && frame && frame.seq !== sent) {
-            sent = frame.seq
-            onFrame(frame)
-          }
-        } while (again && !stopped)
+        while (newest && newest.seq !== sent && !stopped) {
+          const event = newest
+          const image = event.paused ? null : await files.readLiveFrame(runId)
+          if (stopped || (!event.paused && !image)) break
+          sent = event.seq
+          onFrame({ seq: event.seq, image: image ? image.toString('base64') : null, width: event.width, height: event.height })
+        }
       } finally {
         reading = false
       }
     }
     const unsubscribe = events.subscribe('liveFrame', (event) => {
-      if (event.runId === runId && event.seq !== sent) void read()
+      if (event.runId !== runId || event.seq === sent) return
+      newest = event
+      void deliver()
     })
+    // The worker answers a watch with the picture it has (or that it is paused), then sends each new one.
     const renew = () => events.publish('liveWatch', { runId })
     const renewing = setInterval(renew, WATCH_RENEW_MS)
     renew()
-    void read()
     return () => {
       stopped = true
       clearInterval(renewing)
@@ -92,108 +81,82 @@ export function createLiveView(deps: { db: Db; events: Pick<EventBus, 'publish' 
     }
   }
 
-  function forRun(runId: string): LiveFeed {
+  /** The live view of one run, for the worker running it; `picture` takes a picture of a page (null: none could be taken). */
+  function forRun(runId: string, picture: (page: Page) => Promise<Buffer | null>): LiveFeed {
     let page: Page | null = null
     let paused = false
     let closed = false
     let watchedUntil = 0
-    let stopCast: (() => Promise<void>) | null = null
-    // Starting and stopping the screencast, one change at a time.
-    let changing = Promise.resolve()
-    // Frame writes in order: a pause's empty frame never lands before an older picture.
-    let writing = Promise.resolve()
     let seq = 0
-    let lastSent = 0
-    let pending: ScreencastFrame | null = null
-    let trailing: NodeJS.Timeout | undefined
+    let last: Buffer | null = null
+    let told: LiveFrameEvent | null = null
+    let timer: NodeJS.Timeout | undefined
+    let taking: Promise<void> | null = null
 
-    const write = (frame: ScreencastFrame | null) => {
-      seq += 1
-      const at = seq
-      const values = { seq: at, image: frame?.image ?? null, width: frame?.width ?? 0, height: frame?.height ?? 0, updatedAt: new Date() }
-      writing = writing.then(async () => {
-        if (closed) return
-        try {
-          await db
-            .insert(runLiveFrames)
-            .values({ runId, ...values })
-            .onConflictDoUpdate({ target: runLiveFrames.runId, set: values })
-          events.publish('liveFrame', { runId, seq: at })
-        } catch (error) {
-          logger.warn({ err: error, runId }, 'live view: a frame could not be kept')
-        }
-      })
-      return writing
+    const wanted = () => !closed && !paused && page !== null && !page.isClosed() && Date.now() < watchedUntil
+    const tell = (event: Omit<LiveFrameEvent, 'runId' | 'seq'>) => {
+      told = { runId, seq: ++seq, ...event }
+      events.publish('liveFrame', told)
     }
 
-    const sendPending = () => {
-      trailing = undefined
-      if (!pending || paused || closed) return
-      const frame = pending
-      pending = null
-      lastSent = Date.now()
-      void write(frame)
+    /** Takes a picture of the page and sends it when it changed; answers whether it did. */
+    async function takeOne(target: Page): Promise<boolean> {
+      const jpeg = await picture(target).catch(() => null)
+      // Paused (or moved to another page) while it was taken: a vault value may be typed any moment now.
+      if (!jpeg || !wanted() || target !== page || last?.equals(jpeg)) return false
+      last = jpeg
+      await files.saveLiveFrame(runId, jpeg)
+      if (!wanted()) return false
+      const size = target.viewportSize()
+      tell({ paused: false, width: size?.width ?? 0, height: size?.height ?? 0 })
+      return true
     }
 
-    // Every frame is kept in memory; one every LIVE_FRAME_MS at most goes out, the latest always does.
-    const onFrame = (frame: ScreencastFrame) => {
-      if (paused || closed) return
-      pending = frame
-      if (trailing) return
-      const wait = lastSent + LIVE_FRAME_MS - Date.now()
-      if (wait <= 0) sendPending()
-      else trailing = setTimeout(sendPending, wait)
-    }
-
-    const stop = async () => {
-      const stopping = stopCast
-      stopCast = null
-      await stopping?.()
-    }
-
-    /** Screencasts exactly when someone watches an unpaused page of a running run. */
-    const settle = () => {
-      changing = changing.then(async () => {
-        const wanted = !closed && !paused && page !== null && !page.isClosed() && Date.now() < watchedUntil
-        if (!wanted) return stop()
-        if (stopCast) return
-        try {
-          stopCast = await startScreencast(page as Page, onFrame)
-          // Paused or closed while it started: it stops at once.
-          if (paused || closed) await stop()
-        } catch (error) {
-          logger.warn({ err: error, runId }, 'live view: the screencast did not start')
-        }
-      })
-      return changing
+    const schedule = (delay: number) => {
+      if (timer || taking || !wanted()) return
+      timer = setTimeout(() => {
+        timer = undefined
+        if (!wanted()) return
+        const began = Date.now()
+        let changed = true
+        taking = takeOne(page as Page)
+          .then((sent) => {
+            changed = sent
+          })
+          .catch((error: unknown) => logger.warn({ err: error, runId }, 'live view: a picture could not be kept'))
+          .finally(() => {
+            taking = null
+            schedule(Math.max(0, (changed ? LIVE_FRAME_MS : STILL_FRAME_MS) - (Date.now() - began)))
+          })
+      }, delay)
     }
 
     const unsubscribe = events.subscribe('liveWatch', (event) => {
-      if (event.runId !== runId) return
+      if (event.runId !== runId || closed) return
       watchedUntil = Date.now() + WATCH_MS
-      void settle()
+      if (told) events.publish('liveFrame', told)
+      schedule(0)
     })
-    const expiry = setInterval(() => void settle(), WATCH_RENEW_MS)
 
     return {
       follow(next) {
-        if (next === page) return
-        changing = changing.then(stop)
         page = next
-        void settle()
+        last = null
+        schedule(0)
       },
       async pause() {
         if (paused) return
         paused = true
-        pending = null
-        clearTimeout(trailing)
-        trailing = undefined
-        await Promise.all([settle(), write(null)])
+        clearTimeout(timer)
+        timer = undefined
+        await taking
+        last = null
+        tell({ paused: true, width: 0, height: 0 })
       },
       resume() {
-        if (!paused) return
+        if (!paused || closed) return
         paused = false
-        void settle()
+        schedule(0)
       },
       get paused() {
         return paused
@@ -201,20 +164,15 @@ export function createLiveView(deps: { db: Db; events: Pick<EventBus, 'publish' 
       async close() {
         if (closed) return
         closed = true
-        clearInterval(expiry)
-        clearTimeout(trailing)
+        clearTimeout(timer)
         unsubscribe()
-        await settle()
-        await writing
-        await db
-          .delete(runLiveFrames)
-          .where(eq(runLiveFrames.runId, runId))
-          .catch(() => {})
+        await taking
+        await files.removeLiveFrame(runId).catch(() => {})
       },
     }
   }
 
-  return { watch, forRun, latest }
+  return { watch, forRun }
 }
 
 export type LiveView = ReturnType<typeof createLiveView>

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { NotFound } from '#common/errors.ts'
 import { STEP_SHOT_NAME } from '#common/run-steps.ts'
@@ -12,6 +12,9 @@ export const screenshotName = (step: number, index: number) => `step-${step}-${i
 const KEPT_NAME = /^file-\d{1,4}-\d{1,4}$/
 /** The name a file the run keeps is stored under (the member's name for it is in the run's list). */
 export const keptFileName = (step: number, index: number) => `file-${step}-${index}`
+
+/** The live view's frame, in the run's folder while the run runs. */
+const LIVE_FRAME = 'live.jpg'
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -45,6 +48,8 @@ export function createRunFiles(options: { dataDir: string }) {
   }
   const screenshots = kind(SCREENSHOT_NAME, 'No such screenshot')
   const kept = kind(KEPT_NAME, 'No such file')
+  const liveFrameOf = (runId: string) => (RUN_ID.test(runId) ? path.join(root, runId, LIVE_FRAME) : null)
+  let liveWrites = 0
 
   return {
     screenshotName,
@@ -53,6 +58,27 @@ export function createRunFiles(options: { dataDir: string }) {
     /** A file the run keeps (docs/decisions/046): a download or a saved table, stored under keptFileName. */
     saveFile: kept.save,
     readFile: kept.read,
+
+    /**
+     * The live view's latest frame (docs/decisions/058): written aside, then renamed over the last
+     * one, so a reader in any process gets a whole picture. Never served as a run's file.
+     */
+    async saveLiveFrame(runId: string, jpeg: Uint8Array): Promise<void> {
+      const file = liveFrameOf(runId)
+      if (!file) return
+      const aside = `${file}.${process.pid}-${++liveWrites}`
+      await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(aside, jpeg)
+      await rename(aside, file)
+    },
+    async readLiveFrame(runId: string): Promise<Buffer | null> {
+      const file = liveFrameOf(runId)
+      return file ? readFile(file).catch(() => null) : null
+    },
+    async removeLiveFrame(runId: string): Promise<void> {
+      const file = liveFrameOf(runId)
+      if (file) await rm(file, { force: true })
+    },
 
     /** Removes a run's files (when its member's account goes, or the run is purged). */
     async remove(runId: string): Promise<void> {

@@ -170,7 +170,7 @@ export function createStepExecutor(deps: {
    */
   profile?: { load(): Promise<string | null>; save(state: string): Promise<void> }
   /** The live view of cloud runs (live-view.ts): what the browser shows, for the members watching. */
-  live?: { forRun(runId: string): LiveFeed }
+  live?: { forRun(runId: string, picture: (page: Page) => Promise<Buffer | null>): LiveFeed }
 }) {
   const { reporting, runFiles, browsers, logger, config } = deps
   // What failed on our side, in the words of where the run ran: the cloud refunds; the member's own machine has a next step.
@@ -210,7 +210,8 @@ export function createStepExecutor(deps: {
     let secrets: RunSecrets = WITHOUT_VAULT
     // Fields given a vault value: masked in every later screenshot, and no live view while one shows.
     const masked: Locator[] = []
-    const live = deps.live?.forRun(run.id) ?? null
+    // Its pictures are the timeline's: small, and with those fields painted over.
+    const live = deps.live?.forRun(run.id, (target) => stepPicture(target, { masked, timeoutMs: STEP_SHOT_MS })) ?? null
     const progress = createRunProgress({
       redact: (text) => secrets.hide(text),
       reporting,
