@@ -694,7 +694,7 @@ export const DOCUMENTED: RouteExpectation[] = [
     member: 200,
     otherMember: 404,
     admin: 200,
-    note: 'the live view of a running cloud run, to everyone who may see the run (workspace viewers too: live-view.test.ts)',
+    note: 'the live view of a running cloud run, to everyone who may see the run, as GET /runs/{id} (workspace viewers too)',
   },
   {
     route: 'POST /runs/{id}/repairs/{step}/apply',
