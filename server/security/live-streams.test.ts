@@ -5,7 +5,9 @@
  * of event the bus carries is published for the caller, so whatever a stream follows, it would
  * have something to deliver.
  */
+import { eq } from 'drizzle-orm'
 import { afterAll, describe, expect, it } from 'vitest'
+import { automationRuns, workspaces } from '#server/db/schema/index.ts'
 import type { Access, OpenApiDocument } from '#server/testing/arbitrary-requests.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { eventReader } from '#server/testing/event-stream-reader.ts'
@@ -60,15 +62,28 @@ async function changeFor(change: Change, account: Account, key: { id: string } |
   }
 }
 
-/** One event of every kind the bus carries, each about this member. */
-function publishEverything(userId: string) {
+/** A cloud run of the account's that a worker has taken up (set so directly: no worker runs here), for the streams about one run. */
+async function runningCloudRun(account: Account): Promise<string> {
+  await t.db.update(workspaces).set({ credits: 10 }).where(eq(workspaces.id, account.id))
+  const steps = [{ type: 'navigate', url: 'https://example.com/' }]
+  const created = await t.request('/api/automations', { body: { name: 'Streamed', steps }, token: account.token })
+  const automationId = ((await created.json()) as { data: { id: string } }).data.id
+  const started = await t.request(`/api/automations/${automationId}/runs`, { body: { where: 'cloud' }, token: account.token })
+  const runId = ((await started.json()) as { data: { id: string } }).data.id
+  await t.db.update(automationRuns).set({ status: 'running', startedAt: new Date() }).where(eq(automationRuns.id, runId))
+  return runId
+}
+
+/** One event of every kind the bus carries, each about this member (and its run). */
+function publishEverything(userId: string, runId: string) {
   t.services.events.publish('inquiry', { type: 'created', id: crypto.randomUUID(), name: 'After the change' })
   t.services.events.publish('run', { id: crypto.randomUUID(), workspaceId: userId, status: 'running', automationId: null })
+  t.services.events.publish('liveFrame', { runId, seq: Date.now(), paused: true, width: 0, height: 0 })
 }
 
 describe('live streams end with the right that opened them', () => {
   it('finds the streams', () => {
-    expect(streams.map((stream) => stream.path).sort()).toEqual(['/api/events/inquiries', '/api/runs/events'])
+    expect(streams.map((stream) => stream.path).sort()).toEqual(['/api/events/inquiries', '/api/runs/events', '/api/runs/{id}/live'])
   })
 
   const cases = streams.flatMap((stream) =>
@@ -95,17 +110,18 @@ describe('live streams end with the right that opened them', () => {
       key = device
       token = device.token
     }
-    const response = await t.request(stream.path, { token })
+    const runId = await runningCloudRun(account)
+    const response = await t.request(stream.path.replace('{id}', runId), { token })
     expect(response.status).toBe(200)
     const events = eventReader(response)
     try {
       expect((await events.next()).event).toBe('ready')
       // Before the change it delivers (so the test would see a delivery)...
-      publishEverything(account.id)
+      publishEverything(account.id, runId)
       expect((await events.next()).event).not.toBe('ready')
       // ...after it, nothing more, and the stream ends.
       await changeFor(change, account, key)
-      publishEverything(account.id)
+      publishEverything(account.id, runId)
       await expect(events.next()).rejects.toThrow('the stream ended')
     } finally {
       await events.cancel().catch(() => {})
