@@ -18,6 +18,7 @@ import { blockStructure, insideRows } from './step-blocks.ts'
 import { downloadStep, saveTableStep, uploadStep } from './file-steps.ts'
 import { copyFileStep, moveFileStep, openFileStep, readDataStep, writeDataStep } from './desktop-steps.ts'
 import { placeholdersOf } from './step-placeholders.ts'
+import { askPersonStep } from './person-help.ts'
 
 /**
  * The steps of an automation, version 2: a typed list of browser actions that the cloud worker,
@@ -184,6 +185,7 @@ const STEP_SCHEMAS = {
   moveFile: moveFileStep,
   copyFile: copyFileStep,
   openFile: openFileStep,
+  askPerson: askPersonStep,
 } as const
 
 export type StepType = keyof typeof STEP_SCHEMAS
@@ -225,6 +227,7 @@ export const automationStepSchema = z.discriminatedUnion('type', [
   moveFileStep,
   copyFileStep,
   openFileStep,
+  askPersonStep,
 ])
 export type AutomationStep = z.infer<typeof automationStepSchema>
 

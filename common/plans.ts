@@ -1,5 +1,8 @@
 import { z } from './zod.ts'
 
+/** The longest a run waits for a person, whatever the plan (a blank plan limit means this). */
+export const MAX_PERSON_WAIT_MINUTES = 24 * 60
+
 /** The spec's toast when the add-plan form has no name. */
 export const MISSING_PLAN_NAME = { title: 'Missing plan name', description: 'Please provide a name for the new plan.' } as const
 
@@ -122,6 +125,8 @@ const planFieldsSchema = z.object({
   dataRowLimit: limit('Data rows per run', 1, 10_000, 'no limit'),
   // How many days a run's files (screenshots, step pictures, kept files) are kept (docs/decisions/057).
   runFilesDays: limit('Days run files are kept', 1, 3_650, 'kept forever'),
+  // How long a run that asks a person waits for one, in minutes (docs/decisions/059).
+  personWaitMinutes: limit('Minutes a run waits for a person', 1, MAX_PERSON_WAIT_MINUTES, `at most ${MAX_PERSON_WAIT_MINUTES} minutes`),
   // The member's own JavaScript in automations (script steps).
   scripts: z.boolean({ error: 'Scripts must be true or false.' }),
   // Where the plan stands in pricing, the Billing page and every list of plans: lower first (ties by price).

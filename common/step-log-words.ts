@@ -40,6 +40,8 @@ export function describeStep(step: AutomationStep): string {
       return step.target ? `to ${describeTarget(step.target)}` : 'one screen down'
     case 'goBack':
       return 'the previous page'
+    case 'askPerson':
+      return `waiting for a person: "${short(step.message, 200)}"`
     case 'dialog':
       return `${step.action} the next dialog${step.text !== undefined ? ` (answer ${step.text.length} characters)` : ''}`
     case 'switchTab':

@@ -33,6 +33,8 @@ export function stepInWords(step: AutomationStep): string {
       return step.name ? `Take a screenshot “${step.name}”` : 'Take a screenshot'
     case 'assertText':
       return `Check that ${step.target ? describeTarget(step.target) : 'the page'} ${step.absent ? 'does not show' : 'shows'} ${quoted(step.text)}`
+    case 'askPerson':
+      return `Ask a person: ${quoted(step.message)}`
     default:
       return verbInWords(step)
   }

@@ -4,7 +4,7 @@ import { z } from './zod.ts'
  * Outgoing webhooks (docs/decisions/026): the events a workspace's endpoints may choose, signed per
  * the Standard Webhooks convention so receivers can verify them with its libraries.
  */
-export const WEBHOOK_EVENTS = ['run.succeeded', 'run.failed', 'run.cancelled', 'automation.changed', 'credits.low'] as const
+export const WEBHOOK_EVENTS = ['run.succeeded', 'run.failed', 'run.cancelled', 'run.waiting', 'automation.changed', 'credits.low'] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 /** What "Send test event" sends; it goes to the one endpoint whatever events it chose. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test'
@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'run.succeeded': 'A run succeeded',
   'run.failed': 'A run failed',
   'run.cancelled': 'A run was cancelled',
+  'run.waiting': 'A run is waiting for a person',
   'automation.changed': 'An automation was created, changed or deleted',
   'credits.low': 'The credit balance fell below the threshold',
 }

@@ -28,6 +28,7 @@ import { createAutomationFilesApi } from './features/automations/automation-file
 import { createKeptRowsApi } from './features/automations/kept-rows.api.ts'
 import { createRunsApi, createRunStartApi } from './features/runs/runs.api.ts'
 import { createLiveViewApi } from './features/runs/live-view.api.ts'
+import { createPersonHelpApi } from './features/runs/person-help.api.ts'
 import { createPlanningApi } from './features/planning/planning.api.ts'
 import { createSuggestionsApi } from './features/suggestions/suggestions.api.ts'
 import { createTemplatesApi } from './features/templates/templates.api.ts'
@@ -106,6 +107,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
     '/runs',
     createLiveViewApi({ runs: services.runs, liveView: services.liveView, events: services.events, sessions: services.sessions }),
   )
+  api.route('/runs', createPersonHelpApi(services.personHelp))
   api.route('/webhooks', createWebhookEndpointsApi(services.outgoingWebhooks))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })

@@ -207,6 +207,7 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
     vault: services.vault,
     automationFiles: services.automationFiles,
     live: services.liveView,
+    people: services.personHelp,
     logger,
     config: {
       concurrency: env.RUN_CONCURRENCY,

@@ -32,6 +32,7 @@ import { createBlogDrafter } from './features/ai/blog-drafter.ts'
 import { createAuditService } from './features/audit/audit.service.ts'
 import { createEventBus } from './features/events/event-bus.ts'
 import { createLiveView } from './features/runs/live-view.ts'
+import { createPersonHelp } from './features/runs/person-help.ts'
 import { createAutomationService } from './features/automations/automation.service.ts'
 import { createRunFiles } from './features/runs/run-files.ts'
 import { createRunQueue } from './features/runs/run-queue.ts'
@@ -250,6 +251,7 @@ export function createServices(options: {
     runQueue: createRunQueue({ db, runs, events, leaseMs: RUN_LEASE_MS }),
     runFiles,
     liveView: createLiveView({ events, files: runFiles, logger }),
+    personHelp: createPersonHelp({ db, events, webhooks: webhookOutbox, mailer, publicUrl: env.PUBLIC_URL, logger }),
     automationFiles: automationFileSource(db),
     urlSigner,
     artifactLinks,

@@ -51,6 +51,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       scheduleMinMinutes: plan.scheduleMinMinutes,
       dataRowLimit: plan.dataRowLimit,
       runFilesDays: plan.runFilesDays,
+      personWaitMinutes: plan.personWaitMinutes,
       scripts: plan.scripts,
       sortOrder: plan.sortOrder,
       notForSale: notForSale(plan),

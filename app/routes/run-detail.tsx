@@ -1,4 +1,4 @@
-import { ArrowLeft, CircleX, Pencil, RotateCw, StepForward } from 'lucide-react'
+import { ArrowLeft, CircleX, Pencil, Play, RotateCw, StepForward } from 'lucide-react'
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router'
 import type { Route } from './+types/run-detail'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
@@ -9,7 +9,7 @@ import { DataRows, ExtractedData, RunFacts, RunFilesCard, RunLog, Screenshots } 
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
 import { RunQueueNotice } from '#app/features/automations/run-queue-notice.tsx'
-import { queueNotice, runDetail } from '#app/features/automations/run-view.server.ts'
+import { queueNotice, runDetail, type RunDetail } from '#app/features/automations/run-view.server.ts'
 import { runAgainView } from '#app/features/automations/run-again-view.server.ts'
 import { runApiRequest } from '#app/features/automations/run-api-request.ts'
 import { RunApiRequestCard } from '#app/features/automations/run-api-request-card.tsx'
@@ -74,6 +74,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       { ok: false, error: { title: 'Could not resume the run', description: resumed.error.message } },
       { status: resumed.error.status },
     )
+  }
+  if (intent === 'continue') {
+    return actionResult(() => context.services.personHelp.act(params.id, caller, { kind: 'continue' }), {
+      success: () => ({ title: 'The run goes on', description: 'Its next step starts in a moment.' }),
+      error: 'Could not continue the run',
+    })
   }
   if (intent !== 'cancel') throw data({ message: 'Unknown action' }, { status: 400 })
   return actionResult(() => context.services.runs.cancel(params.id, caller), {
@@ -152,7 +158,10 @@ export default function RunPage() {
         </p>
       ) : null}
       <RunFacts run={run} />
-      {run.runner === 'cloud' && run.status === 'running' ? <RunLiveView key={run.id} runId={run.id} /> : null}
+      {run.waiting ? <WaitingForPerson waiting={run.waiting} canAct={own} /> : null}
+      {run.runner === 'cloud' && run.status === 'running' ? (
+        <RunLiveView key={run.id} runId={run.id} canAct={own && run.waiting !== null} />
+      ) : null}
       <RunRepairs repairs={run.repairs} canApply={own && run.automationId !== null} />
       <RunTimeline timeline={run.timeline} filesRemoved={run.filesRemoved} />
       <RunLog log={run.log} />
@@ -162,6 +171,38 @@ export default function RunPage() {
       <Screenshots screenshots={run.screenshots} />
       {apiRequest ? <RunApiRequestCard command={apiRequest} /> : null}
     </main>
+  )
+}
+
+/** A run that asks a person (docs/decisions/059): what for, until when, and Continue for those who may act. */
+function WaitingForPerson({ waiting, canAct }: { waiting: NonNullable<RunDetail['waiting']>; canAct: boolean }) {
+  const navigation = useNavigation()
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'continue'
+  return (
+    <section
+      role="region"
+      aria-labelledby="run-waiting"
+      className="space-y-3 rounded-md border border-amber-500/50 bg-amber-500/10 p-4 text-sm"
+    >
+      <h2 id="run-waiting" className="text-base font-semibold">
+        Waiting for a person
+      </h2>
+      <p>
+        Step {waiting.step} asks: <strong className="whitespace-pre-wrap">{waiting.message}</strong>
+      </p>
+      <p>
+        {canAct ? 'Act in the live view below, then press Continue. ' : 'Someone who may edit this workspace’s automations can act on it. '}
+        The run fails at <time dateTime={waiting.until.iso}>{waiting.until.label}</time> if nobody continues it.
+      </p>
+      {canAct ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="continue" />
+          <Button type="submit" size="sm" disabled={busy}>
+            <Play aria-hidden="true" /> {busy ? 'Continuing...' : 'Continue'}
+          </Button>
+        </Form>
+      ) : null}
+    </section>
   )
 }
 

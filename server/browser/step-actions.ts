@@ -246,6 +246,8 @@ async function act(context: StepContext, step: AutomationStep, n: number, option
     default:
       // Blocks and scripts need the run's rows and values: the executor runs them (docs/decisions/046).
       if (isWorkflowStep(step)) throw new Error(`a ${step.type} step is not a page action`)
+      // Asking a person needs the run's live view: the executor does it (docs/decisions/059).
+      if (step.type === 'askPerson') throw new Error('an askPerson step is not a page action')
       return performVerb(context, step, n, (target, match) => element(context, step, target, n, match))
   }
 }

@@ -23,6 +23,7 @@ export const DEFAULT_PLANS = [
     dataRowLimit: 20,
     // How long a run's screenshots and files are kept (docs/decisions/057): a week on Free, a month on Pro, a year on Business.
     runFilesDays: 7,
+    personWaitMinutes: 10,
     scripts: false,
     highlighted: false,
     sortOrder: 0,
@@ -53,6 +54,7 @@ export const DEFAULT_PLANS = [
     scheduleMinMinutes: 5,
     dataRowLimit: 1000,
     runFilesDays: 30,
+    personWaitMinutes: 30,
     scripts: true,
     highlighted: true,
     sortOrder: 1,
@@ -94,6 +96,7 @@ export const DEFAULT_PLANS = [
     scheduleMinMinutes: null,
     dataRowLimit: 10000,
     runFilesDays: 365,
+    personWaitMinutes: 120,
     scripts: true,
     highlighted: false,
     sortOrder: 2,

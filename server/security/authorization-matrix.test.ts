@@ -207,6 +207,19 @@ const make = {
     await t.db.update(automationRuns).set({ status: 'running', startedAt: new Date() }).where(eq(automationRuns.id, id))
     return id
   },
+  /** A running cloud run waiting for a person (set so directly), to act for. */
+  async waitingCloudRun(): Promise<string> {
+    const id = await make.runningCloudRun()
+    const since = new Date()
+    const waiting = {
+      message: 'Type the code',
+      step: 1,
+      since: since.toISOString(),
+      until: new Date(since.getTime() + 60_000).toISOString(),
+    }
+    await t.db.update(automationRuns).set({ waiting }).where(eq(automationRuns.id, id))
+    return id
+  },
   /** A client run the member's own device started, and so runs. */
   async deviceRun(automationId: string): Promise<string> {
     const response = await send('member', 'POST', {
@@ -792,6 +805,11 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   }),
   'GET /runs/events': () => ({ path: '/runs/events', stream: true }),
   'GET /runs/{id}/live': async () => ({ path: `/runs/${await make.runningCloudRun()}/live`, stream: true }),
+  'POST /runs/{id}/continue': async () => ({ path: `/runs/${await make.waitingCloudRun()}/continue`, body: {} }),
+  'POST /runs/{id}/live/input': async () => ({
+    path: `/runs/${await make.waitingCloudRun()}/live/input`,
+    body: { kind: 'type', text: '123456' },
+  }),
   'GET /runs/{id}': () => ({ path: `/runs/${fixtures.runId}` }),
   'POST /runs/{id}/repairs/{step}/apply': async () => ({ path: `/runs/${await make.repairedRun()}/repairs/2/apply` }),
   'POST /runs/{id}/repairs/{step}/apply [API key]': async (role) => ({

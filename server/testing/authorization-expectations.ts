@@ -697,6 +697,22 @@ export const DOCUMENTED: RouteExpectation[] = [
     note: 'the live view of a running cloud run, to everyone who may see the run, as GET /runs/{id} (workspace viewers too)',
   },
   {
+    route: 'POST /runs/{id}/continue',
+    visitor: 401,
+    member: 202,
+    otherMember: 404,
+    admin: 404,
+    note: 'a run waiting for a person goes on; members of its workspace act, viewers do not (person-help.test.ts)',
+  },
+  {
+    route: 'POST /runs/{id}/live/input',
+    visitor: 401,
+    member: 202,
+    otherMember: 404,
+    admin: 404,
+    note: 'a click, text or key in the live view of a run waiting for a person; members of its workspace only',
+  },
+  {
     route: 'POST /runs/{id}/repairs/{step}/apply',
     visitor: 401,
     member: 200,

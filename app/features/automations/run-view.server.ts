@@ -171,6 +171,10 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
       total: run.timeline.length,
     },
     filesRemoved: run.filesRemovedAt ? stamp(run.filesRemovedAt) : null,
+    waiting:
+      run.waiting && run.status === 'running'
+        ? { message: run.waiting.message, step: run.waiting.step, until: stamp(new Date(run.waiting.until)) }
+        : null,
     screenshots: run.screenshots.map((shot) => ({
       name: shot.name,
       step: shot.step,

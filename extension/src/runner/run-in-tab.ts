@@ -1,3 +1,4 @@
+import { ASK_PERSON_IN_THE_CLOUD } from '#common/person-help.ts'
 import { browser } from 'wxt/browser'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { IN_PAGE_CHANGING_STEPS } from '#common/page-changing-steps.ts'
@@ -261,6 +262,7 @@ export async function runInTab(
     // A page's script cannot answer the browser's own dialogs from the extension: the cloud and the local runner can.
     if (step.type === 'dialog')
       throw new StepFailure("the extension cannot answer the browser's dialogs: run this automation in the cloud or on your computer")
+    if (step.type === 'askPerson') throw new StepFailure(ASK_PERSON_IN_THE_CLOUD)
     if (step.type === 'wait' && step.ms !== undefined) return sleep(step.ms)
     if (step.type === 'screenshot') return screenshot(connection, run.id, tabId, n, step.name ?? `Step ${n}`)
     if (step.type === 'extract') return extractEveryPage(tabId, step, timeoutMs)

@@ -1,3 +1,4 @@
+import type { RunWaiting } from '#common/person-help.ts'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -216,6 +217,8 @@ export const automationRuns = pgTable(
     storedBytes: integer().notNull().default(0),
     /** When the run's files were removed after its plan's retention (the run and its log stay). */
     filesRemovedAt: timestamp({ withTimezone: true }),
+    /** A cloud run waiting for a person (docs/decisions/059): what for, since and until when; null otherwise. */
+    waiting: jsonb().$type<RunWaiting>(),
     /** The automation's self-repair setting when the run started (docs/decisions/019). */
     selfRepair: boolean().notNull().default(true),
     /** The automation's kept-session setting and sign-in block when the run started (docs/decisions/025). */

@@ -50,6 +50,8 @@ export const subscriptionPlans = pgTable(
     scripts: boolean().notNull().default(false),
     /** How many days a run's files (screenshots, step pictures, kept files) are kept after it ends; null (existing plans too): kept (docs/decisions/057). */
     runFilesDays: integer(),
+    /** How long a run that asks a person waits for one, in minutes; null: MAX_PERSON_WAIT_MINUTES (docs/decisions/059). */
+    personWaitMinutes: integer().default(15),
     sortOrder: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -59,7 +61,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_credits_check', sql`${table.creditsPerMonth} >= 0`),
     check(
       'subscription_plans_limits_check',
-      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1 and coalesce(${table.dataRowLimit}, 1) >= 1 and coalesce(${table.runFilesDays}, 1) >= 1`,
+      sql`coalesce(${table.monthlyRunLimit}, 0) >= 0 and coalesce(${table.actionLimit}, 1) >= 1 and coalesce(${table.monthlyModelCalls}, 0) >= 0 and ${table.seats} >= 1 and ${table.webhooks} >= 0 and coalesce(${table.vaultSecrets}, 0) >= 0 and ${table.cloudConcurrency} >= 1 and coalesce(${table.devices}, 0) >= 0 and coalesce(${table.scheduleMinMinutes}, 1) >= 1 and coalesce(${table.dataRowLimit}, 1) >= 1 and coalesce(${table.runFilesDays}, 1) >= 1 and coalesce(${table.personWaitMinutes}, 1) >= 1`,
     ),
   ],
 )

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import type { PersonInput } from '#common/person-help.ts'
 import type { Notifications } from '#server/db/notifications.ts'
 
 export interface InquiryEvent {
@@ -31,11 +32,20 @@ export interface LiveFrameEvent {
   height: number
 }
 
+/** A member acts for a run waiting for a person (docs/decisions/059): its worker applies it. */
+export interface PersonActionEvent {
+  runId: string
+  /** The member's e-mail address, as the run's log names them. */
+  who: string
+  action: { kind: 'continue' } | { kind: 'input'; input: PersonInput }
+}
+
 export interface BusEvents {
   inquiry: InquiryEvent
   run: RunEvent
   liveWatch: LiveWatchEvent
   liveFrame: LiveFrameEvent
+  personAction: PersonActionEvent
 }
 
 /**

@@ -55,6 +55,7 @@ const WANT: Record<AutomationStep['type'], ElementWant> = {
   moveFile: 'any',
   copyFile: 'any',
   openFile: 'any',
+  askPerson: 'any',
 }
 
 /** The words a target says its element by ('Sign in' of Button named “Sign in”), with the role it names. */
@@ -113,6 +114,7 @@ const WORDS: Record<AutomationStep['type'], string> = {
   moveFile: 'Move a file for',
   copyFile: 'Copy a file for',
   openFile: 'Open a file for',
+  askPerson: 'Ask a person about',
 }
 
 const repairAnswerSchema = z.object({

@@ -39,6 +39,8 @@ export interface Allowances {
   dataRowLimit: number | null
   /** How many days a run's files are kept after it ends; null: kept (docs/decisions/057). */
   runFilesDays: number | null
+  /** How long a run that asks a person waits for one, in minutes; null: MAX_PERSON_WAIT_MINUTES (docs/decisions/059). */
+  personWaitMinutes: number | null
   /** The member's own JavaScript in automations (docs/decisions/046). */
   scripts: boolean
 }
@@ -75,6 +77,7 @@ const allowanceColumns = {
   scheduleMinMinutes: subscriptionPlans.scheduleMinMinutes,
   dataRowLimit: subscriptionPlans.dataRowLimit,
   runFilesDays: subscriptionPlans.runFilesDays,
+  personWaitMinutes: subscriptionPlans.personWaitMinutes,
   scripts: subscriptionPlans.scripts,
 }
 

@@ -42,6 +42,11 @@ const adminPlanSchema = planSchema
     scheduleMinMinutes: z.number().int().nullable(),
     dataRowLimit: z.number().int().nullable(),
     runFilesDays: z.number().int().nullable().openapi({ description: "Days a run's files are kept after it ends; null: kept" }),
+    personWaitMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Minutes a run that asks a person waits for one; null: the longest, 1,440' }),
     scripts: z.boolean(),
   })
   .openapi('PlanWithAllowances')
@@ -67,7 +72,7 @@ function toAdminPlanDto(plan: Plan, sale: Sale): z.infer<typeof adminPlanSchema>
   const forSale = sale.saleOf(plan)
   const { monthlyRunLimit, actionLimit, monthlyModelCalls, aiPlanning, modelRepair, suggestions, teams, seats } = plan
   const { advancedTemplates, triggerUrls, webhooks, vaultSecrets, cloudConcurrency, devices, scheduleMinMinutes } = plan
-  const { dataRowLimit, runFilesDays, scripts } = plan
+  const { dataRowLimit, runFilesDays, personWaitMinutes, scripts } = plan
   return {
     ...toPlanDto(plan, sale),
     paddlePriceId: plan.paddlePriceId,
@@ -75,7 +80,7 @@ function toAdminPlanDto(plan: Plan, sale: Sale): z.infer<typeof adminPlanSchema>
     notForSale: forSale.forSale ? null : forSale.reason,
     ...{ monthlyRunLimit, actionLimit, monthlyModelCalls, aiPlanning, modelRepair, suggestions, teams, seats },
     ...{ advancedTemplates, triggerUrls, webhooks, vaultSecrets, cloudConcurrency, devices, scheduleMinMinutes },
-    ...{ dataRowLimit, runFilesDays, scripts },
+    ...{ dataRowLimit, runFilesDays, personWaitMinutes, scripts },
   }
 }
 

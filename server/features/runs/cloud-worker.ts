@@ -11,6 +11,7 @@ import { createSharedBrowser, type SharedBrowser } from '#server/browser/shared-
 import { createStepExecutor, type ExecutorConfig } from './step-executor.ts'
 import type { Page } from 'playwright-core'
 import type { LiveFeed } from './live-view.ts'
+import type { PersonHelp } from './person-help.ts'
 
 export interface CloudWorkerConfig extends ExecutorConfig {
   concurrency: number
@@ -48,6 +49,8 @@ export function createCloudWorker(deps: {
   automationFiles?: { of(automationId: string): AutomationFileSource }
   /** The live view (services.liveView): what a run's browser shows, for the members watching it. */
   live?: { forRun(runId: string, picture: (page: Page) => Promise<Buffer | null>): LiveFeed }
+  /** Human takeover (services.personHelp): "ask a person" steps wait for a member. */
+  people?: Pick<PersonHelp, 'ask' | 'answered' | 'listen'>
 }) {
   const { runQueue, events, config } = deps
   const logger = deps.logger.child({ component: 'cloud-worker' })
@@ -63,6 +66,7 @@ export function createCloudWorker(deps: {
     vault: deps.vault,
     automationFiles: deps.automationFiles,
     live: deps.live,
+    people: deps.people,
   })
   const active = new Map<string, { done: Promise<void>; abort: AbortController }>()
   let stopping = false

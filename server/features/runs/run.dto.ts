@@ -59,6 +59,17 @@ export const runDtoSchema = z
         }),
       )
       .openapi({ description: 'Every step as the run carried it out, in order (docs/decisions/057)' }),
+    waiting: z
+      .object({
+        message: z.string(),
+        step: z.number().int(),
+        since: z.string(),
+        until: z.string().openapi({ description: 'When the run fails if nobody presses Continue' }),
+      })
+      .nullable()
+      .openapi({
+        description: 'A cloud run waiting for a person (docs/decisions/059): act in its live view, then POST /runs/{id}/continue',
+      }),
     filesRemovedAt: z
       .string()
       .nullable()
@@ -136,6 +147,7 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
       ...step,
       screenshotUrl: screenshot ? `/api/runs/${run.id}/screenshots/${screenshot}` : null,
     })),
+    waiting: run.waiting,
     filesRemovedAt: run.filesRemovedAt?.toISOString() ?? null,
     resumedFrom: run.resumedFrom,
     startStep: run.startStep,

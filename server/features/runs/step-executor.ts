@@ -48,6 +48,8 @@ import { openBrowserSession, type BrowserSession } from '#server/browser/browser
 import { resolveTarget } from '#server/browser/target-resolver.ts'
 import { stepPicture } from '#server/browser/step-picture.ts'
 import type { LiveFeed } from './live-view.ts'
+import type { PersonAction, PersonHelp } from './person-help.ts'
+import { ASK_PERSON_IN_THE_CLOUD, personInputInWords, type RunWaiting } from '#common/person-help.ts'
 import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
 
 export interface ExecutorConfig {
@@ -62,6 +64,8 @@ export interface ExecutorConfig {
   heartbeatMs?: number
   /** DNS for the target guard (tests map names to addresses). */
   lookup?: LookupAll
+  /** The longest a run waits for a person, below its plan's wait (tests shorten it). */
+  personWaitMs?: number
   /** Where the run runs, as its log's first line says it: 'in the cloud' (the default) or 'on this machine' (the local runner). */
   where?: string
 }
@@ -131,6 +135,14 @@ const AS_GIVEN: RunSecrets = {
   refusal: null,
 }
 
+/** How long a run waits for a person, in words: "15 minutes" (shorter waits in seconds). */
+function minutesOf(waiting: RunWaiting): string {
+  const ms = Date.parse(waiting.until) - Date.parse(waiting.since)
+  if (ms < 60_000) return seconds(ms)
+  const minutes = Math.round(ms / 60_000)
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
+}
+
 /** Why a placeholder could not be filled, as the failed step says it. */
 function notFilled(missing: Placeholder): string {
   if (missing.kind === 'input') return `${missing.text} has no value: the run was started without the input ${missing.name}`
@@ -171,6 +183,8 @@ export function createStepExecutor(deps: {
   profile?: { load(): Promise<string | null>; save(state: string): Promise<void> }
   /** The live view of cloud runs (live-view.ts): what the browser shows, for the members watching. */
   live?: { forRun(runId: string, picture: (page: Page) => Promise<Buffer | null>): LiveFeed }
+  /** Human takeover (person-help.ts): an "ask a person" step waits for a member; without it, such a step fails. */
+  people?: Pick<PersonHelp, 'ask' | 'answered' | 'listen'>
 }) {
   const { reporting, runFiles, browsers, logger, config } = deps
   // What failed on our side, in the words of where the run ran: the cloud refunds; the member's own machine has a next step.
@@ -193,7 +207,8 @@ export function createStepExecutor(deps: {
     // The automation's own limits may only lower the platform's (docs/decisions/028).
     const timeLimitMs = Math.min(config.timeLimitMs, (run.timeLimitSeconds ?? Infinity) * 1000)
     const maxActions = Math.min(config.maxActions, run.stepLimit ?? Infinity)
-    const deadline = started + timeLimitMs
+    // Moved on by the time the run waits for a person (that wait has its own limit).
+    let deadline = started + timeLimitMs
     const stop = new AbortController()
     type State = 'running' | 'stopped' | 'aborted' | 'timed-out'
     let state = 'running' as State
@@ -236,7 +251,7 @@ export function createStepExecutor(deps: {
     let steps: StepContext | null = null
     stop.signal.addEventListener('abort', () => void session?.context.close().catch(() => {}), { once: true })
     const heartbeat = setInterval(() => void progress.flush(), config.heartbeatMs ?? 5_000)
-    const timeLimit = setTimeout(() => halt('timed-out'), timeLimitMs)
+    let timeLimit = setTimeout(() => halt('timed-out'), timeLimitMs)
     let screenshotCount = 0
     let stepShotCount = 0
     // What the run's files take on disk (MAX_RUN_STORED_BYTES): screenshots, step pictures, kept files.
@@ -531,6 +546,68 @@ export function createStepExecutor(deps: {
       if (step.extract && step.storeAs) extracted.add(step.storeAs, [result])
     }
 
+    /**
+     * An "ask a person" step (docs/decisions/059): the run waits, its workspace told, until a member
+     * presses Continue (what they did in the live view meanwhile is logged, never kept as steps)
+     * or the plan's wait runs out. The wait does not count toward the run's time limit.
+     */
+    async function askPerson(step: Extract<AutomationStep, { type: 'askPerson' }>, n: number) {
+      const people = deps.people
+      if (!people) throw new StepFailure(ASK_PERSON_IN_THE_CLOUD)
+      const message = secrets.hide(step.message)
+      const waiting = await people.ask(run.id, workerId, n, message, config.personWaitMs)
+      if (!waiting) {
+        halt('stopped')
+        throw new Error('stopped')
+      }
+      progress.log('info', `${label}: waiting for a person until ${waiting.until}.`)
+      await progress.flush()
+      // The person must see the page to act: its pictures paint over any field holding a vault value.
+      live?.resume()
+      clearTimeout(timeLimit)
+      const began = Date.now()
+      // One action at a time, in the order they came.
+      let acting = Promise.resolve()
+      let stopListening = () => {}
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new StepFailure(`nobody pressed Continue within ${minutesOf(waiting)}`)),
+            Math.max(0, Date.parse(waiting.until) - Date.now()),
+          )
+          const stopped = () => reject(new Error('stopped'))
+          stop.signal.addEventListener('abort', stopped, { once: true })
+          stopListening = people.listen(run.id, (action: PersonAction, who) => {
+            acting = acting.then(async () => {
+              if (action.kind === 'continue') {
+                clearTimeout(timer)
+                stop.signal.removeEventListener('abort', stopped)
+                progress.log('info', `${label}: ${who} pressed Continue.`)
+                return resolve()
+              }
+              const target = page as Page
+              const { input } = action
+              try {
+                if (input.kind === 'click') await target.mouse.click(input.x, input.y)
+                else if (input.kind === 'type') await target.keyboard.type(input.text)
+                else await target.keyboard.press(input.key)
+                progress.log('info', `${label}: ${personInputInWords(input, who)}`)
+              } catch (error) {
+                progress.log('warn', `${label}: what ${who} did could not be done (${cleanMessage(error)}).`)
+              }
+              await progress.flush()
+            })
+          })
+        })
+      } finally {
+        stopListening()
+        await acting
+        await people.answered(run.id, workerId).catch(() => {})
+        deadline += Date.now() - began
+        if (state === 'running') timeLimit = setTimeout(() => halt('timed-out'), Math.max(0, deadline - Date.now()))
+      }
+    }
+
     /** One step carried out (its "on error" decides what a failure does), and its timeline entry. */
     async function performAndRecord(
       step: AutomationStep,
@@ -546,6 +623,7 @@ export function createStepExecutor(deps: {
       const end = await performWithOnError({
         perform: async () => {
           if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
+          if (filled.step.type === 'askPerson') return askPerson(filled.step, n)
           if (DESKTOP_STEP_TYPES.has(filled.step.type)) {
             if (!deps.desktop)
               throw new StepFailure(

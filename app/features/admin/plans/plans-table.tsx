@@ -36,6 +36,7 @@ export interface PlanRow {
   scheduleMinMinutes: number | null
   dataRowLimit: number | null
   runFilesDays: number | null
+  personWaitMinutes: number | null
   scripts: boolean
   /** Where the plan stands in pricing, billing and every list of plans: lower first. */
   sortOrder: number
@@ -215,6 +216,7 @@ function Allowances({ plan }: { plan: PlanRow }) {
     { field: 'scheduleMinMinutes', label: 'Shortest schedule (min)', value: plan.scheduleMinMinutes },
     { field: 'dataRowLimit', label: 'Data rows / run', value: plan.dataRowLimit },
     { field: 'runFilesDays', label: 'Run files kept (days)', value: plan.runFilesDays },
+    { field: 'personWaitMinutes', label: 'Wait for a person (min)', value: plan.personWaitMinutes },
   ] as const
   const switches = [
     { field: 'aiPlanning', label: 'AI planning' },

@@ -47,6 +47,7 @@ export const STEP_TYPE_LABELS: Record<StepType, string> = {
   moveFile: 'Move or rename a file (runner)',
   copyFile: 'Copy a file (runner)',
   openFile: 'Open a file (runner)',
+  askPerson: 'Ask a person (cloud)',
 }
 
 export const STEP_TYPE_HINTS: Record<StepType, string> = {
@@ -89,6 +90,8 @@ export const STEP_TYPE_HINTS: Record<StepType, string> = {
   moveFile: 'On your machine: move a file to another folder or name.',
   copyFile: 'On your machine: copy a file.',
   openFile: "On your machine: open a file or folder with the system's app for it.",
+  askPerson:
+    'Pause the cloud run until someone of the workspace acts in its live view (a CAPTCHA, a code sent by SMS) and presses Continue.',
 }
 
 /** A new step of a type, with its required fields empty (so the editor asks for them). */
@@ -156,6 +159,8 @@ export function newStep(type: StepType): StepData {
       return { type, from: '', to: '' }
     case 'openFile':
       return { type, path: '' }
+    case 'askPerson':
+      return { type, message: '' }
     case 'else':
     case 'end':
     case 'next':

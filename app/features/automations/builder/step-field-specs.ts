@@ -135,6 +135,7 @@ export const FIELDS: Record<Exclude<StepType, 'wait'>, FieldSpec[]> = {
     { name: 'to', label: 'Copy it to', placeholder: '/home/me/Archive/report.pdf' },
   ],
   openFile: [{ name: 'path', label: 'File or folder', placeholder: '/home/me/Reports/report.pdf' }],
+  askPerson: [{ name: 'message', label: 'What the person should do', placeholder: 'Type the code the bank sent by SMS', multiline: true }],
   script: [
     { name: 'code', label: 'JavaScript (the body of an async function of row, values, inputs)', multiline: true, code: true },
     { name: 'storeAs', label: 'Keep the result as {{value.…}} (optional)', placeholder: 'total', optional: true },

@@ -1,0 +1,234 @@
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { and, eq } from 'drizzle-orm'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AutomationStep } from '#common/automation-steps.ts'
+import type { LiveFrame } from '#common/live-view.ts'
+import { automationRuns, mailOutbox, webhookDeliveries, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { createCloudWorker } from '#server/features/runs/cloud-worker.ts'
+import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import type { RunDto } from './run.dto.ts'
+
+// Human takeover (docs/decisions/059): an "ask a person" step pauses a cloud run, tells the
+// workspace (the run, an e-mail, the run.waiting webhook), and a member acts in its live view
+// (a click, typed text, a key) and presses Continue; nobody coming fails the run at its plan's wait.
+
+const CODE = '4711'
+/** A page no automation can pass alone: it wants a code only a person has. */
+const CODE_PAGE = `<!doctype html><html lang="en"><title>Verify</title>
+<h1>Enter the code we sent you</h1>
+<input id="code" aria-label="Code" style="position:absolute;left:0;top:100px;width:400px;height:60px">
+<button id="verify" style="position:absolute;left:0;top:300px;width:400px;height:100px">Verify</button>
+<p id="state">Not verified</p>
+<script>
+document.getElementById('verify').onclick = () => {
+  document.getElementById('state').textContent = document.getElementById('code').value === '${CODE}' ? 'Verified' : 'Wrong code'
+}
+</script></html>`
+
+let t: TestApp
+let site: Server
+let siteUrl: string
+let owner: Awaited<ReturnType<TestApp['signUp']>>
+let builder: Awaited<ReturnType<TestApp['signUp']>>
+let viewer: Awaited<ReturnType<TestApp['signUp']>>
+let outsider: Awaited<ReturnType<TestApp['signUp']>>
+let teamId: string
+
+beforeAll(async () => {
+  site = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CODE_PAGE))
+  site.listen(0, '127.0.0.1')
+  await once(site, 'listening')
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
+  t = await createTestApp({ privateTargets: 'loopback' })
+  owner = await t.signUp()
+  builder = await t.signUp()
+  viewer = await t.signUp()
+  outsider = await t.signUp()
+  await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, owner.id))
+  const team = await t.request('/api/workspaces', { token: owner.token, body: { name: 'Takeover team' } })
+  teamId = ((await team.json()) as { data: { id: string } }).data.id
+  await t.db.update(workspaces).set({ planSlug: 'business', credits: 100 }).where(eq(workspaces.id, teamId))
+  await t.db.insert(workspaceMembers).values([
+    { workspaceId: teamId, userId: builder.id, role: 'member' },
+    { workspaceId: teamId, userId: viewer.id, role: 'viewer' },
+  ])
+  const hook = await t.request('/api/webhooks', {
+    token: owner.token,
+    headers: { 'x-workspace-id': teamId },
+    body: { url: `${siteUrl}/hook`, events: ['run.waiting'] },
+  })
+  expect(hook.status, await hook.clone().text()).toBe(201)
+})
+afterAll(async () => {
+  await t?.close()
+  site?.close()
+})
+
+const inTeam = (token: string, path: string, body?: unknown) => t.request(path, { token, body, headers: { 'x-workspace-id': teamId } })
+
+async function startRun(steps: AutomationStep[]): Promise<string> {
+  const created = await inTeam(owner.token, '/api/automations', { name: 'Needs a person', steps })
+  expect(created.status, await created.clone().text()).toBe(201)
+  const automationId = ((await created.json()) as { data: { id: string } }).data.id
+  const started = await inTeam(owner.token, `/api/automations/${automationId}/runs`, { where: 'cloud' })
+  expect(started.status, await started.clone().text()).toBe(201)
+  return ((await started.json()) as { data: { id: string } }).data.id
+}
+
+function worker(options: { personWaitMs?: number; timeLimitMs?: number } = {}) {
+  return createCloudWorker({
+    runQueue: t.services.runQueue,
+    runFiles: t.services.runFiles,
+    events: t.services.events,
+    browsers: t.services.browsers,
+    live: t.services.liveView,
+    people: t.services.personHelp,
+    logger: pino({ level: 'silent' }),
+    config: {
+      concurrency: 1,
+      chromiumPath: '/usr/bin/chromium',
+      stepTimeoutMs: 5_000,
+      timeLimitMs: options.timeLimitMs ?? 10_000,
+      maxActions: 100,
+      privateTargets: 'loopback',
+      pollMs: 50,
+      personWaitMs: options.personWaitMs,
+    },
+  })
+}
+
+async function runOf(id: string): Promise<RunDto> {
+  const response = await inTeam(owner.token, `/api/runs/${id}`)
+  return ((await response.json()) as { data: RunDto }).data
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    const value = await read()
+    if (done(value)) return value
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${what} did not happen in time`)
+}
+
+const ASK: AutomationStep[] = [
+  { type: 'askPerson', message: 'Type the code from the SMS and press Verify' },
+  { type: 'assertText', text: 'Verified' },
+]
+
+describe('a run that asks a person', () => {
+  it('waits, tells the workspace, takes what a member does in the live view, and goes on when they press Continue', async () => {
+    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/verify` }, ...ASK])
+    // The wait does not count toward the run's 6 s: the member takes longer than that.
+    const cloud = worker({ timeLimitMs: 6_000 })
+    cloud.start()
+    try {
+      const waiting = await until(
+        () => runOf(id),
+        (run) => run.waiting !== null,
+        'the wait',
+      )
+      expect(waiting.status).toBe('running')
+      expect(waiting.waiting).toMatchObject({ message: 'Type the code from the SMS and press Verify', step: 2 })
+      // Not waiting for ever: the wait counts from now, not from the run's start.
+      expect(Date.parse(waiting.waiting?.until ?? '') - Date.parse(waiting.waiting?.since ?? '')).toBe(120 * 60_000)
+
+      // The workspace is told: the webhook, and an e-mail to each of those who may act (not the viewer).
+      const [delivery] = await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventType, 'run.waiting'))
+      expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({
+        type: 'run.waiting',
+        data: { run: { id }, message: 'Type the code from the SMS and press Verify', step: 2 },
+      })
+      const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.subject, 'A run of “Needs a person” is waiting for you'))
+      expect(mails.map((mail) => mail.to).sort()).toEqual([owner.email, builder.email].sort())
+      expect(mails[0]?.text).toContain(`/dashboard/runs/${id}`)
+
+      // A viewer sees it but may not act; another workspace does not know it.
+      expect((await inTeam(viewer.token, `/api/runs/${id}/continue`, {})).status).toBe(403)
+      expect((await t.request(`/api/runs/${id}/continue`, { token: outsider.token, body: {} })).status).toBe(404)
+
+      // The member acts in the live view: clicks the field (where the page shows it), types the code, presses Verify.
+      const frames: LiveFrame[] = []
+      const stopWatching = t.services.liveView.watch(id, (frame) => frames.push(frame))
+      await until(
+        async () => frames.length,
+        (count) => count > 0,
+        'a picture of the page',
+      )
+      stopWatching()
+      const frame = frames[0] as LiveFrame
+      expect([frame.width, frame.height]).toEqual([1280, 800])
+      const act = async (input: unknown) => {
+        const response = await inTeam(builder.token, `/api/runs/${id}/live/input`, input)
+        expect(response.status, await response.clone().text()).toBe(202)
+      }
+      await act({ kind: 'click', x: 200, y: 130 })
+      await act({ kind: 'type', text: `${CODE}9` })
+      await act({ kind: 'press', key: 'Backspace' })
+      await act({ kind: 'click', x: 200, y: 350 })
+      await until(
+        () => runOf(id),
+        (run) => run.log.filter((line) => line.message.includes('clicked at')).length === 2,
+        'the second click',
+      )
+      const startedAt = Date.parse(waiting.startedAt ?? '')
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 7_000 - Date.now())))
+      expect((await inTeam(builder.token, `/api/runs/${id}/continue`, {})).status).toBe(202)
+
+      const done = await until(
+        () => runOf(id),
+        (run) => run.status !== 'running',
+        'the end of the run',
+      )
+      expect(done.status, done.error ?? '').toBe('succeeded')
+      expect(done.waiting).toBeNull()
+      const said = done.log.map((line) => line.message)
+      expect(said).toContain(`Step 2 (askPerson): ${builder.email} clicked at 200, 130 in the live view.`)
+      expect(said).toContain(`Step 2 (askPerson): ${builder.email} typed 5 characters in the live view.`)
+      expect(said).toContain(`Step 2 (askPerson): ${builder.email} pressed Backspace in the live view.`)
+      expect(said).toContain(`Step 2 (askPerson): ${builder.email} pressed Continue.`)
+      // What the person typed is theirs: never in the log, never kept as a step.
+      expect(JSON.stringify(done)).not.toContain(CODE)
+      expect(done.timeline.map((step) => step.words)).toEqual([
+        `${siteUrl}/verify`,
+        'waiting for a person: "Type the code from the SMS and press Verify"',
+        '"Verified" on the page',
+      ])
+      // Once it goes on, nobody acts for it any more.
+      expect((await inTeam(builder.token, `/api/runs/${id}/continue`, {})).status).toBe(409)
+    } finally {
+      await cloud.stop(1_000)
+    }
+  })
+
+  it('fails when nobody comes within the wait, and the wait does not count toward the run time', async () => {
+    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/verify` }, ...ASK])
+    const cloud = worker({ personWaitMs: 1_500 })
+    cloud.start()
+    try {
+      const done = await until(
+        () => runOf(id),
+        (run) => run.status !== 'running' && run.status !== 'queued',
+        'the end of the run',
+      )
+      expect(done.status).toBe('failed')
+      expect(done.error).toBe('Step 2 (askPerson): nobody pressed Continue within 1.5 s')
+      expect(done.waiting).toBeNull()
+    } finally {
+      await cloud.stop(1_000)
+    }
+  })
+
+  it('refuses to act for a run that does not wait, and fails the step where there is no live view', async () => {
+    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/verify` }])
+    expect((await inTeam(builder.token, `/api/runs/${id}/live/input`, { kind: 'type', text: 'x' })).status).toBe(409)
+    expect((await inTeam(builder.token, `/api/runs/${id}/live/input`, { kind: 'press', key: 'F13' })).status).toBe(400)
+    await t.db
+      .update(automationRuns)
+      .set({ status: 'cancelled', finishedAt: new Date() })
+      .where(and(eq(automationRuns.id, id)))
+  })
+})
