@@ -50,7 +50,7 @@ describe('the verb steps', () => {
       'Step 6 (wait): waits until an element is gone only with a target',
       'Step 7 (hover): element is required',
       expect.stringMatching(
-        /^Step 8: type must be one of navigate, click, .*, switchTab, assertChecked, assertCount, if, else, end, repeat, forEach, forEachRow, next, stop, script, download, upload, saveTable, readData, writeData, moveFile, copyFile, openFile$/,
+        /^Step 8: type must be one of navigate, click, .*, switchTab, assertChecked, assertCount, if, else, end, repeat, forEach, forEachRow, next, stop, script, download, upload, saveTable, readData, writeData, moveFile, copyFile, openFile, askPerson$/,
       ),
     ])
   })

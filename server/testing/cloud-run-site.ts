@@ -40,6 +40,25 @@ setTimeout(() => {
 }, ${Math.max(0, Math.min(ms, 60_000)) || 0})
 </script>`
 
+/** The code a person types on CODE_PAGE. */
+export const PERSON_CODE = '4711'
+
+/**
+ * A page no automation passes alone: it wants a code only a person has. The field and the button
+ * are where a click in the live view can find them: the field at 0–400 × 100–160, the button at
+ * 0–400 × 300–400 (CSS pixels).
+ */
+const CODE_PAGE = `<!doctype html><html lang="en"><title>Verify</title>
+<h1>Enter the code we sent you</h1>
+<input id="code" aria-label="Code" style="position:absolute;left:0;top:100px;width:400px;height:60px">
+<button id="verify" style="position:absolute;left:0;top:300px;width:400px;height:100px">Verify</button>
+<p id="state" style="position:absolute;top:450px">Not verified</p>
+<script>
+document.getElementById('verify').onclick = () => {
+  document.getElementById('state').textContent = document.getElementById('code').value === '${PERSON_CODE}' ? 'Verified' : 'Wrong code'
+}
+</script></html>`
+
 /**
  * A page that asks the browser for WebRTC candidates from a STUN and a TURN server at
  * 127.0.0.1:`port` (UDP): a browser that may send UDP past the proxy sends packets there.
@@ -57,7 +76,7 @@ connection.createOffer().then((offer) => connection.setLocalDescription(offer))
 /**
  * A local site for cloud-run tests, on 127.0.0.1: /form (FORM_PAGE), /redirect
  * (to `redirectTo`), /pixel (a page with an image on `imageFrom`), /webrtc?port=N (webRtcPage),
- * /late?ms=N (a button that shows up N ms after the page loads),
+ * /late?ms=N (a button that shows up N ms after the page loads), /code (CODE_PAGE),
  * anything else 404.
  */
 export async function startTestSite(options: { redirectTo?: string; imageFrom?: string } = {}) {
@@ -76,6 +95,8 @@ export async function startTestSite(options: { redirectTo?: string; imageFrom?: 
     } else if (path === '/late') {
       const ms = Number(new URL(request.url ?? '/', 'http://site').searchParams.get('ms') ?? '1000')
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(latePage(ms))
+    } else if (path === '/code') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CODE_PAGE)
     } else if (path === '/pixel') {
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })

@@ -1,4 +1,4 @@
-import { startTestSite } from '../../server/testing/cloud-run-site.ts'
+import { PERSON_CODE, startTestSite } from '../../server/testing/cloud-run-site.ts'
 import { apiToken, createAutomation } from './accounts.ts'
 import { expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
@@ -170,6 +170,47 @@ test('the run page shows the browser live while the run waits for the page to ch
   // When the run ends, so does its live view.
   await expect(page.getByRole('main').getByText('Status: Succeeded')).toBeVisible({ timeout: 60_000 })
   await expect(live).toHaveCount(0)
+})
+
+test('a run that asks a person waits until the member types the code in its live view and presses Continue', async ({
+  page,
+  request,
+}) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  const name = `Takeover ${Date.now().toString(36)}`
+  const steps = [
+    { type: 'navigate', url: `${site.url}/code` },
+    { type: 'askPerson', message: 'Type the code from the SMS, then press Verify' },
+    { type: 'assertText', text: 'Verified' },
+  ]
+  await createAutomation(request, token, { name, steps }, server.url)
+
+  await signIn(page, MEMBER, server.url)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  const waiting = page.getByRole('region', { name: 'Waiting for a person' })
+  await expect(waiting).toContainText('Type the code from the SMS, then press Verify', { timeout: 30_000 })
+  const picture = page.getByRole('region', { name: 'Live view' }).getByRole('img', { name: 'The run’s browser, live' })
+  await expect(picture).toBeVisible({ timeout: 15_000 })
+  await expectNoAxeViolations(page)
+
+  // The picture is the page at a smaller scale: a click lands where the page has its field, then its button.
+  const at = async (x: number, y: number) => {
+    const box = await picture.boundingBox()
+    if (!box) throw new Error('the picture has no box')
+    await picture.click({ position: { x: (x / 1280) * box.width, y: (y / 800) * box.height } })
+  }
+  await at(200, 130)
+  await expect(page.getByRole('status').filter({ hasText: 'Clicked at' })).toBeVisible()
+  await page.getByLabel('Type into the page').fill(PERSON_CODE)
+  await page.getByRole('button', { name: 'Type', exact: true }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Typed 4 characters.' })).toBeVisible()
+  await at(200, 350)
+  await expect(page.getByText(/clicked at \d+, 3\d\d in the live view/).first()).toBeVisible({ timeout: 15_000 })
+  await waiting.getByRole('button', { name: 'Continue' }).click()
+
+  await expect(page.getByRole('main').getByText('Status: Succeeded')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByText(/typed 4 characters in the live view/).first()).toBeVisible()
 })
 
 test.describe('on the suite server, which allows public targets only', () => {

@@ -109,7 +109,7 @@ describe('automations CRUD', () => {
       {
         path: 'steps.2.type',
         message:
-          'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount, if, else, end, repeat, forEach, forEachRow, next, stop, script, download, upload, saveTable, readData, writeData, moveFile, copyFile, openFile',
+          'Step 3: type must be one of navigate, click, type, select, press, wait, extract, screenshot, assertText, check, hover, doubleClick, clear, goBack, scroll, dialog, switchTab, assertChecked, assertCount, if, else, end, repeat, forEach, forEachRow, next, stop, script, download, upload, saveTable, readData, writeData, moveFile, copyFile, openFile, askPerson',
       },
     ])
     const javascriptUrl = await call(owner, '/api/automations', {
@@ -160,7 +160,7 @@ describe('automations CRUD', () => {
     const schema = (await response.json()) as { type: string; items: { oneOf?: unknown[]; anyOf?: unknown[] } }
     expect(schema.type).toBe('array')
     // 19 actions; the 9 workflow steps of docs/decisions/046 (blocks, stop, script), its 3 file steps and 5 desktop steps.
-    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(36)
+    expect((schema.items.oneOf ?? schema.items.anyOf)?.length).toBe(37)
     // Every step that acts may say what to do when it fails (docs/decisions/028).
     expect(JSON.stringify(schema)).toContain('"then":{"default":"fail","type":"string","enum":["fail","skip","continue"]}')
   })

@@ -276,6 +276,6 @@ describe('schedules through the API', () => {
     const schema = (await response.json()) as { title: string; properties: Record<string, { items?: { oneOf?: unknown[] } }> }
     expect(schema.title).toBe('Aether automation (steps version 4)')
     expect(JSON.stringify(schema.properties.schedule)).toContain('"enum":["mon","tue","wed","thu","fri","sat","sun"]')
-    expect(schema.properties.steps?.items?.oneOf).toHaveLength(36)
+    expect(schema.properties.steps?.items?.oneOf).toHaveLength(37)
   })
 })

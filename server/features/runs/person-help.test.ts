@@ -1,6 +1,3 @@
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,27 +6,15 @@ import type { LiveFrame } from '#common/live-view.ts'
 import { automationRuns, mailOutbox, webhookDeliveries, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { createCloudWorker } from '#server/features/runs/cloud-worker.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { PERSON_CODE, startTestSite } from '#server/testing/cloud-run-site.ts'
 import type { RunDto } from './run.dto.ts'
 
 // Human takeover (docs/decisions/059): an "ask a person" step pauses a cloud run, tells the
 // workspace (the run, an e-mail, the run.waiting webhook), and a member acts in its live view
 // (a click, typed text, a key) and presses Continue; nobody coming fails the run at its plan's wait.
 
-const CODE = '4711'
-/** A page no automation can pass alone: it wants a code only a person has. */
-const CODE_PAGE = `<!doctype html><html lang="en"><title>Verify</title>
-<h1>Enter the code we sent you</h1>
-<input id="code" aria-label="Code" style="position:absolute;left:0;top:100px;width:400px;height:60px">
-<button id="verify" style="position:absolute;left:0;top:300px;width:400px;height:100px">Verify</button>
-<p id="state">Not verified</p>
-<script>
-document.getElementById('verify').onclick = () => {
-  document.getElementById('state').textContent = document.getElementById('code').value === '${CODE}' ? 'Verified' : 'Wrong code'
-}
-</script></html>`
-
 let t: TestApp
-let site: Server
+let site: Awaited<ReturnType<typeof startTestSite>>
 let siteUrl: string
 let owner: Awaited<ReturnType<TestApp['signUp']>>
 let builder: Awaited<ReturnType<TestApp['signUp']>>
@@ -38,10 +23,8 @@ let outsider: Awaited<ReturnType<TestApp['signUp']>>
 let teamId: string
 
 beforeAll(async () => {
-  site = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CODE_PAGE))
-  site.listen(0, '127.0.0.1')
-  await once(site, 'listening')
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
+  site = await startTestSite()
+  siteUrl = site.url
   t = await createTestApp({ privateTargets: 'loopback' })
   owner = await t.signUp()
   builder = await t.signUp()
@@ -64,7 +47,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await t?.close()
-  site?.close()
+  await site?.close()
 })
 
 const inTeam = (token: string, path: string, body?: unknown) => t.request(path, { token, body, headers: { 'x-workspace-id': teamId } })
@@ -121,7 +104,7 @@ const ASK: AutomationStep[] = [
 
 describe('a run that asks a person', () => {
   it('waits, tells the workspace, takes what a member does in the live view, and goes on when they press Continue', async () => {
-    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/verify` }, ...ASK])
+    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/code` }, ...ASK])
     // The wait does not count toward the run's 6 s: the member takes longer than that.
     const cloud = worker({ timeLimitMs: 6_000 })
     cloud.start()
@@ -166,7 +149,7 @@ describe('a run that asks a person', () => {
         expect(response.status, await response.clone().text()).toBe(202)
       }
       await act({ kind: 'click', x: 200, y: 130 })
-      await act({ kind: 'type', text: `${CODE}9` })
+      await act({ kind: 'type', text: `${PERSON_CODE}9` })
       await act({ kind: 'press', key: 'Backspace' })
       await act({ kind: 'click', x: 200, y: 350 })
       await until(
@@ -191,9 +174,9 @@ describe('a run that asks a person', () => {
       expect(said).toContain(`Step 2 (askPerson): ${builder.email} pressed Backspace in the live view.`)
       expect(said).toContain(`Step 2 (askPerson): ${builder.email} pressed Continue.`)
       // What the person typed is theirs: never in the log, never kept as a step.
-      expect(JSON.stringify(done)).not.toContain(CODE)
+      expect(JSON.stringify(done)).not.toContain(PERSON_CODE)
       expect(done.timeline.map((step) => step.words)).toEqual([
-        `${siteUrl}/verify`,
+        `${siteUrl}/code`,
         'waiting for a person: "Type the code from the SMS and press Verify"',
         '"Verified" on the page',
       ])
@@ -205,7 +188,7 @@ describe('a run that asks a person', () => {
   })
 
   it('fails when nobody comes within the wait, and the wait does not count toward the run time', async () => {
-    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/verify` }, ...ASK])
+    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/code` }, ...ASK])
     const cloud = worker({ personWaitMs: 1_500 })
     cloud.start()
     try {
@@ -223,7 +206,7 @@ describe('a run that asks a person', () => {
   })
 
   it('refuses to act for a run that does not wait, and fails the step where there is no live view', async () => {
-    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/verify` }])
+    const id = await startRun([{ type: 'navigate', url: `${siteUrl}/code` }])
     expect((await inTeam(builder.token, `/api/runs/${id}/live/input`, { kind: 'type', text: 'x' })).status).toBe(409)
     expect((await inTeam(builder.token, `/api/runs/${id}/live/input`, { kind: 'press', key: 'F13' })).status).toBe(400)
     await t.db
