@@ -59,7 +59,7 @@ test('a member adds a webhook endpoint, sends a test event the receiver verifies
   await expect(toasts(page).getByText('Endpoint added')).toBeVisible()
   const secret = await page.getByLabel('Signing secret').inputValue()
   expect(secret).toMatch(/^whsec_/)
-  await expect(page.getByText('Order system · run.succeeded, run.failed, run.cancelled, credits.low')).toBeVisible()
+  await expect(page.getByText('Order system · run.succeeded, run.failed, run.cancelled, run.waiting, credits.low')).toBeVisible()
 
   await page.getByRole('button', { name: 'Send test event' }).click()
   await expect(toasts(page).getByText('Test event sent')).toBeVisible()
