@@ -35,6 +35,8 @@ export const STEP_EXTRACTED_ROWS = 3
  * pictures stop and a file step fails saying so.
  */
 export const MAX_RUN_STORED_BYTES = 250 * 1024 * 1024
+/** Why a step that would store more fails (a step's error: lower case, no full stop). */
+export const RUN_FILES_FULL = `the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`
 /** Step pictures stop once the run's files take this much, leaving the rest for screenshots and kept files. */
 export const MAX_STEP_PICTURE_BYTES = 100 * 1024 * 1024
 /** A step's picture: a JPEG of the viewport at this quality, small enough to take after every step. */

@@ -172,10 +172,7 @@ test('the run page shows the browser live while the run waits for the page to ch
   await expect(live).toHaveCount(0)
 })
 
-test('a run that asks a person waits until the member types the code in its live view and presses Continue', async ({
-  page,
-  request,
-}) => {
+test('a run that asks a person waits until the member types the code in its live view and presses Continue', async ({ page, request }) => {
   const token = await apiToken(request, MEMBER, server.url)
   const name = `Takeover ${Date.now().toString(36)}`
   const steps = [

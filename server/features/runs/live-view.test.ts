@@ -102,7 +102,8 @@ async function framesUntilEnd(response: Response): Promise<LiveFrame[]> {
   }
 }
 
-describe('the live view of a cloud run', () => {
+// Each runs Chromium and watches it for seconds: slow when the machine is busy.
+describe('the live view of a cloud run', { timeout: 90_000 }, () => {
   it('streams the browser while the run waits for the page to change, and ends with the run', async () => {
     const id = await startRun([
       { type: 'navigate', url: `${site.url}/late?ms=2500` },

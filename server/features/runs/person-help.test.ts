@@ -88,7 +88,7 @@ async function runOf(id: string): Promise<RunDto> {
   return ((await response.json()) as { data: RunDto }).data
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 30_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> {
   for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     const value = await read()
     if (done(value)) return value
@@ -102,7 +102,8 @@ const ASK: AutomationStep[] = [
   { type: 'assertText', text: 'Verified' },
 ]
 
-describe('a run that asks a person', () => {
+// Each runs a cloud run in Chromium, with a member's actions in between: slow when the machine is busy.
+describe('a run that asks a person', { timeout: 90_000 }, () => {
   it('waits, tells the workspace, takes what a member does in the live view, and goes on when they press Continue', async () => {
     const id = await startRun([{ type: 'navigate', url: `${siteUrl}/code` }, ...ASK])
     // The wait does not count toward the run's 6 s: the member takes longer than that.

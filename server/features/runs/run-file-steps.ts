@@ -54,7 +54,7 @@ export function createRunFileSteps(deps: {
     if (kept.length >= MAX_RUN_FILES) throw new StepFailure(`a run keeps at most ${MAX_RUN_FILES} files`)
     if (bytes.byteLength > MAX_RUN_FILE_BYTES) throw new StepFailure(`the file is larger than ${MEGABYTES} MB`)
     if (!deps.reserve(bytes.byteLength))
-      throw new StepFailure(`the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`)
+      throw new StepFailure(RUN_FILES_FULL)
     const file: RunFile = { name, file: keptFileName(step, kept.length + 1), size: bytes.byteLength, step }
     await deps.files.saveFile(deps.runId, file.file, bytes)
     // A later file of the same name is the one a later upload means.

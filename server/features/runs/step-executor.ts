@@ -419,7 +419,7 @@ export function createStepExecutor(deps: {
         () => target.screenshot({ type: 'png', timeout: timeoutMs, mask: masked }),
         () => `the screenshot took longer than ${seconds(timeoutMs)}`,
       )
-      if (!store(png.byteLength)) throw new StepFailure(`the run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB`)
+      if (!store(png.byteLength)) throw new StepFailure(RUN_FILES_FULL)
       screenshotCount += 1
       const file = runFiles.screenshotName(step, screenshotCount)
       await runFiles.saveScreenshot(run.id, file, png)
