@@ -37,7 +37,7 @@ export function createClientReports(deps: { db: Db; announce: (run: Run) => void
   /** Counts an image's bytes in the run's files, or refuses it when they would pass MAX_RUN_STORED_BYTES. */
   function storedWith(run: Run, bytes: number): number {
     if (run.storedBytes + bytes > MAX_RUN_STORED_BYTES)
-      throw new ValidationError(`This ${RUN_FILES_FULL.slice('the '.length)}.`)
+      throw new ValidationError(`This run's files reached their limit of ${MAX_RUN_STORED_BYTES / 1024 / 1024} MB.`)
     return run.storedBytes + bytes
   }
 

@@ -1,7 +1,7 @@
 import type { Download, Locator, Page } from 'playwright-core'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { MAX_RUN_FILE_BYTES, MAX_RUN_FILES, UNSAFE_FILE_NAME_CHARACTERS } from '#common/file-steps.ts'
-import { MAX_RUN_STORED_BYTES } from '#common/run-steps.ts'
+import { RUN_FILES_FULL } from '#common/run-steps.ts'
 import type { ExtractedRecord } from '#common/extracted-table.ts'
 import type { Target } from '#common/targets.ts'
 import { short } from '#common/step-log-words.ts'
@@ -53,8 +53,7 @@ export function createRunFileSteps(deps: {
     if (!deps.files) throw new StepFailure('files are kept by cloud runs; this runner keeps none')
     if (kept.length >= MAX_RUN_FILES) throw new StepFailure(`a run keeps at most ${MAX_RUN_FILES} files`)
     if (bytes.byteLength > MAX_RUN_FILE_BYTES) throw new StepFailure(`the file is larger than ${MEGABYTES} MB`)
-    if (!deps.reserve(bytes.byteLength))
-      throw new StepFailure(RUN_FILES_FULL)
+    if (!deps.reserve(bytes.byteLength)) throw new StepFailure(RUN_FILES_FULL)
     const file: RunFile = { name, file: keptFileName(step, kept.length + 1), size: bytes.byteLength, step }
     await deps.files.saveFile(deps.runId, file.file, bytes)
     // A later file of the same name is the one a later upload means.

@@ -16,6 +16,7 @@ import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/ste
 import { describeAlternative, type TargetAlternative } from '#common/targets.ts'
 import {
   MAX_RUN_STORED_BYTES,
+  RUN_FILES_FULL,
   MAX_RUN_STEPS,
   MAX_STEP_PICTURE_BYTES,
   STEP_EXTRACTED_ROWS,
