@@ -15,7 +15,7 @@ export const ONCE_ON_PGLITE = [
   'runner/**',
   'server/browser/**',
   'server/features/planning/**',
-  'server/features/runs/{workflow-runs,step-executor,step-executor-late-site,step-failures,step-on-error,self-repair}.test.ts',
+  'server/features/runs/{workflow-runs,step-executor,step-executor-late-site,step-failures,step-on-error,self-repair,run-trace}.test.ts',
   'server/tables/{table-files,extracted-csv}.test.ts',
   'server/features/vault/{vault-in-runs,secret-typing}.test.ts',
 ]

@@ -15,11 +15,13 @@ import {
 import type { Route } from './+types/root'
 import type { Theme } from '#common/settings.ts'
 import { TWO_FACTOR_REQUIRED } from '#common/two-factor-requirement.ts'
+import { READ_ONLY_VIEW_CODE, utcTimeOfDay, VIEW_AS_MINUTES } from '#common/view-as.ts'
 import stylesheet from './app.css?url'
 import { Stylesheet } from './components/inline-stylesheet.tsx'
 import { PaintFirstScripts, useAnnounceHydrated } from './components/paint-first-scripts.tsx'
 import { MAIN_CONTENT_ID, SkipLink } from './components/layout/skip-link.tsx'
-import { readFlash } from './lib/flash.server.ts'
+import { ViewingBanner } from './features/view-as/viewing-banner.tsx'
+import { readFlash, type Flash } from './lib/flash.server.ts'
 import { scriptsStart } from './lib/reading-page.ts'
 import { toast } from './lib/toast.ts'
 import { readConsent, readTheme } from './lib/preferences.server.ts'
@@ -41,7 +43,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       user: user ? { email: user.email, name: user.profile.fullName ?? user.name, role: user.profile.role } : null,
-      flash,
+      flash: viewAsEndedFlash(context) ?? flash,
+      // An admin viewing the app as this member (docs/decisions/064): the banner on every page.
+      viewing: user?.viewedBy
+        ? {
+            email: user.email,
+            until: user.viewedBy.until.toISOString(),
+            endsAt: utcTimeOfDay(user.viewedBy.until),
+            siteName: settings.siteName,
+          }
+        : null,
       // The visitor's own choice, else the admin's default (System Settings).
       theme: (await readTheme(request)) ?? settings.theme,
       analytics: analyticsId ? { id: analyticsId, consent } : null,
@@ -53,6 +64,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { headers: clear ? { 'Set-Cookie': clear } : undefined },
   )
+}
+
+/** What the first page after an admin's view as a member ended by itself says (docs/decisions/064). */
+function viewAsEndedFlash({ viewAsEnded: ended, user }: Route.LoaderArgs['context']): Flash | null {
+  if (!ended) return null
+  return {
+    type: 'info',
+    title: ended.email ? `Viewing as ${ended.email} ended` : 'Viewing as a member ended',
+    description: `${ended.expired ? `The ${VIEW_AS_MINUTES} minutes were up. ` : ''}${user ? 'You are back in your own account.' : 'Please sign in again.'}`,
+  }
 }
 
 export const links: LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
@@ -78,6 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         <SkipLink />
+        {root?.viewing ? <ViewingBanner {...root.viewing} /> : null}
         {children}
         {root?.analytics && !root.analytics.consent ? (
           <Suspense fallback={null}>
@@ -169,6 +191,23 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </main>
     )
   }
+  const readOnly = readOnlyRefusal(error)
+  if (readOnly) {
+    // A change asked for while an admin views the app as a member (docs/decisions/064); the banner above ends the view.
+    return (
+      <main
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        className="mx-auto flex min-h-[60vh] max-w-2xl flex-col items-center justify-center gap-4 p-6 text-center outline-none"
+      >
+        <h1 className="text-3xl font-bold">Read-only</h1>
+        <p className="text-muted-foreground">{readOnly}</p>
+        <a className="font-medium text-primary underline" href="">
+          Back to the page
+        </a>
+      </main>
+    )
+  }
   if (isRouteErrorResponse(error) && error.status === 503) {
     // The server could not reach its database (or is in maintenance); navigating again later works.
     return (
@@ -202,4 +241,22 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </a>
     </main>
   )
+}
+
+/**
+ * The message of a change refused while viewing as a member: the server answers it before React
+ * Router runs the action, so a data request's error carries the JSON answer as text.
+ */
+function readOnlyRefusal(error: unknown): string | null {
+  if (!isRouteErrorResponse(error) || error.status !== 403) return null
+  let answer: unknown = error.data
+  if (typeof answer === 'string') {
+    try {
+      answer = JSON.parse(answer)
+    } catch {
+      return null
+    }
+  }
+  const refusal = answer as { code?: unknown; message?: unknown } | null
+  return refusal?.code === READ_ONLY_VIEW_CODE && typeof refusal.message === 'string' ? refusal.message : null
 }

@@ -6,6 +6,7 @@ import { MAX_CSV_LENGTH, MAX_DATA_ROWS, MAX_XLSX_BASE64_LENGTH } from './data-ro
 import { ROW_STATUSES } from './workflow-interpreter.ts'
 import { scheduleFieldSchema } from './schedules.ts'
 import { runStepSchema } from './run-steps.ts'
+import { traceModeSchema } from './run-trace.ts'
 import { z } from './zod.ts'
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
@@ -67,6 +68,10 @@ const automationFields = {
   /** Keep the browser session (cookies, storage) between cloud runs (docs/decisions/025). */
   keepSession: z.boolean({ error: 'keepSession must be true or false' }),
   signInBlock: signInBlockSchema.nullable(),
+  /** When its cloud runs keep a Playwright trace (docs/decisions/060). */
+  trace: traceModeSchema,
+  /** A cloud run whose step is blocked by a CAPTCHA-like check asks a person (docs/decisions/059, amended). */
+  askPersonOnCaptcha: z.boolean({ error: 'askPersonOnCaptcha must be true or false' }),
   // Limits of each run, lower than the platform's (docs/decisions/028); null: the platform's.
   runTimeLimitSeconds: runLimit('runTimeLimitSeconds', MAX_RUN_TIME_LIMIT_SECONDS),
   runStepLimit: runLimit('runStepLimit', MAX_RUN_STEP_LIMIT),
@@ -84,6 +89,8 @@ export const automationInputSchema = z.object({
   selfRepair: automationFields.selfRepair.default(true),
   keepSession: automationFields.keepSession.default(false),
   signInBlock: automationFields.signInBlock.default(null),
+  trace: automationFields.trace.default('off'),
+  askPersonOnCaptcha: automationFields.askPersonOnCaptcha.default(false),
   runTimeLimitSeconds: automationFields.runTimeLimitSeconds.default(null),
   runStepLimit: automationFields.runStepLimit.default(null),
   deviceId: automationFields.deviceId.default(null),

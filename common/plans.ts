@@ -187,6 +187,6 @@ export const planCreateSchema = planFieldsSchema.extend({
 })
 export type PlanCreate = z.infer<typeof planCreateSchema>
 
-/** One or more fields of a plan, saved by id (the editable table's inline edit: a cleared price or credits is refused). */
+/** One or more fields of a plan, saved by id (the plan's form, PATCH /api/plans/{id}): a cleared price or credits is refused. */
 export const planUpdateSchema = planFieldsSchema.partial()
 export type PlanUpdate = z.infer<typeof planUpdateSchema>

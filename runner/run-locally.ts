@@ -32,6 +32,8 @@ export function executableRun(run: RunDto): ExecutableRun {
     selfRepair: run.selfRepair,
     // The member's own browser profile keeps its sessions; the runner starts a fresh context.
     keepSession: false,
+    traceMode: 'off',
+    askPersonOnCaptcha: false,
     signInBlock: run.signInBlock,
     timeLimitSeconds: run.timeLimitSeconds,
     stepLimit: run.stepLimit,

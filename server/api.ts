@@ -5,17 +5,23 @@ import { renderApiDocs } from './features/docs/api-docs-page.ts'
 import { createAuthApi } from './features/auth/auth.api.ts'
 import { createPasskeysApi } from './features/auth/passkeys.api.ts'
 import { createTwoFactorApi } from './features/auth/two-factor.api.ts'
+import { createViewAsApi, createViewAsEndApi } from './features/auth/view-as.api.ts'
 import { ownCallbackUrls } from './features/auth/own-callback-urls.ts'
 import { createHealthApi } from './features/health/health.api.ts'
 import { createUsersApi } from './features/users/users.api.ts'
+import { createUserSuspensionApi } from './features/users/user-suspension.api.ts'
+import { createUserTimelineApi } from './features/users/user-timeline.api.ts'
+import { createAccountDataApi } from './features/account-data/account-data.api.ts'
 import { createPlansApi } from './features/plans/plans.api.ts'
 import { createInquiriesApi } from './features/inquiries/inquiries.api.ts'
 import { keptApiAnswers } from './http/kept-api-answers.ts'
 import { createBlogApi } from './features/blog/blog.api.ts'
 import { createWebhooksApi } from './features/billing/webhooks.api.ts'
+import { createBillingApi } from './features/billing/billing.api.ts'
 import { createMailApi } from './features/mail/mail.api.ts'
 import { createAiApi } from './features/ai/ai.api.ts'
 import { createAuditApi } from './features/audit/audit.api.ts'
+import { createOverviewApi } from './features/overview/overview.api.ts'
 import { createEventsApi } from './features/events/events.api.ts'
 import { createSettingsApi } from './features/settings/settings.api.ts'
 import { createUploadsApi } from './features/uploads/uploads.api.ts'
@@ -62,17 +68,24 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
     )
   }
 
-  api.route('/auth', createAuthApi(services.auth))
+  api.route('/auth', createAuthApi(services.auth, services.viewAs))
+  api.route('/auth', createViewAsEndApi(services.viewAs))
   api.route('/auth', createTwoFactorApi(services.twoFactor))
   api.route('/auth', createPasskeysApi(services.passkeys))
   api.route('/users', createUsersApi(services.users, services.userAdmin))
+  api.route('/users', createUserSuspensionApi(services.userSuspensions))
+  api.route('/users', createViewAsApi(services.viewAs))
+  api.route('/users', createUserTimelineApi(services.userTimelines))
+  api.route('/account', createAccountDataApi({ exports: services.dataExports, deletion: services.accountDeletion }))
   api.route('/plans', createPlansApi({ plans: services.plans, sale: services.billing }))
+  api.route('/billing', createBillingApi(services.billing))
   api.route('/contact', createInquiriesApi(services.inquiries))
   api.route('/blog', createBlogApi(services.blog))
   api.route('/mail', createMailApi(services.mailer))
   api.route('/ai', createAiApi(services.aiDrafter))
   api.route('/settings', createSettingsApi(services.settings))
   api.route('/audit', createAuditApi(services.audit))
+  api.route('/overview', createOverviewApi(services.overview))
   api.route('/events', createEventsApi({ events: services.events, sessions: services.sessions }))
   api.route('/keys', createApiKeysApi(services.apiKeys))
   api.route('/devices', createDevicesApi({ devices: services.devices, pairings: services.pairings }))

@@ -11,10 +11,12 @@ import { errorHandler } from './http/error-handler.ts'
 import { requestLogger } from './http/request-logger.ts'
 import { sameOriginGuard } from './http/same-origin.ts'
 import { securityHeaderList, securityHeaders, type SecurityHeaderOptions } from './http/security-headers.ts'
+import { traceViewer } from './http/trace-viewer.ts'
 import { maintenanceMode } from './http/maintenance.ts'
 import { nodeListener } from './http/node-listener.ts'
 import { pageCache } from './http/page-cache.ts'
 import { resolveSession } from './http/session.ts'
+import { viewingAsMember } from './http/view-as.ts'
 import type { Logger } from './logger.ts'
 import type { Services } from './services.ts'
 
@@ -65,6 +67,8 @@ function assemble(deps: AppDeps) {
   app.use(requestLogger(logger))
   // A kept page is answered here: nothing below does anything for a cookie-less GET of a page.
   if (keptPages) app.use(keptPages.serve)
+  // Before the page headers: the viewer's answers carry their own (they frame the viewer's snapshots).
+  app.use(traceViewer(headerOptions))
   app.use(securityHeaders(headerOptions))
   if (deps.assets) app.use(deps.assets)
   if (env.isProduction) app.use(compressAnswers())
@@ -73,6 +77,7 @@ function assemble(deps: AppDeps) {
   app.use(requestGuard())
   app.use(sameOriginGuard(env.PUBLIC_URL))
   app.use(resolveSession(services.sessions))
+  app.use(viewingAsMember({ viewAs: services.viewAs, sessions: services.sessions }))
   app.use(maintenanceMode(services.settings))
 
   app.route('/api', createApi({ services, database: deps.database }))

@@ -13,6 +13,8 @@ export const PUBLIC_AUTH_ENDPOINTS: { method: 'GET' | 'POST'; path: string }[] =
   { method: 'GET', path: '/callback/:provider' },
 ]
 export const SESSION_COOKIE_NAME = 'auth_session'
+/** While an admin views the app as a member, their own session waits in this cookie (docs/decisions/064). */
+export const VIEW_AS_COOKIE_NAME = 'aether_view_as'
 /** Our own proxy-aware client address, set on every request before Better Auth sees it. */
 export const CLIENT_IP_HEADER = 'x-aether-client-ip'
 
@@ -34,6 +36,10 @@ export interface AuthHooks {
   /** Whether a Google sign-in may create a new account now (not in maintenance mode). */
   socialSignUpOpen(): Promise<boolean>
   onUserCreated(user: { id: string; name: string }): Promise<void>
+  /** Whether an admin has suspended the account: then no way of signing in makes it a session (docs/decisions/062). */
+  accountSuspended(userId: string): Promise<boolean>
+  /** A Google sign-in made a session (our own ways in end in signed-in.ts): it cancels a deletion that waits (docs/decisions/065). */
+  signedInWithGoogle(userId: string): Promise<void>
   sendVerificationEmail(email: string, token: string): Promise<void>
   sendResetPassword(email: string, token: string): Promise<void>
 }

@@ -8,6 +8,7 @@ import { bearer } from 'better-auth/plugins/bearer'
 import { twoFactor } from 'better-auth/plugins/two-factor'
 import { passkey } from '@better-auth/passkey'
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#common/auth.ts'
+import { ACCOUNT_SUSPENDED_CODE, ACCOUNT_SUSPENDED_MESSAGE } from '#common/suspension.ts'
 import {
   AUTH_BASE_PATH,
   CLIENT_IP_HEADER,
@@ -100,6 +101,22 @@ export function buildAuth(options: AuthOptions) {
             context?.path.startsWith('/callback') && !(await hooks.socialSignUpOpen()) ? false : undefined,
           after: async (user) => {
             await hooks.onUserCreated({ id: user.id, name: user.name })
+          },
+        },
+      },
+      session: {
+        create: {
+          // Every way in (a password, a second factor, a passkey, Google) ends here, after the
+          // account proved itself: a suspended one is told so, and gets no session (docs/decisions/062).
+          before: async (session) => {
+            if (await hooks.accountSuspended(session.userId)) {
+              throw new APIError('FORBIDDEN', { message: ACCOUNT_SUSPENDED_MESSAGE, code: ACCOUNT_SUSPENDED_CODE })
+            }
+          },
+          // Google's callback is the one way in that does not end in our signed-in step (signed-in.ts),
+          // which cancels an account's deletion that waits (docs/decisions/065).
+          after: async (session, context) => {
+            if (context?.path.startsWith('/callback')) await hooks.signedInWithGoogle(session.userId)
           },
         },
       },

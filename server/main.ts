@@ -223,12 +223,20 @@ function startBackgroundWork(env: Env, database: Awaited<ReturnType<typeof openD
   scheduler.start()
   // Run files past their plan's retention (docs/decisions/057).
   const retention = createRunRetention({ db: database.db, runFiles: services.runFiles, logger }).start()
+  // The overview's figures of each finished day (docs/decisions/063).
+  const rollup = services.dailyRollup.start()
   // Outgoing webhooks: queued deliveries and their retries (docs/decisions/026).
   const webhooks = services.outgoingWebhooks.start()
+  // Members' data exports to build and expired ones to remove, accounts whose grace period ended (docs/decisions/065).
+  const exports = services.dataExports.start()
+  const erasure = services.accountDeletion.start()
   return {
     async stop(graceMs: number) {
       await scheduler.stop()
       retention.stop()
+      rollup.stop()
+      erasure.stop()
+      await exports.stop()
       await webhooks.stop()
       await worker.stop(graceMs)
     },

@@ -13,6 +13,10 @@ import { createPasskeyService } from './features/auth/passkey.service.ts'
 import { createUrlSigner } from './url-signer.ts'
 import { createAccountService } from './features/auth/account.service.ts'
 import { createAccountMail } from './features/auth/account-mail.ts'
+import { verifyAccountPassword } from './features/auth/account-password.ts'
+import { createAccountDeletionService } from './features/account-data/account-deletion.service.ts'
+import { createDeletionMail } from './features/account-data/account-data-mail.ts'
+import { createDataExportService } from './features/account-data/data-export.service.ts'
 import { createPlanService } from './features/plans/plan.service.ts'
 import { createProfileService } from './features/profiles/profile.service.ts'
 import { createWorkspaceService } from './features/workspaces/workspace.service.ts'
@@ -30,6 +34,9 @@ import { createBilling, type BillingEnv } from './features/billing/create-billin
 import { createDiagnosticsService } from './features/diagnostics/diagnostics.service.ts'
 import { createBlogDrafter } from './features/ai/blog-drafter.ts'
 import { createAuditService } from './features/audit/audit.service.ts'
+import { createViewAsService } from './features/auth/view-as.service.ts'
+import { createDailyRollup } from './features/overview/daily-rollup.ts'
+import { createOverviewService } from './features/overview/overview.service.ts'
 import { createEventBus } from './features/events/event-bus.ts'
 import { createLiveView } from './features/runs/live-view.ts'
 import { createPersonHelp } from './features/runs/person-help.ts'
@@ -40,6 +47,8 @@ import { createRunService } from './features/runs/run.service.ts'
 import { createRepairApplier } from './features/runs/apply-repair.ts'
 import { createUploadService } from './features/uploads/upload.service.ts'
 import { createUserAdminService } from './features/users/user-admin.service.ts'
+import { createUserSuspensionService } from './features/users/user-suspension.service.ts'
+import { createUserTimelineService } from './features/users/user-timeline.service.ts'
 import { createApiKeyService } from './features/api-keys/api-key.service.ts'
 import { createDeviceService } from './features/devices/device.service.ts'
 import { createPairingService } from './features/devices/pairing.service.ts'
@@ -98,6 +107,7 @@ export function createServices(options: {
   const credits = createCreditService(db, { webhooks: webhookOutbox })
   const plans = createPlanService(db, audit)
   const workspaces = createWorkspaceService({ db, audit, plans })
+  const dailyRollup = createDailyRollup({ db, logger })
   const profiles = createProfileService({ db, settings, credits, workspaces })
   const rateLimits = createRateLimitService(db, { sharedDatabase: database.kind === 'postgres' })
   const users = createUserService(db)
@@ -113,6 +123,11 @@ export function createServices(options: {
       socialSignUpOpen: async () => !(await settings.get()).maintenanceMode,
       onUserCreated: async (user) => {
         await profiles.createFor(user.id, user.name || null)
+      },
+      accountSuspended: users.isSuspended,
+      // Google's callback signs in without our signed-in step (docs/decisions/065).
+      signedInWithGoogle: async (userId) => {
+        await accountDeletion.cancelOnSignIn(userId)
       },
       sendVerificationEmail: accountMail.verifyEmail,
       sendResetPassword: accountMail.resetPassword,
@@ -132,7 +147,8 @@ export function createServices(options: {
     logger,
   })
   const trustedDevices = createTrustedDevices({ secret: authSecret, secure: env.isProduction })
-  const signedIn = createSignedIn({ sessions, trustedDevices })
+  // Signing in cancels a deletion that waits (docs/decisions/065); the deletion service is made below.
+  const signedIn = createSignedIn({ sessions, trustedDevices, cancelDeletion: (userId) => accountDeletion.cancelOnSignIn(userId) })
   const auth = createAuthService({ auth: betterAuth, db, profiles, rateLimits, signedIn, apiKeys, devices, trustedDevices, settings })
   const twoFactor = createTwoFactorService({ auth: betterAuth, db, rateLimits, signedIn })
   const passkeys = createPasskeyService({ auth: betterAuth, db, rateLimits, signedIn })
@@ -195,6 +211,32 @@ export function createServices(options: {
     checkoutSecret: authSecret,
     deliverWebhook: options.deliverWebhook,
   })
+  // Members' own data (docs/decisions/065): exports built and accounts erased by the worker process.
+  const dataExports = createDataExportService({
+    db,
+    runFiles,
+    mailer,
+    signer: urlSigner,
+    publicUrl: env.PUBLIC_URL,
+    dataDir: env.DATA_DIR ?? './data',
+    logger,
+    clock: options.clock,
+  })
+  const accountDeletion = createAccountDeletionService({
+    db,
+    audit,
+    runs,
+    mail: createDeletionMail(mailer, env.PUBLIC_URL),
+    signer: urlSigner,
+    rateLimits,
+    passwordMatches: (userId, password) => verifyAccountPassword(db, userId, password),
+    checkCode: twoFactor.checkCode,
+    cancelSubscriptions: billing.cancelAllNow,
+    runFiles,
+    exports: dataExports,
+    logger,
+    clock: options.clock,
+  })
   const features = { googleSignIn: env.googleEnabled }
   // One Chromium per process, for cloud runs, inspections and planning alike (launched when first needed).
   const browsers = createSharedBrowser({ executablePath: env.CHROMIUM_PATH ?? '/usr/bin/chromium', logger })
@@ -237,6 +279,8 @@ export function createServices(options: {
     publicContent: createPublicContentService(db, database.contentChanges),
     diagnostics: createDiagnosticsService(database),
     audit,
+    dailyRollup,
+    overview: createOverviewService({ db, rollup: dailyRollup }),
     events,
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
     automations,
@@ -256,7 +300,22 @@ export function createServices(options: {
     urlSigner,
     artifactLinks,
     outgoingWebhooks,
-    userAdmin: createUserAdminService({ db, auth: betterAuth, users, credits, audit, mailer }),
+    userAdmin: createUserAdminService({
+      db,
+      auth: betterAuth,
+      users,
+      credits,
+      audit,
+      mailer,
+      cancelSubscriptions: billing.cancelAllNow,
+      runFiles,
+      exports: dataExports,
+    }),
+    userSuspensions: createUserSuspensionService({ db, audit, runs }),
+    dataExports,
+    accountDeletion,
+    viewAs: createViewAsService({ db, audit, secret: authSecret, secure: env.isProduction }),
+    userTimelines: createUserTimelineService(db),
     browsers,
     ai,
     modelCalls,

@@ -5,9 +5,11 @@ import { cn } from '#app/lib/cn.ts'
 export type DataTableColumn = string | { label: string; className?: string; srOnly?: boolean }
 
 /**
- * A bordered, horizontally scrollable table with a caption for screen readers. With `regionLabel`,
- * the scrolling area is a labelled region that the keyboard can focus and scroll (for tables
- * wider than a phone's screen, `tableClassName="min-w-[36rem]"`).
+ * A bordered table with a caption for screen readers. Narrower than `stack` (48rem, or 60rem for a
+ * wide table) it shows each row as a stack of its cells, each under the column name its cell
+ * carries in `data-label` (app.css); `stack={false}` keeps it a table that scrolls sideways (a
+ * grid of extracted data). With `regionLabel`, the scrolling area is a labelled region that the
+ * keyboard can focus and scroll.
  */
 export function DataTable({
   caption,
@@ -16,6 +18,7 @@ export function DataTable({
   className,
   tableClassName,
   regionLabel,
+  stack = 'md',
 }: {
   caption: string
   headers: DataTableColumn[]
@@ -23,13 +26,15 @@ export function DataTable({
   className?: string
   tableClassName?: string
   regionLabel?: string
+  stack?: 'md' | 'lg' | false
 }) {
   const region = regionLabel ? ({ role: 'region', 'aria-label': regionLabel, tabIndex: 0 } as const) : {}
   return (
     <div
       {...region}
+      data-stack={stack || undefined}
       className={cn(
-        'overflow-x-auto rounded-lg border',
+        'data-table overflow-x-auto rounded-lg border',
         regionLabel && 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
         className,
       )}

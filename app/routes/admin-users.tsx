@@ -1,10 +1,12 @@
 import { useEffect } from 'react'
 import { History } from 'lucide-react'
-import { Link, useActionData, useLoaderData } from 'react-router'
+import { Link, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/admin-users'
 import { Pagination } from '#app/components/pagination.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { actionResult } from '#app/lib/action-result.server.ts'
+import { attempt } from '#app/lib/attempt.server.ts'
+import { withCookies } from '#app/lib/response-headers.ts'
 import { ListToolbar } from '#app/features/admin/list-toolbar.tsx'
 import { readListQuery } from '#app/features/admin/list-query.server.ts'
 import { parseInput } from '#app/features/admin/parse-input.server.ts'
@@ -15,6 +17,8 @@ import { requireAdminAction, requireAdminMember } from '#app/lib/guards.server.t
 import { toast } from '#app/lib/toast.ts'
 import { ValidationError } from '#common/errors.ts'
 import { adminEmailSchema, adminUserUpdateSchema } from '#common/users.ts'
+import { suspendUserSchema } from '#common/suspension.ts'
+import { viewAsSchema } from '#common/view-as.ts'
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const admin = requireAdminMember(context)
@@ -28,6 +32,11 @@ const ERRORS = {
   'delete-user': 'Error deleting user',
   'send-email': 'Error sending email',
   'reset-two-factor': 'Error resetting two-factor sign-in',
+  'sign-out-everywhere': 'Error signing out',
+  'resend-verification': 'Error sending verification',
+  'suspend-user': 'Error suspending user',
+  'unsuspend-user': 'Error unsuspending user',
+  'view-as': 'Could not view as this member',
 } as const
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData())
   const intent = String(form.intent) as keyof typeof ERRORS
   const userId = String(form.userId ?? '').slice(0, 100)
-  const { userAdmin } = context.services
+  const { userAdmin, userSuspensions, viewAs } = context.services
   switch (intent) {
     case 'update-plan':
       return actionResult(() => userAdmin.update(actor, userId, parseInput(adminUserUpdateSchema, { plan: form.plan })), {
@@ -83,6 +92,45 @@ export async function action({ request, context }: Route.ActionArgs) {
         success: { title: 'Two-factor sign-in reset', description: 'Their password alone signs them in until they set it up again.' },
         error: ERRORS[intent],
       })
+    case 'sign-out-everywhere':
+      return actionResult(() => userAdmin.signOutEverywhere(actor, userId), {
+        intent: intent,
+        success: (ended) => ({
+          title: 'Signed out everywhere',
+          description: `${ended === 1 ? '1 session' : `${ended} sessions`} ended. Their API keys and devices still work.`,
+        }),
+        error: ERRORS[intent],
+      })
+    case 'resend-verification':
+      return actionResult(() => userAdmin.resendVerification(actor, userId), {
+        intent: intent,
+        success: { title: 'Verification email sent' },
+        error: ERRORS[intent],
+      })
+    case 'suspend-user':
+      return actionResult(() => userSuspensions.suspend(actor, userId, parseInput(suspendUserSchema, form).reason), {
+        intent: intent,
+        success: ({ sessionsEnded, runsStopped }) => ({
+          title: 'User suspended',
+          description: `${sessionsEnded === 1 ? '1 session' : `${sessionsEnded} sessions`} ended, ${runsStopped === 1 ? '1 run' : `${runsStopped} runs`} stopped. Their keys, devices, trigger URLs and schedules are refused until you unsuspend them.`,
+        }),
+        error: ERRORS[intent],
+      })
+    case 'unsuspend-user':
+      return actionResult(() => userSuspensions.unsuspend(actor, userId), {
+        intent: intent,
+        success: { title: 'User unsuspended', description: 'They can sign in again; their keys, devices and triggers work again.' },
+        error: ERRORS[intent],
+      })
+    case 'view-as': {
+      // Started, the browser is the member's (read-only) and leaves the admin area (docs/decisions/064).
+      const sessionId = actor.signedInWith.kind === 'session' ? actor.signedInWith.sessionId : ''
+      const started = await attempt(() =>
+        viewAs.start({ id: actor.id, email: actor.email, sessionId }, userId, parseInput(viewAsSchema, form).reason),
+      )
+      if (started.ok) return redirect('/dashboard', { headers: withCookies(started.value.setCookies) })
+      return actionResult(() => Promise.reject(started.error), { intent: intent, success: { title: '' }, error: ERRORS[intent] })
+    }
     default:
       return actionResult(() => Promise.reject(new ValidationError('Unknown action')), {
         intent: 'unknown',

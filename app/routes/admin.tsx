@@ -11,6 +11,7 @@ import { cn } from '#app/lib/cn.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
 const TABS = [
+  { to: '/admin/overview', label: 'Overview' },
   { to: '/admin', label: 'Users Management', end: true },
   { to: '/admin/blog', label: 'Blog Management' },
   { to: '/admin/inquiries', label: 'Service Inquiries' },
@@ -61,7 +62,7 @@ export default function AdminLayout() {
     <MemberShell email={email} isAdmin>
       <main className="space-y-6">
         <h1 className="text-2xl font-semibold tracking-tight">Admin Panel</h1>
-        <nav aria-label="Admin sections" className="grid grid-cols-2 gap-1 rounded-lg bg-muted p-1 sm:grid-cols-3 lg:grid-cols-6">
+        <nav aria-label="Admin sections" className="flex flex-wrap gap-1 rounded-lg bg-muted p-1">
           {TABS.map((tab) => (
             <NavLink
               key={tab.to}
@@ -69,7 +70,7 @@ export default function AdminLayout() {
               end={'end' in tab ? tab.end : false}
               className={({ isActive }) =>
                 cn(
-                  'flex items-center justify-center gap-2 rounded-md px-3 py-2 text-center text-sm font-medium',
+                  'flex flex-auto items-center justify-center gap-2 rounded-md px-3 py-2 text-center text-sm font-medium',
                   isActive ? 'bg-background shadow-sm' : 'text-muted-foreground hover:text-foreground',
                 )
               }

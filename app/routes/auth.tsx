@@ -1,14 +1,26 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router'
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  redirectDocument,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRouteLoaderData,
+  useSearchParams,
+} from 'react-router'
 import { toast } from '#app/lib/toast.ts'
 import type { Route } from './+types/auth'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
-import { flashHeader } from '#app/lib/flash.server.ts'
+import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
+import { longDate } from '#common/account-data.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
 import type { loader as rootLoader } from '#app/root.tsx'
 import { loginFieldsSchema, loginSchema, registerSchema } from '#common/auth.ts'
@@ -30,6 +42,20 @@ const afterSignIn = (request: Request) => returnPathOf(new URL(request.url).sear
 /** The same page with `returnTo` carried along. */
 const withReturn = (path: string, returnTo: string | null) =>
   returnTo ? `${path}${path.includes('?') ? '&' : '?'}returnTo=${encodeURIComponent(returnTo)}` : path
+
+/** On to where the member was going: a data export's link is a download, which the browser must load as a document. */
+const goTo = (path: string, init: ResponseInit) =>
+  path.startsWith('/settings/data-export/') ? redirectDocument(path, init) : redirect(path, init)
+
+/** The toast after signing in; a sign-in that cancelled the account's deletion says so (docs/decisions/065). */
+const welcomeBack = (deletionCancelled: Date | null): Flash =>
+  deletionCancelled
+    ? {
+        type: 'success',
+        title: 'Account deletion cancelled',
+        description: `Welcome back! Signing in cancelled the deletion planned for ${longDate(deletionCancelled)}: your account stays as it was.`,
+      }
+    : { type: 'success', title: 'Welcome back!' }
 
 /**
  * After a right password for an account with two-factor sign-in, the page asks for the code
@@ -70,8 +96,8 @@ async function secondFactor(request: Request, formData: FormData, context: Route
       { ticket, ...submission.value },
       { headers: request.headers, ip: context.clientIp },
     )
-    const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
-    return redirect(afterSignIn(request), { headers: withCookies([...signedIn.setCookies, flash]) })
+    const flash = await flashHeader(welcomeBack(signedIn.deletionCancelled))
+    return goTo(afterSignIn(request), { headers: withCookies([...signedIn.setCookies, flash]) })
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     return data({ result: undefined, error: error.message }, { status: error.status })
@@ -100,8 +126,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const session = await context.services.auth.login(submission.value, caller)
     const returnTo = returnPathOf(new URL(request.url).searchParams)
     if (session.secondFactor) return redirect(withReturn('/auth?step=two-factor', returnTo), { headers: withCookies(session.setCookies) })
-    const flash = await flashHeader({ type: 'success', title: 'Welcome back!' })
-    return redirect(returnTo ?? '/dashboard', { headers: withCookies([...session.setCookies, flash]) })
+    const flash = await flashHeader(welcomeBack(session.deletionCancelled))
+    return goTo(returnTo ?? '/dashboard', { headers: withCookies([...session.setCookies, flash]) })
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     return data(

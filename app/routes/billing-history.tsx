@@ -2,7 +2,7 @@ import { data, Link, useLoaderData } from 'react-router'
 import type { Route } from './+types/billing-history'
 import { Pagination } from '#app/components/pagination.tsx'
 import { Card, CardContent } from '#app/components/ui/card.tsx'
-import { paymentRows } from '#app/features/billing/billing-view.server.ts'
+import { invoicesFor, paymentRows } from '#app/features/billing/billing-view.server.ts'
 import { PaymentTable } from '#app/features/billing/payment-table.tsx'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
@@ -12,13 +12,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireMember(context)
   const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
   const page = Number.isInteger(requested) && requested >= 1 && requested <= 100_000 ? requested : 1
+  const caller = pageCaller(user)
   const [result, plans] = await Promise.all([
-    context.services.billing.payments(pageCaller(user).workspace.id, { page, limit: DEFAULT_PAGE_SIZE }),
+    context.services.billing.payments(caller.workspace.id, { page, limit: DEFAULT_PAGE_SIZE }),
     context.services.plans.list(),
   ])
   if (page > 1 && result.items.length === 0) throw data('No such page', { status: 404 })
   return {
-    payments: paymentRows(result.items, plans),
+    payments: paymentRows(result.items, plans, invoicesFor(context.services.billing, caller)),
     page,
     pageCount: Math.max(1, Math.ceil(result.total / DEFAULT_PAGE_SIZE)),
     total: result.total,

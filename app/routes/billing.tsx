@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { BillingHistoryCard, CurrentPlanCard, PaymentMethodCard } from '#app/features/billing/billing-summary.tsx'
 import { formatDate, loadBilling } from '#app/features/billing/billing-view.server.ts'
 import { PlanCards } from '#app/features/billing/plan-cards.tsx'
+import { OPEN_PORTAL } from '#app/features/billing/portal-button.tsx'
 import { attempt } from '#app/lib/attempt.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { requireMember, requireWorkspaceOwner } from '#app/lib/guards.server.ts'
@@ -26,6 +27,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(form.get('intent'))
   const { billing, plans } = context.services
   const planName = async (slug: string) => (await plans.list()).find((plan) => plan.slug === slug)?.name ?? slug
+
+  if (intent === OPEN_PORTAL) {
+    // A fresh link each time (Paddle's sign the member in and expire); never kept, never shown.
+    const opened = await attempt(() => billing.portalUrl(workspace))
+    if (!opened.ok) return data({ error: opened.error.message, title: 'Customer portal unavailable' }, { status: opened.error.status })
+    return redirect(opened.value)
+  }
 
   const outcome = await attempt(async (): Promise<Flash> => {
     if (intent === 'switch-to-free') {
@@ -61,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw new ValidationError(`Unknown billing action: ${intent.slice(0, 40)}`)
   })
-  if (!outcome.ok) return data({ error: outcome.error.message }, { status: outcome.error.status })
+  if (!outcome.ok) return data({ error: outcome.error.message, title: 'Error updating plan' }, { status: outcome.error.status })
   return redirect('/billing', { headers: withCookies([await flashHeader(outcome.value)]) })
 }
 
@@ -82,10 +90,11 @@ export default function BillingPage() {
     sandbox,
     workspaceName,
     canManage,
+    portal,
   } = useLoaderData<typeof loader>()
   const actionData = useActionData<typeof action>()
   useEffect(() => {
-    if (actionData?.error) toast.error('Error updating plan', { description: actionData.error })
+    if (actionData?.error) toast.error(actionData.title, { description: actionData.error })
   }, [actionData])
   useEffect(() => {
     if (error) toast.error('Error loading billing page', { description: error })
@@ -116,7 +125,7 @@ export default function BillingPage() {
           <PlanCards plans={plans} currentSlug={planSlug} subscription={subscription} checkout={checkout} />
         </section>
       ) : null}
-      {canManage ? <PaymentMethodCard subscription={subscription} /> : null}
+      {canManage ? <PaymentMethodCard subscription={subscription} portal={portal} /> : null}
       <BillingHistoryCard payments={payments} total={paymentCount} />
       {sandbox && subscription && canManage ? (
         <SandboxTools ends={subscription.cancelAtLabel ? 'subscription' : subscription.trial ? 'trial' : 'period'} />

@@ -9,6 +9,7 @@ import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { actionResult } from '#app/lib/action-result.server.ts'
 import { AutomationsList } from '#app/features/automations/automations-list.tsx'
 import { RecentActivity } from '#app/features/automations/recent-activity.tsx'
+import { RunsWaiting } from '#app/features/automations/runs-waiting.tsx'
 import { INPUT_FIELD_PREFIX } from '#app/features/automations/run-in-cloud.tsx'
 import { dataSourceFromForm } from '#app/features/automations/data-rows/data-rows-form.server.ts'
 import { RunFilters, RunHistoryTable } from '#app/features/automations/run-history.tsx'
@@ -121,6 +122,7 @@ export default function Dashboard() {
     extensionUrl,
     ledger,
     recent,
+    waiting,
     history,
     automations,
     automationNames,
@@ -160,6 +162,7 @@ export default function Dashboard() {
         <h1 className="text-2xl font-semibold tracking-tight">Automation History</h1>
         <p className="text-muted-foreground">{name ? `Welcome, ${name}.` : 'Welcome to your dashboard.'}</p>
       </header>
+      <RunsWaiting runs={waiting} />
       {profileIssue ? (
         <p role="alert" className="rounded-md border border-destructive/50 bg-destructive/10 p-3 text-sm">
           <strong>{PROFILE_ISSUE[0]}:</strong> {PROFILE_ISSUE[1]}
@@ -173,7 +176,7 @@ export default function Dashboard() {
           </a>
         </p>
       ) : null}
-      <section aria-label="Account summary" className="grid gap-4 sm:grid-cols-2">
+      <section aria-label="Account summary" className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <Card>
           <CardHeader>
             <CardDescription>Current plan</CardDescription>
@@ -196,7 +199,7 @@ export default function Dashboard() {
           </CardHeader>
         </Card>
       </section>
-      <section className="grid gap-4 lg:grid-cols-2">
+      <section className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle level={2}>Quick Start</CardTitle>

@@ -6,6 +6,7 @@ import { actionResult, type ActionResult } from '#app/lib/action-result.server.t
 import { RunTimeline } from '#app/features/automations/run-timeline.tsx'
 import { RunLiveView } from '#app/features/automations/run-live-view.tsx'
 import { DataRows, ExtractedData, RunFacts, RunFilesCard, RunLog, Screenshots } from '#app/features/automations/run-details.tsx'
+import { RunTraceCard } from '#app/features/automations/run-trace-card.tsx'
 import { RunRepairs } from '#app/features/automations/run-repairs.tsx'
 import { isActive, RunStatusBadge } from '#app/features/automations/run-status.tsx'
 import { RunQueueNotice } from '#app/features/automations/run-queue-notice.tsx'
@@ -164,6 +165,7 @@ export default function RunPage() {
       ) : null}
       <RunRepairs repairs={run.repairs} canApply={own && run.automationId !== null} />
       <RunTimeline timeline={run.timeline} filesRemoved={run.filesRemoved} />
+      {run.trace ? <RunTraceCard runId={run.id} trace={run.trace} /> : null}
       <RunLog log={run.log} />
       <DataRows runId={run.id} data={run.dataRows} />
       <RunFilesCard files={run.files} />

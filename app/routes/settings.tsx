@@ -3,6 +3,9 @@ import { useEffect } from 'react'
 import { data, redirect, useActionData, useLoaderData } from 'react-router'
 import type { Route } from './+types/settings'
 import { AccountSettingsForm } from '#app/features/account/account-settings-form.tsx'
+import { accountDataAction, accountDataView, isAccountDataIntent } from '#app/features/account/account-data-actions.server.ts'
+import { DataExportCard } from '#app/features/account/data-export-card.tsx'
+import { DeleteAccountCard } from '#app/features/account/delete-account-card.tsx'
 import { ApiKeysCard } from '#app/features/account/api-keys-card.tsx'
 import { deviceAction, isDeviceIntent } from '#app/features/account/device-actions.server.ts'
 import { settingsView } from '#app/features/account/settings-view.server.ts'
@@ -13,6 +16,7 @@ import { TwoFactorCard } from '#app/features/account/two-factor-card.tsx'
 import { twoFactorAction, type TwoFactorAnswer } from '#app/features/account/two-factor-actions.server.ts'
 import { isTwoFactorIntent } from '#app/features/account/two-factor-intents.ts'
 import { attempt } from '#app/lib/attempt.server.ts'
+import { refusedSubmission } from '#app/lib/refused-submission.server.ts'
 import { flashHeader, type Flash } from '#app/lib/flash.server.ts'
 import { pageCaller, requireMember } from '#app/lib/guards.server.ts'
 import { withCookies } from '#app/lib/response-headers.ts'
@@ -21,8 +25,10 @@ import { accountSettingsSchema, passwordChangeFormSchema } from '#common/account
 import { apiKeyCreateSchema } from '#common/api-keys.ts'
 import { privatePageMeta } from '#app/lib/seo.ts'
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return settingsView(context, requireMember(context))
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireMember(context)
+  const [view, accountData] = await Promise.all([settingsView(context, user), accountDataView(context, user, request)])
+  return { ...view, ...accountData }
 }
 
 /** The error toasts of each form (spec section 8). */
@@ -36,6 +42,8 @@ const ERROR_TITLES = {
   'revoke-device': 'Error revoking device',
   'allow-vault-values': 'Error allowing vault values',
   'stop-vault-values': 'Error stopping vault values',
+  'request-data-export': 'Error requesting your data',
+  'delete-account': 'Error deleting your account',
 } as const
 type Intent = keyof typeof ERROR_TITLES
 
@@ -55,6 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intentName = String(formData.get('intent'))
   if (isTwoFactorIntent(intentName)) return twoFactorAction(context, user, intentName, formData)
   if (isDeviceIntent(intentName)) return deviceAction(context, user, intentName, formData)
+  if (isAccountDataIntent(intentName)) return accountDataAction(context, user, intentName, formData)
   const intent = intentName as Intent
   const done = async (flash: Flash, cookies: string[] = []) =>
     redirect('/settings', { headers: withCookies([...cookies, await flashHeader(flash)]) })
@@ -93,20 +102,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return { cookies: [], newEmail: email !== user.email ? email : null }
     })
     if (!outcome.ok) {
-      const error = outcome.error
-      const fieldErrors = Object.fromEntries((error.issues ?? []).map((issue) => [issue.path, [issue.message]]))
-      return data(
-        {
-          intent,
-          result: submission.reply({
-            formErrors: error.issues?.length ? [] : [error.message],
-            fieldErrors,
-            hideFields: ['currentPassword', 'newPassword'],
-          }),
-          error: error.issues?.[0]?.message ?? error.message,
-        },
-        { status: error.status },
-      )
+      const refused = refusedSubmission((options) => submission.reply(options), outcome.error, ['currentPassword', 'newPassword'])
+      return data({ intent, ...refused }, { status: outcome.error.status })
     }
     if (intent === 'change-password') {
       const changed = 'revokedApiKeys' in outcome.value ? outcome.value : { revokedApiKeys: 0, revokedDevices: 0 }
@@ -180,6 +177,8 @@ export default function SettingsPage() {
     blockedWorkspace,
     devices,
     workspaceName,
+    dataExport,
+    deletion,
   } = useLoaderData<typeof loader>()
   const answer = useActionData<typeof action>()
   const twoFactorAnswer = answer && isTwoFactorAnswer(answer) ? answer : undefined
@@ -221,6 +220,8 @@ export default function SettingsPage() {
           mayAllowVaultValues={devices.mayAllowVaultValues}
         />
       ) : null}
+      <DataExportCard row={dataExport} error={actionData?.intent === 'request-data-export' ? actionData.error : null} />
+      <DeleteAccountCard key={`delete-${formKey}`} state={deletion} lastResult={resultFor('delete-account')} />
     </main>
   )
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaceMembers, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { action as adminAction, loader as adminLoader } from './admin-templates.tsx'
-import { action as subscriptionsAction } from './admin-subscriptions.tsx'
+import { action as planAction } from './admin-plan.tsx'
 import { action, loader } from './templates.tsx'
 
 // The gallery's and the Templates tab's page actions, with the real services (docs/decisions/022).
@@ -163,17 +163,26 @@ describe('the gallery page', () => {
   })
 })
 
-describe('the Subscriptions tab', () => {
+describe('a plan’s form on the Subscriptions tab', () => {
   it('switches a plan’s advanced templates, and the gallery follows', async () => {
     const pro = (await t.services.plans.list()).find((plan) => plan.slug === 'pro')
     const customer = await t.signUp()
     await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, customer.id))
+    // The plan's form as the admin saves it: every field as shown, the box ticked or not.
     const toggle = async (value: boolean) => {
-      const fields = { intent: 'update-plan', planId: pro?.id ?? '', field: 'advancedTemplates', value: String(value) }
-      const args = { request: post('/admin/subscriptions', fields), params: {}, context: await contextOf(admin) }
-      const answer = (await subscriptionsAction(args as unknown as Parameters<typeof subscriptionsAction>[0])) as unknown as {
-        data: Answer
+      const { id, slug: _slug, createdAt: _c, updatedAt: _u, ...plan } = pro!
+      const fields = Object.fromEntries(
+        Object.entries({ ...plan, advancedTemplates: value }).flatMap(([name, stored]): [string, string][] => {
+          if (typeof stored === 'boolean') return stored ? [[name, 'on']] : []
+          return [[name, Array.isArray(stored) ? stored.join('\n') : String(stored ?? '')]]
+        }),
+      )
+      const args = {
+        request: post(`/admin/subscriptions/${id}`, { intent: 'save-plan', ...fields }),
+        params: { planId: id },
+        context: await contextOf(admin),
       }
+      const answer = (await planAction(args as unknown as Parameters<typeof planAction>[0])) as unknown as { data: Answer }
       expect(answer.data).toMatchObject({ ok: true, toast: { title: 'Plan updated' } })
     }
     const lockedFor = async () => (await galleryOf(customer, '?category=scraping')).templates.find((template) => template.advanced)?.locked
@@ -185,5 +194,9 @@ describe('the Subscriptions tab', () => {
       await toggle(false)
     }
     expect(await lockedFor()).toContain('part of the Business plan')
+    // Saved twice as shown, the rest of the plan is as it was.
+    const { updatedAt: _before, ...was } = pro!
+    const { updatedAt: _after, ...now } = (await t.services.plans.list()).find((plan) => plan.slug === 'pro')!
+    expect(now).toEqual(was)
   })
 })

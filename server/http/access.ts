@@ -5,6 +5,8 @@ import { callerOf } from '#common/auth.ts'
 import { DEVICE_ONLY_MESSAGE, DEVICE_REFUSED_MESSAGE } from '#common/devices.ts'
 import { hasRole, workspaceRoleRefusal, type WorkspaceRole } from '#common/workspaces.ts'
 import { Forbidden, Unauthorized } from '#common/errors.ts'
+import { AccountSuspended } from '#common/suspension.ts'
+import { AccountDeletionPending } from '#common/account-data.ts'
 import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor-requirement.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import type { AppEnv } from './app-env.ts'
@@ -90,6 +92,11 @@ function authorize(access: SignedInAccess) {
     const stricter = access.whenQuery
     const rule = stricter && c.req.queries(stricter.name)?.includes(stricter.value) ? stricter.rule : access
     const user = c.get('user')
+    // A suspended member's key or device is theirs still: 403 with the reason, not 401 (docs/decisions/062).
+    if (!user && c.get('accountSuspended')) throw new AccountSuspended()
+    // So is the key or device of an account whose deletion waits: signing in cancels it (docs/decisions/065).
+    const erasesAt = c.get('accountDeletion')
+    if (!user && erasesAt) throw new AccountDeletionPending(erasesAt)
     const refused = refusal(user, rule)
     if (refused) throw refused
     c.set('member', user as SessionUser)

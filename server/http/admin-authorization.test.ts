@@ -24,12 +24,19 @@ interface Sample {
 /** Operations a signed-in member may call (secured, but not admin-only). */
 const MEMBER_OPERATIONS = [
   'POST /auth/logout',
+  'POST /auth/view-as/end',
   'GET /auth/me',
   'PUT /auth/profile',
   'PUT /auth/change-password',
   'GET /keys',
   'POST /keys',
   'DELETE /keys/{id}',
+  'POST /billing/portal',
+  'GET /billing/invoices/{paymentId}',
+  'POST /account/export',
+  'GET /account/export',
+  'GET /account/export/{id}/download',
+  'POST /account/deletion',
   'GET /automations',
   'POST /automations',
   'GET /automations/{id}',
@@ -66,6 +73,7 @@ const MEMBER_OPERATIONS = [
   'GET /runs/{id}/extracted.csv',
   'GET /runs/{id}/extracted.json',
   'GET /runs/{id}/screenshots/{file}',
+  'GET /runs/{id}/trace',
   'GET /workspaces',
   'POST /workspaces',
   'GET /workspaces/current',
@@ -133,6 +141,10 @@ let fixtures: {
   editUser: Account
   deleteUser: Account
   passwordUser: Account
+  unverifiedUser: Account
+  suspendUser: Account
+  suspendedUser: Account
+  viewAsUser: Account
   editPost: string
   deletePost: string
   editInquiry: string
@@ -176,6 +188,10 @@ beforeAll(async () => {
     editUser: await t.signUp(),
     deleteUser: await t.signUp(),
     passwordUser: await t.signUp(),
+    unverifiedUser: await t.signUp({ verified: false }),
+    suspendUser: await t.signUp(),
+    suspendedUser: await t.signUp(),
+    viewAsUser: await t.signUp(),
     editPost: await createPost('Post to edit'),
     deletePost: await createPost('Post to delete'),
     editInquiry: await createInquiry('Inquiry to mark'),
@@ -185,6 +201,7 @@ beforeAll(async () => {
     editPlan: await createPlan('Plan to edit'),
     deletePlan: await createPlan('Plan to delete'),
   }
+  await t.services.userSuspensions.suspend({ id: admin.id, email: admin.email }, fixtures.suspendedUser.id, 'To be restored')
 })
 afterAll(async () => {
   await t.close()
@@ -214,6 +231,12 @@ const samples: Record<string, () => Sample> = {
     body: { newPassword: 'brand-new-password' },
   }),
   'POST /users/{id}/reset-two-factor': () => ({ path: `/users/${fixtures.editUser.id}/reset-two-factor` }),
+  'POST /users/{id}/sign-out': () => ({ path: `/users/${fixtures.passwordUser.id}/sign-out` }),
+  'POST /users/{id}/verification-email': () => ({ path: `/users/${fixtures.unverifiedUser.id}/verification-email` }),
+  'POST /users/{id}/suspend': () => ({ path: `/users/${fixtures.suspendUser.id}/suspend`, body: { reason: 'Matrix check' } }),
+  'POST /users/{id}/unsuspend': () => ({ path: `/users/${fixtures.suspendedUser.id}/unsuspend` }),
+  'GET /users/{id}/timeline': () => ({ path: `/users/${fixtures.editUser.id}/timeline` }),
+  'POST /users/{id}/view-as': () => ({ path: `/users/${fixtures.viewAsUser.id}/view-as`, body: { reason: 'Matrix check' } }),
   'GET /plans/all': () => ({ path: '/plans/all' }),
   'POST /plans': () => ({ path: '/plans', body: { name: 'Matrix plan', sortOrder: 5 }, status: 201 }),
   'PATCH /plans/{id}': () => ({ path: `/plans/${fixtures.editPlan}`, body: { sortOrder: 4 } }),
@@ -243,6 +266,7 @@ const samples: Record<string, () => Sample> = {
     },
   }),
   'GET /audit': () => ({ path: '/audit?targetType=user' }),
+  'GET /overview': () => ({ path: '/overview' }),
   'GET /events/inquiries': () => ({ path: '/events/inquiries', stream: true }),
 }
 

@@ -1,4 +1,5 @@
 import type { Credential, SessionUser } from '#server/features/auth/session.service.ts'
+import type { ViewAsEnded } from './page-context.ts'
 import type { PageCacheMiss } from './page-cache.ts'
 import type { Refusal, RequestVerdict } from './request-guard.ts'
 
@@ -18,6 +19,14 @@ export interface AppEnv {
     refusedBody: { refusal: Refusal; read: boolean } | undefined
     credential: Credential | null
     user: SessionUser | null
+    /** The Set-Cookie values the session's resolution answers with (a refreshed or cleared session cookie). */
+    sessionCookies: string[] | undefined
+    /** The request's credential is valid but its account is suspended (docs/decisions/062): `user` is null. */
+    accountSuspended: boolean | undefined
+    /** The request's credential is valid but its account waits for its erasure on this day (docs/decisions/065): `user` is null. */
+    accountDeletion: Date | undefined
+    /** This request found an admin's view as a member over and ended it (docs/decisions/064): the page says so. */
+    viewAsEnded: ViewAsEnded | undefined
     /** A public page request the page cache had no page for: the renderer's answer may be kept (page-cache.ts). */
     pageCacheMiss: PageCacheMiss | undefined
   }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { signInBlockSchema } from '#common/automations.ts'
+import { TRACE_MODES } from '#common/run-trace.ts'
 import { scheduleOutputSchema, type Schedule } from '#common/schedules.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 
@@ -18,6 +19,13 @@ export const automationSchema = z
     }),
     keepSession: z.boolean().openapi({
       description: 'Whether cloud runs keep the browser session (cookies, storage) for the next run, sealed like vault secrets',
+    }),
+    trace: z.enum(TRACE_MODES).openapi({
+      description: 'When cloud runs keep a Playwright trace to download and open in the trace viewer: off, onFailure or always',
+    }),
+    askPersonOnCaptcha: z.boolean().openapi({
+      description:
+        'Whether a cloud run whose step is blocked by a CAPTCHA or a similar check asks a person (as an askPerson step does), then tries the step again',
     }),
     signInBlock: signInBlockSchema.nullable().openapi({
       description: 'Steps from..to sign in; they run only when the check finds the run signed out',

@@ -54,7 +54,14 @@ const escapeHtml = (text: string) =>
  * A self-contained 503 page (no scripts, no stylesheet, no database): for maintenance mode, and
  * for a database outage (error-handler.ts), when React Router's pages cannot be rendered.
  */
-export function unavailablePage(options: { title: string; heading: string; message: string; signInLink?: boolean }): string {
+export function unavailablePage(options: {
+  title: string
+  heading: string
+  message: string
+  signInLink?: boolean
+  /** Instead of "Try again": where to go from here (a refused change: back to the page). */
+  link?: { href: string; text: string }
+}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -76,7 +83,7 @@ export function unavailablePage(options: { title: string; heading: string; messa
 <main>
   <h1>${escapeHtml(options.heading)}</h1>
   <p>${escapeHtml(options.message)}</p>
-  ${options.signInLink ? '<p><a href="/auth">Administrators can sign in</a></p>' : '<p><a href="">Try again</a></p>'}
+  ${options.signInLink ? '<p><a href="/auth">Administrators can sign in</a></p>' : options.link ? `<p><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.text)}</a></p>` : '<p><a href="">Try again</a></p>'}
 </main>
 </body>
 </html>`

@@ -5,6 +5,7 @@ import { createMiddleware } from 'hono/factory'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '#server/app.ts'
+import type { AppSettings } from '#common/settings.ts'
 import type { Services } from '#server/services.ts'
 import { createTestApp, testEnv, type TestApp } from '#server/testing/create-test-app.ts'
 import type { AppEnv } from './app-env.ts'
@@ -580,6 +581,18 @@ describe('the page cache in the production app, on the database', () => {
     await t.close()
   })
 
+  /**
+   * Changes the settings and waits until this process has heard of it (when it listens), so that
+   * no announcement is still on its way when the next test keeps a page.
+   */
+  async function changeSettings(next: AppSettings) {
+    const before = t.services.publicContent.heard()
+    await t.services.settings.update(next)
+    for (let i = 0; i < 200 && before !== null && t.services.publicContent.heard() === before; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
   /** The whole production chain (server/app.ts) with a page that shows the site's name, as the root loader does. */
   function production(services: Services = t.services) {
     let renders = 0
@@ -666,7 +679,7 @@ describe('the page cache in the production app, on the database', () => {
     // A arrives and its version read begins; the change commits; B arrives while A's read runs.
     const a = p.get('/about')
     for (let i = 0; i < 200 && gates.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5))
-    await t.services.settings.update({ ...settings, siteName: 'Renamed Before B' })
+    await changeSettings({ ...settings, siteName: 'Renamed Before B' })
     // Settings read again (the cache check for maintenance mode then takes no query), B arrives
     // and reaches the version read while A's is still held.
     await t.services.settings.get()
@@ -678,7 +691,7 @@ describe('the page cache in the production app, on the database', () => {
     const [answerA, answerB] = await Promise.all([a, b])
     expect(answerA.body).toContain(`<h1>${settings.siteName}</h1>`)
     expect(answerB.body).toContain('<h1>Renamed Before B</h1>')
-    await t.services.settings.update(settings)
+    await changeSettings(settings)
   })
 
   it('shows a change this process committed to the next request, without reading the version for any hit', async () => {
@@ -693,13 +706,13 @@ describe('the page cache in the production app, on the database', () => {
     const settings = await t.services.settings.get()
     expect((await p.get('/pricing')).body).toContain(`<h1>${settings.siteName}</h1>`)
     expect((await p.get('/pricing')).body).toContain('render 1')
-    await t.services.settings.update({ ...settings, siteName: 'Renamed Just Now' })
+    await changeSettings({ ...settings, siteName: 'Renamed Just Now' })
     try {
       await t.services.settings.get()
       expect((await p.get('/pricing')).body).toContain('<h1>Renamed Just Now</h1>')
       expect(reads).toBe(0)
     } finally {
-      await t.services.settings.update(settings)
+      await changeSettings(settings)
     }
   })
 
@@ -723,13 +736,13 @@ describe('the page cache in the production app, on the database', () => {
     await p.get('/careers')
     expect((await p.get('/careers')).response.status).toBe(200)
     expect(p.renders()).toBe(1)
-    await t.services.settings.update({ ...settings, maintenanceMode: true })
+    await changeSettings({ ...settings, maintenanceMode: true })
     try {
       const { response } = await p.get('/careers')
       expect(response.status).toBe(503)
       expect(response.headers.get('content-security-policy')).toMatch(/'nonce-/)
     } finally {
-      await t.services.settings.update({ ...settings, maintenanceMode: false })
+      await changeSettings({ ...settings, maintenanceMode: false })
     }
   })
 })

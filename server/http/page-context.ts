@@ -10,8 +10,16 @@ export type PageContext = {
   cspNonce: string
   clientIp: string
   publicUrl: string
+  /** This request found an admin's view as a member over (docs/decisions/064): the root loader says so once. */
+  viewAsEnded?: ViewAsEnded
   /** An unexpected loader or action error (entry.server.tsx's handleError): logged, or a database outage that makes the page a 503. */
   reportError(error: unknown): void
+}
+
+/** Viewing as `email` ended (the 30 minutes were up, or the member's sessions ended) before this page. */
+export interface ViewAsEnded {
+  email: string | null
+  expired: boolean
 }
 
 declare module 'react-router' {

@@ -37,6 +37,7 @@ export function pages(options: {
       cspNonce: c.get('cspNonce'),
       clientIp: c.get('clientIp'),
       publicUrl: options.publicUrl,
+      viewAsEnded: c.get('viewAsEnded'),
       reportError(error) {
         // A refused body the action tried to read: answered below, not an error of ours.
         if (c.get('refusedBody')?.read) return

@@ -138,15 +138,18 @@ describe('Paddle checkout allowances', () => {
     const csp = cspDirectives(headers.get('content-security-policy'))
     expect(csp.get('script-src')?.join(' ')).not.toContain('paddle')
     expect(csp.get('frame-src')).toEqual(["'none'"])
+    expect(csp.get('form-action')).toEqual(["'self'"])
     expect(headers.get('permissions-policy')).toContain('payment=()')
   })
 
-  it('with Paddle: Paddle.js from its CDN and the checkout frame, nothing else', async () => {
+  it('with Paddle: Paddle.js from its CDN, the checkout frame and the customer portal, nothing else', async () => {
     const headers = await headersWith(true)
     const csp = cspDirectives(headers.get('content-security-policy'))
     expect(csp.get('script-src')).toContain('https://cdn.paddle.com')
     expect(csp.get('frame-src')).toEqual(['https://*.paddle.com'])
     expect(csp.get('frame-ancestors')).toEqual(["'none'"])
+    // The Billing page's form post that opens the customer portal ends there.
+    expect(csp.get('form-action')).toEqual(["'self'", 'https://customer-portal.paddle.com', 'https://sandbox-customer-portal.paddle.com'])
     expect(headers.get('permissions-policy')).toContain('payment=(self "https://buy.paddle.com" "https://sandbox-buy.paddle.com")')
   })
 })

@@ -6,6 +6,8 @@ export interface SecurityHeaderOptions {
   isProduction: boolean
   analytics?: boolean
   paddle?: boolean
+  /** Pages that frame pages of their own origin (the trace viewer's snapshots), and may be framed by them. */
+  framesOwn?: boolean
 }
 
 /**
@@ -48,9 +50,12 @@ export function nextNonce(): string {
 export function securityHeaderList(options: SecurityHeaderOptions, scriptSources: readonly string[]): [string, string][] {
   const paddle = options.paddle ?? false
   const headers: [string, string][] = [
-    ['content-security-policy', contentSecurityPolicy(scriptSources, options.isProduction, options.analytics ?? false, paddle)],
+    [
+      'content-security-policy',
+      contentSecurityPolicy(scriptSources, options.isProduction, options.analytics ?? false, paddle, options.framesOwn ?? false),
+    ],
     ['x-content-type-options', 'nosniff'],
-    ['x-frame-options', 'DENY'],
+    ['x-frame-options', options.framesOwn ? 'SAMEORIGIN' : 'DENY'],
     ['referrer-policy', 'strict-origin-when-cross-origin'],
     ['cross-origin-opener-policy', 'same-origin'],
     ['permissions-policy', `camera=(), microphone=(), geolocation=(), payment=${paddle ? `(self ${PADDLE_CHECKOUT_ORIGINS})` : '()'}`],
@@ -67,8 +72,15 @@ const ANALYTICS_CONNECT = 'https://*.google-analytics.com https://*.analytics.go
 const PADDLE_SCRIPT = 'https://cdn.paddle.com'
 const PADDLE_ORIGINS = 'https://*.paddle.com'
 const PADDLE_CHECKOUT_ORIGINS = '"https://buy.paddle.com" "https://sandbox-buy.paddle.com"'
+const PADDLE_PORTAL_ORIGINS = 'https://customer-portal.paddle.com https://sandbox-customer-portal.paddle.com'
 
-function contentSecurityPolicy(scriptSources: readonly string[], isProduction: boolean, analytics: boolean, paddle: boolean): string {
+function contentSecurityPolicy(
+  scriptSources: readonly string[],
+  isProduction: boolean,
+  analytics: boolean,
+  paddle: boolean,
+  framesOwn: boolean,
+): string {
   const script = [
     `'self'`,
     ...scriptSources,
@@ -86,10 +98,13 @@ function contentSecurityPolicy(scriptSources: readonly string[], isProduction: b
     analytics ? "img-src 'self' data: blob: https://*.google-analytics.com https://*.googletagmanager.com" : "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src ${connect.filter(Boolean).join(' ')}`,
-    paddle ? `frame-src ${PADDLE_ORIGINS}` : "frame-src 'none'",
-    "frame-ancestors 'none'",
+    // The trace viewer's empty snapshot is a data: page (an opaque origin of its own).
+    framesOwn ? "frame-src 'self' data:" : paddle ? `frame-src ${PADDLE_ORIGINS}` : "frame-src 'none'",
+    framesOwn ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // A form post may end at Paddle's customer portal: the Billing page's "Manage payment method
+    // and invoices" redirects there, and browsers hold a form's redirects to form-action.
+    paddle ? `form-action 'self' ${PADDLE_PORTAL_ORIGINS}` : "form-action 'self'",
     "object-src 'none'",
   ]
   return directives.join('; ')

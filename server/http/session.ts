@@ -9,10 +9,17 @@ export function resolveSession(sessions: SessionService) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const cookieOnly = !isApiPath(c.req.path)
     const credential = credentialOf(c.req.raw.headers, { cookieOnly })
-    const { user, setCookies } = await sessions.resolve(credential, workspaceRequestOf(c.req.raw.headers, { cookieOnly }))
+    const { user, setCookies, accountSuspended, accountDeletion } = await sessions.resolve(
+      credential,
+      workspaceRequestOf(c.req.raw.headers, { cookieOnly }),
+    )
     c.set('credential', credential)
     c.set('user', user)
+    c.set('accountSuspended', accountSuspended)
+    c.set('accountDeletion', accountDeletion)
+    c.set('sessionCookies', setCookies)
     await next()
-    for (const cookie of setCookies) c.res.headers.append('Set-Cookie', cookie)
+    // Read after the request: a view as a member that ended may have replaced them (view-as.ts).
+    for (const cookie of c.get('sessionCookies') ?? []) c.res.headers.append('Set-Cookie', cookie)
   })
 }

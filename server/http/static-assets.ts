@@ -20,7 +20,11 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
   '.zip': 'application/zip',
+  '.ttf': 'font/ttf',
 }
+
+/** How a file is served, by its extension. */
+export const contentTypeOf = (name: string) => CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream'
 
 interface Asset {
   body: Buffer
@@ -75,7 +79,7 @@ function loadAssets(root: string): Map<string, Asset> {
         body: readFileSync(file),
         br: readIfExists(`${file}.br`),
         gzip: readIfExists(`${file}.gz`),
-        type: CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream',
+        type: contentTypeOf(name),
         immutable: urlPath.startsWith('/assets/'),
       })
     }

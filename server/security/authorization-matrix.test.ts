@@ -1,11 +1,23 @@
+import { strToU8, zipSync } from 'fflate'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { automationRuns, automationTriggers, webhookDeliveries, webhookEndpoints, workspaces } from '#server/db/schema/index.ts'
+import {
+  automationRuns,
+  automationTriggers,
+  dataExports,
+  webhookDeliveries,
+  webhookEndpoints,
+  workspaces,
+} from '#server/db/schema/index.ts'
 import { EXTRACTED_JSON } from '#server/artifact-links.ts'
 import { createSecretBox, newMessageId, newWebhookSecret } from '#server/features/webhooks/webhook-signing.ts'
 import { signPaddleBody } from '#server/features/billing/paddle-signature.ts'
 import { createTestApp, sessionCookie, TEST_AUTH_SECRET, TEST_PUBLIC_URL, type TestApp } from '#server/testing/create-test-app.ts'
+import { paddleSubscriptionOf, paymentOf } from '#server/testing/billing-fixtures.ts'
+import { startFakePaddleApi, type FakePaddleApi } from '#server/testing/fake-paddle-api.ts'
 import { startPracticeSites, type PracticeSites } from '#server/testing/practice-sites.ts'
 import { createSoftwareAuthenticator } from '#server/testing/software-authenticator.ts'
 import { enableTwoFactor, totpCode } from '#server/testing/totp.ts'
@@ -75,6 +87,10 @@ const ROLE_IP: Record<Role, string> = {
 
 let t: TestApp
 let sites: PracticeSites
+/** Paddle's API, stood in for on loopback: the billing rows ask it for portal and invoice links. */
+let paddle: FakePaddleApi
+/** The member's paid payment (with a Paddle subscription): its invoice is what the billing rows ask for. */
+let memberPaymentId: string
 let accounts: Record<Exclude<Role, 'visitor'>, Account>
 /** The account the visitor signs in with (POST /auth/login). */
 let spare: Account
@@ -384,6 +400,44 @@ const make = {
     const response = await send('admin', 'POST', { path: '/users', body })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
   },
+  /** The cookies of a browser in which the admin views the app as a fresh member (docs/decisions/064). */
+  async viewing(): Promise<string> {
+    const response = await send('admin', 'POST', { path: `/users/${await make.user()}/view-as`, body: { reason: 'Matrix view' } })
+    await json(response, 200)
+    return response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0])
+      .join('; ')
+  },
+  /**
+   * The signed link (under /api) of a ready data export of the account's, made two days ago so that
+   * the account may still ask for a new one (docs/decisions/065).
+   */
+  async exportLink(account: Account): Promise<string> {
+    const madeAt = new Date(Date.now() - 2 * 24 * 3_600_000)
+    const [row] = await t.db
+      .insert(dataExports)
+      .values({
+        userId: account.id,
+        status: 'ready',
+        createdAt: madeAt,
+        readyAt: madeAt,
+        expiresAt: new Date(Date.now() + 3_600_000),
+        bytes: 1,
+      })
+      .returning()
+    if (!row) throw new Error('no export')
+    await mkdir(path.join(t.dataDir, 'exports'), { recursive: true })
+    await writeFile(path.join(t.dataDir, 'exports', `${row.id}.zip`), zipSync({ 'data.json': strToU8('{}') }))
+    const link = new URL(t.services.dataExports.view(row).apiUrl ?? '')
+    return `${link.pathname.replace(/^\/api/, '')}${link.search}`
+  },
+  /** A fresh member an admin has suspended. */
+  async suspendedUser(): Promise<string> {
+    const id = await make.user()
+    await json(await send('admin', 'POST', { path: `/users/${id}/suspend`, body: { reason: 'Matrix suspension' } }), 200)
+    return id
+  },
   async plan(): Promise<string> {
     const response = await send('admin', 'POST', { path: '/plans', body: { name: unique('Matrix plan'), price: 7 } })
     return (await json<{ data: { id: string } }>(response, 201)).data.id
@@ -558,6 +612,28 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'PATCH /plans/{id}': () => ({ path: `/plans/${fixtures.planId}`, body: { description: 'Changed by the matrix' } }),
   'DELETE /plans/{id}': async () => ({ path: `/plans/${await make.plan()}` }),
 
+  'POST /billing/portal': () => ({ path: '/billing/portal' }),
+  'POST /account/export': () => ({ path: '/account/export' }),
+  'GET /account/export': () => ({ path: '/account/export' }),
+  'GET /account/export/{id}/download': async (role) => ({ path: await make.exportLink(accountOf(role)), stream: true }),
+  "GET /account/export/{id}/download [the member's link]": async () => ({ path: await make.exportLink(accounts.member), stream: true }),
+  // A fresh account of the role's kind, so that the roles themselves are not deleted.
+  'POST /account/deletion': async (role) => {
+    if (role === 'visitor') return { path: '/account/deletion', body: { password: PASSWORD } }
+    const fresh = await t.signUp({ password: PASSWORD, role: role === 'admin' ? 'admin' : 'user' })
+    return {
+      path: '/account/deletion',
+      body: { password: PASSWORD },
+      credentials: role === 'member' ? { cookie: fresh.cookie } : { token: fresh.token },
+    }
+  },
+  'POST /account/deletion [API key]': (role) => ({
+    path: '/account/deletion',
+    body: { password: accountOf(role).password },
+    credentials: viaApiKey(role),
+  }),
+  'GET /billing/invoices/{paymentId}': () => ({ path: `/billing/invoices/${memberPaymentId}` }),
+
   'GET /users': () => ({ path: '/users?page=1&limit=5' }),
   'POST /users': () => ({ path: '/users', body: { email: `${unique('made-by-admin')}@example.com`, password: PASSWORD, role: 'user' } }),
   'GET /users/{id}': () => ({ path: `/users/${accounts.member.id}` }),
@@ -568,6 +644,28 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     body: { newPassword: 'brand-new-password' },
   }),
   'POST /users/{id}/reset-two-factor': () => ({ path: `/users/${fixtures.resetUserId}/reset-two-factor` }),
+  'POST /users/{id}/sign-out': () => ({ path: `/users/${fixtures.resetUserId}/sign-out` }),
+  'POST /users/{id}/verification-email': async () => ({ path: `/users/${await make.user()}/verification-email` }),
+  'POST /users/{id}/suspend': async () => ({ path: `/users/${await make.user()}/suspend`, body: { reason: 'Matrix check' } }),
+  'POST /users/{id}/unsuspend': async () => ({ path: `/users/${await make.suspendedUser()}/unsuspend` }),
+  'POST /users/{id}/suspend [admin-scoped API key]': async (role) => ({
+    path: `/users/${await make.user()}/suspend`,
+    body: { reason: 'Matrix check by key' },
+    credentials: viaAdminScopedKey(role),
+  }),
+  'POST /users/{id}/view-as': async () => ({ path: `/users/${await make.user()}/view-as`, body: { reason: 'Matrix check' } }),
+  'POST /users/{id}/view-as [admin-scoped API key]': async (role) => ({
+    path: `/users/${await make.user()}/view-as`,
+    body: { reason: 'Matrix check by key' },
+    credentials: viaAdminScopedKey(role),
+  }),
+  'POST /auth/view-as/end': () => ({ path: '/auth/view-as/end' }),
+  'POST /auth/view-as/end [viewing]': async () => ({ path: '/auth/view-as/end', credentials: { cookie: await make.viewing() } }),
+  'GET /users/{id}/timeline': () => ({ path: `/users/${accounts.member.id}/timeline` }),
+  'GET /users/{id}/timeline [admin-scoped API key]': (role) => ({
+    path: `/users/${accounts.member.id}/timeline`,
+    credentials: viaAdminScopedKey(role),
+  }),
   'POST /users/{id}/reset-two-factor [admin-scoped API key]': (role) => ({
     path: `/users/${role === 'visitor' ? accounts.admin.id : accounts[role].id}/reset-two-factor`,
     credentials: viaAdminScopedKey(role),
@@ -623,6 +721,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
     credentials: viaAdminScopedKey(role),
   }),
   'GET /audit': () => ({ path: '/audit?targetType=user' }),
+  'GET /overview': () => ({ path: '/overview' }),
   'GET /events/inquiries': () => ({ path: '/events/inquiries', stream: true }),
 
   'GET /workspaces': () => ({ path: '/workspaces' }),
@@ -849,6 +948,7 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /runs/{id}/extracted.csv': () => ({ path: `/runs/${fixtures.runId}/extracted.csv` }),
   'GET /runs/{id}/extracted.json': () => ({ path: `/runs/${fixtures.runId}/extracted.json` }),
   'GET /runs/{id}/screenshots/{file}': () => ({ path: `/runs/${fixtures.runId}/screenshots/${SCREENSHOT}` }),
+  'GET /runs/{id}/trace': () => ({ path: `/runs/${fixtures.runId}/trace` }),
 
   // Not in the OpenAPI document.
   'GET /openapi.json': () => ({ path: '/openapi.json' }),
@@ -892,11 +992,17 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
 
 beforeAll(async () => {
   sites = await startPracticeSites()
+  paddle = await startFakePaddleApi()
   t = await createTestApp({
     apiRateLimit: RATE_LIMIT,
     privateTargets: 'loopback',
     googleEnabled: true,
-    billing: { PADDLE_CLIENT_TOKEN: 'test_client_token', PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    billing: {
+      PADDLE_CLIENT_TOKEN: 'test_client_token',
+      PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      PADDLE_API_KEY: 'pdl_matrix_key',
+      PADDLE_API_URL: paddle.url,
+    },
   })
   const [admin, member, otherMember, visitorAccount] = [
     await t.signUp({ role: 'admin', password: PASSWORD }),
@@ -909,6 +1015,8 @@ beforeAll(async () => {
   // Pro has no monthly run cap: the member starts a client run for each runs row; and the credits
   // pay for the cloud runs the rows start (a start, a resume, a run again, by every credential).
   await json(await send('admin', 'PUT', { path: `/users/${member.id}`, body: { plan: 'pro', credits: 500 } }), 200)
+  await paddleSubscriptionOf(t.db, member.id)
+  memberPaymentId = (await paymentOf(t.db, member.id)).id
 
   const automationId = await make.automation()
   const runId = await make.clientRun(automationId)
@@ -916,11 +1024,14 @@ beforeAll(async () => {
   // Only the cloud worker takes screenshots; give the client run one as the worker would.
   await t.services.runFiles.saveScreenshot(runId, SCREENSHOT, pngBytes())
   await t.services.runFiles.saveFile(runId, KEPT_FILE, new TextEncoder().encode('name\nAda\n'))
+  const trace = zipSync({ 'trace.trace': strToU8('') })
+  await t.services.runFiles.saveTrace(runId, trace)
   await t.db
     .update(automationRuns)
     .set({
       screenshots: [{ name: 'Step 1', file: SCREENSHOT, step: 1 }],
       files: [{ name: 'people.csv', file: KEPT_FILE, size: 9, step: 1 }],
+      trace: { bytes: trace.byteLength },
     })
     .where(eq(automationRuns.id, runId))
 
@@ -978,6 +1089,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close()
   await sites?.close()
+  await paddle?.close()
 })
 
 async function documentedOperations(): Promise<string[]> {

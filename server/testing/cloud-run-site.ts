@@ -59,6 +59,17 @@ document.getElementById('verify').onclick = () => {
 }
 </script></html>`
 
+/** A shop behind a check that asks for a person (a box to tick), as bot walls do: the shop shows once it is ticked. */
+const WALL_PAGE = `<!doctype html><html lang="en"><title>Just a moment...</title>
+<h1>Verify you are human</h1>
+<label style="position:absolute;left:0;top:100px;width:400px;height:60px"><input type="checkbox" id="human" style="width:40px;height:40px"> I am not a robot</label>
+<script>
+document.getElementById('human').onchange = () => {
+  document.title = 'Shop'
+  document.body.innerHTML = '<h1>Shop</h1><button onclick="this.textContent = \\'In the cart\\'">Add to cart</button>'
+}
+</script></html>`
+
 /**
  * A page that asks the browser for WebRTC candidates from a STUN and a TURN server at
  * 127.0.0.1:`port` (UDP): a browser that may send UDP past the proxy sends packets there.
@@ -95,6 +106,8 @@ export async function startTestSite(options: { redirectTo?: string; imageFrom?: 
     } else if (path === '/late') {
       const ms = Number(new URL(request.url ?? '/', 'http://site').searchParams.get('ms') ?? '1000')
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(latePage(ms))
+    } else if (path === '/wall') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(WALL_PAGE)
     } else if (path === '/code') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(CODE_PAGE)
     } else if (path === '/pixel') {
@@ -111,6 +124,10 @@ export async function startTestSite(options: { redirectTo?: string; imageFrom?: 
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      // A browser's kept-alive connections would hold close() open until they time out.
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
   }
 }

@@ -151,8 +151,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
   }
 
   const close = async () => {
-    await services.browsers.close()
-    await database.close()
+    await sayIfSlow('closing the cloud browser', services.browsers.close())
+    await sayIfSlow('closing the database', database.close())
     rmSync(dataDir, { recursive: true, force: true })
   }
   return { app, database, db: database.db, services, request, signUp, verifyEmailOf, pageContext, freshIp, dataDir, close }
@@ -180,3 +180,16 @@ export function sessionCookie(response: Response): string {
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
+
+/**
+ * Waits for `work`, saying on stderr which part of a test's clean-up is still waiting after 20 s:
+ * a hook that runs out of time then names what held it (an unreleased database client, a browser).
+ */
+async function sayIfSlow<T>(what: string, work: Promise<T>): Promise<T> {
+  const timer = setTimeout(() => process.stderr.write(`test app: ${what} has taken over 20 s\n`), 20_000)
+  try {
+    return await work
+  } finally {
+    clearTimeout(timer)
+  }
+}

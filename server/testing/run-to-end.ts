@@ -8,7 +8,7 @@ import type { TestApp } from './create-test-app.ts'
  * Lets a cloud worker, wired as server/main.ts wires it (vault and repairer included), run the
  * queued cloud run `id` to its end on 127.0.0.1's sites, and answers the run's row.
  */
-export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?: number } = {}) {
+export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?: number; timeLimitMs?: number } = {}) {
   const worker = createCloudWorker({
     runQueue: t.services.runQueue,
     runFiles: t.services.runFiles,
@@ -21,7 +21,7 @@ export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?
       concurrency: 1,
       chromiumPath: '/usr/bin/chromium',
       stepTimeoutMs: options.stepTimeoutMs ?? 5_000,
-      timeLimitMs: 90_000,
+      timeLimitMs: options.timeLimitMs ?? 90_000,
       maxActions: 100,
       privateTargets: 'loopback',
       pollMs: 50,

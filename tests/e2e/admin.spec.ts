@@ -6,10 +6,12 @@ import {
   expect,
   expectNoAxeViolations,
   gotoHydrated,
+  hydrated,
   signIn,
   signInAsAdmin,
   test,
   toasts,
+  toastWith,
   type Credentials,
 } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
@@ -20,15 +22,64 @@ test.describe.configure({ timeout: 90_000 })
 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text })
 
-/** The Subscriptions tab's save of a plan field, to await after the change that sends it. */
+/** A plan form's save, to await after the click that sends it. */
 const planSaved = (page: Page) =>
-  page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions'))
+  page.waitForResponse((response) => response.request().method() === 'POST' && response.url().includes('/admin/subscriptions/'))
+
+/** A plan's card on the Subscriptions tab. */
+const planCard = (page: Page, name: string) =>
+  page
+    .getByRole('list', { name: 'Subscription plans' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) })
 
 async function adminHeaders(request: Parameters<typeof apiToken>[0], baseUrl?: string) {
   return { Authorization: `Bearer ${await apiToken(request, ADMIN, baseUrl)}` }
 }
 
 test.describe('Users Management', () => {
+  test('support: send the verification link again, and sign a member out everywhere at once', async ({ page, browser, request }) => {
+    const user = await createAccount(request, 'supported', BASE_URL, { verified: false })
+    const theirs = await browser.newContext()
+    const member = await theirs.newPage()
+    try {
+      await signIn(member, user)
+      await signInAsAdmin(page)
+      await gotoHydrated(page, `/admin?search=${encodeURIComponent(user.email)}`)
+      const line = row(page, user.email)
+
+      // Their first mail was lost: a new one, whose link verifies them.
+      const outbox = async () => {
+        const response = await request.get(`/api/mail/outbox?to=${encodeURIComponent(user.email)}&limit=20`, {
+          headers: await adminHeaders(request),
+        })
+        return ((await response.json()) as { data: { subject: string }[] }).data.filter(
+          (mail) => mail.subject === 'Verify your e-mail address for Aether',
+        ).length
+      }
+      const sent = await outbox()
+      await line.getByRole('button', { name: `Resend verification to ${user.email}` }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Send Link' }).click()
+      await expect(toasts(page).getByText('Verification email sent')).toBeVisible()
+      expect(await outbox()).toBe(sent + 1)
+
+      await line.getByRole('button', { name: `Sign out ${user.email} everywhere` }).click()
+      await expect(page.getByRole('dialog')).toContainText('Their API keys and connected devices keep working.')
+      await page.getByRole('dialog').getByRole('button', { name: 'Sign Out Everywhere' }).click()
+      await expect(toastWith(page, 'Signed out everywhere', '1 session ended.')).toBeVisible()
+      // Their open page is signed out at its next request.
+      await member.goto('/dashboard')
+      await expect(member).toHaveURL(/\/auth/)
+      // And the audit log names both, with the admin.
+      await gotoHydrated(page, '/admin/settings')
+      const audit = page.getByRole('region', { name: 'System Settings' })
+      await expect(audit.getByText(`Signed ${user.email} out everywhere (1 session)`)).toBeVisible()
+      await expect(audit.getByText(`Sent ${user.email} the e-mail verification link again`)).toBeVisible()
+    } finally {
+      await theirs.close()
+    }
+  })
+
   test('search, change plan and credits inline, edit, e-mail and delete a user', async ({ page, request, consoleErrors }) => {
     consoleErrors.allow(/status of 400/) // the refused credits value
     const user = await createAccount(request, 'managed', BASE_URL, { verified: false })
@@ -334,7 +385,10 @@ test.describe('Service Inquiries', () => {
 })
 
 test.describe('Subscriptions', () => {
-  test('add a plan, edit a field, refuse bad input, delete it; Free cannot be deleted', async ({ page, consoleErrors }) => {
+  test('add a plan, edit it in its own form with a preview, refuse bad input, delete it; Free cannot be deleted', async ({
+    page,
+    consoleErrors,
+  }) => {
     consoleErrors.allow(/status of (400|409)/)
     const name = `Team ${Date.now().toString(36)}`
     await signInAsAdmin(page)
@@ -350,68 +404,98 @@ test.describe('Subscriptions', () => {
     await page.getByLabel('Price (USD per month)').fill('49')
     await page.getByRole('button', { name: 'Add Plan' }).click()
     await expect(toasts(page).getByText('Plan added')).toBeVisible()
-    await expect(page.getByLabel(`Price of ${name}`)).toHaveValue('49')
-    await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('0')
+    const card = planCard(page, name)
+    await expect(card).toContainText('$49/month · 0 credits a month')
+    await expect(card).toContainText('0 members')
 
-    await page.getByLabel(`Credits per month of ${name}`).fill('300')
-    await page.getByLabel(`Credits per month of ${name}`).blur()
-    await expect(toasts(page).getByText('Plan updated')).toBeVisible()
-    await page.getByLabel(`Price of ${name}`).fill('-5')
-    await page.getByLabel(`Price of ${name}`).blur()
-    await expect(toasts(page).getByText('Error updating plan')).toBeVisible()
-    await expect(page.getByLabel(`Price of ${name}`)).toHaveValue('49')
+    // Its own form, grouped, beside the card pricing would show.
+    await card.getByRole('link', { name: `Edit the ${name} plan` }).click()
+    await expect(page).toHaveURL(/\/admin\/subscriptions\/[0-9a-f-]{36}$/)
+    await hydrated(page)
+    for (const group of [
+      'Price and credits',
+      'On the pricing page',
+      'Runs',
+      'Automations and actions',
+      'AI',
+      'Devices and seats',
+      'Integrations',
+      'Cloud concurrency',
+    ])
+      await expect(page.getByRole('group', { name: group })).toBeVisible()
+    const preview = page.getByRole('complementary', { name: 'Preview on pricing' })
+    await expect(preview.getByRole('heading', { name })).toBeVisible()
+    await expect(preview).toContainText('$49/month')
+    await page.getByLabel('Features (one per line)').fill('Ten seats\nPriority support')
+    await page.getByLabel('Most Popular').check()
+    await expect(preview.getByRole('listitem')).toHaveText(['Ten seats', 'Priority support'])
+    await expect(preview.getByText('Most Popular')).toBeVisible()
 
-    // What the plan includes: a limit (blank is unlimited) and an AI feature.
-    await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('0')
-    await page.getByLabel(`Model calls / month of ${name}`).fill('50')
-    await page.getByLabel(`Model calls / month of ${name}`).blur()
-    await expect(toasts(page).getByText('Plan updated').first()).toBeVisible()
+    // A refused field is named, marked, and nothing of the form is saved.
+    await page.getByLabel('Credits per month').fill('300')
+    await page.getByLabel('Price (USD per month)').fill('-5')
+    await page.getByRole('button', { name: 'Save Plan' }).click()
+    await expect(toastWith(page, 'Error updating plan', 'Price cannot be negative.')).toBeVisible()
+    await expect(page.getByLabel('Price (USD per month)')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Price (USD per month)')).toHaveAccessibleDescription('Price cannot be negative.')
+    await page.getByLabel('Price (USD per month)').fill('49')
     // Cloud runs at once (docs/decisions/029): 1 for a new plan, at least 1.
-    const cloudRuns = page.getByLabel(`Cloud runs at once of ${name}`)
+    const cloudRuns = page.getByLabel('Cloud runs at once')
     await expect(cloudRuns).toHaveValue('1')
     await cloudRuns.fill('0')
-    await cloudRuns.blur()
-    await expect(toasts(page).getByText('Cloud runs at once must be at least 1.')).toBeVisible()
-    await expect(cloudRuns).toHaveValue('1')
+    await page.getByRole('button', { name: 'Save Plan' }).click()
+    await expect(toastWith(page, 'Error updating plan', 'Cloud runs at once must be at least 1.')).toBeVisible()
     await cloudRuns.fill('3')
-    const cloudRunsSaved = planSaved(page)
-    await cloudRuns.blur()
-    expect((await cloudRunsSaved).ok()).toBe(true)
+    // What was typed is what the server judges: a mistyped limit is refused, not taken as blank (unlimited).
+    await page.getByLabel('Runs / month').fill('12x')
+    await page.getByRole('button', { name: 'Save Plan' }).click()
+    await expect(toastWith(page, 'Error updating plan', 'Runs per month must be a number, or blank for unlimited.')).toBeVisible()
+    await expect(page.getByLabel('Runs / month')).toHaveAttribute('aria-invalid', 'true')
+    await page.getByLabel('Runs / month').fill('')
+    // A refused line of the features marks the features.
+    await page.getByLabel('Features (one per line)').fill(`Ten seats\n${'x'.repeat(121)}`)
+    await page.getByRole('button', { name: 'Save Plan' }).click()
+    await expect(page.getByLabel('Features (one per line)')).toHaveAccessibleDescription('Each feature must be at most 120 characters.')
+    await page.getByLabel('Features (one per line)').fill('Ten seats\nPriority support')
+    // What the plan includes: a limit (blank is unlimited) and an AI feature.
+    await expect(page.getByLabel('Model calls / month')).toHaveValue('0')
+    await page.getByLabel('Model calls / month').fill('50')
     // Devices (docs/decisions/031): 1 for a new plan, blank for unlimited.
-    const devices = page.getByLabel(`Devices of ${name}`)
-    await expect(devices).toHaveValue('1')
-    await devices.fill('')
-    const devicesSaved = planSaved(page)
-    await devices.blur()
-    expect((await devicesSaved).ok()).toBe(true)
+    await expect(page.getByLabel('Devices', { exact: true })).toHaveValue('1')
+    await page.getByLabel('Devices', { exact: true }).fill('')
     // The shortest schedule interval (docs/decisions/036): 15 minutes for a new plan, at least 1.
-    const shortest = page.getByLabel(`Shortest schedule (min) of ${name}`)
+    const shortest = page.getByLabel('Shortest schedule (min)')
     await expect(shortest).toHaveValue('15')
     await shortest.fill('0')
-    await shortest.blur()
-    await expect(toasts(page).getByText('Shortest schedule interval must be at least 1, or blank for no minimum.')).toBeVisible()
-    await expect(shortest).toHaveValue('15')
+    await page.getByRole('button', { name: 'Save Plan' }).click()
+    await expect(
+      toastWith(page, 'Error updating plan', 'Shortest schedule interval must be at least 1, or blank for no minimum.'),
+    ).toBeVisible()
     await shortest.fill('30')
-    const shortestSaved = planSaved(page)
-    await shortest.blur()
-    expect((await shortestSaved).ok()).toBe(true)
+    await page.getByLabel('AI planning').check()
     const saved = planSaved(page)
-    await page.getByLabel(`AI planning in ${name}`).check()
-    await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
+    await page.getByRole('button', { name: 'Save Plan' }).click()
     expect((await saved).ok()).toBe(true)
+    await expect(toasts(page).getByText('Plan updated')).toBeVisible()
 
     await page.reload()
-    await expect(page.getByLabel(`Credits per month of ${name}`)).toHaveValue('300')
-    await expect(page.getByLabel(`Model calls / month of ${name}`)).toHaveValue('50')
-    await expect(page.getByLabel(`Cloud runs at once of ${name}`)).toHaveValue('3')
-    await expect(page.getByLabel(`Devices of ${name}`)).toHaveValue('')
-    await expect(page.getByLabel(`Shortest schedule (min) of ${name}`)).toHaveValue('30')
-    await expect(page.getByLabel(`AI planning in ${name}`)).toBeChecked()
-    await expect(page.getByLabel(`Suggestions in ${name}`)).not.toBeChecked()
-    await page.getByRole('button', { name: `Delete the ${name} plan` }).click()
+    await expect(page.getByLabel('Credits per month')).toHaveValue('300')
+    await expect(page.getByLabel('Model calls / month')).toHaveValue('50')
+    await expect(page.getByLabel('Cloud runs at once')).toHaveValue('3')
+    await expect(page.getByLabel('Devices', { exact: true })).toHaveValue('')
+    await expect(page.getByLabel('Shortest schedule (min)')).toHaveValue('30')
+    await expect(page.getByLabel('AI planning')).toBeChecked()
+    await expect(page.getByLabel('Most Popular')).toBeChecked()
+    await expect(page.getByLabel('Suggestions')).not.toBeChecked()
+
+    await page.getByRole('link', { name: 'All plans' }).click()
+    await expect(card).toContainText('$49/month · 300 credits a month')
+    await expect(card).toContainText('Most Popular')
+    await expect(card).toContainText('Includes AI planning.')
+    await card.getByRole('button', { name: `Delete the ${name} plan` }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Plan' }).click()
     await expect(toasts(page).getByText('Plan deleted')).toBeVisible()
-    await expect(page.getByLabel(`Price of ${name}`)).toHaveCount(0)
+    await expect(card).toHaveCount(0)
 
     await page.getByRole('button', { name: 'Delete the Free plan' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Delete Plan' }).click()
@@ -442,32 +526,37 @@ test.describe('Subscriptions, on a server of its own: what pricing offers, and i
     await page.getByLabel('Price (USD per month)').fill('9')
     await page.getByRole('button', { name: 'Add Plan' }).click()
     await expect(toasts(page).getByText('Plan added')).toBeVisible()
-    // New plans go last; without a price id the tab says it is not for sale, beside the price id.
-    await expect(page.getByLabel('Order of Starter')).toHaveValue('3')
-    const priceId = page.getByLabel('Paddle price id of Starter')
+    // New plans go last; without a price id its card and its form say it is not for sale.
+    const card = planCard(page, 'Starter')
+    await expect(card).toContainText('Order 3')
+    await expect(card).toContainText('Not for sale: add its Paddle price id. Pricing and billing do not offer it until then.')
+    await card.getByRole('link', { name: 'Edit the Starter plan' }).click()
+    await expect(page).toHaveURL(/\/admin\/subscriptions\/[0-9a-f-]{36}$/)
+    await hydrated(page)
+    const editing = page.url()
+    const priceId = page.getByLabel('Paddle price id')
     await expect(priceId).toHaveAccessibleDescription(
       'Not for sale: add its Paddle price id. Pricing and billing do not offer it until then.',
     )
     expect(await pricing()).toEqual(['Free', 'Pro', 'Business'])
 
-    await gotoHydrated(page, `${server.url}/admin/subscriptions`)
+    await gotoHydrated(page, editing)
     await priceId.fill('starter-monthly-plan')
     const saved = planSaved(page)
-    await priceId.blur()
+    await page.getByRole('button', { name: 'Save Plan' }).click()
     expect((await saved).ok()).toBe(true)
     await expect(page.getByText('Not for sale: add its Paddle price id.')).toHaveCount(0)
     expect(await pricing()).toEqual(['Free', 'Pro', 'Business', 'Starter'])
 
     // The admin sets the order: Starter next to Pro (the cheaper first at the same order).
-    await gotoHydrated(page, `${server.url}/admin/subscriptions`)
-    const order = page.getByLabel('Order of Starter')
+    await gotoHydrated(page, editing)
+    const order = page.getByLabel('Order')
     await order.fill('-1')
-    await order.blur()
-    await expect(toasts(page).getByText('Order cannot be negative.')).toBeVisible()
-    await expect(order).toHaveValue('3')
+    await page.getByRole('button', { name: 'Save Plan' }).click()
+    await expect(toastWith(page, 'Error updating plan', 'Order cannot be negative.')).toBeVisible()
     await order.fill('1')
     const moved = planSaved(page)
-    await order.blur()
+    await page.getByRole('button', { name: 'Save Plan' }).click()
     expect((await moved).ok()).toBe(true)
     expect(await pricing()).toEqual(['Free', 'Starter', 'Pro', 'Business'])
     await gotoHydrated(page, `${server.url}/billing`)

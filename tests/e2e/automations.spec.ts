@@ -341,16 +341,16 @@ test.describe('automations in the admin panel', () => {
     await signInAsAdmin(page)
     await gotoHydrated(page, `/admin?search=${encodeURIComponent(account.email)}`)
     const users = page.getByRole('table', { name: 'Users' })
-    await expect(users.getByRole('columnheader', { name: 'Runs (month)' })).toBeVisible()
+    await expect(users.getByRole('columnheader', { name: 'Credits' })).toBeVisible()
     const headers = await users.getByRole('columnheader').allTextContents()
     const row = users.getByRole('row').filter({ hasText: account.email })
-    await expect(row.getByRole('cell').nth(headers.indexOf('Runs (month)'))).toHaveText('2')
+    await expect(row.getByRole('cell').nth(headers.indexOf('Credits'))).toContainText('2 runs this month')
 
     await page.getByRole('link', { name: 'View all runs' }).click()
     await expect(page).toHaveURL('/admin/runs')
     await expect(page.getByRole('heading', { name: 'Automation Runs' })).toBeVisible()
-    // The panel keeps its six tabs; this page is reached from the Users tab.
-    await expect(page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link')).toHaveCount(6)
+    // The panel keeps its seven tabs; this page is reached from the Users tab.
+    await expect(page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link')).toHaveCount(7)
     await page.getByLabel('Member e-mail or id').fill(account.email.toUpperCase())
     await page.getByLabel('Status', { exact: true }).selectOption('failed')
     await page.getByRole('button', { name: 'Apply filters' }).click()

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { unzipSync } from 'fflate'
 import { PERSON_CODE, startTestSite } from '../../server/testing/cloud-run-site.ts'
 import { apiToken, createAutomation } from './accounts.ts'
-import { expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
+import { ADMIN, expect, expectNoAxeViolations, gotoHydrated, MEMBER, signIn, test, toasts } from './fixtures.ts'
 import { startIsolatedServer, type IsolatedServer } from './isolated-server.ts'
 
 // A cloud run end to end: the worker of a real server process opens a form page this test serves
@@ -106,6 +108,76 @@ test('a failing step fails the run with a message naming the step; the credit is
   await expectNoAxeViolations(page)
 })
 
+test('a failing run keeps the trace set in the builder; the member downloads it and opens it in the trace viewer', async ({
+  page,
+  request,
+}) => {
+  const token = await apiToken(request, MEMBER, server.url)
+  // More cloud runs in this file than the Free plan's month and the member's starting credits allow.
+  const me = await request.get(`${server.url}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })
+  const memberId = ((await me.json()) as { data: { id: string } }).data.id
+  const admin = await apiToken(request, ADMIN, server.url)
+  const topUp = await request.put(`${server.url}/api/users/${memberId}`, {
+    data: { plan: 'pro', credits: 20 },
+    headers: { Authorization: `Bearer ${admin}` },
+  })
+  expect(topUp.status(), await topUp.text()).toBe(200)
+  const name = `Traced form ${Date.now().toString(36)}`
+  const id = await createAutomation(
+    request,
+    token,
+    {
+      name,
+      steps: [
+        { type: 'navigate', url: `${site.url}/form` },
+        { type: 'type', target: [{ by: 'label', text: 'Name' }], text: 'Ada' },
+        { type: 'click', target: [{ by: 'role', role: 'button', name: 'Nowhere to be found' }] },
+      ],
+    },
+    server.url,
+  )
+  await signIn(page, MEMBER, server.url)
+  await gotoHydrated(page, `${server.url}/dashboard/automations/${id}`)
+  await page.getByText('Advanced', { exact: true }).click()
+  await expect(page.getByLabel('Keep a trace of cloud runs')).toHaveValue('off')
+  await page.getByLabel('Keep a trace of cloud runs').selectOption({ label: 'When a run fails' })
+  // A page with no CAPTCHA on it: the failing step fails as it would without this.
+  await page.getByLabel('Ask a person when a CAPTCHA blocks a step').check()
+  await page.getByRole('button', { name: 'Save Automation' }).click()
+  await expect(toasts(page).getByText('Automation saved')).toBeVisible()
+  await page.reload()
+  await expect(page.getByLabel('Keep a trace of cloud runs')).toHaveValue('onFailure')
+  await expect(page.getByLabel('Ask a person when a CAPTCHA blocks a step')).toBeChecked()
+
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  await page.getByRole('button', { name: `Run in cloud: ${name}` }).click()
+  await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
+  await expect(page.locator('[data-status="failed"]').first()).toBeVisible({ timeout: 60_000 })
+  const replay = page.getByRole('region', { name: 'Replay' })
+  await expect(replay).toContainText('Vault values are masked')
+
+  const downloading = page.waitForEvent('download')
+  await replay.getByRole('link', { name: /^Download trace \(\d/ }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toMatch(/^run-[0-9a-f-]{36}-trace\.zip$/)
+  const entries = unzipSync(new Uint8Array(readFileSync((await download.path()) as string)))
+  expect(Object.keys(entries)).toContain('trace.trace')
+
+  // The viewer Playwright ships, served by us: no outside site. The run's steps are its actions, in words.
+  const opening = page.waitForEvent('popup')
+  await replay.getByRole('link', { name: /Open in trace viewer/ }).click()
+  const viewer = await opening
+  const outside: string[] = []
+  viewer.on('request', (sent) => {
+    if (!sent.url().startsWith(server.url) && !/^(data|blob):/.test(sent.url())) outside.push(sent.url())
+  })
+  await expect(viewer).toHaveURL(new RegExp(`^${server.url}/trace-viewer/`))
+  await expect(viewer.getByText('Step 3 (click): Button named “Nowhere to be found”').first()).toBeVisible({ timeout: 30_000 })
+  await viewer.getByText('Step 2 (type): Field labelled “Name” (3 characters)').first().click()
+  expect(outside).toEqual([])
+  await expectNoAxeViolations(page)
+})
+
 test('a step set in the builder to be tried again, then skipped, lets the run go on and succeed', async ({ page, request }) => {
   const token = await apiToken(request, MEMBER, server.url)
   const name = `Optional banner ${Date.now().toString(36)}`
@@ -187,6 +259,13 @@ test('a run that asks a person waits until the member types the code in its live
   await expect(page).toHaveURL(new RegExp(`${server.url}/dashboard/runs/[0-9a-f-]{36}$`))
   const waiting = page.getByRole('region', { name: 'Waiting for a person' })
   await expect(waiting).toContainText('Type the code from the SMS, then press Verify', { timeout: 30_000 })
+  // The dashboard tells of it too, and leads back to it.
+  const runUrl = page.url()
+  await gotoHydrated(page, `${server.url}/dashboard`)
+  const told = page.getByRole('region', { name: 'A run is waiting for a person' })
+  await expect(told).toContainText('Type the code from the SMS, then press Verify')
+  await told.getByRole('link', { name }).click()
+  await expect(page).toHaveURL(runUrl)
   const picture = page.getByRole('region', { name: 'Live view' }).getByRole('img', { name: 'The run’s browser, live' })
   await expect(picture).toBeVisible({ timeout: 15_000 })
   await expectNoAxeViolations(page)

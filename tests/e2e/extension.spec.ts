@@ -159,6 +159,11 @@ test('the extension connects, records, runs in the browser and the cloud, and le
   const timeline = run.getByRole('region', { name: 'Steps' })
   await expect(timeline.getByRole('listitem', { name: /^Step \d+/ })).toHaveCount(8)
   await expect(timeline.getByRole('listitem', { name: 'Step 4 (click)' }).locator('[data-outcome="skipped"]')).toHaveText('Skipped')
+  // With the picture of the tab after each step the browser could take (the run's tab showed throughout).
+  for (const n of [1, 3, 6]) {
+    const picture = timeline.getByRole('listitem', { name: `Step ${n} (` }).getByRole('img', { name: `The page after step ${n}` })
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)
+  }
   const shot = run.getByRole('img', { name: 'Screenshot after step 8' })
   await expect(shot).toBeVisible()
   await expect.poll(() => shot.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true)

@@ -139,6 +139,10 @@ export function uniqueEmail(prefix = 'visitor') {
 /** The toaster's live region (sonner's 'Notifications'). */
 export const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ })
 
+/** One toast with both its title and its description (sonner renders each toast as a list item). */
+export const toastWith = (page: Page, title: string, description: string) =>
+  toasts(page).getByRole('listitem').filter({ hasText: title }).filter({ hasText: description })
+
 export async function expectNoAxeViolations(page: Page) {
   // A toast or dialog still fading in would be measured half-transparent.
   await page.waitForFunction(() =>

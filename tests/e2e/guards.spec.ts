@@ -1,6 +1,6 @@
 import { expect, signInAsAdmin, signInAsMember, test } from './fixtures.ts'
 
-const ADMIN_TABS = ['Users Management', 'Blog Management', 'Service Inquiries', 'Subscriptions', 'System Settings', 'Templates']
+const ADMIN_TABS = ['Overview', 'Users Management', 'Blog Management', 'Service Inquiries', 'Subscriptions', 'System Settings', 'Templates']
 
 test.describe('route guards', () => {
   for (const path of ['/dashboard', '/settings', '/billing']) {
@@ -34,7 +34,7 @@ test.describe('route guards', () => {
     await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Admin Panel' })).toHaveCount(0)
   })
 
-  test('the demo admin sees the Admin Panel link and opens the admin area with its six tabs', async ({ page }) => {
+  test('the demo admin sees the Admin Panel link and opens the admin area with its seven tabs', async ({ page }) => {
     await signInAsAdmin(page)
     const menuLink = page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Admin Panel' })
     await expect(menuLink).toBeVisible()

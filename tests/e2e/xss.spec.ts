@@ -384,7 +384,19 @@ test.describe('on a server of its own: blog posts, plans and system settings', (
       expect(response.status(), `adding the plan ${payload.text}`).toBe(200)
     }
     await visit(page, xss, `${server.url}/admin/subscriptions`)
-    for (const payload of PAYLOADS) await expect(page.getByLabel(`Description of ${payload.text}`, { exact: true })).toHaveCount(1)
+    const cards = page.getByRole('list', { name: 'Subscription plans' })
+    for (const payload of PAYLOADS) await expect(cards.getByRole('heading', { name: payload.text, exact: true })).toHaveCount(1)
+    // Each plan's own form, with its pricing preview, shows them as text too.
+    const forms = PAYLOADS.slice(0, 3).map(async (payload) => {
+      const card = cards.getByRole('listitem').filter({ has: page.getByRole('heading', { name: payload.text, exact: true }) })
+      return { payload, href: await card.getByRole('link').getAttribute('href') }
+    })
+    for (const { payload, href } of await Promise.all(forms)) {
+      await visit(page, xss, `${server.url}${href}`)
+      await expect(
+        page.getByRole('complementary', { name: 'Preview on pricing' }).getByRole('heading', { name: payload.text, exact: true }),
+      ).toBeVisible()
+    }
 
     await visit(page, xss, `${server.url}/`, [...texts(PAYLOADS), ...features, ...descriptions])
     await page.getByRole('button', { name: 'Sign Out' }).click()

@@ -28,7 +28,7 @@ export function ListToolbar({
           <Search aria-hidden="true" />
         </Button>
       </Form>
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         {children}
         <Button
           type="button"

@@ -99,16 +99,16 @@ function AutomationLine({
     navigation.formData.get('automationId') === automation.id
   return (
     <tr className="border-b align-top last:border-0">
-      <td className="max-w-64 px-3 py-3">
+      <td data-label="Name" className="max-w-64 px-3 py-3">
         <Link to={`/dashboard/automations/${automation.id}`} className="font-medium hover:underline">
           {automation.name}
         </Link>
         {automation.description ? <p className="line-clamp-2 text-xs text-muted-foreground">{automation.description}</p> : null}
       </td>
-      <td className="px-3 py-3 whitespace-nowrap tabular-nums">
+      <td data-label="Steps" className="px-3 py-3 whitespace-nowrap tabular-nums">
         {automation.stepCount === 1 ? '1 step' : `${automation.stepCount} steps`}
       </td>
-      <td className="max-w-72 px-3 py-3">
+      <td data-label="Schedule" className="max-w-72 px-3 py-3">
         {automation.schedule ? (
           <div className="space-y-1">
             <p className="text-sm">{automation.schedule.words}</p>
@@ -130,7 +130,7 @@ function AutomationLine({
           'Manual'
         )}
       </td>
-      <td className="px-3 py-3">
+      <td data-label="Last run" className="px-3 py-3">
         {automation.lastRun ? (
           <Link
             to={`/dashboard/runs/${automation.lastRun.id}`}
@@ -146,7 +146,7 @@ function AutomationLine({
           <span className="text-muted-foreground">Never</span>
         )}
       </td>
-      <td className="py-3">
+      <td data-label="" className="py-3">
         <div className="flex flex-wrap justify-end gap-1" hidden={readOnly}>
           <RunInCloud automation={automation} />
           {automation.inputNames.length === 0 ? <RunOnRunner automation={automation} runners={runners} /> : null}

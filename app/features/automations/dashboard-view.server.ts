@@ -5,7 +5,7 @@ import { pageCaller } from '#app/lib/guards.server.ts'
 import { DEFAULT_PAGE_SIZE } from '#common/pagination.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
 import { readHistoryQuery } from './history-query.server.ts'
-import { automationRow, runRow } from './run-view.server.ts'
+import { automationRow, runRow, stamp } from './run-view.server.ts'
 
 const RECENT_RUNS = 5
 const LEDGER_ENTRIES = 5
@@ -26,7 +26,7 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
     readForPage(
       context,
       async () => {
-        const [recent, history, mine, names, runners] = await Promise.all([
+        const [recent, history, mine, names, runners, waiting] = await Promise.all([
           runs.list({ workspaceId: workspace, page: 1, limit: RECENT_RUNS }),
           runs.list({
             workspaceId: workspace,
@@ -38,6 +38,7 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
           automations.list(workspace, { page: query.apage, limit: DEFAULT_PAGE_SIZE }),
           automations.names(workspace),
           context.services.devices.runnersFor(pageCaller(user)),
+          runs.waitingIn(workspace),
         ])
         const [latest, disconnected] = await Promise.all([
           runs.latestOf(mine.items.map((automation) => automation.id)),
@@ -46,7 +47,7 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
             mine.items.map((automation) => automation.deviceId),
           ),
         ])
-        return { recent, history, mine, names, latest, disconnected, runners }
+        return { recent, history, mine, names, latest, disconnected, runners, waiting }
       },
       'Your automations could not be loaded. Please try again in a moment.',
     ),
@@ -74,6 +75,13 @@ export async function loadDashboard(context: AppLoadContext, user: SessionUser, 
       dateLabel: format(entry.createdAt, 'MMM d, yyyy'),
     })),
     recent: read?.recent.items.map(runRow) ?? [],
+    // Runs waiting for a person (docs/decisions/059): told here too, as the e-mail and the webhook tell.
+    waiting:
+      read?.waiting.flatMap((run) =>
+        run.waiting
+          ? [{ id: run.id, automationName: run.automationName, message: run.waiting.message, until: stamp(new Date(run.waiting.until)) }]
+          : [],
+      ) ?? [],
     history: {
       runs: read?.history.items.map(runRow) ?? [],
       total: read?.history.total ?? 0,

@@ -22,7 +22,12 @@ export function RunApiRequestCard({ command }: { command: string }) {
       </CardHeader>
       <CardContent className="space-y-3">
         {/* Scrolls on its own: focusable, so a keyboard can scroll it too. */}
-        <pre role="region" aria-label="curl command" tabIndex={0} className="max-h-64 overflow-auto rounded bg-muted p-3 text-xs">
+        <pre
+          role="region"
+          aria-label="curl command"
+          tabIndex={0}
+          className="max-h-64 overflow-auto rounded bg-muted p-3 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap"
+        >
           {command}
         </pre>
         <CopyButton value={command} what="API request" label="Copy as API request" />

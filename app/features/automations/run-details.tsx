@@ -136,7 +136,7 @@ export function ExtractedData({ runId, extracted }: { runId: string; extracted: 
             {rows.map((row, index) => (
               <tr key={index} className="border-b align-top last:border-0">
                 {columns.map((column) => (
-                  <td key={column} className="max-w-md px-3 py-2 break-words">
+                  <td key={column} data-label={column} className="max-w-md px-3 py-2 break-words">
                     {row[column] ?? <span className="text-muted-foreground">—</span>}
                   </td>
                 ))}
@@ -226,13 +226,15 @@ export function DataRows({ runId, data }: { runId: string; data: RunDetail['data
         >
           {data.rows.map((row) => (
             <tr key={row.row} className="border-b align-top last:border-0">
-              <td className="px-3 py-2 tabular-nums">{row.row}</td>
-              <td className="max-w-md px-3 py-2">
+              <td data-label="Row" className="px-3 py-2 tabular-nums">
+                {row.row}
+              </td>
+              <td data-label="Outcome" className="max-w-md px-3 py-2">
                 <RowStatusBadge status={row.status} />
                 {row.error ? <p className="mt-1 text-xs break-words text-muted-foreground">{row.error}</p> : null}
               </td>
               {data.columns.map((column) => (
-                <td key={column} className="max-w-xs px-3 py-2 break-words">
+                <td key={column} data-label={column} className="max-w-xs px-3 py-2 break-words">
                   {row.values[column] ?? ''}
                 </td>
               ))}

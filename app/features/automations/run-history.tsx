@@ -76,25 +76,31 @@ export function RunHistoryTable({ runs, caption, member }: { runs: RunRow[]; cap
       {runs.length === 0 ? <EmptyRow colSpan={headers.length}>No runs found</EmptyRow> : null}
       {runs.map((run) => (
         <tr key={run.id} className="border-b last:border-0" data-run-id={run.id}>
-          <td className="max-w-64 px-3 py-2">
+          <td data-label="Automation" className="max-w-64 px-3 py-2">
             <Link to={`/dashboard/runs/${run.id}`} className="font-medium hover:underline">
               {run.automationName}
             </Link>
           </td>
-          {member ? <td className="px-3 py-2">{member(run)}</td> : null}
-          <td className="px-3 py-2">
+          {member ? (
+            <td data-label="Member" className="px-3 py-2">
+              {member(run)}
+            </td>
+          ) : null}
+          <td data-label="Status" className="px-3 py-2">
             <RunStatusBadge status={run.status} />
           </td>
-          <td className="px-3 py-2 whitespace-nowrap">
+          <td data-label="Started" className="px-3 py-2 whitespace-nowrap">
             <time dateTime={run.created.iso}>{run.created.label}</time>
           </td>
-          <td className="px-3 py-2 whitespace-nowrap">
+          <td data-label="Trigger" className="px-3 py-2 whitespace-nowrap">
             {RUN_TRIGGER_LABELS[run.trigger]} · {RUNNER_LABELS[run.runner]}
           </td>
-          <td className="px-3 py-2 tabular-nums">
+          <td data-label="Actions" className="px-3 py-2 tabular-nums">
             {run.actionsPerformed} / {run.stepCount}
           </td>
-          <td className="px-3 py-2 whitespace-nowrap tabular-nums">{creditsLabel(run)}</td>
+          <td data-label="Credits" className="px-3 py-2 whitespace-nowrap tabular-nums">
+            {creditsLabel(run)}
+          </td>
         </tr>
       ))}
     </DataTable>

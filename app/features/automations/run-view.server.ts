@@ -6,6 +6,7 @@ import { describeSchedule } from '#common/schedule-words.ts'
 import { nextRuns } from '#common/schedules.ts'
 import { describeAlternative } from '#common/targets.ts'
 import { durationInWords } from '#common/run-steps.ts'
+import { traceViewerUrl } from '#common/run-trace.ts'
 import type { Automation } from '#server/features/automations/automation.service.ts'
 import type { QueueStanding } from '#server/features/runs/cloud-queue.ts'
 import type { Run } from '#server/features/runs/run.service.ts'
@@ -47,7 +48,7 @@ const shortDateTimeLabel = (date: Date) => `${UTC_SHORT.format(date)} UTC`
 const dateLabel = (date: Date) => format(date, 'MMM d, yyyy')
 
 /** A stamp for a <time> element: the ISO value and what the reader sees. */
-const stamp = (date: Date, label = dateTimeLabel(date)) => ({ iso: date.toISOString(), label })
+export const stamp = (date: Date, label = dateTimeLabel(date)) => ({ iso: date.toISOString(), label })
 type Stamp = ReturnType<typeof stamp>
 
 function durationLabel(from: Date | null, to: Date | null): string | null {
@@ -171,6 +172,12 @@ export function runDetail(run: Run, queue: ReturnType<typeof queueNotice> | null
       total: run.timeline.length,
     },
     filesRemoved: run.filesRemovedAt ? stamp(run.filesRemovedAt) : null,
+    /** The run's Playwright trace (docs/decisions/060): where to get and open it, or why it was not kept. */
+    trace: !run.trace
+      ? null
+      : 'missing' in run.trace
+        ? { missing: run.trace.missing }
+        : { size: run.trace.bytes, url: `/api/runs/${run.id}/trace`, viewerUrl: traceViewerUrl(run.id) },
     waiting:
       run.waiting && run.status === 'running'
         ? { message: run.waiting.message, step: run.waiting.step, until: stamp(new Date(run.waiting.until)) }

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { PaymentTable, type PaymentRow } from './payment-table.tsx'
+import { PortalButton } from './portal-button.tsx'
 
 export interface SubscriptionView {
   planName: string
@@ -91,35 +92,45 @@ export function CurrentPlanCard({
   )
 }
 
-export function PaymentMethodCard({ subscription }: { subscription: SubscriptionView | null }) {
-  if (!subscription) return null
+/**
+ * The card on file and, for a member with a customer at the provider (`portal`), the way into the
+ * provider's customer portal: payment method and invoices, also after a subscription has ended.
+ */
+export function PaymentMethodCard({ subscription, portal }: { subscription: SubscriptionView | null; portal: boolean }) {
+  if (!subscription && !portal) return null
   return (
     <Card>
       <CardHeader>
         <CardTitle level={2}>Payment Method</CardTitle>
+        {portal ? <CardDescription>Change your card and download your invoices in the customer portal.</CardDescription> : null}
       </CardHeader>
       <CardContent className="flex flex-wrap items-center justify-between gap-4">
         <p className="flex items-center gap-2 text-sm">
           <CreditCard className="size-5 text-muted-foreground" aria-hidden="true" />
-          {subscription.card ? (
+          {subscription?.card ? (
             <span>
               <span className="capitalize">{subscription.card.brand}</span> ending {subscription.card.last4}
             </span>
           ) : (
-            <span className="text-muted-foreground">Not known yet: it appears after the first payment.</span>
+            <span className="text-muted-foreground">
+              {subscription ? 'Not known yet: it appears after the first payment.' : 'No subscription at the moment.'}
+            </span>
           )}
         </p>
-        {subscription.updatePaymentUrl ? (
-          <Button asChild variant="outline">
-            <a href={subscription.updatePaymentUrl} target="_blank" rel="noopener noreferrer">
+        <div className="flex flex-wrap gap-2">
+          {subscription?.updatePaymentUrl ? (
+            <Button asChild variant="outline">
+              <a href={subscription.updatePaymentUrl} target="_blank" rel="noopener noreferrer">
+                Update
+              </a>
+            </Button>
+          ) : subscription && !portal ? (
+            <Button variant="outline" disabled title="The payment provider has not sent an update link for this subscription yet.">
               Update
-            </a>
-          </Button>
-        ) : (
-          <Button variant="outline" disabled title="The payment provider has not sent an update link for this subscription yet.">
-            Update
-          </Button>
-        )}
+            </Button>
+          ) : null}
+          {portal ? <PortalButton /> : null}
+        </div>
       </CardContent>
     </Card>
   )

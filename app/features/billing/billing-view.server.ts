@@ -3,10 +3,12 @@ import { format } from 'date-fns'
 import type { AppLoadContext } from 'react-router'
 import { readForPage } from '#app/lib/read-for-page.server.ts'
 import type { SessionUser } from '#server/features/auth/session.service.ts'
-import type { Payment } from '#server/features/billing/billing.service.ts'
+import type { BillingService, Payment } from '#server/features/billing/billing.service.ts'
+import type { Caller } from '#common/auth.ts'
 import { checkoutSetup } from './checkout-setup.server.ts'
 import type { Plan } from '#server/features/plans/plan.service.ts'
 import { prorate, prorationRate, type BillingPeriod } from '#common/proration.ts'
+import { hasInvoice, invoicePath } from '#common/billing-invoices.ts'
 import type { SubscriptionView } from './billing-summary.tsx'
 import type { PaymentRow } from './payment-table.tsx'
 
@@ -18,7 +20,8 @@ export function formatMoney(amount: number, currency = 'USD'): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount)
 }
 
-export function paymentRows(payments: Payment[], plans: Pick<Plan, 'slug' | 'name'>[]): PaymentRow[] {
+/** `invoices`: whether the rows link their invoices (a provider is configured and the member manages billing). */
+export function paymentRows(payments: Payment[], plans: Pick<Plan, 'slug' | 'name'>[], invoices: boolean): PaymentRow[] {
   return payments.map((payment) => ({
     id: payment.id,
     date: payment.createdAt.toISOString(),
@@ -33,6 +36,7 @@ export function paymentRows(payments: Payment[], plans: Pick<Plan, 'slug' | 'nam
           ? `${formatMoney(payment.creditApplied, payment.currency)} paid from your balance`
           : null,
     status: payment.status,
+    invoiceHref: invoices && hasInvoice(payment) ? invoicePath(payment.id) : null,
   }))
 }
 
@@ -72,6 +76,10 @@ export function changeEstimate(
 
 const RECENT_PAYMENTS = 5
 
+/** Invoices are for those who manage the workspace's billing (its owners), once a provider can send them. */
+export const invoicesFor = (billing: Pick<BillingService, 'invoicesAvailable'>, caller: Pick<Caller, 'workspace'>) =>
+  billing.invoicesAvailable && caller.workspace.role === 'owner'
+
 /** What /billing shows: the member's plan and credits, their subscription, the plans and the latest payments. */
 export async function loadBilling(context: AppLoadContext, user: SessionUser) {
   const { billing, plans: planService } = context.services
@@ -86,10 +94,11 @@ export async function loadBilling(context: AppLoadContext, user: SessionUser) {
         billing.recentPayments(workspace, RECENT_PAYMENTS),
         billing.payments(workspace, { page: 1, limit: 1 }),
         billing.creditBalance(workspace),
+        caller.workspace.role === 'owner' ? billing.hasPortal(workspace) : false,
       ]),
     'Your billing details could not be loaded. Please try again in a moment.',
   )
-  const [plans, subscription, recent, history, balance] = read.ok ? read.value : [[], null, [], { total: 0 }, 0]
+  const [plans, subscription, recent, history, balance, portal] = read.ok ? read.value : [[], null, [], { total: 0 }, 0, false]
   const planName = (slug: string) => plans.find((plan) => plan.slug === slug)?.name ?? slug.charAt(0).toUpperCase() + slug.slice(1)
   const subscribedPlan = subscription ? plans.find((plan) => plan.slug === subscription.planSlug) : undefined
   const view: SubscriptionView | null = subscription
@@ -133,7 +142,9 @@ export async function loadBilling(context: AppLoadContext, user: SessionUser) {
         priceId: billing.priceIdOf(plan),
         changeEstimate: plan.slug === planSlug ? null : changeEstimate(currentPlan, plan, period),
       })),
-    payments: paymentRows(recent, plans),
+    payments: paymentRows(recent, plans, invoicesFor(billing, caller)),
+    /** Whether "Manage payment method and invoices" opens the provider's customer portal (an owner with a customer there). */
+    portal,
     paymentCount: history.total,
     // The buyer is the workspace (a personal workspace has its member's id): checkout's custom data carries it, signed.
     // Only owners get the signed buyer: with it, a checkout would attach a subscription to the workspace.

@@ -1,25 +1,11 @@
-import { Check } from 'lucide-react'
 import { Form, Link } from 'react-router'
 import { useCheckout, type CheckoutSetup } from '#app/components/checkout/use-checkout.ts'
-import { Badge } from '#app/components/ui/badge.tsx'
+import { PricingCard, type PricingCardPlan } from '#app/components/pricing-card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { cn } from '#app/lib/cn.ts'
 import { SectionHeading } from './section-heading.tsx'
 
-export interface PricingPlan {
-  slug: string
-  name: string
-  price: number
-  description: string
-  features: string[]
-  highlighted: boolean
+export interface PricingPlan extends PricingCardPlan {
   priceId: string | null
-}
-
-/** '$29', '$9.50'; the free plan reads 'Free'. */
-function formatPrice(price: number): string {
-  if (price === 0) return 'Free'
-  return `$${Number.isInteger(price) ? price : price.toFixed(2)}`
 }
 
 export function PricingSection({
@@ -45,41 +31,15 @@ export function PricingSection({
         />
         <div className="mt-12 grid items-start gap-6 md:grid-cols-3">
           {plans.map((plan) => (
-            <article
-              key={plan.slug}
-              aria-labelledby={`plan-${plan.slug}`}
-              className={cn(
-                'relative flex h-full flex-col rounded-lg border bg-card p-6 text-card-foreground',
-                plan.highlighted && 'border-primary shadow-lg ring-1 shadow-primary/10 ring-primary',
-              )}
-            >
-              {plan.highlighted ? <Badge className="absolute -top-3 left-1/2 -translate-x-1/2">Most Popular</Badge> : null}
-              <h3 id={`plan-${plan.slug}`} className="text-lg font-semibold">
-                {plan.name}
-              </h3>
-              <p className="mt-4 flex items-baseline gap-1">
-                <span className="text-4xl font-bold tracking-tight">{formatPrice(plan.price)}</span>
-                {plan.price > 0 ? <span className="text-muted-foreground">/month</span> : null}
-              </p>
-              <p className="mt-3 text-sm text-muted-foreground">{plan.description}</p>
-              <ul className="mt-6 flex-1 space-y-2 text-sm">
-                {plan.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
-                    <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-              <div className="mt-8">
-                <PlanAction
-                  plan={plan}
-                  signedIn={Boolean(checkout.buyer ?? checkout.refusal)}
-                  current={plan.slug === currentPlan}
-                  subscribed={subscribed}
-                  onCheckout={() => void startCheckout(plan)}
-                />
-              </div>
-            </article>
+            <PricingCard key={plan.slug} plan={plan}>
+              <PlanAction
+                plan={plan}
+                signedIn={Boolean(checkout.buyer ?? checkout.refusal)}
+                current={plan.slug === currentPlan}
+                subscribed={subscribed}
+                onCheckout={() => void startCheckout(plan)}
+              />
+            </PricingCard>
           ))}
         </div>
         <div className="mx-auto mt-10 flex max-w-3xl flex-col items-center justify-between gap-4 rounded-lg border bg-card p-6 text-center sm:flex-row sm:text-left">

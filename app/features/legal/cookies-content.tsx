@@ -32,6 +32,14 @@ const COOKIE_LIST: CookieRow[] = [
     provider: 'Aether',
   },
   {
+    name: 'aether_view_as',
+    category: 'Essential',
+    purpose:
+      "Staff only: while an administrator views the site as a member for support, keeps the administrator's own session until the view ends.",
+    duration: 'Until the view ends',
+    provider: 'Aether',
+  },
+  {
     name: 'better-auth.two_factor',
     category: 'Essential',
     purpose: 'Between your password and your two-factor code: remembers that the password was right, for this sign-in only.',
@@ -170,6 +178,7 @@ export function cookiesSections(site: SiteConfig): LegalSection[] {
           caption="Cookies used on this site"
           regionLabel="Table of cookies"
           tableClassName="min-w-[36rem]"
+          stack={false}
           headers={['Name', 'Category', 'Purpose', 'Duration', 'Provider']}
         >
           {COOKIE_LIST.map((cookie) => (

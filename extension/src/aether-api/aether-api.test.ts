@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError, DeviceDisconnectedError, serverAddress } from './api-client.ts'
+import { ApiError, DeviceDisconnectedError, noteRateLimit, requestsLeft, serverAddress } from './api-client.ts'
 import { listAutomations, saveAutomation } from './automations-api.ts'
 import { deviceName } from './device-name.ts'
 import { pollPairing, startPairing } from './pairing-api.ts'
@@ -205,5 +205,17 @@ describe('small parts', () => {
     expect(
       deviceName({ userAgent: `${linuxChrome} Edg/142.0.0.0`.replace('X11; Linux x86_64', 'Macintosh; Intel Mac OS X 10_15_7') }),
     ).toBe('Edge on macOS')
+  })
+})
+
+describe('the API rate limit as the answers tell it', () => {
+  it('keeps the requests left until the window the server named ends', () => {
+    const now = Date.now()
+    noteRateLimit(new Response(null, { headers: { 'RateLimit-Remaining': '7', 'RateLimit-Reset': '30' } }))
+    expect(requestsLeft(now)).toBe(7)
+    expect(requestsLeft(now + 31_000)).toBeNull()
+    // An answer without the headers changes nothing.
+    noteRateLimit(new Response(null))
+    expect(requestsLeft(now)).toBe(7)
   })
 })

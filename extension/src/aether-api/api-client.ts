@@ -22,6 +22,22 @@ export function serverAddress(input: string): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
+/** Where this browser stands against the server's API rate limit, as its last answer said (RateLimit-* headers). */
+let rateLimit: { remaining: number; until: number } | null = null
+
+/** Keeps what an answer says of the rate limit: how many requests are left, until when. */
+export function noteRateLimit(response: Response): void {
+  const remaining = response.headers.get('RateLimit-Remaining')
+  const reset = response.headers.get('RateLimit-Reset')
+  if (remaining === null || reset === null || !Number.isFinite(Number(remaining)) || !Number.isFinite(Number(reset))) return
+  rateLimit = { remaining: Number(remaining), until: Date.now() + Number(reset) * 1000 }
+}
+
+/** Requests left in the rate limit's current window; null when no answer in this window said. */
+export function requestsLeft(now = Date.now()): number | null {
+  return rateLimit && now < rateLimit.until ? rateLimit.remaining : null
+}
+
 /**
  * One request to the Aether API: JSON in and out, the device's credential as a bearer token when
  * there is one, the answer checked against its schema. Errors are ApiError with the server's
@@ -50,6 +66,7 @@ export async function callApi<T>(
   } catch {
     throw new ApiError(0, undefined, `Could not reach the Aether server at ${server.serverUrl}.`)
   }
+  noteRateLimit(response)
   const body: unknown = await response.json().catch(() => null)
   if (!response.ok) {
     const { message, code } = (body ?? {}) as { message?: unknown; code?: unknown }

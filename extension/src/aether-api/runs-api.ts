@@ -4,7 +4,7 @@ import type { RunStep } from '#common/run-steps.ts'
 import { VAULT_SECRET_KINDS, VAULT_USE_ROLES } from '#common/vault.ts'
 import { z } from '#common/zod.ts'
 import type { Connection } from '../storage/stored-items.ts'
-import { ApiError, callApi, DeviceDisconnectedError } from './api-client.ts'
+import { ApiError, callApi, DeviceDisconnectedError, noteRateLimit } from './api-client.ts'
 
 const runSchema = z.object({
   id: z.string(),
@@ -83,15 +83,30 @@ export async function reportFinish(
 
 /** Sends a screenshot the run took (a PNG) as the run's, after step `step`. */
 export async function uploadScreenshot(connection: Connection, runId: string, step: number, name: string, png: Blob): Promise<void> {
-  const query = new URLSearchParams({ step: String(step), name })
+  await uploadImage(connection, runId, new URLSearchParams({ step: String(step), name }), png)
+}
+
+/**
+ * Sends the picture of the page after step `step` (a JPEG, the run's `shot`-th) for the run's
+ * timeline (docs/decisions/057); answers its name in the run, which the step's entry names.
+ */
+export async function uploadStepPicture(connection: Connection, runId: string, step: number, shot: number, jpeg: Blob): Promise<string> {
+  const answer = await uploadImage(connection, runId, new URLSearchParams({ step: String(step), shot: String(shot) }), jpeg)
+  const file = (answer as { data?: { file?: unknown } } | null)?.data?.file
+  if (typeof file !== 'string') throw new ApiError(0, undefined, 'The server did not name the picture.')
+  return file
+}
+
+async function uploadImage(connection: Connection, runId: string, query: URLSearchParams, image: Blob): Promise<unknown> {
   const response = await fetch(`${connection.serverUrl}/api/runs/${encodeURIComponent(runId)}/screenshots?${query}`, {
     method: 'POST',
     credentials: 'omit',
-    headers: { 'content-type': 'image/png', authorization: `Bearer ${connection.token}`, accept: 'application/json' },
-    body: png,
+    headers: { 'content-type': image.type, authorization: `Bearer ${connection.token}`, accept: 'application/json' },
+    body: image,
   }).catch(() => null)
   if (!response) throw new ApiError(0, undefined, `Could not reach the Aether server at ${connection.serverUrl}.`)
-  if (response.ok) return
+  noteRateLimit(response)
+  if (response.ok) return response.json().catch(() => null)
   const { message } = ((await response.json().catch(() => null)) ?? {}) as { message?: unknown }
   const text = typeof message === 'string' ? message : `The server answered ${response.status}.`
   if (response.status === 401) throw new DeviceDisconnectedError(401, undefined, text)

@@ -5,7 +5,16 @@ import { IN_PAGE_CHANGING_STEPS } from '#common/page-changing-steps.ts'
 import { namesVaultValues, openDeviceVault } from '#common/device-vault.ts'
 import type { RunSecrets } from '#common/run-secrets.ts'
 import type { Placeholder } from '#common/step-placeholders.ts'
-import { fetchRunVault, reportFinish, reportProgress, uploadScreenshot, type StartedRun } from '../aether-api/runs-api.ts'
+import { STEP_SHOT_QUALITY } from '#common/run-steps.ts'
+import {
+  fetchRunVault,
+  reportFinish,
+  reportProgress,
+  uploadScreenshot,
+  uploadStepPicture,
+  type StartedRun,
+} from '../aether-api/runs-api.ts'
+import { requestsLeft } from '../aether-api/api-client.ts'
 import { messageForError } from '../sidepanel/api-errors.ts'
 import type { RunnerMessage } from '../messages.ts'
 import type { Connection } from '../storage/stored-items.ts'
@@ -133,15 +142,42 @@ async function extractEveryPage(tabId: number, step: ExtractStep, timeoutMs: num
   }
 }
 
-/** A screenshot of the tab, with the fields given vault values masked while it is taken (as the cloud masks them). */
-async function screenshot(connection: Connection, runId: string, tabId: number, n: number, name: string) {
+/**
+ * What the tab shows, with the fields given vault values masked while it is taken (as the cloud
+ * masks them); null when the tab is not the one its window shows (the browser takes only what a
+ * window shows, and another tab's page is not the run's to picture).
+ */
+async function captureTab(tabId: number, options: { format: 'png' } | { format: 'jpeg'; quality: number }): Promise<Blob | null> {
   const tab = await browser.tabs.get(tabId)
+  if (!tab.active) return null
   const mask = (on: boolean): Promise<unknown> =>
     browser.tabs.sendMessage(tabId, { type: 'runner/mask', on } satisfies RunnerMessage, { frameId: 0 }).catch(() => null)
   await mask(true)
-  const dataUrl = await browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' }).finally(() => mask(false))
-  const png = await (await fetch(dataUrl)).blob()
+  const dataUrl = await browser.tabs.captureVisibleTab(tab.windowId, options).finally(() => mask(false))
+  // Switched away meanwhile: the picture may be of another tab.
+  if (!(await browser.tabs.get(tabId)).active) return null
+  return (await fetch(dataUrl)).blob()
+}
+
+/** A screenshot step's picture of the tab, uploaded as the run's. */
+async function screenshot(connection: Connection, runId: string, tabId: number, n: number, name: string) {
+  const png = await captureTab(tabId, { format: 'png' })
+  if (!png) throw new StepFailure('the run’s tab was not the one its window showed, so no screenshot could be taken')
   await uploadScreenshot(connection, runId, n, name, png)
+}
+
+/** Requests a run leaves the member's other uses of the API (the panel, the website) before it takes step pictures. */
+const PICTURES_SPARE = 15
+
+/** The timeline's picture after a step (docs/decisions/057): the tab at half its size, as the cloud's. */
+async function stepPicture(tabId: number): Promise<Blob | null> {
+  const full = await captureTab(tabId, { format: 'jpeg', quality: STEP_SHOT_QUALITY })
+  if (!full) return null
+  const bitmap = await createImageBitmap(full)
+  const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width / 2)), Math.max(1, Math.round(bitmap.height / 2)))
+  canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height)
+  bitmap.close()
+  return canvas.convertToBlob({ type: 'image/jpeg', quality: STEP_SHOT_QUALITY / 100 })
 }
 
 /** Why a placeholder could not be filled, as the cloud's failed step says it. */
@@ -273,6 +309,16 @@ export async function runInTab(
       if (IN_PAGE_CHANGING_STEPS.includes(step.type)) await settleAfter()
     }
   }
+  let shots = 0
+  const picture = async (n: number): Promise<string | null> => {
+    // Pictures only while the API's rate limit leaves room for the run's own reports (one a step, and the outcome).
+    const left = requestsLeft()
+    if (left !== null && left <= run.steps.length - n + PICTURES_SPARE) return null
+    const jpeg = await stepPicture(tabId)
+    if (!jpeg) return null
+    shots += 1
+    return uploadStepPicture(connection, run.id, n, shots, jpeg)
+  }
   const outcome = await runSteps(
     {
       steps: run.steps,
@@ -282,6 +328,7 @@ export async function runInTab(
     },
     {
       perform,
+      picture,
       report: (progress) => reportProgress(connection, run.id, hidden(progress, hide)),
       sleep,
       now: () => Date.now(),

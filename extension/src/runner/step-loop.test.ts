@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AutomationStep, OnError } from '#common/automation-steps.ts'
-import { runSteps, StepFailure, type Progress, type StepLoopDeps } from './step-loop.ts'
+import { REPORT_EVERY_MS, runSteps, StepFailure, type Progress, type StepLoopDeps } from './step-loop.ts'
 
 const button = (name: string) => [{ by: 'role' as const, role: 'button' as const, name }]
 const click = (name: string, onError?: OnError): AutomationStep => ({ type: 'click', target: button(name), onError })
@@ -47,14 +47,23 @@ function harness(fails: (step: AutomationStep, attempt: number) => string | null
 }
 
 describe('running a client run’s steps', () => {
-  it('runs every step, reports each, and hands back the extracted table', async () => {
-    const run = harness(() => null)
+  it('runs every step, reports each as time passes, and hands back the extracted table', async () => {
+    const run = harness(() => null, { stepMs: REPORT_EVERY_MS })
     const steps: AutomationStep[] = [click('Go'), { type: 'extract', target: button('Name'), field: 'name' }]
     const outcome = await runSteps(run.plan(steps), run.deps)
     expect(outcome).toMatchObject({ status: 'succeeded', actionsPerformed: 2, extracted: [{ name: 'Ada' }, { name: 'Grace' }] })
     expect(run.reports.map((report) => report.actionsPerformed)).toEqual([1, 2])
     expect(run.reports[0]?.log[0]?.message).toBe('Step 1 (click): Button named “Go”')
     expect(run.reports[1]?.log.map((line) => line.message)).toContain('Step 2 (extract): 2 values for "name".')
+  })
+
+  it('reports a fast run’s first step at once and the next ones together, the last with the outcome', async () => {
+    const run = harness(() => null, { stepMs: 400 })
+    const outcome = await runSteps(run.plan([1, 2, 3, 4, 5, 6, 7].map((n) => click(`Button ${n}`))), run.deps)
+    // Steps end at 400, 800, …, 2800 ms: reported after the 1st and the 6th (2 s on); the 7th comes with the outcome.
+    expect(run.reports.map((report) => report.steps.map((step) => step.step))).toEqual([[1], [2, 3, 4, 5, 6]])
+    expect(outcome.steps.map((step) => step.step)).toEqual([7])
+    expect([...run.reports.flatMap((report) => report.log), ...outcome.log].map((line) => line.message)).toHaveLength(7)
   })
 
   it('reports each step for the timeline: words, time, outcome, the picture after it and what it extracted', async () => {
@@ -77,7 +86,7 @@ describe('running a client run’s steps', () => {
     ]
     const outcome = await runSteps(run.plan(steps), run.deps)
     expect(outcome.status).toBe('succeeded')
-    const timeline = run.reports.flatMap((report) => report.steps)
+    const timeline = [...run.reports.flatMap((report) => report.steps), ...outcome.steps]
     expect(timeline.map((step) => [step.step, step.outcome, step.ms, step.screenshot])).toEqual([
       [1, 'done', 250, 'after-1.jpg'],
       [2, 'skipped', 250, null],

@@ -55,6 +55,12 @@ export interface RunPlan {
   stepTimeoutMs: number
 }
 
+/**
+ * A fast run's steps go together: each report is a request counted in the API's rate limit (as
+ * is each step's picture), and the outcome carries whatever was not reported yet.
+ */
+export const REPORT_EVERY_MS = 2_000
+
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 class TimeLimit extends Error {}
 
@@ -62,7 +68,8 @@ class TimeLimit extends Error {}
  * Runs a client run's steps as the cloud worker does (server/features/runs/step-executor.ts):
  * in order, each step's onError deciding what a failure means (docs/decisions/028: retries with a
  * pause, then fail, skip or continue, where continue ends the run failed after the last step),
- * within the run's time and action limits, reporting each step's log lines after it.
+ * within the run's time and action limits, reporting the steps' log lines and timeline as they go
+ * (the first step at once, then at most every REPORT_EVERY_MS).
  */
 export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outcome> {
   const deadline = deps.now() + plan.timeLimitMs
@@ -72,7 +79,11 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
   let actions = 0
   let failedGoingOn: string | null = null
   const log = (level: LogLine['level'], message: string) => pending.push({ level, message })
-  const flush = async () => {
+  let reportedAt = -Infinity
+  /** Sends what happened since the last report; a step's own report waits until REPORT_EVERY_MS passed (`now` sends at once). */
+  const flush = async (now = false) => {
+    if (!now && deps.now() - reportedAt < REPORT_EVERY_MS) return
+    reportedAt = deps.now()
     const report = { actionsPerformed: actions, log: pending, steps }
     pending = []
     steps = []
@@ -136,7 +147,15 @@ export async function runSteps(plan: RunPlan, deps: StepLoopDeps): Promise<Outco
     log('info', `${label}: ${describeStep(step)}`)
     const record = begin(step, n)
     try {
-      const done = await withOnError(() => attempt(step, n), onErrorOf(step), label, log, flush, deps)
+      // A retry's pause is told at once, so the run page shows why the run waits.
+      const done = await withOnError(
+        () => attempt(step, n),
+        onErrorOf(step),
+        label,
+        log,
+        () => flush(true),
+        deps,
+      )
       if (done.kind === 'failedGoingOn') failedGoingOn ??= done.error
       if (done.kind === 'done') actions++
       await record(done.kind === 'failedGoingOn' ? 'failed' : done.kind, done.kind === 'failedGoingOn' ? done.error : null)

@@ -20,6 +20,7 @@ import type { AutomationStep } from '#common/automation-steps.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import type { Target, TargetAlternative } from '#common/targets.ts'
 import type { RunStep } from '#common/run-steps.ts'
+import { TRACE_MODES, type RunTrace, type TraceMode } from '#common/run-trace.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, type SignInBlock } from '#common/automations.ts'
 import { SCHEDULE_KINDS, type ZonedSchedule } from '#common/schedules.ts'
 import { users } from './auth.ts'
@@ -47,6 +48,10 @@ export const automations = pgTable(
     selfRepair: boolean().notNull().default(true),
     /** Keep the browser's cookies and storage between cloud runs, sealed like a vault secret (docs/decisions/025). */
     keepSession: boolean().notNull().default(false),
+    /** When its cloud runs keep a Playwright trace (docs/decisions/060). */
+    trace: text({ enum: TRACE_MODES }).$type<TraceMode>().notNull().default('off'),
+    /** Whether a cloud run blocked by a CAPTCHA-like check asks a person (docs/decisions/059, amended). */
+    askPersonOnCaptcha: boolean().notNull().default(false),
     /** Steps that sign in, run only when a check finds the run signed out (docs/decisions/025). */
     signInBlock: jsonb().$type<SignInBlock | null>(),
     /** Limits the member set below the platform's for each run (docs/decisions/028); null: the platform's. */
@@ -75,6 +80,7 @@ export const automations = pgTable(
   },
   (table) => [
     check('automations_run_limits_check', sql`coalesce(${table.runTimeLimitSeconds}, 1) >= 1 and coalesce(${table.runStepLimit}, 1) >= 1`),
+    check('automations_trace_check', sql`${table.trace} in (${sql.raw(TRACE_MODES.map((mode) => `'${mode}'`).join(', '))})`),
     check(
       'automations_schedule_check',
       sql`${table.schedule} is null or (coalesce(${table.schedule}->>'kind', '') in (${sql.raw(SCHEDULE_KINDS.map((kind) => `'${kind}'`).join(', '))}) and ${table.schedule}->>'timeZone' is not null)`,
@@ -224,6 +230,11 @@ export const automationRuns = pgTable(
     /** The automation's kept-session setting and sign-in block when the run started (docs/decisions/025). */
     keepSession: boolean().notNull().default(false),
     signInBlock: jsonb().$type<SignInBlock | null>(),
+    /** The automation's trace setting when the run started, and what became of the trace (docs/decisions/060). */
+    traceMode: text({ enum: TRACE_MODES }).$type<TraceMode>().notNull().default('off'),
+    trace: jsonb().$type<RunTrace>(),
+    /** The automation's setting when the run started: a CAPTCHA-like check asks a person (docs/decisions/059, amended). */
+    askPersonOnCaptcha: boolean().notNull().default(false),
     /** The automation's run limits when the run started (docs/decisions/028); null: the platform's. */
     timeLimitSeconds: integer(),
     stepLimit: integer(),
@@ -247,11 +258,16 @@ export const automationRuns = pgTable(
     check('automation_runs_status_check', sql`${table.status} in ('queued', 'running', 'succeeded', 'failed', 'cancelled')`),
     check('automation_runs_trigger_check', sql`${table.trigger} in ('manual', 'schedule', 'extension', 'desktop', 'url', 'api')`),
     check('automation_runs_runner_check', sql`${table.runner} in ('cloud', 'client')`),
+    check('automation_runs_trace_mode_check', sql`${table.traceMode} in (${sql.raw(TRACE_MODES.map((mode) => `'${mode}'`).join(', '))})`),
     check('automation_runs_counts_check', sql`${table.actionsPerformed} >= 0 and ${table.creditsCharged} >= 0`),
     index().on(table.workspaceId, table.createdAt),
     index().on(table.automationId, table.createdAt),
     index().on(table.status, table.runner, table.createdAt),
     index().on(table.deviceId, table.status),
+    // Runs that ended a day, by outcome (the admin's overview, docs/decisions/063).
+    index().on(table.finishedAt, table.status),
+    // A member's own runs: stopped when they are suspended, listed in the admin's timeline of them.
+    index().on(table.userId, table.createdAt),
     // The retention sweep's runs: those that still keep files.
     index('automation_runs_files_kept_idx')
       .on(table.finishedAt)

@@ -60,6 +60,8 @@ export const payments = pgTable(
     check('payments_amount_check', sql`${table.amount} >= 0`),
     check('payments_credit_check', sql`${table.creditApplied} >= 0 and ${table.creditToBalance} >= 0`),
     index().on(table.workspaceId, table.createdAt),
+    // Revenue a day (the admin's overview, docs/decisions/063).
+    index().on(table.createdAt),
   ],
 )
 
@@ -87,6 +89,8 @@ export const creditLedger = pgTable(
     check('credit_ledger_balance_check', sql`${table.balanceAfter} >= 0`),
     check('credit_ledger_reason_check', sql`${table.reason} in ('signup', 'plan_grant', 'admin_edit', 'usage', 'refund', 'model_call')`),
     index().on(table.workspaceId, table.createdAt),
+    // Credits spent a day (the admin's overview, docs/decisions/063).
+    index().on(table.createdAt, table.reason),
   ],
 )
 

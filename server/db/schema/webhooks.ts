@@ -63,6 +63,10 @@ export const webhookDeliveries = pgTable(
   (table) => [
     check('webhook_deliveries_status_check', sql`${table.status} in ('pending', 'succeeded', 'failed')`),
     index().on(table.endpointId, table.createdAt),
+    // Failed deliveries of the last day (the admin's overview, docs/decisions/063).
+    index('webhook_deliveries_failed_idx')
+      .on(table.updatedAt)
+      .where(sql`${table.status} = 'failed'`),
     index('webhook_deliveries_due_idx')
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),

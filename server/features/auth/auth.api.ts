@@ -4,6 +4,7 @@ import { member, publicRoute, signedInRoute } from '#server/http/access.ts'
 import { createRouter, errorResponses, errorSchema, jsonBody } from '#server/http/openapi.ts'
 import { SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from '#common/two-factor.ts'
 import type { AuthService } from './auth.service.ts'
+import type { ViewAsService } from './view-as.service.ts'
 import { toUserDto, userSchema } from './auth.dto.ts'
 
 /** A session is used when there is one; without one the route still answers. */
@@ -60,7 +61,8 @@ const logout = publicRoute({
   path: '/logout',
   tags: ['Auth'],
   summary: 'Sign out: ends the session on the server and clears the cookie',
-  description: 'Without a session there is nothing to end, and it still answers 200.',
+  description:
+    "Without a session there is nothing to end, and it still answers 200. An admin viewing as a member (docs/decisions/064) signs out of both: the view ends, and so does the admin's own session.",
   security: optionalSession,
   responses: { 200: dataOf(z.object({ success: z.boolean() }), 'Signed out') },
 })
@@ -100,7 +102,7 @@ const changePassword = signedInRoute(member('never'), {
   },
 })
 
-export function createAuthApi(authService: AuthService) {
+export function createAuthApi(authService: AuthService, viewAs: Pick<ViewAsService, 'held' | 'end'>) {
   return createRouter()
     .openapi(register, async (c) => {
       const user = await authService.register(c.req.valid('json'), { headers: c.req.raw.headers, ip: c.get('clientIp') })
@@ -117,6 +119,10 @@ export function createAuthApi(authService: AuthService) {
       return c.json({ data: { token: result.token, user: toUserDto(result.user) } }, 200)
     })
     .openapi(logout, async (c) => {
+      const held = viewAs.held(c.req.header('cookie'))
+      if (held)
+        for (const cookie of (await viewAs.end(held, 'signed-out', { restore: false })).setCookies)
+          c.header('Set-Cookie', cookie, { append: true })
       const cookies = await authService.logout(c.get('credential'))
       for (const cookie of cookies) c.header('Set-Cookie', cookie, { append: true })
       return c.json({ data: { success: true } }, 200)

@@ -7,6 +7,7 @@ import type { Db } from '#server/db/client.ts'
 import { accounts, sessions, users } from '#server/db/schema/index.ts'
 import { Conflict, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '#common/errors.ts'
 import { MAINTENANCE_MESSAGE } from '#common/settings.ts'
+import { ACCOUNT_SUSPENDED_CODE, AccountSuspended } from '#common/suspension.ts'
 import type { ApiKeyService } from '#server/features/api-keys/api-key.service.ts'
 import type { DeviceService } from '#server/features/devices/device.service.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
@@ -226,6 +227,7 @@ export function createAuthService(deps: {
 
 function translateAuthError(error: unknown): unknown {
   if (!isAuthApiError(error)) return error
+  if (error.body?.code === ACCOUNT_SUSPENDED_CODE) return new AccountSuspended()
   const message = error.body?.message ?? 'Authentication failed'
   if (error.statusCode === 401) return new Unauthorized(message)
   if (error.statusCode === 422 || error.statusCode === 409) return new Conflict(message)

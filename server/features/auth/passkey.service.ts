@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { AppError, NotFound, Unauthorized, ValidationError } from '#common/errors.ts'
+import { ACCOUNT_SUSPENDED_CODE, AccountSuspended } from '#common/suspension.ts'
 import { CLIENT_IP_HEADER, PASSKEY_CHALLENGE_COOKIE_NAME } from '#server/auth.ts'
 import { isAuthApiError, type Auth } from '#server/better-auth.ts'
 import type { Db } from '#server/db/client.ts'
@@ -61,6 +62,7 @@ export function createPasskeyService(deps: { auth: Auth; db: Db; rateLimits: Rat
   function refusal(error: unknown): unknown {
     if (!isAuthApiError(error)) return error
     const code = error.body?.code
+    if (code === ACCOUNT_SUSPENDED_CODE) return new AccountSuspended()
     if (code === 'CHALLENGE_NOT_FOUND') return new PasskeyRefused('The passkey request expired. Please try again.')
     if (code === 'PASSKEY_USER_NOT_VERIFIED') return new PasskeyRefused(error.body?.message ?? 'Your passkey did not verify you.')
     if (code === 'PASSKEY_NOT_FOUND') return new PasskeyRefused('This passkey is not registered with any account here.')

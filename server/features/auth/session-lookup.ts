@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME, SESSION_IDLE_SECONDS, SESSION_REFRESH_SECONDS } from '#server/auth.ts'
@@ -19,6 +19,14 @@ export interface SessionRecord {
   profile: Profile
   /** The member's access to the workspace asked for (their personal one when none was): null when they have none. */
   workspace: WorkspaceAccess | null
+  /** An admin opened this session to view the app as the member (docs/decisions/064): read-only until `until`. */
+  viewedBy: ViewedBy | null
+}
+
+/** Who opened a view-as session and when it ends (docs/decisions/064). */
+export interface ViewedBy {
+  adminId: string
+  until: Date
 }
 
 /** The workspace a request opens, joined by the session's query under its own name (the personal one is joined too). */
@@ -58,6 +66,7 @@ export function createSessionLookup(db: Db, secret: string, changes: HeardChange
       sessionId: sessions.id,
       expiresAt: sessions.expiresAt,
       createdAt: sessions.createdAt,
+      impersonatedBy: sessions.impersonatedBy,
       user: {
         id: users.id,
         email: users.email,
@@ -81,7 +90,8 @@ export function createSessionLookup(db: Db, secret: string, changes: HeardChange
     )
     .leftJoin(opened, eq(opened.id, workspaceMembers.workspaceId))
     .leftJoin(subscriptionPlans, eq(subscriptionPlans.slug, opened.planSlug))
-    .where(eq(sessions.token, sql.placeholder('token')))
+    // A suspended account's session is left to Better Auth's path, which refuses it (docs/decisions/062).
+    .where(and(eq(sessions.token, sql.placeholder('token')), isNull(users.suspendedAt)))
     .prepare('session_lookup')
 
   type Row = Awaited<ReturnType<typeof lookup.execute>>[number]
@@ -120,26 +130,36 @@ export function createSessionLookup(db: Db, secret: string, changes: HeardChange
       if (!row) return null
       const now = Date.now()
       const expiresAt = row.expiresAt.getTime()
+      if (expiresAt <= now) return null
+      // A view-as session lives its 30 minutes and is never refreshed (docs/decisions/064).
+      const viewedBy = row.impersonatedBy === null ? null : { adminId: row.impersonatedBy, until: row.expiresAt }
       const dueForRefresh = expiresAt - SESSION_IDLE_SECONDS * 1000 + SESSION_REFRESH_SECONDS * 1000 <= now
       const tooOld = now - row.createdAt.getTime() > SESSION_ABSOLUTE_SECONDS * 1000
-      if (expiresAt <= now || dueForRefresh || tooOld) return null
+      if (!viewedBy && (dueForRefresh || tooOld)) return null
       // Left-joined: every column is null when the member has no place in the workspace asked for.
       const { role, planName } = row.workspace
       const workspace = role !== null && planName !== null ? { ...row.workspace, role, planName } : null
       // Copies: a kept row serves later requests too.
-      return { sessionId: row.sessionId, user: { ...row.user }, profile: { ...row.profile }, workspace }
+      return { sessionId: row.sessionId, user: { ...row.user }, profile: { ...row.profile }, workspace, viewedBy }
     },
   }
 }
 
 export type SessionLookup = ReturnType<typeof createSessionLookup>
 
+const signatureOf = (token: string, secret: string) => createHmac('sha256', secret).update(token).digest('base64')
+
 /** The token of a cookie value (URI-decoded) signed as Better Auth signs it: `token.base64(HMAC-SHA256(secret, token))`. */
-function verifiedToken(value: string, secret: string): string | null {
+export function verifiedToken(value: string, secret: string): string | null {
   const dot = value.lastIndexOf('.')
   if (dot < 1) return null
   const token = value.slice(0, dot)
   const signature = Buffer.from(value.slice(dot + 1))
-  const expected = Buffer.from(createHmac('sha256', secret).update(token).digest('base64'))
+  const expected = Buffer.from(signatureOf(token, secret))
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null
+}
+
+/** A cookie value signed as Better Auth signs its session cookie (URI-encoded, as it sends it): verifiedToken reads it. */
+export function signedToken(token: string, secret: string): string {
+  return encodeURIComponent(`${token}.${signatureOf(token, secret)}`)
 }

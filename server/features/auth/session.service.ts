@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { ApiKeyScope } from '#common/api-keys.ts'
 import type { Role } from '#common/auth.ts'
 import { SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE_NAME } from '#server/auth.ts'
@@ -13,7 +13,7 @@ import type { DeviceKind } from '#common/devices.ts'
 import type { Profile, ProfileService } from '#server/features/profiles/profile.service.ts'
 import type { WorkspaceAccess, WorkspaceService } from '#server/features/workspaces/workspace.service.ts'
 import type { Logger } from '#server/logger.ts'
-import { createSessionLookup, type SessionRecord } from './session-lookup.ts'
+import { createSessionLookup, type SessionRecord, type ViewedBy } from './session-lookup.ts'
 
 /** What a request presented (server/http/credentials.ts reads it from the request). */
 export type Credential =
@@ -53,6 +53,10 @@ export interface SessionUser {
   workspace: WorkspaceAccess | null
   /** The profile could not be read: `profile` is the default one (spec: 'Profile loading issue'). */
   profileUnavailable?: boolean
+  /** When the account is erased: its deletion waits (docs/decisions/065), and its keys and devices are refused. */
+  erasesAt?: Date
+  /** An admin is viewing the app as this member (docs/decisions/064): every change is refused. */
+  viewedBy?: ViewedBy
 }
 
 /** Which workspace a request asks for: named explicitly (a header: must be theirs) or remembered (a cookie: falls back). */
@@ -65,6 +69,10 @@ export interface CurrentSession {
   user: SessionUser | null
   /** Set-Cookie values to pass on: a refreshed or cleared session cookie. */
   setCookies: string[]
+  /** The credential is the member's, but their account is suspended (docs/decisions/062): `user` is null, and the API says why. */
+  accountSuspended?: true
+  /** The credential is the member's, but their account waits for its erasure on this day (docs/decisions/065): `user` is null. */
+  accountDeletion?: Date
 }
 
 /** Resolves an API key to its member (api-key.service.ts); null for unknown, forged or revoked keys. */
@@ -141,14 +149,16 @@ export function createSessionService(deps: {
   }
   const sessionLookup = createSessionLookup(db, deps.secret, deps.sessionDataChanges)
 
-  async function loadUser(
+  /** The member signed in with `signedInWith`; 'suspended' while an admin has suspended them (docs/decisions/062). */
+  async function loadMember(
     userId: string,
     signedInWith: SignedInWith,
     fallbackName: string,
     requested: WorkspaceRequest | null = null,
-  ): Promise<SessionUser | null> {
+  ): Promise<SessionUser | 'suspended' | null> {
     const [user] = await db.select().from(users).where(eq(users.id, userId))
     if (!user) return null
+    if (user.suspendedAt) return 'suspended'
     const base = {
       id: user.id,
       email: user.email,
@@ -156,6 +166,7 @@ export function createSessionService(deps: {
       name: user.name,
       twoFactorEnabled: user.twoFactorEnabled,
       signedInWith,
+      ...(user.eraseAfter ? { erasesAt: user.eraseAfter } : {}),
     }
     try {
       // The spec inserts a profile when one is missing; so do we.
@@ -168,9 +179,38 @@ export function createSessionService(deps: {
     }
   }
 
+  /** The member signed in with `signedInWith`, or nobody (a suspended account is nobody). */
+  async function loadUser(...args: Parameters<typeof loadMember>): Promise<SessionUser | null> {
+    const member = await loadMember(...args)
+    return member === 'suspended' ? null : member
+  }
+
+  /** What resolve() answers for a member it loaded: nobody, but saying so when the account is suspended. */
+  function resolved(member: SessionUser | 'suspended' | null, setCookies: string[] = []): CurrentSession {
+    if (member === 'suspended') return { user: null, setCookies, accountSuspended: true }
+    // Signing in cancels a deletion (signed-in.ts); until then nothing of the account's acts for it.
+    if (member?.erasesAt) return { user: null, setCookies, accountDeletion: member.erasesAt }
+    return { user: member, setCookies }
+  }
+
   /** The member of a session the lookup found, working in `workspace`. */
   function memberOf(live: SessionRecord, workspace: WorkspaceAccess | null): SessionUser {
-    return { ...live.user, signedInWith: { kind: 'session', sessionId: live.sessionId }, profile: live.profile, workspace }
+    const member: SessionUser = {
+      ...live.user,
+      signedInWith: { kind: 'session', sessionId: live.sessionId },
+      profile: live.profile,
+      workspace,
+    }
+    return live.viewedBy ? { ...member, viewedBy: live.viewedBy } : member
+  }
+
+  /** Whether a session Better Auth found is one an admin opened as the member (read afresh: this path is rare). */
+  async function viewedByOf(sessionId: string): Promise<ViewedBy | null> {
+    const [row] = await db
+      .select({ adminId: sessions.impersonatedBy, until: sessions.expiresAt })
+      .from(sessions)
+      .where(eq(sessions.id, sessionId))
+    return row?.adminId ? { adminId: row.adminId, until: row.until } : null
   }
 
   /** An unreadable session is "signed out", but a database outage is not: the caller gets 503. */
@@ -208,8 +248,7 @@ export function createSessionService(deps: {
       if (credential.kind === 'api-key') {
         const key = await apiKeys.authenticate(credential.key)
         const via = key && ({ kind: 'api-key', keyId: key.keyId, workspaceId: key.workspaceId, scopes: key.scopes } as const)
-        const user = key && via ? await loadUser(key.userId, via, '', requested) : null
-        return { user, setCookies: [] }
+        return resolved(key && via ? await loadMember(key.userId, via, '', requested) : null)
       }
       if (credential.kind === 'device') {
         const device = await devices.authenticate(credential.token, credential.clientVersion)
@@ -221,8 +260,7 @@ export function createSessionService(deps: {
           scopes: device.scopes,
           overPlan: device.overPlan,
         }
-        const user = device && via ? await loadUser(device.userId, via, '', requested) : null
-        return { user, setCookies: [] }
+        return resolved(device && via ? await loadMember(device.userId, via, '', requested) : null)
       }
       const live = await sessionLookup.find(credential, requested?.id ?? null).catch((error: unknown) => {
         unlessOutage(error)
@@ -244,27 +282,37 @@ export function createSessionService(deps: {
         await db.delete(sessions).where(eq(sessions.id, found.session.id))
         return { user: null, setCookies: [expiredSessionCookie()] }
       }
-      const user = await loadUser(found.session.userId, { kind: 'session', sessionId: found.session.id }, found.user.name, requested)
-      return { user, setCookies }
+      const member = await loadMember(found.session.userId, { kind: 'session', sessionId: found.session.id }, found.user.name, requested)
+      if (member && member !== 'suspended') {
+        // The lookup answers for live view-as sessions; should one come this way, it stays read-only.
+        const viewedBy = await viewedByOf(found.session.id)
+        if (viewedBy) return resolved({ ...member, viewedBy }, setCookies)
+      }
+      return resolved(member, setCookies)
     },
 
     /**
      * The member's role now, if what they signed in with still works: the session still exists and
-     * has not expired, or the key or device is not revoked. Null once they signed out, the session ended or
-     * the key was revoked. Long-lived answers (event streams) ask before each delivery.
+     * has not expired, or the key or device is not revoked. Null once they signed out, the session ended,
+     * the key was revoked or the account was suspended. Long-lived answers (event streams) ask before each delivery.
      */
     async currentRole(user: SessionUser): Promise<Role | null> {
       const via = user.signedInWith
       if (via.kind === 'api-key' || via.kind === 'device') {
         if (!(await (via.kind === 'api-key' ? apiKeys.isActive(via.keyId) : devices.isActive(via.deviceId)))) return null
-        const [row] = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.id, user.id))
+        const [row] = await db
+          .select({ role: profiles.role })
+          .from(profiles)
+          .innerJoin(users, eq(users.id, profiles.id))
+          .where(and(eq(profiles.id, user.id), isNull(users.suspendedAt), isNull(users.eraseAfter)))
         return row?.role ?? null
       }
       const [row] = await db
         .select({ role: profiles.role })
         .from(sessions)
         .innerJoin(profiles, eq(profiles.id, sessions.userId))
-        .where(and(eq(sessions.id, via.sessionId), gt(sessions.expiresAt, new Date())))
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, via.sessionId), gt(sessions.expiresAt, new Date()), isNull(users.suspendedAt)))
       return row?.role ?? null
     },
   }

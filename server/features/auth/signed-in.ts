@@ -9,6 +9,8 @@ export interface SignedIn {
   token: string
   user: SessionUser
   setCookies: string[]
+  /** The day the account would have been erased, when this sign-in cancelled its deletion (docs/decisions/065). */
+  deletionCancelled: Date | null
 }
 
 /**
@@ -16,15 +18,27 @@ export interface SignedIn {
  * the member as the session resolves them, and the device noted as one the account signed in on
  * (ADR 016). A second step that was still due never gets here, so the note follows both factors.
  */
-export function createSignedIn(deps: { sessions: Pick<SessionService, 'ofNewSession'>; trustedDevices: TrustedDevices }) {
+export function createSignedIn(deps: {
+  sessions: Pick<SessionService, 'ofNewSession'>
+  trustedDevices: TrustedDevices
+  /** Signing in cancels the account's deletion that waits (docs/decisions/065): the day it was due, or null. */
+  cancelDeletion: (userId: string) => Promise<Date | null>
+}) {
   return async function signedIn(
     session: { userId: string; name: string; token: string },
     setCookies: string[],
     requestHeaders: Headers,
   ): Promise<SignedIn> {
+    // Before the member is read: an account whose deletion waits is nobody to the session's lookup.
+    const deletionCancelled = await deps.cancelDeletion(session.userId)
     const user = await deps.sessions.ofNewSession(session)
     if (!user) throw new Unauthorized('Invalid email or password')
-    return { token: session.token, user, setCookies: [...setCookies, deps.trustedDevices.remember(requestHeaders, user.id)] }
+    return {
+      token: session.token,
+      user,
+      setCookies: [...setCookies, deps.trustedDevices.remember(requestHeaders, user.id)],
+      deletionCancelled,
+    }
   }
 }
 

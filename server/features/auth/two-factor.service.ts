@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { parse as parseCookies } from 'hono/utils/cookie'
 import { AppError, Conflict, RateLimited, Unauthorized, ValidationError } from '#common/errors.ts'
+import { ACCOUNT_SUSPENDED_CODE, AccountSuspended } from '#common/suspension.ts'
 import type { PasswordConfirm, SecondFactorInput, TwoFactorDisable } from '#common/two-factor.ts'
 import { CLIENT_IP_HEADER, TWO_FACTOR_COOKIE_NAME, TOTP_ISSUER } from '#server/auth.ts'
 import { isAuthApiError, type Auth } from '#server/better-auth.ts'
@@ -58,6 +59,27 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
   function newSession(headers: Headers, fallback: string): { token: string; setCookies: string[] } {
     const setCookies = headers.getSetCookie()
     return { token: sessionTokenOf(setCookies) ?? fallback, setCookies }
+  }
+
+  /**
+   * A signed-in member proves it is them with the app's current code (turning two-factor off,
+   * deleting the account): a wrong or already used code is refused as a field error.
+   */
+  async function checkCode(userId: string, code: string, credential: Credential | null): Promise<void> {
+    if ((await totpSteps.claim(userId, code)) === 'used') {
+      throw new ValidationError(`code: ${CODE_USED}`, [{ path: 'code', message: CODE_USED }])
+    }
+    const valid = await auth.api
+      .verifyTOTP({ body: { code }, headers: betterAuthHeaders(credential) })
+      .then(() => true)
+      .catch((error: unknown) => {
+        if (isAuthApiError(error) && error.statusCode === 401) return false
+        throw error
+      })
+    if (!valid) {
+      const message = 'That code is not right.'
+      throw new ValidationError(`code: ${message}`, [{ path: 'code', message }])
+    }
   }
 
   return {
@@ -160,23 +182,12 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
           throw new ValidationError(`password: ${WRONG_PASSWORD}`, [{ path: 'password', message: WRONG_PASSWORD }])
         }
       } else {
-        if ((await totpSteps.claim(userId, input.code ?? '')) === 'used') {
-          throw new ValidationError(`code: ${CODE_USED}`, [{ path: 'code', message: CODE_USED }])
-        }
-        const valid = await auth.api
-          .verifyTOTP({ body: { code: input.code ?? '' }, headers: betterAuthHeaders(credential) })
-          .then(() => true)
-          .catch((error: unknown) => {
-            if (isAuthApiError(error) && error.statusCode === 401) return false
-            throw error
-          })
-        if (!valid) {
-          const message = 'That code is not right.'
-          throw new ValidationError(`code: ${message}`, [{ path: 'code', message }])
-        }
+        await checkCode(userId, input.code ?? '', credential)
       }
       await db.transaction((tx) => turnOff(tx, userId))
     },
+
+    checkCode,
 
     /**
      * The second step of a password sign-in: the ticket and the app's code or a recovery code
@@ -205,6 +216,7 @@ export function createTwoFactorService(deps: { auth: Auth; db: Db; rateLimits: R
       } catch (error) {
         if (!isAuthApiError(error)) throw error
         const code = error.body?.code
+        if (code === ACCOUNT_SUSPENDED_CODE) throw new AccountSuspended()
         if (code === 'INVALID_CODE') throw new Unauthorized('Invalid two-factor code. Enter the newest code from your authenticator app.')
         if (code === 'INVALID_BACKUP_CODE') throw new Unauthorized('Invalid recovery code. Each recovery code works once.')
         if (code === 'ACCOUNT_TEMPORARILY_LOCKED') {

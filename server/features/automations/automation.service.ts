@@ -42,7 +42,8 @@ export interface RunLimits {
   maxActions: number
 }
 /** Fields a caller that creates an automation (a template, an import) may leave out: their defaults apply. */
-type OptionalOnCreate = 'selfRepair' | 'keepSession' | 'signInBlock' | 'runTimeLimitSeconds' | 'runStepLimit' | 'deviceId'
+type OptionalOnCreate =
+  'selfRepair' | 'keepSession' | 'trace' | 'askPersonOnCaptcha' | 'signInBlock' | 'runTimeLimitSeconds' | 'runStepLimit' | 'deviceId'
 
 /** The field of a step that holds placeholders (step-placeholders.ts), for the builder to show a refusal under. */
 const PLACEHOLDER_FIELD: Partial<Record<AutomationStep['type'], string>> = {
@@ -336,6 +337,8 @@ export function createAutomationService(
         schedule: source.schedule,
         selfRepair: source.selfRepair,
         keepSession: source.keepSession,
+        trace: source.trace,
+        askPersonOnCaptcha: source.askPersonOnCaptcha,
         signInBlock: source.signInBlock,
         runTimeLimitSeconds: source.runTimeLimitSeconds,
         runStepLimit: source.runStepLimit,

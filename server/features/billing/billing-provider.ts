@@ -10,10 +10,28 @@ export interface BillingProvider {
   /** Schedules the cancellation for the end of the paid period (the plan stays until then). */
   cancelAtPeriodEnd(subscription: Subscription): Promise<void>
   /**
+   * Ends the subscription now, with nothing more charged: its account is being erased
+   * (docs/decisions/065), so nobody is left to use the rest of the period.
+   */
+  cancelNow(subscription: Subscription): Promise<void>
+  /**
    * Moves the subscription to another price, charging or crediting the difference now; during a
    * trial nothing is billed (Paddle allows only do_not_bill then) and the new price applies from its end.
    */
   changePrice(subscription: Subscription, priceId: string): Promise<void>
+  /**
+   * A link that signs the customer in to the provider's customer portal (payment method, invoices,
+   * the subscriptions named): short-lived, made anew for each visit and never stored.
+   */
+  portalSession(customerId: string, subscriptionIds: string[]): Promise<string>
+  /** A short-lived link to the invoice of a completed transaction that had a value (common/billing-invoices.ts). */
+  invoiceUrl(transactionId: string): Promise<string>
+}
+
+/** The parts of Paddle's answers that hold links: a portal session's overview, an invoice's url. */
+interface PaddleLinks {
+  urls?: { general?: { overview?: unknown } }
+  url?: unknown
 }
 
 const PADDLE_API = { sandbox: 'https://sandbox-api.paddle.com', production: 'https://api.paddle.com' } as const
@@ -29,13 +47,18 @@ export function createPaddleApi(options: {
   const baseUrl = (options.baseUrl ?? PADDLE_API[options.environment]).replace(/\/+$/, '')
   const send = options.fetch ?? fetch
 
-  async function call(method: 'POST' | 'PATCH', path: string, body: unknown): Promise<void> {
+  /** One request; `refused` says what the provider refused, in the member's words. Returns the answer's JSON. */
+  async function call(method: 'GET' | 'POST' | 'PATCH', path: string, body: unknown, refused: string): Promise<unknown> {
     let response: Response
     try {
       response = await send(`${baseUrl}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', 'Paddle-Version': '1' },
-        body: JSON.stringify(body),
+        headers: {
+          Authorization: `Bearer ${options.apiKey}`,
+          'Paddle-Version': '1',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(15_000),
       })
     } catch (error) {
@@ -45,22 +68,59 @@ export function createPaddleApi(options: {
     if (!response.ok) {
       const detail = (await response.json().catch(() => null)) as { error?: { detail?: string; code?: string } } | null
       options.logger.error({ path, status: response.status, error: detail?.error }, 'paddle api refused a request')
+      // Paddle's detail is a sentence of its own: its full stop would double ours.
+      const said = detail?.error?.detail?.replace(/\.+$/, '')
       throw new ServiceUnavailable(
-        `The payment provider refused the change${detail?.error?.detail ? `: ${detail.error.detail}` : ''}. Please try again or contact support.`,
+        `The payment provider refused ${refused}${said ? `: ${said}` : ''}. Please try again or contact support.`,
       )
     }
+    return response.json().catch(() => null)
+  }
+
+  /** The https link an answer holds where `pick` looks; anything else is the provider's fault, told as such. */
+  function linkIn(answer: unknown, pick: (data: PaddleLinks) => unknown, path: string): string {
+    const link = pick((answer as { data?: PaddleLinks } | null)?.data ?? {})
+    if (typeof link === 'string' && URL.canParse(link) && new URL(link).protocol === 'https:') return link
+    options.logger.error({ path }, 'paddle api answered without a usable link')
+    throw new ServiceUnavailable('The payment provider sent no usable link. Please try again in a few minutes.')
   }
 
   return {
     kind: 'paddle',
     cancelAtPeriodEnd: (subscription) =>
-      call('POST', `/subscriptions/${encodeURIComponent(subscription.providerSubscriptionId)}/cancel`, {
-        effective_from: 'next_billing_period',
-      }),
+      call(
+        'POST',
+        `/subscriptions/${encodeURIComponent(subscription.providerSubscriptionId)}/cancel`,
+        { effective_from: 'next_billing_period' },
+        'the change',
+      ).then(() => undefined),
+    cancelNow: (subscription) =>
+      call(
+        'POST',
+        `/subscriptions/${encodeURIComponent(subscription.providerSubscriptionId)}/cancel`,
+        { effective_from: 'immediately' },
+        'the cancellation',
+      ).then(() => undefined),
     changePrice: (subscription, priceId) =>
-      call('PATCH', `/subscriptions/${encodeURIComponent(subscription.providerSubscriptionId)}`, {
-        items: [{ price_id: priceId, quantity: 1 }],
-        proration_billing_mode: subscription.status === 'trialing' ? 'do_not_bill' : 'prorated_immediately',
-      }),
+      call(
+        'PATCH',
+        `/subscriptions/${encodeURIComponent(subscription.providerSubscriptionId)}`,
+        {
+          items: [{ price_id: priceId, quantity: 1 }],
+          proration_billing_mode: subscription.status === 'trialing' ? 'do_not_bill' : 'prorated_immediately',
+        },
+        'the change',
+      ).then(() => undefined),
+    // developer.paddle.com/api-reference/customer-portals/create-customer-portal-session
+    async portalSession(customerId, subscriptionIds) {
+      const path = `/customers/${encodeURIComponent(customerId)}/portal-sessions`
+      const answer = await call('POST', path, { subscription_ids: subscriptionIds }, 'to open the customer portal')
+      return linkIn(answer, (data) => data.urls?.general?.overview, path)
+    },
+    // developer.paddle.com/api-reference/transactions/get-transaction-invoice: the link lasts an hour.
+    async invoiceUrl(transactionId) {
+      const path = `/transactions/${encodeURIComponent(transactionId)}/invoice?disposition=inline`
+      return linkIn(await call('GET', path, undefined, 'to send the invoice'), (data) => data.url, path)
+    },
   }
 }

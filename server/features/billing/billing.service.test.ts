@@ -1,42 +1,14 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createPaddleTestApp } from '#server/testing/paddle-test-app.ts'
 import { desc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creditLedger, payments, profiles, subscriptionPlans, subscriptions, workspaces } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import type { FakePaddleApi } from '#server/testing/fake-paddle-api.ts'
 import { planCreateSchema } from '#common/plans.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
 
 /** Who changes plans here: a member whose address is verified (an unverified one is refused: email-verification.api.test.ts). */
 const VERIFIED = { email: 'owner@example.com', emailVerified: true }
-
-/** A stand-in for Paddle's REST API on loopback: records requests, answers like Paddle. */
-async function startFakePaddle() {
-  const received: { method: string; url: string; auth: string | undefined; body: unknown }[] = []
-  let answer = { status: 200, body: { data: {} } as unknown }
-  const server: Server = createServer(async (request: IncomingMessage, response) => {
-    let raw = ''
-    for await (const chunk of request) raw += chunk
-    received.push({
-      method: request.method ?? '',
-      url: request.url ?? '',
-      auth: request.headers.authorization,
-      body: raw ? JSON.parse(raw) : null,
-    })
-    response.writeHead(answer.status, { 'content-type': 'application/json' })
-    response.end(JSON.stringify(answer.body))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    answerWith(status: number, body: unknown) {
-      answer = { status, body }
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
 
 async function profile(t: TestApp, userId: string) {
   const [row] = await t.db
@@ -291,17 +263,12 @@ describe('billing with the local sandbox (signed webhooks to our own endpoint)',
 
 describe('billing with Paddle (its API stood in for on loopback)', () => {
   let t: TestApp
-  let paddle: Awaited<ReturnType<typeof startFakePaddle>>
+  let paddle: FakePaddleApi
+  let close: () => Promise<void>
   beforeAll(async () => {
-    paddle = await startFakePaddle()
-    t = await createTestApp({
-      billing: { PADDLE_CLIENT_TOKEN: 'test_token', PADDLE_WEBHOOK_SECRET: 'whsec', PADDLE_API_KEY: 'pdl_key', PADDLE_API_URL: paddle.url },
-    })
+    ;({ t, paddle, close } = await createPaddleTestApp())
   })
-  afterAll(async () => {
-    await t.close()
-    await paddle.close()
-  })
+  afterAll(() => close())
 
   async function subscribed(status = 'active') {
     const user = await t.signUp()
@@ -405,7 +372,7 @@ describe('billing with Paddle (its API stood in for on loopback)', () => {
       status: 503,
       message: expect.stringMatching(/Subscription is locked/),
     })
-    paddle.answerWith(200, { data: {} })
+    paddle.answerLikePaddle()
   })
 
   it('without a price id a plan is not for sale (Free needs none)', async () => {

@@ -7,11 +7,13 @@ import { newestFirstPage } from '#server/db/newest-first-page.ts'
 import { payments, subscriptions } from '#server/db/schema/index.ts'
 import type { Plan, PlanService } from '#server/features/plans/plan.service.ts'
 import type { BillingProvider, Subscription } from './billing-provider.ts'
+import { createBillingPortal } from './billing-portal.ts'
 import type { BillingPeriod } from '#common/proration.ts'
 import { checkoutUserToken } from './checkout-token.ts'
 import { creditBalanceOf } from './credit-balance.ts'
 import type { SandboxBilling } from './sandbox.ts'
 import { sandboxPeriodOf } from './sandbox-events.ts'
+import { SANDBOX_CARDS, type SandboxCard } from '#common/sandbox-cards.ts'
 
 export type Payment = typeof payments.$inferSelect
 
@@ -169,6 +171,7 @@ export function createBillingService(deps: {
   }
 
   return {
+    ...createBillingPortal({ db, provider }),
     checkout,
     canCheckOut: (plan: Pick<Plan, 'paddlePriceId'>) => Boolean(checkout && priceIdOf(plan)),
     /** What a page may hand to checkout as the plan's price id (null: the plan is not for sale). */
@@ -238,6 +241,24 @@ export function createBillingService(deps: {
       return { endsAt: subscription.nextBilledAt, trial }
     },
 
+    /**
+     * The workspaces' subscriptions that still run (or are scheduled to end), ended now at the
+     * provider: their account is being erased (docs/decisions/065). How many were ended. Throws
+     * when the provider cannot be reached or refuses, so the erasure waits and tries again.
+     */
+    async cancelAllNow(workspaceIds: string[]): Promise<number> {
+      if (!workspaceIds.length) return 0
+      const live = await db
+        .select()
+        .from(subscriptions)
+        .where(and(inArray(subscriptions.workspaceId, workspaceIds), inArray(subscriptions.status, [...SERVING, 'paused'])))
+      if (live.length && !provider) {
+        throw new ServiceUnavailable('Its subscriptions cannot be cancelled right now: the payment provider is not configured.')
+      }
+      for (const subscription of live) await requireProvider().cancelNow(subscription)
+      return live.length
+    },
+
     /** Upgrade or downgrade between paid plans while subscribed, by `by` (whose address must be verified). */
     async changePlan(workspaceId: string, planSlug: string, by: VerifiablePerson): Promise<void> {
       requireVerifiedEmail(by, { kind: 'purchase' })
@@ -255,6 +276,15 @@ export function createBillingService(deps: {
       const subscription = await currentSubscription(workspaceId)
       if (!subscription) throw new Conflict('There is no subscription to renew or end.')
       return sandbox.endPeriod(subscription)
+    },
+
+    /** Sandbox only: its customer portal's payment method update, to one of its test cards. */
+    async sandboxUpdatePaymentMethod(workspaceId: string, card: SandboxCard) {
+      if (!sandbox) throw new NotFound('The payment sandbox is off.')
+      const subscription = await currentSubscription(workspaceId)
+      if (!subscription) throw new Conflict('There is no subscription to pay for: the payment method is kept with a subscription.')
+      const { brand, last4 } = SANDBOX_CARDS[card]
+      await sandbox.updatePaymentMethod(subscription, { type: brand, last4 })
     },
   }
 }

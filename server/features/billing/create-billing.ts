@@ -21,6 +21,7 @@ export type BillingEnv = Pick<
   | 'BILLING_SANDBOX'
   | 'PORT'
   | 'HOST'
+  | 'PUBLIC_URL'
 >
 
 /**
@@ -46,9 +47,11 @@ export function createBilling(deps: {
     // The sandbox signs its own events; without a configured secret, one per process will do.
     const secret = env.PADDLE_WEBHOOK_SECRET ?? randomBytes(32).toString('hex')
     const host = !env.HOST || env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT ?? 3000}`
     const sandbox = createSandboxBilling({
       secret,
-      webhookUrl: `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT ?? 3000}/api/webhooks/paddle`,
+      webhookUrl: `${origin}/api/webhooks/paddle`,
+      publicUrl: env.PUBLIC_URL ?? origin,
       deliver: deps.deliverWebhook ?? ((request) => fetch(request)),
       findPlan: async (query) => {
         const plan = (await plans.list()).find((candidate) =>

@@ -24,6 +24,8 @@ export function createSandboxBilling(options: {
   /** POSTs a signed event to our webhook endpoint (over HTTP to this server, or in-process in tests). */
   deliver: (request: Request) => Promise<Response>
   webhookUrl: string
+  /** This site's address: the sandbox's customer portal and invoices are pages of ours. */
+  publicUrl: string
   findPlan: (query: { slug: string } | { priceId: string }) => Promise<SandboxPlan | null>
   /** A workspace's credit balance with the sandbox, in dollars: what earlier downgrades credited and nothing has used yet. */
   creditBalance: (workspaceId: string) => Promise<number>
@@ -38,6 +40,8 @@ export function createSandboxBilling(options: {
     customerId: string | null
   }): Promise<'paid' | 'trialing' | 'declined'>
   endPeriod(subscription: Subscription): Promise<'renewed' | 'trial-ended' | 'canceled'>
+  /** What the portal's payment method update does at Paddle: a $0 transaction that saves the new card. */
+  updatePaymentMethod(subscription: Subscription, card: { type: string; last4: string }): Promise<void>
 } {
   async function send(eventType: string, data: Record<string, unknown>, occurredAt = new Date()) {
     const body = JSON.stringify({
@@ -67,6 +71,10 @@ export function createSandboxBilling(options: {
   }
 
   const customer = (subscription: Subscription) => subscription.providerCustomerId ?? id('ctm')
+  /** A subscription's charges go to its card on file (the portal may have changed it), as Paddle's do. */
+  const cardOf = (subscription: Subscription) =>
+    subscription.cardBrand && subscription.cardLast4 ? { type: subscription.cardBrand, last4: subscription.cardLast4 } : VISA
+  const page = (path: string) => `${options.publicUrl.replace(/\/+$/, '')}${path}`
 
   return {
     kind: 'sandbox',
@@ -132,6 +140,22 @@ export function createSandboxBilling(options: {
       )
     },
 
+    async cancelNow(current) {
+      const plan = await findPlan({ slug: current.planSlug })
+      await send(
+        'subscription.canceled',
+        subscription({
+          subscriptionId: current.providerSubscriptionId,
+          customerId: customer(current),
+          customData: { user_id: current.workspaceId, plan: plan.slug },
+          plan,
+          status: 'canceled',
+          nextBilledAt: null,
+          canceledAt: new Date(),
+        }),
+      )
+    },
+
     async changePrice(current, priceId) {
       const plan = await findPlan({ priceId })
       // Paddle keeps a subscription's custom data; the webhook finds our user through the subscription.
@@ -159,7 +183,7 @@ export function createSandboxBilling(options: {
           ...common,
           origin: 'subscription_update',
           status: 'completed',
-          card: VISA,
+          card: cardOf(current),
           items: [
             { priceId: before.priceId, quantity: -1, proration: { rate, period } },
             { priceId: plan.priceId, quantity: 1, proration: { rate, period } },
@@ -191,7 +215,7 @@ export function createSandboxBilling(options: {
           ...common,
           origin: 'subscription_recurring',
           status: 'completed',
-          card: VISA,
+          card: cardOf(current),
           items: [{ priceId: plan.priceId, quantity: 1 }],
           total: cents(plan.price),
           // What earlier downgrades credited pays for the renewal first, as with Paddle.
@@ -203,6 +227,29 @@ export function createSandboxBilling(options: {
         subscription({ ...common, status: 'active', nextBilledAt: new Date(Date.now() + MONTH_MS) }),
       )
       return trialEnded ? 'trial-ended' : 'renewed'
+    },
+
+    // The sandbox's customer portal and invoices are pages of ours (app/routes/billing-portal*.tsx),
+    // which show the signed-in member their own workspace's: the links need no token.
+    portalSession: () => Promise.resolve(page('/billing/portal')),
+    invoiceUrl: (transactionId) => Promise.resolve(page(`/billing/portal/invoices/${encodeURIComponent(transactionId)}`)),
+
+    async updatePaymentMethod(current, card) {
+      const plan = await findPlan({ slug: current.planSlug })
+      // As Paddle: a zero-value transaction (origin subscription_payment_method_change) whose payment is the new card.
+      await send(
+        'transaction.completed',
+        transaction({
+          subscriptionId: current.providerSubscriptionId,
+          customerId: customer(current),
+          customData: { user_id: current.workspaceId, plan: plan.slug },
+          origin: 'subscription_payment_method_change',
+          status: 'completed',
+          card,
+          items: [{ priceId: plan.priceId, quantity: 1 }],
+          total: 0,
+        }),
+      )
     },
   }
 }

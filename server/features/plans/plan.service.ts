@@ -231,7 +231,11 @@ export function createPlanService(db: Db, audit: AuditService) {
             .where(eq(subscriptionPlans.id, id))
             .returning()
           if (!plan) throw new NotFound('Plan not found')
-          const keys = Object.keys(changes) as (keyof PlanUpdate)[]
+          // A whole form is saved at once: the audit names what it changed.
+          const keys = (Object.keys(changes) as (keyof PlanUpdate)[]).filter(
+            (key) => JSON.stringify(before[key]) !== JSON.stringify(plan[key]),
+          )
+          if (keys.length === 0) return plan
           await audit.record(tx, actor, {
             action: 'plan.update',
             targetType: 'plan',

@@ -98,6 +98,21 @@ describe('updating a plan', () => {
     expect(entry).toMatchObject({ before: { price: 9 }, after: { price: 12 }, summary: 'Changed the Solo plan: price' })
   })
 
+  it('saves a whole form at once and audits only the fields it changed; an unchanged form leaves no entry', async () => {
+    const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Whole', price: 5, creditsPerMonth: 50, features: ['One'] }))
+    const { id: _id, slug: _slug, createdAt: _c, updatedAt: _u, ...form } = plan
+    await plans().update(actor, plan.id, planUpdateSchema.parse({ ...form, creditsPerMonth: '80', features: 'One\nTwo' }))
+    const entries = (await auditFor(plan.id)).filter((row) => row.action === 'plan.update')
+    expect(entries).toHaveLength(1)
+    expect(entries[0]).toMatchObject({
+      summary: 'Changed the Whole plan: creditsPerMonth, features',
+      before: { creditsPerMonth: 50, features: ['One'] },
+      after: { creditsPerMonth: 80, features: ['One', 'Two'] },
+    })
+    await plans().update(actor, plan.id, planUpdateSchema.parse({ ...form, creditsPerMonth: 80, features: ['One', 'Two'] }))
+    expect((await auditFor(plan.id)).filter((row) => row.action === 'plan.update')).toHaveLength(1)
+  })
+
   it('refuses a price id another plan uses (409) and keeps the old one', async () => {
     const plan = await plans().create(actor, planCreateSchema.parse({ name: 'Priced', paddlePriceId: 'pri_priced' }))
     await expect(plans().update(actor, plan.id, planUpdateSchema.parse({ paddlePriceId: 'business-monthly-plan' }))).rejects.toMatchObject(

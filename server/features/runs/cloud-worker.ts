@@ -34,7 +34,7 @@ export function newWorkerId(): string {
  */
 export function createCloudWorker(deps: {
   runQueue: Pick<RunQueue, 'claim' | 'progress' | 'finish' | 'release' | 'recoverExpired' | 'endStaleClientRuns'>
-  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName' | 'saveFile' | 'readFile'>
+  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName' | 'saveFile' | 'readFile' | 'saveTrace'>
   events: Pick<EventBus, 'subscribe'>
   logger: Logger
   config: CloudWorkerConfig

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { NotFound } from '#common/errors.ts'
 import { STEP_SHOT_NAME } from '#common/run-steps.ts'
@@ -12,6 +12,9 @@ export const screenshotName = (step: number, index: number) => `step-${step}-${i
 const KEPT_NAME = /^file-\d{1,4}-\d{1,4}$/
 /** The name a file the run keeps is stored under (the member's name for it is in the run's list). */
 export const keptFileName = (step: number, index: number) => `file-${step}-${index}`
+
+/** A run's Playwright trace (docs/decisions/060): one per run, with its secrets masked. */
+const TRACE_NAME = /^trace\.zip$/
 
 /** The live view's frame, in the run's folder while the run runs. */
 const LIVE_FRAME = 'live.jpg'
@@ -48,6 +51,7 @@ export function createRunFiles(options: { dataDir: string }) {
   }
   const screenshots = kind(SCREENSHOT_NAME, 'No such screenshot')
   const kept = kind(KEPT_NAME, 'No such file')
+  const trace = kind(TRACE_NAME, 'This run has no trace')
   const liveFrameOf = (runId: string) => (RUN_ID.test(runId) ? path.join(root, runId, LIVE_FRAME) : null)
   let liveWrites = 0
 
@@ -58,6 +62,10 @@ export function createRunFiles(options: { dataDir: string }) {
     /** A file the run keeps (docs/decisions/046): a download or a saved table, stored under keptFileName. */
     saveFile: kept.save,
     readFile: kept.read,
+
+    /** The run's trace (docs/decisions/060), masked before it is saved. */
+    saveTrace: (runId: string, bytes: Uint8Array) => trace.save(runId, 'trace.zip', bytes),
+    readTrace: (runId: string) => trace.read(runId, 'trace.zip'),
 
     /**
      * The live view's latest frame (docs/decisions/058): written aside, then renamed over the last
@@ -78,6 +86,20 @@ export function createRunFiles(options: { dataDir: string }) {
     async removeLiveFrame(runId: string): Promise<void> {
       const file = liveFrameOf(runId)
       if (file) await rm(file, { force: true })
+    },
+
+    /**
+     * The files stored for a run, each with its kind and where it is (a member's data export takes
+     * them along, docs/decisions/065); the live view's frame and half-written files are not among them.
+     */
+    async stored(runId: string): Promise<{ name: string; kind: 'screenshot' | 'file' | 'trace'; path: string }[]> {
+      if (!RUN_ID.test(runId)) return []
+      const folder = path.join(root, runId)
+      const names = await readdir(folder).catch(() => [] as string[])
+      return names.sort().flatMap((name) => {
+        const kind = SCREENSHOT_NAME.test(name) ? 'screenshot' : KEPT_NAME.test(name) ? 'file' : TRACE_NAME.test(name) ? 'trace' : null
+        return kind ? [{ name, kind, path: path.join(folder, name) } as const] : []
+      })
     },
 
     /** Removes a run's files (when its member's account goes, or the run is purged). */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
 import type { RunStatus } from '#common/automations.ts'
 import { monthStart } from '#common/calendar.ts'
 import type { Page } from '#common/pagination.ts'
@@ -40,6 +40,16 @@ export function createRunHistory(db: Db) {
         db.select({ total: count() }).from(automationRuns).where(where),
       ])
       return { items, total: totals?.total ?? 0, page: query.page, limit: query.limit }
+    },
+
+    /** The workspace's runs waiting for a person now (docs/decisions/059), longest waiting first: the dashboard tells of them. */
+    async waitingIn(workspaceId: string, limit = 10): Promise<Run[]> {
+      return db
+        .select()
+        .from(automationRuns)
+        .where(and(eq(automationRuns.workspaceId, workspaceId), eq(automationRuns.status, 'running'), isNotNull(automationRuns.waiting)))
+        .orderBy(asc(sql`${automationRuns.waiting}->>'since'`))
+        .limit(limit)
     },
 
     /** The newest run of each of these automations (those never run are absent), for a 'last run' column. */

@@ -3,6 +3,7 @@ import type { RunFile, RunLogLine, RunRepair, RunScreenshot } from '#server/db/s
 import type { Logger } from '#server/logger.ts'
 import type { RowOutcome } from '#common/workflow-interpreter.ts'
 import type { RunStep } from '#common/run-steps.ts'
+import type { RunTrace } from '#common/run-trace.ts'
 import type { RunOutcome, RunProgress as ProgressReport } from './run-queue.ts'
 
 /**
@@ -39,6 +40,7 @@ export function createRunProgress(deps: {
   let actions = 0
   let restart = true
   let storedBytes = 0
+  let trace: RunTrace | null = null
   type Pending = { log: RunLogLine[]; screenshots: RunScreenshot[]; repairs: RunRepair[]; files: RunFile[]; timeline: RunStep[] }
   const nothing = (): Pending => ({ log: [], screenshots: [], repairs: [], files: [], timeline: [] })
   let pending = nothing()
@@ -109,6 +111,10 @@ export function createRunProgress(deps: {
       storedBytes = bytes
     },
     flush,
+    /** What became of the run's trace (docs/decisions/060), told with the outcome. */
+    trace(kept: RunTrace | null) {
+      trace = kept
+    },
 
     /** Stores the outcome with the last lines and the extracted table, once; null when it could not be stored. */
     async finish(
@@ -129,6 +135,7 @@ export function createRunProgress(deps: {
             Object.fromEntries(Object.entries(row).map(([field, value]) => [field, value === null ? null : redact(value)])),
           ),
           restart,
+          ...(trace ? { trace } : {}),
           ...(dataRows ? { dataRows } : {}),
           ...(stoppedAt ? { stoppedAt: { step: stoppedAt.step, url: stoppedAt.url && redact(stoppedAt.url) } } : {}),
           ...(rowOutcomes.length

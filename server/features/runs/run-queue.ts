@@ -13,6 +13,7 @@ import {
 import type { EventBus } from '#server/features/events/event-bus.ts'
 import { MAX_EXTRACTED_ROWS, MAX_LOG_LINES } from '#common/automations.ts'
 import { MAX_RUN_STEPS, type RunStep } from '#common/run-steps.ts'
+import type { RunTrace } from '#common/run-trace.ts'
 import type { DataRow, RowOutcome } from '#common/workflow-interpreter.ts'
 import { nextTurn, queuedInCloud, queueOrder, turnStride } from './cloud-queue.ts'
 import type { Run, RunService } from './run.service.ts'
@@ -45,6 +46,8 @@ export interface RunProgress {
   timeline?: RunStep[]
   /** What the run's files take on disk so far. */
   storedBytes?: number
+  /** What became of the run's trace (docs/decisions/060): sent with the outcome. */
+  trace?: RunTrace
 }
 
 export type RunOutcome =
@@ -148,6 +151,7 @@ export function createRunQueue(deps: { db: Db; runs: RunService; events: EventBu
             ...(progress.storedBytes !== undefined ? { storedBytes: Math.max(run.storedBytes, progress.storedBytes) } : {}),
             ...(progress.rowOutcomes ? { rowOutcomes: progress.rowOutcomes.slice(0, run.dataRows.length) } : {}),
             ...(progress.stoppedAt ? { stoppedAt: progress.stoppedAt } : {}),
+            ...(progress.trace ? { trace: progress.trace } : {}),
             updatedAt: new Date(),
           })
           .where(eq(automationRuns.id, id))

@@ -60,6 +60,7 @@ export function createRunRetention(deps: { db: Db; runFiles: Pick<RunFiles, 'rem
             timeline: run.timeline.map((step) => ({ ...step, screenshot: null })),
             repairs: run.repairs.map(({ file: _file, ...repair }) => repair),
             storedBytes: 0,
+            trace: null,
             filesRemovedAt: now,
           })
           .where(eq(automationRuns.id, run.id))

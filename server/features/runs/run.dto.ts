@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { automationStepSchema } from '#common/automation-steps.ts'
 import { RUN_STATUSES, RUN_TRIGGERS, signInBlockSchema } from '#common/automations.ts'
 import { stepsWithInputs } from '#common/run-inputs.ts'
+import { TRACE_MODES, traceViewerUrl } from '#common/run-trace.ts'
 import { ROW_STATUSES } from '#common/workflow-interpreter.ts'
 import { targetAlternativeSchema, targetSchema } from '#common/targets.ts'
 import type { Run } from './run.service.ts'
@@ -70,6 +71,16 @@ export const runDtoSchema = z
       .openapi({
         description: 'A cloud run waiting for a person (docs/decisions/059): act in its live view, then POST /runs/{id}/continue',
       }),
+    traceMode: z.enum(TRACE_MODES).openapi({ description: "The automation's trace setting when the run started (docs/decisions/060)" }),
+    trace: z
+      .object({
+        bytes: z.number().int().nullable().openapi({ description: "The trace's size; null when it was not kept" }),
+        url: z.string().nullable().openapi({ description: 'The trace (a Playwright trace, ZIP) to download' }),
+        viewerUrl: z.string().nullable().openapi({ description: 'The trace opened in the trace viewer we serve' }),
+        missing: z.string().nullable().openapi({ description: 'Why a trace the run should have kept was not' }),
+      })
+      .nullable()
+      .openapi({ description: "The run's Playwright trace; null when none was kept or asked for (or it went with the run's files)" }),
     filesRemovedAt: z
       .string()
       .nullable()
@@ -122,6 +133,12 @@ export const runDtoSchema = z
 
 export type RunDto = z.infer<typeof runDtoSchema>
 
+function traceOf(run: Run): RunDto['trace'] {
+  if (!run.trace) return null
+  if ('missing' in run.trace) return { bytes: null, url: null, viewerUrl: null, missing: run.trace.missing }
+  return { bytes: run.trace.bytes, url: `/api/runs/${run.id}/trace`, viewerUrl: traceViewerUrl(run.id), missing: null }
+}
+
 /** `queuePosition`: the run's place in the cloud queue (RunService.queuePositions), null when it is not queued there. */
 export function toRunDto(run: Run, queuePosition: number | null): RunDto {
   return {
@@ -148,6 +165,8 @@ export function toRunDto(run: Run, queuePosition: number | null): RunDto {
       screenshotUrl: screenshot ? `/api/runs/${run.id}/screenshots/${screenshot}` : null,
     })),
     waiting: run.waiting,
+    traceMode: run.traceMode,
+    trace: traceOf(run),
     filesRemovedAt: run.filesRemovedAt?.toISOString() ?? null,
     resumedFrom: run.resumedFrom,
     startStep: run.startStep,

@@ -21,6 +21,8 @@ import { createClientReports } from './client-reports.ts'
 import { createRunHistory, notRefused } from './run-history.ts'
 import { runnerFacts, whyNotQueuedFor } from './runner-approval-check.ts'
 import { requireUnverifiedAllowance } from './unverified-allowance.ts'
+import { requireActiveAccount } from './suspended-account-check.ts'
+import { stopRunsOfAccountIn } from './stop-account-runs.ts'
 import { DESKTOP_STEP_TYPES } from '#common/desktop-steps.ts'
 import { runDataIn } from './run-data.ts'
 import type { RunDataSource } from '#server/tables/data-sources.ts'
@@ -153,6 +155,8 @@ export function createRunService(deps: {
 
   async function startIn(tx: Tx, automationId: string, caller: Caller, options: StartOptions): Promise<Run> {
     requireMember(caller)
+    // Before the workspace is locked: a suspension locks the account, then the workspaces it refunds.
+    await requireActiveAccount(tx, caller.id, options.trigger)
     // One start at a time per workspace: the caps below cannot be passed by two at once.
     const [member] = await tx
       .select({
@@ -257,6 +261,8 @@ export function createRunService(deps: {
         selfRepair: automation.selfRepair,
         keepSession: automation.keepSession,
         signInBlock: automation.signInBlock,
+        traceMode: automation.trace,
+        askPersonOnCaptcha: automation.askPersonOnCaptcha,
         timeLimitSeconds: automation.runTimeLimitSeconds,
         stepLimit: automation.runStepLimit,
         creditsCharged: cost,
@@ -442,6 +448,9 @@ export function createRunService(deps: {
 
     /** refund() inside the caller's transaction, for a run row it holds. */
     refundIn,
+
+    /** Cancels every unfinished run a member started (their account is being suspended): stop-account-runs.ts. */
+    stopRunsOfAccountIn: (tx: Tx, userId: string, why: string) => stopRunsOfAccountIn({ refundIn, finishedIn }, tx, userId, why),
 
     /**
      * Gives back the credits of the data rows a cloud run never reached (docs/decisions/046: a credit

@@ -203,6 +203,19 @@ const keptFile = signedInRoute(access, {
   },
 })
 
+const trace = signedInRoute(access, {
+  method: 'get',
+  path: '/{id}/trace',
+  tags,
+  summary:
+    "A cloud run's Playwright trace (ZIP, vault values masked; docs/decisions/060): open it in the trace viewer at /trace-viewer/ or with `npx playwright show-trace`",
+  request: { params: idParam },
+  responses: {
+    200: { description: 'The trace', content: { 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } } },
+    ...errorResponses(400, 404),
+  },
+})
+
 const rowsCsv = signedInRoute(access, {
   method: 'get',
   path: '/{id}/rows.csv',
@@ -446,6 +459,12 @@ export function createRunsApi(deps: {
       const bytes = await files.readFile(run.id, listed.file)
       // Whatever a site sent, it is served as bytes to save: never rendered on our origin.
       return c.body(new Uint8Array(bytes), 200, attachmentHeaders(listed.name))
+    })
+    .openapi(trace, async (c) => {
+      const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))
+      if (!run.trace || !('bytes' in run.trace)) return c.json({ message: 'This run has no trace', code: 'NOT_FOUND' }, 404)
+      const bytes = await files.readTrace(run.id)
+      return c.body(new Uint8Array(bytes), 200, { ...attachmentHeaders(`run-${run.id}-trace.zip`), 'Content-Type': 'application/zip' })
     })
     .openapi(rowsCsv, async (c) => {
       const run = await runs.get(c.req.valid('param').id, callerOf(c.get('member')))

@@ -12,7 +12,7 @@ import { failedRowsInWords } from '#common/data-rows.ts'
 import { conditionHolds } from '#server/browser/conditions.ts'
 import { runScript } from '#server/browser/script-action.ts'
 import { createRunFileSteps, type AutomationFileSource } from './run-file-steps.ts'
-import { misplacedSecrets, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
+import { isVaultPlaceholder, misplacedSecrets, placeholdersOf, secretReadBacks, type Placeholder } from '#common/step-placeholders.ts'
 import { describeAlternative, type TargetAlternative } from '#common/targets.ts'
 import {
   MAX_RUN_STORED_BYTES,
@@ -48,7 +48,9 @@ import {
 import { openBrowserSession, type BrowserSession } from '#server/browser/browser-session.ts'
 import { resolveTarget } from '#server/browser/target-resolver.ts'
 import { stepPicture } from '#server/browser/step-picture.ts'
+import { humanCheckMessage, humanCheckOn } from '#server/browser/human-check.ts'
 import type { LiveFeed } from './live-view.ts'
+import { startTraceRecorder, type TraceRecorder } from './trace-recorder.ts'
 import type { PersonAction, PersonHelp } from './person-help.ts'
 import { ASK_PERSON_IN_THE_CLOUD, personInputInWords, type RunWaiting } from '#common/person-help.ts'
 import { createTargetGuard, type BlockedRequest, type LookupAll, type PrivateTargetPolicy } from '#server/browser/target-guard.ts'
@@ -105,6 +107,8 @@ export type ExecutableRun = Pick<
   | 'attempts'
   | 'selfRepair'
   | 'keepSession'
+  | 'traceMode'
+  | 'askPersonOnCaptcha'
   | 'signInBlock'
   | 'timeLimitSeconds'
   | 'stepLimit'
@@ -160,7 +164,7 @@ export function createStepExecutor(deps: {
   /** Where progress and the outcome go: the cloud queue, or the client-run API (the local runner). */
   reporting: RunReporting
   /** Where screenshots go, and (cloud runs) the files a run keeps: downloads, saved tables. */
-  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'> & Partial<Pick<RunFiles, 'saveFile' | 'readFile'>>
+  runFiles: Pick<RunFiles, 'saveScreenshot' | 'screenshotName'> & Partial<Pick<RunFiles, 'saveFile' | 'readFile' | 'saveTrace'>>
   browsers: BrowserSource
   logger: Logger
   config: ExecutorConfig
@@ -250,7 +254,15 @@ export function createStepExecutor(deps: {
     let session: BrowserSession | null = null
     let page: Page | null = null
     let steps: StepContext | null = null
-    stop.signal.addEventListener('abort', () => void session?.context.close().catch(() => {}), { once: true })
+    // The run's Playwright trace (docs/decisions/060), when its automation keeps one (cloud runs).
+    let trace: TraceRecorder | null = null
+    stop.signal.addEventListener(
+      'abort',
+      // A run out of time keeps its trace: written before the context closes under the step it was on.
+      () =>
+        void (state === 'timed-out' && trace ? trace.save() : Promise.resolve()).finally(() => session?.context.close().catch(() => {})),
+      { once: true },
+    )
     const heartbeat = setInterval(() => void progress.flush(), config.heartbeatMs ?? 5_000)
     let timeLimit = setTimeout(() => halt('timed-out'), timeLimitMs)
     let screenshotCount = 0
@@ -556,58 +568,80 @@ export function createStepExecutor(deps: {
       const people = deps.people
       if (!people) throw new StepFailure(ASK_PERSON_IN_THE_CLOUD)
       const message = secrets.hide(step.message)
-      const waiting = await people.ask(run.id, workerId, n, message, config.personWaitMs)
-      if (!waiting) {
-        halt('stopped')
-        throw new Error('stopped')
-      }
-      progress.log('info', `${label}: waiting for a person until ${waiting.until}.`)
-      await progress.flush()
-      // The person must see the page to act: its pictures paint over any field holding a vault value.
-      live?.resume()
-      clearTimeout(timeLimit)
-      const began = Date.now()
-      // One action at a time, in the order they came.
-      let acting = Promise.resolve()
-      let stopListening = () => {}
+      // Heard from before the wait is announced: a person may act the moment the run shows it
+      // waits, before this worker is ready for them; what they did meanwhile is done first.
+      const early: { action: PersonAction; who: string }[] = []
+      let onAction = (action: PersonAction, who: string) => void early.push({ action, who })
+      const stopListening = people.listen(run.id, (action, who) => onAction(action, who))
       try {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new StepFailure(`nobody pressed Continue within ${minutesOf(waiting)}`)),
-            Math.max(0, Date.parse(waiting.until) - Date.now()),
-          )
-          const stopped = () => reject(new Error('stopped'))
-          stop.signal.addEventListener('abort', stopped, { once: true })
-          stopListening = people.listen(run.id, (action: PersonAction, who) => {
-            acting = acting.then(async () => {
-              if (action.kind === 'continue') {
-                clearTimeout(timer)
-                stop.signal.removeEventListener('abort', stopped)
-                progress.log('info', `${label}: ${who} pressed Continue.`)
-                return resolve()
-              }
-              const target = page as Page
-              const { input } = action
-              try {
-                if (input.kind === 'click') await target.mouse.click(input.x, input.y)
-                else if (input.kind === 'type') await target.keyboard.type(input.text)
-                else await target.keyboard.press(input.key)
-                progress.log('info', `${label}: ${personInputInWords(input, who)}`)
-              } catch (error) {
-                progress.log('warn', `${label}: what ${who} did could not be done (${cleanMessage(error)}).`)
-              }
-              await progress.flush()
-            })
+        const waiting = await people.ask(run.id, workerId, n, message, config.personWaitMs)
+        if (!waiting) {
+          halt('stopped')
+          throw new Error('stopped')
+        }
+        progress.log('info', `${label}: waiting for a person until ${waiting.until}.`)
+        await progress.flush()
+        // The person must see the page to act: its pictures paint over any field holding a vault value.
+        live?.resume()
+        clearTimeout(timeLimit)
+        const began = Date.now()
+        // One action at a time, in the order they came.
+        let acting = Promise.resolve()
+        try {
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(
+              () => reject(new StepFailure(`nobody pressed Continue within ${minutesOf(waiting)}`)),
+              Math.max(0, Date.parse(waiting.until) - Date.now()),
+            )
+            const stopped = () => reject(new Error('stopped'))
+            stop.signal.addEventListener('abort', stopped, { once: true })
+            onAction = (action, who) => {
+              acting = acting.then(async () => {
+                if (action.kind === 'continue') {
+                  clearTimeout(timer)
+                  stop.signal.removeEventListener('abort', stopped)
+                  progress.log('info', `${label}: ${who} pressed Continue.`)
+                  return resolve()
+                }
+                const target = page as Page
+                const { input } = action
+                try {
+                  if (input.kind === 'click') await target.mouse.click(input.x, input.y)
+                  else if (input.kind === 'type') await target.keyboard.type(input.text)
+                  else await target.keyboard.press(input.key)
+                  progress.log('info', `${label}: ${personInputInWords(input, who)}`)
+                } catch (error) {
+                  progress.log('warn', `${label}: what ${who} did could not be done (${cleanMessage(error)}).`)
+                }
+                await progress.flush()
+              })
+            }
+            for (const { action, who } of early.splice(0)) onAction(action, who)
           })
-        })
+        } finally {
+          stopListening()
+          await acting
+          await people.answered(run.id, workerId).catch(() => {})
+          deadline += Date.now() - began
+          if (state === 'running') timeLimit = setTimeout(() => halt('timed-out'), Math.max(0, deadline - Date.now()))
+        }
       } finally {
         stopListening()
-        await acting
-        await people.answered(run.id, workerId).catch(() => {})
-        deadline += Date.now() - began
-        if (state === 'running') timeLimit = setTimeout(() => halt('timed-out'), Math.max(0, deadline - Date.now()))
       }
     }
+
+    /**
+     * The CAPTCHA-like check that made a step fail (human-check.ts), when the automation asks a
+     * person for those and none was asked at this step yet (a step of a loop: in this round).
+     */
+    async function blockingCheck(error: unknown, target: Page, at: string): Promise<string | null> {
+      if (!run.askPersonOnCaptcha || !deps.people || !(error instanceof StepFailure) || state !== 'running') return null
+      if (checksAsked.has(at) || target.isClosed()) return null
+      const check = await humanCheckOn(target).catch(() => null)
+      if (check) checksAsked.add(at)
+      return check
+    }
+    const checksAsked = new Set<string>()
 
     /** One step carried out (its "on error" decides what a failure does), and its timeline entry. */
     async function performAndRecord(
@@ -621,35 +655,47 @@ export function createStepExecutor(deps: {
       const [missing] = filled.missing
       if (missing) throw new StepFailure(notFilled(missing))
       if (filled.typing) await live?.pause()
+      const performOnce = async () => {
+        if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
+        if (filled.step.type === 'askPerson') return askPerson(filled.step, n)
+        if (DESKTOP_STEP_TYPES.has(filled.step.type)) {
+          if (!deps.desktop)
+            throw new StepFailure(
+              `a ${filled.step.type} step works with files on your own machine: run this automation with the local runner`,
+            )
+          const said = await deps.desktop.perform(filled.step as Parameters<NonNullable<typeof deps.desktop>['perform']>[0], {
+            table: () => extracted.rows(),
+            setRows: (read) => {
+              rows.splice(0, rows.length, ...read)
+              rowsRead = true
+            },
+          })
+          progress.log('info', `${label}: ${said}.`)
+          return
+        }
+        if (filled.step.type === 'download' || filled.step.type === 'upload' || filled.step.type === 'saveTable') {
+          const fileStep = filled.step
+          const said = await fileSteps.perform(fileStep, context.page, n, context.timeout(), (target) =>
+            findElement(context, fileStep, target, n),
+          )
+          progress.log('info', `${label}: ${said}.`)
+          return
+        }
+        await performStep(context, filled.step, n, { typing: filled.typing })
+        if (filled.typing) typedSecretOn.add(context.page)
+      }
       const end = await performWithOnError({
         perform: async () => {
-          if (filled.step.type === 'script') return runScriptStep(filled.step, scope)
-          if (filled.step.type === 'askPerson') return askPerson(filled.step, n)
-          if (DESKTOP_STEP_TYPES.has(filled.step.type)) {
-            if (!deps.desktop)
-              throw new StepFailure(
-                `a ${filled.step.type} step works with files on your own machine: run this automation with the local runner`,
-              )
-            const said = await deps.desktop.perform(filled.step as Parameters<NonNullable<typeof deps.desktop>['perform']>[0], {
-              table: () => extracted.rows(),
-              setRows: (read) => {
-                rows.splice(0, rows.length, ...read)
-                rowsRead = true
-              },
-            })
-            progress.log('info', `${label}: ${said}.`)
-            return
+          try {
+            await performOnce()
+          } catch (error) {
+            // The automation's opt-in (docs/decisions/059, amended): a person gets past a CAPTCHA-like check, once a step.
+            const check = await blockingCheck(error, context.page, label)
+            if (!check) throw error
+            progress.log('warn', `${label}: ${(error as StepFailure).message}; the page shows ${check}, so a person is asked.`)
+            await askPerson({ type: 'askPerson', message: humanCheckMessage(check, n) }, n)
+            await performOnce()
           }
-          if (filled.step.type === 'download' || filled.step.type === 'upload' || filled.step.type === 'saveTable') {
-            const fileStep = filled.step
-            const said = await fileSteps.perform(fileStep, context.page, n, context.timeout(), (target) =>
-              findElement(context, fileStep, target, n),
-            )
-            progress.log('info', `${label}: ${said}.`)
-            return
-          }
-          await performStep(context, filled.step, n, { typing: filled.typing })
-          if (filled.typing) typedSecretOn.add(context.page)
         },
         onError: onErrorOf(step),
         label,
@@ -699,6 +745,13 @@ export function createStepExecutor(deps: {
         downloads: run.steps.some((step) => step.type === 'download'),
       })
       if (state !== 'running') await session.context.close()
+      else if (run.traceMode !== 'off' && runFiles.saveTrace)
+        trace = startTraceRecorder({
+          context: session.context,
+          pictures: !placeholdersOf(run.steps).some(isVaultPlaceholder),
+          logger,
+          runId: run.id,
+        })
       page = session.page
       steps = stepContext(page)
       live?.follow(page)
@@ -752,9 +805,12 @@ export function createStepExecutor(deps: {
             progress.log('info', `${label}: ${shown}`)
             const recordEnd = beginStep(n, shown, scope)
             const context = stepsIn(scope)
+            await trace?.step(`${label}: ${shown}`)
             try {
               await performAndRecord(step, n, scope, context, recordEnd)
+              await trace?.stepEnd()
             } catch (error) {
+              await trace?.stepEnd()
               // The words the run's error will have (the outer catch), so the timeline ends where the run did.
               const why =
                 error instanceof StepFailure || error instanceof RepeatLimit
@@ -834,9 +890,20 @@ export function createStepExecutor(deps: {
       progress.log('info', `Finished: ${actions} step${actions === 1 ? '' : 's'} in ${seconds(Date.now() - started)}.`)
     else progress.log('error', outcome.error)
     const stoppedAt = outcome.status === 'failed' && current > 0 ? { step: current, url: pageUrl() } : null
+    if (trace && runFiles.saveTrace) progress.trace(await keepTrace(trace, runFiles.saveTrace, outcome.status === 'failed'))
     const finished = await progress.finish(outcome, extracted.rows(), rowOutcomes, stoppedAt, rowsRead ? rows : undefined)
     logger.info({ runId: run.id, workerId, status: outcome.status, ms: Date.now() - started }, 'cloud run finished')
     return cleanUp(finished ? outcome.status : 'stopped')
+
+    /** The trace kept (or why not) as the run's file, counted in them (docs/decisions/060); null when not wanted. */
+    function keepTrace(recorder: TraceRecorder, saveTrace: NonNullable<RunFiles['saveTrace']>, failed: boolean) {
+      return recorder.finish({
+        wanted: run.traceMode === 'always' || failed,
+        hidden: secrets.hidden,
+        room: store,
+        save: (bytes) => saveTrace(run.id, bytes),
+      })
+    }
 
     async function cleanUp<T extends ExecutionResult>(result: T): Promise<T> {
       clearInterval(heartbeat)

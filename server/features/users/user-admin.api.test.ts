@@ -1,6 +1,19 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { blogPosts, creditLedger, profiles, sessions, users, workspaces } from '#server/db/schema/index.ts'
+import {
+  auditLog,
+  automationRuns,
+  blogPosts,
+  creditLedger,
+  profiles,
+  sessions,
+  subscriptions,
+  users,
+  workspaceMembers,
+  workspaces,
+} from '#server/db/schema/index.ts'
+import { lastAppliedToSubscription, paddleSubscriptionOf } from '#server/testing/billing-fixtures.ts'
+import { personalCaller } from '#server/testing/callers.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 
 type Account = Awaited<ReturnType<TestApp['signUp']>>
@@ -320,6 +333,59 @@ describe('DELETE /api/users/:id', () => {
     expect(edit).toMatchObject({ actor: { id: null, email: other.email }, after: { credits: 77 } })
   })
 
+  it('deletes a member with runs and audit entries, and the team only they are in; refused while a team others use depends on them, or a subscription cannot be cancelled', async () => {
+    const leaver = await t.signUp({ email: 'team-leaver@example.com' })
+    const colleague = await t.signUp()
+    await t.db.update(workspaces).set({ planSlug: 'business' }).where(eq(workspaces.id, leaver.id))
+    const caller = personalCaller(leaver)
+    const automation = await t.services.automations.create(caller, {
+      name: 'Nightly check',
+      description: '',
+      steps: [{ type: 'navigate', url: 'https://example.com' }],
+      schedule: null,
+      enabled: true,
+    })
+    await t.services.runs.start(automation.id, caller, { runner: 'client', trigger: 'manual' })
+    const solo = await t.services.workspaces.createTeam({ id: leaver.id, email: leaver.email }, 'Side project')
+    const shared = await t.services.workspaces.createTeam({ id: leaver.id, email: leaver.email }, 'Shared team')
+    await t.db.insert(workspaceMembers).values({ workspaceId: shared.id, userId: colleague.id, role: 'member' })
+
+    const teamRefused = await errorOf(await t.request(`/api/users/${leaver.id}`, { method: 'DELETE', token: admin.token }), 409)
+    expect(teamRefused.message).toBe(
+      'team-leaver@example.com is the only owner of the team workspace Shared team, where others still work: make one of them its owner first.',
+    )
+    await t.db
+      .update(workspaceMembers)
+      .set({ role: 'owner' })
+      .where(and(eq(workspaceMembers.workspaceId, shared.id), eq(workspaceMembers.userId, colleague.id)))
+
+    const { subscription } = await paddleSubscriptionOf(t.db, solo.id)
+    // With no payment provider to cancel it at, the account stays.
+    const paidRefused = await errorOf(await t.request(`/api/users/${leaver.id}`, { method: 'DELETE', token: admin.token }), 503)
+    expect(paidRefused.message).toBe('Its subscriptions cannot be cancelled right now: the payment provider is not configured.')
+    expect(await t.db.select({ id: users.id }).from(users).where(eq(users.id, leaver.id))).toEqual([{ id: leaver.id }])
+    await t.db.update(subscriptions).set({ status: 'canceled' }).where(eq(subscriptions.providerSubscriptionId, subscription))
+
+    expect((await t.request(`/api/users/${leaver.id}`, { method: 'DELETE', token: admin.token })).status).toBe(200)
+    expect(await t.db.select().from(users).where(eq(users.id, leaver.id))).toEqual([])
+    expect(
+      await t.db
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(inArray(workspaces.id, [leaver.id, solo.id])),
+    ).toEqual([])
+    expect(await t.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, shared.id))).toEqual([{ id: shared.id }])
+    expect(await t.db.select().from(automationRuns).where(eq(automationRuns.workspaceId, leaver.id))).toEqual([])
+    // Their entries stay, unlinked from the account and its workspaces, still naming who did it.
+    const kept = await t.db
+      .select({ actorId: auditLog.actorId, workspaceId: auditLog.workspaceId })
+      .from(auditLog)
+      .where(and(eq(auditLog.actorEmail, leaver.email), eq(auditLog.action, 'automation.create')))
+    expect(kept).toEqual([{ actorId: null, workspaceId: null }])
+    const [entry] = await auditFor(leaver.id)
+    expect(entry).toMatchObject({ action: 'user.delete', before: { email: leaver.email, teamWorkspacesDeleted: 1 } })
+  })
+
   it('answers 404 for an unknown id, 403 to members and 401 to visitors', async () => {
     expect((await errorOf(await t.request('/api/users/no-such-user', { method: 'DELETE', token: admin.token }), 404)).message).toBe(
       'User not found',
@@ -328,6 +394,29 @@ describe('DELETE /api/users/:id', () => {
     expect((await t.request(`/api/users/${target.id}`, { method: 'DELETE', token: member.token })).status).toBe(403)
     expect((await t.request(`/api/users/${target.id}`, { method: 'DELETE' })).status).toBe(401)
     expect((await t.request('/api/auth/me', { token: target.token })).status).toBe(200)
+  })
+})
+
+describe('DELETE /api/users/:id with a payment provider (the local sandbox)', () => {
+  let sandbox: TestApp
+  beforeAll(async () => {
+    sandbox = await createTestApp({ billing: { BILLING_SANDBOX: true } })
+  })
+  afterAll(async () => {
+    await sandbox.close()
+  })
+
+  it("cancels the member's subscription at the provider first, then deletes the account", async () => {
+    const chief = await sandbox.signUp({ role: 'admin' })
+    const subscriber = await sandbox.signUp()
+    await sandbox.services.billing.sandboxPurchase({ id: subscriber.id, email: subscriber.email, emailVerified: true }, 'pro', 'success')
+    const [subscription] = await sandbox.db.select().from(subscriptions).where(eq(subscriptions.workspaceId, subscriber.id))
+    expect(subscription?.status).toBe('trialing')
+
+    expect((await sandbox.request(`/api/users/${subscriber.id}`, { method: 'DELETE', token: chief.token })).status).toBe(200)
+    // The provider's subscription.canceled reached our webhook endpoint before the account went.
+    expect(await lastAppliedToSubscription(sandbox.db, subscription?.providerSubscriptionId ?? '')).toMatchObject({ status: 'canceled' })
+    expect(await sandbox.db.select().from(users).where(eq(users.id, subscriber.id))).toEqual([])
   })
 })
 
@@ -364,5 +453,52 @@ describe('POST /api/users/:id/reset-password', () => {
     expect((await t.request(`/api/users/${member.id}/reset-password`, { token: member.token, body })).status).toBe(403)
     expect((await t.request(`/api/users/${member.id}/reset-password`, { body })).status).toBe(401)
     expect((await login(member.email, member.password)).status).toBe(200)
+  })
+})
+
+describe('support tools', () => {
+  const verifyMails = async (to: string) => {
+    const response = await t.request('/api/mail/outbox?limit=100', { token: admin.token })
+    expect(response.status).toBe(200)
+    const outbox = ((await response.json()) as { data: { to: string; subject: string }[] }).data
+    return outbox.filter((mail) => mail.to === to && mail.subject === 'Verify your e-mail address for Aether').length
+  }
+
+  it('signs a member out everywhere at once: their sessions end, their API key still works, and the audit log says so', async () => {
+    const person = await t.signUp({ email: 'signed-in-twice@example.com', password: 'a-good-password' })
+    const second = ((await (await login(person.email, 'a-good-password')).json()) as { data: { token: string } }).data.token
+    const key = await t.request('/api/keys', { body: { name: 'Kept key' }, token: person.token })
+    const apiKey = ((await key.json()) as { data: { key: string } }).data.key
+    expect((await t.request('/api/auth/me', { token: second })).status).toBe(200)
+
+    const response = await t.request(`/api/users/${person.id}/sign-out`, { method: 'POST', token: admin.token })
+    expect(response.status, await response.clone().text()).toBe(200)
+    expect(((await response.json()) as { data: { sessionsEnded: number } }).data.sessionsEnded).toBe(2)
+    expect((await t.request('/api/auth/me', { token: person.token })).status).toBe(401)
+    expect((await t.request('/api/auth/me', { token: second })).status).toBe(401)
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, person.id))).toEqual([])
+    expect((await t.request('/api/automations', { token: apiKey })).status).toBe(200)
+    const [entry] = (await auditFor(person.id)).filter((row) => row.action === 'user.sign-out')
+    expect(entry).toMatchObject({
+      actor: { email: 'chief@example.com' },
+      summary: 'Signed signed-in-twice@example.com out everywhere (2 sessions)',
+    })
+
+    const stranger = await t.request(`/api/users/00000000-0000-4000-8000-000000000000/sign-out`, { method: 'POST', token: admin.token })
+    expect(stranger.status).toBe(404)
+  })
+
+  it('sends an unverified member the verification link again, audited; a verified one is refused', async () => {
+    const unverified = await t.signUp({ email: 'lost-the-mail@example.com', verified: false })
+    const before = await verifyMails(unverified.email)
+    const response = await t.request(`/api/users/${unverified.id}/verification-email`, { method: 'POST', token: admin.token })
+    expect(response.status, await response.clone().text()).toBe(200)
+    expect(await verifyMails(unverified.email)).toBe(before + 1)
+    const [entry] = (await auditFor(unverified.id)).filter((row) => row.action === 'user.verification-resent')
+    expect(entry?.summary).toBe('Sent lost-the-mail@example.com the e-mail verification link again')
+
+    const refused = await t.request(`/api/users/${member.id}/verification-email`, { method: 'POST', token: admin.token })
+    expect(refused.status).toBe(409)
+    expect(((await refused.json()) as ErrorBody).message).toBe('member@example.com is already verified.')
   })
 })

@@ -1,24 +1,27 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { AdminEmail, AdminUserCreate, AdminUserUpdate } from '#common/users.ts'
 import { Conflict, NotFound, ValidationError } from '#common/errors.ts'
 import type { Auth } from '#server/better-auth.ts'
-import type { Db } from '#server/db/client.ts'
+import type { Db, Tx } from '#server/db/client.ts'
 import {
   accounts,
+  automationRuns,
   passkeys,
   profiles,
   sessions,
   subscriptionPlans,
   twoFactors,
   users,
-  workspaceMembers,
   workspaces,
 } from '#server/db/schema/index.ts'
 import { profileColumns } from '#server/db/profile-columns.ts'
+import { deleteAccountIn, lockTeamsOf, soloTeamsOf, teamsToTransferIn } from '#server/db/account-erasure.ts'
 import type { Actor, AuditService } from '#server/features/audit/audit.service.ts'
 import type { CreditService } from '#server/features/credits/credit.service.ts'
 import type { Mailer } from '#server/features/mail/mailer.ts'
+import type { DataExportService } from '#server/features/account-data/data-export.service.ts'
+import type { RunFiles } from '#server/features/runs/run-files.ts'
 import { hashPassword } from '#server/password-hashing.ts'
 import type { UserService } from './user.service.ts'
 
@@ -34,6 +37,10 @@ export function createUserAdminService(deps: {
   credits: CreditService
   audit: AuditService
   mailer: Mailer
+  /** Ends the workspaces' subscriptions at the provider now; throws when it cannot. */
+  cancelSubscriptions: (workspaceIds: string[]) => Promise<number>
+  runFiles: Pick<RunFiles, 'remove'>
+  exports: Pick<DataExportService, 'idsOf' | 'removeFiles'>
 }) {
   const { db, auth, users: userQueries, credits, audit, mailer } = deps
 
@@ -43,29 +50,22 @@ export function createUserAdminService(deps: {
     return user
   }
 
-  /** The team workspaces this person alone owns: deleting them would leave those without an owner. */
-  async function soleOwnerOf(tx: Pick<Db, 'select'>, userId: string): Promise<string[]> {
-    // Their teams are locked first, so an owner leaving meanwhile waits and is counted.
-    await tx
-      .select({ id: workspaces.id })
-      .from(workspaces)
-      .innerJoin(workspaceMembers, eq(workspaceMembers.workspaceId, workspaces.id))
-      .where(and(eq(workspaceMembers.userId, userId), eq(workspaces.kind, 'team')))
-      .orderBy(workspaces.id)
-      .for('update', { of: workspaces })
-    const rows = await tx
-      .select({ name: workspaces.name })
-      .from(workspaceMembers)
-      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-      .where(
-        and(
-          eq(workspaceMembers.userId, userId),
-          eq(workspaceMembers.role, 'owner'),
-          eq(workspaces.kind, 'team'),
-          sql`(select count(*) from ${workspaceMembers} o where o.workspace_id = ${workspaces.id} and o.role = 'owner') = 1`,
-        ),
-      )
-    return rows.map((row) => row.name)
+  /**
+   * Whether the account may be deleted (it exists, is not the last admin, and owns no team others
+   * work in alone), with its teams locked; the ids of the team workspaces only it is in.
+   */
+  async function deletableAccount(tx: Tx, id: string): Promise<string[]> {
+    const admins = await adminCount(tx)
+    const { profile, user } = await lockedAccount(tx, id)
+    if (!user) throw new NotFound('User not found')
+    if (profile?.role === 'admin' && admins <= 1) throw new Conflict('This is the last admin and cannot be deleted.')
+    await lockTeamsOf(tx, id)
+    const orphaned = await teamsToTransferIn(tx, id)
+    if (orphaned.length) {
+      const named = orphaned.length === 1 ? `the team workspace ${orphaned[0]}` : `the team workspaces ${orphaned.join(', ')}`
+      throw new Conflict(`${user.email} is the only owner of ${named}, where others still work: make one of them its owner first.`)
+    }
+    return soloTeamsOf(tx, id)
   }
 
   /** Locks every admin's profile, so two admins demoting each other at once cannot leave none. */
@@ -82,7 +82,7 @@ export function createUserAdminService(deps: {
       .innerJoin(workspaces, eq(workspaces.id, profiles.id))
       .where(eq(profiles.id, id))
       .for('update', { of: profiles })
-    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id))
+    const [user] = await tx.select({ email: users.email, suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, id))
     return { profile, user }
   }
 
@@ -101,6 +101,8 @@ export function createUserAdminService(deps: {
             if (id === actor.id) throw new Conflict('You cannot remove your own admin role.')
             if ((admins ?? 0) <= 1) throw new Conflict('This is the last admin: make someone else an admin first.')
           }
+          // An admin is never suspended (docs/decisions/062).
+          if (changes.role === 'admin' && user.suspendedAt) throw new Conflict(`${user.email} is suspended: unsuspend them first.`)
           before.role = profile.role
           after.role = changes.role
         }
@@ -190,34 +192,46 @@ export function createUserAdminService(deps: {
       return requireUser(result.user.id)
     },
 
-    /** Deletes the account and everything that hangs on it (sessions, profile, payments, ledger). */
+    /**
+     * Deletes the account at once, as a member's own erasure does in the end (server/db/account-erasure.ts):
+     * with its personal workspace and the team workspaces only it is in, and everything that hangs on
+     * them (sessions, profile, automations, runs, payments, ledger). Refused while it alone owns a
+     * team others work in. Its subscriptions are cancelled at the provider first (a provider that
+     * cannot be reached keeps the account), and its run and export files go once the rows have.
+     */
     async remove(actor: Actor, id: string): Promise<void> {
       if (id === actor.id) throw new Conflict('You cannot delete your own account.')
+      // The refusals first, so that nothing is cancelled at the provider for an account that stays.
+      const soloTeams = await db.transaction((tx) => deletableAccount(tx, id))
+      const workspaceIds = [id, ...soloTeams]
+      await deps.cancelSubscriptions(workspaceIds)
+      const runIds = (
+        await db.select({ id: automationRuns.id }).from(automationRuns).where(inArray(automationRuns.workspaceId, workspaceIds))
+      ).map((run) => run.id)
+      const exportIds = await deps.exports.idsOf(id)
       await db.transaction(async (tx) => {
-        const admins = await adminCount(tx)
+        // Someone joined or left one of its teams meanwhile: look again, then delete or refuse.
+        const stillSolo = await deletableAccount(tx, id)
+        if (stillSolo.join() !== soloTeams.join()) throw new Conflict('Its team workspaces changed meanwhile: try again.')
         const { profile, user } = await lockedAccount(tx, id)
         if (!user) throw new NotFound('User not found')
-        if (profile?.role === 'admin' && admins <= 1) throw new Conflict('This is the last admin and cannot be deleted.')
-        const orphaned = await soleOwnerOf(tx, id)
-        if (orphaned.length) {
-          throw new Conflict(
-            `${user.email} is the only owner of the team workspace ${orphaned.join(', ')}: make someone else its owner first.`,
-          )
-        }
-        await tx.delete(users).where(eq(users.id, id))
+        await deleteAccountIn(tx, id, soloTeams)
         await audit.record(tx, actor, {
           action: 'user.delete',
           targetType: 'user',
           targetId: id,
-          summary: `Deleted ${user.email}`,
+          summary: `Deleted ${user.email}${soloTeams.length ? ` and ${soloTeams.length === 1 ? 'the team workspace only they were in' : `${soloTeams.length} team workspaces only they were in`}` : ''}`,
           before: {
             email: user.email,
             role: profile?.role ?? null,
             plan: profile?.subscriptionPlan ?? null,
             credits: profile?.credits ?? null,
+            ...(soloTeams.length ? { teamWorkspacesDeleted: soloTeams.length } : {}),
           },
         })
       })
+      await deps.exports.removeFiles(exportIds)
+      for (const runId of runIds) await deps.runFiles.remove(runId).catch(() => undefined)
     },
 
     /** Sets a new password (POST /api/users/:id/reset-password); the user's sessions end. */
@@ -280,6 +294,37 @@ export function createUserAdminService(deps: {
           after: { twoFactorEnabled: false, passkeys: 0 },
         })
         return { twoFactorWasOn: user.twoFactorEnabled, passkeysRemoved }
+      })
+    },
+
+    /**
+     * Ends every signed-in session of a member at once (a shared computer, a stolen laptop), with an
+     * audit entry; their API keys and connected devices are left as they are. How many ended.
+     */
+    async signOutEverywhere(actor: Actor, id: string): Promise<number> {
+      const user = await requireUser(id)
+      return db.transaction(async (tx) => {
+        const ended = await tx.delete(sessions).where(eq(sessions.userId, id)).returning({ id: sessions.id })
+        await audit.record(tx, actor, {
+          action: 'user.sign-out',
+          targetType: 'user',
+          targetId: id,
+          summary: `Signed ${user.email} out everywhere (${ended.length === 1 ? '1 session' : `${ended.length} sessions`})`,
+        })
+        return ended.length
+      })
+    },
+
+    /** Sends a member the "Verify your e-mail" link again (a lost mail); refused once they are verified. */
+    async resendVerification(actor: Actor, id: string): Promise<void> {
+      const user = await requireUser(id)
+      if (user.emailVerified) throw new Conflict(`${user.email} is already verified.`)
+      await auth.api.sendVerificationEmail({ body: { email: user.email } })
+      await audit.record(db, actor, {
+        action: 'user.verification-resent',
+        targetType: 'user',
+        targetId: id,
+        summary: `Sent ${user.email} the e-mail verification link again`,
       })
     },
 

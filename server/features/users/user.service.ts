@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, max, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, ilike, inArray, isNull, max, or, sql, type SQL } from 'drizzle-orm'
 import type { Page, PaginationQuery } from '#common/pagination.ts'
 import { pageWithTotal, TOTAL_ROWS } from '#server/db/page-with-total.ts'
 import type { Role } from '#common/auth.ts'
@@ -17,6 +17,10 @@ export interface UserListItem {
   /** Two-factor sign-in is on, and how many passkeys the account has (docs/decisions/023). */
   twoFactorEnabled: boolean
   passkeyCount: number
+  /** Since when and why an admin suspended the account (docs/decisions/062); null when it is not. */
+  suspension: { at: Date; reason: string } | null
+  /** When the member's own deletion erases the account (docs/decisions/065); null when none waits. */
+  erasesAt: Date | null
   profile: Profile
 }
 
@@ -29,6 +33,8 @@ export function createUserService(db: Db) {
   const lastSignIn = db
     .select({ userId: sessions.userId, at: max(sessions.createdAt).as('last_sign_in_at') })
     .from(sessions)
+    // An admin viewing as the member is not the member signing in (docs/decisions/064).
+    .where(isNull(sessions.impersonatedBy))
     .groupBy(sessions.userId)
     .as('last_sign_in')
   const passkeyCount = sql<number>`(select count(*)::int from ${passkeys} p where p.user_id = ${users.id})`
@@ -73,6 +79,12 @@ export function createUserService(db: Db) {
       return row ? toListItem(row) : null
     },
 
+    /** Whether an admin has suspended the account (docs/decisions/062); false for an unknown id. */
+    async isSuspended(id: string): Promise<boolean> {
+      const [row] = await db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, id))
+      return Boolean(row?.suspendedAt)
+    },
+
     /** The id of the account with this e-mail address (any case), or null. */
     async idByEmail(email: string): Promise<string | null> {
       const [row] = await db
@@ -108,6 +120,8 @@ function toListItem(row: {
     lastSignInAt: row.lastSignInAt ? new Date(row.lastSignInAt) : null,
     twoFactorEnabled: row.user.twoFactorEnabled,
     passkeyCount: Number(row.passkeyCount),
+    suspension: row.user.suspendedAt ? { at: row.user.suspendedAt, reason: row.user.suspensionReason ?? '' } : null,
+    erasesAt: row.user.eraseAfter,
     profile: row.profile,
   }
 }

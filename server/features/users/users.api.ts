@@ -20,6 +20,13 @@ const adminUserSchema = z
     created_at: z.string(),
     twoFactorEnabled: z.boolean(),
     passkeys: z.number().int(),
+    suspension: z
+      .object({ at: z.string(), reason: z.string() })
+      .nullable()
+      .openapi({ description: 'Since when and why an admin suspended the account (POST /users/{id}/suspend); null when it is not' }),
+    erasesAt: z.string().nullable().openapi({
+      description: 'When the account is erased: its member asked to delete it, and signing in before then cancels it; null otherwise',
+    }),
     profile: profileSchema,
   })
   .openapi('AdminUser')
@@ -37,6 +44,8 @@ function toAdminUserDto(user: UserListItem): z.infer<typeof adminUserSchema> {
     created_at: user.createdAt.toISOString(),
     twoFactorEnabled: user.twoFactorEnabled,
     passkeys: user.passkeyCount,
+    suspension: user.suspension ? { at: user.suspension.at.toISOString(), reason: user.suspension.reason } : null,
+    erasesAt: user.erasesAt?.toISOString() ?? null,
     profile: toProfileDto(user.profile),
   }
 }
@@ -140,6 +149,30 @@ const resetTwoFactor = signedInRoute(admin('never'), {
   },
 })
 
+const signOut = signedInRoute(admin('never'), {
+  method: 'post',
+  path: '/{id}/sign-out',
+  tags: ['Users (admin)'],
+  summary: 'End every signed-in session of a user at once (API keys and devices stay); recorded in the audit log',
+  request: { params: idParam },
+  responses: {
+    200: {
+      description: 'Signed out',
+      content: { 'application/json': { schema: z.object({ data: z.object({ sessionsEnded: z.number().int() }) }) } },
+    },
+    ...errorResponses(404),
+  },
+})
+
+const resendVerification = signedInRoute(admin('never'), {
+  method: 'post',
+  path: '/{id}/verification-email',
+  tags: ['Users (admin)'],
+  summary: 'Send a user the e-mail verification link again; recorded in the audit log',
+  request: { params: idParam },
+  responses: { 200: ok, ...errorResponses(404, 409) },
+})
+
 export function createUsersApi(userService: UserService, admin: UserAdminService) {
   return createRouter()
     .openapi(list, async (c) => {
@@ -176,5 +209,13 @@ export function createUsersApi(userService: UserService, admin: UserAdminService
       const user = await userService.get(id)
       if (!user) throw new NotFound('User not found')
       return c.json({ data: toAdminUserDto(user) }, 200)
+    })
+    .openapi(signOut, async (c) => {
+      const sessionsEnded = await admin.signOutEverywhere(c.get('member'), c.req.valid('param').id)
+      return c.json({ data: { sessionsEnded } }, 200)
+    })
+    .openapi(resendVerification, async (c) => {
+      await admin.resendVerification(c.get('member'), c.req.valid('param').id)
+      return c.json({ data: { success: true } }, 200)
     })
 }

@@ -36,8 +36,10 @@ export function PostsTable({ posts, search, onEdit }: { posts: PostRow[]; search
       ) : null}
       {posts.map((post) => (
         <tr key={post.id} className="border-b last:border-0">
-          <td className="px-3 py-2 font-medium">{post.title}</td>
-          <td className="px-3 py-2">
+          <td data-label="Title" className="px-3 py-2 font-medium">
+            {post.title}
+          </td>
+          <td data-label="Status" className="px-3 py-2">
             <span
               className={
                 post.status === 'published'
@@ -48,9 +50,13 @@ export function PostsTable({ posts, search, onEdit }: { posts: PostRow[]; search
               {post.status === 'published' ? 'Published' : 'Draft'}
             </span>
           </td>
-          <td className="px-3 py-2 whitespace-nowrap">{post.created}</td>
-          <td className="px-3 py-2 whitespace-nowrap">{post.published}</td>
-          <td className="px-3 py-2">
+          <td data-label="Created" className="px-3 py-2 whitespace-nowrap">
+            {post.created}
+          </td>
+          <td data-label="Published" className="px-3 py-2 whitespace-nowrap">
+            {post.published}
+          </td>
+          <td data-label="Actions" className="px-3 py-2">
             <div className="flex items-center gap-1">
               {post.status === 'published' ? (
                 <Button asChild variant="ghost" size="icon" title="View">

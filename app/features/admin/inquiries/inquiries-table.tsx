@@ -41,16 +41,22 @@ export function InquiriesTable({ inquiries }: { inquiries: InquiryRow[] }) {
       ) : null}
       {inquiries.map((inquiry) => (
         <tr key={inquiry.id} className="border-b last:border-0">
-          <td className="px-3 py-2">
+          <td data-label="Status" className="px-3 py-2">
             <ProcessedToggle inquiry={inquiry} />
           </td>
-          <td className="px-3 py-2">{inquiry.name}</td>
-          <td className="px-3 py-2">{inquiry.email}</td>
-          <td className="px-3 py-2 whitespace-nowrap">{PROJECT_TYPE_LABELS[inquiry.projectType]}</td>
-          <td className="px-3 py-2 whitespace-nowrap">
+          <td data-label="Name" className="px-3 py-2">
+            {inquiry.name}
+          </td>
+          <td data-label="Email" className="px-3 py-2">
+            {inquiry.email}
+          </td>
+          <td data-label="Project Type" className="px-3 py-2 whitespace-nowrap">
+            {PROJECT_TYPE_LABELS[inquiry.projectType]}
+          </td>
+          <td data-label="Date" className="px-3 py-2 whitespace-nowrap">
             <time dateTime={inquiry.date}>{inquiry.dateLabel}</time>
           </td>
-          <td className="px-3 py-2">
+          <td data-label="Actions" className="px-3 py-2">
             <div className="flex items-center gap-1">
               <DetailsDialog inquiry={inquiry} />
               <Button asChild variant="ghost" size="icon" title="Reply by email">

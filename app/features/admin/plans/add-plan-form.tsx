@@ -19,7 +19,7 @@ export function AddPlanForm() {
         <CardTitle level={2}>Add Plan</CardTitle>
         <CardDescription>
           A new plan goes after the others (or at the order you give; lower comes first). A paid plan is offered on the pricing and billing
-          pages once it has its Paddle price id. Details can be edited in the table below.
+          pages once it has its Paddle price id. Everything else is in each plan's form: Edit on its card below.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -36,7 +36,7 @@ export function AuditLog({ entries, page, pageCount }: { entries: AuditRow[]; pa
                 {entry.before || entry.after ? (
                   <details className="mt-1">
                     <summary className="cursor-pointer text-xs text-muted-foreground">Before and after</summary>
-                    <pre className="mt-1 overflow-x-auto rounded bg-muted p-2 text-xs">
+                    <pre className="mt-1 rounded bg-muted p-2 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap">
                       {JSON.stringify({ before: entry.before, after: entry.after }, null, 2)}
                     </pre>
                   </details>

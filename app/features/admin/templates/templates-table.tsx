@@ -28,12 +28,22 @@ export function TemplatesTable({ templates, onEdit }: { templates: TemplateRow[]
       {templates.length === 0 ? <EmptyRow colSpan={HEADERS.length}>No templates yet. Add the first one!</EmptyRow> : null}
       {templates.map((template) => (
         <tr key={template.id} className="border-b last:border-0">
-          <td className="px-3 py-2 font-medium">{template.name}</td>
-          <td className="px-3 py-2 whitespace-nowrap">{template.category}</td>
-          <td className="px-3 py-2 tabular-nums">{template.stepCount}</td>
-          <td className="px-3 py-2 tabular-nums">{template.inputCount}</td>
-          <td className="px-3 py-2 whitespace-nowrap">{template.advanced ? 'Advanced' : 'Every plan'}</td>
-          <td className="px-3 py-2">
+          <td data-label="Name" className="px-3 py-2 font-medium">
+            {template.name}
+          </td>
+          <td data-label="Category" className="px-3 py-2 whitespace-nowrap">
+            {template.category}
+          </td>
+          <td data-label="Steps" className="px-3 py-2 tabular-nums">
+            {template.stepCount}
+          </td>
+          <td data-label="Inputs" className="px-3 py-2 tabular-nums">
+            {template.inputCount}
+          </td>
+          <td data-label="Plans" className="px-3 py-2 whitespace-nowrap">
+            {template.advanced ? 'Advanced' : 'Every plan'}
+          </td>
+          <td data-label="Status" className="px-3 py-2">
             <span
               className={
                 template.published
@@ -44,8 +54,10 @@ export function TemplatesTable({ templates, onEdit }: { templates: TemplateRow[]
               {template.published ? 'Published' : 'Draft'}
             </span>
           </td>
-          <td className="px-3 py-2 whitespace-nowrap">{template.updated}</td>
-          <td className="px-3 py-2">
+          <td data-label="Updated" className="px-3 py-2 whitespace-nowrap">
+            {template.updated}
+          </td>
+          <td data-label="Actions" className="px-3 py-2">
             <div className="flex items-center gap-1">
               <PublishButton template={template} />
               <Button variant="ghost" size="icon" aria-label={`Edit ${template.name}`} title="Edit" onClick={() => onEdit(template.draft)}>

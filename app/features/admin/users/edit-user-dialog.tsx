@@ -1,15 +1,6 @@
 import { useState, type ReactElement } from 'react'
 import { useFetcher } from 'react-router'
-import { Button } from '#app/components/ui/button.tsx'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '#app/components/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
@@ -17,6 +8,7 @@ import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { PHONE_EXAMPLE } from '#common/phone.ts'
 import type { PlanOption, UserRow } from './users-table.tsx'
+import { DialogFormFooter } from './dialog-form-footer.tsx'
 
 /** Edit User: name, phone, role, plan and credits in one save. */
 export function EditUserDialog({
@@ -89,14 +81,7 @@ export function EditUserDialog({
               <Input id={id('credits')} name="credits" type="number" min={0} step={1} defaultValue={user.credits} required />
             </div>
           </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={fetcher.state !== 'idle'}>
-              {fetcher.state !== 'idle' ? 'Saving...' : 'Save Changes'}
-            </Button>
-          </DialogFooter>
+          <DialogFormFooter onCancel={() => setOpen(false)} busy={fetcher.state !== 'idle'} label="Save Changes" busyLabel="Saving..." />
         </fetcher.Form>
       </DialogContent>
     </Dialog>

@@ -1,21 +1,13 @@
 import { useState, type ReactElement } from 'react'
 import { useFetcher } from 'react-router'
-import { Button } from '#app/components/ui/button.tsx'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '#app/components/ui/dialog.tsx'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '#app/components/ui/dialog.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Textarea } from '#app/components/ui/textarea.tsx'
 import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import type { UserRow } from './users-table.tsx'
+import { DialogFormFooter } from './dialog-form-footer.tsx'
 
 /** Send Email: written here, sent through our mailer (kept in the outbox); or the admin's own mail app. */
 export function SendEmailDialog({ user, trigger }: { user: UserRow; trigger: ReactElement }) {
@@ -47,14 +39,7 @@ export function SendEmailDialog({ user, trigger }: { user: UserRow; trigger: Rea
             <Label htmlFor={id('message')}>Message</Label>
             <Textarea id={id('message')} name="message" rows={6} required maxLength={5000} />
           </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={fetcher.state !== 'idle'}>
-              {fetcher.state !== 'idle' ? 'Sending...' : 'Send'}
-            </Button>
-          </DialogFooter>
+          <DialogFormFooter onCancel={() => setOpen(false)} busy={fetcher.state !== 'idle'} label="Send" busyLabel="Sending..." />
         </fetcher.Form>
       </DialogContent>
     </Dialog>

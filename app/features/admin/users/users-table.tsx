@@ -1,6 +1,6 @@
-import { Mail, Pencil, ShieldOff, Trash2 } from 'lucide-react'
+import { Ban, Eye, ListTree, LogOut, Mail, MailCheck, Pencil, ShieldOff, Trash2, UserCheck } from 'lucide-react'
 import { useRef, useState } from 'react'
-import { useFetcher } from 'react-router'
+import { Link, useFetcher } from 'react-router'
 import { ConfirmAction } from '#app/components/confirm-action.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Input } from '#app/components/ui/input.tsx'
@@ -10,6 +10,8 @@ import type { ActionResult } from '#app/lib/action-result.server.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
 import { EditUserDialog } from './edit-user-dialog.tsx'
 import { SendEmailDialog } from './send-email-dialog.tsx'
+import { SuspendUserDialog } from './suspend-user-dialog.tsx'
+import { ViewAsDialog } from './view-as-dialog.tsx'
 
 export interface UserRow {
   id: string
@@ -28,6 +30,10 @@ export interface UserRow {
   passkeys: number
   lastLogin: string
   created: string
+  /** Since when and why an admin suspended them (docs/decisions/062); null when they are not. */
+  suspension: { since: string; reason: string } | null
+  /** The day the member's own deletion erases the account (docs/decisions/065); null when none waits. */
+  deletionOn: string | null
 }
 
 export interface PlanOption {
@@ -35,53 +41,62 @@ export interface PlanOption {
   name: string
 }
 
-const HEADERS = [
-  'User ID',
-  'Email',
-  'Phone',
-  'Name',
-  'Plan',
-  'Credits',
-  'Runs (month)',
-  'Verified',
-  '2FA',
-  'Last Login',
-  'Created',
-  'Actions',
-]
+const HEADERS = ['User ID', 'Email', 'Name', 'Plan', 'Credits', 'Verified', 'Last Login', 'Created', 'Actions']
 
+const muted = (text: string) => <span className="block text-xs text-muted-foreground">{text}</span>
+
+/**
+ * The users, a row each, narrow enough for a 1280 px screen beside the menu (about 930 px): the
+ * phone sits under the e-mail, the month's runs under the credits, two-factor under "Verified".
+ * Narrower still, each row is a stack of its cells (DataTable).
+ */
 export function UsersTable({ users, plans, adminId }: { users: UserRow[]; plans: PlanOption[]; adminId: string }) {
   return (
-    <DataTable caption="Users" headers={HEADERS}>
+    <DataTable caption="Users" headers={HEADERS} stack="lg" className="[&_td]:px-2 [&_th]:px-2">
       {users.length === 0 ? <EmptyRow colSpan={HEADERS.length}>No users found</EmptyRow> : null}
       {users.map((user) => (
-        <tr key={user.id} className="border-b last:border-0">
-          <td className="px-3 py-2 font-mono text-xs text-muted-foreground" title={user.id}>
+        <tr key={user.id} className="border-b align-top last:border-0">
+          <td data-label="User ID" className="py-2 font-mono text-xs text-muted-foreground" title={user.id}>
             {user.id.slice(0, 8)}
           </td>
-          <td className="px-3 py-2">
+          <td data-label="Email" className="max-w-52 py-2 [overflow-wrap:anywhere]">
             {user.email}
-            {user.role === 'admin' ? <span className="ml-2 rounded border px-1.5 text-xs text-muted-foreground">admin</span> : null}
+            {user.role === 'admin' ? (
+              <span className="ml-2 rounded border px-1.5 text-xs whitespace-nowrap text-muted-foreground">admin</span>
+            ) : null}
+            {user.suspension ? (
+              <span className="ml-2 rounded border border-destructive/50 px-1.5 text-xs whitespace-nowrap text-destructive">Suspended</span>
+            ) : null}
+            {user.deletionOn ? (
+              <span className="ml-2 rounded border border-destructive/50 px-1.5 text-xs whitespace-nowrap text-destructive">
+                Deletion on {user.deletionOn}
+              </span>
+            ) : null}
+            {user.phone ? muted(`Phone ${user.phone}`) : null}
+            {user.suspension ? muted(`Since ${user.suspension.since}: ${user.suspension.reason}`) : null}
           </td>
-          <td className="px-3 py-2 whitespace-nowrap tabular-nums">{user.phone ?? <span className="text-muted-foreground">—</span>}</td>
-          <td className="px-3 py-2">{user.name || <span className="text-muted-foreground">—</span>}</td>
-          <td className="px-3 py-2">
+          <td data-label="Name" className="max-w-32 py-2 [overflow-wrap:anywhere]">
+            {user.name || <span className="text-muted-foreground">—</span>}
+          </td>
+          <td data-label="Plan" className="py-2">
             <PlanSelect user={user} plans={plans} />
           </td>
-          <td className="px-3 py-2">
+          <td data-label="Credits" className="py-2">
             <CreditsInput user={user} />
+            {muted(user.runsThisMonth === 1 ? '1 run this month' : `${user.runsThisMonth} runs this month`)}
           </td>
-          <td className="px-3 py-2 tabular-nums">{user.runsThisMonth}</td>
-          <td className="px-3 py-2">{user.verified ? 'Yes' : 'No'}</td>
-          <td className="px-3 py-2 whitespace-nowrap">
-            {user.twoFactor ? 'On' : 'Off'}
-            {user.passkeys ? (
-              <span className="text-muted-foreground"> · {user.passkeys === 1 ? '1 passkey' : `${user.passkeys} passkeys`}</span>
-            ) : null}
+          <td data-label="Verified" className="py-2">
+            {user.verified ? 'Yes' : 'No'}
+            {muted(`2FA ${user.twoFactor ? 'on' : 'off'}`)}
+            {user.passkeys ? muted(user.passkeys === 1 ? '1 passkey' : `${user.passkeys} passkeys`) : null}
           </td>
-          <td className="px-3 py-2 whitespace-nowrap">{user.lastLogin}</td>
-          <td className="px-3 py-2 whitespace-nowrap">{user.created}</td>
-          <td className="px-3 py-2">
+          <td data-label="Last Login" className="py-2">
+            {user.lastLogin}
+          </td>
+          <td data-label="Created" className="py-2">
+            {user.created}
+          </td>
+          <td data-label="Actions" className="py-2">
             <RowActions user={user} plans={plans} isSelf={user.id === adminId} />
           </td>
         </tr>
@@ -154,14 +169,14 @@ function CreditsInput({ user }: { user: UserRow }) {
       onKeyDown={(event) => {
         if (event.key === 'Enter') event.currentTarget.blur()
       }}
-      className="h-9 w-28"
+      className="h-9 w-20"
     />
   )
 }
 
 function RowActions({ user, plans, isSelf }: { user: UserRow; plans: PlanOption[]; isSelf: boolean }) {
   return (
-    <div className="flex items-center gap-1">
+    <div className="grid w-max grid-cols-2 gap-1">
       <SendEmailDialog
         user={user}
         trigger={
@@ -196,6 +211,68 @@ function RowActions({ user, plans, isSelf }: { user: UserRow; plans: PlanOption[
           destructive
         />
       ) : null}
+      {user.verified ? null : (
+        <ConfirmAction
+          label={<MailCheck aria-hidden="true" />}
+          triggerProps={{
+            variant: 'ghost',
+            size: 'icon',
+            'aria-label': `Resend verification to ${user.email}`,
+            title: 'Resend verification',
+          }}
+          title={`Send ${user.email} the verification link again?`}
+          description="They get a new “Verify your e-mail address” mail. The audit log records that you did it."
+          confirmLabel="Send Link"
+          fields={{ intent: 'resend-verification', userId: user.id }}
+        />
+      )}
+      {/* Their own sessions end from Settings, where signing out is expected. */}
+      {isSelf ? null : (
+        <ConfirmAction
+          label={<LogOut aria-hidden="true" />}
+          triggerProps={{ variant: 'ghost', size: 'icon', 'aria-label': `Sign out ${user.email} everywhere`, title: 'Sign out everywhere' }}
+          title={`Sign ${user.email} out everywhere?`}
+          description="Every browser and app they are signed in to is signed out at once; they sign in again with their password. Their API keys and connected devices keep working. The audit log records that you did it."
+          confirmLabel="Sign Out Everywhere"
+          fields={{ intent: 'sign-out-everywhere', userId: user.id }}
+        />
+      )}
+      {/* Nobody suspends themselves or an admin (demote them first). */}
+      {isSelf || user.role === 'admin' ? null : user.suspension ? (
+        <ConfirmAction
+          label={<UserCheck aria-hidden="true" />}
+          triggerProps={{ variant: 'ghost', size: 'icon', 'aria-label': `Unsuspend ${user.email}`, title: 'Unsuspend' }}
+          title={`Unsuspend ${user.email}?`}
+          description="They can sign in again, and their API keys, connected devices, trigger URLs and schedules work again. Runs stopped by the suspension stay stopped. The audit log records that you did it."
+          confirmLabel="Unsuspend"
+          fields={{ intent: 'unsuspend-user', userId: user.id }}
+        />
+      ) : (
+        <SuspendUserDialog
+          user={user}
+          trigger={
+            <Button variant="ghost" size="icon" aria-label={`Suspend ${user.email}`} title="Suspend">
+              <Ban aria-hidden="true" />
+            </Button>
+          }
+        />
+      )}
+      {/* Not oneself; an admin or a suspended member opens the dialog to say why not (docs/decisions/064). */}
+      {isSelf ? null : (
+        <ViewAsDialog
+          user={user}
+          trigger={
+            <Button variant="ghost" size="icon" aria-label={`View as ${user.email}`} title="View as member">
+              <Eye aria-hidden="true" />
+            </Button>
+          }
+        />
+      )}
+      <Button asChild variant="ghost" size="icon">
+        <Link to={`/admin/users/${user.id}`} aria-label={`Timeline of ${user.email}`} title="Timeline">
+          <ListTree aria-hidden="true" />
+        </Link>
+      </Button>
       <ConfirmAction
         label={<Trash2 aria-hidden="true" />}
         triggerProps={{

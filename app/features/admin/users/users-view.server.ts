@@ -44,6 +44,8 @@ export async function loadUsersTab(context: AppLoadContext, admin: SessionUser, 
       passkeys: user.passkeyCount,
       lastLogin: when(user.lastSignInAt),
       created: when(user.createdAt),
+      suspension: user.suspension ? { since: when(user.suspension.at), reason: user.suspension.reason } : null,
+      deletionOn: user.erasesAt ? when(user.erasesAt) : null,
     })),
   }
 }

@@ -7,11 +7,21 @@ import { Card, CardContent } from '#app/components/ui/card.tsx'
 import { Input } from '#app/components/ui/input.tsx'
 import { Label } from '#app/components/ui/label.tsx'
 import { Select } from '#app/components/ui/select.tsx'
+import { TRACE_MODES, TRACE_MODE_WORDS } from '#common/run-trace.ts'
 import type { DetailFields } from './automation-details.tsx'
 
 type AdvancedFields = Pick<
   DetailFields,
-  'selfRepair' | 'keepSession' | 'signInFrom' | 'signInTo' | 'signInCheck' | 'signInPresent' | 'runTimeLimitSeconds' | 'runStepLimit'
+  | 'selfRepair'
+  | 'keepSession'
+  | 'trace'
+  | 'askPersonOnCaptcha'
+  | 'signInFrom'
+  | 'signInTo'
+  | 'signInCheck'
+  | 'signInPresent'
+  | 'runTimeLimitSeconds'
+  | 'runStepLimit'
 >
 
 /**
@@ -44,7 +54,9 @@ export function AdvancedOptions({
         <summary className="flex cursor-pointer list-none items-center gap-2 rounded-xl px-6 py-4 font-semibold focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&::-webkit-details-marker]:hidden">
           <ChevronRight className="size-4 transition-transform group-open:rotate-90 motion-reduce:transition-none" aria-hidden="true" />
           <h2 className="text-lg leading-tight font-semibold tracking-tight">Advanced</h2>
-          <span className="text-sm font-normal text-muted-foreground">Self-repair, kept session, sign-in steps, run limits</span>
+          <span className="text-sm font-normal text-muted-foreground">
+            Self-repair, kept session, CAPTCHAs, traces, sign-in steps, run limits
+          </span>
         </summary>
         <CardContent className="grid gap-4 pt-0 sm:grid-cols-2">
           <div className="space-y-1.5 sm:col-span-2">
@@ -75,6 +87,32 @@ export function AdvancedOptions({
                 </Button>
               </p>
             ) : null}
+          </div>
+          <div className="space-y-1.5 sm:col-span-2">
+            <div className="flex items-center gap-2">
+              <input {...getInputProps(fields.askPersonOnCaptcha, { type: 'checkbox' })} className="size-4 accent-primary" />
+              <Label htmlFor={fields.askPersonOnCaptcha.id}>Ask a person when a CAPTCHA blocks a step</Label>
+            </div>
+            <p className="text-xs text-muted-foreground">
+              When a cloud run’s step fails on a page showing a CAPTCHA or a similar “are you human?” check, the run waits for a person as
+              an “Ask a person” step does (everyone who may edit automations is told), then tries the step again. A person is asked once a
+              step.
+            </p>
+          </div>
+          <div className="space-y-1.5 sm:col-span-2">
+            <Label htmlFor={fields.trace.id}>Keep a trace of cloud runs</Label>
+            <Select {...getSelectProps(fields.trace)} aria-describedby={`${fields.trace.id}-help`} className="sm:max-w-xs">
+              {TRACE_MODES.map((mode) => (
+                <option key={mode} value={mode}>
+                  {TRACE_MODE_WORDS[mode]}
+                </option>
+              ))}
+            </Select>
+            <p id={`${fields.trace.id}-help`} className="text-xs text-muted-foreground">
+              A trace replays a run action by action: the page before and after each step, its requests and its log. Download it from the
+              run’s page or open it there in the trace viewer. Vault values are masked in it; it counts toward the run’s files and is kept
+              as long as they are.
+            </p>
           </div>
           <fieldset className="space-y-2 sm:col-span-2">
             <legend className="text-sm font-medium">Sign-in steps</legend>
@@ -150,6 +188,8 @@ function isAnySet(fields: AdvancedFields): boolean {
   return (
     value(fields.selfRepair) !== 'on' ||
     value(fields.keepSession) === 'on' ||
+    value(fields.askPersonOnCaptcha) === 'on' ||
+    !['', 'off'].includes(value(fields.trace)) ||
     value(fields.signInFrom) !== '' ||
     value(fields.runTimeLimitSeconds) !== '' ||
     value(fields.runStepLimit) !== ''

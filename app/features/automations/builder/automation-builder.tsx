@@ -7,6 +7,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { downloadJson } from '#app/lib/download-json.ts'
 import type { StepIssue } from '#common/automation-steps.ts'
 import type { SignInBlock } from '#common/automations.ts'
+import type { TraceMode } from '#common/run-trace.ts'
 import type { Schedule } from '#common/schedules.ts'
 import { AdvancedOptions } from './advanced-options.tsx'
 import { AssistCard } from './assist-card.tsx'
@@ -26,6 +27,10 @@ export interface BuilderAutomation {
   selfRepair: boolean
   /** Keep the browser session between cloud runs, and the sign-in steps (docs/decisions/025). */
   keepSession: boolean
+  /** When its cloud runs keep a Playwright trace (docs/decisions/060). */
+  trace: TraceMode
+  /** Whether a cloud run blocked by a CAPTCHA-like check asks a person (docs/decisions/059, amended). */
+  askPersonOnCaptcha: boolean
   signInBlock: SignInBlock | null
   /** The automation's own run limits (docs/decisions/028); null: the platform's. */
   runTimeLimitSeconds: number | null
@@ -90,6 +95,8 @@ export function AutomationBuilder({
       description: automation.description,
       selfRepair: automation.selfRepair,
       keepSession: automation.keepSession,
+      trace: automation.trace,
+      askPersonOnCaptcha: automation.askPersonOnCaptcha,
       signInFrom: automation.signInBlock ? String(automation.signInBlock.from) : '',
       signInTo: automation.signInBlock ? String(automation.signInBlock.to) : '',
       signInCheck: checkWords(automation.signInBlock),

@@ -104,6 +104,7 @@ export const automationFormSchema = automationInputSchema
     ...scheduleFormFields,
     selfRepair: z.boolean().default(false),
     keepSession: z.boolean().default(false),
+    askPersonOnCaptcha: z.boolean().default(false),
     // The sign-in block (docs/decisions/025) in words: steps from..to, and what the page shows when signed out or in.
     signInFrom: z.coerce.number({ error: 'From must be a step number.' }).int('From must be a step number.').optional(),
     signInTo: z.coerce.number({ error: 'To must be a step number.' }).int('To must be a step number.').optional(),

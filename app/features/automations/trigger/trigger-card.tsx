@@ -63,7 +63,9 @@ export function TriggerCard({ trigger, readOnly }: { trigger: TriggerView; readO
             label="New trigger URL"
             value={issued.url}
           >
-            <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">{curlExample(issued.url, trigger.inputs)}</pre>
+            <pre className="rounded bg-muted p-2 text-xs [overflow-wrap:anywhere] whitespace-pre-wrap">
+              {curlExample(issued.url, trigger.inputs)}
+            </pre>
           </ShownOnce>
         ) : null}
         {trigger.current ? (

@@ -1,0 +1,3 @@
+-- Human takeover, amended (docs/decisions/059): an automation may let its cloud runs ask a person when a CAPTCHA-like check blocks a step, and each run keeps the setting it started with.
+ALTER TABLE "automation_runs" ADD COLUMN "ask_person_on_captcha" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "automations" ADD COLUMN "ask_person_on_captcha" boolean DEFAULT false NOT NULL;
