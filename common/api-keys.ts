@@ -36,6 +36,9 @@ export const apiKeyCreateSchema = z.object({
     .default(DEFAULT_API_KEY_SCOPES),
 })
 
+/** A session or a device token at the MCP server (docs/decisions/066). */
+export const MCP_NEEDS_API_KEY_MESSAGE = 'The MCP server takes an API key: create one under Settings, API Keys.'
+
 export const API_KEY_CREDENTIALS_MESSAGE = 'API keys cannot manage API keys or account credentials.'
 export const API_KEY_SESSION_ONLY_MESSAGE = 'This needs a signed-in session: API keys cannot manage users or settings.'
 export const ADMIN_SCOPES_MESSAGE = 'Only an admin can give a key an admin scope.'

@@ -4,6 +4,7 @@ import { createAuth } from './better-auth.ts'
 import type { Database } from './db/client.ts'
 import type { Env } from './env.ts'
 import type { Logger } from './logger.ts'
+import { createMcpGateway } from './mcp/mcp-gateway.ts'
 import { createAuthService } from './features/auth/auth.service.ts'
 import { createSessionService } from './features/auth/session.service.ts'
 import { createTrustedDevices } from './features/auth/trusted-devices.ts'
@@ -250,6 +251,14 @@ export function createServices(options: {
     rateLimits,
     limits: options.explorations,
   })
+  const templates = createTemplateService({ db, audit, plans, automations })
+  const mcp = createMcpGateway({
+    db,
+    services: { automations, runs, planning, templates, events, audit, rateLimits, settings },
+    publicUrl: env.PUBLIC_URL,
+    logger,
+  })
+
   return {
     logger,
     auth,
@@ -288,7 +297,7 @@ export function createServices(options: {
     deviceVault,
     repairs: createRepairApplier({ db, automations }),
     suggestions: createSuggestionService({ db, automations, plans }),
-    templates: createTemplateService({ db, audit, plans, automations }),
+    templates,
     runs,
     runLimits,
     triggers: createTriggerService({ db, runs, plans, rateLimits, activity: audit, publicUrl: env.PUBLIC_URL }),
@@ -320,6 +329,7 @@ export function createServices(options: {
     ai,
     modelCalls,
     planning,
+    mcp,
     repairer: createRepairer({ ai, modelCalls, plans }),
     aiDrafter: createBlogDrafter({ baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, model: env.AI_MODEL, timeoutMs: env.AI_TIMEOUT_MS }),
   }

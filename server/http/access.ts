@@ -87,7 +87,8 @@ export function actsAsAdmin(user: SessionUser | null, scope: ApiKeyScope): boole
   return refusal(user, { who: 'admin', apiKey: scope }) === null
 }
 
-function authorize(access: SignedInAccess) {
+/** The rule as middleware: 401/403 before anything else looks at the request (for routes outside the document too). */
+export function authorize(access: SignedInAccess) {
   return createMiddleware<AppEnv & SignedInEnv>(async (c, next) => {
     const stricter = access.whenQuery
     const rule = stricter && c.req.queries(stricter.name)?.includes(stricter.value) ? stricter.rule : access

@@ -12,21 +12,31 @@ const WINDOW_SECONDS = 60
  * answer says where the client stands, in the IETF draft's RateLimit-* headers and the older
  * X-RateLimit-* ones that existing clients read.
  */
-export function apiRateLimit(rateLimits: RateLimitService, settings: SettingsService) {
+export function apiRateLimit(rateLimits: RateLimitService, settings: Pick<SettingsService, 'get'>) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const { apiRateLimit: limit } = await settings.get()
     const user = c.get('user')
-    const key = user ? `api:user:${user.id}` : `api:ip:${c.get('clientIp')}`
-    const result = await rateLimits.hitEveryRequest(key, { limit, windowSeconds: WINDOW_SECONDS, message: '' })
-    setRateLimitHeaders(c, { limit, windowSeconds: WINDOW_SECONDS, remaining: result.remaining, resetSeconds: result.resetSeconds })
-    if (result.count > limit) {
-      throw new RateLimited(
-        `Too many requests: the limit is ${limit} per minute. Please retry in ${result.resetSeconds} seconds.`,
-        result.resetSeconds,
-      )
-    }
+    const counted = await countApiCall(rateLimits, settings, user ? `api:user:${user.id}` : `api:ip:${c.get('clientIp')}`)
+    setRateLimitHeaders(c, counted)
+    if (counted.refusal) throw counted.refusal
     await next()
   })
+}
+
+/**
+ * Counts one API call of a client against the apiRateLimit setting (a request, or one call inside
+ * a request such as an MCP tool's): where the client stands, and the refusal when it is over.
+ */
+export async function countApiCall(rateLimits: RateLimitService, settings: Pick<SettingsService, 'get'>, key: string) {
+  const { apiRateLimit: limit } = await settings.get()
+  const result = await rateLimits.hitEveryRequest(key, { limit, windowSeconds: WINDOW_SECONDS, message: '' })
+  const refusal =
+    result.count > limit
+      ? new RateLimited(
+          `Too many requests: the limit is ${limit} per minute. Please retry in ${result.resetSeconds} seconds.`,
+          result.resetSeconds,
+        )
+      : null
+  return { limit, windowSeconds: WINDOW_SECONDS, remaining: result.remaining, resetSeconds: result.resetSeconds, refusal }
 }
 
 /**

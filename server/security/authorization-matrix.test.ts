@@ -481,6 +481,13 @@ const viaAdminScopedKey = (role: Role): Credentials | null => (role === 'admin' 
 /** The role's own connected device instead of its session. */
 const viaDevice = (role: Role): Credentials | null => (role === 'visitor' ? null : { token: deviceTokens[role] })
 
+/** A JSON-RPC request to the MCP server, as an MCP client sends it. */
+const mcpCall = (): Call => ({
+  path: '/mcp',
+  body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+  headers: { accept: 'application/json, text/event-stream' },
+})
+
 /** One valid request per row, keyed as keyOf(row); called once per role. */
 const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   'GET /health': () => ({ path: '/health' }),
@@ -953,6 +960,9 @@ const requests: Record<string, (role: Role) => Call | Promise<Call>> = {
   // Not in the OpenAPI document.
   'GET /openapi.json': () => ({ path: '/openapi.json' }),
   'GET /docs': () => ({ path: '/docs' }),
+  'POST /mcp': () => mcpCall(),
+  'POST /mcp [API key]': (role) => ({ ...mcpCall(), credentials: viaApiKey(role) }),
+  'GET /mcp': () => ({ path: '/mcp', headers: { accept: 'text/event-stream' } }),
   'POST /identity/sign-in/social': () => ({
     path: '/identity/sign-in/social',
     body: { provider: 'google', callbackURL: '/dashboard' },

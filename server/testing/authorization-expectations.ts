@@ -1245,6 +1245,24 @@ export const UNDOCUMENTED: RouteExpectation[] = [
     admin: 404,
     note: 'not exposed',
   },
+  {
+    route: 'POST /mcp',
+    visitor: 401,
+    member: 403,
+    otherMember: 403,
+    admin: 403,
+    note: 'the MCP server (JSON-RPC, docs/decisions/066) takes an API key, never a session',
+  },
+  {
+    route: 'POST /mcp',
+    variant: 'API key',
+    visitor: 401,
+    member: 200,
+    otherMember: 200,
+    admin: 200,
+    note: "tools/list: each key sees the tools its scopes and its member's role allow",
+  },
+  { route: 'GET /mcp', visitor: 405, member: 405, otherMember: 405, admin: 405, note: 'stateless: no event stream to open' },
   { route: 'GET /no-such-route', visitor: 404, member: 404, otherMember: 404, admin: 404, note: 'the JSON 404 for anything else' },
 ]
 

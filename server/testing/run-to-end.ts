@@ -5,10 +5,10 @@ import { createCloudWorker } from '#server/features/runs/cloud-worker.ts'
 import type { TestApp } from './create-test-app.ts'
 
 /**
- * Lets a cloud worker, wired as server/main.ts wires it (vault and repairer included), run the
- * queued cloud run `id` to its end on 127.0.0.1's sites, and answers the run's row.
+ * A cloud worker wired as server/main.ts wires it (vault and repairer included), taking the queued
+ * cloud runs of the test app on 127.0.0.1's sites until it is stopped.
  */
-export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?: number; timeLimitMs?: number } = {}) {
+export function startCloudWorker(t: TestApp, options: { stepTimeoutMs?: number; timeLimitMs?: number } = {}) {
   const worker = createCloudWorker({
     runQueue: t.services.runQueue,
     runFiles: t.services.runFiles,
@@ -28,6 +28,12 @@ export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?
     },
   })
   worker.start()
+  return worker
+}
+
+/** Lets a cloud worker (startCloudWorker) run the queued cloud run `id` to its end, and answers the run's row. */
+export async function runToEnd(t: TestApp, id: string, options: { stepTimeoutMs?: number; timeLimitMs?: number } = {}) {
+  const worker = startCloudWorker(t, options)
   try {
     for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
       const [row] = await t.db.select().from(automationRuns).where(eq(automationRuns.id, id))
