@@ -90,6 +90,16 @@ export const webhookCreateSchema = z.object({
 })
 export type WebhookCreate = z.infer<typeof webhookCreateSchema>
 
+/**
+ * A connector subscribes to one event (REST hooks, as Zapier and n8n use them; docs/decisions/067):
+ * the address to send it to, and the event.
+ */
+export const restHookSubscribeSchema = z.object({
+  target_url: urlSchema,
+  event: z.enum(WEBHOOK_EVENTS, { error: `event must be one of: ${WEBHOOK_EVENTS.join(', ')}.` }),
+})
+export type RestHookSubscribe = z.infer<typeof restHookSubscribeSchema>
+
 export const webhookUpdateSchema = z
   .object({
     url: urlSchema.optional(),

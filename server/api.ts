@@ -41,6 +41,7 @@ import { createTemplatesApi } from './features/templates/templates.api.ts'
 import { createAutomationTriggerApi, createTriggersApi } from './features/triggers/triggers.api.ts'
 import { createWebhookEndpointsApi } from './features/webhooks/webhook-endpoints.api.ts'
 import { apiRateLimit } from './http/api-rate-limit.ts'
+import { createRestHooksApi } from './features/webhooks/rest-hooks.api.ts'
 import { createMcpApi } from './mcp/mcp.api.ts'
 import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
@@ -123,6 +124,7 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
   )
   api.route('/runs', createPersonHelpApi(services.personHelp))
   api.route('/webhooks', createWebhookEndpointsApi(services.outgoingWebhooks))
+  api.route('/hooks', createRestHooksApi(services.outgoingWebhooks))
   api.route('/mcp', createMcpApi(services.mcp))
 
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' })

@@ -6,7 +6,8 @@ import type { Caller } from '#common/auth.ts'
 import { LimitReached, NotFound, ValidationError } from '#common/errors.ts'
 import { isUuid } from '#common/ids.ts'
 import type { Page } from '#common/pagination.ts'
-import { WEBHOOK_TEST_EVENT, webhookUrlHint, type WebhookCreate, type WebhookUpdate } from '#common/webhooks.ts'
+import { WEBHOOK_TEST_EVENT, webhookUrlHint, type WebhookCreate, type WebhookEvent, type WebhookUpdate } from '#common/webhooks.ts'
+import { WEBHOOK_EXAMPLES } from '#common/webhook-examples.ts'
 import { requireWorkspaceRole } from '#common/workspaces.ts'
 import { requireVerifiedEmail } from '#common/email-verification.ts'
 import type { Db, DbOrTx } from '#server/db/client.ts'
@@ -46,6 +47,8 @@ export function createWebhookService(deps: {
   const { db, plans, activity, box, sender } = deps
   const worker = createWebhookDelivery(deps)
 
+  /** How many sent messages a connector is shown as samples of an event. */
+  const SAMPLES = 3
   const requireAdmin = (caller: Caller) => requireWorkspaceRole(caller.workspace.role, 'admin', 'Managing webhooks')
 
   async function owned(caller: Caller, id: string, tx: DbOrTx = db) {
@@ -170,6 +173,23 @@ export function createWebhookService(deps: {
         return created
       })
       return { endpoint: withoutSecret(row), secret }
+    },
+
+    /**
+     * What messages of one event look like, for a connector's set-up (REST hooks, docs/decisions/067):
+     * the workspace's last three sent, newest first, else the event's example.
+     */
+    async samples(caller: Caller, event: WebhookEvent, now = new Date()): Promise<WebhookPayload[]> {
+      const rows = await db
+        .select({ body: webhookDeliveries.body })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.workspaceId, caller.workspace.id), eq(webhookDeliveries.eventType, event)))
+        .orderBy(desc(webhookDeliveries.createdAt))
+        .limit(SAMPLES * 5)
+      // Each endpoint that chose the event got the same message: one of each.
+      const sent = [...new Set(rows.map((row) => row.body))].slice(0, SAMPLES).map((body) => JSON.parse(body) as WebhookPayload)
+      if (sent.length) return sent
+      return [{ type: event, timestamp: now.toISOString(), workspaceId: caller.workspace.id, data: WEBHOOK_EXAMPLES[event] }]
     },
 
     async update(caller: Caller, id: string, changes: WebhookUpdate): Promise<WebhookEndpoint> {
