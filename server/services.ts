@@ -289,7 +289,7 @@ export function createServices(options: {
     diagnostics: createDiagnosticsService(database),
     audit,
     dailyRollup,
-    overview: createOverviewService({ db, rollup: dailyRollup }),
+    overview: createOverviewService({ db, rollup: dailyRollup, clock: options.clock }),
     events,
     uploads: createUploadService({ dataDir: env.DATA_DIR ?? './data' }),
     automations,

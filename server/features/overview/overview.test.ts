@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditLog, automationRuns, creditLedger, dailyStats, payments, subscriptions, users } from '#server/db/schema/index.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
+import { createOverviewService, OVERVIEW_FRESH_MS } from './overview.service.ts'
 
 // The figures are counted for a day far from the test's own sign-ups, so only what a test puts there counts.
 const NOW = new Date('2100-01-15T12:00:00.000Z')
@@ -207,6 +208,20 @@ describe('the overview of the business', () => {
     ])
     await t.db.update(dailyStats).set({ mrr: 50, payingSubscriptions: 1 }).where(eq(dailyStats.day, '2099-12-26'))
     expect((await t.services.overview.overview(NOW)).mrr.change).toEqual({ amount: 58, since: '2099-12-26' })
+  })
+
+  it('answers one computation for half a minute (requests meanwhile share it), then counts again', async () => {
+    let now = new Date()
+    const overview = createOverviewService({ db: t.db, rollup: t.services.dailyRollup, clock: () => now })
+    const [first, together] = await Promise.all([overview.overview(), overview.overview()])
+    expect(together).toBe(first)
+    await signUpOn(now, 'while-kept@example.com')
+    now = new Date(now.getTime() + OVERVIEW_FRESH_MS - 1)
+    expect(await overview.overview()).toBe(first)
+    now = new Date(now.getTime() + 1)
+    const later = await overview.overview()
+    expect(later.asOf).toBe(now.toISOString())
+    expect(later.days.at(-1)?.signUps).toBe((first.days.at(-1)?.signUps ?? 0) + 1)
   })
 
   it('is the admin’s alone on the API', async () => {
