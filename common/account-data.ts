@@ -13,6 +13,8 @@ export const ACCOUNT_DELETION_GRACE_DAYS = 14
 export const DATA_EXPORT_LINK_DAYS = 7
 /** Hours after an export was asked for before the next one may be. */
 export const DATA_EXPORT_EVERY_HOURS = 24
+/** Exports a member may ask for in DATA_EXPORT_EVERY_HOURS, failed ones included (a failed build may be asked for again, not without end). */
+export const DATA_EXPORT_TRIES_A_DAY = 3
 /** Minutes an e-mailed deletion confirmation link (accounts without a password) works. */
 export const DELETION_LINK_MINUTES = 60
 

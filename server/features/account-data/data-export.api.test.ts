@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { and, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq } from 'drizzle-orm'
 import { unzipSync, strToU8, strFromU8 } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -188,6 +188,31 @@ describe('exporting a member’s data', () => {
       .update(dataExports)
       .set({ createdAt: new Date(Date.now() - DAY - 1000) })
       .where(eq(dataExports.userId, account.id))
+    expect((await ask(account)).status).toBe(202)
+  })
+
+  it('a failed export may be asked for again, up to three a day', async () => {
+    const account = await t.signUp()
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect((await ask(account)).status).toBe(202)
+      await t.db.update(dataExports).set({ status: 'failed' }).where(eq(dataExports.userId, account.id))
+    }
+    const refused = await ask(account)
+    expect(refused).toMatchObject({
+      status: 429,
+      message: 'Your last 3 data exports could not be made. Please ask again in 24 hours, or write to us if it keeps failing.',
+    })
+    // Once the first of them is a day old, one more may be asked for.
+    const [first] = await t.db
+      .select()
+      .from(dataExports)
+      .where(eq(dataExports.userId, account.id))
+      .orderBy(asc(dataExports.createdAt))
+      .limit(1)
+    await t.db
+      .update(dataExports)
+      .set({ createdAt: new Date(Date.now() - DAY - 1000) })
+      .where(eq(dataExports.id, first?.id ?? ''))
     expect((await ask(account)).status).toBe(202)
   })
 

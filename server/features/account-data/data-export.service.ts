@@ -2,8 +2,14 @@ import { createReadStream } from 'node:fs'
 import { readdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import { and, desc, eq, inArray, lte, ne, or } from 'drizzle-orm'
-import { DATA_EXPORT_EVERY_HOURS, DATA_EXPORT_LINK_DAYS, longDate, type DataExportStatus } from '#common/account-data.ts'
+import { and, asc, desc, eq, gt, inArray, lte, ne, or } from 'drizzle-orm'
+import {
+  DATA_EXPORT_EVERY_HOURS,
+  DATA_EXPORT_LINK_DAYS,
+  DATA_EXPORT_TRIES_A_DAY,
+  longDate,
+  type DataExportStatus,
+} from '#common/account-data.ts'
 import { AppError, Conflict, NotFound, RateLimited } from '#common/errors.ts'
 import { READ_ONLY_VIEW_CODE } from '#common/view-as.ts'
 import type { Db } from '#server/db/client.ts'
@@ -204,7 +210,8 @@ export function createDataExportService(deps: {
 
     /**
      * Asks for an export (Settings, POST /api/account/export). Refused while one is being made, and
-     * within DATA_EXPORT_EVERY_HOURS of the last one asked for (a failed one does not count).
+     * within DATA_EXPORT_EVERY_HOURS of the last one asked for (a failed one does not count, up to
+     * DATA_EXPORT_TRIES_A_DAY asked for in that time).
      */
     async request(member: { id: string }): Promise<DataExportView> {
       const now = clock()
@@ -225,6 +232,22 @@ export function createDataExportService(deps: {
           `You can ask for one data export a day. Your last one was ${last?.status === 'ready' ? 'made' : 'asked for'} less than ${DATA_EXPORT_EVERY_HOURS} hours ago; ` +
             `ask again in ${hours === 1 ? 'an hour' : `${hours} hours`}${last?.status === 'ready' ? ', or download it from the link we sent' : ''}.`,
           Math.ceil(wait / 1000),
+        )
+      }
+      const tries = await db
+        .select({ at: dataExports.createdAt })
+        .from(dataExports)
+        .where(
+          and(eq(dataExports.userId, member.id), gt(dataExports.createdAt, new Date(now.getTime() - DATA_EXPORT_EVERY_HOURS * HOUR_MS))),
+        )
+        .orderBy(asc(dataExports.createdAt))
+      const oldest = tries[0]
+      if (oldest && tries.length >= DATA_EXPORT_TRIES_A_DAY) {
+        const wait = oldest.at.getTime() + DATA_EXPORT_EVERY_HOURS * HOUR_MS - now.getTime()
+        const hours = Math.max(1, Math.ceil(wait / HOUR_MS))
+        throw new RateLimited(
+          `Your last ${DATA_EXPORT_TRIES_A_DAY} data exports could not be made. Please ask again in ${hours === 1 ? 'an hour' : `${hours} hours`}, or write to us if it keeps failing.`,
+          Math.max(1, Math.ceil(wait / 1000)),
         )
       }
       try {
