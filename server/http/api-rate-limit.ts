@@ -15,12 +15,15 @@ const WINDOW_SECONDS = 60
 export function apiRateLimit(rateLimits: RateLimitService, settings: Pick<SettingsService, 'get'>) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const user = c.get('user')
-    const counted = await countApiCall(rateLimits, settings, user ? `api:user:${user.id}` : `api:ip:${c.get('clientIp')}`)
+    const counted = await countApiCall(rateLimits, settings, user ? apiCallerKey(user.id) : `api:ip:${c.get('clientIp')}`)
     setRateLimitHeaders(c, counted)
     if (counted.refusal) throw counted.refusal
     await next()
   })
 }
+
+/** The counter of a signed-in member's API calls, whatever credential they call with. */
+export const apiCallerKey = (userId: string) => `api:user:${userId}`
 
 /**
  * Counts one API call of a client against the apiRateLimit setting (a request, or one call inside

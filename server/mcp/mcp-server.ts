@@ -5,7 +5,7 @@ import { AppError, NotFound } from '#common/errors.ts'
 import { stepInWords } from '#common/step-words.ts'
 import { z } from '#common/zod.ts'
 import { member, refusal } from '#server/http/access.ts'
-import { countApiCall } from '#server/http/api-rate-limit.ts'
+import { apiCallerKey, countApiCall } from '#server/http/api-rate-limit.ts'
 import type { McpContext } from './mcp-context.ts'
 import { MCP_TOOLS, type McpTool } from './mcp-tools.ts'
 
@@ -57,39 +57,48 @@ const allowed = (context: McpContext, tool: McpTool): boolean =>
  */
 async function called(context: McpContext, tool: McpTool, args: unknown): Promise<CallToolResult> {
   const started = Date.now()
-  let refused: AppError | null = null
+  let outcome: CallOutcome = 'failed'
   try {
     await countCall(context)
     const value = (await tool.call(args as never, context)) as Record<string, unknown>
+    outcome = 'done'
     return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value }
   } catch (error) {
-    refused = error instanceof AppError ? error : null
-    if (!refused) context.logger.error({ err: error, tool: tool.name }, 'mcp: a tool failed')
-    const message = refused?.message ?? 'Something went wrong on our side. Please try again later.'
-    const code = refused?.code ?? 'INTERNAL_ERROR'
+    if (error instanceof AppError) outcome = error
+    else context.logger.error({ err: error, tool: tool.name }, 'mcp: a tool failed')
+    const message = error instanceof AppError ? error.message : 'Something went wrong on our side. Please try again later.'
+    const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR'
     return { isError: true, content: [{ type: 'text', text: `${message} (${code})` }] }
   } finally {
-    await recordCall(context, tool, refused, Date.now() - started)
+    await recordCall(context, tool, outcome, Date.now() - started)
   }
 }
 
+/** How a tool call ended: carried out, refused by one of our rules (the refusal), or failed on our side. */
+type CallOutcome = 'done' | 'failed' | AppError
+
 async function countCall(context: McpContext): Promise<void> {
   const { rateLimits, settings } = context.services
-  const counted = await countApiCall(rateLimits, settings, `api:user:${context.user.id}`)
+  const counted = await countApiCall(rateLimits, settings, apiCallerKey(context.user.id))
   if (counted.refusal) throw counted.refusal
 }
 
-async function recordCall(context: McpContext, tool: McpTool, refused: AppError | null, ms: number): Promise<void> {
-  const outcome = refused ? `refused: ${refused.message}` : 'done'
-  context.logger.info({ tool: tool.name, keyId: context.keyId, workspaceId: context.caller.workspace.id, outcome, ms }, 'mcp tool call')
+async function recordCall(context: McpContext, tool: McpTool, outcome: CallOutcome, ms: number): Promise<void> {
+  const refused = outcome instanceof AppError ? outcome : null
+  const kind = refused ? 'refused' : (outcome as 'done' | 'failed')
+  context.logger.info(
+    { tool: tool.name, keyId: context.keyId, workspaceId: context.caller.workspace.id, outcome: kind, reason: refused?.message, ms },
+    'mcp tool call',
+  )
+  const why = refused ? `: ${refused.message}` : kind === 'failed' ? ': it failed on our side' : ''
   await context.services.audit
     .record(context.db, context.user, {
       workspaceId: context.caller.workspace.id,
       action: 'mcp.tool_call',
       targetType: 'api_key',
       targetId: context.keyId,
-      summary: `Called ${tool.name} through the MCP server with an API key${refused ? `: ${refused.message}` : ''}`,
-      after: { tool: tool.name, outcome: refused ? 'refused' : 'done', ...(refused ? { code: refused.code } : {}) },
+      summary: `Called ${tool.name} through the MCP server with an API key${why}`,
+      after: { tool: tool.name, outcome: kind, ...(refused ? { code: refused.code } : {}) },
     })
     .catch((error: unknown) => context.logger.warn({ err: error, tool: tool.name }, 'mcp: the activity entry was not written'))
 }
