@@ -21,6 +21,8 @@ export default tseslint.config(
       'bench-results/',
       'extension/.output/',
       'extension/.wxt/',
+      'sdk/src/schema.ts',
+      'sdk/dist/',
     ],
   },
   js.configs.recommended,
@@ -107,6 +109,25 @@ export default tseslint.config(
             {
               group: ['#server/*', '#app/*', 'node:*'],
               message: 'The extension runs in the browser: it may import common/, not server/, app/ or Node.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The SDK (sdk/README.md) is its own package for browsers and Node alike: openapi-fetch and the
+  // generated types, nothing of this repository's and nothing of Node's.
+  {
+    files: ['sdk/src/**/*.ts'],
+    ignores: ['sdk/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['#server/*', '#app/*', '#common/*', 'node:*', '../../*'],
+              message: 'The SDK is published alone and runs in browsers: it may import openapi-fetch and its own files only.',
             },
           ],
         },

@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'runner/**/*.test.ts', 'app/**/*.test.{ts,tsx}', 'extension/src/**/*.test.ts'],
+    include: [
+      'server/**/*.test.ts',
+      'common/**/*.test.ts',
+      'runner/**/*.test.ts',
+      'app/**/*.test.{ts,tsx}',
+      'extension/src/**/*.test.ts',
+      'sdk/**/*.test.ts',
+    ],
     environment: 'node',
     setupFiles: ['./tests/setup/fail-on-console-error.ts'],
     globalSetup: ['./tests/setup/pglite-template.ts'],

@@ -13,6 +13,7 @@ export const ONCE_ON_PGLITE = [
   'app/**/*.test.tsx',
   'extension/**',
   'runner/**',
+  'sdk/**',
   'server/browser/**',
   'server/features/planning/**',
   'server/features/runs/{workflow-runs,step-executor,step-executor-late-site,step-failures,step-on-error,self-repair,run-trace}.test.ts',

@@ -1,3 +1,4 @@
+import { dataOf } from '#sdk'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -9,7 +10,7 @@ import { workspaces } from '#server/db/schema/index.ts'
 import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
 import { startSignInSite, type SignInSite } from '#server/testing/sign-in-site.ts'
-import { createApiClient } from './api-client.ts'
+import { runnerClient } from './aether-client.ts'
 import { createBrowserProfile } from './browser-profile.ts'
 import { pairDevice } from './pairing.ts'
 import { runAutomationLocally } from './run-locally.ts'
@@ -25,8 +26,8 @@ let t: TestApp
 let site: SignInSite
 let folder: string
 let token = ''
-const inProcess = (url: string, init?: RequestInit) => Promise.resolve(t.app.request(url, init))
-const api = () => createApiClient({ server: 'http://aether.test', token, fetch: inProcess, version: '0.1.0' })
+const inProcess = (request: Request) => Promise.resolve(t.app.request(request))
+const api = () => runnerClient({ server: 'http://aether.test', token, fetch: inProcess, version: '0.1.0' })
 
 beforeAll(async () => {
   t = await createTestApp()
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const member = await t.signUp()
   await t.db.update(workspaces).set({ planSlug: 'pro' }).where(eq(workspaces.id, member.id))
   const paired = await pairDevice(
-    createApiClient({ server: 'http://aether.test', fetch: inProcess }),
+    runnerClient({ server: 'http://aether.test', fetch: inProcess }),
     { name: 'Home PC', version: '0.1.0' },
     (pairing) => {
       void t.services.pairings.approve(
@@ -57,13 +58,17 @@ afterAll(async () => {
 
 describe('a browser profile on the runner', () => {
   it('keeps the session the member signed in with by hand, and runs with it start signed in', async () => {
-    const created = await api().post<{ id: string }>('/api/automations', {
-      name: 'My orders',
-      steps: [
-        { type: 'navigate', url: `${site.url}/account` },
-        { type: 'extract', target: [{ by: 'css', selector: '.order' }], field: 'order' },
-      ],
-    })
+    const created = await dataOf(
+      api().POST('/automations', {
+        body: {
+          name: 'My orders',
+          steps: [
+            { type: 'navigate', url: `${site.url}/account` },
+            { type: 'extract', target: [{ by: 'css', selector: '.order' }], field: 'order' },
+          ],
+        },
+      }),
+    )
     const profile = createBrowserProfile(path.join(folder, 'shop'))
     const signedOut = await runAutomationLocally({
       api: api(),

@@ -1,6 +1,5 @@
 import { readFile, realpath, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import type { AutomationStep } from '#common/automation-steps.ts'
 import { inputNamesOf } from '#common/run-inputs.ts'
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -8,7 +7,8 @@ import { describeSchedule } from '#common/schedule-words.ts'
 import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
 import packageJson from '../package.json' with { type: 'json' }
-import { createApiClient, DeviceRevokedError } from './api-client.ts'
+import { dataOf, TokenRefusedError } from '#sdk'
+import { runnerClient } from './aether-client.ts'
 import { createBrowserProfile } from './browser-profile.ts'
 import { findChromium } from './chromium-path.ts'
 import { signInWithProfile } from './sign-in.ts'
@@ -68,7 +68,7 @@ const profileOf = (folder: string | undefined) => (folder ? createBrowserProfile
 const deviceOf = (config: RunnerConfig) => ({ id: config.device.id, privateKey: config.privateKey })
 
 const clientOf = (config: Pick<RunnerConfig, 'server' | 'token'>) =>
-  createApiClient({ server: config.server, token: config.token, version: VERSION })
+  runnerClient({ server: config.server, token: config.token, version: VERSION })
 
 /** `--input name=value`, repeated. */
 function inputsOf(pairs: string[]): Record<string, string> {
@@ -113,7 +113,7 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'pair': {
       if (!values.server) throw new Error('pair needs --server <url>, the address of your Aether site (e.g. https://aether.example.com).')
-      const api = createApiClient({ server: values.server, version: VERSION })
+      const api = runnerClient({ server: values.server, version: VERSION })
       const name = values.name ?? `Runner on ${hostname()}`
       const paired = await pairDevice(api, { name, version: VERSION }, (pairing) => {
         console.log(`Open ${pairing.verificationUrl} while signed in and approve the code ${pairing.userCode}.`)
@@ -132,14 +132,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'status': {
       const config = await connected()
-      const me = await clientOf(config).get<{ name: string; workspace: { name: string } }>('/api/devices/me')
+      const me = await dataOf(clientOf(config).GET('/devices/me'))
       console.log(`Connected to ${config.server} as “${me.name}”, in the workspace ${me.workspace.name}.`)
       return 0
     }
     case 'list': {
-      const automations = await clientOf(await connected()).get<{ id: string; name: string; steps: unknown[]; schedule?: unknown }[]>(
-        '/api/automations?limit=100',
-      )
+      const automations = await dataOf(clientOf(await connected()).GET('/automations', { params: { query: { limit: 100 } } }))
       if (!automations.length) console.log('No automations in this workspace yet.')
       for (const automation of automations) console.log(listLine(automation))
       return 0
@@ -173,7 +171,7 @@ export async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', () => stop.abort())
       process.once('SIGTERM', () => stop.abort())
       console.log(`Waiting for runs queued for “${config.device.name}” (Ctrl+C stops).`)
-      let revoked: DeviceRevokedError | null = null
+      let revoked: TokenRefusedError | null = null
       // The same trouble (a server away, a device past its plan) is said once, not at every ask.
       let lastTrouble: string | null = null
       await serveQueuedRuns({
@@ -191,7 +189,7 @@ export async function main(argv: string[]): Promise<number> {
         onRun: (run) => console.log(`${run.automationName}: ${summary(run)}`),
         onError: (error) => {
           // A disconnected runner will never be given a run: it says what to do and stops.
-          if (error instanceof DeviceRevokedError) {
+          if (error instanceof TokenRefusedError) {
             revoked = error
             stop.abort()
             return
@@ -229,7 +227,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new Error(`${folder} is not a folder this runner may use: \`allow\` it first.`)
       const api = clientOf(config)
       const automationId = values.automation
-      const asked = inputNamesOf((await api.get<{ steps: AutomationStep[] }>(`/api/automations/${automationId}`)).steps)
+      const asked = inputNamesOf((await dataOf(api.GET('/automations/{id}', { params: { path: { id: automationId } } }))).steps)
       const stop = new AbortController()
       process.once('SIGINT', () => stop.abort())
       process.once('SIGTERM', () => stop.abort())
@@ -277,11 +275,11 @@ export async function main(argv: string[]): Promise<number> {
       }
       // Revoked on the server first, so the device's slot is free at once; forgotten here whatever it answers.
       const told = await clientOf(config)
-        .delete('/api/devices/me')
+        .DELETE('/devices/me')
         .then(
           () => `Disconnected: “${config.device.name}” is revoked on ${config.server} and its slot is free.`,
           (error: unknown) =>
-            error instanceof DeviceRevokedError
+            error instanceof TokenRefusedError
               ? 'Forgotten: the server had disconnected this runner already.'
               : `Forgotten here, but the server was not told (${error instanceof Error ? error.message : String(error)}). Remove “${config.device.name}” in Settings -> Devices on the website to free its slot.`,
         )

@@ -1,3 +1,4 @@
+import { dataOf } from '#sdk'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -9,7 +10,7 @@ import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
 import { startWorkflowSite } from '#server/testing/workflow-site.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { createApiClient } from './api-client.ts'
+import { runnerClient } from './aether-client.ts'
 import { pairDevice } from './pairing.ts'
 import { runAutomationLocally } from './run-locally.ts'
 
@@ -35,9 +36,9 @@ afterAll(async () => {
   await t?.close()
 })
 
-const inProcess = (url: string, init?: RequestInit) => Promise.resolve(t.app.request(url, init))
+const inProcess = (request: Request) => Promise.resolve(t.app.request(request))
 let deviceToken = ''
-const api = () => createApiClient({ server: 'http://aether.test', token: deviceToken, fetch: inProcess, version: '0.1.0' })
+const api = () => runnerClient({ server: 'http://aether.test', token: deviceToken, fetch: inProcess, version: '0.1.0' })
 
 async function automation(steps: unknown[]) {
   const response = await t.request('/api/automations', { token: member.token, body: { name: 'Local form', steps } })
@@ -49,7 +50,7 @@ describe('the local runner', () => {
   it('pairs as a device: shows the code, waits for the member to approve it, and keeps the token', async () => {
     const shown: string[] = []
     const paired = await pairDevice(
-      createApiClient({ server: 'http://aether.test', fetch: inProcess }),
+      runnerClient({ server: 'http://aether.test', fetch: inProcess }),
       { name: 'Runner on the test machine', version: '0.1.0' },
       (pairing) => {
         shown.push(pairing.verificationUrl)
@@ -66,7 +67,7 @@ describe('the local runner', () => {
     expect(paired).toMatchObject({ device: { name: 'Runner on the test machine', kind: 'runner' }, workspace: { id: member.id } })
     expect(paired.token).toMatch(/^dev_/)
     deviceToken = paired.token
-    expect(await api().get('/api/devices/me')).toMatchObject({ name: 'Runner on the test machine' })
+    expect(await dataOf(api().GET('/devices/me'))).toMatchObject({ name: 'Runner on the test machine' })
   })
 
   it('fills a loopback form with an input, extracts the answer and reports a succeeded desktop run', async () => {

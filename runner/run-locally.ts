@@ -2,7 +2,7 @@ import pino from 'pino'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
 import { createSharedBrowser, type BrowserSource, type SharedBrowser } from '#server/browser/shared-browser.ts'
 import { createStepExecutor, type ExecutableRun } from '#server/features/runs/step-executor.ts'
-import type { ApiClient } from './api-client.ts'
+import { dataOf, type AetherClient } from '#sdk'
 import { createRunReporter } from './run-reporter.ts'
 import { createDesktopActions } from './desktop-actions.ts'
 import { namesVaultValues } from '#common/device-vault.ts'
@@ -51,7 +51,7 @@ export function executableRun(run: RunDto): ExecutableRun {
  * included): it is their machine and their network. Answers the run as the server stored it.
  */
 export async function executeLocally(options: {
-  api: ApiClient
+  api: AetherClient
   run: RunDto
   chromiumPath: string
   /** Tests lend their browser; otherwise one is started and closed. */
@@ -80,11 +80,14 @@ export async function executeLocally(options: {
       executable = { ...executable, steps, inputs: options.run.inputs }
       vault = { forRun: () => Promise.resolve(secrets), loadSession: () => Promise.resolve(null), saveSession: () => Promise.resolve() }
     } catch (error) {
-      await options.api.post(`/api/runs/${options.run.id}/finish`, {
-        status: 'failed',
-        error: `The vault values this run types did not reach this runner: ${error instanceof Error ? error.message : String(error)}`,
+      await options.api.POST('/runs/{id}/finish', {
+        params: { path: { id: options.run.id } },
+        body: {
+          status: 'failed',
+          error: `The vault values this run types did not reach this runner: ${error instanceof Error ? error.message : String(error)}`,
+        },
       })
-      return options.api.get<RunDto>(`/api/runs/${options.run.id}`)
+      return storedRun(options.api, options.run.id)
     }
   }
   let own: SharedBrowser | null = null
@@ -107,14 +110,20 @@ export async function executeLocally(options: {
     // Stopped here (Ctrl+C): nobody else will finish it, so it ends failed, saying why.
     if (result === 'aborted') {
       await options.api
-        .post(`/api/runs/${options.run.id}/finish`, { status: 'failed', error: 'The local runner was stopped while it ran this.' })
+        .POST('/runs/{id}/finish', {
+          params: { path: { id: options.run.id } },
+          body: { status: 'failed', error: 'The local runner was stopped while it ran this.' },
+        })
         .catch(() => {})
     }
   } finally {
     await own?.close()
   }
-  return options.api.get<RunDto>(`/api/runs/${options.run.id}`)
+  return storedRun(options.api, options.run.id)
 }
+
+/** The run as the server stored it. */
+const storedRun = (api: AetherClient, id: string) => dataOf(api.GET('/runs/{id}', { params: { path: { id } } }))
 
 /** Starts a run of the automation on this machine (`trigger: desktop`) and executes it. */
 export async function runAutomationLocally(
@@ -125,11 +134,16 @@ export async function runAutomationLocally(
     csv?: string
   },
 ): Promise<RunDto> {
-  const run = await options.api.post<RunDto>(`/api/automations/${options.automationId}/runs`, {
-    where: 'client',
-    trigger: 'desktop',
-    ...(options.inputs && Object.keys(options.inputs).length ? { inputs: options.inputs } : {}),
-    ...(options.csv !== undefined ? { csv: options.csv } : {}),
-  })
+  const run = await dataOf(
+    options.api.POST('/automations/{id}/runs', {
+      params: { path: { id: options.automationId } },
+      body: {
+        where: 'client',
+        trigger: 'desktop',
+        ...(options.inputs && Object.keys(options.inputs).length ? { inputs: options.inputs } : {}),
+        ...(options.csv !== undefined ? { csv: options.csv } : {}),
+      },
+    }),
+  )
   return executeLocally({ ...options, run })
 }

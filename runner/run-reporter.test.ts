@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RunStep } from '#common/run-steps.ts'
-import { ApiError, type ApiClient } from './api-client.ts'
+import { createAetherClient } from '#sdk'
 import { createRunReporter } from './run-reporter.ts'
 
 // The local runner's reports of a run's timeline (docs/decisions/057): each step's picture goes up
@@ -22,33 +22,29 @@ const step = (n: number, screenshot: string | null): RunStep => ({
   extracted: null,
 })
 
-/** An API that records what it was sent, and fails the calls it is told to. */
-function fakeApi(fail: (path: string, call: number) => Error | null) {
-  const uploads: { path: string; type: string | undefined }[] = []
+/** A client of a site that records what it was sent, and fails the requests it is told to (no answer at all, or an error). */
+function fakeApi(fail: (path: string, call: number) => Error | { status: number; code: string; message: string } | null) {
+  const uploads: { path: string; type: string | null }[] = []
   const posts: { path: string; body: { steps?: RunStep[] } }[] = []
   let calls = 0
-  const api = {
-    server: 'http://aether.test',
-    upload: (path: string, _image: Uint8Array, type?: string) => {
-      const error = fail(path, ++calls)
-      if (error) return Promise.reject(error)
-      uploads.push({ path, type })
-      return Promise.resolve({})
-    },
-    post: (path: string, body: { steps?: RunStep[] }) => {
-      const error = fail(path, ++calls)
-      if (error) return Promise.reject(error)
-      posts.push({ path, body })
-      return Promise.resolve({})
-    },
-  } as unknown as ApiClient
-  return { api, uploads, posts }
+  const fetch = async (request: Request) => {
+    const url = new URL(request.url)
+    const path = `${url.pathname}${url.search}`
+    const failure = fail(path, ++calls)
+    if (failure instanceof Error) throw failure
+    if (failure) return Response.json(failure, { status: failure.status })
+    const type = request.headers.get('content-type')
+    if (url.pathname.endsWith('/screenshots')) uploads.push({ path, type })
+    else posts.push({ path, body: (await request.json()) as { steps?: RunStep[] } })
+    return Response.json({ data: {} }, { status: 201 })
+  }
+  return { api: createAetherClient({ server: 'http://aether.test', token: 'dev_test', fetch }), uploads, posts }
 }
 
 describe('the local runner’s timeline reports', () => {
   it('uploads each picture once, before the report that names it, and names it again when the report is sent again', async () => {
     const { api, uploads, posts } = fakeApi((path, call) =>
-      path.endsWith('/progress') && call === 2 ? new ApiError(0, 'UNREACHABLE', 'the network is down') : null,
+      path.endsWith('/progress') && call === 2 ? new TypeError('the network is down') : null,
     )
     const reporter = createRunReporter(api)
     await reporter.saveScreenshot(RUN, 'after-1.jpg', new Uint8Array([0xff, 0xd8, 0xff]))
@@ -64,7 +60,9 @@ describe('the local runner’s timeline reports', () => {
   })
 
   it('sends an entry without its picture when the picture could not be uploaded', async () => {
-    const { api, posts } = fakeApi((path) => (path.includes('/screenshots') ? new ApiError(400, 'VALIDATION', 'too much') : null))
+    const { api, posts } = fakeApi((path) =>
+      path.includes('/screenshots') ? { status: 400, code: 'VALIDATION', message: 'too much' } : null,
+    )
     const reporter = createRunReporter(api)
     await reporter.saveScreenshot(RUN, 'after-1.jpg', new Uint8Array([0xff, 0xd8, 0xff]))
     expect(await reporter.progress(RUN, 'runner', { actionsPerformed: 1, timeline: [step(1, 'after-1.jpg')] })).toBe(true)

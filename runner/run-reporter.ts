@@ -2,7 +2,10 @@ import { screenshotName, type RunFiles } from '#server/features/runs/run-files.t
 import type { RunReporting } from '#server/features/runs/run-progress.ts'
 import type { RunProgress } from '#server/features/runs/run-queue.ts'
 import type { RunStep } from '#common/run-steps.ts'
-import { ApiError, type ApiClient } from './api-client.ts'
+import { ApiError, dataOf, type AetherClient } from '#sdk'
+
+/** A picture's bytes as a body (Playwright's buffers are never shared memory). */
+const imageOf = (bytes: Uint8Array, type: 'image/png' | 'image/jpeg') => new Blob([bytes as Uint8Array<ArrayBuffer>], { type })
 
 /** What one progress report of the client-run API takes at most (common/automations.ts runProgressSchema). */
 const MAX_LOG_LINES_PER_REPORT = 200
@@ -15,7 +18,7 @@ const MAX_STEPS_PER_REPORT = 200
  * way the extension does. A report the server refuses because the run has ended (the member
  * cancelled it) stops the execution, as a lost lease does in the cloud.
  */
-export function createRunReporter(api: ApiClient) {
+export function createRunReporter(api: AetherClient) {
   // Screenshots wait here until the progress report that names them (with their label and step).
   const pictures = new Map<string, Uint8Array>()
   // Step pictures already uploaded, by name.
@@ -43,9 +46,8 @@ export function createRunReporter(api: ApiClient) {
       const png = pictures.get(screenshot.file)
       if (!png) continue
       pictures.delete(screenshot.file)
-      const query = new URLSearchParams({ name: screenshot.name, step: String(screenshot.step) })
       // A picture that does not arrive is said in the log; it does not stop the run.
-      await api.upload(`/api/runs/${runId}/screenshots?${query}`, png).catch((error: unknown) => {
+      await upload(runId, { name: screenshot.name, step: screenshot.step }, imageOf(png, 'image/png')).catch((error: unknown) => {
         notes.push({ level: 'warn', message: `The screenshot "${screenshot.name}" could not be uploaded: ${(error as Error).message}` })
       })
     }
@@ -58,11 +60,10 @@ export function createRunReporter(api: ApiClient) {
         continue
       }
       const jpeg = pictures.get(step.screenshot)
-      const query = new URLSearchParams({ step: String(step.step), shot: step.screenshot.replace(/\D/g, '') })
+      const shot = Number(step.screenshot.replace(/\D/g, ''))
       const kept =
         jpeg !== undefined &&
-        (await api
-          .upload(`/api/runs/${runId}/screenshots?${query}`, jpeg, 'image/jpeg')
+        (await upload(runId, { step: step.step, shot }, imageOf(jpeg, 'image/jpeg'))
           .then(() => true)
           .catch(() => false))
       pictures.delete(step.screenshot)
@@ -86,13 +87,23 @@ export function createRunReporter(api: ApiClient) {
         steps: timeline[index] ?? [],
       }
       const last = index === reports - 1
-      answer = await api.post<object>(last && finish ? `/api/runs/${runId}/finish` : `/api/runs/${runId}/progress`, {
-        ...body,
-        ...(last ? finish : {}),
-      })
+      const run = { params: { path: { id: runId } } }
+      answer =
+        last && finish
+          ? await dataOf(api.POST('/runs/{id}/finish', { ...run, body: { ...body, ...finish } }))
+          : await dataOf(api.POST('/runs/{id}/progress', { ...run, body }))
     }
     return answer
   }
+
+  /** Sends a screenshot (a PNG) or a timeline picture (a JPEG, its `shot`) as the run's, after step `step`. */
+  const upload = (runId: string, query: { step: number; name?: string; shot?: number }, image: Blob) =>
+    api.POST('/runs/{id}/screenshots', {
+      params: { path: { id: runId }, query },
+      body: image,
+      bodySerializer: (body: Blob) => body,
+      headers: { 'content-type': image.type },
+    })
 
   /** A refusal that means the run is no longer this runner's to report on. */
   const ended = (error: unknown) => error instanceof ApiError && (error.status === 400 || error.status === 404)

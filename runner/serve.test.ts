@@ -1,3 +1,4 @@
+import { dataOf } from '#sdk'
 import { eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,7 +8,7 @@ import { createSharedBrowser } from '#server/browser/shared-browser.ts'
 import { createScheduler } from '#server/features/runs/scheduler.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
-import { createApiClient } from './api-client.ts'
+import { runnerClient } from './aether-client.ts'
 import { pairDevice } from './pairing.ts'
 import { serveQueuedRuns } from './serve.ts'
 
@@ -18,7 +19,7 @@ const browsers = createSharedBrowser({ executablePath: '/usr/bin/chromium', logg
 let t: TestApp
 let site: Awaited<ReturnType<typeof startTestSite>>
 let member: Awaited<ReturnType<TestApp['signUp']>>
-const inProcess = (url: string, init?: RequestInit) => Promise.resolve(t.app.request(url, init))
+const inProcess = (request: Request) => Promise.resolve(t.app.request(request))
 
 beforeAll(async () => {
   t = await createTestApp()
@@ -33,7 +34,7 @@ afterAll(async () => {
 })
 
 async function pairRunner(name: string) {
-  return pairDevice(createApiClient({ server: 'http://aether.test', fetch: inProcess }), { name, version: '0.1.0' }, (pairing) => {
+  return pairDevice(runnerClient({ server: 'http://aether.test', fetch: inProcess }), { name, version: '0.1.0' }, (pairing) => {
     void t.services.pairings.approve(
       pairing.userCode,
       { id: member.id, email: member.email, twoFactorEnabled: false },
@@ -70,13 +71,13 @@ describe('scheduled runs on a local runner', () => {
 
     // Another runner of the workspace is not given it.
     const other = await pairRunner('Laptop')
-    const otherApi = createApiClient({ server: 'http://aether.test', token: other.token, fetch: inProcess })
-    expect(await otherApi.post('/api/runs/claim')).toBeNull()
+    const otherApi = runnerClient({ server: 'http://aether.test', token: other.token, fetch: inProcess })
+    expect(await dataOf(otherApi.POST('/runs/claim'))).toBeNull()
 
     const stop = new AbortController()
     const done: RunDto[] = []
     await serveQueuedRuns({
-      api: createApiClient({ server: 'http://aether.test', token: runner.token, fetch: inProcess }),
+      api: runnerClient({ server: 'http://aether.test', token: runner.token, fetch: inProcess }),
       chromiumPath: '/usr/bin/chromium',
       browsers,
       signal: stop.signal,

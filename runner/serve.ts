@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { RunDto } from '#server/features/runs/run.dto.ts'
-import type { ApiClient } from './api-client.ts'
+import { dataOf, type AetherClient } from '#sdk'
 import { executeLocally } from './run-locally.ts'
 
 /** How often an idle runner asks for queued runs. */
@@ -12,7 +12,7 @@ export const DEFAULT_POLL_MS = 15_000
  * pause: the runner keeps going through restarts and network drops.
  */
 export async function serveQueuedRuns(options: {
-  api: ApiClient
+  api: AetherClient
   chromiumPath: string
   signal: AbortSignal
   pollMs?: number
@@ -32,7 +32,7 @@ export async function serveQueuedRuns(options: {
   while (!signal.aborted) {
     let next: RunDto | null = null
     try {
-      next = await api.post<RunDto | null>('/api/runs/claim')
+      next = await dataOf(api.POST('/runs/claim'))
     } catch (error) {
       options.onError?.(error)
     }

@@ -47,6 +47,20 @@ import { refuseUnreadable } from './http/request-guard.ts'
 import { createRouter } from './http/openapi.ts'
 import type { Services } from './services.ts'
 
+/** The OpenAPI document's own fields; its paths come from the routes (served at /api/openapi.json, and the SDK is generated from it). */
+export const API_DOCUMENT = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Aether API',
+    version: '1.0.0',
+    description:
+      'The API used by the Aether web app, browser extension and desktop apps. Signed-in routes take the auth_session ' +
+      'cookie or `Authorization: Bearer <token>`, where the token is a session token from POST /auth/login (bearerAuth) ' +
+      'or an API key `ak_...` from Settings (apiKeyAuth). A revoked or unknown key is treated as not signed in (401).',
+  },
+  servers: [{ url: '/api' }],
+}
+
 /** Everything under /api: the spec's own-API contract, Better Auth's endpoints, health and docs. */
 export function createApi(deps: { services: Services; database: Pick<Database, 'kind' | 'ping'> }) {
   const { services, database } = deps
@@ -149,20 +163,8 @@ export function createApi(deps: { services: Services; database: Pick<Database, '
       'device is not signed in (401).',
   })
   api.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', { type: 'apiKey', in: 'cookie', name: 'auth_session' })
-  const documentConfig = {
-    openapi: '3.1.0',
-    info: {
-      title: 'Aether API',
-      version: '1.0.0',
-      description:
-        'The API used by the Aether web app, browser extension and desktop apps. Signed-in routes take the auth_session ' +
-        'cookie or `Authorization: Bearer <token>`, where the token is a session token from POST /auth/login (bearerAuth) ' +
-        'or an API key `ak_...` from Settings (apiKeyAuth). A revoked or unknown key is treated as not signed in (401).',
-    },
-    servers: [{ url: '/api' }],
-  }
-  api.doc31('/openapi.json', documentConfig)
-  api.get('/docs', (c) => c.html(renderApiDocs(api.getOpenAPI31Document(documentConfig) as unknown as Parameters<typeof renderApiDocs>[0])))
+  api.doc31('/openapi.json', API_DOCUMENT)
+  api.get('/docs', (c) => c.html(renderApiDocs(api.getOpenAPI31Document(API_DOCUMENT) as unknown as Parameters<typeof renderApiDocs>[0])))
 
   api.all('*', (c) => c.json({ message: `No API route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
   return api

@@ -73,3 +73,14 @@ export const ownedResourceParams = z.object({
     .transform((id) => (isUuid(id) ? id : NIL_UUID))
     .openapi({ format: 'uuid' }),
 })
+
+/**
+ * A JSON body documented for clients and the SDK but read by the handler alone: for routes whose
+ * body holds the credential (a poll secret) or follows one (a trigger URL's inputs), so it is
+ * checked only after the credential was, and a stranger learns nothing from a 400. As a plain
+ * JSON schema, not a Zod one, it is never validated before the handler runs.
+ */
+export function bodyReadByHandler(schema: z.ZodType, required = true) {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input' })
+  return { required, content: { 'application/json': { schema: jsonSchema as Record<string, unknown> } } }
+}

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { DEVICE_KINDS, deviceChangeSchema, PAIRING_RATE_LIMIT, pairingRequestSchema } from '#common/devices.ts'
 import { callerOf, deviceOwnRecord, member, publicRoute, signedInRoute } from '#server/http/access.ts'
-import { createRouter, errorResponses, jsonBody } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, jsonBody, bodyReadByHandler } from '#server/http/openapi.ts'
 import type { DeviceService, DeviceSummary } from './device.service.ts'
 import type { PairingService } from './pairing.service.ts'
 
@@ -79,6 +79,7 @@ const collectToken = publicRoute({
     '401 (checked before anything else, so it tells nothing). Use the token as `Authorization: Bearer dev_…`.',
   // The poll secret is the credential: read by the handler, so a malformed request is refused like a wrong one (401).
   parameters: [{ name: 'pairingId', in: 'path', required: true, schema: { type: 'string' }, description: 'The pairing’s id' }],
+  request: { body: bodyReadByHandler(z.object({ pollSecret: z.string(), publicKey: z.string().optional() })) },
   responses: {
     200: { description: 'The device token', content: { 'application/json': { schema: z.object({ data: collectedSchema }) } } },
     ...errorResponses(400, 401, 410),

@@ -3,7 +3,7 @@ import { RUN_STATUSES } from '#common/automations.ts'
 import { ValidationError } from '#common/errors.ts'
 import { runInputsSchema, type RunInputs } from '#common/run-inputs.ts'
 import { callerOf, member, publicRoute, signedInRoute } from '#server/http/access.ts'
-import { createRouter, errorResponses, ownedResourceParams } from '#server/http/openapi.ts'
+import { createRouter, errorResponses, ownedResourceParams, bodyReadByHandler } from '#server/http/openapi.ts'
 import type { TriggeredRun, TriggerService, TriggerStatus } from './trigger.service.ts'
 
 const tags = ['Trigger URLs']
@@ -82,6 +82,8 @@ const revoke = signedInRoute(member('never', 'member'), {
   },
 })
 
+const fireBodySchema = z.object({ inputs: runInputsSchema.default({}) }).strict()
+
 const fire = publicRoute({
   method: 'post',
   path: '/{secret}',
@@ -91,13 +93,12 @@ const fire = publicRoute({
   // The secret is the credential: read by the handler, so a malformed one is refused like a wrong
   // one (401), never told apart by validation.
   parameters: [{ name: 'secret', in: 'path', required: true, schema: { type: 'string' }, description: 'The trigger URL’s secret (trg_…)' }],
+  request: { body: bodyReadByHandler(fireBodySchema, false) },
   responses: {
     202: { description: 'The run, queued', content: { 'application/json': { schema: z.object({ data: triggeredRunSchema }) } } },
     ...errorResponses(400, 401, 403, 409, 429),
   },
 })
-
-const fireBodySchema = z.object({ inputs: runInputsSchema.default({}) }).strict()
 
 /** The body a trigger is fired with, read only after its secret was accepted: a stranger learns nothing from a 400. */
 function inputsOf(text: string): RunInputs {

@@ -1,0 +1,98 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch'
+import { ApiError, TokenRefusedError } from './errors.ts'
+import type { paths } from './schema.ts'
+import { serverAddress } from './server-address.ts'
+
+export interface AetherClientOptions {
+  /** The site's address, e.g. https://aether.example.com; the API is at its /api. */
+  server: string
+  /** An API key (`ak_…`, Settings → API keys) or a connected device's token (`dev_…`). */
+  token?: string
+  /** Sent as X-Aether-Client-Version: the website shows it in the device list. */
+  clientVersion?: string
+  /** What a refused token (401) throws, in the client's own words; the server's message when not given. */
+  tokenRefusedMessage?: string
+  /** Sees every answer before it is read (the extension keeps the API rate limit's headers). */
+  onAnswer?: (response: Response) => void
+  fetch?: (request: Request) => Promise<Response>
+}
+
+/** A typed client of the Aether API (openapi-fetch over the generated `paths`), with the site's address. */
+export type AetherClient = Client<paths> & { readonly server: string }
+
+/**
+ * A client of one Aether site. Its calls (`GET`, `POST`, … with the paths of the API's OpenAPI
+ * document) answer `{ data, response }` when the server says yes, and throw an ApiError with the
+ * server's message otherwise, so `dataOf` reads the answer in one line.
+ */
+export function createAetherClient(options: AetherClientOptions): AetherClient {
+  const server = serverAddress(options.server)
+  if (!server) throw new TypeError(`${options.server} is not an Aether site's address (e.g. https://aether.example.com).`)
+  const client = createClient<paths>({
+    baseUrl: `${server}/api`,
+    fetch: options.fetch,
+    // The token is the credential: a browser's cookies for the site are never sent along with it.
+    credentials: 'omit',
+    headers: {
+      accept: 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.clientVersion ? { 'x-aether-client-version': options.clientVersion } : {}),
+    },
+  })
+  client.use(answersAsErrors(server, options))
+  return Object.assign(client, { server })
+}
+
+/** Turns a refused answer, and a server that cannot be reached, into ApiError. */
+function answersAsErrors(server: string, options: AetherClientOptions): Middleware {
+  return {
+    onError: ({ error }) =>
+      new ApiError(
+        0,
+        'UNREACHABLE',
+        `Could not reach the Aether server at ${server} (${networkReason(error)}). Check the address, and that the server is running and this machine can reach it.`,
+      ),
+    onResponse: async ({ request, response, options: asked }) => {
+      options.onAnswer?.(response)
+      if (response.ok && (asked.parseAs !== 'json' || response.status === 204 || isJson(response))) return undefined
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { message?: unknown; code?: unknown } | null
+      const code = typeof body?.code === 'string' ? body.code : undefined
+      if (response.status === 401 && options.token) {
+        throw new TokenRefusedError(401, code, options.tokenRefusedMessage ?? stringOr(body?.message, 'The token was refused.'))
+      }
+      if (response.ok || typeof body?.message !== 'string') {
+        // Not the API's own error: a proxy's page, or not an Aether server at all.
+        throw new ApiError(
+          response.status,
+          code,
+          `${request.url.split('?')[0]} answered ${response.status}, not as an Aether server does. Check the address: the site's own address, e.g. https://aether.example.com.`,
+        )
+      }
+      throw new ApiError(response.status, code, body.message)
+    },
+  }
+}
+
+const isJson = (response: Response) => /^application\/([\w.+-]+\+)?json\b/i.test(response.headers.get('content-type') ?? '')
+
+const stringOr = (value: unknown, otherwise: string) => (typeof value === 'string' ? value : otherwise)
+
+/** Why fetch failed, in the words of the network error under it (ECONNREFUSED, ENOTFOUND, a certificate…). */
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))
+}
+
+/**
+ * The `data` of a successful call: every JSON answer of the API is `{ data }`
+ * (docs/decisions/005). `await dataOf(aether.GET('/automations'))` is the workspace's automations.
+ */
+export async function dataOf<T>(call: Promise<{ data?: { data: T }; response: Response }>): Promise<T> {
+  const { data, response } = await call
+  if (!data || !('data' in data))
+    throw new ApiError(response.status, 'UNEXPECTED_ANSWER', `${response.url} answered without data, not as an Aether server does.`)
+  return data.data
+}
