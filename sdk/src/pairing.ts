@@ -64,8 +64,8 @@ const SLOWER_BY_SECONDS = 5
 /**
  * The one pairing loop: asks every `interval` seconds (slower when the server says so) until the
  * member approves, and answers the device's token. Throws PairingEndedError when the code expires
- * (at `expiresAt`, ms) or is declined. A server away or failing (no answer, 5xx) is told to
- * `onTrouble` and asked again; any other refusal is thrown. `signal` stops it.
+ * (at `expiresAt`, ms) or is declined. A passing trouble (no answer, a server error, the rate
+ * limit) is told to `onTrouble` and asked again; any other refusal is thrown. `signal` stops it.
  */
 export async function waitForApproval(
   aether: AetherClient,
@@ -79,7 +79,7 @@ export async function waitForApproval(
     try {
       answer = await pollPairing(aether, pairing, options.publicKey)
     } catch (error) {
-      if (!(error instanceof ApiError) || !(error.status === 0 || error.status >= 500)) throw error
+      if (!(error instanceof ApiError) || !isPassing(error)) throw error
       options.onTrouble?.(error)
       continue
     }
@@ -90,6 +90,9 @@ export async function waitForApproval(
   }
   throw new PairingEndedError('expired')
 }
+
+/** A refusal that asking again later may get past: no answer, a server error, the API's rate limit. */
+const isPassing = (error: ApiError) => error.status === 0 || error.status === 429 || error.status >= 500
 
 /** Waits `ms`, or rejects with the signal's reason once it is aborted. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

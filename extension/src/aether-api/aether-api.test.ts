@@ -2,10 +2,11 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiError, DeviceDisconnectedError, noteRateLimit, requestsLeft, serverAddress } from './api-client.ts'
+import { PairingEndedError } from '#sdk'
+import { ApiError, noteRateLimit, requestsLeft, serverAddress, TokenRefusedError } from './api-client.ts'
 import { listAutomations, saveAutomation } from './automations-api.ts'
 import { deviceName } from './device-name.ts'
-import { pollPairing, startPairing } from './pairing-api.ts'
+import { connectionWhenApproved, startPairing } from './pairing-api.ts'
 
 // The extension's side of the device pairing and automations API (issue 17), against a server on
 // 127.0.0.1 that answers as the contract says, one answer per request, in the order queued.
@@ -70,18 +71,20 @@ describe('pairing this browser', () => {
     expect(pairing).toMatchObject({ pairingId: 'pair_1', userCode: 'ABCD-2345', expiresAt: 601_000, intervalMs: 3_000 })
 
     answers.push({ status: 400, body: { code: 'PAIRING_PENDING', message: 'Waiting for approval' } }, approved)
-    expect(await pollPairing(pairing)).toEqual({ state: 'pending' })
-    expect(await pollPairing(pairing)).toEqual({
-      state: 'approved',
-      connection: {
-        serverUrl: url,
-        token: 'dev_abc',
-        device: { id: 'dev_1', name: 'Chrome on Linux' },
-        workspace: { id: 'ws_1', name: 'Ada’s workspace' },
-        // The private half of the key pair made for this pairing stays here; the public half went with the poll.
-        privateKey: pairing.keys?.privateKey,
-      },
+    const troubles: unknown[] = []
+    const connection = await connectionWhenApproved(
+      { ...pairing, intervalMs: 10, expiresAt: Date.now() + 60_000 },
+      { onTrouble: (trouble) => troubles.push(trouble) },
+    )
+    expect(connection).toEqual({
+      serverUrl: url,
+      token: 'dev_abc',
+      device: { id: 'dev_1', name: 'Chrome on Linux' },
+      workspace: { id: 'ws_1', name: 'Ada’s workspace' },
+      // The private half of the key pair made for this pairing stays here; the public half went with the poll.
+      privateKey: pairing.keys?.privateKey,
     })
+    expect(troubles).toEqual([null, null])
     expect(pairing.keys?.privateKey).toMatchObject({ kty: 'EC', crv: 'P-256', d: expect.any(String) })
     expect(requests.at(-1)).toMatchObject({
       method: 'POST',
@@ -91,19 +94,22 @@ describe('pairing this browser', () => {
     expect(requests.at(-1)?.authorization).toBeUndefined()
   })
 
-  it('tells an expired code from a declined one, and passes other errors on', async () => {
+  it('tells an expired code from a declined one, goes on through the rate limit, and passes other errors on', async () => {
     answers.push(started())
-    const pairing = await startPairing(url, { name: 'Chrome on Linux', version: '0.1.0' })
+    const pairing = { ...(await startPairing(url, { name: 'Chrome on Linux', version: '0.1.0' })), intervalMs: 10 }
+    answers.push({ status: 410, body: { code: 'PAIRING_EXPIRED', message: 'Expired' } })
+    await expect(connectionWhenApproved(pairing)).rejects.toEqual(new PairingEndedError('expired'))
     answers.push(
-      { status: 410, body: { code: 'PAIRING_EXPIRED', message: 'Expired' } },
+      { status: 429, body: { code: 'RATE_LIMITED', message: 'Too many requests' } },
       { status: 410, body: { code: 'PAIRING_DENIED', message: 'Denied' } },
     )
-    expect(await pollPairing(pairing)).toEqual({ state: 'expired' })
-    expect(await pollPairing(pairing)).toEqual({ state: 'denied' })
-    answers.push({ status: 429, body: { code: 'SLOW_DOWN', message: 'Ask less often' } })
-    expect(await pollPairing(pairing)).toEqual({ state: 'pending', slowDown: true })
-    answers.push({ status: 429, body: { code: 'RATE_LIMITED', message: 'Too many requests' } })
-    await expect(pollPairing(pairing)).rejects.toMatchObject({ status: 429, message: 'Too many requests' })
+    const troubles: unknown[] = []
+    await expect(connectionWhenApproved(pairing, { onTrouble: (trouble) => troubles.push(trouble) })).rejects.toEqual(
+      new PairingEndedError('denied'),
+    )
+    expect(troubles).toEqual([expect.objectContaining({ status: 429, message: 'Too many requests' }), null])
+    answers.push({ status: 401, body: { code: 'UNAUTHORIZED', message: 'Wrong secret' } })
+    await expect(connectionWhenApproved(pairing)).rejects.toMatchObject({ status: 401, message: 'Wrong secret' })
   })
 
   it('refuses a pairing answer that is not the contract’s', async () => {
@@ -179,7 +185,7 @@ describe('the workspace’s automations', () => {
 
   it('says the browser was disconnected when the server refuses its credential, and shows the server’s own messages', async () => {
     answers.push({ status: 401, body: { code: 'UNAUTHORIZED', message: 'Sign in first' } })
-    await expect(listAutomations(connection())).rejects.toBeInstanceOf(DeviceDisconnectedError)
+    await expect(listAutomations(connection())).rejects.toBeInstanceOf(TokenRefusedError)
     answers.push({ status: 400, body: { code: 'VALIDATION_ERROR', message: 'Step 2 (click): element is required' } })
     await expect(saveAutomation(connection(), { name: 'x', steps: [] })).rejects.toMatchObject({
       status: 400,

@@ -1,26 +1,7 @@
+import { ApiError, createAetherClient, type AetherClient } from '#sdk'
 import type { z } from '#common/zod.ts'
 
-/** The server answered with an error ({ message, code }, docs/decisions/005), or could not be reached (status 0). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-/** The server refused the device's credential (401): it was revoked on the website. */
-export class DeviceDisconnectedError extends ApiError {}
-
-/** A server address as the extension keeps it: http(s), without a trailing slash; null when it is not one. */
-export function serverAddress(input: string): string | null {
-  const text = input.trim()
-  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) return null
-  const url = new URL(text)
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
+export { ApiError, serverAddress, TokenRefusedError } from '#sdk'
 
 /** Where this browser stands against the server's API rate limit, as its last answer said (RateLimit-* headers). */
 let rateLimit: { remaining: number; until: number } | null = null
@@ -39,44 +20,21 @@ export function requestsLeft(now = Date.now()): number | null {
 }
 
 /**
- * One request to the Aether API: JSON in and out, the device's credential as a bearer token when
- * there is one, the answer checked against its schema. Errors are ApiError with the server's
- * message; a refused credential is DeviceDisconnectedError.
+ * The extension's client of its server (the SDK, sdk/README.md): the device's credential as a
+ * bearer token when there is one, and every answer's rate limit noted. The device credential is
+ * the extension's only credential: the member's session cookie for the site is never sent (the
+ * SDK omits cookies, and the server refuses cross-origin requests that carry one).
  */
-export async function callApi<T>(
-  server: { serverUrl: string; token?: string },
-  path: string,
-  schema: z.ZodType<T>,
-  init: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown } = {},
-): Promise<{ status: number; data: T }> {
-  let response: Response
-  try {
-    response = await fetch(`${server.serverUrl}${path}`, {
-      method: init.method ?? 'GET',
-      // The device credential is the extension's only credential: the member's session cookie for
-      // the site is never sent (and the server refuses cross-origin requests that carry one).
-      credentials: 'omit',
-      headers: {
-        accept: 'application/json',
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(server.token ? { authorization: `Bearer ${server.token}` } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    })
-  } catch {
-    throw new ApiError(0, undefined, `Could not reach the Aether server at ${server.serverUrl}.`)
-  }
-  noteRateLimit(response)
-  const body: unknown = await response.json().catch(() => null)
-  if (!response.ok) {
-    const { message, code } = (body ?? {}) as { message?: unknown; code?: unknown }
-    const text = typeof message === 'string' ? message : `The server answered ${response.status}.`
-    const error = typeof code === 'string' ? code : undefined
-    if (response.status === 401 && server.token) throw new DeviceDisconnectedError(401, error, text)
-    throw new ApiError(response.status, error, text)
-  }
-  const parsed = schema.safeParse(body)
-  if (!parsed.success)
-    throw new ApiError(response.status, 'UNEXPECTED_ANSWER', 'The server answered in a way this extension does not understand.')
-  return { status: response.status, data: parsed.data }
+export function clientOf(server: { serverUrl: string; token?: string }): AetherClient {
+  return createAetherClient({ server: server.serverUrl, token: server.token, onAnswer: noteRateLimit })
+}
+
+/**
+ * An answer read with the schema this extension understands: what it acts on (steps it runs, a
+ * schedule from an older server) is checked, not only typed. ApiError when the server answered otherwise.
+ */
+export function answerOf<T>(schema: z.ZodType<T>, answer: unknown): T {
+  const parsed = schema.safeParse(answer)
+  if (!parsed.success) throw new ApiError(200, 'UNEXPECTED_ANSWER', 'The server answered in a way this extension does not understand.')
+  return parsed.data
 }

@@ -4,7 +4,8 @@ import { describeSchedule } from '#common/schedule-words.ts'
 import { scheduleOutputSchema, zonedOf } from '#common/schedules.ts'
 import { z } from '#common/zod.ts'
 import type { AutomationSummary, Connection } from '../storage/stored-items.ts'
-import { callApi } from './api-client.ts'
+import { dataOf } from '#sdk'
+import { answerOf, clientOf } from './api-client.ts'
 
 const automationSchema = z.object({
   id: z.string(),
@@ -27,8 +28,8 @@ const summary = (automation: z.infer<typeof automationSchema>): AutomationSummar
 
 /** The workspace's automations, most recently changed first (the first hundred). */
 export async function listAutomations(connection: Connection): Promise<AutomationSummary[]> {
-  const { data } = await callApi(connection, '/api/automations?limit=100', z.object({ data: z.array(automationSchema) }))
-  return data.data.map(summary)
+  const automations = await dataOf(clientOf(connection).GET('/automations', { params: { query: { limit: 100 } } }))
+  return answerOf(z.array(automationSchema), automations).map(summary)
 }
 
 /** Saves a recording as a new automation of the workspace. */
@@ -36,11 +37,8 @@ export async function saveAutomation(
   connection: Connection,
   automation: { name: string; steps: AutomationStep[] },
 ): Promise<AutomationSummary> {
-  const { data } = await callApi(connection, '/api/automations', z.object({ data: automationSchema }), {
-    method: 'POST',
-    body: automation,
-  })
-  return summary(data.data)
+  const saved = await dataOf(clientOf(connection).POST('/automations', { body: automation }))
+  return summary(answerOf(automationSchema, saved))
 }
 
 /** Where the member opens an automation on the website. */

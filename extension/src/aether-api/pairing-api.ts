@@ -1,41 +1,19 @@
+import { startPairing as askForCode, TokenRefusedError, waitForApproval, type ApiError } from '#sdk'
 import { newDeviceKeys } from '#common/device-seal.ts'
-import { z } from '#common/zod.ts'
 import type { Connection, PendingPairing } from '../storage/stored-items.ts'
-import { ApiError, callApi, DeviceDisconnectedError } from './api-client.ts'
+import { clientOf } from './api-client.ts'
 
 // Device pairing (issue 17): the extension asks for a code, the member approves it on the website
-// while signed in, and the extension receives a device credential it sends as a bearer token.
+// while signed in, and the extension receives a device credential it sends as a bearer token. The
+// asking is the SDK's pairing loop (sidepanel/use-pairing.ts).
 
-const startedSchema = z.object({
-  data: z.object({
-    pairingId: z.string().min(1),
-    userCode: z.string().min(1),
-    pollSecret: z.string().min(1),
-    verificationUrl: z.string().regex(/^https?:\/\//),
-    expiresIn: z.number().positive(),
-    interval: z.number().positive(),
-  }),
-})
-
-const approvedSchema = z.object({
-  data: z.object({
-    token: z.string().min(1),
-    device: z.object({ id: z.string(), name: z.string() }),
-    workspace: z.object({ id: z.string(), name: z.string() }),
-  }),
-})
-
-/** Asks the server for a pairing code for this browser. */
+/** Asks the server for a pairing code for this browser, with a new key pair for vault values. */
 export async function startPairing(
   serverUrl: string,
   device: { name: string; version: string },
   now = Date.now(),
 ): Promise<PendingPairing> {
-  const { data } = await callApi({ serverUrl }, '/api/devices/pairings', startedSchema, {
-    method: 'POST',
-    body: { name: device.name, kind: 'extension', version: device.version },
-  })
-  const started = data.data
+  const started = await askForCode(clientOf({ serverUrl }), { name: device.name, kind: 'extension', version: device.version })
   return {
     keys: await newDeviceKeys(),
     serverUrl,
@@ -48,29 +26,22 @@ export async function startPairing(
   }
 }
 
-export type PairingState =
-  /** Not approved yet; `slowDown`: the server asks to be asked less often (as OAuth's device flow does). */
-  { state: 'pending'; slowDown?: true } | { state: 'expired' } | { state: 'denied' } | { state: 'approved'; connection: Connection }
-
-/** Asks once whether the member approved the pairing; the credential comes with the first 'approved'. */
-export async function pollPairing(pairing: PendingPairing): Promise<PairingState> {
-  try {
-    const { data } = await callApi(
-      { serverUrl: pairing.serverUrl },
-      `/api/devices/pairings/${encodeURIComponent(pairing.pairingId)}/token`,
-      approvedSchema,
-      { method: 'POST', body: { pollSecret: pairing.pollSecret, ...(pairing.keys ? { publicKey: pairing.keys.publicKey } : {}) } },
-    )
-    const privateKey = pairing.keys?.privateKey
-    return { state: 'approved', connection: { serverUrl: pairing.serverUrl, ...data.data, ...(privateKey ? { privateKey } : {}) } }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error
-    if (error.status === 400 && error.code === 'PAIRING_PENDING') return { state: 'pending' }
-    if (error.code === 'SLOW_DOWN') return { state: 'pending', slowDown: true }
-    if (error.status === 410 && error.code === 'PAIRING_DENIED') return { state: 'denied' }
-    if (error.status === 410) return { state: 'expired' }
-    throw error
-  }
+/**
+ * Waits, with the SDK's pairing loop, until the member approves this browser, and answers its
+ * connection: the credential, and the private key vault values are sealed to. Throws
+ * PairingEndedError when the code expires or is declined; `onTrouble` hears of a server away.
+ */
+export async function connectionWhenApproved(
+  pairing: PendingPairing,
+  options: { signal?: AbortSignal; onTrouble?: (trouble: ApiError | null) => void } = {},
+): Promise<Connection> {
+  const paired = await waitForApproval(
+    clientOf(pairing),
+    { pairingId: pairing.pairingId, pollSecret: pairing.pollSecret, interval: pairing.intervalMs / 1000, expiresAt: pairing.expiresAt },
+    { ...options, publicKey: pairing.keys?.publicKey },
+  )
+  const privateKey = pairing.keys?.privateKey
+  return { serverUrl: pairing.serverUrl, ...paired, ...(privateKey ? { privateKey } : {}) }
 }
 
 /**
@@ -79,10 +50,10 @@ export async function pollPairing(pairing: PendingPairing): Promise<PairingState
  */
 export async function disconnectDevice(connection: Connection): Promise<string> {
   try {
-    await callApi(connection, '/api/devices/me', z.unknown(), { method: 'DELETE' })
+    await clientOf(connection).DELETE('/devices/me')
     return `Disconnected: “${connection.device.name}” is removed from your devices on ${connection.serverUrl}.`
   } catch (error) {
-    if (error instanceof DeviceDisconnectedError) return 'Disconnected: the server had disconnected this browser already.'
+    if (error instanceof TokenRefusedError) return 'Disconnected: the server had disconnected this browser already.'
     const why = error instanceof Error ? error.message : String(error)
     return `Disconnected here, but the server was not told (${why}) Remove “${connection.device.name}” in Settings -> Devices on the website to free its place.`
   }

@@ -4,7 +4,8 @@ import type { RunStep } from '#common/run-steps.ts'
 import { VAULT_SECRET_KINDS, VAULT_USE_ROLES } from '#common/vault.ts'
 import { z } from '#common/zod.ts'
 import type { Connection } from '../storage/stored-items.ts'
-import { ApiError, callApi, DeviceDisconnectedError, noteRateLimit } from './api-client.ts'
+import { dataOf } from '#sdk'
+import { answerOf, ApiError, clientOf } from './api-client.ts'
 
 const runSchema = z.object({
   id: z.string(),
@@ -29,36 +30,34 @@ export async function startRun(
   where: 'client' | 'cloud',
   inputs?: Record<string, string>,
 ): Promise<StartedRun> {
-  const { data } = await callApi(connection, `/api/automations/${encodeURIComponent(automationId)}/runs`, z.object({ data: runSchema }), {
-    method: 'POST',
-    body: inputs && Object.keys(inputs).length ? { where, inputs } : { where },
-  })
-  return data.data
+  const run = await dataOf(
+    clientOf(connection).POST('/automations/{id}/runs', {
+      params: { path: { id: automationId } },
+      body: inputs && Object.keys(inputs).length ? { where, inputs } : { where },
+    }),
+  )
+  return answerOf(runSchema, run)
 }
 
-const ok = z.object({ data: z.unknown() })
-
 const vaultAnswerSchema = z.object({
-  data: z.object({
-    refusal: z.object({ index: z.number(), message: z.string() }).nullable(),
-    secrets: z.array(
-      z.object({
-        name: z.string(),
-        kind: z.enum(VAULT_SECRET_KINDS),
-        origins: z.array(z.string()),
-        useRole: z.enum(VAULT_USE_ROLES),
-        originsFromStepsAt: z.string().nullable(),
-        sealed: z.string(),
-      }),
-    ),
-    steps: z.array(automationStepSchema),
-  }),
+  refusal: z.object({ index: z.number(), message: z.string() }).nullable(),
+  secrets: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.enum(VAULT_SECRET_KINDS),
+      origins: z.array(z.string()),
+      useRole: z.enum(VAULT_USE_ROLES),
+      originsFromStepsAt: z.string().nullable(),
+      sealed: z.string(),
+    }),
+  ),
+  steps: z.array(automationStepSchema),
 })
 
 /** The vault values a run in this browser types, sealed to this browser's key (docs/decisions/048). */
 export async function fetchRunVault(connection: Connection, runId: string): Promise<DeviceVaultAnswer> {
-  const { data } = await callApi(connection, `/api/runs/${encodeURIComponent(runId)}/vault`, vaultAnswerSchema, { method: 'POST' })
-  return data.data
+  const answer = await dataOf(clientOf(connection).POST('/runs/{id}/vault', { params: { path: { id: runId } } }))
+  return answerOf(vaultAnswerSchema, answer)
 }
 
 export interface RunReport {
@@ -70,7 +69,7 @@ export interface RunReport {
 }
 
 export async function reportProgress(connection: Connection, runId: string, report: RunReport): Promise<void> {
-  await callApi(connection, `/api/runs/${encodeURIComponent(runId)}/progress`, ok, { method: 'POST', body: report })
+  await dataOf(clientOf(connection).POST('/runs/{id}/progress', { params: { path: { id: runId } }, body: report }))
 }
 
 export async function reportFinish(
@@ -78,12 +77,12 @@ export async function reportFinish(
   runId: string,
   report: RunReport & { status: 'succeeded' | 'failed' | 'cancelled'; error?: string },
 ): Promise<void> {
-  await callApi(connection, `/api/runs/${encodeURIComponent(runId)}/finish`, ok, { method: 'POST', body: report })
+  await dataOf(clientOf(connection).POST('/runs/{id}/finish', { params: { path: { id: runId } }, body: report }))
 }
 
 /** Sends a screenshot the run took (a PNG) as the run's, after step `step`. */
 export async function uploadScreenshot(connection: Connection, runId: string, step: number, name: string, png: Blob): Promise<void> {
-  await uploadImage(connection, runId, new URLSearchParams({ step: String(step), name }), png)
+  await uploadImage(connection, runId, { step, name }, png)
 }
 
 /**
@@ -91,26 +90,20 @@ export async function uploadScreenshot(connection: Connection, runId: string, st
  * timeline (docs/decisions/057); answers its name in the run, which the step's entry names.
  */
 export async function uploadStepPicture(connection: Connection, runId: string, step: number, shot: number, jpeg: Blob): Promise<string> {
-  const answer = await uploadImage(connection, runId, new URLSearchParams({ step: String(step), shot: String(shot) }), jpeg)
-  const file = (answer as { data?: { file?: unknown } } | null)?.data?.file
-  if (typeof file !== 'string') throw new ApiError(0, undefined, 'The server did not name the picture.')
+  const { file } = await uploadImage(connection, runId, { step, shot }, jpeg)
+  if (typeof file !== 'string') throw new ApiError(200, 'UNEXPECTED_ANSWER', 'The server did not name the picture.')
   return file
 }
 
-async function uploadImage(connection: Connection, runId: string, query: URLSearchParams, image: Blob): Promise<unknown> {
-  const response = await fetch(`${connection.serverUrl}/api/runs/${encodeURIComponent(runId)}/screenshots?${query}`, {
-    method: 'POST',
-    credentials: 'omit',
-    headers: { 'content-type': image.type, authorization: `Bearer ${connection.token}`, accept: 'application/json' },
-    body: image,
-  }).catch(() => null)
-  if (!response) throw new ApiError(0, undefined, `Could not reach the Aether server at ${connection.serverUrl}.`)
-  noteRateLimit(response)
-  if (response.ok) return response.json().catch(() => null)
-  const { message } = ((await response.json().catch(() => null)) ?? {}) as { message?: unknown }
-  const text = typeof message === 'string' ? message : `The server answered ${response.status}.`
-  if (response.status === 401) throw new DeviceDisconnectedError(401, undefined, text)
-  throw new ApiError(response.status, undefined, text)
+function uploadImage(connection: Connection, runId: string, query: { step: number; name?: string; shot?: number }, image: Blob) {
+  return dataOf(
+    clientOf(connection).POST('/runs/{id}/screenshots', {
+      params: { path: { id: runId }, query },
+      body: image,
+      bodySerializer: (body: Blob) => body,
+      headers: { 'content-type': image.type },
+    }),
+  )
 }
 
 /** Where the member opens a run on the website (its live page in Run History). */

@@ -1,4 +1,4 @@
-import { DeviceDisconnectedError } from '../aether-api/api-client.ts'
+import { TokenRefusedError } from '../aether-api/api-client.ts'
 import { connectionItem, disconnectedItem } from '../storage/stored-items.ts'
 
 export const DISCONNECTED_MESSAGE = 'This browser was disconnected'
@@ -8,7 +8,7 @@ export const DISCONNECTED_MESSAGE = 'This browser was disconnected'
  * on the website: it is forgotten here too, and the panel asks to connect again.
  */
 export async function messageForError(error: unknown): Promise<string> {
-  if (error instanceof DeviceDisconnectedError) {
+  if (error instanceof TokenRefusedError) {
     await connectionItem.setValue(null)
     await disconnectedItem.setValue(true)
     return DISCONNECTED_MESSAGE

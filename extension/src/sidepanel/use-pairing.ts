@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import { browser } from 'wxt/browser'
+import { PairingEndedError } from '#sdk'
 import { deviceName } from '../aether-api/device-name.ts'
-import { pollPairing, startPairing } from '../aether-api/pairing-api.ts'
+import { connectionWhenApproved, startPairing } from '../aether-api/pairing-api.ts'
 import { connectionItem, disconnectedItem, pairingItem } from '../storage/stored-items.ts'
 import { messageForError } from './api-errors.ts'
 import { refreshAutomations } from './refresh-automations.ts'
@@ -23,9 +24,9 @@ function thisBrowser() {
 
 /**
  * Device pairing from the panel: Connect asks the server for a code and opens the website's page
- * to approve it; while the pairing waits (kept in storage, so a reopened panel goes on) the
- * server is asked every `interval` seconds until it answers with the credential, or the code
- * expires or is declined.
+ * to approve it; while the pairing waits (kept in storage, so a reopened panel goes on) the SDK's
+ * pairing loop asks the server until it answers with the credential, or the code expires or is
+ * declined. A server away meanwhile is said, and asked again.
  */
 export function usePairing(serverUrl: string | undefined) {
   const pairing = useStoredItem(pairingItem)
@@ -49,40 +50,29 @@ export function usePairing(serverUrl: string | undefined) {
 
   useEffect(() => {
     if (!pairing) return
-    let stopped = false
-    let timer: ReturnType<typeof setTimeout> | undefined
+    const stop = new AbortController()
+    const say = (message: string | null) => {
+      if (!stop.signal.aborted) setProblem(message)
+    }
     const finish = async (message: string | null) => {
       await pairingItem.setValue(null)
-      if (!stopped) setProblem(message)
+      say(message)
     }
-    const poll = async () => {
-      if (stopped) return
-      if (Date.now() >= pairing.expiresAt) return finish(OVER.expired)
-      try {
-        const answer = await pollPairing(pairing)
-        if (stopped) return
-        if (answer.state === 'approved') {
-          await connectionItem.setValue(answer.connection)
-          await disconnectedItem.setValue(false)
-          await finish(null)
-          await refreshAutomations(answer.connection).catch(() => undefined)
-          return
-        }
-        if (answer.state !== 'pending') return finish(OVER[answer.state])
-        setProblem(null)
-        // Asked to slow down: 5 s more between questions (the stored pairing changes, and this effect starts again with it).
-        if (answer.slowDown) return pairingItem.setValue({ ...pairing, intervalMs: pairing.intervalMs + 5_000 })
-      } catch (error) {
-        // The server may be restarting or the network down: go on asking until the code expires.
-        if (!stopped) setProblem(await messageForError(error))
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), pairing.intervalMs)
-    }
-    timer = setTimeout(() => void poll(), pairing.intervalMs)
-    return () => {
-      stopped = true
-      clearTimeout(timer)
-    }
+    connectionWhenApproved(pairing, {
+      signal: stop.signal,
+      onTrouble: (trouble) => (trouble ? void messageForError(trouble).then(say) : say(null)),
+    })
+      .then(async (connection) => {
+        await connectionItem.setValue(connection)
+        await disconnectedItem.setValue(false)
+        await finish(null)
+        await refreshAutomations(connection).catch(() => undefined)
+      })
+      .catch(async (error: unknown) => {
+        if (stop.signal.aborted) return
+        await finish(error instanceof PairingEndedError ? OVER[error.reason] : await messageForError(error))
+      })
+    return () => stop.abort()
   }, [pairing])
 
   return {
