@@ -385,5 +385,6 @@ describe('OpenAPI document and docs', () => {
     }
     expect(html).toContain('/api/health')
     expect(html).toContain('/api/openapi.json')
+    expect(html).toContain('href="/downloads/aether-sdk.tgz"')
   })
 })

@@ -42,3 +42,14 @@ test('the extension page shows how to install the local runner from this site, w
   // A gzip archive: npm installs it as the package aether-runner.
   expect([...body.subarray(0, 2)]).toEqual([0x1f, 0x8b])
 })
+
+test('the API docs lead to the TypeScript SDK this site serves, built from its own routes', async ({ page, request }) => {
+  await page.goto('/api/docs')
+  const link = page.getByRole('link', { name: 'aether-sdk.tgz' })
+  await expect(link).toHaveAttribute('href', '/downloads/aether-sdk.tgz')
+  const tarball = await request.get('/downloads/aether-sdk.tgz')
+  expect(tarball.status()).toBe(200)
+  const body = await tarball.body()
+  // A gzip archive: npm installs it as the package @aether/sdk.
+  expect([...body.subarray(0, 2)]).toEqual([0x1f, 0x8b])
+})

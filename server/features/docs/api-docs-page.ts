@@ -100,6 +100,12 @@ export function renderApiDocs(doc: OpenApiDocument) {
             <code>{ "message": "..." }</code> with an HTTP status. Authenticate with the <code>auth_session</code> cookie or
             <code>Authorization: Bearer &lt;token&gt;</code> from <code>POST /api/auth/login</code>.
           </p>
+          <p>
+            TypeScript SDK, typed from this document: <code>npm install &lt;this site&gt;/downloads/aether-sdk.tgz</code> (<a
+              href="/downloads/aether-sdk.tgz"
+              >aether-sdk.tgz</a
+            >; its README has examples).
+          </p>
           ${tags.map(
             (tag) =>
               html`<h2>${tag}</h2>
