@@ -222,6 +222,25 @@ describe('viewing as a member', () => {
     })
   })
 
+  it('ends when the admin loses the admin role or is signed out everywhere by another admin', async () => {
+    for (const how of ['demoted', 'signed out'] as const) {
+      const other = await t.signUp({ role: 'admin' })
+      const member = await t.signUp()
+      const { cookie } = await viewAs(member, other)
+      const done =
+        how === 'demoted'
+          ? await t.request(`/api/users/${other.id}`, { token: admin.token, method: 'PUT', body: { role: 'user' } })
+          : await t.request(`/api/users/${other.id}/sign-out`, { token: admin.token, method: 'POST' })
+      expect(done.status, how).toBe(200)
+      expect(await viewSessionOf(member.id), how).toEqual([])
+      expect((await browser('/api/auth/me', cookie)).status, how).toBe(401)
+      const page = (await (await browser('/billing', cookie)).json()) as Page
+      expect(page, how).toMatchObject({ user: how === 'demoted' ? other.email : null, viewedBy: null })
+      const [entry] = (await auditFor(member.id)).filter((row) => row.action === 'user.view-as-ended')
+      expect(entry?.after, how).toMatchObject({ how: 'gone' })
+    }
+  })
+
   it('is refused on oneself, an admin, a suspended member, without a reason, and to members and API keys', async () => {
     const member = await t.signUp()
     const otherAdmin = await t.signUp({ role: 'admin' })

@@ -17,7 +17,8 @@ export interface HeldSession {
 
 /**
  * Why viewing ended: the admin ended it, the 30 minutes were up, the view-as session was already
- * gone (the member was signed out everywhere or suspended), or the admin signed out while viewing.
+ * gone (the member was signed out everywhere or suspended; the admin was, or lost the admin role),
+ * or the admin signed out while viewing.
  */
 export type ViewingEndedHow = 'ended' | 'expired' | 'gone' | 'signed-out'
 
@@ -35,7 +36,7 @@ export interface ViewingEnded {
 const ENDED_WORDS: Record<ViewingEndedHow, string> = {
   ended: 'ended by the admin',
   expired: `the ${VIEW_AS_MINUTES} minutes were up`,
-  gone: "the member's sessions had been ended",
+  gone: 'it had been ended: the member was signed out everywhere or suspended, or the admin signed out everywhere or lost the admin role',
   'signed-out': 'the admin signed out',
 }
 

@@ -28,6 +28,7 @@ export function renderApiDocs(doc: OpenApiDocument) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>${doc.info.title} — API reference</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <style>
           body {
             font:

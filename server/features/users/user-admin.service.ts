@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, or } from 'drizzle-orm'
 import type { AdminEmail, AdminUserCreate, AdminUserUpdate } from '#common/users.ts'
 import { Conflict, NotFound, ValidationError } from '#common/errors.ts'
 import type { Auth } from '#server/better-auth.ts'
@@ -24,6 +24,9 @@ import type { DataExportService } from '#server/features/account-data/data-expor
 import type { RunFiles } from '#server/features/runs/run-files.ts'
 import { hashPassword } from '#server/password-hashing.ts'
 import type { UserService } from './user.service.ts'
+
+/** An account's sessions, and the views as members it holds as an admin (docs/decisions/064). */
+const signedInAs = (id: string) => or(eq(sessions.userId, id), eq(sessions.impersonatedBy, id))
 
 /**
  * What an admin does to accounts: edit (name, role, plan, credits, phone), create, delete, set a
@@ -140,6 +143,8 @@ export function createUserAdminService(deps: {
             .set({ planSlug: after.plan as string, updatedAt: new Date() })
             .where(eq(workspaces.id, id))
         }
+        // An admin no more: the views as members they hold end with the role (docs/decisions/064).
+        if (after.role === 'user') await tx.delete(sessions).where(eq(sessions.impersonatedBy, id))
         if (Object.keys(profileChanges).length) {
           await tx
             .update(profiles)
@@ -250,7 +255,7 @@ export function createUserAdminService(deps: {
             .insert(accounts)
             .values({ id: randomBytes(16).toString('hex'), accountId: id, providerId: 'credential', userId: id, password: hash })
         }
-        await tx.delete(sessions).where(eq(sessions.userId, id))
+        await tx.delete(sessions).where(signedInAs(id))
         await audit.record(tx, actor, {
           action: 'user.password',
           targetType: 'user',
@@ -304,7 +309,7 @@ export function createUserAdminService(deps: {
     async signOutEverywhere(actor: Actor, id: string): Promise<number> {
       const user = await requireUser(id)
       return db.transaction(async (tx) => {
-        const ended = await tx.delete(sessions).where(eq(sessions.userId, id)).returning({ id: sessions.id })
+        const ended = await tx.delete(sessions).where(signedInAs(id)).returning({ id: sessions.id })
         await audit.record(tx, actor, {
           action: 'user.sign-out',
           targetType: 'user',
