@@ -297,6 +297,27 @@ describe('what an export leaves out', () => {
     ).rejects.toMatchObject({ status: 403, code: 'READ_ONLY_VIEW' })
   })
 
+  it('an admin’s own export keeps what they did to other accounts, never those members’ data', async () => {
+    const admin = await t.signUp({ role: 'admin' })
+    const member = await t.signUp({ fullName: 'Someone Else' })
+    const renamed = await t.request(`/api/users/${member.id}`, {
+      token: admin.token,
+      method: 'PUT',
+      body: { fullName: 'Renamed By Admin' },
+    })
+    expect(renamed.status).toBe(200)
+    await ask(admin)
+    await t.services.dataExports.sweep()
+    const ready = await latest(admin)
+    const got = await download(admin, ready.data?.downloadUrl ?? '')
+    const text = strFromU8(unzipSync(got.bytes)['data.json']!)
+    const data = JSON.parse(text) as { auditEntries: { by: string; targetId: string | null; summary: string | null; after: unknown }[] }
+    const entry = data.auditEntries.find((row) => row.targetId === member.id)
+    expect(entry).toMatchObject({ by: 'you', summary: null, after: null })
+    expect(text).not.toContain(member.email)
+    expect(text).not.toContain('Renamed By Admin')
+  })
+
   it('the files of the oldest runs past the size an export holds, named in runs-not-included.txt', async () => {
     const { account, runId } = await equippedMember()
     const second = await t.services.runs.start(

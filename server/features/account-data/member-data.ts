@@ -334,24 +334,32 @@ async function automationSection(db: Db, scope: MemberScope) {
   })
 }
 
-/** What the member did, and what was done to their account (by someone named only as "Aether"). */
+/**
+ * What the member did, and what was done to their account (by someone named only as "Aether"). What
+ * they did as an admin to another member's account keeps its action and target, never that
+ * member's data (their address in the summary, their fields before and after).
+ */
 async function auditSection(db: Db, userId: string) {
   const rows = await db
     .select()
     .from(auditLog)
     .where(or(eq(auditLog.actorId, userId), and(eq(auditLog.targetType, 'user'), eq(auditLog.targetId, userId))))
     .orderBy(asc(auditLog.createdAt))
-  return rows.map((row) => ({
-    at: row.createdAt,
-    by: row.actorId === userId ? 'you' : 'Aether',
-    action: row.action,
-    workspaceId: row.workspaceId,
-    targetType: row.targetType,
-    targetId: row.targetId,
-    summary: row.actorId === userId ? row.summary : null,
-    before: row.actorId === userId ? row.before : null,
-    after: row.actorId === userId ? row.after : null,
-  }))
+  return rows.map((row) => {
+    const aboutAnother = row.targetType === 'user' && row.targetId !== userId
+    const told = row.actorId === userId && !aboutAnother
+    return {
+      at: row.createdAt,
+      by: row.actorId === userId ? 'you' : 'Aether',
+      action: row.action,
+      workspaceId: row.workspaceId,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      summary: told ? row.summary : null,
+      before: told ? row.before : null,
+      after: told ? row.after : null,
+    }
+  })
 }
 
 /** The member's runs, oldest first, a page at a time: each with its log, its data and its timeline. */
