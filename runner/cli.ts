@@ -115,10 +115,21 @@ export async function main(argv: string[]): Promise<number> {
       if (!values.server) throw new Error('pair needs --server <url>, the address of your Aether site (e.g. https://aether.example.com).')
       const api = runnerClient({ server: values.server, version: VERSION })
       const name = values.name ?? `Runner on ${hostname()}`
-      const paired = await pairDevice(api, { name, version: VERSION }, (pairing) => {
-        console.log(`Open ${pairing.verificationUrl} while signed in and approve the code ${pairing.userCode}.`)
-        console.log(`Waiting for the approval (the code is valid for ${Math.round(pairing.expiresIn / 60)} minutes)…`)
-      })
+      let said: string | null = null
+      const paired = await pairDevice(
+        api,
+        { name, version: VERSION },
+        (pairing) => {
+          console.log(`Open ${pairing.verificationUrl} while signed in and approve the code ${pairing.userCode}.`)
+          console.log(`Waiting for the approval (the code is valid for ${Math.round(pairing.expiresIn / 60)} minutes)…`)
+        },
+        undefined,
+        (trouble) => {
+          // Said once while it lasts, and again when it changes.
+          if (trouble && trouble.message !== said) console.error(`${trouble.message} (still waiting for the approval)`)
+          said = trouble?.message ?? null
+        },
+      )
       await writeConfig(configPath(), {
         server: api.server,
         token: paired.token,

@@ -16,6 +16,8 @@ export async function pairDevice(
   device: { name: string; version: string },
   show: (pairing: { userCode: string; verificationUrl: string; expiresIn: number }) => void,
   signal?: AbortSignal,
+  /** A server away meanwhile, said once while it lasts; null when it answers again. */
+  onTrouble?: (trouble: Error | null) => void,
 ): Promise<Paired> {
   const keys = await newDeviceKeys()
   const pairing = await startPairing(aether, { name: device.name, kind: 'runner', version: device.version })
@@ -24,12 +26,14 @@ export async function pairDevice(
     const paired = await waitForApproval(
       aether,
       { ...pairing, expiresAt: Date.now() + pairing.expiresIn * 1000 },
-      { publicKey: keys.publicKey, signal },
+      { publicKey: keys.publicKey, signal, onTrouble },
     )
     return { ...paired, privateKey: keys.privateKey }
   } catch (error) {
-    if (error instanceof PairingEndedError && error.reason === 'expired')
-      throw new Error('The code expired before it was approved. Run `pair` again.')
+    if (error instanceof PairingEndedError && error.reason === 'expired') {
+      const away = error.trouble ? ` The server could not be asked at the end: ${error.trouble.message}` : ''
+      throw new Error(`The code expired before it was approved. Run \`pair\` again.${away}`)
+    }
     if (error instanceof PairingEndedError) throw new Error('The connection was denied on the website.')
     throw error
   }

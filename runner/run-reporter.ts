@@ -101,7 +101,6 @@ export function createRunReporter(api: AetherClient) {
     api.POST('/runs/{id}/screenshots', {
       params: { path: { id: runId }, query },
       body: image,
-      bodySerializer: (body: Blob) => body,
       headers: { 'content-type': image.type },
     })
 

@@ -13,11 +13,14 @@ const sdk = join(dirname(fileURLToPath(import.meta.url)), '..', 'sdk')
 
 /**
  * Registering the routes never calls a service (handlers do, and none runs here), so a stand-in
- * that answers anything lets the document be built without a database or a configuration.
+ * for every service lets the document be built without a database or a configuration. Calling it
+ * fails the generation; sdk-package.test.ts checks the document equals the one a server serves.
  */
 const standIn: never = new Proxy(function standIn() {}, {
   get: (_target, key) => (key === 'then' ? undefined : standIn),
-  apply: () => standIn,
+  apply: () => {
+    throw new Error('A service was called while the routes were registered: the document would not be the served one.')
+  },
 }) as never
 
 const document = createApi({ services: standIn, database: standIn }).getOpenAPI31Document(API_DOCUMENT)

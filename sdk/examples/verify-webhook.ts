@@ -4,8 +4,9 @@ import { verifyWebhook, WebhookVerificationError } from '@aether/sdk'
 const seen = new Set<string>() // keep message ids somewhere durable in production
 
 createServer(async (request, response) => {
-  let body = ''
-  for await (const chunk of request) body += chunk
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  const body = Buffer.concat(chunks) // the bytes as sent: decoding each chunk alone could split a character
   try {
     const message = await verifyWebhook(process.env.AETHER_WEBHOOK_SECRET!, request.headers, body)
     const id = String(request.headers['webhook-id'])

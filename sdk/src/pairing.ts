@@ -8,16 +8,23 @@ import type { components } from './schema.ts'
 export type Pairing = components['schemas']['DevicePairing']
 export type PairedDevice = components['schemas']['DeviceToken']
 
-/** Asks the site for a pairing code for this device. The page to approve it on is checked to be a web page. */
+/** Asks the site for a pairing code for this device. The answer is checked: the page to approve it on is a web page, the times are times. */
 export async function startPairing(
   aether: AetherClient,
   device: { name: string; kind: 'extension' | 'runner'; version: string },
 ): Promise<Pairing> {
   const pairing = await dataOf(aether.POST('/devices/pairings', { body: device }))
-  if (!/^https?:\/\//i.test(pairing.verificationUrl))
-    throw new ApiError(0, 'UNEXPECTED_ANSWER', 'The server answered a pairing this client does not understand.')
+  const understood =
+    [pairing.pairingId, pairing.pollSecret, pairing.userCode].every((text) => typeof text === 'string' && text !== '') &&
+    typeof pairing.verificationUrl === 'string' &&
+    /^https?:\/\//i.test(pairing.verificationUrl) &&
+    pairing.interval > 0 &&
+    pairing.expiresIn > 0
+  if (!understood) throw unexpected('a pairing')
   return pairing
 }
+
+const unexpected = (what: string) => new ApiError(200, 'UNEXPECTED_ANSWER', `The server answered ${what} this client does not understand.`)
 
 export type PairingAnswer =
   /** Not approved yet; `slowDown`: the server asks to be asked less often (as OAuth's device flow does). */
@@ -30,18 +37,20 @@ export type PairingAnswer =
 export async function pollPairing(
   aether: AetherClient,
   pairing: Pick<Pairing, 'pairingId' | 'pollSecret'>,
-  publicKey?: string,
+  options: { publicKey?: string; signal?: AbortSignal } = {},
 ): Promise<PairingAnswer> {
   try {
     const paired = await dataOf(
       aether.POST('/devices/pairings/{pairingId}/token', {
         params: { path: { pairingId: pairing.pairingId } },
-        body: { pollSecret: pairing.pollSecret, ...(publicKey ? { publicKey } : {}) },
+        body: { pollSecret: pairing.pollSecret, ...(options.publicKey ? { publicKey: options.publicKey } : {}) },
+        signal: options.signal,
       }),
     )
+    if (typeof paired.token !== 'string' || !paired.token || !paired.device?.id || !paired.workspace?.id) throw unexpected('a device token')
     return { state: 'approved', paired }
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error
+    if (!(error instanceof ApiError) || error.code === 'UNEXPECTED_ANSWER') throw error
     if (error.code === 'PAIRING_PENDING') return { state: 'pending' }
     if (error.code === 'SLOW_DOWN') return { state: 'pending', slowDown: true }
     if (error.code === 'PAIRING_DENIED') return { state: 'denied' }
@@ -52,7 +61,11 @@ export async function pollPairing(
 
 /** The pairing ended without a token: its code expired, or the member declined it. */
 export class PairingEndedError extends Error {
-  constructor(readonly reason: 'expired' | 'denied') {
+  constructor(
+    readonly reason: 'expired' | 'denied',
+    /** What kept the server from being asked, when the code ran out while it could not be. */
+    readonly trouble: ApiError | null = null,
+  ) {
     super(reason === 'expired' ? 'The code expired before it was approved.' : 'The connection was declined on the website.')
     this.name = 'PairingEndedError'
   }
@@ -73,22 +86,27 @@ export async function waitForApproval(
   options: { publicKey?: string; signal?: AbortSignal; onTrouble?: (trouble: ApiError | null) => void } = {},
 ): Promise<PairedDevice> {
   let interval = pairing.interval
+  let trouble: ApiError | null = null
   while (Date.now() < pairing.expiresAt) {
     await sleep(Math.min(interval * 1000, Math.max(0, pairing.expiresAt - Date.now())), options.signal)
     let answer: PairingAnswer
     try {
-      answer = await pollPairing(aether, pairing, options.publicKey)
+      answer = await pollPairing(aether, pairing, options)
     } catch (error) {
       if (!(error instanceof ApiError) || !isPassing(error)) throw error
+      trouble = error
       options.onTrouble?.(error)
       continue
     }
+    trouble = null
+    // Stopped while the question was out: its answer is no one's now (a cancelled pairing stays cancelled).
+    options.signal?.throwIfAborted()
     options.onTrouble?.(null)
     if (answer.state === 'approved') return answer.paired
     if (answer.state !== 'pending') throw new PairingEndedError(answer.state)
     if (answer.slowDown) interval += SLOWER_BY_SECONDS
   }
-  throw new PairingEndedError('expired')
+  throw new PairingEndedError('expired', trouble)
 }
 
 /** A refusal that asking again later may get past: no answer, a server error, the API's rate limit. */

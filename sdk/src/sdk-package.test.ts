@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -63,6 +63,11 @@ const compile = (file: string, emit = false) =>
   )
 
 describe('the SDK package', () => {
+  it('is generated from the very document a server serves at /api/openapi.json', async () => {
+    const served = (await (await fetch(`${url}/api/openapi.json`)).json()) as unknown
+    expect(JSON.parse(await readFile(path.join(root, 'sdk/openapi.json'), 'utf8'))).toEqual(served)
+  })
+
   it('installs from its tarball with its types, and its client works against the site', async () => {
     await writeFile(
       path.join(project, 'plans.ts'),

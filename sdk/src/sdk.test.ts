@@ -16,6 +16,7 @@ import {
   createAetherClient,
   dataOf,
   PairingEndedError,
+  startPairing,
   TokenRefusedError,
   verifyWebhook,
   waitForApproval,
@@ -135,6 +136,41 @@ describe('the SDK against a real server', () => {
     })
   })
 
+  it('names the route, never the address asked, and tells a failing proxy from a wrong address', async () => {
+    const seen: Request[] = []
+    const answers = [new Response('<html>Bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })]
+    const behindProxy = createAetherClient({
+      server: 'https://aether.example.com',
+      clientVersion: '2.3.4',
+      fetch: (request) => {
+        seen.push(request)
+        return Promise.resolve(answers.shift() ?? new Response('<html>Welcome</html>', { headers: { 'content-type': 'text/html' } }))
+      },
+    })
+    const fire = () => dataOf(behindProxy.POST('/triggers/{secret}', { params: { path: { secret: 'trg_very_secret' } }, body: {} }))
+    const restarting = (await fire().catch((error: unknown) => error)) as ApiError
+    expect(restarting.message).toBe(
+      'https://aether.example.com/api/triggers/{secret} answered 502: the server may be restarting, or a proxy in front of it failing. Try again in a moment.',
+    )
+    const elsewhere = (await fire().catch((error: unknown) => error)) as ApiError
+    expect(elsewhere.message).toMatch(/\/api\/triggers\/\{secret\} answered 200, not as an Aether server does/)
+    expect(`${restarting.message} ${elsewhere.message}`).not.toContain('trg_very_secret')
+    expect(seen[0]?.headers.get('x-aether-client-version')).toBe('2.3.4')
+    expect(seen[0]?.credentials).toBe('omit')
+  })
+
+  it('lets an aborted call end with the caller’s own reason, not as a server out of reach', async () => {
+    const stop = new AbortController()
+    const hanging = createAetherClient({
+      server: base,
+      fetch: (request) =>
+        new Promise((_resolve, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason as Error))),
+    })
+    const call = dataOf(hanging.GET('/plans', { signal: stop.signal }))
+    stop.abort(new Error('the member closed the panel'))
+    await expect(call).rejects.toThrow('the member closed the panel')
+  })
+
   it('says so when the address answers, but not as an Aether server does', async () => {
     const elsewhere = createAetherClient({ server: site.url })
     await expect(dataOf(elsewhere.GET('/plans'))).rejects.toMatchObject({
@@ -180,6 +216,53 @@ describe('the pairing loop', () => {
     expect(asked[4]! - asked[3]!).toBeGreaterThanOrEqual(5_000)
   }, 30_000)
 
+  it('drops an approval that comes back after the pairing was stopped, and checks what the server answered', async () => {
+    const stop = new AbortController()
+    let answer: ((response: Response) => void) | null = null
+    const slow = createAetherClient({
+      server: 'http://aether.test',
+      fetch: () =>
+        new Promise<Response>((resolve) => {
+          answer = resolve
+        }),
+    })
+    const waiting = waitForApproval(
+      slow,
+      { pairingId: 'p1', pollSecret: 's', interval: 0.01, expiresAt: Date.now() + 60_000 },
+      {
+        signal: stop.signal,
+      },
+    )
+    await expect.poll(() => answer).not.toBeNull()
+    stop.abort(new Error('cancelled in the panel'))
+    answer!(Response.json({ data: paired }))
+    await expect(waiting).rejects.toThrow('cancelled in the panel')
+
+    const odd = pairingSite([Response.json({ data: { ...paired, token: '' } })])
+    await expect(
+      waitForApproval(odd.aether, { pairingId: 'p1', pollSecret: 's', interval: 0.01, expiresAt: Date.now() + 60_000 }),
+    ).rejects.toMatchObject({ code: 'UNEXPECTED_ANSWER' })
+    const noInterval = createAetherClient({
+      server: 'http://aether.test',
+      fetch: () =>
+        Promise.resolve(
+          Response.json(
+            {
+              data: {
+                pairingId: 'p',
+                userCode: 'ABCD-2345',
+                pollSecret: 's',
+                verificationUrl: 'https://a.example/connect',
+                expiresIn: 600,
+              },
+            },
+            { status: 201 },
+          ),
+        ),
+    })
+    await expect(startPairing(noInterval, { name: 'x', kind: 'runner', version: '1' })).rejects.toMatchObject({ code: 'UNEXPECTED_ANSWER' })
+  })
+
   it('ends with PairingEndedError when declined or expired, and throws other refusals', async () => {
     const declined = pairingSite([Response.json({ code: 'PAIRING_DENIED', message: 'Denied' }, { status: 410 })])
     const pairing = { pairingId: 'p1', pollSecret: 's', interval: 0.01, expiresAt: Date.now() + 60_000 }
@@ -205,6 +288,21 @@ describe('verifyWebhook', () => {
     expect(await verifyWebhook(secret, new Headers(headers), body, now.getTime() + 60_000)).toMatchObject({ workspaceId: 'w1' })
     const rotated = signedHeaders([newWebhookSecret(), secret], newMessageId(), body, now)
     expect(await verifyWebhook(secret, rotated, body, now.getTime())).toMatchObject({ type: 'run.succeeded' })
+  })
+
+  it('checks the bytes as sent (a character split between chunks), and headers in any case', async () => {
+    const secret = newWebhookSecret()
+    const text = JSON.stringify({ type: 'run.succeeded', timestamp: now.toISOString(), workspaceId: 'w1', data: { name: 'Zoë 🚀' } })
+    const headers = signedHeaders(secret, newMessageId(), text, now)
+    const bytes = new TextEncoder().encode(text)
+    expect(await verifyWebhook(secret, headers, bytes, now.getTime())).toMatchObject({ data: { name: 'Zoë 🚀' } })
+    const shouted = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toUpperCase(), value]))
+    expect(await verifyWebhook(secret, shouted, text, now.getTime())).toMatchObject({ workspaceId: 'w1' })
+    // Chunks decoded one by one break the emoji, and the signature with it.
+    const split = bytes.indexOf(0xf0) + 2
+    const mangled = new TextDecoder().decode(bytes.slice(0, split)) + new TextDecoder().decode(bytes.slice(split))
+    await expect(verifyWebhook(secret, headers, mangled, now.getTime())).rejects.toBeInstanceOf(WebhookVerificationError)
+    await expect(verifyWebhook('whsec_', headers, text, now.getTime())).rejects.toThrow('The secret is not a signing secret')
   })
 
   it('refuses a changed body, another secret, an old or future timestamp, and missing headers', async () => {

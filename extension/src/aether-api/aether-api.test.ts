@@ -6,27 +6,32 @@ import { PairingEndedError } from '#sdk'
 import { ApiError, noteRateLimit, requestsLeft, serverAddress, TokenRefusedError } from './api-client.ts'
 import { listAutomations, saveAutomation } from './automations-api.ts'
 import { deviceName } from './device-name.ts'
-import { connectionWhenApproved, startPairing } from './pairing-api.ts'
+import { connectionWhenApproved, disconnectDevice, startPairing } from './pairing-api.ts'
+import { uploadStepPicture } from './runs-api.ts'
 
 // The extension's side of the device pairing and automations API (issue 17), against a server on
 // 127.0.0.1 that answers as the contract says, one answer per request, in the order queued.
 
-type Answer = { status: number; body: unknown }
+type Answer = { status: number; body: unknown; headers?: Record<string, string> }
 const answers: Answer[] = []
-const requests: { method: string; url: string; authorization?: string; body: unknown }[] = []
+const requests: { method: string; url: string; authorization?: string; type?: string; cookie?: string; body: unknown }[] = []
 let url = ''
 const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-  let text = ''
-  request.on('data', (chunk: Buffer) => (text += chunk))
+  const chunks: Buffer[] = []
+  request.on('data', (chunk: Buffer) => chunks.push(chunk))
   request.on('end', () => {
+    const bytes = Buffer.concat(chunks)
+    const type = request.headers['content-type']
     requests.push({
       method: request.method ?? '',
       url: request.url ?? '',
       authorization: request.headers.authorization,
-      body: text ? JSON.parse(text) : null,
+      type,
+      cookie: request.headers.cookie,
+      body: !bytes.length ? null : type === 'application/json' ? JSON.parse(bytes.toString()) : [...bytes],
     })
     const answer = answers.shift() ?? { status: 500, body: { message: 'No answer queued' } }
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body))
   })
 })
 
@@ -192,6 +197,38 @@ describe('the workspace’s automations', () => {
       message: 'Step 2 (click): element is required',
     })
     await expect(listAutomations({ ...connection(), serverUrl: 'http://127.0.0.1:9' })).rejects.toMatchObject({ status: 0 })
+  })
+})
+
+describe('a run’s reports', () => {
+  const connection = { serverUrl: '', token: 'dev_abc', device: { id: 'dev_1', name: 'Chrome' }, workspace: { id: 'ws_1', name: 'W' } }
+
+  it('uploads a step’s picture as JPEG bytes and answers its name; the rate limit each answer tells is kept', async () => {
+    answers.push({
+      status: 201,
+      body: { data: { name: 'after step 1', file: 'shot-2.jpg' } },
+      headers: { 'RateLimit-Remaining': '41', 'RateLimit-Reset': '60' },
+    })
+    const jpeg = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' })
+    expect(await uploadStepPicture({ ...connection, serverUrl: url }, 'run-1', 1, 2, jpeg)).toBe('shot-2.jpg')
+    expect(requests.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/api/runs/run-1/screenshots?step=1&shot=2',
+      type: 'image/jpeg',
+      authorization: 'Bearer dev_abc',
+      body: [0xff, 0xd8, 0xff, 0xe0],
+    })
+    expect(requestsLeft()).toBe(41)
+  })
+
+  it('disconnects this browser on the server, and says so when the server had done it already', async () => {
+    answers.push({ status: 200, body: { data: { ok: true } } })
+    expect(await disconnectDevice({ ...connection, serverUrl: url })).toMatch(/^Disconnected: “Chrome” is removed/)
+    expect(requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/devices/me', authorization: 'Bearer dev_abc' })
+    answers.push({ status: 401, body: { code: 'UNAUTHORIZED', message: 'Sign in first' } })
+    expect(await disconnectDevice({ ...connection, serverUrl: url })).toBe(
+      'Disconnected: the server had disconnected this browser already.',
+    )
   })
 })
 

@@ -90,7 +90,7 @@ export async function uploadScreenshot(connection: Connection, runId: string, st
  * timeline (docs/decisions/057); answers its name in the run, which the step's entry names.
  */
 export async function uploadStepPicture(connection: Connection, runId: string, step: number, shot: number, jpeg: Blob): Promise<string> {
-  const { file } = await uploadImage(connection, runId, { step, shot }, jpeg)
+  const file = (await uploadImage(connection, runId, { step, shot }, jpeg))?.file
   if (typeof file !== 'string') throw new ApiError(200, 'UNEXPECTED_ANSWER', 'The server did not name the picture.')
   return file
 }
@@ -100,7 +100,6 @@ function uploadImage(connection: Connection, runId: string, query: { step: numbe
     clientOf(connection).POST('/runs/{id}/screenshots', {
       params: { path: { id: runId }, query },
       body: image,
-      bodySerializer: (body: Blob) => body,
       headers: { 'content-type': image.type },
     }),
   )

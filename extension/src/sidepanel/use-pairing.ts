@@ -63,6 +63,8 @@ export function usePairing(serverUrl: string | undefined) {
       onTrouble: (trouble) => (trouble ? void messageForError(trouble).then(say) : say(null)),
     })
       .then(async (connection) => {
+        // Cancelled, or another server chosen, while the last question was out: that answer is no one's.
+        if (stop.signal.aborted) return
         await connectionItem.setValue(connection)
         await disconnectedItem.setValue(false)
         await finish(null)
