@@ -23,6 +23,13 @@ export class Unauthorized extends AppError {
   }
 }
 
+/**
+ * A signed-in route's refusal of the bearer token the request carried (a revoked API key or device,
+ * an ended session): answered with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750), so a
+ * client tells it from a wrong secret on a public route, which is a plain 401.
+ */
+export class BearerTokenRefused extends Unauthorized {}
+
 export class Forbidden extends AppError {
   /** `issues` names the field a refusal is about (a step that uses a secret kept for a higher role). */
   constructor(message = 'You do not have permission to do this.', issues?: { path: string; message: string }[]) {

@@ -113,7 +113,9 @@ describe('the runner’s connection', () => {
       asks++
       const [status, message] =
         asks <= 4 ? [503, 'Down for maintenance.'] : asks <= 6 ? [502, 'Bad gateway.'] : [401, 'You must be signed in.']
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'X', message }))
+      // A refused token is said as the server says it (RFC 6750's invalid_token).
+      const refused = status === 401 ? { 'www-authenticate': 'Bearer error="invalid_token"' } : {}
+      response.writeHead(status, { 'content-type': 'application/json', ...refused }).end(JSON.stringify({ code: 'X', message }))
     })
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve))
     const flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`

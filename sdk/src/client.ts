@@ -82,7 +82,8 @@ function answersAsErrors(server: string, options: AetherClientOptions): Middlewa
       const text = await response.text().catch(() => '')
       const body = parsedOrNull(text) as { message?: unknown; code?: unknown } | null
       const code = typeof body?.code === 'string' ? body.code : undefined
-      if (response.status === 401 && options.token) {
+      // Refused as a credential (RFC 6750's invalid_token), not a wrong secret on a public route (a trigger URL's).
+      if (response.status === 401 && options.token && /\binvalid_token\b/.test(response.headers.get('www-authenticate') ?? '')) {
         throw new TokenRefusedError(401, code, options.tokenRefusedMessage ?? stringOr(body?.message, 'The token was refused.'))
       }
       if (!response.ok && typeof body?.message === 'string') throw new ApiError(response.status, code, body.message)

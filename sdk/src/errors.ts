@@ -14,8 +14,8 @@ export class ApiError extends Error {
 }
 
 /**
- * The server refused the token this client sends (401): an API key revoked in Settings, or a
- * device disconnected on the website. Nothing sent with that token will work until there is a new one.
+ * The server refused the token this client sends (401 with `WWW-Authenticate: Bearer
+ * error="invalid_token"`): an API key revoked in Settings, or a device disconnected on the website. Nothing sent with that token will work until there is a new one.
  */
 export class TokenRefusedError extends ApiError {
   override name = 'TokenRefusedError'

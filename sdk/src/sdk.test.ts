@@ -123,6 +123,13 @@ describe('the SDK against a real server', () => {
     const refused = await dataOf(revoked.GET('/automations')).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(TokenRefusedError)
     expect(refused).toMatchObject({ status: 401, message: 'Make a new key.' })
+    // A wrong secret on a public route is that route's refusal, not the token's: the key stays good.
+    const wrongSecret = await dataOf(revoked.POST('/triggers/{secret}', { params: { path: { secret: 'trg_unknown' } }, body: {} })).catch(
+      (error: unknown) => error,
+    )
+    expect(wrongSecret).toBeInstanceOf(ApiError)
+    expect(wrongSecret).not.toBeInstanceOf(TokenRefusedError)
+    expect(wrongSecret).toMatchObject({ status: 401 })
 
     const closed = createServer().listen(0, '127.0.0.1')
     await once(closed, 'listening')

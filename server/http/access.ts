@@ -4,7 +4,7 @@ import { API_KEY_CREDENTIALS_MESSAGE, API_KEY_SESSION_ONLY_MESSAGE, missingScope
 import { callerOf } from '#common/auth.ts'
 import { DEVICE_ONLY_MESSAGE, DEVICE_REFUSED_MESSAGE } from '#common/devices.ts'
 import { hasRole, workspaceRoleRefusal, type WorkspaceRole } from '#common/workspaces.ts'
-import { Forbidden, Unauthorized } from '#common/errors.ts'
+import { BearerTokenRefused, Forbidden, Unauthorized } from '#common/errors.ts'
 import { AccountSuspended } from '#common/suspension.ts'
 import { AccountDeletionPending } from '#common/account-data.ts'
 import { lacksRequiredTwoFactor, TwoFactorRequired } from '#common/two-factor-requirement.ts'
@@ -98,6 +98,7 @@ export function authorize(access: SignedInAccess) {
     // So is the key or device of an account whose deletion waits: signing in cancels it (docs/decisions/065).
     const erasesAt = c.get('accountDeletion')
     if (!user && erasesAt) throw new AccountDeletionPending(erasesAt)
+    if (!user && /^Bearer\s/i.test(c.req.header('authorization') ?? '')) throw new BearerTokenRefused()
     const refused = refusal(user, rule)
     if (refused) throw refused
     c.set('member', user as SessionUser)

@@ -1,6 +1,6 @@
 import type { ErrorHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { AppError, RateLimited, ServiceUnavailable } from '#common/errors.ts'
+import { AppError, BearerTokenRefused, RateLimited, ServiceUnavailable } from '#common/errors.ts'
 import { isDatabaseUnavailable, isUnstorableText } from '#server/db/errors.ts'
 import type { Logger } from '#server/logger.ts'
 import { setRateLimitHeaders } from './api-rate-limit.ts'
@@ -25,6 +25,7 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
         if (error.policy) setRateLimitHeaders(c, { ...error.policy, remaining: 0, resetSeconds: error.retryAfterSeconds })
       }
       if (error instanceof ServiceUnavailable && error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds))
+      if (error instanceof BearerTokenRefused) c.header('WWW-Authenticate', 'Bearer error="invalid_token"')
       return c.json({ message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) }, error.status)
     }
     if (error instanceof HTTPException) {

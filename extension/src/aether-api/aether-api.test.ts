@@ -189,7 +189,11 @@ describe('the workspace’s automations', () => {
   })
 
   it('says the browser was disconnected when the server refuses its credential, and shows the server’s own messages', async () => {
-    answers.push({ status: 401, body: { code: 'UNAUTHORIZED', message: 'Sign in first' } })
+    answers.push({
+      status: 401,
+      body: { code: 'UNAUTHORIZED', message: 'Sign in first' },
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    })
     await expect(listAutomations(connection())).rejects.toBeInstanceOf(TokenRefusedError)
     answers.push({ status: 400, body: { code: 'VALIDATION_ERROR', message: 'Step 2 (click): element is required' } })
     await expect(saveAutomation(connection(), { name: 'x', steps: [] })).rejects.toMatchObject({
@@ -225,7 +229,11 @@ describe('a run’s reports', () => {
     answers.push({ status: 200, body: { data: { ok: true } } })
     expect(await disconnectDevice({ ...connection, serverUrl: url })).toMatch(/^Disconnected: “Chrome” is removed/)
     expect(requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/devices/me', authorization: 'Bearer dev_abc' })
-    answers.push({ status: 401, body: { code: 'UNAUTHORIZED', message: 'Sign in first' } })
+    answers.push({
+      status: 401,
+      body: { code: 'UNAUTHORIZED', message: 'Sign in first' },
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    })
     expect(await disconnectDevice({ ...connection, serverUrl: url })).toBe(
       'Disconnected: the server had disconnected this browser already.',
     )

@@ -163,7 +163,11 @@ describe('DELETE /api/keys/:id', () => {
     expect(response.status).toBe(200)
     const { data } = (await response.json()) as { data: Listed }
     expect(data.revokedAt).toEqual(expect.any(String))
-    expect((await me(created.key)).status).toBe(401)
+    const refused = await me(created.key)
+    expect(refused.status).toBe(401)
+    // RFC 6750: the token itself is refused, so clients (the SDK) can tell it from a wrong secret on a public route.
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"')
+    expect((await t.request('/api/auth/me')).headers.get('www-authenticate')).toBeNull()
 
     const list = (await (await t.request('/api/keys', { token: alice.token })).json()) as { data: Listed[] }
     expect(list.data.find((key) => key.id === created.id)?.revokedAt).toBe(data.revokedAt)
