@@ -1,12 +1,12 @@
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workspaces } from '../../server/db/schema/index.ts'
 import { newMessageId, newWebhookSecret, signedHeaders } from '../../server/features/webhooks/webhook-signing.ts'
+import { listenOnLoopback } from '../../server/testing/app-listener.ts'
 import { personalCaller } from '../../server/testing/callers.ts'
 import { startTestSite } from '../../server/testing/cloud-run-site.ts'
 import { createTestApp, type TestApp } from '../../server/testing/create-test-app.ts'
@@ -29,7 +29,7 @@ import {
 // webhook check against the server's own signing.
 
 let t: TestApp
-let server: Server
+let listener: Awaited<ReturnType<typeof listenOnLoopback>> | undefined
 let base: string
 let site: Awaited<ReturnType<typeof startTestSite>>
 let member: Awaited<ReturnType<TestApp['signUp']>>
@@ -38,10 +38,8 @@ let key: string
 
 beforeAll(async () => {
   t = await createTestApp({ privateTargets: 'loopback' })
-  server = createServer(getRequestListener(t.app.fetch))
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  listener = await listenOnLoopback(t.app.fetch)
+  base = listener.url
   site = await startTestSite()
   member = await t.signUp({ email: 'sdk-user@example.com' })
   await t.db.update(workspaces).set({ planSlug: 'business', credits: 100 }).where(eq(workspaces.id, member.id))
@@ -63,8 +61,7 @@ beforeAll(async () => {
   key = ((await made.json()) as { data: { key: string } }).data.key
 })
 afterAll(async () => {
-  server?.closeAllConnections()
-  server?.close()
+  await listener?.close()
   await site?.close()
   await t?.close()
 })

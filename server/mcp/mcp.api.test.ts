@@ -1,7 +1,3 @@
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -9,6 +5,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AutomationStep } from '#common/automation-steps.ts'
 import { auditLog, automations, workspaceMembers, workspaces } from '#server/db/schema/index.ts'
+import { listenOnLoopback } from '#server/testing/app-listener.ts'
 import { personalCaller } from '#server/testing/callers.ts'
 import { startTestSite } from '#server/testing/cloud-run-site.ts'
 import { createTestApp, type TestApp } from '#server/testing/create-test-app.ts'
@@ -30,7 +27,7 @@ interface ToolAnswer {
 }
 
 let t: TestApp
-let server: Server
+let listener: Awaited<ReturnType<typeof listenOnLoopback>> | undefined
 let base: string
 let site: Awaited<ReturnType<typeof startTestSite>>
 let member: Account
@@ -72,10 +69,8 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 
 beforeAll(async () => {
   t = await createTestApp({ privateTargets: 'loopback' })
-  server = createServer(getRequestListener(t.app.fetch))
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  listener = await listenOnLoopback(t.app.fetch)
+  base = listener.url
   site = await startTestSite()
   member = await t.signUp({ email: 'assistant-user@example.com' })
   await t.db.update(workspaces).set({ planSlug: 'pro', credits: 100 }).where(eq(workspaces.id, member.id))
@@ -91,8 +86,7 @@ beforeAll(async () => {
   memberKey = await newKey(member)
 })
 afterAll(async () => {
-  server?.closeAllConnections()
-  server?.close()
+  await listener?.close()
   await site?.close()
   await t?.close()
 })
