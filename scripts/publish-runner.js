@@ -3,10 +3,10 @@
 // `npm i -g <site>/downloads/aether-runner.tgz` work without a clone or a registry of ours
 // (README "Local runner"). Playwright stays a dependency (it drives the member's own Chromium);
 // the rest of what the runner uses is bundled. `node scripts/publish-runner.js [target folder]`.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { packPackage } from './pack-package.js'
 import { build } from 'esbuild'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -52,13 +52,8 @@ try {
     path.join(work, 'README.md'),
     '# aether-runner\n\nRuns Aether automations on this machine. `aether-runner pair --server <your Aether site>`, then `aether-runner --help`.\n',
   )
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: work, encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .at(-1)
-  mkdirSync(target, { recursive: true })
-  renameSync(path.join(work, packed), path.join(target, 'aether-runner.tgz'))
-  console.log(`published the local runner ${version} as ${path.relative(process.cwd(), path.join(target, 'aether-runner.tgz'))}`)
+  const tarball = packPackage(work, target, 'aether-runner.tgz')
+  console.log(`published the local runner ${version} as ${path.relative(process.cwd(), tarball)}`)
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

@@ -3,9 +3,10 @@
 // installs the client of that very site's API. Runs after `npm run sdk:generate` (npm run build
 // does both). `node scripts/publish-sdk.js [target folder]`.
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { packPackage } from './pack-package.js'
 
 const root = path.resolve(import.meta.dirname, '..')
 const sdk = path.join(root, 'sdk')
@@ -15,13 +16,8 @@ const work = mkdtempSync(path.join(tmpdir(), 'aether-sdk-package-'))
 try {
   execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', sdk, '--outDir', path.join(work, 'dist')], { stdio: 'inherit' })
   for (const file of ['package.json', 'README.md', 'openapi.json']) copyFileSync(path.join(sdk, file), path.join(work, file))
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: work, encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .at(-1)
-  mkdirSync(target, { recursive: true })
-  renameSync(path.join(work, packed), path.join(target, 'aether-sdk.tgz'))
-  console.log(`published the SDK as ${path.relative(process.cwd(), path.join(target, 'aether-sdk.tgz'))}`)
+  const tarball = packPackage(work, target, 'aether-sdk.tgz')
+  console.log(`published the SDK as ${path.relative(process.cwd(), tarball)}`)
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
